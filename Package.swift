@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PhotoScroll",
+    products: [
+        .executable(name: "photoscroll", targets: ["photoscroll"]),
+    ],
+    targets: [
+        // C libraries from Debian packages.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
+        .target(name: "CShims"),
+        .target(name: "CVipsShims", dependencies: ["CVips"]),
+
+        // Logging and metrics shared by every layer; depends on nothing of ours.
+        .target(name: "Observability"),
+        .target(name: "HTTP", dependencies: ["CShims", "CZlib", "Observability"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
+        .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
+        .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "Observability"]),
+        .executableTarget(name: "photoscroll", dependencies: ["App"]),
+
+        .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

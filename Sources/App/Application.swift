@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import HTTP
+import Observability
+
+/// The whole server: configuration in, routes wired, serving until SIGTERM or SIGINT.
+public final class Application: @unchecked Sendable {
+    public let configuration: Configuration
+    public let logger: Logger
+    public let metrics = MetricsRegistry()
+    let photos: PhotoService
+    let comments: CommentService
+    public private(set) var server: HTTPServer?
+
+    public init(configuration: Configuration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
+        let photos = try PhotoService(configuration: configuration, logger: logger.labeled("library"), metrics: metrics)
+        self.photos = photos
+        self.comments = try CommentService(configuration: configuration, logger: logger.labeled("comments"), metrics: metrics,
+                                           photoExists: { photos.photoExists($0) })
+    }
+
+    /// Every route of the application, static files last.
+    public func makeRouter() -> Router {
+        var router = Router()
+        let comments = self.comments
+        let photos = self.photos
+        OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady })
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
+        comments.register(on: &router)
+        StaticFiles(root: configuration.public).register(on: &router)
+        return router
+    }
+
+    /// The HTTP server's settings derived from the application's.
+    public var serverConfiguration: HTTPServerConfiguration {
+        var limits = HTTPLimits()
+        limits.maxConnections = configuration.maxConnections
+        limits.headTimeoutSeconds = configuration.headerTimeoutSeconds
+        limits.idleTimeoutSeconds = configuration.idleTimeoutSeconds
+        limits.writeTimeoutSeconds = configuration.writeTimeoutSeconds
+        let cores = System.coreCount
+        return HTTPServerConfiguration(
+            host: configuration.host, port: configuration.port,
+            eventLoops: configuration.eventLoops == 0 ? cores : configuration.eventLoops,
+            workerThreads: configuration.workerThreads == 0 ? max(4, cores * 2) : configuration.workerThreads,
+            limits: limits)
+    }
+
+    /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
+    public func start() throws {
+        let server = HTTPServer(configuration: serverConfiguration, router: makeRouter(),
+                                logger: logger.labeled("http"), observer: HTTPMetricsObserver(metrics: metrics))
+        try server.start()
+        self.server = server
+        let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        print("listening on http://\(shownHost):\(server.port)")
+        fflush(stdout)
+        photos.start()
+        logger.info("serving", [("url", "http://\(shownHost):\(server.port)"), ("photos", String(photos.count)),
+                                ("data", configuration.data)])
+    }
+
+    /// Stops accepting, lets in-flight requests finish, stops background work.
+    public func stop() {
+        server?.shutdown(graceSeconds: configuration.shutdownGraceSeconds)
+        photos.stop()
+        comments.stop()
+    }
+
+    /// Starts, then blocks until SIGTERM or SIGINT has been handled; returns the exit code.
+    public func run() throws -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let stopping = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stopping.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        try start()
+        stopping.wait()
+        logger.info("shutting down", [("graceSeconds", String(configuration.shutdownGraceSeconds))])
+        stop()
+        server?.wait()
+        sources.forEach { $0.cancel() }
+        logger.info("stopped")
+        return 0
+    }
+}

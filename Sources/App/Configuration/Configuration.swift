@@ -1,0 +1,291 @@
+import Foundation
+
+/// Every setting of the server, with its default. `config.json` at the root lists the same keys.
+///
+/// Sources, later winning: the defaults here, the config file, `PHOTOSCROLL_*` environment
+/// variables (and plain `PORT`), command-line flags. Only the executable reads argv and the
+/// environment; it hands them to `Configuration.load`.
+public struct Configuration: Sendable, Equatable {
+    /// Address to listen on. `0.0.0.0` for every interface (the container sets that).
+    public var host = "127.0.0.1"
+    /// TCP port; 0 picks a free one and the first line printed says which.
+    public var port = 8080
+    /// Folder of photos. Empty: a demo library is made under the data folder.
+    public var photos = ""
+    /// Folder for the catalog, comments and tile cache.
+    public var data = "data"
+    /// Folder of the web page's static files.
+    public var `public` = "Public"
+    /// Tile edge in pixels.
+    public var tileSize = 256
+    /// JPEG quality of tiles and thumbnails, 1–100.
+    public var jpegQuality = 85
+    /// Edge of the square grid thumbnail in pixels.
+    public var thumbnailSize = 256
+    /// Colour that transparent pixels are flattened onto, as `#rrggbb`.
+    public var background = "#ffffff"
+    /// Byte cap of the in-memory hot tile cache, in MiB.
+    public var tileCacheMegabytes = 256
+    /// Largest photo accepted, in pixels (width × height); larger ones are refused from the header.
+    public var maxImagePixels = 500_000_000
+    /// Photos whose pyramids are built at the same time.
+    public var ingestConcurrency = 1
+    /// Seconds between scans of the photos folder for added, changed or removed files; 0 turns it off.
+    public var rescanSeconds = 5
+    /// libvips' operation cache, in MiB.
+    public var vipsCacheMegabytes = 64
+    /// libvips worker threads per operation; 0 lets libvips choose.
+    public var vipsConcurrency = 0
+    /// Comments one client may post per minute; 0 turns the limit off.
+    public var commentsPerMinute = 10
+    /// Bearer token that allows deleting comments; empty disables deletion.
+    public var adminToken = ""
+    /// `text` for people, `json` for log collectors.
+    public var logFormat = "text"
+    /// `debug`, `info`, `warning` or `error`.
+    public var logLevel = "info"
+    /// Event loops; 0 means one per core.
+    public var eventLoops = 0
+    /// Worker threads for slow handlers; 0 means twice the cores, at least 4.
+    public var workerThreads = 0
+    /// Most open connections at once.
+    public var maxConnections = 10_000
+    /// Seconds a client has to send a whole request head.
+    public var headerTimeoutSeconds = 10.0
+    /// Seconds an idle keep-alive connection stays open.
+    public var idleTimeoutSeconds = 60.0
+    /// Seconds a response write may stall before the connection is dropped.
+    public var writeTimeoutSeconds = 30.0
+    /// Seconds in-flight requests get to finish after SIGTERM or SIGINT.
+    public var shutdownGraceSeconds = 10.0
+
+    public init() {}
+}
+
+/// A setting that could not be used, named so the person can fix it.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension Configuration {
+    /// One key: its name, how to read it, and where it lives in the struct.
+    struct Key: Sendable {
+        enum Kind: Sendable { case string, int, double }
+        let name: String
+        let kind: Kind
+        let set: @Sendable (inout Configuration, Any) -> Void
+        let get: @Sendable (Configuration) -> Any
+
+        static func string(_ name: String, _ path: WritableKeyPath<Configuration, String> & Sendable) -> Key {
+            Key(name: name, kind: .string, set: { $0[keyPath: path] = $1 as! String }, get: { $0[keyPath: path] })
+        }
+        static func int(_ name: String, _ path: WritableKeyPath<Configuration, Int> & Sendable) -> Key {
+            Key(name: name, kind: .int, set: { $0[keyPath: path] = $1 as! Int }, get: { $0[keyPath: path] })
+        }
+        static func double(_ name: String, _ path: WritableKeyPath<Configuration, Double> & Sendable) -> Key {
+            Key(name: name, kind: .double, set: { $0[keyPath: path] = $1 as! Double }, get: { $0[keyPath: path] })
+        }
+
+        /// `tileCacheMegabytes` → `PHOTOSCROLL_TILE_CACHE_MEGABYTES`.
+        var environmentName: String {
+            var out = "PHOTOSCROLL_"
+            for c in name {
+                if c.isUppercase { out += "_" }
+                out += c.uppercased()
+            }
+            return out
+        }
+    }
+
+    /// Every key, in the order `config.json` lists them.
+    static let keys: [Key] = [
+        .string("host", \.host), .int("port", \.port),
+        .string("photos", \.photos), .string("data", \.data), .string("public", \.public),
+        .int("tileSize", \.tileSize), .int("jpegQuality", \.jpegQuality), .int("thumbnailSize", \.thumbnailSize),
+        .string("background", \.background), .int("tileCacheMegabytes", \.tileCacheMegabytes),
+        .int("maxImagePixels", \.maxImagePixels), .int("ingestConcurrency", \.ingestConcurrency),
+        .int("rescanSeconds", \.rescanSeconds), .int("vipsCacheMegabytes", \.vipsCacheMegabytes),
+        .int("vipsConcurrency", \.vipsConcurrency),
+        .int("commentsPerMinute", \.commentsPerMinute), .string("adminToken", \.adminToken),
+        .string("logFormat", \.logFormat), .string("logLevel", \.logLevel),
+        .int("eventLoops", \.eventLoops), .int("workerThreads", \.workerThreads),
+        .int("maxConnections", \.maxConnections),
+        .double("headerTimeoutSeconds", \.headerTimeoutSeconds), .double("idleTimeoutSeconds", \.idleTimeoutSeconds),
+        .double("writeTimeoutSeconds", \.writeTimeoutSeconds), .double("shutdownGraceSeconds", \.shutdownGraceSeconds),
+    ]
+
+    /// The key names, for messages and for checking `config.json`.
+    public static var keyNames: [String] { keys.map(\.name) }
+
+    /// Builds the configuration from a config file (nil: none), the environment and flags
+    /// (`--port 9000` style, already split: `["port": "9000"]`, keyed by config key name).
+    public static func load(
+        file: String?,
+        fileIsExplicit: Bool = false,
+        environment: [String: String],
+        flags: [String: String] = [:]
+    ) throws -> Configuration {
+        var configuration = Configuration()
+        if let file {
+            if FileManager.default.fileExists(atPath: file) {
+                try configuration.apply(jsonFile: file)
+            } else if fileIsExplicit {
+                throw ConfigurationError("The config file \(file) does not exist.")
+            }
+        }
+        try configuration.apply(environment: environment)
+        try configuration.apply(strings: flags, source: { "--\(flagName($0))" })
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Reads a JSON object of settings; unknown keys and wrong types are errors naming the key.
+    mutating func apply(jsonFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("Cannot read the config file \(path).")
+        }
+        try apply(json: data, source: path)
+    }
+
+    mutating func apply(json data: Data, source: String) throws {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ConfigurationError("\(source) is not valid JSON: \(error.localizedDescription)")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw ConfigurationError("\(source) must hold one JSON object of settings.")
+        }
+        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+            guard let key = Self.keys.first(where: { $0.name == name }) else {
+                throw ConfigurationError("Unknown key \"\(name)\" in \(source). Known keys: \(Self.keyNames.joined(separator: ", ")).")
+            }
+            switch key.kind {
+            case .string:
+                guard let s = value as? String else { throw typeError(key, source, "a string") }
+                key.set(&self, s)
+            case .int:
+                guard let n = value as? NSNumber, !Self.isBool(n), let i = Int(exactly: n.doubleValue) else {
+                    throw typeError(key, source, "a whole number")
+                }
+                key.set(&self, i)
+            case .double:
+                guard let n = value as? NSNumber, !Self.isBool(n) else { throw typeError(key, source, "a number") }
+                key.set(&self, n.doubleValue)
+            }
+        }
+    }
+
+    private func typeError(_ key: Key, _ source: String, _ expected: String) -> ConfigurationError {
+        ConfigurationError("\"\(key.name)\" in \(source) must be \(expected).")
+    }
+
+    private static func isBool(_ n: NSNumber) -> Bool {
+        String(cString: n.objCType) == "c"
+    }
+
+    mutating func apply(environment: [String: String]) throws {
+        var values: [String: String] = [:]
+        if let port = environment["PORT"] { values["port"] = port }
+        for key in Self.keys {
+            if let value = environment[key.environmentName] { values[key.name] = value }
+        }
+        try apply(strings: values) { name in
+            let key = Self.keys.first { $0.name == name }!
+            return name == "port" && environment[key.environmentName] == nil ? "PORT" : key.environmentName
+        }
+    }
+
+    mutating func apply(strings: [String: String], source: (String) -> String) throws {
+        for (name, text) in strings.sorted(by: { $0.key < $1.key }) {
+            guard let key = Self.keys.first(where: { $0.name == name }) else {
+                throw ConfigurationError("Unknown setting \(source(name)).")
+            }
+            switch key.kind {
+            case .string:
+                key.set(&self, text)
+            case .int:
+                guard let i = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw ConfigurationError("\(source(name)) must be a whole number, not \"\(text)\".")
+                }
+                key.set(&self, i)
+            case .double:
+                guard let d = Double(text.trimmingCharacters(in: .whitespaces)), d.isFinite else {
+                    throw ConfigurationError("\(source(name)) must be a number, not \"\(text)\".")
+                }
+                key.set(&self, d)
+            }
+        }
+    }
+
+    /// Range checks, each naming the key.
+    func validate() throws {
+        func check(_ ok: Bool, _ message: String) throws { if !ok { throw ConfigurationError(message) } }
+        try check((0...65535).contains(port), "port must be between 0 and 65535, not \(port).")
+        try check(!host.isEmpty, "host must not be empty.")
+        try check(!data.isEmpty, "data must name a folder.")
+        try check((16...4096).contains(tileSize) && tileSize.nonzeroBitCount == 1,
+                  "tileSize must be a power of two between 16 and 4096, not \(tileSize).")
+        try check((1...100).contains(jpegQuality), "jpegQuality must be between 1 and 100, not \(jpegQuality).")
+        try check((16...2048).contains(thumbnailSize), "thumbnailSize must be between 16 and 2048, not \(thumbnailSize).")
+        try check(Self.parseColor(background) != nil, "background must be a colour like #ffffff, not \"\(background)\".")
+        try check(tileCacheMegabytes >= 0, "tileCacheMegabytes must not be negative.")
+        try check(maxImagePixels > 0, "maxImagePixels must be positive.")
+        try check((1...64).contains(ingestConcurrency), "ingestConcurrency must be between 1 and 64.")
+        try check(rescanSeconds >= 0, "rescanSeconds must not be negative.")
+        try check(vipsCacheMegabytes >= 0, "vipsCacheMegabytes must not be negative.")
+        try check(vipsConcurrency >= 0, "vipsConcurrency must not be negative.")
+        try check(commentsPerMinute >= 0, "commentsPerMinute must not be negative (0 turns the limit off).")
+        try check(["text", "json"].contains(logFormat), "logFormat must be \"text\" or \"json\", not \"\(logFormat)\".")
+        try check(["debug", "info", "warning", "error"].contains(logLevel),
+                  "logLevel must be debug, info, warning or error, not \"\(logLevel)\".")
+        try check(eventLoops >= 0 && eventLoops <= 256, "eventLoops must be between 0 (one per core) and 256.")
+        try check(workerThreads >= 0 && workerThreads <= 1024, "workerThreads must be between 0 (automatic) and 1024.")
+        try check(maxConnections > 0, "maxConnections must be positive.")
+        for (name, value) in [("headerTimeoutSeconds", headerTimeoutSeconds), ("idleTimeoutSeconds", idleTimeoutSeconds),
+                              ("writeTimeoutSeconds", writeTimeoutSeconds), ("shutdownGraceSeconds", shutdownGraceSeconds)] {
+            try check(value > 0, "\(name) must be positive.")
+        }
+    }
+
+    /// `#rrggbb` → (r, g, b), or nil.
+    public static func parseColor(_ text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
+        guard text.count == 7, text.first == "#", let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        return (UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff))
+    }
+
+    /// `tileCacheMegabytes` → `tile-cache-megabytes`, the flag spelling.
+    public static func flagName(_ key: String) -> String {
+        var out = ""
+        for c in key {
+            if c.isUppercase { out += "-" }
+            out += c.lowercased()
+        }
+        return out
+    }
+
+    /// The settings as a JSON object in key order, as `config.json` holds them.
+    public func json() -> String {
+        let lines = Self.keys.map { key -> String in
+            let value = key.get(self)
+            let text: String
+            switch key.kind {
+            case .string: text = StreamLogSinkJSON.string(value as! String)
+            case .int: text = String(value as! Int)
+            case .double:
+                let d = value as! Double
+                text = d == d.rounded() ? String(format: "%.1f", d) : String(d)
+            }
+            return "  \"\(key.name)\": \(text)"
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+import Observability
+
+enum StreamLogSinkJSON {
+    static func string(_ s: String) -> String { StreamLogSink.jsonString(s) }
+}

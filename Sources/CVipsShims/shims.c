@@ -1,0 +1,5 @@
+#include "CVipsShims.h"
+
+int cvips_init(const char *argv0) {
+    return VIPS_INIT(argv0);
+}

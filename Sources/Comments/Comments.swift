@@ -1,0 +1,2 @@
+/// Comment storage.
+enum CommentsModule {}

@@ -1,0 +1,116 @@
+/// The protocol version from the request line.
+public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
+    public var major: Int
+    public var minor: Int
+    public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
+
+    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+
+    public var description: String { "HTTP/\(major).\(minor)" }
+}
+
+/// A complete request as handed to a route: head parsed, body de-chunked and bounded.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request-target exactly as sent, e.g. `/photos/3/tiles/2/1/0.jpg?v=9f2c41d0a7e3`.
+    public var target: String
+    /// The percent-decoded path without the query, e.g. `/photos/3/tiles/2/1/0.jpg`.
+    public var path: String
+    /// The raw query string after `?`, without the `?` (empty when absent).
+    public var queryString: String
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Values captured by the route pattern (`:id` → `parameters["id"]`); set by the router.
+    public var parameters: [String: String]
+    /// The route pattern that matched (e.g. `/photos/:id`), for logs and metrics; set by the router.
+    public var routePattern: String
+    /// The peer's address as text, e.g. `127.0.0.1` or `::1`.
+    public var remoteAddress: String
+
+    public init(
+        method: HTTPMethod,
+        target: String,
+        version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) {
+        self.method = method
+        self.target = target
+        let (rawPath, query) = HTTPRequest.split(target)
+        self.path = HTTPRequest.percentDecode(rawPath) ?? rawPath
+        self.queryString = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.parameters = [:]
+        self.routePattern = ""
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Query items in order, `+` and percent-escapes decoded.
+    public var queryItems: [(name: String, value: String)] {
+        guard !queryString.isEmpty else { return [] }
+        return queryString.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = HTTPRequest.formDecode(String(parts[0]))
+            let value = parts.count > 1 ? HTTPRequest.formDecode(String(parts[1])) : ""
+            return (name, value)
+        }
+    }
+
+    /// The first value of query item `name`, or nil.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// Whether the connection should close after this request (HTTP/1.0 without keep-alive, or `Connection: close`).
+    public var wantsClose: Bool {
+        let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if tokens.contains("close") { return true }
+        if version == .http1_0 { return !tokens.contains("keep-alive") }
+        return false
+    }
+
+    static func split(_ target: String) -> (path: String, query: String) {
+        guard let q = target.firstIndex(of: "?") else { return (target, "") }
+        return (String(target[..<q]), String(target[target.index(after: q)...]))
+    }
+
+    /// Percent-decodes `s`; nil when an escape is malformed or the result is not UTF-8.
+    public static func percentDecode(_ s: String) -> String? {
+        guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count)
+        var it = s.utf8.makeIterator()
+        while let c = it.next() {
+            if c == UInt8(ascii: "%") {
+                guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
+                bytes.append(hv << 4 | lv)
+            } else {
+                bytes.append(c)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Decodes `application/x-www-form-urlencoded` text: `+` is a space, then percent-escapes.
+    public static func formDecode(_ s: String) -> String {
+        let spaced = s.replacingOccurrences(of: "+", with: " ")
+        return percentDecode(spaced) ?? spaced
+    }
+
+    static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+import Foundation

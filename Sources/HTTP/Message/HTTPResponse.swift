@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a response carries after its head.
+public enum HTTPBody: Sendable {
+    /// No body (Content-Length: 0).
+    case empty
+    /// Bytes in memory. `[UInt8]` is copy-on-write, so a cached tile is shared, not copied, per request.
+    case bytes([UInt8])
+    /// A byte range of a file on disk, sent with sendfile(2). `length` nil means to the end of the file.
+    case file(path: String, offset: Int = 0, length: Int? = nil)
+    /// A long-lived body (Server-Sent Events): the server sends the head without Content-Length,
+    /// then calls `start` once with a stream the application writes to from any thread.
+    case stream(@Sendable (ResponseStream) -> Void)
+}
+
+/// The write side of a `.stream` body. Thread-safe; writes are queued to the connection's event loop.
+public protocol ResponseStream: AnyObject, Sendable {
+    /// Queues bytes for the client; false when the connection is already gone.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool
+    /// Ends the response and closes the connection.
+    func close()
+    /// Whether the client is gone or `close()` was called.
+    var isClosed: Bool { get }
+    /// Called once, on any thread, when the connection closes for whatever reason.
+    func onClose(_ callback: @escaping @Sendable () -> Void)
+}
+
+/// A response before the server adds `Date`, `Server`, `Content-Length` and `Connection`.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: HTTPBody
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A body of bytes with its content type.
+    public init(status: HTTPStatus = .ok, contentType: String, bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders()) {
+        var headers = headers
+        headers.set("Content-Type", contentType)
+        self.init(status: status, headers: headers, body: .bytes(bytes))
+    }
+
+    /// UTF-8 JSON from an `Encodable` value (`application/json; charset=utf-8`).
+    public static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) throws -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return HTTPResponse(status: status, contentType: "application/json; charset=utf-8", bytes: Array(data), headers: headers)
+    }
+
+    /// An RFC 9457 problem details body: `{"type":"about:blank","title":…,"status":…,"detail":…}`.
+    public static func problem(_ status: HTTPStatus, detail: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        let body = "{\"type\":\"about:blank\",\"title\":\(jsonString(status.reasonPhrase)),\"status\":\(status.rawValue),\"detail\":\(jsonString(detail))}"
+        return HTTPResponse(status: status, contentType: "application/problem+json", bytes: Array(body.utf8), headers: headers)
+    }
+
+    /// Bytes in memory, when the body is `.bytes`.
+    public var bodyBytes: [UInt8]? {
+        if case .bytes(let b) = body { return b }
+        if case .empty = body { return [] }
+        return nil
+    }
+}
+
+/// A JSON string literal for `s`, escaping what JSON requires.
+public func jsonString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}

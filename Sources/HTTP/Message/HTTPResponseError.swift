@@ -1,0 +1,33 @@
+/// An error that reaches the client as a problem+json response with its own status.
+///
+/// Anything thrown by a handler that does not conform is logged and answered 500
+/// with no internals in the body.
+public protocol HTTPResponseError: Error {
+    var status: HTTPStatus { get }
+    /// A sentence for the client saying what was wrong and, where it helps, what to do.
+    var detail: String { get }
+    /// Extra headers, e.g. `Allow` on 405 or `Retry-After` on 429.
+    var headers: HTTPHeaders { get }
+}
+
+extension HTTPResponseError {
+    public var headers: HTTPHeaders { HTTPHeaders() }
+
+    /// The problem+json response for this error.
+    public var response: HTTPResponse { .problem(status, detail: detail, headers: headers) }
+}
+
+/// The general-purpose client error: a status and a detail sentence.
+public struct HTTPError: HTTPResponseError, CustomStringConvertible {
+    public var status: HTTPStatus
+    public var detail: String
+    public var headers: HTTPHeaders
+
+    public init(_ status: HTTPStatus, _ detail: String, headers: HTTPHeaders = HTTPHeaders()) {
+        self.status = status
+        self.detail = detail
+        self.headers = headers
+    }
+
+    public var description: String { "\(status): \(detail)" }
+}

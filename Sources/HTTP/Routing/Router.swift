@@ -1,0 +1,171 @@
+/// Where a route's handler runs.
+public enum Execution: Sendable {
+    /// On the event loop: only for handlers that never block (memory lookups, small JSON).
+    case inline
+    /// On the worker pool, so a slow handler (disk, SQLite, libvips) never stalls a loop.
+    case worker
+}
+
+/// What a handler gives back: a response now, or work for the worker pool that yields one.
+public enum Reply: Sendable {
+    case response(HTTPResponse)
+    /// Run on the worker pool; lets an inline handler answer a cache hit at once and offload a miss.
+    case offload(@Sendable () throws -> HTTPResponse)
+}
+
+/// A handler that answers with a response.
+public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
+
+/// One registered route.
+public struct Route: Sendable {
+    public let method: HTTPMethod
+    /// e.g. `/photos/:id/tiles/:z/:x/:y.jpg`; `:name` captures one segment, `:name.ext` one segment
+    /// ending in `.ext`, and a final `*name` captures the rest of the path.
+    public let pattern: String
+    /// The largest request body accepted; a larger one is answered 413 before it is read.
+    public let maxBodyBytes: Int
+    public let handler: @Sendable (HTTPRequest) throws -> Reply
+    let segments: [PatternSegment]
+}
+
+enum PatternSegment: Sendable, Equatable {
+    case literal(String)
+    case parameter(name: String, suffix: String)
+    case rest(name: String)
+}
+
+/// The outcome of looking a method and path up.
+public enum RouteMatch: Sendable {
+    case found(Route, parameters: [String: String])
+    /// The path exists for other methods; the list is the `Allow` header's.
+    case methodNotAllowed(allow: [HTTPMethod])
+    case notFound
+}
+
+/// Method and path-pattern routing. Built once before the server starts, then read-only.
+public struct Router: Sendable {
+    /// Default body limit for routes that do not state one: 1 MiB.
+    public static let defaultMaxBodyBytes = 1 << 20
+
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    /// Adds a route whose handler answers with a response, running where `execution` says.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String,
+        maxBodyBytes: Int = Router.defaultMaxBodyBytes,
+        execution: Execution = .worker,
+        _ handler: @escaping Handler
+    ) {
+        switch execution {
+        case .inline:
+            addReply(method, pattern, maxBodyBytes: maxBodyBytes) { request in .response(try handler(request)) }
+        case .worker:
+            addReply(method, pattern, maxBodyBytes: maxBodyBytes) { request in .offload { try handler(request) } }
+        }
+    }
+
+    /// Adds a route whose handler runs on the event loop and decides itself whether to offload.
+    public mutating func addReply(
+        _ method: HTTPMethod, _ pattern: String,
+        maxBodyBytes: Int = Router.defaultMaxBodyBytes,
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> Reply
+    ) {
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
+                            segments: Router.parse(pattern)))
+    }
+
+    public mutating func get(_ pattern: String, execution: Execution = .worker, _ handler: @escaping Handler) {
+        add(.GET, pattern, execution: execution, handler)
+    }
+
+    public mutating func post(_ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping Handler) {
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, execution: .worker, handler)
+    }
+
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) {
+        add(.DELETE, pattern, execution: .worker, handler)
+    }
+
+    /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
+    public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = Router.match(route.segments, path) else { continue }
+            if route.method == method || (method == .HEAD && route.method == .GET) {
+                return .found(route, parameters: parameters)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+            if route.method == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
+        }
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
+    }
+
+    /// Routes and runs `request` in the calling thread, offloaded work included; errors become
+    /// problem responses. For tests and tools; the server does the same across its loops and pool.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var request = request
+        switch match(request.method, path: request.path) {
+        case .notFound:
+            return .problem(.notFound, detail: "No resource at \(request.path).")
+        case .methodNotAllowed(let allow):
+            return .problem(.methodNotAllowed, detail: "\(request.method) is not allowed on \(request.path).",
+                            headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
+        case .found(let route, let parameters):
+            request.parameters = parameters
+            request.routePattern = route.pattern
+            do {
+                switch try route.handler(request) {
+                case .response(let response): return response
+                case .offload(let work): return try work()
+                }
+            } catch let error as HTTPResponseError {
+                return error.response
+            } catch {
+                return .problem(.internalServerError, detail: "The server could not answer this request.")
+            }
+        }
+    }
+
+    static func parse(_ pattern: String) -> [PatternSegment] {
+        pattern.split(separator: "/", omittingEmptySubsequences: true).map { part in
+            if part.hasPrefix("*") { return .rest(name: String(part.dropFirst())) }
+            if part.hasPrefix(":") {
+                let body = part.dropFirst()
+                if let dot = body.firstIndex(of: ".") {
+                    return .parameter(name: String(body[..<dot]), suffix: String(body[dot...]))
+                }
+                return .parameter(name: String(body), suffix: "")
+            }
+            return .literal(String(part))
+        }
+    }
+
+    static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var parameters: [String: String] = [:]
+        var index = parts.startIndex
+        for (n, segment) in segments.enumerated() {
+            if case .rest(let name) = segment {
+                parameters[name] = parts[index...].joined(separator: "/")
+                return n == segments.count - 1 ? parameters : nil
+            }
+            guard index < parts.endIndex else { return nil }
+            let part = parts[index]
+            switch segment {
+            case .literal(let literal):
+                guard part == literal else { return nil }
+            case .parameter(let name, let suffix):
+                guard part.hasSuffix(suffix), part.count > suffix.count else { return nil }
+                parameters[name] = String(part.dropLast(suffix.count))
+            case .rest:
+                break
+            }
+            index = parts.index(after: index)
+        }
+        // A trailing slash is a different resource, except for the root.
+        if index < parts.endIndex && !(parts[index].isEmpty && segments.isEmpty && parts.count == 1) { return nil }
+        return parameters
+    }
+}

@@ -1,0 +1,97 @@
+import Observability
+
+/// Limits that protect the server from large or slow clients. Each default is stated here.
+public struct HTTPLimits: Sendable {
+    /// Longest request line (method, target, version); longer is 414. Default 8 KiB.
+    public var maxRequestLineBytes = 8 * 1024
+    /// Largest header section (all field lines); larger is 431. Default 16 KiB.
+    public var maxHeaderBytes = 16 * 1024
+    /// Most header fields; more is 431. Default 100.
+    public var maxHeaderCount = 100
+    /// Most open connections; further ones are accepted and closed at once. Default 10 000.
+    public var maxConnections = 10_000
+    /// Time allowed for a request head to arrive completely once its first byte has. Default 10 s.
+    public var headTimeoutSeconds: Double = 10
+    /// Time an idle keep-alive connection is kept open. Default 60 s.
+    public var idleTimeoutSeconds: Double = 60
+    /// Time a response write may make no progress before the connection is dropped. Default 30 s.
+    public var writeTimeoutSeconds: Double = 30
+    /// Time a request body may take to arrive. Default 60 s.
+    public var bodyTimeoutSeconds: Double = 60
+
+    public init() {}
+}
+
+/// Everything the server needs to listen and run.
+public struct HTTPServerConfiguration: Sendable {
+    public var host: String
+    /// 0 picks any free port; `HTTPServer.port` tells which.
+    public var port: Int
+    /// Event loops (epoll instances, one thread each); default one per core.
+    public var eventLoops: Int
+    /// Threads in the worker pool for `.worker` routes and offloaded replies.
+    public var workerThreads: Int
+    /// The `Server` header's value.
+    public var serverName: String
+    public var limits: HTTPLimits
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080,
+        eventLoops: Int = System.coreCount, workerThreads: Int = max(4, System.coreCount * 2),
+        serverName: String = "PhotoScroll", limits: HTTPLimits = HTTPLimits()
+    ) {
+        self.host = host
+        self.port = port
+        self.eventLoops = eventLoops
+        self.workerThreads = workerThreads
+        self.serverName = serverName
+        self.limits = limits
+    }
+}
+
+/// A finished request, reported to the observer for metrics.
+public struct CompletedRequest: Sendable {
+    public var method: HTTPMethod
+    public var path: String
+    /// The matched route pattern, or "" when none matched.
+    public var routePattern: String
+    public var status: HTTPStatus
+    public var bytesSent: Int
+    public var durationSeconds: Double
+    public var remoteAddress: String
+
+    public init(method: HTTPMethod, path: String, routePattern: String, status: HTTPStatus, bytesSent: Int, durationSeconds: Double, remoteAddress: String) {
+        self.method = method
+        self.path = path
+        self.routePattern = routePattern
+        self.status = status
+        self.bytesSent = bytesSent
+        self.durationSeconds = durationSeconds
+        self.remoteAddress = remoteAddress
+    }
+}
+
+/// Told about connections and finished requests; the application turns these into metrics.
+public protocol HTTPServerObserver: Sendable {
+    func connectionOpened()
+    func connectionClosed()
+    func requestCompleted(_ request: CompletedRequest)
+}
+
+/// An observer that ignores everything.
+public struct NullServerObserver: HTTPServerObserver {
+    public init() {}
+    public func connectionOpened() {}
+    public func connectionClosed() {}
+    public func requestCompleted(_ request: CompletedRequest) {}
+}
+
+/// Facts about the machine the server runs on.
+public enum System {
+    /// Online processor cores.
+    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,2 @@
+/// libvips wrapper, pyramid geometry and tile rendering.
+enum ImagingModule {}

@@ -1,0 +1,2 @@
+/// The photo catalog.
+enum LibraryModule {}

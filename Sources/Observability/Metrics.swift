@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+
+/// Label names and values of one time series, e.g. `[("route", "/photos/:id"), ("status", "200")]`.
+public typealias MetricLabels = [(String, String)]
+
+/// A set of metrics rendered together in the Prometheus text format (version 0.0.4).
+///
+/// Every layer records into the registry it is handed; `GET /metrics` renders it.
+/// Metrics are created once by name and are cheap to update from any thread.
+public final class MetricsRegistry: Sendable {
+    private let families = Mutex<[String: MetricFamily]>([:])
+    private let order = Mutex<[String]>([])
+
+    public init() {}
+
+    /// A monotonically increasing counter; the same name and help returns the same family.
+    public func counter(_ name: String, help: String) -> Counter {
+        Counter(family(name, help: help, kind: .counter))
+    }
+
+    /// A value that goes up and down (open connections, queue length).
+    public func gauge(_ name: String, help: String) -> Gauge {
+        Gauge(family(name, help: help, kind: .gauge))
+    }
+
+    /// A histogram with cumulative `le` buckets, `_sum` and `_count`.
+    public func histogram(_ name: String, help: String, buckets: [Double] = Histogram.defaultBuckets) -> Histogram {
+        Histogram(family(name, help: help, kind: .histogram(buckets.sorted())))
+    }
+
+    private func family(_ name: String, help: String, kind: MetricFamily.Kind) -> MetricFamily {
+        families.withLock { families in
+            if let existing = families[name] { return existing }
+            let family = MetricFamily(name: name, help: help, kind: kind)
+            families[name] = family
+            order.withLock { $0.append(name) }
+            return family
+        }
+    }
+
+    /// Every family in registration order, in the Prometheus text exposition format.
+    public func render() -> String {
+        let names = order.withLock { $0 }
+        let all = families.withLock { $0 }
+        var out = ""
+        for name in names {
+            all[name]?.render(into: &out)
+        }
+        return out
+    }
+}
+
+/// One metric name with its help text, type and labelled series.
+final class MetricFamily: Sendable {
+    enum Kind: Sendable {
+        case counter, gauge
+        case histogram([Double])
+    }
+
+    struct Series: Sendable {
+        var value: Double = 0
+        var bucketCounts: [UInt64] = []
+        var sum: Double = 0
+        var count: UInt64 = 0
+    }
+
+    let name: String
+    let help: String
+    let kind: Kind
+    private let series = Mutex<[String: (labels: MetricLabels, series: Series)]>([:])
+
+    init(name: String, help: String, kind: Kind) {
+        self.name = name
+        self.help = help
+        self.kind = kind
+    }
+
+    func update(_ labels: MetricLabels, _ body: (inout Series) -> Void) {
+        let key = Self.key(labels)
+        series.withLock { all in
+            var entry = all[key] ?? (labels, Series())
+            body(&entry.series)
+            all[key] = entry
+        }
+    }
+
+    func value(_ labels: MetricLabels) -> Double {
+        series.withLock { $0[Self.key(labels)]?.series.value ?? 0 }
+    }
+
+    func snapshot(_ labels: MetricLabels) -> Series? {
+        series.withLock { $0[Self.key(labels)]?.series }
+    }
+
+    static func key(_ labels: MetricLabels) -> String {
+        labels.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{1}")
+    }
+
+    func render(into out: inout String) {
+        let typeName: String
+        switch kind {
+        case .counter: typeName = "counter"
+        case .gauge: typeName = "gauge"
+        case .histogram: typeName = "histogram"
+        }
+        out += "# HELP \(name) \(help)\n# TYPE \(name) \(typeName)\n"
+        let entries = series.withLock { $0.values.sorted { Self.key($0.labels) < Self.key($1.labels) } }
+        for entry in entries {
+            switch kind {
+            case .counter, .gauge:
+                out += "\(name)\(Self.labelText(entry.labels)) \(Self.number(entry.series.value))\n"
+            case .histogram(let bounds):
+                var cumulative: UInt64 = 0
+                for (index, bound) in bounds.enumerated() {
+                    cumulative += index < entry.series.bucketCounts.count ? entry.series.bucketCounts[index] : 0
+                    out += "\(name)_bucket\(Self.labelText(entry.labels + [("le", Self.number(bound))])) \(cumulative)\n"
+                }
+                out += "\(name)_bucket\(Self.labelText(entry.labels + [("le", "+Inf")])) \(entry.series.count)\n"
+                out += "\(name)_sum\(Self.labelText(entry.labels)) \(Self.number(entry.series.sum))\n"
+                out += "\(name)_count\(Self.labelText(entry.labels)) \(entry.series.count)\n"
+            }
+        }
+    }
+
+    static func labelText(_ labels: MetricLabels) -> String {
+        guard !labels.isEmpty else { return "" }
+        let escaped = labels.map { name, value in
+            let v = value.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n")
+            return "\(name)=\"\(v)\""
+        }
+        return "{" + escaped.joined(separator: ",") + "}"
+    }
+
+    static func number(_ value: Double) -> String {
+        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}
+
+/// A counter family; each distinct label set is its own series.
+public struct Counter: Sendable {
+    let family: MetricFamily
+    init(_ family: MetricFamily) { self.family = family }
+
+    public func increment(by amount: Double = 1, _ labels: MetricLabels = []) {
+        family.update(labels) { $0.value += amount }
+    }
+
+    /// The current value of one series (0 when it was never incremented).
+    public func value(_ labels: MetricLabels = []) -> Double { family.value(labels) }
+}
+
+/// A gauge family.
+public struct Gauge: Sendable {
+    let family: MetricFamily
+    init(_ family: MetricFamily) { self.family = family }
+
+    public func set(_ value: Double, _ labels: MetricLabels = []) { family.update(labels) { $0.value = value } }
+    public func add(_ amount: Double, _ labels: MetricLabels = []) { family.update(labels) { $0.value += amount } }
+    public func value(_ labels: MetricLabels = []) -> Double { family.value(labels) }
+}
+
+/// A histogram family.
+public struct Histogram: Sendable {
+    /// Seconds, from 0.5 ms to 10 s: request latencies and render times.
+    public static let defaultBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    let family: MetricFamily
+    init(_ family: MetricFamily) { self.family = family }
+
+    public func observe(_ value: Double, _ labels: MetricLabels = []) {
+        guard case .histogram(let bounds) = family.kind else { return }
+        family.update(labels) { series in
+            if series.bucketCounts.isEmpty { series.bucketCounts = Array(repeating: 0, count: bounds.count) }
+            if let index = bounds.firstIndex(where: { value <= $0 }) { series.bucketCounts[index] += 1 }
+            series.sum += value
+            series.count += 1
+        }
+    }
+
+    /// How many observations one series has.
+    public func count(_ labels: MetricLabels = []) -> UInt64 { family.snapshot(labels)?.count ?? 0 }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+@testable import App
+
+final class ConfigurationTests: XCTestCase {
+    func testConfigJSONAtTheRootListsEveryKeyWithItsDefault() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("config.json"), encoding: .utf8)
+        XCTAssertEqual(text, Configuration().json())
+    }
+
+    func testEnvironmentOverridesFileAndFlagsOverrideBoth() throws {
+        let file = try temporaryFile(#"{"port": 9000, "host": "0.0.0.0", "headerTimeoutSeconds": 5}"#)
+        var c = try Configuration.load(file: file, environment: ["PHOTOSCROLL_COMMENTS_PER_MINUTE": "0", "PORT": "7000"])
+        XCTAssertEqual(c.port, 7000)
+        XCTAssertEqual(c.host, "0.0.0.0")
+        XCTAssertEqual(c.commentsPerMinute, 0)
+        XCTAssertEqual(c.headerTimeoutSeconds, 5)
+        c = try Configuration.load(file: file, environment: ["PHOTOSCROLL_PORT": "7001", "PORT": "7000"], flags: ["port": "0"])
+        XCTAssertEqual(c.port, 0)
+        c = try Configuration.load(file: file, environment: ["PHOTOSCROLL_PORT": "7001", "PORT": "7000"])
+        XCTAssertEqual(c.port, 7001, "the specific variable wins over plain PORT")
+        c = try Configuration.load(file: nil, environment: ["PHOTOSCROLL_ADMIN_TOKEN": "s3cret", "PHOTOSCROLL_TILE_CACHE_MEGABYTES": "12"])
+        XCTAssertEqual(c.adminToken, "s3cret")
+        XCTAssertEqual(c.tileCacheMegabytes, 12)
+    }
+
+    func testBadSettingsAreErrorsThatNameTheKey() throws {
+        func message(_ json: String, env: [String: String] = [:]) -> String {
+            do {
+                _ = try Configuration.load(file: try temporaryFile(json), environment: env)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertTrue(message(#"{"prot": 1}"#).contains("Unknown key \"prot\""))
+        XCTAssertTrue(message(#"{"port": "80"}"#).contains("\"port\""))
+        XCTAssertTrue(message(#"{"port": 1.5}"#).contains("whole number"))
+        XCTAssertTrue(message(#"{"port": true}"#).contains("\"port\""))
+        XCTAssertTrue(message(#"{"port": 70000}"#).contains("port must be between"))
+        XCTAssertTrue(message(#"{"port": "#).contains("not valid JSON"))
+        XCTAssertTrue(message(#"[1]"#).contains("one JSON object"))
+        XCTAssertTrue(message(#"{}"#, env: ["PHOTOSCROLL_PORT": "eighty"]).contains("PHOTOSCROLL_PORT"))
+        XCTAssertTrue(message(#"{}"#, env: ["PHOTOSCROLL_LOG_FORMAT": "xml"]).contains("logFormat"))
+        XCTAssertThrowsError(try Configuration.load(file: "/nonexistent/config.json", fileIsExplicit: true, environment: [:]))
+        XCTAssertNoThrow(try Configuration.load(file: "/nonexistent/config.json", environment: [:]))
+    }
+
+    func testEnvironmentNamesAreUpperSnakeCase() {
+        let names = Configuration.keys.map(\.environmentName)
+        XCTAssertTrue(names.contains("PHOTOSCROLL_COMMENTS_PER_MINUTE"))
+        XCTAssertTrue(names.contains("PHOTOSCROLL_TILE_CACHE_MEGABYTES"))
+        XCTAssertTrue(names.contains("PHOTOSCROLL_MAX_IMAGE_PIXELS"))
+        XCTAssertEqual(Configuration.flagName("tileCacheMegabytes"), "tile-cache-megabytes")
+    }
+
+    private func temporaryFile(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "config-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

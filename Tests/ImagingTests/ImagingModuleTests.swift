@@ -1,0 +1,6 @@
+import XCTest
+@testable import Imaging
+
+final class ImagingModuleTests: XCTestCase {
+    func testModuleLinks() { XCTAssertTrue(true) }
+}
