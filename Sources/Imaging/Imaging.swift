@@ -1,2 +1,0 @@
-/// libvips wrapper, pyramid geometry and tile rendering.
-enum ImagingModule {}
