@@ -54,7 +54,8 @@ final class CommentRateLimiter: Sendable {
                 return .allowed
             }
             let wait = (1 - bucket.tokens) / refillPerSecond
-            return .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+            // The epsilon keeps float noise (1.9999…/2.0000…1) from adding a whole second.
+            return .limited(retryAfterSeconds: max(1, Int((wait - 1e-6).rounded(.up))))
         }
     }
 
