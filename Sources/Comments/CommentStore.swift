@@ -20,6 +20,11 @@ public protocol CommentStore: AnyObject, Sendable {
     /// kept in the deletion audit.
     func delete(photoID: Int, commentID: Int, client: String) throws -> Bool
 
+    /// Registers `handler` to be told of every committed change, in commit (id) order, on the
+    /// committing thread while the store still holds its write lock: it must be quick and must not
+    /// call back into the store. Live listeners rely on the order: they resume from the last id seen.
+    func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void)
+
     /// Releases files and connections; later calls throw `CommentStoreError.closed`.
     func close()
 }

@@ -10,6 +10,7 @@ public final class MemoryCommentStore: CommentStore {
         var counts: [Int: Int] = [:]
         var clients: [Int: String] = [:]
         var closed = false
+        var handlers: [@Sendable (CommentEvent) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -29,6 +30,7 @@ public final class MemoryCommentStore: CommentStore {
             state.comments.append(comment)
             state.counts[photoID, default: 0] += 1
             state.clients[comment.id] = client
+            state.handlers.forEach { $0(.added(comment)) }
             return comment
         }
     }
@@ -61,8 +63,13 @@ public final class MemoryCommentStore: CommentStore {
             state.comments.remove(at: index)
             state.counts[photoID, default: 1] -= 1
             state.clients[commentID] = nil
+            state.handlers.forEach { $0(.deleted(photoID: photoID, commentID: commentID)) }
             return true
         }
+    }
+
+    public func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void) {
+        state.withLock { $0.handlers.append(handler) }
     }
 
     public func close() {

@@ -2,7 +2,6 @@ import Comments
 import Foundation
 import HTTP
 import Observability
-import Synchronization
 
 /// The comment side of the application: store, validation, rate limit, routes and live events.
 public final class CommentService: Sendable {
@@ -14,9 +13,6 @@ public final class CommentService: Sendable {
     let logger: Logger
     /// `photoscroll_comment_posts_total{status}`: every answered POST, by status.
     let posts: Counter
-    /// Held across storing a change and publishing it, so live listeners get events in id order
-    /// (a listener skips ids it has passed; out-of-order delivery would lose a comment).
-    private let publishing = Mutex(())
 
     /// Opens (or creates) `<data>/comments.sqlite`.
     public convenience init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
@@ -40,7 +36,11 @@ public final class CommentService: Sendable {
         self.logger = logger
         self.posts = metrics.counter("photoscroll_comment_posts_total", help: "Comment posts answered, by status.")
         let streams = metrics.gauge("photoscroll_comment_streams", help: "Open live comment streams (Server-Sent Events).")
-        self.events = CommentLiveEvents(streams: streams, logger: logger, heartbeatSeconds: heartbeatSeconds)
+        let events = CommentLiveEvents(streams: streams, logger: logger, heartbeatSeconds: heartbeatSeconds)
+        self.events = events
+        // The store reports changes in commit order, which live listeners need: they resume from
+        // the last id they saw, so delivering 14 before 13 could lose 13 on a reconnect.
+        store.onChange { events.publish($0) }
     }
 
     /// Number of comments on a photo.
@@ -52,24 +52,14 @@ public final class CommentService: Sendable {
         store.close()
     }
 
-    /// Stores a comment and tells live listeners.
+    /// Stores a comment; live listeners hear of it through the store's change handler.
     func add(_ submission: CommentSubmission, photoID: Int, client: String) throws -> Comment {
-        try publishing.withLock { _ in
-            let comment = try storeCall {
-                try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client)
-            }
-            events.publish(.added(comment))
-            return comment
-        }
+        try storeCall { try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client) }
     }
 
-    /// Deletes a comment and tells live listeners; false when there was none.
+    /// Deletes a comment; false when there was none.
     func delete(photoID: Int, commentID: Int, client: String) throws -> Bool {
-        try publishing.withLock { _ in
-            let deleted = try storeCall { try store.delete(photoID: photoID, commentID: commentID, client: client) }
-            if deleted { events.publish(.deleted(photoID: photoID, commentID: commentID)) }
-            return deleted
-        }
+        try storeCall { try store.delete(photoID: photoID, commentID: commentID, client: client) }
     }
 
     /// Runs a store call; a store that is busy or closed is a 503 the client may retry, anything

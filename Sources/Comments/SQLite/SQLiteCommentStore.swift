@@ -12,6 +12,8 @@ import Synchronization
 ///   own lock first keeps threads from spinning on SQLITE_BUSY), and a small pool of read
 ///   connections so listing never queues behind an fsync.
 /// - A busy timeout for the rare case of another process holding the write lock.
+/// - Group commit: posts that arrive together are inserted in one transaction, one fsync for all
+///   (see `GroupCommit`); each caller still returns only after its own row is durable.
 public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     /// The database file.
     public let path: String
@@ -22,6 +24,16 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     private let counts: Mutex<[Int: Int]>
     private let now: @Sendable () -> Date
     private let busyTimeoutMilliseconds: Int
+    private let handlers = Mutex<[@Sendable (CommentEvent) -> Void]>([])
+    private var inserts: GroupCommit<PendingComment, Comment>!
+
+    private struct PendingComment {
+        var photoID: Int
+        var author: String
+        var text: String
+        var client: String
+        var createdAt: Date
+    }
 
     /// Read connections kept open between queries; more may be opened under load and are then closed.
     static let maxIdleReaders = 4
@@ -42,6 +54,7 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
         }
         self.counts = Mutex(counts)
         self.writer = Mutex(db)
+        self.inserts = GroupCommit { [unowned self] batch in try self.insert(batch) }
     }
 
     deinit { close() }
@@ -52,14 +65,36 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     }
 
     public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
-        let createdAt = now()
-        return try writer.withLock { db in
+        try inserts.submit(PendingComment(photoID: photoID, author: author, text: text, client: client, createdAt: now()))
+    }
+
+    /// Inserts a batch in one transaction, so one fsync makes all of it durable.
+    private func insert(_ batch: [PendingComment]) throws -> [Comment] {
+        try writer.withLock { db in
             guard let db else { throw CommentStoreError.closed }
-            try db.run("INSERT INTO comments (photo_id, author, text, created_at, client) VALUES (?, ?, ?, ?, ?)",
-                       [.integer(photoID), .text(author), .text(text), .integer(Int(createdAt.timeIntervalSince1970)), .text(client)])
-            let comment = Comment(id: db.lastInsertRowID, photoID: photoID, author: author, text: text, createdAt: createdAt)
-            counts.withLock { $0[photoID, default: 0] += 1 }
-            return comment
+            try db.execute("BEGIN IMMEDIATE")
+            var comments: [Comment] = []
+            do {
+                for item in batch {
+                    try db.run("INSERT INTO comments (photo_id, author, text, created_at, client) VALUES (?, ?, ?, ?, ?)",
+                               [.integer(item.photoID), .text(item.author), .text(item.text),
+                                .integer(Int(item.createdAt.timeIntervalSince1970)), .text(item.client)])
+                    comments.append(Comment(id: db.lastInsertRowID, photoID: item.photoID, author: item.author,
+                                            text: item.text, createdAt: item.createdAt))
+                }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+            counts.withLock { counts in
+                for comment in comments { counts[comment.photoID, default: 0] += 1 }
+            }
+            let handlers = self.handlers.withLock { $0 }
+            for comment in comments {
+                handlers.forEach { $0(.added(comment)) }
+            }
+            return comments
         }
     }
 
@@ -101,13 +136,20 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
                                [.integer(commentID), .integer(photoID), .text(client), .integer(deletedAt)])
                 }
                 try db.execute("COMMIT")
-                if removed > 0 { counts.withLock { $0[photoID, default: 1] -= 1 } }
+                if removed > 0 {
+                    counts.withLock { $0[photoID, default: 1] -= 1 }
+                    handlers.withLock { $0 }.forEach { $0(.deleted(photoID: photoID, commentID: commentID)) }
+                }
                 return removed > 0
             } catch {
                 try? db.execute("ROLLBACK")
                 throw error
             }
         }
+    }
+
+    public func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void) {
+        handlers.withLock { $0.append(handler) }
     }
 
     public func close() {
