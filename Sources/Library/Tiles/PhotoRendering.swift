@@ -4,7 +4,7 @@ import Imaging
 /// tests count or fake renders through their own.
 public protocol PhotoRendering: Sendable {
     /// Reads the header only: size after EXIF orientation, or an `ImagingError`.
-    func probe(_ path: String) throws -> ImageInfo
+    func probe(_ path: String) throws -> PhotoSize
     /// Writes `directory/{z}/{x}_{y}.jpg` and `directory/thumbnail.jpg`, atomically.
     func buildPyramid(source: String, into directory: String) throws -> TilePyramid
     /// One tile rendered straight from the source.
@@ -20,14 +20,22 @@ extension PhotoRendering {
     public func thumbnailPath(in directory: String) -> String { directory + "/thumbnail.jpg" }
 }
 
+/// A photo's size in pixels after EXIF orientation.
+public struct PhotoSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+}
+
 /// The real renderer: PhotoRenderer (libvips) with fixed settings.
 public struct VipsPhotoRendering: PhotoRendering {
     public let settings: RenderSettings
 
     public init(settings: RenderSettings) { self.settings = settings }
 
-    public func probe(_ path: String) throws -> ImageInfo {
-        try PhotoRenderer.probe(path, settings: settings)
+    public func probe(_ path: String) throws -> PhotoSize {
+        let info = try PhotoRenderer.probe(path, settings: settings)
+        return PhotoSize(width: info.width, height: info.height)
     }
 
     public func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
