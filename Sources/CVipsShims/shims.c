@@ -30,7 +30,8 @@ int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsIm
     if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpFile") == 0) {
         return vips_webpload(path, out, "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
     }
-    return vips_image_new_from_file(path, out, "access", access, "fail_on", fail_on, NULL) ? 0 : -1;
+    *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
+    return *out ? 0 : -1;
 }
 
 int cvips_autorot(VipsImage *in, VipsImage **out) {
@@ -95,4 +96,19 @@ int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suf
 int cvips_thumbnail(const char *path, int size, VipsInteresting crop, int fail, VipsImage **out) {
     VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
     return vips_thumbnail(path, out, size, "height", size, "crop", crop, "fail_on", fail_on, NULL);
+}
+
+int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count) {
+    return vips_getpoint(in, values, count, x, y, NULL);
+}
+
+int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean) {
+    VipsImage *difference = NULL, *magnitude = NULL;
+    int result = -1;
+    if (vips_subtract(a, b, &difference, NULL) == 0 && vips_abs(difference, &magnitude, NULL) == 0) {
+        result = vips_avg(magnitude, mean, NULL);
+    }
+    if (magnitude) g_object_unref(magnitude);
+    if (difference) g_object_unref(difference);
+    return result;
 }

@@ -157,6 +157,24 @@ final class VipsImage {
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
+    /// The band values of one pixel (for checks of rendered output).
+    func pixel(x: Int, y: Int) throws -> [Double] {
+        var values: UnsafeMutablePointer<Double>?
+        var count: Int32 = 0
+        guard cvips_getpoint(pointer, Int32(x), Int32(y), &values, &count) == 0, let values else {
+            throw VipsImage.lastError(kind: .vips)
+        }
+        defer { g_free(values) }
+        return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+    }
+
+    /// Mean absolute difference per pixel and band against an image of the same shape.
+    func meanAbsoluteDifference(to other: VipsImage) throws -> Double {
+        var mean = 0.0
+        guard cvips_mean_abs_difference(pointer, other.pointer, &mean) == 0 else { throw VipsImage.lastError(kind: .vips) }
+        return mean
+    }
+
     /// Streams the image into a DeepZoom pyramid at `base`.dzi and `base`_files/.
     func writeDeepZoom(base: String, tileSize: Int, suffix: String) throws {
         guard cvips_dzsave(pointer, base, Int32(tileSize), suffix) == 0 else {

@@ -62,4 +62,10 @@ int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suf
 /// Thumbnail of a file: shrink-on-load, EXIF rotation, cropped to size × size by `crop`.
 int cvips_thumbnail(const char *path, int size, VipsInteresting crop, int fail, VipsImage **out);
 
+/// The band values of pixel (x, y); *values is freed with g_free.
+int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count);
+
+/// Mean over all pixels and bands of |a − b| (same size and bands).
+int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean);
+
 #endif
