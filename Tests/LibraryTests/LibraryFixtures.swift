@@ -19,7 +19,8 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("fake ") else {
             throw ImagingError.notAnImage("no known format")
         }
-        let size = text.dropFirst(5).split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let firstLine = text.split(separator: "\n").first ?? ""
+        let size = firstLine.dropFirst(5).split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard size.count == 2 else { throw ImagingError.corrupt("bad size") }
         return PhotoSize(width: size[0], height: size[1])
     }
