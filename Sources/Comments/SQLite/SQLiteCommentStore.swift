@@ -64,6 +64,15 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
         get throws { try withReader { try $0.scalar("PRAGMA user_version") ?? 0 } }
     }
 
+    /// SQLite's own check of the whole file: `["ok"]` when sound, otherwise the problems it found.
+    public func integrityCheck() throws -> [String] {
+        try withReader { db in
+            var lines: [String] = []
+            try db.query("PRAGMA integrity_check") { lines.append($0.text(0)) }
+            return lines
+        }
+    }
+
     public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
         try inserts.submit(PendingComment(photoID: photoID, author: author, text: text, client: client, createdAt: now()))
     }
