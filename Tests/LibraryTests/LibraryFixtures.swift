@@ -64,8 +64,10 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
 struct Folders {
     let photos: String
     let data: String
+    private unowned let test: XCTestCase
 
     init(_ test: XCTestCase) throws {
+        self.test = test
         let root = NSTemporaryDirectory() + "library-test-\(UUID().uuidString)"
         photos = root + "/photos"
         data = root + "/data"
@@ -88,8 +90,14 @@ struct Folders {
 
     func library(renderer: (any PhotoRendering)? = nil, store: (any CatalogStore)? = nil, cacheBytes: Int = 1 << 20,
                  garbageAge: Double = 60, metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
-        try PhotoLibrary(configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: data, tileCacheBytes: cacheBytes,
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: data, tileCacheBytes: cacheBytes,
                                                              rescanSeconds: 0, garbageAgeSeconds: garbageAge),
                          store: store, renderer: renderer, logger: .disabled, metrics: metrics)
+        // Registered after the folder removal, so it runs before it: no build may write into a removed folder.
+        test.addTeardownBlock {
+            library.stop()
+            library.waitForIngest(timeoutSeconds: 60)
+        }
+        return library
     }
 }
