@@ -192,6 +192,12 @@ final class CommentLiveTests: XCTestCase {
         XCTAssertTrue(byHeader.read(timeout: 1) { _ in byHeader.commentEventIDs == missed + [next] }, byHeader.text)
         XCTAssertEqual(try live.send(.DELETE, "/photos/5/comments/\(next)", headers: ["Authorization": "Bearer t"]).status, 204)
         XCTAssertTrue(byQuery.read(timeout: 1) { $0.hasSuffix("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, byQuery.text)
+
+        // A page that saw everything up to `next` and missed the deletion learns of it on reconnecting.
+        let returning = try live.openEvents("/photos/5/comments/events", headers: ["Last-Event-ID": String(next)])
+        defer { returning.close() }
+        XCTAssertTrue(returning.read(timeout: 2) { $0.contains("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, returning.text)
+        XCTAssertEqual(returning.commentEventIDs, [])
     }
 
     func testStreamsEndWhenTheServiceStopsAndHangUpsAreCounted() throws {

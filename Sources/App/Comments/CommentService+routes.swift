@@ -103,7 +103,7 @@ extension CommentService {
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
         return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
             events.open(photoID: photoID, stream: stream, lastEventID: lastEventID) { after in
-                try store.comments(photoID: photoID, after: after)
+                try store.replay(photoID: photoID, after: after)
             }
         })
     }

@@ -159,6 +159,15 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
         }
     }
 
+    public func deletedIDs(photoID: Int, through lastID: Int) throws -> [Int] {
+        try withReader { db in
+            var ids: [Int] = []
+            try db.query("SELECT comment_id FROM comment_deletions WHERE photo_id = ? AND comment_id <= ? ORDER BY comment_id",
+                         [.integer(photoID), .integer(lastID)]) { ids.append($0.int(0)) }
+            return ids
+        }
+    }
+
     public func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void) {
         handlers.withLock { $0.append(handler) }
     }
