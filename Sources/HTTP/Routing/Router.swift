@@ -154,7 +154,7 @@ public struct Router: Sendable {
         for (n, segment) in segments.enumerated() {
             if case .rest(let name) = segment {
                 // The parts are consecutive slices of `path`, so the rest is one slice of it.
-                parameters[name] = index < parts.endIndex ? String(path[parts[index].startIndex...]) : 
+                parameters[name] = index < parts.endIndex ? String(path[parts[index].startIndex...]) : ""
                 return n == segments.count - 1 ? parameters : nil
             }
             guard index < parts.endIndex else { return nil }
