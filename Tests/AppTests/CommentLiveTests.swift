@@ -153,6 +153,9 @@ final class CommentLiveTests: XCTestCase {
         let texts = stored.compactMap { $0["text"] as? String }
         XCTAssertEqual(Set(texts).count, clients * perClient)
         XCTAssertEqual(live.service.commentCount(photoID: 4), clients * perClient)
+        let commits = live.metrics.histogram("photoscroll_comment_commit_batch_size", help: "", buckets: [1, 2, 4, 8, 16, 32, 64])
+        XCTAssertGreaterThan(commits.count(), 0)
+        XCTAssertLessThanOrEqual(commits.count(), UInt64(clients * perClient), "one commit per post at most; fewer when posts share one")
     }
 
     func testASecondPageSeesANewCommentWithinASecond() throws {
