@@ -99,6 +99,10 @@ int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suf
                        "strip", TRUE, NULL);
 }
 
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out) {
+    return vips_arrayjoin(in, out, n, "across", across, NULL);
+}
+
 int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out) {
     return vips_smartcrop(in, out, width, height, "interesting", interesting, NULL);
 }

@@ -87,6 +87,17 @@ final class VipsImage {
         return VipsImage(owning: out)
     }
 
+    /// Tiles laid out in a grid `columns` wide, row by row, as one image.
+    static func joined(_ tiles: [VipsImage], columns: Int) throws -> VipsImage {
+        var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = tiles.map { $0.pointer }
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let result = withExtendedLifetime(tiles) {
+            cvips_arrayjoin(&pointers, Int32(tiles.count), Int32(columns), &out)
+        }
+        guard result == 0, let out else { throw lastError(kind: .vips) }
+        return VipsImage(owning: out)
+    }
+
     var width: Int { Int(vips_image_get_width(pointer)) }
     var height: Int { Int(vips_image_get_height(pointer)) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }

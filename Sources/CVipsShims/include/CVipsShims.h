@@ -62,6 +62,9 @@ int cvips_jpegsave_buffer(VipsImage *in, int quality, void **buffer, size_t *len
 /// down to the level that fits in one tile.
 int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suffix);
 
+/// Joins n images into a grid `across` images wide, row by row.
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out);
+
 /// Crops to width × height around the most interesting part (`interesting`).
 int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out);
 
