@@ -43,13 +43,13 @@ public enum Vips {
 
 /// The loader libvips picked for a file, by what we need to know about it.
 struct LoaderKind: Equatable {
-    /// libvips' class name, e.g. "VipsForeignLoadJpegFile".
+    /// libvips' class name, e.g. "VipsForeignLoadJpegSource".
     let className: String
 
     /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
     var format: String {
         let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
-            .replacingOccurrences(of: "File", with: "").lowercased()
+            .replacingOccurrences(of: "Source", with: "").lowercased()
         return trimmed == "nsgif" ? "gif" : trimmed
     }
 
@@ -191,7 +191,13 @@ final class VipsImage {
     /// Streams the image into a DeepZoom pyramid at `base`.dzi and `base`_files/.
     func writeDeepZoom(base: String, tileSize: Int, suffix: String) throws {
         guard cvips_dzsave(pointer, base, Int32(tileSize), suffix) == 0 else {
-            throw VipsImage.lastError(kind: .corrupt)
+            // The same call decodes the photo and writes the tiles: tell a full disk from a bad photo.
+            let error = VipsImage.lastError(kind: .corrupt)
+            if case .corrupt(let text) = error,
+               ["No space left", "Permission denied", "Read-only file system", "unable to write", "write error"].contains(where: text.contains) {
+                throw ImagingError.io(text)
+            }
+            throw error
         }
     }
 

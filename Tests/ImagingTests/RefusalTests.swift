@@ -46,6 +46,22 @@ final class RefusalTests: XCTestCase {
         }
     }
 
+    /// Loaders libvips has not hardened against hostile files (here PPM) are switched off.
+    func testUntrustedLoadersAreRefused() throws {
+        try fixtures.ppm("plain.ppm", width: 8, height: 8) { _, _ in RGB(red: 1, green: 2, blue: 3) }
+        assertEveryEntryPointThrows(fixtures.path("plain.ppm")) { error, call in
+            guard case .notAnImage = error else { return XCTFail("\(call): \(error)") }
+        }
+    }
+
+    /// A pyramid folder that cannot be written is a file problem, not a damaged photo.
+    func testUnwritableDestinationIsAnIOError() throws {
+        let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
+        XCTAssertThrowsError(try PhotoRenderer.buildPyramid(source: photo, into: "/proc/photoscroll-pyramid", settings: settings)) {
+            guard case .io = $0 as? ImagingError else { return XCTFail("\($0)") }
+        }
+    }
+
     func testMissingFileIsAnIOError() {
         assertEveryEntryPointThrows(fixtures.path("nowhere.jpg")) { error, call in
             guard case .io = error else { return XCTFail("\(call): \(error)") }
