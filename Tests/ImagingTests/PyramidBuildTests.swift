@@ -11,7 +11,7 @@ final class PyramidBuildTests: XCTestCase {
     override func tearDown() { fixtures = nil }
 
     func testEveryTileHasItsGeometricSize() throws {
-        for (width, height) in [(1000, 700), (777, 333)] {
+        for (width, height) in [(1000, 700), (777, 333), (257, 1), (1001, 999), (513, 3), (256, 256)] {
             let source = try fixtures.gradient("photo-\(width).jpg", width: width, height: height)
             let directory = fixtures.path("pyramid-\(width)")
             let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
@@ -119,6 +119,19 @@ final class PyramidBuildTests: XCTestCase {
         XCTAssertEqual([pyramid.width, pyramid.height], [300, 200])
         let tile = try fixtures.decode(try PhotoRenderer.renderTile(source: odd, tile: TileCoordinate(z: 1, x: 1, y: 0), settings: settings))
         XCTAssertEqual([tile.width, tile.height], [44, 200])
+    }
+
+    func testPanoramaThumbnailIsItsCentre() throws {
+        // Left third red, middle third green, right third blue: only green is in the centre square.
+        try fixtures.ppm("strip.ppm", width: 1800, height: 100) { x, _ in
+            x < 600 ? RGB(red: 255, green: 0, blue: 0) : x < 1200 ? RGB(red: 0, green: 255, blue: 0) : RGB(red: 0, green: 0, blue: 255)
+        }
+        try fixtures.vips("copy", fixtures.path("strip.ppm"), fixtures.path("strip.png"))
+        let thumbnail = try fixtures.decode(try PhotoRenderer.thumbnail(source: fixtures.path("strip.png"), settings: settings))
+        XCTAssertEqual([thumbnail.width, thumbnail.height], [256, 256])
+        for (x, y) in [(5, 5), (128, 128), (250, 250)] {
+            try assertPixel(thumbnail, x, y, is: RGB(red: 0, green: 255, blue: 0), tolerance: 20)
+        }
     }
 
     func testThumbnailIsASquareOfTheConfiguredSize() throws {
