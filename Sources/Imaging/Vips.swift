@@ -20,7 +20,8 @@ public enum Vips {
                 guard cvips_init("photoscroll") == 0 else { throw VipsImage.lastError(kind: .vips) }
                 started = true
             }
-            // Files stay open only while an operation that read them is cached.
+            // The cache holds recent operations (headers, small results): at most this much
+            // memory, 100 operations and 20 open files, whatever the traffic.
             cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
         }
     }
@@ -51,8 +52,10 @@ final class VipsImage {
 
     /// Which loader would read the file, or nil when no loader recognises it.
     static func loader(for path: String) -> LoaderKind? {
-        defer { vips_error_clear() }  // find_load reports "not a known format" into the buffer
-        guard let name = cvips_find_loader(path) else { return nil }
+        guard let name = cvips_find_loader(path) else {
+            vips_error_clear()  // "not a known format" is our .notAnImage, not a message for the next error
+            return nil
+        }
         return LoaderKind(className: String(cString: name))
     }
 
