@@ -88,6 +88,16 @@ final class RefusalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixtures.path("pyramid")))
     }
 
+    func testDamagedHeaderIsCorrupt() throws {
+        let whole = try fixtures.gradient("whole.jpg", width: 300, height: 200)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        // SOI and the start of the first segment: recognisably JPEG, but no frame header.
+        try bytes.prefix(12).write(to: URL(fileURLWithPath: fixtures.path("stub.jpg")))
+        assertEveryEntryPointThrows(fixtures.path("stub.jpg")) { error, call in
+            guard case .corrupt = error else { return XCTFail("\(call): \(error)") }
+        }
+    }
+
     func testPixelLimitComesFromSettings() throws {
         let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
         var small = settings
