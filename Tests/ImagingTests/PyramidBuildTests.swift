@@ -98,6 +98,25 @@ final class PyramidBuildTests: XCTestCase {
         XCTAssertFalse(siblings.contains { $0.contains(".partial-") }, "\(siblings)")
     }
 
+    func testTwoBuildsRacingForOneFolderLeaveOneWholePyramid() throws {
+        let source = try fixtures.gradient("photo.jpg", width: 900, height: 600)
+        let directory = fixtures.path("pyramid")
+        let failures = FailureLog()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                _ = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: self.settings)
+            } catch {
+                failures.record(error)
+            }
+        }
+        XCTAssertEqual(failures.errors.count, 0, "\(failures.errors)")
+        let pyramid = TilePyramid(width: 900, height: 600)
+        let files = FileManager.default.enumerator(atPath: directory)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".jpg") }
+        XCTAssertEqual(files.count, pyramid.tileCount + 1)
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: fixtures.directory)
+        XCTAssertFalse(siblings.contains { $0.contains(".partial-") }, "\(siblings)")
+    }
+
     func testAFailedBuildLeavesNothing() throws {
         let truncated = try fixtures.gradient("whole.jpg", width: 900, height: 900)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: truncated))
@@ -141,4 +160,12 @@ final class PyramidBuildTests: XCTestCase {
         let thumbnail = try fixtures.decode(try PhotoRenderer.thumbnail(source: source, settings: custom))
         XCTAssertEqual([thumbnail.width, thumbnail.height, thumbnail.bands], [120, 120, 3])
     }
+}
+
+/// Errors collected from several threads.
+private final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Error] = []
+    func record(_ error: Error) { lock.lock(); recorded.append(error); lock.unlock() }
+    var errors: [Error] { lock.lock(); defer { lock.unlock() }; return recorded }
 }
