@@ -43,6 +43,25 @@ final class PyramidBuildTests: XCTestCase {
         }
     }
 
+    func testOtherTileSizes() throws {
+        let source = try fixtures.gradient("photo.jpg", width: 777, height: 333)
+        for tileSize in [128, 512] {
+            var custom = settings
+            custom.tileSize = tileSize
+            let directory = fixtures.path("pyramid-\(tileSize)")
+            let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: custom)
+            XCTAssertEqual(pyramid, TilePyramid(width: 777, height: 333, tileSize: tileSize))
+            let corner = TileCoordinate(z: pyramid.maxZoom, x: pyramid.grid(pyramid.maxZoom)!.columns - 1, y: pyramid.grid(pyramid.maxZoom)!.rows - 1)
+            let rect = pyramid.rect(corner)!
+            let built = try VipsImage.open(PhotoRenderer.tilePath(in: directory, corner), access: .random)
+            XCTAssertEqual([built.width, built.height], [rect.width, rect.height], "tile size \(tileSize)")
+            let rendered = try fixtures.decode(try PhotoRenderer.renderTile(source: source, tile: corner, settings: custom))
+            XCTAssertEqual([rendered.width, rendered.height], [rect.width, rect.height], "tile size \(tileSize)")
+            let files = FileManager.default.enumerator(atPath: directory)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".jpg") }
+            XCTAssertEqual(files.count, pyramid.tileCount + 1, "tile size \(tileSize)")
+        }
+    }
+
     func testRenderedTilesMatchThePyramid() throws {
         let source = try fixtures.gradient("photo.jpg", width: 777, height: 333)
         let directory = fixtures.path("pyramid")
