@@ -13,17 +13,18 @@ extension PhotoRenderer {
     /// first), that one is kept: pyramids of the same photo and settings are interchangeable.
     /// A crash leaves only a `.<name>.partial-*` sibling, which the next build ignores.
     public static func buildPyramid(source: String, into directory: String, settings: RenderSettings) throws -> TilePyramid {
-        let (header, _) = try openChecked(source, settings: settings, access: .sequential)
-        let upright = header.orientation == 1
-            ? header
-            : try openChecked(source, settings: settings, access: .random).0.autorotated()
+        let photo = try openPhoto(source, settings: settings, access: .sequential)
+        let upright = photo.image.orientation == 1
+            ? photo.image
+            : try openPhoto(source, settings: settings, access: .random).image.autorotated()
         let image = try displayable(upright, background: settings.background)
         let pyramid = TilePyramid(width: image.width, height: image.height, tileSize: settings.tileSize)
 
         let staging = try makeStagingDirectory(for: directory)
         do {
             try writeLevels(of: image, pyramid: pyramid, into: staging, settings: settings)
-            let thumbnail = try thumbnail(source: source, settings: settings)
+            let thumbnail = try thumbnail(pyramid: pyramid, directory: staging, settings: settings)
+                ?? thumbnail(source: source, settings: settings)
             try write(thumbnail, to: staging + "/thumbnail.jpg")
             try publish(staging, as: directory)
         } catch {

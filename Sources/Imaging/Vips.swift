@@ -20,7 +20,8 @@ public enum Vips {
                 guard cvips_init("photoscroll") == 0 else { throw VipsImage.lastError(kind: .vips) }
                 started = true
             }
-            // Files stay open only while an operation that read them is cached.
+            // The cache holds recent operations (headers, small results): at most this much
+            // memory, 100 operations and 20 open files, whatever the traffic.
             cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
         }
     }
@@ -38,28 +39,7 @@ public enum Vips {
     static var trackedFiles: Int { Int(vips_tracked_get_files()) }
 
     /// Drops every cached operation, so that only images still referenced stay alive.
-    static func dropCache() { vips_cache_drop_all() }
-}
-
-/// The loader libvips picked for a file, by what we need to know about it.
-struct LoaderKind: Equatable {
-    /// libvips' class name, e.g. "VipsForeignLoadJpegFile".
-    let className: String
-
-    /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
-    var format: String {
-        let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
-            .replacingOccurrences(of: "File", with: "").lowercased()
-        return trimmed == "nsgif" ? "gif" : trimmed
-    }
-
-    /// Loaders that decode top to bottom and can shrink while decoding.
-    var shrinksOnLoad: Bool { format == "jpeg" || format == "webp" }
-}
-
-/// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.
-enum VipsAccessPattern {
-    case random, sequential
+    static func dropCache() { cvips_cache_flush() }
 }
 
 /// One reference to a libvips image; released when the Swift object goes away.
@@ -72,8 +52,10 @@ final class VipsImage {
 
     /// Which loader would read the file, or nil when no loader recognises it.
     static func loader(for path: String) -> LoaderKind? {
-        defer { vips_error_clear() }  // find_load reports "not a known format" into the buffer
-        guard let name = cvips_find_loader(path) else { return nil }
+        guard let name = cvips_find_loader(path) else {
+            vips_error_clear()  // "not a known format" is our .notAnImage, not a message for the next error
+            return nil
+        }
         return LoaderKind(className: String(cString: name))
     }
 
@@ -87,13 +69,14 @@ final class VipsImage {
         return VipsImage(owning: out)
     }
 
-    /// Square thumbnail straight from a file (shrink-on-load, EXIF rotation, crop).
-    static func thumbnail(_ path: String, size: Int, attention: Bool) throws -> VipsImage {
+    /// Tiles laid out in a grid `columns` wide, row by row, as one image.
+    static func joined(_ tiles: [VipsImage], columns: Int) throws -> VipsImage {
+        var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = tiles.map { $0.pointer }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let crop = attention ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_CENTRE
-        guard cvips_thumbnail(path, Int32(size), crop, 1, &out) == 0, let out else {
-            throw lastError(kind: .corrupt)
+        let result = withExtendedLifetime(tiles) {
+            cvips_arrayjoin(&pointers, Int32(tiles.count), Int32(columns), &out)
         }
+        guard result == 0, let out else { throw lastError(kind: .vips) }
         return VipsImage(owning: out)
     }
 
@@ -107,6 +90,17 @@ final class VipsImage {
     var isEightBit: Bool { vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR }
     var isCMYK: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
     var isSRGB: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_sRGB }
+
+    /// The embedded ICC profile's bytes, if there is one.
+    var iccProfile: [UInt8]? {
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard hasICCProfile, vips_image_get_blob(pointer, "icc-profile-data", &data, &length) == 0, let data else {
+            vips_error_clear()
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
 
     /// Whether a metadata field (e.g. "exif-data", "icc-profile-data") is attached.
     func hasField(_ name: String) -> Bool { vips_image_get_typeof(pointer, name) != 0 }
@@ -137,8 +131,27 @@ final class VipsImage {
         try derive { cvips_extract_area(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
     }
 
+    /// The rectangle, read by streaming the image from its first row: for decoders that only go
+    /// forwards (JPEG, PNG), where asking for a rectangle far down makes libvips buffer the photo.
+    func streamedCrop(_ rect: PixelRect) throws -> VipsImage {
+        // This is where the decoder runs, so a failure here is a damaged photo.
+        try derive(failing: .corrupt) { cvips_rows_in_order(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
+    }
+
     func resized(horizontal: Double, vertical: Double) throws -> VipsImage {
         try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
+    }
+
+    /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).
+    func croppedToAttention(width: Int, height: Int) throws -> VipsImage {
+        try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
+    }
+
+    /// Computes all pixels into memory, so that later steps may read them in any order.
+    /// Only for small images (a thumbnail before cropping, a shrunk level).
+    func inMemory() throws -> VipsImage {
+        guard let copy = vips_image_copy_memory(pointer) else { throw VipsImage.lastError(kind: .corrupt) }
+        return VipsImage(owning: copy)
     }
 
     /// Grows the image to exactly width × height by repeating its edge pixels.
@@ -178,14 +191,21 @@ final class VipsImage {
     /// Streams the image into a DeepZoom pyramid at `base`.dzi and `base`_files/.
     func writeDeepZoom(base: String, tileSize: Int, suffix: String) throws {
         guard cvips_dzsave(pointer, base, Int32(tileSize), suffix) == 0 else {
-            throw VipsImage.lastError(kind: .corrupt)
+            // The same call decodes the photo and writes the tiles: tell a full disk from a bad photo.
+            let error = VipsImage.lastError(kind: .corrupt)
+            if case .corrupt(let text) = error,
+               ["No space left", "Permission denied", "Read-only file system", "unable to write", "write error"].contains(where: text.contains) {
+                throw ImagingError.io(text)
+            }
+            throw error
         }
     }
 
     /// Runs one libvips operation that makes a new image from this one.
-    private func derive(_ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
+    private func derive(failing kind: ErrorKind = .vips,
+                        _ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: .vips) }
+        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: kind) }
         return VipsImage(owning: out)
     }
 
