@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import App
+
+final class OperationsHealthCommandTests: XCTestCase {
+    func testURLsBecomeTheirHealthzTarget() throws {
+        XCTAssertEqual(try HealthProbe.target(url: "http://127.0.0.1:8080"), .init(host: "127.0.0.1", port: 8080, path: "/healthz"))
+        XCTAssertEqual(try HealthProbe.target(url: "http://localhost:9000/"), .init(host: "localhost", port: 9000, path: "/healthz"))
+        XCTAssertEqual(try HealthProbe.target(url: "HTTP://[::1]:81/photoscroll"), .init(host: "::1", port: 81, path: "/photoscroll/healthz"))
+        XCTAssertEqual(try HealthProbe.target(url: "http://example.com/healthz"), .init(host: "example.com", port: 80, path: "/healthz"))
+        XCTAssertEqual(HealthProbe.Target(host: "::1", port: 81, path: "/healthz").description, "http://[::1]:81/healthz")
+        for bad in ["https://127.0.0.1:8080", "127.0.0.1:8080", "http://:8080", "http://host:0", "http://host:http", "http://[::1"] {
+            XCTAssertThrowsError(try HealthProbe.target(url: bad), bad)
+        }
+    }
+
+    func testAnswersAreReadByContentLengthOrUpToTheClose() {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 15\r\n\r\n".utf8)
+        XCTAssertNil(HealthProbe.parse(head, complete: false), "the body is still to come")
+        XCTAssertEqual(HealthProbe.parse(head + Array("{\"status\":\"ok\"}".utf8), complete: false)?.body, "{\"status\":\"ok\"}")
+        XCTAssertEqual(HealthProbe.parse(Array("HTTP/1.0 503 Service Unavailable\r\n\r\nbusy".utf8), complete: true),
+                       .init(status: 503, reason: "Service Unavailable", body: "busy"))
+        XCTAssertEqual(HealthProbe.parse(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8), complete: true)?.status, 0)
+    }
+
+    func testHealthyWhenTheServerAnswers200() throws {
+        let server = try CannedHTTPServer(answer: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}")
+        defer { server.stop() }
+        let (code, message) = HealthCommand.check(url: "http://127.0.0.1:\(server.port)", timeoutSeconds: 5)
+        XCTAssertEqual(code, 0, message)
+        XCTAssertTrue(message.hasPrefix("healthy: http://127.0.0.1:\(server.port)/healthz answered 200"), message)
+    }
+
+    func testUnhealthyWith503SaysWhyFromTheProblemDetail() throws {
+        let body = #"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"The server is shutting down."}"#
+        let server = try CannedHTTPServer(answer: "HTTP/1.1 503 Service Unavailable\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        defer { server.stop() }
+        let (code, message) = HealthCommand.check(url: "http://localhost:\(server.port)/", timeoutSeconds: 5)
+        XCTAssertEqual(code, 1)
+        XCTAssertEqual(message, "unhealthy: http://localhost:\(server.port)/healthz answered 503 Service Unavailable: The server is shutting down.")
+        XCTAssertFalse(message.contains("\n"))
+    }
+
+    func testUnhealthyWhenNothingListens() throws {
+        let server = try CannedHTTPServer(answer: "")
+        let port = server.port
+        server.stop()
+        let (code, message) = HealthCommand.check(url: "http://127.0.0.1:\(port)", timeoutSeconds: 5)
+        XCTAssertEqual(code, 1)
+        XCTAssertTrue(message.contains("Connection refused"), message)
+    }
+
+    func testUnhealthyWithinTheTimeoutWhenTheServerHangs() throws {
+        let server = try CannedHTTPServer(answer: nil)
+        defer { server.stop() }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (code, message) = HealthCommand.check(url: "http://127.0.0.1:\(server.port)", timeoutSeconds: 0.3)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        XCTAssertEqual(code, 1)
+        XCTAssertTrue(message.contains("within 0.3 s"), message)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.25)
+        XCTAssertLessThan(elapsed, 3, "the deadline bounds the whole probe")
+    }
+
+    func testUnhealthyWhenTheAnswerIsNotHTTP() throws {
+        let server = try CannedHTTPServer(answer: "SSH-2.0-OpenSSH_9.2\r\n\r\n")
+        defer { server.stop() }
+        let (code, message) = HealthCommand.check(url: "http://127.0.0.1:\(server.port)", timeoutSeconds: 5)
+        XCTAssertEqual(code, 1)
+        XCTAssertTrue(message.contains("not HTTP"), message)
+    }
+}
