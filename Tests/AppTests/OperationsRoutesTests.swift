@@ -157,6 +157,18 @@ final class OperationsRoutesTests: XCTestCase {
         XCTAssertEqual(text.value("photoscroll_comment_posts_total", ["result": "created"]), 1)
     }
 
+    func testOddValuesAndTextStayParseable() throws {
+        let metrics = MetricsRegistry()
+        metrics.gauge("demo_ratio", help: "A ratio\nthat may be undefined, see C:\\docs.").set(.nan)
+        metrics.counter("demo_total", help: "Labels with quotes.").increment(by: 1, [("path", "/a\"b\\c\nd")])
+        let body = String(decoding: try XCTUnwrap(get(router(metrics: metrics), "/metrics").bodyBytes), as: UTF8.self)
+        let text = try PrometheusText(body)
+        try text.validate()
+        XCTAssertEqual(text.help["demo_ratio"], "A ratio\\nthat may be undefined, see C:\\\\docs.")
+        XCTAssertTrue(try XCTUnwrap(text.value("demo_ratio")).isNaN)
+        XCTAssertEqual(text.value("demo_total", ["path": "/a\"b\\c\nd"]), 1)
+    }
+
     func testTheParserRejectsWhatAScraperWould() {
         XCTAssertThrowsError(try PrometheusText("x 1"), "no final newline")
         XCTAssertThrowsError(try PrometheusText("x{a=\"1} 1\n"))
