@@ -8,6 +8,8 @@ public final class Application: @unchecked Sendable {
     public let configuration: Configuration
     public let logger: Logger
     public let metrics = MetricsRegistry()
+    /// Set when shutdown begins; the health probes then answer 503.
+    public let draining = Draining()
     let photos: PhotoService
     let comments: CommentService
     public private(set) var server: HTTPServer?
@@ -27,7 +29,9 @@ public final class Application: @unchecked Sendable {
         var router = Router()
         let comments = self.comments
         let photos = self.photos
-        OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady })
+        let draining = self.draining
+        OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
+                                  isDraining: { draining.isDraining })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
@@ -65,6 +69,7 @@ public final class Application: @unchecked Sendable {
 
     /// Stops accepting, lets in-flight requests finish, stops background work.
     public func stop() {
+        draining.begin()
         server?.shutdown(graceSeconds: configuration.shutdownGraceSeconds)
         photos.stop()
         comments.stop()
