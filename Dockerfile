@@ -27,8 +27,8 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -qq \
     && apt-get install -y -qq --no-install-recommends libvips42 libsqlite3-0 zlib1g \
     && rm -rf /var/lib/apt/lists/* \
-    && groupadd --system --gid 10001 photoscroll \
-    && useradd --system --uid 10001 --gid photoscroll --home-dir /app --no-create-home --shell /usr/sbin/nologin photoscroll \
+    && groupadd --gid 10001 photoscroll \
+    && useradd --uid 10001 --gid photoscroll --home-dir /app --no-create-home --shell /usr/sbin/nologin photoscroll \
     && mkdir -p /photos /data /app \
     && chown photoscroll:photoscroll /photos /data
 # The binary reads config.json from the current folder and serves Public/ relative to it.
