@@ -200,7 +200,7 @@ struct ConnectionMachine {
             switch phase {
             case .streaming, .lingering:
                 close(into: &actions)
-            case .head(let startedAt) where startedAt == nil && slots.isEmpty && !outputPending:
+            case .head where slots.isEmpty && !outputPending:
                 close(into: &actions)
             case .body:
                 close(into: &actions)

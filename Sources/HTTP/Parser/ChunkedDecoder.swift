@@ -48,8 +48,9 @@ struct ChunkedDecoder: Sendable {
                         digits += 1
                         index += 1
                     }
-                    // Only chunk extensions (";name=value") or whitespace before them may follow the size.
-                    if digits == 0 || (index < line.upperBound && bytes[index] != UInt8(ascii: ";") && bytes[index] != RequestParser.space && bytes[index] != RequestParser.tab) {
+                    // Only chunk extensions (";name=value"), possibly after whitespace, may follow the size.
+                    while index < line.upperBound, bytes[index] == RequestParser.space || bytes[index] == RequestParser.tab { index += 1 }
+                    if digits == 0 || (index < line.upperBound && bytes[index] != UInt8(ascii: ";")) {
                         return (position, .invalid(.bad("A chunk size must be hexadecimal digits.")))
                     }
                     if body.count + size > maxBodyBytes {

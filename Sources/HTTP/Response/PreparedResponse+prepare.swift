@@ -25,10 +25,11 @@ extension PreparedResponse {
         }
 
         let isRead = request.method == .GET || request.method == .HEAD
+        let contentType = headers["Content-Type"] ?? ""
+        let compressible = MediaType.isCompressible(contentType)
+        // Caches must know the answer depends on Accept-Encoding whenever it could be gzipped.
+        if compressible && !headers.contains("Vary") { headers.add("Vary", "Accept-Encoding") }
         if isRead && status == .ok {
-            let contentType = headers["Content-Type"] ?? ""
-            let compressible = MediaType.isCompressible(contentType)
-            if compressible && !headers.contains("Vary") { headers.add("Vary", "Accept-Encoding") }
             let rangeRequested = request.headers.contains("Range")
             var gzip = false
             if compressible, !rangeRequested, !headers.contains("Content-Encoding"), case .bytes(let bytes) = payload,

@@ -69,6 +69,7 @@ struct PreparedResponse: Sendable {
         let response = error.response
         var headers = response.headers
         headers.set("Content-Type", "application/problem+json")
+        headers.set("Vary", "Accept-Encoding")
         let bytes = response.bodyBytes ?? []
         return PreparedResponse(status: error.status, headers: headers, payload: method == .HEAD ? .none : .bytes(bytes),
                                 contentLength: bytes.count)
