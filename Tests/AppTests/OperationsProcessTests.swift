@@ -114,8 +114,10 @@ final class OperationsProcessTests: XCTestCase {
             return object
         }
         XCTAssertFalse(records.isEmpty)
+        let timestamps = ISO8601DateFormatter()
+        timestamps.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for record in records {
-            XCTAssertNotNil(record["time"])
+            XCTAssertNotNil(timestamps.date(from: record["time"] ?? ""), "time is RFC 3339 with a zone: \(record["time"] ?? "none")")
             XCTAssertNotNil(record["level"])
             XCTAssertNotNil(record["message"])
         }
