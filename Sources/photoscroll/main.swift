@@ -19,8 +19,16 @@ func main() -> Int32 {
     let environment = ProcessInfo.processInfo.environment
 
     if parsed.subcommand == "health" {
-        let url = parsed.options["url"] ?? "http://127.0.0.1:\(environment["PHOTOSCROLL_PORT"] ?? environment["PORT"] ?? "8080")"
-        let timeout = Double(parsed.options["timeout"] ?? "") ?? 3
+        // The server's own settings say where it listens (config.json, environment, --port);
+        // a broken config still yields a probe of the default address, never a usage error.
+        let explicit = parsed.options["config"] ?? environment["PHOTOSCROLL_CONFIG"]
+        let serving = try? Configuration.load(file: explicit ?? "config.json", fileIsExplicit: explicit != nil,
+                                              environment: environment, flags: CommandLineParser.configurationFlags(parsed.options))
+        let url = parsed.options["url"] ?? HealthCommand.defaultURL(serving ?? Configuration())
+        guard let timeout = Double(parsed.options["timeout"] ?? "3") else {
+            FileHandle.standardError.write(Data("unhealthy: --timeout takes seconds, like --timeout 3.\n".utf8))
+            return 1
+        }
         return HealthCommand.run(url: url, timeoutSeconds: timeout)
     }
 

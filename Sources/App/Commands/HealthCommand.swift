@@ -16,6 +16,16 @@ public enum HealthCommand {
         return code
     }
 
+    /// Where a server with these settings answers on this machine: its host, or loopback when it
+    /// listens on every interface, and its port (8080 when it picks a free one, which no probe can know).
+    public static func defaultURL(_ configuration: Configuration) -> String {
+        var host = configuration.host
+        if host == "0.0.0.0" || host.isEmpty { host = "127.0.0.1" }
+        if host == "::" { host = "::1" }
+        if host.contains(":") { host = "[\(host)]" }
+        return "http://\(host):\(configuration.port == 0 ? 8080 : configuration.port)"
+    }
+
     /// The exit code and the line to print, without printing.
     public static func check(url: String, timeoutSeconds: Double) -> (code: Int32, message: String) {
         let target: HealthProbe.Target
