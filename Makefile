@@ -31,8 +31,9 @@ release:
 unit-test:
 	swift test
 
+## Browser tests (headless Chromium) and container-image checks, against the real binary.
 browser-test: build
-	PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser
+	PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
 
 ## Benchmarks against nginx and vips dzsave; each prints its ratio.
 bench: release

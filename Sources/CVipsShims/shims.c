@@ -1,5 +1,123 @@
+#include <string.h>
+#include <vips/vips.h>
 #include "CVipsShims.h"
 
 int cvips_init(const char *argv0) {
-    return VIPS_INIT(argv0);
+    if (VIPS_INIT(argv0) != 0) return -1;
+    // Photos come from users: refuse loaders libvips marks as unfuzzed.
+    vips_block_untrusted_set(TRUE);
+    return 0;
+}
+
+void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, int concurrency) {
+    vips_cache_set_max_mem(cache_bytes);
+    vips_cache_set_max(cache_operations);
+    vips_cache_set_max_files(cache_files);
+    if (concurrency > 0) vips_concurrency_set(concurrency);
+}
+
+void cvips_cache_flush(void) {
+    int operations = vips_cache_get_max();
+    vips_cache_set_max(0);
+    vips_cache_set_max(operations);
+}
+
+const char *cvips_find_loader(const char *path) {
+    return vips_foreign_find_load(path);
+}
+
+int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsImage **out) {
+    const char *loader = vips_foreign_find_load(path);
+    if (loader == NULL) return -1;
+    VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
+    if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegFile") == 0) {
+        return vips_jpegload(path, out, "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
+    }
+    if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpFile") == 0) {
+        return vips_webpload(path, out, "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
+    }
+    *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
+    return *out ? 0 : -1;
+}
+
+int cvips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+int cvips_has_icc(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
+int cvips_icc_to_srgb(VipsImage *in, const char *input_profile, VipsImage **out) {
+    if (input_profile != NULL) {
+        return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "input_profile", input_profile,
+                                  "intent", VIPS_INTENT_PERCEPTUAL, "depth", 8, NULL);
+    }
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL,
+                              "depth", 8, NULL);
+}
+
+int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+int cvips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, "shift", TRUE, NULL);
+}
+
+int cvips_flatten(VipsImage *in, double red, double green, double blue, double max_alpha, VipsImage **out) {
+    double rgb[3] = {red, green, blue};
+    VipsArrayDouble *background = vips_array_double_new(rgb, 3);
+    int result = vips_flatten(in, out, "background", background, "max_alpha", max_alpha, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return result;
+}
+
+int cvips_extract_bands(VipsImage *in, int first, int bands, VipsImage **out) {
+    return vips_extract_band(in, out, first, "n", bands, NULL);
+}
+
+int cvips_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+int cvips_embed_copy(VipsImage *in, int width, int height, VipsImage **out) {
+    return vips_embed(in, out, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+}
+
+int cvips_jpegsave_buffer(VipsImage *in, int quality, void **buffer, size_t *length) {
+    return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
+}
+
+int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suffix) {
+    return vips_dzsave(in, base, "layout", VIPS_FOREIGN_DZ_LAYOUT_DZ, "tile_size", tile_size,
+                       "overlap", 0, "depth", VIPS_FOREIGN_DZ_DEPTH_ONETILE, "suffix", suffix,
+                       "strip", TRUE, NULL);
+}
+
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out) {
+    return vips_arrayjoin(in, out, n, "across", across, NULL);
+}
+
+int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out) {
+    return vips_smartcrop(in, out, width, height, "interesting", interesting, NULL);
+}
+
+int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count) {
+    return vips_getpoint(in, values, count, x, y, NULL);
+}
+
+int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean) {
+    VipsImage *difference = NULL, *magnitude = NULL;
+    int result = -1;
+    if (vips_subtract(a, b, &difference, NULL) == 0 && vips_abs(difference, &magnitude, NULL) == 0) {
+        result = vips_avg(magnitude, mean, NULL);
+    }
+    if (magnitude) g_object_unref(magnitude);
+    if (difference) g_object_unref(difference);
+    return result;
 }

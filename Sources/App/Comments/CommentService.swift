@@ -1,17 +1,80 @@
+import Comments
+import Foundation
 import HTTP
 import Observability
 
 /// The comment side of the application: store, validation, rate limit, routes and live events.
 public final class CommentService: Sendable {
-    public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
-                photoExists: @escaping @Sendable (Int) -> Bool) throws {}
+    let store: any CommentStore
+    let photoExists: @Sendable (Int) -> Bool
+    let limiter: CommentRateLimiter
+    let adminToken: AdminToken
+    let events: CommentLiveEvents
+    let logger: Logger
+    /// `photoscroll_comment_posts_total{status}`: every answered POST, by status.
+    let posts: Counter
+
+    /// Opens (or creates) `<data>/comments.sqlite`.
+    public convenience init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
+                            photoExists: @escaping @Sendable (Int) -> Bool) throws {
+        try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
+        let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
+        let store = try SQLiteCommentStore(path: path)
+        self.init(store: store, configuration: configuration, logger: logger, metrics: metrics, photoExists: photoExists)
+        logger.debug("comment store open", [("path", path)])
+    }
+
+    /// Wires a given store; tests hand in a memory store, a rate-limit clock and a short heartbeat.
+    init(store: any CommentStore, configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
+         photoExists: @escaping @Sendable (Int) -> Bool,
+         rateLimitClock: @escaping @Sendable () -> Double = { CommentRateLimiter.monotonicSeconds() },
+         heartbeatSeconds: Double = 15) {
+        self.store = store
+        self.photoExists = photoExists
+        self.limiter = CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock)
+        self.adminToken = AdminToken(configuration.adminToken)
+        self.logger = logger
+        self.posts = metrics.counter("photoscroll_comment_posts_total", help: "Comment posts answered, by status.")
+        let streams = metrics.gauge("photoscroll_comment_streams", help: "Open live comment streams (Server-Sent Events).")
+        let events = CommentLiveEvents(streams: streams, logger: logger, heartbeatSeconds: heartbeatSeconds)
+        self.events = events
+        // The store reports changes in commit order, which live listeners need: they resume from
+        // the last id they saw, so delivering 14 before 13 could lose 13 on a reconnect.
+        store.onChange { events.publish($0) }
+    }
 
     /// Number of comments on a photo.
-    public func commentCount(photoID: Int) -> Int { 0 }
-
-    /// Registers the comment routes under /photos/:id/comments.
-    public func register(on router: inout Router) {}
+    public func commentCount(photoID: Int) -> Int { store.count(photoID: photoID) }
 
     /// Closes live streams and the store.
-    public func stop() {}
+    public func stop() {
+        events.closeAll()
+        store.close()
+    }
+
+    /// Stores a comment; live listeners hear of it through the store's change handler.
+    func add(_ submission: CommentSubmission, photoID: Int, client: String) throws -> Comment {
+        try storeCall { try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client) }
+    }
+
+    /// Deletes a comment; false when there was none.
+    func delete(photoID: Int, commentID: Int, client: String) throws -> Bool {
+        try storeCall { try store.delete(photoID: photoID, commentID: commentID, client: client) }
+    }
+
+    /// Runs a store call; a store that is busy or closed is a 503 the client may retry, anything
+    /// else is logged and left to become a 500.
+    func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError where error.isBusy {
+            logger.warning("comment store busy", [("error", error.description)])
+            throw HTTPError(.serviceUnavailable, "Comments are busy; try again in a moment.", headers: ["Retry-After": "1"])
+        } catch CommentStoreError.closed {
+            throw HTTPError(.serviceUnavailable, "The server is stopping; try again in a moment.", headers: ["Retry-After": "1"])
+        } catch {
+            logger.error("comment store failed", [("error", "\(error)")])
+            throw error
+        }
+    }
 }

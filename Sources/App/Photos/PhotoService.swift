@@ -1,25 +1,59 @@
+import Foundation
 import HTTP
+import Imaging
+import Library
 import Observability
 
 /// The photo side of the application: catalog, ingest and the photo, thumbnail and tile routes.
 public final class PhotoService: Sendable {
-    public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {}
+    /// The catalog, caches and background work behind the routes.
+    public let library: PhotoLibrary
+    let tileSize: Int
+    let logger: Logger
+
+    public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
+        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
+        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), logger: logger, metrics: metrics)
+        self.tileSize = configuration.tileSize
+        self.logger = logger
+    }
 
     /// Starts scanning and background ingest; returns at once.
-    public func start() {}
+    public func start() { library.start() }
 
     /// Stops background work.
-    public func stop() {}
+    public func stop() { library.stop() }
 
     /// Whether the catalog has been loaded (for /readyz).
-    public var isReady: Bool { true }
+    public var isReady: Bool { library.isReady }
 
     /// Whether a photo with this id exists (any status).
-    public func photoExists(_ id: Int) -> Bool { false }
+    public func photoExists(_ id: Int) -> Bool { library.photo(id) != nil }
 
     /// Number of photos in the catalog.
-    public var count: Int { 0 }
+    public var count: Int { library.photos.count }
 
     /// Registers GET /photos, /photos/:id, thumbnails and tiles. `commentCount` gives each photo's count.
-    public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {}
+    public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
+        let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger)
+        routes.register(on: &router)
+    }
+}
+
+extension LibraryConfiguration {
+    /// The library's settings from the application's; no photos folder means the demo library
+    /// in `<data>/demo`.
+    public init(_ configuration: Configuration) {
+        let color = Configuration.parseColor(configuration.background) ?? (255, 255, 255)
+        let settings = RenderSettings(tileSize: configuration.tileSize, jpegQuality: configuration.jpegQuality,
+                                      thumbnailSize: configuration.thumbnailSize,
+                                      background: RGB(red: color.red, green: color.green, blue: color.blue),
+                                      maxImagePixels: configuration.maxImagePixels)
+        let demo = configuration.photos.isEmpty
+        self.init(photosDirectory: demo ? configuration.data + "/demo" : configuration.photos,
+                  dataDirectory: configuration.data, settings: settings,
+                  tileCacheBytes: configuration.tileCacheMegabytes << 20,
+                  ingestConcurrency: configuration.ingestConcurrency,
+                  rescanSeconds: Double(configuration.rescanSeconds), makesDemo: demo)
+    }
 }

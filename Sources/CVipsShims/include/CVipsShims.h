@@ -4,7 +4,74 @@
 #include <vips/vips.h>
 
 /// Non-variadic wrappers over libvips' varargs operations, callable from Swift.
-/// Each returns 0 on success and -1 on failure (read vips_error_buffer()).
+/// Each returns 0 on success and -1 on failure (read vips_error_buffer_copy()).
+/// Output images are new references: the caller owns them and releases them with g_object_unref.
+
+/// vips_init once, then only loaders a photo server should run (no ImageMagick, MATLAB, FITS…).
 int cvips_init(const char *argv0);
+
+/// Bounds libvips' operation cache and worker threads. concurrency 0 keeps libvips' default.
+void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, int concurrency);
+
+/// Empties the operation cache but keeps its limits (vips_cache_drop_all would tear it down).
+void cvips_cache_flush(void);
+
+/// The loader libvips would use for the file ("VipsForeignLoadJpegFile"), or NULL if none.
+const char *cvips_find_loader(const char *path);
+
+/// Opens a file (header only until pixels are asked for).
+/// access: VIPS_ACCESS_RANDOM or VIPS_ACCESS_SEQUENTIAL. fail: fail on truncated or damaged data.
+/// shrink: shrink-on-load factor (1, 2, 4, 8) used by loaders that can (JPEG, WebP); others ignore it.
+int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsImage **out);
+
+/// EXIF orientation applied to the pixels, tag removed.
+int cvips_autorot(VipsImage *in, VipsImage **out);
+
+/// Whether the image carries an embedded ICC profile.
+int cvips_has_icc(VipsImage *image);
+
+/// ICC transform to 8-bit sRGB; input_profile is used when the image has no embedded profile
+/// (NULL: libvips' default for the interpretation, e.g. its built-in CMYK profile).
+int cvips_icc_to_srgb(VipsImage *in, const char *input_profile, VipsImage **out);
+
+/// Colourspace conversion without ICC (greyscale, 16-bit, Lab… to sRGB).
+int cvips_colourspace(VipsImage *in, VipsInterpretation space, VipsImage **out);
+
+/// Cast to 8-bit unsigned, shifting 16-bit values down rather than clipping them.
+int cvips_cast_uchar(VipsImage *in, VipsImage **out);
+
+/// Flattens alpha onto an RGB background (alpha scale given by max_alpha).
+int cvips_flatten(VipsImage *in, double red, double green, double blue, double max_alpha, VipsImage **out);
+
+/// Keeps the first `bands` bands.
+int cvips_extract_bands(VipsImage *in, int first, int bands, VipsImage **out);
+
+/// A rectangle of the image.
+int cvips_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+
+/// Scales by hscale × vscale with libvips' default (Lanczos 3) kernel.
+int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
+
+/// Pads the image to width × height by copying edge pixels (fixes a 1-pixel rounding shortfall).
+int cvips_embed_copy(VipsImage *in, int width, int height, VipsImage **out);
+
+/// Encodes JPEG at quality q with all metadata stripped; *buffer is freed with g_free.
+int cvips_jpegsave_buffer(VipsImage *in, int quality, void **buffer, size_t *length);
+
+/// Writes a DeepZoom pyramid `base.dzi` + `base_files/{level}/{x}_{y}{suffix}`, no overlap,
+/// down to the level that fits in one tile.
+int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suffix);
+
+/// Joins n images into a grid `across` images wide, row by row.
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out);
+
+/// Crops to width × height around the most interesting part (`interesting`).
+int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out);
+
+/// The band values of pixel (x, y); *values is freed with g_free.
+int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count);
+
+/// Mean over all pixels and bands of |a − b| (same size and bands).
+int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean);
 
 #endif

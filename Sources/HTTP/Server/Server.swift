@@ -1,3 +1,4 @@
+import Foundation
 import Observability
 
 /// The HTTP/1.1 server: epoll event loops, one per core, sharing the port with SO_REUSEPORT,
@@ -11,6 +12,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port actually bound; valid after `start()`.
     public private(set) var port: Int = 0
 
+    private var loops: [EventLoop] = []
+    private var pool: WorkerPool?
+    private let state = NSCondition()
+    private var stopped = false
+    private var stopping = false
+
     public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger,
                 observer: any HTTPServerObserver = NullServerObserver()) {
         self.configuration = configuration
@@ -21,12 +28,63 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Binds and starts the loops; returns once the server accepts connections.
     public func start() throws {
-        fatalError("HTTPServer.start is not built yet")
+        let count = max(1, configuration.eventLoops)
+        var listeners: [Int32] = []
+        do {
+            var port = configuration.port
+            for _ in 0..<count {
+                let fd = try Socket.listen(host: configuration.host, port: port, reusePort: true)
+                listeners.append(fd)
+                // Port 0: the first bind picks a port, the other loops join it.
+                if port == 0 { port = try Socket.localPort(fd) }
+            }
+            self.port = port
+        } catch {
+            listeners.forEach { Socket.close($0) }
+            throw error
+        }
+        let pool = WorkerPool(threads: configuration.workerThreads)
+        self.pool = pool
+        let context = ServerContext(router: router, limits: configuration.limits, logger: logger, observer: observer,
+                                    pool: pool, serverName: configuration.serverName)
+        for (index, fd) in listeners.enumerated() {
+            let loop = try EventLoop(context: context, listener: fd)
+            loops.append(loop)
+            loop.start(name: "http-loop-\(index)")
+        }
     }
 
     /// Blocks until `shutdown` has finished.
-    public func wait() {}
+    public func wait() {
+        state.lock()
+        while !stopped { state.wait() }
+        state.unlock()
+    }
 
     /// Stops accepting, lets in-flight requests finish for up to `graceSeconds`, then closes everything.
-    public func shutdown(graceSeconds: Double) {}
+    public func shutdown(graceSeconds: Double) {
+        state.lock()
+        if stopping {
+            while !stopped { state.wait() }
+            state.unlock()
+            return
+        }
+        stopping = true
+        state.unlock()
+
+        for loop in loops { loop.execute { loop.beginShutdown() } }
+        let deadline = Date().addingTimeInterval(max(0, graceSeconds))
+        while Date() < deadline && loops.contains(where: { $0.connectionCount.load(ordering: .relaxed) > 0 }) {
+            usleep(10_000)
+        }
+        for loop in loops { loop.execute { loop.stop() } }
+        for loop in loops { loop.join() }
+        pool?.stop()
+        loops.removeAll()
+
+        state.lock()
+        stopped = true
+        state.broadcast()
+        state.unlock()
+    }
 }

@@ -1,12 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Serves files under one root folder: strong ETags, conditional GETs, byte ranges, gzip,
 /// and refusal of anything that would leave the root (`..`, NUL, symlinks out).
+///
+/// Small files are kept in memory (identity and gzip, with their headers), keyed by path,
+/// inode, size and mtime, so a hit costs one `stat` and no read, and a changed file is never
+/// served stale. Larger files go out with sendfile. Every answer says `Cache-Control: no-cache`:
+/// browsers revalidate with the ETag, because the page changes between releases.
 public struct StaticFiles: Sendable {
     public let root: String
+    let cache: StaticFileCache
+    let resolver: StaticPathResolver
 
-    public init(root: String) {
+    /// Files up to this size are cached in memory. Default 256 KiB.
+    public static let cachedFileLimit = 256 * 1024
+
+    /// Serves `root`; at most `cacheBytes` of small files (and their gzip forms) stay in memory.
+    public init(root: String, cacheBytes: Int = 32 << 20) {
         self.root = root
+        self.cache = StaticFileCache(capacityBytes: cacheBytes)
+        self.resolver = StaticPathResolver(root: root)
     }
 
     /// Registers `GET /` (index.html) and `GET /*path`; register it after every other route.
-    public func register(on router: inout Router) {}
+    public func register(on router: inout Router) {
+        let files = self
+        router.addReply(.GET, "/", maxBodyBytes: 0) { request in try files.reply(for: request, relativePath: "index.html") }
+        router.addReply(.GET, "/*path", maxBodyBytes: 0) { request in
+            try files.reply(for: request, relativePath: try StaticPath.relative(target: request.target))
+        }
+    }
+
+    /// Answers from memory when it can; reading a file from disk the first time goes to the worker pool.
+    func reply(for request: HTTPRequest, relativePath: String) throws -> Reply {
+        guard let path = resolver.resolve(relativePath) else { throw HTTPError(.notFound, "No file at \(request.path).") }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw HTTPError(.notFound, "No file at \(request.path).")
+        }
+        let identity = FileIdentity(path: path, info: info)
+        let contentType = MediaType.forPath(path)
+        let compressible = MediaType.isCompressible(contentType)
+        guard identity.size <= Self.cachedFileLimit else {
+            return .response(HTTPResponse(headers: CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible),
+                                          body: .file(path: path)))
+        }
+        let wantsGzip = compressible && identity.size >= PreparedResponse.minimumCompressibleBytes
+            && !request.headers.contains("Range") && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
+        if let file = cache.lookup(identity), !wantsGzip || file.gzipped != nil {
+            return .response(file.response(gzip: wantsGzip))
+        }
+        let cache = self.cache
+        return .offload {
+            guard let file = cache.load(identity, contentType: contentType, compressible: compressible, compress: wantsGzip) else {
+                throw HTTPError(.notFound, "No file at \(request.path).")
+            }
+            return file.response(gzip: wantsGzip)
+        }
+    }
 }

@@ -1,0 +1,146 @@
+import Comments
+import HTTP
+
+extension CommentService {
+    /// The largest comment post accepted: 2000 characters of text can take up to 8 KiB in UTF-8,
+    /// and JSON escaping or form encoding can grow that; 16 KiB leaves room and no more.
+    static let maxPostBytes = 16 * 1024
+    /// Comments per page when `?limit=` is not given, and the most one page may hold.
+    static let defaultPageSize = 50
+    static let maxPageSize = 200
+
+    /// Registers the comment routes under /photos/:id/comments.
+    public func register(on router: inout Router) {
+        router.get("/photos/:id/comments") { [self] request in try listComments(request) }
+        router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes) { [self] request in try postComment(request) }
+        // Before /:cid, which would otherwise claim "events" (and answer 404, since it is no id).
+        router.get("/photos/:id/comments/events") { [self] request in try openEvents(request) }
+        router.get("/photos/:id/comments/:cid") { [self] request in try showComment(request) }
+        router.delete("/photos/:id/comments/:cid") { [self] request in try deleteComment(request) }
+    }
+
+    func listComments(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photoID = try existingPhoto(request)
+        let limit = try Self.queryNumber(request, "limit", range: 1...Self.maxPageSize,
+                                         message: "limit must be a whole number from 1 to \(Self.maxPageSize).") ?? Self.defaultPageSize
+        let after = try Self.queryNumber(request, "after", range: 0...Int.max,
+                                         message: "after must be a comment id (a whole number, 0 or more).")
+        let comments = try storeCall { try store.list(photoID: photoID, after: after, limit: limit) }
+        var headers: HTTPHeaders = ["Cache-Control": "no-cache"]
+        if comments.count == limit, let last = comments.last {
+            // A full page may have more behind it; say where it continues (RFC 8288).
+            headers.set("Link", "</photos/\(photoID)/comments?after=\(last.id)&limit=\(limit)>; rel=\"next\"")
+        }
+        return .json(text: Comment.listJSON(comments), headers: headers)
+    }
+
+    func postComment(_ request: HTTPRequest) throws -> HTTPResponse {
+        do {
+            let response = try acceptComment(request)
+            posts.increment(by: 1, [("status", String(response.status.rawValue))])
+            return response
+        } catch let error as HTTPResponseError {
+            posts.increment(by: 1, [("status", String(error.status.rawValue))])
+            throw error
+        } catch {
+            posts.increment(by: 1, [("status", "500")])
+            throw error
+        }
+    }
+
+    private func acceptComment(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photoID = try existingPhoto(request)
+        let (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
+        if case .limited(let seconds) = limiter.take(for: request.remoteAddress) {
+            throw HTTPError(.tooManyRequests,
+                            "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
+                            headers: ["Retry-After": String(seconds)])
+        }
+        let comment = try add(submission, photoID: photoID, client: request.remoteAddress)
+        if format == .form && !AcceptPreference.prefersJSON(request.headers["Accept"]) {
+            // A browser submitting the form itself goes back to the photo, where the comment now shows.
+            return HTTPResponse(status: .seeOther, headers: ["Location": "/#/photos/\(photoID)"])
+        }
+        return .json(text: comment.json, status: .created, headers: ["Location": "/photos/\(photoID)/comments/\(comment.id)"])
+    }
+
+    func showComment(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photoID = try existingPhoto(request)
+        let commentID = try Self.commentID(request)
+        guard let comment = try storeCall({ try store.comment(photoID: photoID, id: commentID) }) else {
+            throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
+        }
+        return .json(text: comment.json, headers: ["Cache-Control": "no-cache"])
+    }
+
+    func deleteComment(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photoID = try Self.pathID(request, "id", what: "photo")
+        let commentID = try Self.commentID(request)
+        // Authorization first: without the token, nobody learns which comments exist.
+        try adminToken.authorize(request.headers["Authorization"])
+        guard try delete(photoID: photoID, commentID: commentID, client: request.remoteAddress) else {
+            throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
+        }
+        logger.info("comment deleted", [("photo", String(photoID)), ("comment", String(commentID)), ("client", request.remoteAddress)])
+        return HTTPResponse(status: .noContent)
+    }
+
+    func openEvents(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photoID = try existingPhoto(request)
+        // The browser resends the header on its own with the last id it saw; if that is somehow
+        // not an id, replaying nothing beats failing, which would stop the browser reconnecting.
+        let fromHeader = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        let lastEventID = try fromHeader ?? Self.queryNumber(request, "lastEventId", range: 0...Int.max,
+                                                               message: "lastEventId must be a comment id (a whole number, 0 or more).")
+        let events = self.events
+        let store = self.store
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "text/event-stream")
+        headers.set("Cache-Control", "no-cache")
+        headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
+        return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
+            events.open(photoID: photoID, stream: stream, lastEventID: lastEventID) { after in
+                try store.comments(photoID: photoID, after: after)
+            }
+        })
+    }
+
+    /// The photo id from the path, 404 unless it is well-formed and the photo exists.
+    private func existingPhoto(_ request: HTTPRequest) throws -> Int {
+        let photoID = try Self.pathID(request, "id", what: "photo")
+        guard photoExists(photoID) else { throw HTTPError(.notFound, "There is no photo \(photoID).") }
+        return photoID
+    }
+
+    private static func commentID(_ request: HTTPRequest) throws -> Int {
+        try pathID(request, "cid", what: "comment")
+    }
+
+    /// A path id: a positive decimal integer without sign or leading zeros; anything else is 404,
+    /// because no resource lives at such a path.
+    static func pathID(_ request: HTTPRequest, _ name: String, what: String) throws -> Int {
+        let text = request.parameters[name] ?? ""
+        guard let id = parseID(text) else {
+            throw HTTPError(.notFound, "\"\(text)\" is not a \(what) id; ids are positive whole numbers.")
+        }
+        return id
+    }
+
+    /// `"17"` → 17; nil for `"0"`, `"017"`, `"+17"`, `"1e3"`, and numbers too large for an id.
+    static func parseID(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard (1...18).contains(utf8.count), utf8.first != UInt8(ascii: "0"),
+              utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(text)
+    }
+
+    /// A whole-number query item within `range`; nil when absent, 400 with `message` when malformed.
+    static func queryNumber(_ request: HTTPRequest, _ name: String, range: ClosedRange<Int>, message: String) throws -> Int? {
+        guard let text = request.query(name) else { return nil }
+        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), text.utf8.count <= 18,
+              let value = Int(text), range.contains(value) else {
+            throw HTTPError(.badRequest, message)
+        }
+        return value
+    }
+}

@@ -1,0 +1,60 @@
+import HTTP
+import Imaging
+
+/// Strict parsing of the numbers in photo URLs: plain decimal digits, no sign, no leading zero,
+/// no overflow. Anything else is not a resource, so every caller answers 404.
+enum PhotoPath {
+    /// A photo id: a positive decimal integer.
+    static func id(_ text: String?) -> Int? {
+        guard let n = number(text), n > 0 else { return nil }
+        return n
+    }
+
+    /// A tile coordinate component: zero or a positive decimal integer.
+    static func number(_ text: String?) -> Int? {
+        guard let text, !text.isEmpty, text.utf8.count <= 18,
+              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              text == "0" || text.utf8.first != UInt8(ascii: "0") else { return nil }
+        return Int(text)
+    }
+
+    /// The tile named by `:z/:x/:y`, or nil.
+    static func tile(_ parameters: [String: String]) -> TileCoordinate? {
+        guard let z = number(parameters["z"]), let x = number(parameters["x"]), let y = number(parameters["y"]) else { return nil }
+        return TileCoordinate(z: z, x: x, y: y)
+    }
+}
+
+/// Conditional requests and cache lifetimes of photo resources.
+enum PhotoCaching {
+    /// For URLs that carry the current `?v=`: the bytes behind them never change.
+    static let immutable = "public, max-age=31536000, immutable"
+    /// Without `?v=`, or with a stale one: current bytes, kept briefly, since the file may change.
+    static let short = "public, max-age=60"
+    /// Photo JSON changes with every comment: always revalidate (cheap, thanks to the ETag).
+    static let revalidate = "no-cache"
+
+    /// The Cache-Control for an image of a photo at `version`.
+    static func cacheControl(_ request: HTTPRequest, version: String) -> String {
+        request.query("v") == version ? immutable : short
+    }
+
+    /// Whether the request's If-None-Match names `etag` (or `*`); weak forms compare too, as RFC 9110 says for GET.
+    static func notModified(_ request: HTTPRequest, etag: String) -> Bool {
+        guard let header = request.headers["If-None-Match"] else { return false }
+        for candidate in header.split(separator: ",") {
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+
+    /// A 304 carrying the validators a 200 would carry.
+    static func notModifiedResponse(etag: String, cacheControl: String) -> HTTPResponse {
+        HTTPResponse(status: .notModified, headers: ["ETag": etag, "Cache-Control": cacheControl])
+    }
+}
+
+import Foundation

@@ -1,0 +1,88 @@
+import HTTP
+import Imaging
+import Library
+import Observability
+
+/// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg and /photos/:id/tiles/:z/:x/:y.jpg.
+///
+/// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
+/// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
+/// stale one, the current bytes are served with a short max-age (never the old version's tiles).
+struct PhotoRoutes: Sendable {
+    let library: PhotoLibrary
+    let tileSize: Int
+    let commentCount: @Sendable (Int) -> Int
+    let logger: Logger
+
+    func register(on router: inout Router) {
+        router.get("/photos") { request in try list(request) }
+        router.get("/photos/:id") { request in try one(request) }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg") { request in
+            guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
+            return try image(request, tile: tile)
+        }
+    }
+
+    func list(_ request: HTTPRequest) throws -> HTTPResponse {
+        json(PhotoJSON.list(library.photos, tileSize: tileSize, commentCount: commentCount), request)
+    }
+
+    func one(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photo = try find(request)
+        return json(PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(photo.id)), request)
+    }
+
+    /// JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
+    private func json(_ body: String, _ request: HTTPRequest) -> HTTPResponse {
+        let bytes = Array(body.utf8)
+        let etag = "\"" + ContentHash.hex(of: bytes) + "\""
+        if PhotoCaching.notModified(request, etag: etag) {
+            return PhotoCaching.notModifiedResponse(etag: etag, cacheControl: PhotoCaching.revalidate)
+        }
+        return HTTPResponse(contentType: "application/json; charset=utf-8", bytes: bytes,
+                            headers: ["ETag": etag, "Cache-Control": PhotoCaching.revalidate])
+    }
+
+    /// A tile, or the thumbnail when `tile` is nil.
+    func image(_ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
+        let photo = try find(request)
+        if photo.status == .failed {
+            throw HTTPError(.unprocessableContent, photo.error ?? "This photo cannot be shown.")
+        }
+        if let tile {
+            guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
+        }
+        let etag = "\"" + photo.version + (tile.map { "-\($0.z)-\($0.x)-\($0.y)" } ?? "-thumbnail") + "\""
+        let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
+        if PhotoCaching.notModified(request, etag: etag) {
+            return .response(PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl))
+        }
+        let headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+        if let bytes = library.cachedImage(TileKey(version: photo.version, tile: tile)) {
+            return .response(HTTPResponse(contentType: "image/jpeg", bytes: bytes, headers: headers))
+        }
+        return .offload { [library, logger] in
+            do {
+                let bytes = try library.image(of: photo, tile: tile)
+                return HTTPResponse(contentType: "image/jpeg", bytes: bytes, headers: headers)
+            } catch ImagingError.noSuchTile {
+                throw Self.noSuchTile(request)
+            } catch let error as ImagingError {
+                logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
+                throw HTTPError(.unprocessableContent, error.description)
+            }
+        }
+    }
+
+    private func find(_ request: HTTPRequest) throws -> Photo {
+        guard let id = PhotoPath.id(request.parameters["id"]), let photo = library.photo(id) else {
+            throw HTTPError(.notFound, "There is no photo at \(request.path).")
+        }
+        return photo
+    }
+
+    private static func noSuchTile(_ request: HTTPRequest) -> HTTPError {
+        HTTPError(.notFound, "There is no tile at \(request.path): outside the photo's pyramid.")
+    }
+}

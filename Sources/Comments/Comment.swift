@@ -1,0 +1,53 @@
+import Foundation
+
+/// One comment under a photo, as stored and as clients see it.
+public struct Comment: Sendable, Hashable {
+    /// Positive, unique across all photos, and increasing: later comments have larger ids,
+    /// and an id is never reused after a deletion, so it doubles as a replay cursor.
+    public var id: Int
+    /// The photo the comment is under.
+    public var photoID: Int
+    /// The name the poster gave, or "Anonymous"; one line, at most 80 characters.
+    public var author: String
+    /// What was written, as given after the submission rules (line breaks are `\n`).
+    public var text: String
+    /// When the comment was stored, to the second.
+    public var createdAt: Date
+
+    /// A comment; `createdAt` is truncated to whole seconds, as stored.
+    public init(id: Int, photoID: Int, author: String, text: String, createdAt: Date) {
+        self.id = id
+        self.photoID = photoID
+        self.author = author
+        self.text = text
+        self.createdAt = Date(timeIntervalSince1970: createdAt.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// `createdAt` in RFC 3339 UTC form, e.g. `2026-11-29T10:31:02Z`.
+    public var createdAtText: String { Comment.timestamp(createdAt) }
+
+    /// RFC 3339 UTC text for `date`, to the second; formatted by hand because it is on every
+    /// comment of every list and `gmtime_r` is both thread-safe and cheap.
+    public static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
+
+/// A change to a photo's thread, as live listeners and replays see it.
+public enum CommentEvent: Sendable, Hashable {
+    case added(Comment)
+    case deleted(photoID: Int, commentID: Int)
+
+    /// The photo whose thread changed.
+    public var photoID: Int {
+        switch self {
+        case .added(let comment): comment.photoID
+        case .deleted(let photoID, _): photoID
+        }
+    }
+}

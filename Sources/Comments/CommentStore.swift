@@ -1,0 +1,66 @@
+/// Durable storage of comment threads.
+///
+/// Implementations are safe to call from any thread. `add` returns only once the comment
+/// would survive a crash of the process or the machine, so a caller may acknowledge it.
+public protocol CommentStore: AnyObject, Sendable {
+    /// Stores a comment and returns it with its new id and time. `client` (the poster's
+    /// address) is kept for abuse handling and never shown.
+    func add(photoID: Int, author: String, text: String, client: String) throws -> Comment
+
+    /// Up to `limit` comments on a photo with ids greater than `after` (nil: from the start), oldest first.
+    func list(photoID: Int, after: Int?, limit: Int) throws -> [Comment]
+
+    /// One comment, or nil when the photo has no comment with that id.
+    func comment(photoID: Int, id: Int) throws -> Comment?
+
+    /// Number of comments on a photo; answered from memory, so cheap enough to call per photo per listing.
+    func count(photoID: Int) -> Int
+
+    /// Removes a comment; false when the photo has no comment with that id. `client` is who asked,
+    /// kept in the deletion audit.
+    func delete(photoID: Int, commentID: Int, client: String) throws -> Bool
+
+    /// Registers `handler` to be told of every committed change, in commit (id) order, on the
+    /// committing thread while the store still holds its write lock: it must be quick and must not
+    /// call back into the store. Live listeners rely on the order: they resume from the last id seen.
+    func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void)
+
+    /// Releases files and connections; later calls throw `CommentStoreError.closed`.
+    func close()
+}
+
+extension CommentStore {
+    /// Removes a comment without naming who asked.
+    public func delete(photoID: Int, commentID: Int) throws -> Bool {
+        try delete(photoID: photoID, commentID: commentID, client: "")
+    }
+
+    /// Every comment on a photo with an id greater than `eventID`, oldest first, read in pages:
+    /// what a live listener missed while it was away (comment ids are its event ids).
+    public func comments(photoID: Int, after eventID: Int, pageSize: Int = 500) throws -> [Comment] {
+        var all: [Comment] = []
+        var cursor = eventID
+        while true {
+            let page = try list(photoID: photoID, after: cursor, limit: pageSize)
+            all += page
+            guard page.count == pageSize, let last = page.last else { return all }
+            cursor = last.id
+        }
+    }
+}
+
+/// Store failures that are not SQLite's own.
+public enum CommentStoreError: Error, Equatable, CustomStringConvertible {
+    /// The store was closed (the server is stopping).
+    case closed
+    /// The database was written by a newer PhotoScroll whose schema this one does not know.
+    case schemaTooNew(found: Int, known: Int)
+
+    public var description: String {
+        switch self {
+        case .closed: "The comment store is closed."
+        case .schemaTooNew(let found, let known):
+            "The comment database has schema version \(found), but this build knows versions up to \(known); run a newer PhotoScroll."
+        }
+    }
+}

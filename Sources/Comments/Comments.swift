@@ -1,2 +1,0 @@
-/// Comment storage.
-enum CommentsModule {}

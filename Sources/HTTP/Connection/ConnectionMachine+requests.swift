@@ -1,0 +1,172 @@
+/// Reading requests out of the inbound bytes and putting their answers in order.
+extension ConnectionMachine {
+    /// Parses and dispatches as many requests as the buffer and the pipeline limit allow.
+    mutating func advance(now: Double, into actions: inout [Action]) {
+        while true {
+            switch phase {
+            case .head(let startedAt):
+                guard !outputPending, slots.count < maxPipelined else { return }
+                if inboundStart == inbound.count {
+                    phase = .head(startedAt: nil)
+                    return
+                }
+                let start = inboundStart
+                let result = inbound.withUnsafeBufferPointer { RequestParser.parseHead(UnsafeBufferPointer(rebasing: $0[start...]), limits: limits) }
+                switch result {
+                case .needMore:
+                    if startedAt == nil { phase = .head(startedAt: now) }
+                    return
+                case .invalid(let error):
+                    fail(error, record: nil, now: now, into: &actions)
+                    return
+                case .complete(let head, let consumed):
+                    inboundStart += consumed
+                    begin(head, now: now, into: &actions)
+                }
+            case .body(var reader):
+                let start = inboundStart
+                var finished = false
+                var failure: RequestError?
+                if var decoder = reader.chunked {
+                    let (consumed, outcome) = inbound.withUnsafeBufferPointer {
+                        decoder.decode(UnsafeBufferPointer(rebasing: $0[start...]), into: &reader.body)
+                    }
+                    inboundStart += consumed
+                    reader.chunked = decoder
+                    switch outcome {
+                    case .needMore: break
+                    case .done: finished = true
+                    case .invalid(let error): failure = error
+                    }
+                } else {
+                    let take = min(reader.remaining, inbound.count - start)
+                    if take > 0 {
+                        reader.body.append(contentsOf: inbound[start..<(start + take)])
+                        inboundStart += take
+                        reader.remaining -= take
+                    }
+                    finished = reader.remaining == 0
+                }
+                if let failure {
+                    fail(failure, record: reader.record, now: now, into: &actions)
+                    return
+                }
+                if !finished {
+                    phase = .body(reader)
+                    return
+                }
+                reader.request.body = reader.body
+                phase = reader.closeAfter ? .stopped : .head(startedAt: nil)
+                dispatch(reader.request, route: reader.route, record: reader.record, closeAfter: reader.closeAfter, now: now, into: &actions)
+            case .stopped, .streaming, .lingering, .closed:
+                return
+            }
+        }
+    }
+
+    /// Routes a complete head: answers 404/405/413 at once, or reads the body, or dispatches.
+    private mutating func begin(_ head: RequestHead, now: Double, into actions: inout [Action]) {
+        var request = HTTPRequest(method: head.method, target: head.target, version: head.version,
+                                  headers: head.headers, remoteAddress: remoteAddress)
+        var record = RequestRecord(method: head.method, path: request.path, routePattern: "", remoteAddress: remoteAddress,
+                                   startedAt: now, http10: head.version.minor == 0)
+        let closeAfter = request.wantsClose
+        switch router.match(head.method, path: request.path) {
+        case .notFound:
+            refuse(HTTPError(.notFound, "No resource at \(request.path)."), head: head, record: record, closeAfter: closeAfter, now: now, into: &actions)
+        case .methodNotAllowed(let allow):
+            let error = HTTPError(.methodNotAllowed, "\(head.method) is not allowed on \(request.path).",
+                                  headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
+            refuse(error, head: head, record: record, closeAfter: closeAfter, now: now, into: &actions)
+        case .found(let route, let parameters):
+            request.parameters = parameters
+            request.routePattern = route.pattern
+            record.routePattern = route.pattern
+            if let length = head.contentLength, length > route.maxBodyBytes {
+                let error = HTTPError(.contentTooLarge, "The request body is larger than \(route.maxBodyBytes) bytes.")
+                refuse(error, head: head, record: record, closeAfter: true, now: now, into: &actions)
+                return
+            }
+            guard head.hasBody else {
+                if closeAfter { phase = .stopped }
+                dispatch(request, route: route, record: record, closeAfter: closeAfter, now: now, into: &actions)
+                return
+            }
+            var reader = BodyReader(request: request, route: route, record: record, closeAfter: closeAfter,
+                                    remaining: head.contentLength ?? 0,
+                                    chunked: head.chunked ? ChunkedDecoder(maxBodyBytes: route.maxBodyBytes) : nil,
+                                    startedAt: now, continueOwed: false)
+            // 100 Continue only when the body has not started arriving anyway and the route accepts it.
+            if head.expectsContinue && head.version.minor >= 1 && inboundStart == inbound.count {
+                if slots.isEmpty && !outputPending { actions.append(.sendContinue) } else { reader.continueOwed = true }
+            }
+            phase = .body(reader)
+        }
+    }
+
+    /// Answers a request whose route will not take it; when a body was announced, the connection
+    /// closes after the answer rather than reading a body nobody wants.
+    private mutating func refuse(_ error: HTTPResponseError, head: RequestHead, record: RequestRecord, closeAfter: Bool, now: Double,
+                                 into actions: inout [Action]) {
+        let mustClose = closeAfter || head.hasBody
+        phase = mustClose ? .stopped : .head(startedAt: nil)
+        if head.hasBody { lingerOnClose = true }
+        appendSlot(record: record, response: .problem(error, method: head.method), closeAfter: mustClose)
+        emitReady(now: now, into: &actions)
+    }
+
+    private mutating func dispatch(_ request: HTTPRequest, route: Route, record: RequestRecord, closeAfter: Bool, now: Double,
+                                   into actions: inout [Action]) {
+        let sequence = appendSlot(record: record, response: nil, closeAfter: closeAfter)
+        actions.append(.dispatch(Dispatch(sequence: sequence, request: request, route: route)))
+    }
+
+    /// A request that cannot be read: answer it after the earlier ones, then close.
+    mutating func fail(_ error: RequestError, record: RequestRecord?, now: Double, into actions: inout [Action]) {
+        let record = record ?? RequestRecord(method: HTTPMethod("-"), path: "-", routePattern: "", remoteAddress: remoteAddress,
+                                             startedAt: now, http10: false)
+        phase = .stopped
+        lingerOnClose = true
+        inbound.removeAll(keepingCapacity: true)
+        inboundStart = 0
+        appendSlot(record: record, response: .problem(error), closeAfter: true)
+        emitReady(now: now, into: &actions)
+    }
+
+    @discardableResult
+    private mutating func appendSlot(record: RequestRecord, response: PreparedResponse?, closeAfter: Bool) -> Int {
+        let sequence = nextSequence
+        nextSequence += 1
+        slots.append(Slot(sequence: sequence, record: record, response: response, closeAfter: closeAfter))
+        return sequence
+    }
+
+    /// Sends every answered slot at the front of the queue, in order.
+    mutating func emitReady(now: Double, into actions: inout [Action]) {
+        while let first = slots.first, let response = first.response {
+            slots.removeFirst()
+            let close = first.closeAfter || response.closeAfter
+            if response.isStream && first.record.method != .HEAD {
+                // A stream is delimited by the connection's end, so it is the connection's last response.
+                actions.append(.send(response, first.record, close: true))
+                phase = .streaming
+                slots.removeAll()
+                inbound.removeAll(keepingCapacity: true)
+                inboundStart = 0
+                return
+            }
+            actions.append(.send(response, first.record, close: close))
+            if close {
+                phase = .stopped
+                closeWhenDrained = true
+                slots.removeAll()
+                return
+            }
+        }
+        if slots.isEmpty, case .body(var reader) = phase, reader.continueOwed {
+            reader.continueOwed = false
+            phase = .body(reader)
+            actions.append(.sendContinue)
+        }
+    }
+}

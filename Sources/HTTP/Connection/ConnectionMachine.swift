@@ -1,0 +1,279 @@
+/// What the access log and the observer learn about one request.
+struct RequestRecord: Sendable {
+    var method: HTTPMethod
+    var path: String
+    var routePattern: String
+    var remoteAddress: String
+    /// Monotonic seconds when the head was complete.
+    var startedAt: Double
+    var http10: Bool
+}
+
+/// A request ready for its route's handler.
+struct Dispatch: Sendable {
+    var sequence: Int
+    var request: HTTPRequest
+    var route: Route
+}
+
+/// The life of one connection as a pure state machine: bytes in, responses in, time passes;
+/// it answers with what to do. It never touches a socket or a clock, so it is tested with neither.
+///
+/// Responses leave strictly in request order: each parsed request gets a sequence number and a
+/// slot, and a slot is sent only when every earlier one has been.
+struct ConnectionMachine {
+    enum Event {
+        /// Bytes were appended to `inbound`.
+        case bytesReceived
+        /// The peer closed its sending side (read returned 0).
+        case inputClosed
+        /// The response for request `sequence` is ready, from the loop or the worker pool.
+        case responseReady(sequence: Int, PreparedResponse)
+        /// A write could not finish; the rest waits for the socket.
+        case outputBlocked
+        /// A blocked write moved some bytes.
+        case outputProgressed
+        /// Everything queued has been handed to the kernel.
+        case outputDrained
+        /// The stream (SSE) body was closed by the application.
+        case streamEnded
+        /// Time passed; deadlines are checked.
+        case timer
+        /// The server is shutting down.
+        case shutdown
+    }
+
+    enum Action {
+        /// Run this request's route.
+        case dispatch(Dispatch)
+        /// Write `HTTP/1.1 100 Continue`.
+        case sendContinue
+        /// Queue this response (in order); `close` says it is the connection's last.
+        case send(PreparedResponse, RequestRecord, close: Bool)
+        /// Shut the write side and keep reading (discarding) until the peer closes or the linger time ends,
+        /// so a client still sending does not get a reset that destroys the answer.
+        case shutdownWrite
+        /// Close the connection now.
+        case close
+    }
+
+    enum Phase {
+        /// Between requests or inside a head; `startedAt` is set from the head's first byte.
+        case head(startedAt: Double?)
+        case body(BodyReader)
+        /// No more requests will be read: an error, `Connection: close`, end of input, or shutdown.
+        case stopped
+        /// The head of a stream response is out; the connection lives until either side closes it.
+        case streaming
+        /// The write side is shut; waiting for the peer's end of input until `until`.
+        case lingering(until: Double)
+        case closed
+    }
+
+    struct BodyReader {
+        var request: HTTPRequest
+        var route: Route
+        var record: RequestRecord
+        var closeAfter: Bool
+        var remaining: Int
+        var chunked: ChunkedDecoder?
+        var body: [UInt8] = []
+        var startedAt: Double
+        var continueOwed: Bool
+    }
+
+    struct Slot {
+        var sequence: Int
+        var record: RequestRecord
+        var response: PreparedResponse?
+        var closeAfter: Bool
+    }
+
+    let limits: HTTPLimits
+    let router: Router
+    let remoteAddress: String
+    /// Most requests read ahead of their responses; further pipelined requests wait in `inbound`.
+    let maxPipelined: Int
+    /// How long a closing connection waits for the peer to finish sending.
+    let lingerSeconds: Double
+
+    /// Received bytes; `inbound[inboundStart...]` is not parsed yet.
+    var inbound: [UInt8] = []
+    var inboundStart = 0
+    var phase: Phase
+    var slots: [Slot] = []
+    var nextSequence = 0
+    var outputPending = false
+    var outputStalledSince: Double?
+    var idleSince: Double
+    var closeWhenDrained = false
+    var inputEnded = false
+    /// Set when the connection stops reading with input possibly still on its way (an error,
+    /// a refused body): closing then lingers so the answer is not lost to a reset.
+    var lingerOnClose = false
+
+    init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16, lingerSeconds: Double = 2) {
+        self.limits = limits
+        self.router = router
+        self.remoteAddress = remoteAddress
+        self.maxPipelined = maxPipelined
+        self.lingerSeconds = lingerSeconds
+        self.phase = .head(startedAt: nil)
+        self.idleSince = now
+    }
+
+    /// Whether the connection wants bytes from the socket now (false pauses reading: backpressure).
+    var wantsInput: Bool {
+        switch phase {
+        case .head, .body: return !inputEnded && !outputPending && slots.count < maxPipelined
+        case .streaming, .lingering: return true
+        case .stopped, .closed: return false
+        }
+    }
+
+    var isClosed: Bool {
+        if case .closed = phase { return true }
+        return false
+    }
+
+    /// Feeds one event; returns what to do, in order.
+    mutating func event(_ event: Event, now: Double) -> [Action] {
+        var actions: [Action] = []
+        if case .closed = phase { return actions }
+        switch event {
+        case .bytesReceived:
+            switch phase {
+            case .streaming, .lingering:
+                inbound.removeAll(keepingCapacity: true)
+                inboundStart = 0
+            default:
+                advance(now: now, into: &actions)
+            }
+        case .inputClosed:
+            inputEnded = true
+            switch phase {
+            case .streaming, .lingering:
+                close(into: &actions)
+            case .head(let startedAt):
+                if startedAt == nil && slots.isEmpty && !outputPending {
+                    close(into: &actions)
+                } else if startedAt != nil {
+                    // Half a head will never be finished; answer what is pending and stop.
+                    phase = .stopped
+                    closeWhenDrained = true
+                    if slots.isEmpty && !outputPending { close(into: &actions) }
+                } else {
+                    phase = .stopped
+                    closeWhenDrained = true
+                }
+            case .body:
+                close(into: &actions)
+            case .stopped:
+                closeWhenDrained = true
+                if slots.isEmpty && !outputPending { close(into: &actions) }
+            case .closed:
+                break
+            }
+        case .responseReady(let sequence, let response):
+            guard let index = slots.firstIndex(where: { $0.sequence == sequence }) else { break }
+            slots[index].response = response
+            emitReady(now: now, into: &actions)
+        case .outputBlocked:
+            outputPending = true
+            if outputStalledSince == nil { outputStalledSince = now }
+        case .outputProgressed:
+            outputStalledSince = now
+        case .outputDrained:
+            outputPending = false
+            outputStalledSince = nil
+            if closeWhenDrained && slots.isEmpty {
+                finishClosing(now: now, into: &actions)
+            } else {
+                if slots.isEmpty, case .head(nil) = phase { idleSince = now }
+                advance(now: now, into: &actions)
+            }
+        case .streamEnded:
+            if case .streaming = phase {
+                closeWhenDrained = true
+                if !outputPending { finishClosing(now: now, into: &actions) }
+            }
+        case .timer:
+            checkDeadlines(now: now, into: &actions)
+        case .shutdown:
+            switch phase {
+            case .streaming, .lingering:
+                close(into: &actions)
+            case .head where slots.isEmpty && !outputPending:
+                close(into: &actions)
+            case .body:
+                close(into: &actions)
+            default:
+                // In-flight requests finish; their answers say `Connection: close`.
+                phase = .stopped
+                closeWhenDrained = true
+                for index in slots.indices { slots[index].closeAfter = true }
+                if slots.isEmpty && !outputPending { finishClosing(now: now, into: &actions) }
+            }
+        }
+        compactInbound()
+        return actions
+    }
+
+    /// The earliest moment a deadline could fire, for the loop's timer; nil when none is armed.
+    func nextDeadline() -> Double? {
+        if let stalled = outputStalledSince { return stalled + limits.writeTimeoutSeconds }
+        switch phase {
+        case .head(let startedAt?): return startedAt + limits.headTimeoutSeconds
+        case .head(nil) where slots.isEmpty: return idleSince + limits.idleTimeoutSeconds
+        case .body(let reader): return reader.startedAt + limits.bodyTimeoutSeconds
+        case .lingering(let until): return until
+        default: return nil
+        }
+    }
+
+    mutating func checkDeadlines(now: Double, into actions: inout [Action]) {
+        if let stalled = outputStalledSince, now - stalled >= limits.writeTimeoutSeconds {
+            close(into: &actions)
+            return
+        }
+        switch phase {
+        case .head(let startedAt?) where now - startedAt >= limits.headTimeoutSeconds:
+            fail(RequestError(.requestTimeout, "The request head did not arrive within \(limits.headTimeoutSeconds) seconds."), record: nil, now: now, into: &actions)
+        case .head(nil) where slots.isEmpty && !outputPending && now - idleSince >= limits.idleTimeoutSeconds:
+            close(into: &actions)
+        case .body(let reader) where now - reader.startedAt >= limits.bodyTimeoutSeconds:
+            fail(RequestError(.requestTimeout, "The request body did not arrive within \(limits.bodyTimeoutSeconds) seconds."), record: reader.record, now: now, into: &actions)
+        case .lingering(let until) where now >= until:
+            close(into: &actions)
+        default:
+            break
+        }
+    }
+
+    mutating func close(into actions: inout [Action]) {
+        phase = .closed
+        slots.removeAll()
+        actions.append(.close)
+    }
+
+    mutating func finishClosing(now: Double, into actions: inout [Action]) {
+        if inputEnded || !lingerOnClose {
+            close(into: &actions)
+        } else {
+            phase = .lingering(until: now + lingerSeconds)
+            inbound.removeAll(keepingCapacity: true)
+            inboundStart = 0
+            actions.append(.shutdownWrite)
+        }
+    }
+
+    mutating func compactInbound() {
+        if inboundStart == inbound.count {
+            if inboundStart > 0 { inbound.removeAll(keepingCapacity: true) }
+            inboundStart = 0
+        } else if inboundStart > 4096 {
+            inbound.removeFirst(inboundStart)
+            inboundStart = 0
+        }
+    }
+}

@@ -1,0 +1,245 @@
+/// A request-head parser over raw bytes: a pure function of the buffer, so feeding the same
+/// request in any number of pieces gives the same answer (picohttpparser's contract).
+///
+/// Strict where leniency lets requests be smuggled: CRLF line ends only (a bare CR or LF is 400),
+/// no obs-fold, no whitespace before the colon, exactly one Host on HTTP/1.1, one valid
+/// Content-Length, never Content-Length together with Transfer-Encoding.
+enum RequestParser {
+    static let cr: UInt8 = 13, lf: UInt8 = 10, space: UInt8 = 32, tab: UInt8 = 9, colon: UInt8 = 58
+
+    /// Parses the head at the start of `bytes` under `limits`.
+    static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, limits: HTTPLimits) -> HeadParseResult {
+        var position = 0
+        // RFC 9112 §2.2: ignore empty lines before the request line (left over after a body).
+        while position + 1 < bytes.count, bytes[position] == cr, bytes[position + 1] == lf { position += 2 }
+        if position < bytes.count, bytes[position] == lf { return .invalid(.bad("A line ended in LF without CR.")) }
+
+        let lineStart = position
+        let requestLine: Range<Int>
+        switch findLineEnd(bytes, from: lineStart, limit: limits.maxRequestLineBytes) {
+        case .needMore: return .needMore
+        case .tooLong: return .invalid(RequestError(.uriTooLong, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
+        case .invalid(let error): return .invalid(error)
+        case .line(let range): requestLine = range; position = range.upperBound + 2
+        }
+
+        let method: HTTPMethod, target: String, version: HTTPVersion
+        switch parseRequestLine(bytes, requestLine) {
+        case .failure(let error): return .invalid(error)
+        case .success(let parts): (method, target, version) = parts
+        }
+
+        var headers = HTTPHeaders()
+        let headerStart = position
+        while true {
+            let used = position - headerStart
+            switch findLineEnd(bytes, from: position, limit: limits.maxHeaderBytes - used) {
+            case .needMore: return .needMore
+            case .tooLong:
+                return .invalid(RequestError(.requestHeaderFieldsTooLarge, "The header section is larger than \(limits.maxHeaderBytes) bytes."))
+            case .invalid(let error): return .invalid(error)
+            case .line(let range):
+                position = range.upperBound + 2
+                if range.isEmpty {
+                    return finish(method: method, target: target, version: version, headers: headers, consumed: position)
+                }
+                if headers.count >= limits.maxHeaderCount {
+                    return .invalid(RequestError(.requestHeaderFieldsTooLarge, "The request has more than \(limits.maxHeaderCount) header fields."))
+                }
+                switch parseField(bytes, range) {
+                case .failure(let error): return .invalid(error)
+                case .success(let field): headers.add(field.0, field.1)
+                }
+            }
+        }
+    }
+
+    enum LineEnd {
+        case line(Range<Int>)
+        case needMore
+        case tooLong
+        case invalid(RequestError)
+    }
+
+    /// Finds the CRLF ending the line at `start`; the line may hold at most `limit` bytes.
+    static func findLineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> LineEnd {
+        var index = start
+        let end = bytes.count
+        while index < end {
+            let byte = bytes[index]
+            if byte == cr || byte == lf {
+                if index - start > limit { return .tooLong }
+                if byte == lf { return .invalid(.bad("A line ended in LF without CR.")) }
+                guard index + 1 < end else { return .needMore }
+                guard bytes[index + 1] == lf else { return .invalid(.bad("A bare CR appeared inside a line.")) }
+                return .line(start..<index)
+            }
+            index += 1
+        }
+        return end - start > limit ? .tooLong : .needMore
+    }
+
+    static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(HTTPMethod, String, HTTPVersion), RequestError> {
+        var index = line.lowerBound
+        while index < line.upperBound, isTokenByte(bytes[index]) { index += 1 }
+        guard index > line.lowerBound, index < line.upperBound, bytes[index] == space else {
+            return .failure(.bad("The request line must be METHOD SP TARGET SP HTTP/1.1."))
+        }
+        let methodRange = line.lowerBound..<index
+        index += 1
+        let targetStart = index
+        while index < line.upperBound, bytes[index] > space, bytes[index] < 127 { index += 1 }
+        guard index > targetStart, index < line.upperBound, bytes[index] == space else {
+            return .failure(.bad("The request target is missing or holds characters that must be percent-encoded."))
+        }
+        let targetRange = targetStart..<index
+        index += 1
+        let version: HTTPVersion
+        switch parseVersion(bytes, index..<line.upperBound) {
+        case .failure(let error): return .failure(error)
+        case .success(let v): version = v
+        }
+        let method = HTTPMethod(string(bytes, methodRange))
+        guard HTTPMethod.known.contains(method) else {
+            return .failure(RequestError(.notImplemented, "The method \(method) is not implemented by this server."))
+        }
+        var target = string(bytes, targetRange)
+        if target.first != "/" {
+            if target == "*" && method == .OPTIONS {
+                // asterisk-form: allowed only for OPTIONS.
+            } else if let origin = originForm(ofAbsolute: target) {
+                target = origin
+            } else {
+                return .failure(.bad("The request target must be a path starting with /."))
+            }
+        }
+        return .success((method, target, version))
+    }
+
+    static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<HTTPVersion, RequestError> {
+        let prefix: [UInt8] = Array("HTTP/".utf8)
+        let invalid = RequestError.bad("The protocol version must be HTTP/1.1 or HTTP/1.0.")
+        guard range.count >= prefix.count + 1 else { return .failure(invalid) }
+        for (offset, byte) in prefix.enumerated() where bytes[range.lowerBound + offset] != byte { return .failure(invalid) }
+        let rest = (range.lowerBound + prefix.count)..<range.upperBound
+        guard let major = digit(bytes[rest.lowerBound]) else { return .failure(invalid) }
+        if major != 1 {
+            return .failure(RequestError(.httpVersionNotSupported, "Only HTTP/1.1 and HTTP/1.0 are supported."))
+        }
+        guard rest.count == 3, bytes[rest.lowerBound + 1] == UInt8(ascii: "."), let minor = digit(bytes[rest.lowerBound + 2]) else {
+            return .failure(invalid)
+        }
+        return .success(HTTPVersion(major: 1, minor: minor))
+    }
+
+    static func parseField(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(String, String), RequestError> {
+        let first = bytes[line.lowerBound]
+        if first == space || first == tab { return .failure(.bad("Folded header lines (obs-fold) are not accepted.")) }
+        var index = line.lowerBound
+        while index < line.upperBound, isTokenByte(bytes[index]) { index += 1 }
+        guard index < line.upperBound, index > line.lowerBound else { return .failure(.bad("A header line has no name or no colon.")) }
+        guard bytes[index] == colon else {
+            if bytes[index] == space || bytes[index] == tab {
+                return .failure(.bad("Whitespace between a header name and its colon is not allowed."))
+            }
+            return .failure(.bad("A header name holds a character that is not allowed."))
+        }
+        let name = string(bytes, line.lowerBound..<index)
+        var valueStart = index + 1
+        var valueEnd = line.upperBound
+        while valueStart < valueEnd, bytes[valueStart] == space || bytes[valueStart] == tab { valueStart += 1 }
+        while valueEnd > valueStart, bytes[valueEnd - 1] == space || bytes[valueEnd - 1] == tab { valueEnd -= 1 }
+        for i in valueStart..<valueEnd {
+            let byte = bytes[i]
+            if (byte < space && byte != tab) || byte == 127 {
+                return .failure(.bad("The value of \(name) holds a control character."))
+            }
+        }
+        return .success((name, string(bytes, valueStart..<valueEnd)))
+    }
+
+    /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
+    static func finish(method: HTTPMethod, target: String, version: HTTPVersion, headers: HTTPHeaders, consumed: Int) -> HeadParseResult {
+        var hosts = 0, lengths: [String] = [], encodings: [String] = [], expectations: [String] = []
+        for field in headers.fields {
+            if field.name.caseInsensitiveEquals("Host") { hosts += 1 }
+            else if field.name.caseInsensitiveEquals("Content-Length") { lengths.append(field.value) }
+            else if field.name.caseInsensitiveEquals("Transfer-Encoding") { encodings.append(field.value) }
+            else if field.name.caseInsensitiveEquals("Expect") { expectations.append(field.value) }
+        }
+        if version.minor >= 1 {
+            if hosts == 0 { return .invalid(.bad("An HTTP/1.1 request must carry a Host header.")) }
+            if hosts > 1 { return .invalid(.bad("The request carries more than one Host header.")) }
+        }
+        if !lengths.isEmpty && !encodings.isEmpty {
+            return .invalid(.bad("Content-Length and Transfer-Encoding must not both be sent."))
+        }
+        if lengths.count > 1 { return .invalid(.bad("The request carries more than one Content-Length.")) }
+        var contentLength: Int?
+        if let text = lengths.first {
+            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text) else {
+                return .invalid(.bad("Content-Length must be a decimal number of bytes."))
+            }
+            contentLength = value
+        }
+        var chunked = false
+        if !encodings.isEmpty {
+            if version.minor == 0 { return .invalid(.bad("Transfer-Encoding is not allowed in an HTTP/1.0 request.")) }
+            let codings = encodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }
+            guard codings.last == "chunked" else { return .invalid(.bad("A request's Transfer-Encoding must end in chunked.")) }
+            guard codings.count == 1 else {
+                return .invalid(RequestError(.notImplemented, "Only the chunked transfer coding is implemented."))
+            }
+            chunked = true
+        }
+        var expectsContinue = false
+        for expectation in expectations {
+            if expectation.trimmingWhitespace().lowercased() == "100-continue" { expectsContinue = true } else {
+                return .invalid(RequestError(.expectationFailed, "Only Expect: 100-continue is supported."))
+            }
+        }
+        let head = RequestHead(method: method, target: target, version: version, headers: headers,
+                               contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue)
+        return .complete(head, consumed: consumed)
+    }
+
+    /// `http://host/path?q` → `/path?q`; nil when `target` is not an absolute http(s) URI.
+    static func originForm(ofAbsolute target: String) -> String? {
+        let lower = target.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
+        guard let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        let rest = afterScheme[slash...]
+        return rest.first == "?" ? "/" + rest : String(rest)
+    }
+
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func digit(_ byte: UInt8) -> Int? { byte >= 48 && byte <= 57 ? Int(byte - 48) : nil }
+
+    /// RFC 9110 tchar: the characters of method names and header names.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
+
+    static let tokenTable: [Bool] = (0..<256).map { value in
+        let c = UInt8(value)
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "!#$%&'*+-.^_`|~".utf8.contains(c)
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,146 @@
+/// Turning a handler's response into what goes on the wire, applied generically to every route:
+/// files opened, If-None-Match / If-Modified-Since → 304, Range → 206/416, gzip, HEAD.
+extension PreparedResponse {
+    /// Bodies smaller than this are not worth a gzip header and a deflate call.
+    static let minimumCompressibleBytes = 1024
+
+    init(_ response: HTTPResponse, for request: HTTPRequest) {
+        var headers = response.headers
+        let closeAfter = headers["Connection"].map { $0.lowercased().contains("close") } ?? false
+        headers.remove("Connection")
+        headers.remove("Content-Length")
+        headers.remove("Transfer-Encoding")
+        var status = response.status
+        var payload: Payload
+        switch response.body {
+        case .empty: payload = .none
+        case .bytes(let bytes): payload = .bytes(bytes)
+        case .stream(let start): payload = .stream(start)
+        case .file(let path, let offset, let length):
+            guard let file = OpenFile(path: path), offset >= 0, offset <= file.size else {
+                self = .problem(HTTPError(.notFound, "No resource at \(request.path)."), method: request.method)
+                return
+            }
+            payload = .file(file, offset: offset, length: min(length ?? (file.size - offset), file.size - offset))
+        }
+
+        let isRead = request.method == .GET || request.method == .HEAD
+        let contentType = headers["Content-Type"] ?? ""
+        let compressible = MediaType.isCompressible(contentType)
+        // Caches must know the answer depends on Accept-Encoding whenever it could be gzipped.
+        if compressible && !headers.contains("Vary") { headers.add("Vary", "Accept-Encoding") }
+        if isRead && status == .ok {
+            let rangeRequested = request.headers.contains("Range")
+            var gzip = false
+            if compressible, !rangeRequested, !headers.contains("Content-Encoding"), case .bytes(let bytes) = payload,
+               bytes.count >= Self.minimumCompressibleBytes, Self.acceptsGzip(request.headers["Accept-Encoding"]) {
+                gzip = true
+                if let tag = headers["ETag"] { headers.set("ETag", EntityTag.variant(tag, suffix: "gzip")) }
+            }
+            if Self.isNotModified(request: request.headers, response: headers) {
+                self.init(status: .notModified, headers: Self.notModifiedHeaders(headers), payload: .none, contentLength: nil, closeAfter: closeAfter)
+                return
+            }
+            if !headers.contains("Content-Encoding") {
+                let total: Int? = switch payload {
+                case .bytes(let bytes): bytes.count
+                case .file(_, _, let length): length
+                default: nil
+                }
+                if let total {
+                    headers.set("Accept-Ranges", "bytes")
+                    if rangeRequested, let range = request.headers["Range"],
+                       Self.ifRangeAllows(request.headers["If-Range"], response: headers) {
+                        switch ByteRange.parse(range, length: total) {
+                        case .ignore:
+                            break
+                        case .unsatisfiable:
+                            var problem = PreparedResponse.problem(HTTPError(.rangeNotSatisfiable, "The range is outside the \(total) bytes of this resource.",
+                                                                              headers: ["Content-Range": "bytes */\(total)"]), method: request.method)
+                            problem.closeAfter = closeAfter
+                            self = problem
+                            return
+                        case .satisfiable(let slice):
+                            status = .partialContent
+                            headers.set("Content-Range", "bytes \(slice.lowerBound)-\(slice.upperBound - 1)/\(total)")
+                            switch payload {
+                            case .bytes(let bytes): payload = .bytes(Array(bytes[slice]))
+                            case .file(let file, let offset, _): payload = .file(file, offset: offset + slice.lowerBound, length: slice.count)
+                            default: break
+                            }
+                        }
+                    }
+                }
+            }
+            if gzip, case .bytes(let bytes) = payload, let compressed = Gzip.compress(bytes) {
+                headers.set("Content-Encoding", "gzip")
+                payload = .bytes(compressed)
+            } else if gzip, let tag = headers["ETag"] {
+                headers.set("ETag", EntityTag.removingVariant(tag, suffix: "gzip"))
+            }
+        }
+
+        var contentLength: Int?
+        switch payload {
+        case .none: contentLength = 0
+        case .bytes(let bytes): contentLength = bytes.count
+        case .file(_, _, let length): contentLength = length
+        case .stream: contentLength = nil
+        }
+        if status.rawValue < 200 || status == .noContent || status == .notModified {
+            contentLength = nil
+            payload = .none
+        }
+        if request.method == .HEAD { payload = .none }
+        self.init(status: status, headers: headers, payload: payload, contentLength: contentLength, closeAfter: closeAfter)
+    }
+
+    /// RFC 9110 §13.1.2 and §13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since.
+    static func isNotModified(request: HTTPHeaders, response: HTTPHeaders) -> Bool {
+        if let condition = request["If-None-Match"] {
+            guard let tag = response["ETag"] else { return false }
+            return EntityTag.matches(list: condition, tag: tag, weak: true)
+        }
+        if let since = request["If-Modified-Since"], let modified = response["Last-Modified"],
+           let sinceSeconds = HTTPDate.parse(since), let modifiedSeconds = HTTPDate.parse(modified) {
+            return modifiedSeconds <= sinceSeconds
+        }
+        return false
+    }
+
+    /// If-Range: a strong ETag that matches exactly, or the exact Last-Modified date.
+    static func ifRangeAllows(_ condition: String?, response: HTTPHeaders) -> Bool {
+        guard let condition = condition?.trimmingWhitespace() else { return true }
+        if condition.hasPrefix("\"") || condition.hasPrefix("W/") {
+            guard let tag = response["ETag"] else { return false }
+            return EntityTag.matches(list: condition, tag: tag, weak: false)
+        }
+        guard let modified = response["Last-Modified"], let a = HTTPDate.parse(condition), let b = HTTPDate.parse(modified) else { return false }
+        return a == b
+    }
+
+    /// A 304 keeps the validators and caching headers the 200 would have carried (RFC 9110 §15.4.5).
+    static func notModifiedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        let kept = ["ETag", "Cache-Control", "Vary", "Expires", "Content-Location", "Last-Modified"]
+        return HTTPHeaders(headers.fields.filter { field in kept.contains { $0.caseInsensitiveEquals(field.name) } }.map { ($0.name, $0.value) })
+    }
+
+    /// Whether `Accept-Encoding` admits gzip with a non-zero quality.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var wildcard: Bool?
+        for part in header.split(separator: ",") {
+            let pieces = part.split(separator: ";")
+            let coding = pieces.first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+            var quality = 1.0
+            for parameter in pieces.dropFirst() {
+                let p = parameter.trimmingWhitespace().lowercased()
+                if p.hasPrefix("q=") { quality = Double(p.dropFirst(2)) ?? 1 }
+            }
+            if coding == "gzip" || coding == "x-gzip" { return quality > 0 }
+            if coding == "*" { wildcard = quality > 0 }
+        }
+        return wildcard ?? false
+    }
+}
+

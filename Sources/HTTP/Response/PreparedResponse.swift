@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An open file whose descriptor closes when the last response using it is gone.
+final class OpenFile: Sendable {
+    let fd: Int32
+    let size: Int
+
+    init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return nil
+        }
+        self.fd = fd
+        self.size = Int(info.st_size)
+    }
+
+    deinit { close(fd) }
+}
+
+/// What follows a prepared head on the wire.
+enum Payload: Sendable {
+    case none
+    case bytes([UInt8])
+    case file(OpenFile, offset: Int, length: Int)
+    case stream(@Sendable (ResponseStream) -> Void)
+}
+
+/// A response ready for the wire: conditional requests, ranges, compression and HEAD already
+/// applied, file opened, length known. Built on whichever thread produced the response.
+struct PreparedResponse: Sendable {
+    var status: HTTPStatus
+    var headers: HTTPHeaders
+    var payload: Payload
+    /// The Content-Length to announce; nil for streams and for statuses that carry no body.
+    var contentLength: Int?
+    /// The handler asked for `Connection: close`.
+    var closeAfter: Bool
+
+    init(status: HTTPStatus, headers: HTTPHeaders, payload: Payload, contentLength: Int?, closeAfter: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.payload = payload
+        self.contentLength = contentLength
+        self.closeAfter = closeAfter
+    }
+
+    /// Whether the payload is a long-lived stream.
+    var isStream: Bool {
+        if case .stream = payload { return true }
+        return false
+    }
+
+    /// Body bytes that will actually be written (0 for HEAD and 304).
+    var payloadLength: Int {
+        switch payload {
+        case .none, .stream: 0
+        case .bytes(let bytes): bytes.count
+        case .file(_, _, let length): length
+        }
+    }
+
+    /// A problem+json answer that the server makes itself (parse errors, 404, 413 …).
+    static func problem(_ error: HTTPResponseError, method: HTTPMethod? = nil) -> PreparedResponse {
+        let response = error.response
+        var headers = response.headers
+        headers.set("Content-Type", "application/problem+json")
+        headers.set("Vary", "Accept-Encoding")
+        let bytes = response.bodyBytes ?? []
+        return PreparedResponse(status: error.status, headers: headers, payload: method == .HEAD ? .none : .bytes(bytes),
+                                contentLength: bytes.count)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One epoll instance on one thread with its own SO_REUSEPORT listener. Connections never
+/// change loops; other threads reach a loop only through `execute`.
+final class EventLoop: @unchecked Sendable {
+    let context: ServerContext
+    let epoll: Epoll
+    private(set) var listener: Int32
+    private var connections: [Int32: Connection] = [:]
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+    private var running = true
+    private var shuttingDown = false
+    /// Bytes are read here first; one buffer serves every connection of the loop.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    var encoder: ResponseHeadEncoder
+    private(set) var now: Double
+    /// The number of connections, readable from other threads during shutdown.
+    let connectionCount = Atomic<Int>(0)
+
+    static let tickSeconds = 0.1
+    static let tooBusy: [UInt8] = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 127\r\n\r\n"
+        + "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"The server has too many connections; try again soon.\"}").utf8)
+
+    init(context: ServerContext, listener: Int32) throws {
+        self.context = context
+        self.listener = listener
+        self.epoll = try Epoll()
+        self.readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        self.encoder = ResponseHeadEncoder(serverName: context.serverName)
+        self.now = monotonicSeconds()
+        try epoll.add(listener, events: EpollFlags.readable)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        epoll.close()
+    }
+
+    func start(name: String) {
+        let thread = Thread { [self] in
+            self.run()
+            self.finished.signal()
+        }
+        thread.name = name
+        thread.stackSize = 4 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Runs `task` on this loop's thread soon; safe from any thread.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        let wasEmpty = inbox.withLock { tasks -> Bool in
+            tasks.append(task)
+            return tasks.count == 1
+        }
+        if wasEmpty { epoll.wake() }
+    }
+
+    /// Blocks until the loop's thread has ended.
+    func join() { finished.wait() }
+
+    private func run() {
+        var events = EpollEvents(capacity: 256)
+        var lastTick = monotonicSeconds()
+        while running {
+            let timeout: Int32 = connections.isEmpty ? 1000 : Int32(Self.tickSeconds * 1000)
+            epoll.wait(into: &events, timeoutMilliseconds: timeout)
+            now = monotonicSeconds()
+            for index in 0..<events.count {
+                let (fd, ready) = events[index]
+                if fd == epoll.wakeFD {
+                    epoll.drainWake()
+                    runTasks()
+                } else if fd == listener {
+                    acceptConnections()
+                } else if let connection = connections[fd] {
+                    connection.handle(events: ready)
+                }
+            }
+            if now - lastTick >= Self.tickSeconds {
+                lastTick = now
+                for connection in Array(connections.values) { connection.tick() }
+            }
+        }
+        for connection in Array(connections.values) { connection.close() }
+        if listener >= 0 { Socket.close(listener) }
+    }
+
+    private func runTasks() {
+        let tasks = inbox.withLock { tasks -> [@Sendable () -> Void] in
+            let taken = tasks
+            tasks.removeAll()
+            return taken
+        }
+        now = monotonicSeconds()
+        for task in tasks { task() }
+    }
+
+    private func acceptConnections() {
+        // A bounded batch keeps one busy listener from starving the loop's connections.
+        for _ in 0..<128 {
+            guard listener >= 0 else { return }
+            let accepted: (fd: Int32, remote: String)?
+            do { accepted = try Socket.accept(listener) } catch {
+                context.logger.warning("accept failed", [("error", String(describing: error))])
+                return
+            }
+            guard let (fd, remote) = accepted else { return }
+            if context.openConnections.add(1, ordering: .relaxed).newValue > context.limits.maxConnections {
+                context.openConnections.subtract(1, ordering: .relaxed)
+                Self.tooBusy.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
+                Socket.close(fd)
+                continue
+            }
+            Socket.setNoDelay(fd)
+            let connection = Connection(fd: fd, remoteAddress: remote, loop: self)
+            do {
+                try epoll.add(fd, events: EpollFlags.readable | EpollFlags.writable | EpollFlags.peerClosed | EpollFlags.edgeTriggered)
+            } catch {
+                context.openConnections.subtract(1, ordering: .relaxed)
+                Socket.close(fd)
+                continue
+            }
+            connections[fd] = connection
+            connectionCount.add(1, ordering: .relaxed)
+            context.observer.connectionOpened()
+            if shuttingDown { connection.shutdown() }
+        }
+    }
+
+    /// Called by a connection once its descriptor is closed.
+    func removed(_ connection: Connection) {
+        connections[connection.fd] = nil
+        connectionCount.subtract(1, ordering: .relaxed)
+        context.openConnections.subtract(1, ordering: .relaxed)
+        context.observer.connectionClosed()
+    }
+
+    /// Stops accepting and asks every connection to finish what it has in flight.
+    func beginShutdown() {
+        shuttingDown = true
+        if listener >= 0 {
+            epoll.remove(listener)
+            Socket.close(listener)
+            listener = -1
+        }
+        for connection in Array(connections.values) { connection.shutdown() }
+    }
+
+    /// Closes whatever is still open and ends the thread.
+    func stop() {
+        running = false
+    }
+}

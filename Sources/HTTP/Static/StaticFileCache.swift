@@ -1,0 +1,118 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file as it is on disk now: any change of inode, size or mtime makes it another file.
+struct FileIdentity: Hashable, Sendable {
+    var path: String
+    var inode: UInt64
+    var size: Int
+    var modifiedNanoseconds: Int
+
+    init(path: String, info: stat) {
+        self.path = path
+        inode = UInt64(info.st_ino)
+        size = Int(info.st_size)
+        modifiedNanoseconds = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    }
+
+    var modifiedSeconds: Int { modifiedNanoseconds / 1_000_000_000 }
+
+    /// A strong validator from inode, size and mtime.
+    var entityTag: String {
+        "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedNanoseconds, radix: 16))\""
+    }
+}
+
+/// One cached file: its bytes, its headers, and once asked for, its gzip encoding.
+final class CachedFile: Sendable {
+    let bytes: [UInt8]
+    let headers: HTTPHeaders
+    let gzipped: [UInt8]?
+    let gzipHeaders: HTTPHeaders
+
+    init(bytes: [UInt8], headers: HTTPHeaders, gzipped: [UInt8]?) {
+        self.bytes = bytes
+        self.headers = headers
+        self.gzipped = gzipped
+        var gzipHeaders = headers
+        gzipHeaders.set("Content-Encoding", "gzip")
+        gzipHeaders.set("ETag", EntityTag.variant(headers["ETag"] ?? "", suffix: "gzip"))
+        self.gzipHeaders = gzipHeaders
+    }
+
+    /// The answer for this file, gzipped when asked and available.
+    func response(gzip: Bool) -> HTTPResponse {
+        if gzip, let gzipped { return HTTPResponse(headers: gzipHeaders, body: .bytes(gzipped)) }
+        return HTTPResponse(headers: headers, body: .bytes(bytes))
+    }
+
+    /// The headers every static answer carries.
+    static func headers(identity: FileIdentity, contentType: String, compressible: Bool) -> HTTPHeaders {
+        var headers: HTTPHeaders = [
+            "Content-Type": contentType,
+            "Cache-Control": "no-cache",
+            "ETag": identity.entityTag,
+            "Last-Modified": HTTPDate.format(identity.modifiedSeconds),
+        ]
+        if compressible { headers.add("Vary", "Accept-Encoding") }
+        return headers
+    }
+}
+
+/// Small static files in memory, bounded in bytes; shared by every loop.
+final class StaticFileCache: Sendable {
+    private struct State {
+        var entries: [String: (identity: FileIdentity, file: CachedFile)] = [:]
+        var bytes = 0
+    }
+
+    private let state = Mutex(State())
+    let capacityBytes: Int
+
+    init(capacityBytes: Int) {
+        self.capacityBytes = capacityBytes
+    }
+
+    /// The cached file, if the one on disk is still the same.
+    func lookup(_ identity: FileIdentity) -> CachedFile? {
+        state.withLock { state in
+            guard let entry = state.entries[identity.path], entry.identity == identity else { return nil }
+            return entry.file
+        }
+    }
+
+    /// Reads (and, when asked, compresses) the file and caches it; nil when it cannot be read
+    /// or changed while being read.
+    func load(_ identity: FileIdentity, contentType: String, compressible: Bool, compress: Bool) -> CachedFile? {
+        guard let file = OpenFile(path: identity.path), file.size == identity.size else { return nil }
+        var bytes = [UInt8](repeating: 0, count: identity.size)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        let gzipped = compress ? Gzip.compress(bytes, level: 9) : lookup(identity)?.gzipped
+        let headers = CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible)
+        let cached = CachedFile(bytes: bytes, headers: headers, gzipped: gzipped)
+        state.withLock { state in
+            if let old = state.entries[identity.path] {
+                state.bytes -= old.file.bytes.count + (old.file.gzipped?.count ?? 0)
+            }
+            let cost = bytes.count + (gzipped?.count ?? 0)
+            // Simple and bounded: when full, start over rather than track recency per hit.
+            if state.bytes + cost > capacityBytes {
+                state.entries.removeAll()
+                state.bytes = 0
+            }
+            if cost <= capacityBytes {
+                state.entries[identity.path] = (identity, cached)
+                state.bytes += cost
+            }
+        }
+        return cached
+    }
+}

@@ -1,0 +1,220 @@
+// The only Swift file that sees libvips: every C call, every reference count and every
+// conversion of a libvips error into an ImagingError happens here.
+internal import CVips
+internal import CVipsShims
+import Foundation
+import Synchronization
+
+/// The libvips runtime: started once per process, with bounded caches and threads.
+public enum Vips {
+    private static let state = Mutex<Bool>(false)
+
+    /// Once per process (idempotent, thread-safe): vips_init, cache limits, thread count.
+    ///
+    /// - Parameters:
+    ///   - cacheMegabytes: memory libvips' operation cache may keep (decoded regions, headers).
+    ///   - concurrency: worker threads per pipeline; 0 keeps libvips' default (one per core).
+    public static func initialize(cacheMegabytes: Int = 64, concurrency: Int = 0) throws {
+        try state.withLock { started in
+            if !started {
+                guard cvips_init("photoscroll") == 0 else { throw VipsImage.lastError(kind: .vips) }
+                started = true
+            }
+            // Files stay open only while an operation that read them is cached.
+            cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
+        }
+    }
+
+    /// Starts libvips with the defaults when nobody called `initialize` first.
+    static func ensureInitialized() throws {
+        if state.withLock({ $0 }) { return }
+        try initialize()
+    }
+
+    /// Bytes libvips currently tracks (pixel buffers it allocated itself).
+    static var trackedMemory: Int { Int(vips_tracked_get_mem()) }
+
+    /// Files libvips currently holds open.
+    static var trackedFiles: Int { Int(vips_tracked_get_files()) }
+
+    /// Drops every cached operation, so that only images still referenced stay alive.
+    static func dropCache() { cvips_cache_flush() }
+}
+
+/// The loader libvips picked for a file, by what we need to know about it.
+struct LoaderKind: Equatable {
+    /// libvips' class name, e.g. "VipsForeignLoadJpegFile".
+    let className: String
+
+    /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
+    var format: String {
+        let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
+            .replacingOccurrences(of: "File", with: "").lowercased()
+        return trimmed == "nsgif" ? "gif" : trimmed
+    }
+
+    /// Loaders that decode top to bottom and can shrink while decoding.
+    var shrinksOnLoad: Bool { format == "jpeg" || format == "webp" }
+}
+
+/// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.
+enum VipsAccessPattern {
+    case random, sequential
+}
+
+/// One reference to a libvips image; released when the Swift object goes away.
+final class VipsImage {
+    private let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    private init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) { self.pointer = pointer }
+
+    deinit { g_object_unref(gpointer(pointer)) }
+
+    /// Which loader would read the file, or nil when no loader recognises it.
+    static func loader(for path: String) -> LoaderKind? {
+        defer { vips_error_clear() }  // find_load reports "not a known format" into the buffer
+        guard let name = cvips_find_loader(path) else { return nil }
+        return LoaderKind(className: String(cString: name))
+    }
+
+    /// Opens a file; only the header is read until pixels are asked for.
+    static func open(_ path: String, access: VipsAccessPattern, shrink: Int = 1) throws -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let mode = access == .random ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL
+        guard cvips_load(path, mode, 1, Int32(shrink), &out) == 0, let out else {
+            throw lastError(kind: .corrupt)
+        }
+        return VipsImage(owning: out)
+    }
+
+    /// Tiles laid out in a grid `columns` wide, row by row, as one image.
+    static func joined(_ tiles: [VipsImage], columns: Int) throws -> VipsImage {
+        var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = tiles.map { $0.pointer }
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let result = withExtendedLifetime(tiles) {
+            cvips_arrayjoin(&pointers, Int32(tiles.count), Int32(columns), &out)
+        }
+        guard result == 0, let out else { throw lastError(kind: .vips) }
+        return VipsImage(owning: out)
+    }
+
+    var width: Int { Int(vips_image_get_width(pointer)) }
+    var height: Int { Int(vips_image_get_height(pointer)) }
+    var bands: Int { Int(vips_image_get_bands(pointer)) }
+    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    var hasICCProfile: Bool { cvips_has_icc(pointer) != 0 }
+    /// EXIF orientation 1–8 (1 when the tag is absent).
+    var orientation: Int { Int(vips_image_get_orientation(pointer)) }
+    var isEightBit: Bool { vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR }
+    var isCMYK: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
+    var isSRGB: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_sRGB }
+
+    /// Whether a metadata field (e.g. "exif-data", "icc-profile-data") is attached.
+    func hasField(_ name: String) -> Bool { vips_image_get_typeof(pointer, name) != 0 }
+
+    func autorotated() throws -> VipsImage { try derive { cvips_autorot(pointer, &$0) } }
+
+    /// 8-bit sRGB through the embedded ICC profile, or `profile` ("cmyk", "srgb") when there is none.
+    func iccToSRGB(fallbackProfile profile: String?) throws -> VipsImage {
+        try derive { out in
+            if let profile { return cvips_icc_to_srgb(pointer, profile, &out) }
+            return cvips_icc_to_srgb(pointer, nil, &out)
+        }
+    }
+
+    func toSRGB() throws -> VipsImage { try derive { cvips_colourspace(pointer, VIPS_INTERPRETATION_sRGB, &$0) } }
+
+    func castToUChar() throws -> VipsImage { try derive { cvips_cast_uchar(pointer, &$0) } }
+
+    func flattened(onto colour: RGB, maxAlpha: Double) throws -> VipsImage {
+        try derive { cvips_flatten(pointer, Double(colour.red), Double(colour.green), Double(colour.blue), maxAlpha, &$0) }
+    }
+
+    func bands(_ first: Int, count: Int) throws -> VipsImage {
+        try derive { cvips_extract_bands(pointer, Int32(first), Int32(count), &$0) }
+    }
+
+    func cropped(_ rect: PixelRect) throws -> VipsImage {
+        try derive { cvips_extract_area(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
+    }
+
+    func resized(horizontal: Double, vertical: Double) throws -> VipsImage {
+        try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
+    }
+
+    /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).
+    func croppedToAttention(width: Int, height: Int) throws -> VipsImage {
+        try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
+    }
+
+    /// Computes all pixels into memory, so that later steps may read them in any order.
+    /// Only for small images (a thumbnail before cropping, a shrunk level).
+    func inMemory() throws -> VipsImage {
+        guard let copy = vips_image_copy_memory(pointer) else { throw VipsImage.lastError(kind: .corrupt) }
+        return VipsImage(owning: copy)
+    }
+
+    /// Grows the image to exactly width × height by repeating its edge pixels.
+    func padded(width: Int, height: Int) throws -> VipsImage {
+        try derive { cvips_embed_copy(pointer, Int32(width), Int32(height), &$0) }
+    }
+
+    /// Computes the pixels and encodes them as a metadata-free JPEG.
+    func jpeg(quality: Int) throws -> [UInt8] {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard cvips_jpegsave_buffer(pointer, Int32(quality), &buffer, &length) == 0, let buffer else {
+            throw VipsImage.lastError(kind: .corrupt)
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
+    /// The band values of one pixel (for checks of rendered output).
+    func pixel(x: Int, y: Int) throws -> [Double] {
+        var values: UnsafeMutablePointer<Double>?
+        var count: Int32 = 0
+        guard cvips_getpoint(pointer, Int32(x), Int32(y), &values, &count) == 0, let values else {
+            throw VipsImage.lastError(kind: .vips)
+        }
+        defer { g_free(values) }
+        return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+    }
+
+    /// Mean absolute difference per pixel and band against an image of the same shape.
+    func meanAbsoluteDifference(to other: VipsImage) throws -> Double {
+        var mean = 0.0
+        guard cvips_mean_abs_difference(pointer, other.pointer, &mean) == 0 else { throw VipsImage.lastError(kind: .vips) }
+        return mean
+    }
+
+    /// Streams the image into a DeepZoom pyramid at `base`.dzi and `base`_files/.
+    func writeDeepZoom(base: String, tileSize: Int, suffix: String) throws {
+        guard cvips_dzsave(pointer, base, Int32(tileSize), suffix) == 0 else {
+            throw VipsImage.lastError(kind: .corrupt)
+        }
+    }
+
+    /// Runs one libvips operation that makes a new image from this one.
+    private func derive(_ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: .vips) }
+        return VipsImage(owning: out)
+    }
+
+    enum ErrorKind { case corrupt, vips }
+
+    /// libvips' error text (then cleared), as the ImagingError a failed call of that kind means.
+    static func lastError(kind: ErrorKind) -> ImagingError {
+        var text = "unknown libvips error"
+        if let copy = vips_error_buffer_copy() {  // copies and clears under libvips' lock
+            text = String(cString: copy).trimmingCharacters(in: .whitespacesAndNewlines)
+            g_free(copy)
+        }
+        if text.isEmpty { text = "unknown libvips error" }
+        switch kind {
+        case .corrupt: return .corrupt(text)
+        case .vips: return .vips(text)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Imaging
+
+/// Where a photo's pyramid stands.
+public enum PhotoStatus: String, Sendable, Hashable, CaseIterable {
+    /// Queued or being built; every tile is served all the same, rendered on demand.
+    case processing
+    /// The pyramid for the current version is on disk.
+    case ready
+    /// The file cannot be shown; `Photo.error` says why.
+    case failed
+}
+
+/// One photo of the catalog as the routes see it: an immutable snapshot.
+public struct Photo: Sendable, Hashable {
+    /// Stable id, never reused for another file.
+    public var id: Int
+    /// Path relative to the photos folder, e.g. `trips/photo3.jpg`.
+    public var relativePath: String
+    /// Absolute path of the source file.
+    public var sourcePath: String
+    /// The file name without its extension.
+    public var title: String
+    /// Size after EXIF orientation; 0 when the header could not be read.
+    public var width: Int
+    public var height: Int
+    /// Content hash of the file plus the pyramid settings, 12 hex digits.
+    public var version: String
+    public var status: PhotoStatus
+    /// Why the photo failed, in words a person understands; nil unless `status` is `.failed`.
+    public var error: String?
+
+    public init(id: Int, relativePath: String, sourcePath: String, title: String, width: Int, height: Int,
+                version: String, status: PhotoStatus, error: String? = nil) {
+        self.id = id
+        self.relativePath = relativePath
+        self.sourcePath = sourcePath
+        self.title = title
+        self.width = width
+        self.height = height
+        self.version = version
+        self.status = status
+        self.error = error
+    }
+
+    /// The pyramid geometry, or nil when the size is unknown.
+    public func pyramid(tileSize: Int) -> TilePyramid? {
+        guard width > 0, height > 0 else { return nil }
+        return TilePyramid(width: width, height: height, tileSize: tileSize)
+    }
+
+    /// The title for a file name: the last path component without its extension.
+    static func title(for relativePath: String) -> String {
+        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}

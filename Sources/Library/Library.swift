@@ -1,2 +1,0 @@
-/// The photo catalog.
-enum LibraryModule {}

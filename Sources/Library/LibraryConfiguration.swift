@@ -1,0 +1,38 @@
+import Imaging
+
+/// What the library needs to know, taken from the application's configuration.
+public struct LibraryConfiguration: Sendable {
+    /// Folder of photos; with `makesDemo` it is filled with the demo library first.
+    public var photosDirectory: String
+    /// Folder for the catalog database and the tile folders.
+    public var dataDirectory: String
+    public var settings: RenderSettings
+    /// Byte cap of the in-memory tile cache. Default 256 MiB.
+    public var tileCacheBytes: Int
+    /// Pyramids built at the same time. Default 1.
+    public var ingestConcurrency: Int
+    /// Seconds between scans; 0 scans only at start and when asked. Default 5.
+    public var rescanSeconds: Double
+    /// Whether to make the demo photos in `photosDirectory` when it has none. Default false.
+    public var makesDemo: Bool
+    /// Tile folders of versions no photo uses are deleted once older than this. Default 60 s.
+    public var garbageAgeSeconds: Double
+
+    public init(photosDirectory: String, dataDirectory: String, settings: RenderSettings = RenderSettings(),
+                tileCacheBytes: Int = 256 << 20, ingestConcurrency: Int = 1, rescanSeconds: Double = 5,
+                makesDemo: Bool = false, garbageAgeSeconds: Double = 60) {
+        self.photosDirectory = photosDirectory
+        self.dataDirectory = dataDirectory
+        self.settings = settings
+        self.tileCacheBytes = tileCacheBytes
+        self.ingestConcurrency = ingestConcurrency
+        self.rescanSeconds = rescanSeconds
+        self.makesDemo = makesDemo
+        self.garbageAgeSeconds = garbageAgeSeconds
+    }
+
+    /// `<data>/tiles`.
+    public var tilesDirectory: String { dataDirectory + "/tiles" }
+    /// `<data>/catalog.sqlite`.
+    public var catalogPath: String { dataDirectory + "/catalog.sqlite" }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Imaging
+
+extension PhotoLibrary {
+    /// A tile or thumbnail from memory, or nil; a hit is counted. Never blocks on I/O, so an
+    /// event loop may call it.
+    public func cachedImage(_ key: TileKey) -> [UInt8]? {
+        guard let bytes = cache.get(key) else { return nil }
+        metrics.cacheHits.increment()
+        return bytes
+    }
+
+    /// A tile (or, with `tile` nil, the thumbnail) of the photo's current version: from memory,
+    /// from the built pyramid on disk, or rendered from the source on demand. Concurrent callers
+    /// for the same missing image share one render. Blocks: call it off the event loop.
+    public func image(of photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
+        let key = TileKey(version: photo.version, tile: tile)
+        if let bytes = cachedImage(key) { return bytes }
+        metrics.cacheMisses.increment()
+        let bytes = try renders.run(key) { () throws -> [UInt8] in
+            // Another caller may have finished this very image while we waited for the lock.
+            if let bytes = cache.get(key) { return bytes }
+            let bytes = try load(photo, tile: tile)
+            cache.put(key, bytes)
+            metrics.cacheBytes.set(Double(cache.bytes))
+            return bytes
+        }
+        return bytes
+    }
+
+    /// Reads the image from the built pyramid, or renders it when the pyramid is not there yet.
+    private func load(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
+        let directory = catalog.pyramidDirectory(photo.version)
+        let path = tile.map { renderer.tilePath(in: directory, $0) } ?? renderer.thumbnailPath(in: directory)
+        if let bytes = Self.readFile(path) { return bytes }
+        if let tile {
+            return try renderer.renderTile(source: photo.sourcePath, tile: tile)
+        }
+        return try renderer.thumbnail(source: photo.sourcePath)
+    }
+
+    /// The file's bytes, or nil when it is not there.
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, size - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            offset += n
+        }
+        return bytes
+    }
+}

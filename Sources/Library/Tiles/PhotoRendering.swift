@@ -1,0 +1,56 @@
+import Imaging
+
+/// The libvips boundary as the library needs it. The real one is `VipsPhotoRendering`;
+/// tests count or fake renders through their own.
+public protocol PhotoRendering: Sendable {
+    /// Reads the header only: size after EXIF orientation, or an `ImagingError`.
+    func probe(_ path: String) throws -> PhotoSize
+    /// Writes `directory/{z}/{x}_{y}.jpg` and `directory/thumbnail.jpg`, atomically.
+    func buildPyramid(source: String, into directory: String) throws -> TilePyramid
+    /// One tile rendered straight from the source.
+    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8]
+    /// The square grid thumbnail rendered straight from the source.
+    func thumbnail(source: String) throws -> [UInt8]
+    /// Where a built pyramid keeps a tile.
+    func tilePath(in directory: String, _ tile: TileCoordinate) -> String
+}
+
+extension PhotoRendering {
+    /// Where a built pyramid keeps its thumbnail.
+    public func thumbnailPath(in directory: String) -> String { directory + "/thumbnail.jpg" }
+}
+
+/// A photo's size in pixels after EXIF orientation.
+public struct PhotoSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+}
+
+/// The real renderer: PhotoRenderer (libvips) with fixed settings.
+public struct VipsPhotoRendering: PhotoRendering {
+    public let settings: RenderSettings
+
+    public init(settings: RenderSettings) { self.settings = settings }
+
+    public func probe(_ path: String) throws -> PhotoSize {
+        let info = try PhotoRenderer.probe(path, settings: settings)
+        return PhotoSize(width: info.width, height: info.height)
+    }
+
+    public func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+        try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+    }
+
+    public func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+        try PhotoRenderer.renderTile(source: source, tile: tile, settings: settings)
+    }
+
+    public func thumbnail(source: String) throws -> [UInt8] {
+        try PhotoRenderer.thumbnail(source: source, settings: settings)
+    }
+
+    public func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
+        PhotoRenderer.tilePath(in: directory, tile)
+    }
+}

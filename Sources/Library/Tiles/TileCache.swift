@@ -1,0 +1,118 @@
+import Imaging
+import Synchronization
+
+/// What a cached image is: one tile of one version, or that version's thumbnail.
+public struct TileKey: Hashable, Sendable, CustomStringConvertible {
+    public var version: String
+    /// The tile, or nil for the thumbnail.
+    public var tile: TileCoordinate?
+
+    public init(version: String, tile: TileCoordinate?) {
+        self.version = version
+        self.tile = tile
+    }
+
+    public var description: String { tile.map { "\(version)/\($0)" } ?? "\(version)/thumbnail" }
+}
+
+/// Hot tiles in memory, least recently used evicted first once the byte cap is reached.
+///
+/// Entries are `[UInt8]`, which is copy-on-write: a hit hands the same buffer to every
+/// response without copying it. Lookups and inserts are O(1) under one short lock.
+public final class TileCache: Sendable {
+    private struct Node {
+        var key: TileKey
+        var bytes: [UInt8]
+        var previous: Int
+        var next: Int
+    }
+
+    private struct State {
+        var index: [TileKey: Int] = [:]
+        var nodes: [Node] = []
+        var free: [Int] = []
+        /// Most recently used; -1 when empty.
+        var head = -1
+        /// Least recently used; -1 when empty.
+        var tail = -1
+        var bytes = 0
+
+        mutating func unlink(_ i: Int) {
+            let node = nodes[i]
+            if node.previous >= 0 { nodes[node.previous].next = node.next } else { head = node.next }
+            if node.next >= 0 { nodes[node.next].previous = node.previous } else { tail = node.previous }
+        }
+
+        mutating func pushFront(_ i: Int) {
+            nodes[i].previous = -1
+            nodes[i].next = head
+            if head >= 0 { nodes[head].previous = i }
+            head = i
+            if tail < 0 { tail = i }
+        }
+
+        mutating func remove(_ i: Int) {
+            unlink(i)
+            bytes -= nodes[i].bytes.count
+            index[nodes[i].key] = nil
+            nodes[i].bytes = []
+            free.append(i)
+        }
+    }
+
+    /// The most bytes kept; 0 keeps nothing.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacityBytes: Int) {
+        self.capacity = max(0, capacityBytes)
+    }
+
+    /// The cached bytes, marking them most recently used.
+    public func get(_ key: TileKey) -> [UInt8]? {
+        state.withLock { state in
+            guard let i = state.index[key] else { return nil }
+            if state.head != i {
+                state.unlink(i)
+                state.pushFront(i)
+            }
+            return state.nodes[i].bytes
+        }
+    }
+
+    /// Stores bytes, evicting the least recently used until the cap holds. Larger than the cap: not kept.
+    public func put(_ key: TileKey, _ bytes: [UInt8]) {
+        guard bytes.count <= capacity else { return }
+        state.withLock { state in
+            if let existing = state.index[key] { state.remove(existing) }
+            while state.bytes + bytes.count > capacity, state.tail >= 0 {
+                state.remove(state.tail)
+            }
+            let node = Node(key: key, bytes: bytes, previous: -1, next: -1)
+            let i: Int
+            if let reused = state.free.popLast() {
+                state.nodes[reused] = node
+                i = reused
+            } else {
+                state.nodes.append(node)
+                i = state.nodes.count - 1
+            }
+            state.index[key] = i
+            state.pushFront(i)
+            state.bytes += bytes.count
+        }
+    }
+
+    /// Drops every entry whose version is not in `versions` (files changed or went away).
+    public func retainVersions(_ versions: Set<String>) {
+        state.withLock { state in
+            for (key, i) in state.index where !versions.contains(key.version) { state.remove(i) }
+        }
+    }
+
+    /// Bytes held now.
+    public var bytes: Int { state.withLock { $0.bytes } }
+
+    /// Entries held now.
+    public var count: Int { state.withLock { $0.index.count } }
+}

@@ -1,0 +1,180 @@
+import Comments
+import Foundation
+import HTTP
+import Synchronization
+import XCTest
+
+/// An acknowledged comment survives the server being killed: the built `photoscroll` binary runs as a
+/// child process, takes a stream of concurrent posts, is SIGKILLed in the middle, restarts on the same
+/// data folder, and must still have every comment it answered 201 for.
+final class CommentDurabilityTests: XCTestCase {
+    private var directory: URL!
+    private var children: [Process] = []
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("comments-durability-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("photos"), withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        for child in children where child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func testEveryAcknowledgedCommentSurvivesSIGKILL() throws {
+        let binary = try Self.photoscrollBinary()
+        try Self.makePhoto(at: directory.appendingPathComponent("photos/kept.jpg").path)
+
+        let first = try startServer(binary)
+        let photo = try waitForPhoto(port: first.port)
+
+        // Eight keep-alive clients post as fast as they can; the server is killed while they do.
+        let acknowledged = Mutex<[Int: String]>([:])
+        let stop = Atomic<Bool>(false)
+        let clients = DispatchGroup()
+        for client in 0..<8 {
+            DispatchQueue.global().async(group: clients) {
+                guard let connection = try? HTTPClientConnection(port: first.port, timeoutSeconds: 5) else { return }
+                defer { connection.close() }
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    let text = "client \(client) comment \(n)"
+                    let body = "{\"text\":\"\(text)\"}"
+                    n += 1
+                    do {
+                        try connection.send("POST /photos/\(photo)/comments HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                        let response = try connection.readResponse()
+                        guard response.status == 201, let id = response.object["id"] as? Int else { return }
+                        acknowledged.withLock { $0[id] = text }
+                    } catch {
+                        return // the server is gone; whatever was not answered 201 may or may not be stored
+                    }
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while acknowledged.withLock({ $0.count }) < 150 && Date() < deadline { usleep(2_000) }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        stop.store(true, ordering: .relaxed)
+        XCTAssertEqual(clients.wait(timeout: .now() + 10), .success)
+        let acked = acknowledged.withLock { $0 }
+        XCTAssertGreaterThanOrEqual(acked.count, 150, "the clients got going before the kill")
+        XCTAssertEqual(first.process.terminationReason, .uncaughtSignal, "it was killed, not shut down cleanly")
+
+        let second = try startServer(binary)
+        _ = try waitForPhoto(port: second.port)
+        var stored: [Int: String] = [:]
+        var cursor = 0
+        while true {
+            let page = try HTTPClient.request(.GET, url: "http://127.0.0.1:\(second.port)/photos/\(photo)/comments?limit=200&after=\(cursor)")
+            XCTAssertEqual(page.status, 200)
+            let comments = page.object["comments"] as? [[String: Any]] ?? []
+            for comment in comments {
+                if let id = comment["id"] as? Int, let text = comment["text"] as? String { stored[id] = text }
+            }
+            guard let last = comments.last?["id"] as? Int else { break }
+            cursor = last
+        }
+        let lost = acked.filter { stored[$0.key] != $0.value }
+        XCTAssertEqual(lost.count, 0, "acknowledged but lost or changed: \(lost.keys.sorted().prefix(10))")
+        XCTAssertLessThanOrEqual(stored.count - acked.count, 8, "at most one unanswered post per client was in flight")
+
+        let after = try HTTPClient.request(.POST, url: "http://127.0.0.1:\(second.port)/photos/\(photo)/comments",
+                                           headers: ["Content-Type": "application/json"], body: Array(#"{"text":"after the restart"}"#.utf8))
+        XCTAssertEqual(after.status, 201)
+        XCTAssertGreaterThan(after.object["id"] as? Int ?? 0, stored.keys.max() ?? 0, "ids keep increasing across the crash")
+
+        kill(second.process.processIdentifier, SIGTERM)
+        second.process.waitUntilExit()
+        let store = try SQLiteCommentStore(path: directory.appendingPathComponent("data/comments.sqlite").path)
+        defer { store.close() }
+        XCTAssertEqual(try store.integrityCheck(), ["ok"])
+        XCTAssertEqual(store.count(photoID: photo), stored.count + 1)
+    }
+
+    // MARK: - The child process
+
+    private func startServer(_ binary: URL) throws -> (process: Process, port: Int) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--data", directory.appendingPathComponent("data").path,
+                             "--photos", directory.appendingPathComponent("photos").path, "--rescan-seconds", "0"]
+        process.currentDirectoryURL = directory // no config.json here: defaults, then the flags
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOSCROLL_") && $0.key != "PORT" }
+        environment["PHOTOSCROLL_COMMENTS_PER_MINUTE"] = "0"
+        environment["PHOTOSCROLL_LOG_LEVEL"] = "warning"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        children.append(process)
+        let line = try Self.firstLine(of: output.fileHandleForReading, timeout: 30)
+        guard line.hasPrefix("listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
+            throw HTTPClientError("unexpected first line from photoscroll: \(line)")
+        }
+        return (process, port)
+    }
+
+    /// The id of the one photo, once the catalog lists it.
+    private func waitForPhoto(port: Int) throws -> Int {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let response = try? HTTPClient.request(.GET, url: "http://127.0.0.1:\(port)/photos"),
+               let photos = response.object["photos"] as? [[String: Any]], let id = photos.first?["id"] as? Int {
+                return id
+            }
+            usleep(50_000)
+        }
+        throw HTTPClientError("the photo never appeared in /photos")
+    }
+
+    private static func firstLine(of handle: FileHandle, timeout: Double) throws -> String {
+        let line = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = handle.readData(ofLength: 1)
+                if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
+                bytes.append(contentsOf: chunk)
+            }
+            line.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success, let text = line.withLock({ $0 }) else {
+            throw HTTPClientError("photoscroll printed no first line within \(timeout) s")
+        }
+        return text
+    }
+
+    /// The `photoscroll` executable built alongside this test bundle.
+    static func photoscrollBinary() throws -> URL {
+        let bundle = Bundle.main.bundleURL
+        var candidates = [bundle.appendingPathComponent("photoscroll"),
+                          bundle.deletingLastPathComponent().appendingPathComponent("photoscroll")]
+        for test in Bundle.allBundles where test.bundlePath.hasSuffix(".xctest") {
+            candidates.append(test.bundleURL.deletingLastPathComponent().appendingPathComponent("photoscroll"))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/photoscroll"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw HTTPClientError("no photoscroll binary next to the tests (looked at \(candidates.map(\.path))); run swift build first")
+        }
+        return found
+    }
+
+    /// A small JPEG from the vips CLI (libvips-tools, installed with the build dependencies).
+    static func makePhoto(at path: String) throws {
+        let vips = Process()
+        vips.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        vips.arguments = ["vips", "sines", path, "320", "240"]
+        try vips.run()
+        vips.waitUntilExit()
+        guard vips.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
+            throw HTTPClientError("vips could not write \(path)")
+        }
+    }
+}

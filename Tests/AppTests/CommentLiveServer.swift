@@ -1,0 +1,107 @@
+import Comments
+import Foundation
+import HTTP
+import Observability
+import XCTest
+@testable import App
+
+/// A real HTTP server on a loopback port 0 serving only the comment routes, over the SQLite store
+/// in a temporary folder. Photos 1…5 exist.
+final class CommentLiveServer {
+    let directory: URL
+    let service: CommentService
+    let server: HTTPServer
+    let metrics = MetricsRegistry()
+    var port: Int { server.port }
+
+    init(perMinute: Int = 0, adminToken: String = "", heartbeatSeconds: Double = 15) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("comments-live-\(UUID().uuidString)")
+        var configuration = Configuration()
+        configuration.data = directory.path
+        configuration.commentsPerMinute = perMinute
+        configuration.adminToken = adminToken
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteCommentStore(path: directory.appendingPathComponent("comments.sqlite").path)
+        service = CommentService(store: store, configuration: configuration, logger: .disabled, metrics: metrics,
+                                 photoExists: { (1...5).contains($0) }, heartbeatSeconds: heartbeatSeconds)
+        var router = Router()
+        service.register(on: &router)
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2, workerThreads: 4),
+                            router: router, logger: .disabled)
+        try server.start()
+    }
+
+    func stop() {
+        service.stop()
+        server.shutdown(graceSeconds: 2)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// One request on its own connection, body and headers exactly as given.
+    func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) throws -> HTTPClientResponse {
+        try HTTPClient.request(method, url: "http://127.0.0.1:\(port)\(target)", headers: headers, body: body, timeoutSeconds: 5)
+    }
+
+    func postJSON(_ photo: Int, _ json: String) throws -> HTTPClientResponse {
+        try send(.POST, "/photos/\(photo)/comments", headers: ["Content-Type": "application/json"], body: Array(json.utf8))
+    }
+
+    /// Opens `GET target` and returns the connection once the stream's head has arrived.
+    func openEvents(_ target: String, headers: HTTPHeaders = [:]) throws -> EventStreamReader {
+        let connection = try HTTPClientConnection(port: port, timeoutSeconds: 0.2)
+        var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        try connection.send(head + "\r\n")
+        var response: HTTPClientResponse?
+        let deadline = Date().addingTimeInterval(5)
+        while response == nil && Date() < deadline {
+            response = try? connection.readResponseHead()
+        }
+        return EventStreamReader(connection: connection, head: try XCTUnwrap(response, "no response head for \(target)"))
+    }
+}
+
+/// Reads a Server-Sent Events stream off a client connection.
+final class EventStreamReader {
+    let connection: HTTPClientConnection
+    let head: HTTPClientResponse
+    private(set) var text = ""
+    private(set) var ended = false
+
+    init(connection: HTTPClientConnection, head: HTTPClientResponse) {
+        self.connection = connection
+        self.head = head
+    }
+
+    /// Reads until `condition` holds on everything received, the stream ends, or `timeout` passes.
+    @discardableResult
+    func read(timeout: Double, until condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition(text) && !ended && Date() < deadline {
+            do {
+                let bytes = try connection.readAvailable()
+                if bytes.isEmpty { ended = true }
+                text += String(decoding: bytes, as: UTF8.self)
+            } catch {
+                continue // the short read timeout passed with nothing new
+            }
+        }
+        return condition(text)
+    }
+
+    /// Ids of the `event: comment` frames received so far, in order.
+    var commentEventIDs: [Int] {
+        text.components(separatedBy: "\n\n").compactMap { frame in
+            guard frame.contains("event: comment") else { return nil }
+            return frame.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int($0.dropFirst(4)) }
+        }
+    }
+
+    func close() { connection.close() }
+}
+
+extension HTTPClientResponse {
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
+    }
+}

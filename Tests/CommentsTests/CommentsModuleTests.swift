@@ -1,6 +1,0 @@
-import XCTest
-@testable import Comments
-
-final class CommentsModuleTests: XCTestCase {
-    func testModuleLinks() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,230 @@
+import XCTest
+@testable import HTTP
+
+/// The connection life cycle without sockets: bytes and time are fed by hand.
+final class ConnectionMachineTests: XCTestCase {
+    /// A compact view of an action, for comparing sequences.
+    enum Step: Equatable {
+        case dispatch(String, body: String)
+        case sendContinue
+        case send(Int, close: Bool)
+        case shutdownWrite
+        case close
+    }
+
+    var limits: HTTPLimits {
+        var limits = HTTPLimits()
+        limits.headTimeoutSeconds = 5
+        limits.idleTimeoutSeconds = 30
+        limits.writeTimeoutSeconds = 10
+        limits.bodyTimeoutSeconds = 20
+        return limits
+    }
+
+    var router: Router {
+        var router = Router()
+        router.get("/a", execution: .inline) { _ in HTTPResponse() }
+        router.get("/b") { _ in HTTPResponse() }
+        router.post("/upload", maxBodyBytes: 10) { _ in HTTPResponse() }
+        return router
+    }
+
+    func machine(now: Double = 0) -> ConnectionMachine {
+        ConnectionMachine(limits: limits, router: router, remoteAddress: "127.0.0.1", now: now, maxPipelined: 4, lingerSeconds: 2)
+    }
+
+    var sequences: [Int] = []
+
+    func steps(_ actions: [ConnectionMachine.Action]) -> [Step] {
+        actions.map { action in
+            switch action {
+            case .dispatch(let d):
+                sequences.append(d.sequence)
+                return .dispatch(d.request.path, body: String(decoding: d.request.body, as: UTF8.self))
+            case .sendContinue: return .sendContinue
+            case .send(let response, _, let close): return .send(response.status.rawValue, close: close)
+            case .shutdownWrite: return .shutdownWrite
+            case .close: return .close
+            }
+        }
+    }
+
+    func receive(_ m: inout ConnectionMachine, _ text: String, at now: Double) -> [Step] {
+        m.inbound.append(contentsOf: Array(text.utf8))
+        return steps(m.event(.bytesReceived, now: now))
+    }
+
+    func ok(_ m: inout ConnectionMachine, _ sequence: Int, at now: Double, status: Int = 200) -> [Step] {
+        steps(m.event(.responseReady(sequence: sequence, PreparedResponse(status: HTTPStatus(status), headers: [:], payload: .none, contentLength: 0)), now: now))
+    }
+
+    func testOneRequestKeepsTheConnectionOpen() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 1), [.dispatch("/a", body: "")])
+        XCTAssertEqual(ok(&m, sequences[0], at: 1), [.send(200, close: false)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 1)), [])
+        XCTAssertTrue(m.wantsInput)
+        XCTAssertFalse(m.isClosed)
+    }
+
+    func testPipelinedAnswersLeaveInRequestOrder() {
+        var m = machine()
+        let text = "GET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n"
+        XCTAssertEqual(receive(&m, text, at: 0), [.dispatch("/b", body: ""), .dispatch("/a", body: "")])
+        // The fast second answer waits for the slow first one; the 404 waits behind both.
+        XCTAssertEqual(ok(&m, sequences[1], at: 0.1), [])
+        XCTAssertEqual(ok(&m, sequences[0], at: 0.2), [.send(200, close: false), .send(200, close: false), .send(404, close: false)])
+    }
+
+    func testPipelineLimitPausesReading() {
+        var m = machine()
+        let one = "GET /b HTTP/1.1\r\nHost: x\r\n\r\n"
+        XCTAssertEqual(receive(&m, String(repeating: one, count: 6), at: 0).count, 4)
+        XCTAssertFalse(m.wantsInput)
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.dispatch("/b", body: "")])
+    }
+
+    func testConnectionCloseAnswersThenCloses() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 0),
+                       [.dispatch("/a", body: "")])
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: true)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.close])
+
+        var old = machine()
+        _ = receive(&old, "GET /a HTTP/1.0\r\n\r\n", at: 0)
+        XCTAssertEqual(ok(&old, sequences[1], at: 0), [.send(200, close: true)])
+        XCTAssertEqual(steps(old.event(.outputDrained, now: 0)), [.close])
+    }
+
+    func testRefusedBodyLingersUntilThePeerClosesOrTheDeadline() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab", at: 0), [.send(404, close: true)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.shutdownWrite])
+        XCTAssertTrue(m.wantsInput, "keeps reading, to discard")
+        XCTAssertEqual(receive(&m, "cde", at: 0.5), [])
+        XCTAssertEqual(steps(m.event(.inputClosed, now: 0.6)), [.close])
+
+        var stubborn = machine()
+        _ = receive(&stubborn, "GET / HTTP/9.0\r\n\r\n", at: 0)
+        XCTAssertEqual(steps(stubborn.event(.outputDrained, now: 0)), [.shutdownWrite])
+        XCTAssertEqual(steps(stubborn.event(.timer, now: 1)), [])
+        XCTAssertEqual(steps(stubborn.event(.timer, now: 2.1)), [.close])
+    }
+
+    func testHTTP10KeepAliveStaysOpen() {
+        var m = machine()
+        _ = receive(&m, "GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", at: 0)
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
+    }
+
+    func testHeadDeadlineAnswers408AndCloses() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHo", at: 10), [])
+        XCTAssertEqual(steps(m.event(.timer, now: 14.9)), [])
+        XCTAssertEqual(receive(&m, "st: x\r\n", at: 14.95), [])
+        XCTAssertEqual(steps(m.event(.timer, now: 15.0)), [.send(408, close: true)])
+        XCTAssertFalse(m.wantsInput)
+    }
+
+    func testIdleConnectionClosesAfterTheIdleLimit() {
+        var m = machine(now: 0)
+        _ = receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 1)
+        _ = ok(&m, sequences[0], at: 1)
+        _ = m.event(.outputDrained, now: 2)
+        XCTAssertEqual(steps(m.event(.timer, now: 31)), [])
+        XCTAssertEqual(m.nextDeadline(), 32)
+        XCTAssertEqual(steps(m.event(.timer, now: 32)), [.close])
+    }
+
+    func testNoIdleTimeoutWhileAWorkerIsBusy() {
+        var m = machine()
+        _ = receive(&m, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
+        XCTAssertEqual(steps(m.event(.timer, now: 100)), [])
+        XCTAssertEqual(ok(&m, sequences[0], at: 100), [.send(200, close: false)])
+    }
+
+    func testStalledWriteIsDropped() {
+        var m = machine()
+        _ = receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
+        _ = ok(&m, sequences[0], at: 0)
+        _ = m.event(.outputBlocked, now: 1)
+        XCTAssertFalse(m.wantsInput)
+        _ = m.event(.outputProgressed, now: 5)
+        XCTAssertEqual(steps(m.event(.timer, now: 14)), [])
+        XCTAssertEqual(steps(m.event(.timer, now: 15)), [.close])
+    }
+
+    func testBodyByContentLengthAndBodyDeadline() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhe", at: 0), [])
+        XCTAssertEqual(receive(&m, "llo", at: 1), [.dispatch("/upload", body: "hello")])
+
+        var slow = machine()
+        _ = receive(&slow, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhe", at: 0)
+        XCTAssertEqual(steps(slow.event(.timer, now: 20)), [.send(408, close: true)])
+    }
+
+    func testChunkedBodyIsDecoded() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n", at: 0), [])
+        XCTAssertEqual(receive(&m, "2\r\nde\r\n0\r\nX-Trailer: 1\r\n\r\n", at: 0), [.dispatch("/upload", body: "abcde")])
+    }
+
+    func testTooLargeBodyIs413BeforeItIsRead() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n", at: 0),
+                       [.send(413, close: true)])
+        var chunked = machine()
+        XCTAssertEqual(receive(&chunked, "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n", at: 0),
+                       [.send(413, close: true)])
+    }
+
+    func testContinueOnlyWhenTheRouteTakesTheBody() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n", at: 0), [.sendContinue])
+        XCTAssertEqual(receive(&m, "hi", at: 0), [.dispatch("/upload", body: "hi")])
+
+        var missing = machine()
+        XCTAssertEqual(receive(&missing, "POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n", at: 0),
+                       [.send(404, close: true)])
+        var wrongMethod = machine()
+        XCTAssertEqual(receive(&wrongMethod, "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n", at: 0),
+                       [.send(405, close: true)])
+    }
+
+    func testParseErrorIsAnsweredAfterEarlierRequests() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "GET /b HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/2.0\r\nHost: x\r\n\r\n", at: 0), [.dispatch("/b", body: "")])
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false), .send(505, close: true)])
+    }
+
+    func testEndOfInputFinishesPendingAnswersThenCloses() {
+        var m = machine()
+        _ = receive(&m, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
+        XCTAssertEqual(steps(m.event(.inputClosed, now: 0)), [])
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.close])
+    }
+
+    func testShutdownClosesIdleAndFinishesInFlight() {
+        var idle = machine()
+        XCTAssertEqual(steps(idle.event(.shutdown, now: 0)), [.close])
+
+        var busy = machine()
+        _ = receive(&busy, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
+        XCTAssertEqual(steps(busy.event(.shutdown, now: 0)), [])
+        XCTAssertEqual(ok(&busy, sequences[0], at: 1), [.send(200, close: true)])
+    }
+
+    func testStreamResponseSwitchesToStreaming() {
+        var m = machine()
+        _ = receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
+        let stream = PreparedResponse(status: .ok, headers: [:], payload: .stream({ _ in }), contentLength: nil)
+        XCTAssertEqual(steps(m.event(.responseReady(sequence: sequences[0], stream), now: 0)), [.send(200, close: true)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [])
+        XCTAssertEqual(steps(m.event(.timer, now: 1000)), [], "no idle timeout while streaming")
+        XCTAssertEqual(steps(m.event(.inputClosed, now: 1000)), [.close])
+    }
+}

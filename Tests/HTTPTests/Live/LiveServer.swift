@@ -1,0 +1,48 @@
+import Foundation
+import Observability
+@testable import HTTP
+
+/// A server on an ephemeral loopback port for one test, stopped by `stop()`.
+final class LiveServer {
+    let server: HTTPServer
+    let logs = MemoryLogSink()
+    let observer = RecordingObserver()
+    var port: Int { server.port }
+
+    init(limits: HTTPLimits = HTTPLimits(), eventLoops: Int = 2, workerThreads: Int = 4, _ build: (inout Router) -> Void) throws {
+        var router = Router()
+        build(&router)
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: eventLoops, workerThreads: workerThreads,
+                                                    serverName: "PhotoScroll", limits: limits)
+        server = HTTPServer(configuration: configuration, router: router,
+                            logger: Logger(label: "http", level: .info, sink: logs), observer: observer)
+        try server.start()
+    }
+
+    func connect(timeoutSeconds: Double = 5) throws -> HTTPClientConnection {
+        try HTTPClientConnection(host: "127.0.0.1", port: port, timeoutSeconds: timeoutSeconds)
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func stop(graceSeconds: Double = 1) {
+        server.shutdown(graceSeconds: graceSeconds)
+        server.wait()
+    }
+}
+
+/// Remembers what the server reported, for assertions.
+final class RecordingObserver: HTTPServerObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _requests: [CompletedRequest] = []
+    private var _opened = 0
+    private var _closed = 0
+
+    func connectionOpened() { lock.withLock { _opened += 1 } }
+    func connectionClosed() { lock.withLock { _closed += 1 } }
+    func requestCompleted(_ request: CompletedRequest) { lock.withLock { _requests.append(request) } }
+
+    var requests: [CompletedRequest] { lock.withLock { _requests } }
+    var opened: Int { lock.withLock { _opened } }
+    var closed: Int { lock.withLock { _closed } }
+}

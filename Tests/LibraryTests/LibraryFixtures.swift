@@ -1,0 +1,103 @@
+import Foundation
+import Imaging
+import Library
+import Observability
+import XCTest
+
+/// A renderer that never touches libvips: a "photo" is a text file `fake WxH`, tiles are text.
+/// It counts renders and can be slowed down, to test caching and single-flight.
+final class FakeRenderer: PhotoRendering, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _tileRenders = 0
+    private var _builds = 0
+    var delaySeconds: Double = 0
+
+    var tileRenders: Int { lock.withLock { _tileRenders } }
+    var builds: Int { lock.withLock { _builds } }
+
+    func probe(_ path: String) throws -> PhotoSize {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("fake ") else {
+            throw ImagingError.notAnImage("no known format")
+        }
+        let firstLine = text.split(separator: "\n").first ?? ""
+        let size = firstLine.dropFirst(5).split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard size.count == 2 else { throw ImagingError.corrupt("bad size") }
+        return PhotoSize(width: size[0], height: size[1])
+    }
+
+    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+        lock.withLock { _builds += 1 }
+        let info = try probe(source)
+        let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: 256)
+        let staging = directory + ".partial"
+        for z in 0...pyramid.maxZoom {
+            try FileManager.default.createDirectory(atPath: "\(staging)/\(z)", withIntermediateDirectories: true)
+            let grid = pyramid.grid(z)!
+            for x in 0..<grid.columns { for y in 0..<grid.rows {
+                FileManager.default.createFile(atPath: tilePath(in: staging, TileCoordinate(z: z, x: x, y: y)),
+                                               contents: Data("disk \(z)/\(x)/\(y)".utf8))
+            } }
+        }
+        FileManager.default.createFile(atPath: staging + "/thumbnail.jpg", contents: Data("disk thumbnail".utf8))
+        if rename(staging, directory) != 0 { try? FileManager.default.removeItem(atPath: staging) }
+        return pyramid
+    }
+
+    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+        lock.withLock { _tileRenders += 1 }
+        if delaySeconds > 0 { Thread.sleep(forTimeInterval: delaySeconds) }
+        _ = try probe(source)
+        return Array("rendered \(tile)".utf8)
+    }
+
+    func thumbnail(source: String) throws -> [UInt8] {
+        lock.withLock { _tileRenders += 1 }
+        return Array("rendered thumbnail".utf8)
+    }
+
+    func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
+        "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg"
+    }
+}
+
+/// A fresh photos folder and data folder, removed when the test ends.
+struct Folders {
+    let photos: String
+    let data: String
+    private unowned let test: XCTestCase
+
+    init(_ test: XCTestCase) throws {
+        self.test = test
+        let root = NSTemporaryDirectory() + "library-test-\(UUID().uuidString)"
+        photos = root + "/photos"
+        data = root + "/data"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    /// Writes a fake photo (for `FakeRenderer`).
+    func fake(_ name: String, _ width: Int, _ height: Int, extra: String = "") {
+        let path = photos + "/" + name
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: path, contents: Data("fake \(width)x\(height)\n\(extra)".utf8))
+    }
+
+    /// Writes a real JPEG drawn by libvips.
+    func real(_ name: String, _ width: Int, _ height: Int, seed: Int = 1) throws {
+        try DemoImage.write(to: photos + "/" + name, width: width, height: height, seed: seed)
+    }
+
+    func library(renderer: (any PhotoRendering)? = nil, store: (any CatalogStore)? = nil, cacheBytes: Int = 1 << 20,
+                 garbageAge: Double = 60, metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: data, tileCacheBytes: cacheBytes,
+                                                             rescanSeconds: 0, garbageAgeSeconds: garbageAge),
+                         store: store, renderer: renderer, logger: .disabled, metrics: metrics)
+        // Registered after the folder removal, so it runs before it: no build may write into a removed folder.
+        test.addTeardownBlock {
+            library.stop()
+            library.waitForIngest(timeoutSeconds: 60)
+        }
+        return library
+    }
+}

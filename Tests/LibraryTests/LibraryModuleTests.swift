@@ -1,6 +1,0 @@
-import XCTest
-@testable import Library
-
-final class LibraryModuleTests: XCTestCase {
-    func testModuleLinks() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,56 @@
+import Foundation
+import Imaging
+@testable import Library
+import XCTest
+
+final class TileCacheTests: XCTestCase {
+    private func key(_ n: Int, _ version: String = "v1") -> TileKey {
+        TileKey(version: version, tile: TileCoordinate(z: 0, x: n, y: 0))
+    }
+
+    func testByteCapIsRespectedAndLeastRecentlyUsedGoesFirst() {
+        let cache = TileCache(capacityBytes: 1000)
+        for n in 0..<4 { cache.put(key(n), [UInt8](repeating: UInt8(n), count: 300)) }
+        // 4 × 300 > 1000: the oldest went.
+        XCTAssertLessThanOrEqual(cache.bytes, 1000)
+        XCTAssertEqual(cache.bytes, 900)
+        XCTAssertNil(cache.get(key(0)))
+        // Touch 1, then add: 2 is now the least recently used.
+        XCTAssertEqual(cache.get(key(1))?.first, 1)
+        cache.put(key(4), [UInt8](repeating: 4, count: 300))
+        XCTAssertNil(cache.get(key(2)))
+        XCTAssertNotNil(cache.get(key(1)))
+        XCTAssertNotNil(cache.get(key(3)))
+        XCTAssertNotNil(cache.get(key(4)))
+        // Too large for the cap: not kept, nothing evicted.
+        cache.put(key(9), [UInt8](repeating: 9, count: 1001))
+        XCTAssertNil(cache.get(key(9)))
+        XCTAssertEqual(cache.count, 3)
+    }
+
+    func testManyInsertsNeverExceedTheCap() {
+        let cache = TileCache(capacityBytes: 10_000)
+        for n in 0..<2000 {
+            cache.put(key(n % 300), [UInt8](repeating: 1, count: 50 + n % 977))
+            XCTAssertLessThanOrEqual(cache.bytes, 10_000)
+        }
+        let total = (0..<300).compactMap { cache.get(key($0))?.count }.reduce(0, +)
+        XCTAssertEqual(total, cache.bytes)
+    }
+
+    func testRetainVersionsDropsOldVersions() {
+        let cache = TileCache(capacityBytes: 10_000)
+        cache.put(key(1, "old"), [1, 2, 3])
+        cache.put(key(1, "new"), [4, 5])
+        cache.retainVersions(["new"])
+        XCTAssertNil(cache.get(key(1, "old")))
+        XCTAssertEqual(cache.get(key(1, "new")), [4, 5])
+        XCTAssertEqual(cache.bytes, 2)
+    }
+
+    func testZeroCapacityKeepsNothing() {
+        let cache = TileCache(capacityBytes: 0)
+        cache.put(key(1), [1])
+        XCTAssertNil(cache.get(key(1)))
+    }
+}

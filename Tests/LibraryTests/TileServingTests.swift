@@ -1,0 +1,87 @@
+import Foundation
+import Imaging
+@testable import Library
+import Observability
+import XCTest
+
+final class TileServingTests: XCTestCase {
+    func testConcurrentRequestsForOneMissingTileRenderItOnce() throws {
+        let folders = try Folders(self)
+        folders.fake("photo1.jpg", 2000, 1000)
+        let renderer = FakeRenderer()
+        renderer.delaySeconds = 0.2
+        let metrics = MetricsRegistry()
+        let library = try folders.library(renderer: renderer, metrics: metrics)
+        library.refresh()
+        library.ingest.stop()  // keep the pyramid off disk: every tile must be rendered on demand
+        let photo = try XCTUnwrap(library.photo(1))
+        let tile = TileCoordinate(z: 3, x: 2, y: 1)
+        let results = NSLock()
+        var bodies: [[UInt8]] = []
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            let bytes = try? library.image(of: photo, tile: tile)
+            results.withLock { bodies.append(bytes ?? []) }
+        }
+        XCTAssertEqual(renderer.tileRenders, 1)
+        XCTAssertEqual(Set(bodies), [Array("rendered 3/2/1".utf8)])
+        // The next request is a memory hit.
+        XCTAssertEqual(library.cachedImage(TileKey(version: photo.version, tile: tile)), Array("rendered 3/2/1".utf8))
+        XCTAssertEqual(renderer.tileRenders, 1)
+        let hits = metrics.counter("photoscroll_tile_cache_hits_total", help: "").value()
+        XCTAssertGreaterThanOrEqual(hits, 1)
+        XCTAssertEqual(metrics.gauge("photoscroll_tile_cache_bytes", help: "").value(), Double(library.cache.bytes))
+    }
+
+    func testBuiltPyramidIsReadFromDiskNotRendered() throws {
+        let folders = try Folders(self)
+        folders.fake("photo1.jpg", 700, 500)
+        let renderer = FakeRenderer()
+        let library = try folders.library(renderer: renderer)
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        let photo = try XCTUnwrap(library.photo(1))
+        XCTAssertEqual(photo.status, .ready)
+        XCTAssertEqual(try library.image(of: photo, tile: TileCoordinate(z: 2, x: 2, y: 1)), Array("disk 2/2/1".utf8))
+        XCTAssertEqual(try library.image(of: photo, tile: nil), Array("disk thumbnail".utf8))
+        XCTAssertEqual(renderer.tileRenders, 0)
+        XCTAssertEqual(renderer.builds, 1)
+        // A rescan finds the pyramid there and does not build again.
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertEqual(renderer.builds, 1)
+    }
+
+    func testStaleVersionsAreCollectedAndCurrentOnesKept() throws {
+        let folders = try Folders(self)
+        folders.fake("photo1.jpg", 300, 300, extra: "one")
+        folders.fake("photo2.jpg", 300, 300)
+        let library = try folders.library(renderer: FakeRenderer(), garbageAge: 0)
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        let old = try XCTUnwrap(library.photo(1)).version
+        let kept = try XCTUnwrap(library.photo(2)).version
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.catalog.pyramidDirectory(old)))
+
+        folders.fake("photo1.jpg", 300, 300, extra: "two")
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        let new = try XCTUnwrap(library.photo(1)).version
+        XCTAssertNotEqual(new, old)
+        library.refresh()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library.catalog.pyramidDirectory(old)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.catalog.pyramidDirectory(new)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.catalog.pyramidDirectory(kept)))
+    }
+
+    func testYoungStaleVersionsWaitForTheirAge() throws {
+        let folders = try Folders(self)
+        folders.fake("photo1.jpg", 300, 300)
+        let library = try folders.library(renderer: FakeRenderer(), garbageAge: 60)
+        let stray = library.configuration.tilesDirectory + "/0123456789ab"
+        try FileManager.default.createDirectory(atPath: stray, withIntermediateDirectories: true)
+        library.refresh()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: stray))
+        XCTAssertEqual(library.collectGarbage(now: Date().addingTimeInterval(61)), ["0123456789ab"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stray))
+    }
+}
