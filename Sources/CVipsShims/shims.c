@@ -16,6 +16,12 @@ void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, 
     if (concurrency > 0) vips_concurrency_set(concurrency);
 }
 
+void cvips_cache_flush(void) {
+    int operations = vips_cache_get_max();
+    vips_cache_set_max(0);
+    vips_cache_set_max(operations);
+}
+
 const char *cvips_find_loader(const char *path) {
     return vips_foreign_find_load(path);
 }
@@ -93,9 +99,12 @@ int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suf
                        "strip", TRUE, NULL);
 }
 
-int cvips_thumbnail(const char *path, int size, VipsInteresting crop, int fail, VipsImage **out) {
-    VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
-    return vips_thumbnail(path, out, size, "height", size, "crop", crop, "fail_on", fail_on, NULL);
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out) {
+    return vips_arrayjoin(in, out, n, "across", across, NULL);
+}
+
+int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out) {
+    return vips_smartcrop(in, out, width, height, "interesting", interesting, NULL);
 }
 
 int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count) {

@@ -5,12 +5,16 @@ public struct Comment: Sendable, Hashable {
     /// Positive, unique across all photos, and increasing: later comments have larger ids,
     /// and an id is never reused after a deletion, so it doubles as a replay cursor.
     public var id: Int
+    /// The photo the comment is under.
     public var photoID: Int
+    /// The name the poster gave, or "Anonymous"; one line, at most 80 characters.
     public var author: String
+    /// What was written, as given after the submission rules (line breaks are `\n`).
     public var text: String
     /// When the comment was stored, to the second.
     public var createdAt: Date
 
+    /// A comment; `createdAt` is truncated to whole seconds, as stored.
     public init(id: Int, photoID: Int, author: String, text: String, createdAt: Date) {
         self.id = id
         self.photoID = photoID

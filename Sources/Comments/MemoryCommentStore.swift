@@ -21,6 +21,8 @@ public final class MemoryCommentStore: CommentStore {
         self.now = now
     }
 
+    // MARK: CommentStore (each requirement is documented on the protocol)
+
     public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
         let createdAt = now()
         return try state.withLock { state in

@@ -17,9 +17,15 @@ public enum DemoImage {
         let periodX = Double(width) / (1.5 + (s * 0.37).truncatingRemainder(dividingBy: 1.5))
         let periodY = Double(height) / (1.2 + (s * 0.61).truncatingRemainder(dividingBy: 1.6))
 
-        let xy = try run("xyz", ["width": "\(width)", "height": "\(height)"])
+        // The colour waves are smooth, so they are drawn at a quarter of the size and scaled up;
+        // only the grain is drawn at full size (from one small tile, repeated), which keeps a
+        // 100-megapixel photo to a few seconds, most of it JPEG encoding.
+        let factor = max(1, min(4, min(width, height) / 256))
+        let smallWidth = (width + factor - 1) / factor, smallHeight = (height + factor - 1) / factor
+        let xy = try run("xyz", ["width": "\(smallWidth)", "height": "\(smallHeight)"])
         // Degrees for vips' sin: band 0 from x, band 1 from y, each with its own phase.
-        let angles = try run("linear", ["a": "\(360 / periodX) \(360 / periodY)", "b": "\(s * 47) \(s * 83)"], images: ["in": xy])
+        let angles = try run("linear", ["a": "\(360 * Double(factor) / periodX) \(360 * Double(factor) / periodY)",
+                                        "b": "\(s * 47) \(s * 83)"], images: ["in": xy])
         let waves = try run("math", ["math": "sin"], images: ["in": angles])
         let matrix = try matrixImage([
             12, 8,                          // L from both waves
@@ -28,13 +34,22 @@ public enum DemoImage {
         ], columns: 2, rows: 3)
         let mixed = try run("recomb", [:], images: ["in": waves, "m": matrix])
         let lab = try run("linear", ["a": "1 1 1", "b": "62 \(10 * cos(s * 2.1)) \(10 * sin(s * 2.9))"], images: ["in": mixed])
-        // A fine grain with a 9–14 pixel period: detail that only native resolution shows.
-        let grain = try run("sines", ["width": "\(width)", "height": "\(height)",
-                                      "hfreq": "\(Double(width) / (9 + s.truncatingRemainder(dividingBy: 5)))",
-                                      "vfreq": "\(Double(height) / 11)"])
-        let grainy = try run("linear", ["a": "4", "b": "0"], images: ["in": grain])
-        let textured = try run("add", [:], images: ["left": lab, "right": grainy])
-        let srgb = try run("colourspace", ["space": "srgb", "source-space": "lab"], images: ["in": textured])
+        let small = try run("colourspace", ["space": "srgb", "source-space": "lab"], images: ["in": lab])
+        let scaled = factor == 1 ? small : try run("resize", ["scale": "\(factor)", "kernel": "linear"], images: ["in": small])
+        let colour = try run("extract_area", ["left": "0", "top": "0", "width": "\(width)", "height": "\(height)"],
+                             images: ["input": scaled])
+        // A fine grain, ±6 levels from a 13 × 11 tile: detail only native resolution shows.
+        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        let cell = (0..<(13 * 11)).map { _ -> Double in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Double(Int(state % 13) - 6)
+        }
+        let tile = try run("cast", ["format": "char"], images: ["in": try matrixImage(cell, columns: 13, rows: 11)])
+        let tiled = try run("replicate", ["across": "\(width / 13 + 1)", "down": "\(height / 11 + 1)"], images: ["in": tile])
+        let grain = try run("extract_area", ["left": "0", "top": "0", "width": "\(width)", "height": "\(height)"],
+                            images: ["input": tiled])
+        let textured = try run("add", [:], images: ["left": colour, "right": grain])
+        let srgb = try run("cast", ["format": "uchar"], images: ["in": textured])
         let saver = path.lowercased().hasSuffix(".png") ? "pngsave" : "jpegsave"
         var options = ["filename": path]
         if saver == "jpegsave" { options["Q"] = "\(quality)" }

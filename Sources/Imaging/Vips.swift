@@ -38,7 +38,7 @@ public enum Vips {
     static var trackedFiles: Int { Int(vips_tracked_get_files()) }
 
     /// Drops every cached operation, so that only images still referenced stay alive.
-    static func dropCache() { vips_cache_drop_all() }
+    static func dropCache() { cvips_cache_flush() }
 }
 
 /// The loader libvips picked for a file, by what we need to know about it.
@@ -87,13 +87,14 @@ final class VipsImage {
         return VipsImage(owning: out)
     }
 
-    /// Square thumbnail straight from a file (shrink-on-load, EXIF rotation, crop).
-    static func thumbnail(_ path: String, size: Int, attention: Bool) throws -> VipsImage {
+    /// Tiles laid out in a grid `columns` wide, row by row, as one image.
+    static func joined(_ tiles: [VipsImage], columns: Int) throws -> VipsImage {
+        var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = tiles.map { $0.pointer }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let crop = attention ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_CENTRE
-        guard cvips_thumbnail(path, Int32(size), crop, 1, &out) == 0, let out else {
-            throw lastError(kind: .corrupt)
+        let result = withExtendedLifetime(tiles) {
+            cvips_arrayjoin(&pointers, Int32(tiles.count), Int32(columns), &out)
         }
+        guard result == 0, let out else { throw lastError(kind: .vips) }
         return VipsImage(owning: out)
     }
 
@@ -139,6 +140,18 @@ final class VipsImage {
 
     func resized(horizontal: Double, vertical: Double) throws -> VipsImage {
         try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
+    }
+
+    /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).
+    func croppedToAttention(width: Int, height: Int) throws -> VipsImage {
+        try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
+    }
+
+    /// Computes all pixels into memory, so that later steps may read them in any order.
+    /// Only for small images (a thumbnail before cropping, a shrunk level).
+    func inMemory() throws -> VipsImage {
+        guard let copy = vips_image_copy_memory(pointer) else { throw VipsImage.lastError(kind: .corrupt) }
+        return VipsImage(owning: copy)
     }
 
     /// Grows the image to exactly width × height by repeating its edge pixels.

@@ -96,8 +96,13 @@ public final class PhotoLibrary: Sendable {
     private func run() {
         defer { finished.signal() }
         if configuration.makesDemo {
-            DemoLibrary(directory: configuration.photosDirectory, logger: logger)
-                .make(isStopped: { [self] in self.stopped }, onPhoto: { [self] in self.requestRescan() })
+            // Drawn beside the scans: each photo is listed as soon as it lands, in name order.
+            let demo = Thread { [self] in
+                DemoLibrary(directory: configuration.photosDirectory, logger: logger)
+                    .make(isStopped: { [self] in self.stopped }, onPhoto: { [self] in self.requestRescan() })
+            }
+            demo.name = "demo-photos"
+            demo.start()
         }
         while !stopped {
             refresh()

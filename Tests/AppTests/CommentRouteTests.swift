@@ -45,6 +45,9 @@ final class CommentRouteTests: XCTestCase {
         XCTAssertEqual(page("?after=\(ids[59])"), [])
         XCTAssertEqual(page("?after=0&limit=1"), [ids[0]])
         XCTAssertEqual(fixture.respond(.GET, "/photos/5/comments").text, #"{"comments":[]}"#)
+        XCTAssertEqual(fixture.respond(.GET, "/photos/2/comments?limit=20").headers["Link"],
+                       "</photos/2/comments?after=\(ids[19])&limit=20>; rel=\"next\"", "a full page links to the next")
+        XCTAssertNil(fixture.respond(.GET, "/photos/2/comments?limit=200").headers["Link"], "the last page links nowhere")
         for bad in ["limit=0", "limit=201", "limit=abc", "limit=-1", "limit=", "limit=1.5", "after=x", "after=-3", "after=1e3"] {
             let response = fixture.respond(.GET, "/photos/2/comments?\(bad)")
             XCTAssertEqual(response.status, .badRequest, bad)

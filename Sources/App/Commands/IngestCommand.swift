@@ -1,16 +1,136 @@
+import Foundation
+import Imaging
+import Library
 import Observability
 
 /// `photoscroll ingest [PATH…]`: builds pyramids ahead of time.
 public enum IngestCommand {
-    /// Returns the process exit code.
+    /// Returns the process exit code: 0 when every photo is ready, 1 when any failed.
     public static func run(configuration: Configuration, paths: [String], logger: Logger) throws -> Int32 {
-        throw ConfigurationError("ingest is not built yet")
+        let library = try OfflineLibrary.open(configuration, logger: logger)
+        let selected = try select(paths, in: library)
+        var progress = IngestProgress(total: selected.count, terminal: isatty(1) == 1)
+        var failures: [(Photo, String)] = []
+        var built = 0
+        for (index, photo) in selected.enumerated() {
+            progress.show(done: index, name: photo.relativePath)
+            switch photo.status {
+            case .ready:
+                break
+            case .failed:
+                failures.append((photo, photo.error ?? "unknown error"))
+            case .processing:
+                if let error = library.buildPyramid(photo) {
+                    failures.append((photo, error))
+                } else {
+                    built += 1
+                }
+            }
+            progress.finished(done: index + 1, name: photo.relativePath, failed: failures.last?.0.id == photo.id)
+        }
+        progress.end()
+        print("\(selected.count) photos: \(built) built, \(selected.count - built - failures.count) already ready, \(failures.count) failed.")
+        for (photo, error) in failures {
+            FileHandle.standardError.write(Data("failed: \(photo.relativePath): \(error)\n".utf8))
+        }
+        return failures.isEmpty ? 0 : 1
+    }
+
+    /// The photos named on the command line (all of them when none are), each inside the photos folder.
+    static func select(_ paths: [String], in library: PhotoLibrary) throws -> [Photo] {
+        guard !paths.isEmpty else { return library.photos }
+        let folder = library.catalog.folder
+        return try paths.map { path in
+            guard let relative = folder.relativePath(of: path) else {
+                throw ConfigurationError("\(path) is not inside the photos folder \(folder.root). Copy it there, or pass --photos.")
+            }
+            guard let photo = library.catalog.photo(relativePath: relative) else {
+                throw ConfigurationError("\(path) is not a photo PhotoScroll reads (by extension: \(PhotoFolder.extensions.sorted().joined(separator: ", "))).")
+            }
+            return photo
+        }
     }
 }
 
 /// `photoscroll export (ID | PATH) --out DIR`: writes a static pyramid any web server can serve.
 public enum ExportCommand {
     public static func run(configuration: Configuration, photo: String, outputDirectory: String, logger: Logger) throws -> Int32 {
-        throw ConfigurationError("export is not built yet")
+        let library = try OfflineLibrary.open(configuration, logger: logger)
+        let chosen: Photo
+        if let id = Int(photo), id > 0, !photo.hasPrefix("0") {
+            guard let found = library.photo(id) else {
+                throw ConfigurationError("There is no photo with id \(id). 'curl …/photos' lists them.")
+            }
+            chosen = found
+        } else {
+            chosen = try IngestCommand.select([photo], in: library)[0]
+        }
+        if chosen.status == .failed {
+            FileHandle.standardError.write(Data("failed: \(chosen.relativePath): \(chosen.error ?? "unknown error")\n".utf8))
+            return 1
+        }
+        if chosen.status == .processing, let error = library.buildPyramid(chosen) {
+            FileHandle.standardError.write(Data("failed: \(chosen.relativePath): \(error)\n".utf8))
+            return 1
+        }
+        guard let pyramid = chosen.pyramid(tileSize: configuration.tileSize) else { return 1 }
+        let export = PyramidExport(pyramid: pyramid, source: library.catalog.pyramidDirectory(chosen.version), name: chosen.title)
+        let tiles = try export.write(to: outputDirectory)
+        print("exported \(chosen.relativePath): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory) (info.json, \(chosen.title).dzi)")
+        return 0
+    }
+}
+
+/// The library without the server: the demo made when needed, one scan, no background work.
+enum OfflineLibrary {
+    static func open(_ configuration: Configuration, logger: Logger) throws -> PhotoLibrary {
+        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
+        var settings = LibraryConfiguration(configuration)
+        settings.rescanSeconds = 0
+        if settings.makesDemo {
+            DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
+        }
+        let library = try PhotoLibrary(configuration: settings, logger: logger, metrics: MetricsRegistry())
+        try library.catalog.scan()
+        return library
+    }
+}
+
+/// `[#####     ] 3/5 photo3.jpg`, redrawn in place on a terminal; plain lines otherwise.
+struct IngestProgress {
+    let total: Int
+    let terminal: Bool
+    private var width = 0
+
+    init(total: Int, terminal: Bool) {
+        self.total = total
+        self.terminal = terminal
+    }
+
+    mutating func show(done: Int, name: String) {
+        guard terminal else { return }
+        draw(done: done, name: name)
+    }
+
+    mutating func finished(done: Int, name: String, failed: Bool) {
+        if terminal {
+            draw(done: done, name: name)
+        } else {
+            print("\(done)/\(total) \(name) \(failed ? "failed" : "ready")")
+        }
+    }
+
+    mutating func end() {
+        if terminal && width > 0 { print("") }
+    }
+
+    private mutating func draw(done: Int, name: String) {
+        let cells = 20
+        let filled = total == 0 ? cells : done * cells / total
+        var line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: cells - filled) + "] \(done)/\(total) \(name)"
+        let visible = line.count
+        if visible < width { line += String(repeating: " ", count: width - visible) }
+        width = visible
+        FileHandle.standardOutput.write(Data(line.utf8))
     }
 }

@@ -26,7 +26,12 @@ extension CommentService {
         let after = try Self.queryNumber(request, "after", range: 0...Int.max,
                                          message: "after must be a comment id (a whole number, 0 or more).")
         let comments = try storeCall { try store.list(photoID: photoID, after: after, limit: limit) }
-        return .json(text: Comment.listJSON(comments), headers: ["Cache-Control": "no-cache"])
+        var headers: HTTPHeaders = ["Cache-Control": "no-cache"]
+        if comments.count == limit, let last = comments.last {
+            // A full page may have more behind it; say where it continues (RFC 8288).
+            headers.set("Link", "</photos/\(photoID)/comments?after=\(last.id)&limit=\(limit)>; rel=\"next\"")
+        }
+        return .json(text: Comment.listJSON(comments), headers: headers)
     }
 
     func postComment(_ request: HTTPRequest) throws -> HTTPResponse {

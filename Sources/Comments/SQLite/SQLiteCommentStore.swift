@@ -73,6 +73,8 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
         }
     }
 
+    // MARK: CommentStore (each requirement is documented on the protocol)
+
     public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
         try inserts.submit(PendingComment(photoID: photoID, author: author, text: text, client: client, createdAt: now()))
     }

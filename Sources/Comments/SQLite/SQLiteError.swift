@@ -7,6 +7,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The SQL or the call that failed.
     public let context: String
 
+    /// An error as the SQLite wrapper reports it.
     public init(code: Int, message: String, context: String) {
         self.code = code
         self.message = message

@@ -141,7 +141,11 @@ final class Connection: @unchecked Sendable {
         let (chunks, closeRequested) = stream.take()
         for chunk in chunks where !chunk.isEmpty { output.append(.bytes(chunk, offset: 0)) }
         if !blocked { flush() }
-        if closeRequested { apply(.streamEnded) }
+        if closeRequested {
+            // The application ended the stream: it is closed for it now, whatever the socket still does.
+            stream.markClosed()
+            apply(.streamEnded)
+        }
     }
 
     /// Writes queued output until it is gone or the socket is full.

@@ -110,6 +110,7 @@ extension ConnectionMachine {
                                  into actions: inout [Action]) {
         let mustClose = closeAfter || head.hasBody
         phase = mustClose ? .stopped : .head(startedAt: nil)
+        if head.hasBody { lingerOnClose = true }
         appendSlot(record: record, response: .problem(error, method: head.method), closeAfter: mustClose)
         emitReady(now: now, into: &actions)
     }
@@ -125,6 +126,7 @@ extension ConnectionMachine {
         let record = record ?? RequestRecord(method: HTTPMethod("-"), path: "-", routePattern: "", remoteAddress: remoteAddress,
                                              startedAt: now, http10: false)
         phase = .stopped
+        lingerOnClose = true
         inbound.removeAll(keepingCapacity: true)
         inboundStart = 0
         appendSlot(record: record, response: .problem(error), closeAfter: true)

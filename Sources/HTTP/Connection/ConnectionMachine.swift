@@ -108,6 +108,9 @@ struct ConnectionMachine {
     var idleSince: Double
     var closeWhenDrained = false
     var inputEnded = false
+    /// Set when the connection stops reading with input possibly still on its way (an error,
+    /// a refused body): closing then lingers so the answer is not lost to a reset.
+    var lingerOnClose = false
 
     init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16, lingerSeconds: Double = 2) {
         self.limits = limits
@@ -254,7 +257,7 @@ struct ConnectionMachine {
     }
 
     mutating func finishClosing(now: Double, into actions: inout [Action]) {
-        if inputEnded {
+        if inputEnded || !lingerOnClose {
             close(into: &actions)
         } else {
             phase = .lingering(until: now + lingerSeconds)

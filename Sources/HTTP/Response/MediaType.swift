@@ -20,14 +20,30 @@ public enum MediaType {
 
     /// Whether gzip helps a body of this type: text, JSON, JavaScript, SVG, XML. Never JPEG or PNG.
     public static func isCompressible(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingWhitespace().lowercased() } ?? ""
-        if type.hasPrefix("text/") { return true }
-        switch type {
-        case "application/json", "application/javascript", "application/problem+json", "application/xml",
-             "application/manifest+json", "image/svg+xml", "application/x-ndjson", "image/x-icon":
-            return true
-        default:
-            return type.hasSuffix("+json") || type.hasSuffix("+xml")
-        }
+        // Called for every response: compare bytes in place rather than building lowercased strings.
+        var type = Substring(contentType)
+        if let semicolon = type.firstIndex(of: ";") { type = type[..<semicolon] }
+        while type.last == " " { type = type.dropLast() }
+        while type.first == " " { type = type.dropFirst() }
+        if hasPrefixIgnoringCase(type, "text/") { return true }
+        for known in compressibleTypes where equalsIgnoringCase(type, known) { return true }
+        return hasSuffixIgnoringCase(type, "+json") || hasSuffixIgnoringCase(type, "+xml")
+    }
+
+    static let compressibleTypes = ["application/json", "application/javascript", "application/xml",
+                                    "image/svg+xml", "application/x-ndjson", "image/x-icon", "application/wasm"]
+
+    static func lower(_ c: UInt8) -> UInt8 { c >= 65 && c <= 90 ? c | 0x20 : c }
+
+    static func equalsIgnoringCase(_ a: Substring, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    static func hasPrefixIgnoringCase(_ a: Substring, _ prefix: String) -> Bool {
+        a.utf8.count >= prefix.utf8.count && zip(a.utf8, prefix.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    static func hasSuffixIgnoringCase(_ a: Substring, _ suffix: String) -> Bool {
+        a.utf8.count >= suffix.utf8.count && zip(a.utf8.suffix(suffix.utf8.count), suffix.utf8).allSatisfy { lower($0) == lower($1) }
     }
 }

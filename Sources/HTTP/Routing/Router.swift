@@ -91,8 +91,10 @@ public struct Router: Sendable {
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
     public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
         var allowed: [HTTPMethod] = []
+        // Split once per request, not once per route.
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         for route in routes {
-            guard let parameters = Router.match(route.segments, path) else { continue }
+            guard let parameters = Router.match(route.segments, parts) else { continue }
             if route.method == method || (method == .HEAD && route.method == .GET) {
                 return .found(route, parameters: parameters)
             }
@@ -143,7 +145,10 @@ public struct Router: Sendable {
     }
 
     static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        match(segments, path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+    }
+
+    static func match(_ segments: [PatternSegment], _ parts: ArraySlice<Substring>) -> [String: String]? {
         var parameters: [String: String] = [:]
         var index = parts.startIndex
         for (n, segment) in segments.enumerated() {

@@ -29,15 +29,11 @@ enum StaticPath {
         return parts.joined(separator: "/")
     }
 
-    /// The real path of `relative` under `root` and its stat, when it is a regular file that,
-    /// after resolving symlinks, is still inside the root.
-    static func resolve(_ relative: String, under root: String) -> (path: String, info: stat)? {
-        guard let realRoot = realPath(root) else { return nil }
-        let joined = realRoot.hasSuffix("/") ? realRoot + relative : realRoot + "/" + relative
-        guard let real = realPath(joined), real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else { return nil }
-        var info = stat()
-        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return (real, info)
+    /// The real path of `relative` under `realRoot` when, after resolving symlinks, it is still inside the root.
+    static func resolve(_ relative: String, realRoot: String) -> String? {
+        let base = realRoot.hasSuffix("/") ? realRoot : realRoot + "/"
+        guard let real = realPath(base + relative), real.hasPrefix(base) else { return nil }
+        return real
     }
 
     static func realPath(_ path: String) -> String? {

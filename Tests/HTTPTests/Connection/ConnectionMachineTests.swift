@@ -85,22 +85,32 @@ final class ConnectionMachineTests: XCTestCase {
         XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.dispatch("/b", body: "")])
     }
 
-    func testConnectionCloseAnswersThenLingersThenCloses() {
+    func testConnectionCloseAnswersThenCloses() {
         var m = machine()
         XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 0),
                        [.dispatch("/a", body: "")])
         XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: true)])
-        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.shutdownWrite])
-        XCTAssertEqual(steps(m.event(.inputClosed, now: 0.5)), [.close])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.close])
+
+        var old = machine()
+        _ = receive(&old, "GET /a HTTP/1.0\r\n\r\n", at: 0)
+        XCTAssertEqual(ok(&old, sequences[1], at: 0), [.send(200, close: true)])
+        XCTAssertEqual(steps(old.event(.outputDrained, now: 0)), [.close])
     }
 
-    func testLingeringEndsAtItsDeadline() {
+    func testRefusedBodyLingersUntilThePeerClosesOrTheDeadline() {
         var m = machine()
-        _ = receive(&m, "GET /a HTTP/1.0\r\n\r\n", at: 0)
-        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: true)])
+        XCTAssertEqual(receive(&m, "POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab", at: 0), [.send(404, close: true)])
         XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.shutdownWrite])
-        XCTAssertEqual(steps(m.event(.timer, now: 1)), [])
-        XCTAssertEqual(steps(m.event(.timer, now: 2.1)), [.close])
+        XCTAssertTrue(m.wantsInput, "keeps reading, to discard")
+        XCTAssertEqual(receive(&m, "cde", at: 0.5), [])
+        XCTAssertEqual(steps(m.event(.inputClosed, now: 0.6)), [.close])
+
+        var stubborn = machine()
+        _ = receive(&stubborn, "GET / HTTP/9.0\r\n\r\n", at: 0)
+        XCTAssertEqual(steps(stubborn.event(.outputDrained, now: 0)), [.shutdownWrite])
+        XCTAssertEqual(steps(stubborn.event(.timer, now: 1)), [])
+        XCTAssertEqual(steps(stubborn.event(.timer, now: 2.1)), [.close])
     }
 
     func testHTTP10KeepAliveStaysOpen() {

@@ -1,0 +1,89 @@
+import Foundation
+import Imaging
+
+/// Writes a built pyramid as static files any web server can serve:
+/// `DIR/{z}/{x}/{y}.jpg` (our URL shape), `DIR/thumbnail.jpg`, `DIR/info.json`, and the same
+/// tiles as DeepZoom (`DIR/NAME.dzi` + `DIR/NAME_files/{level}/{x}_{y}.jpg`, levels shifted by
+/// `TilePyramid.deepZoomShift`). Files are hard links when the folders share a file system.
+public struct PyramidExport: Sendable {
+    public let pyramid: TilePyramid
+    /// The built pyramid folder (`{z}/{x}_{y}.jpg` + `thumbnail.jpg`).
+    public let source: String
+    /// Name of the DeepZoom descriptor, without `.dzi`.
+    public let name: String
+    let tilePath: @Sendable (String, TileCoordinate) -> String
+
+    public init(pyramid: TilePyramid, source: String, name: String,
+                tilePath: @escaping @Sendable (String, TileCoordinate) -> String = PhotoRenderer.tilePath) {
+        self.pyramid = pyramid
+        self.source = source
+        self.name = name
+        self.tilePath = tilePath
+    }
+
+    /// Writes everything into `directory` (created when missing); returns the number of tiles.
+    @discardableResult
+    public func write(to directory: String) throws -> Int {
+        let files = FileManager.default
+        let shift = pyramid.deepZoomShift
+        var count = 0
+        for z in 0...pyramid.maxZoom {
+            let grid = pyramid.grid(z)!
+            let deepZoomLevel = "\(directory)/\(name)_files/\(z + shift)"
+            try files.createDirectory(atPath: deepZoomLevel, withIntermediateDirectories: true)
+            for x in 0..<grid.columns {
+                try files.createDirectory(atPath: "\(directory)/\(z)/\(x)", withIntermediateDirectories: true)
+                for y in 0..<grid.rows {
+                    let from = tilePath(source, TileCoordinate(z: z, x: x, y: y))
+                    try Self.place(from, at: "\(directory)/\(z)/\(x)/\(y).jpg")
+                    try Self.place(from, at: "\(deepZoomLevel)/\(x)_\(y).jpg")
+                    count += 1
+                }
+            }
+        }
+        try Self.place(source + "/thumbnail.jpg", at: directory + "/thumbnail.jpg")
+        try Data(dzi.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name).dzi"))
+        try Data(info.utf8).write(to: URL(fileURLWithPath: "\(directory)/info.json"))
+        return count
+    }
+
+    /// The DeepZoom descriptor. Levels below `deepZoomShift` (smaller than one of our level-0
+    /// tiles) are not written; viewers start at the level that fits the screen.
+    public var dzi: String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Image xmlns="http://schemas.microsoft.com/deepzoom/2008" Format="jpg" Overlap="0" TileSize="\(pyramid.tileSize)">
+          <Size Width="\(pyramid.width)" Height="\(pyramid.height)"/>
+        </Image>
+
+        """
+    }
+
+    /// What the folder holds, for people and for viewers that read JSON.
+    public var info: String {
+        let shift = pyramid.deepZoomShift
+        let levels = (0...pyramid.maxZoom).map { z -> String in
+            let size = pyramid.levelSize(z)!, grid = pyramid.grid(z)!
+            return "{\"z\":\(z),\"width\":\(size.width),\"height\":\(size.height),\"columns\":\(grid.columns),\"rows\":\(grid.rows)}"
+        }
+        return """
+        {"width":\(pyramid.width),"height":\(pyramid.height),"tileSize":\(pyramid.tileSize),"maxZoom":\(pyramid.maxZoom),\
+        "format":"jpg","tiles":"{z}/{x}/{y}.jpg","thumbnail":"thumbnail.jpg",\
+        "levels":[\(levels.joined(separator: ","))],\
+        "deepZoom":{"descriptor":"\(name).dzi","tiles":"\(name)_files/{level}/{x}_{y}.jpg","overlap":0,\
+        "levelShift":\(shift),"minLevel":\(shift),"maxLevel":\(shift + pyramid.maxZoom)}}
+
+        """
+    }
+
+    /// A hard link, or a copy across file systems; replaces what is there.
+    static func place(_ from: String, at to: String) throws {
+        unlink(to)
+        if link(from, to) == 0 { return }
+        do {
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+        } catch {
+            throw ImagingError.io("cannot write \(to): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Imaging
+import Library
+import Observability
+import XCTest
+@testable import App
+
+/// `photoscroll ingest` and `photoscroll export` as functions.
+final class PhotoCommandTests: XCTestCase {
+    func testIngestBuildsEverythingAndFailsWhenAnyPhotoFails() throws {
+        let root = NSTemporaryDirectory() + "photo-commands-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let photos = root + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try DemoImage.write(to: photos + "/photo1.jpg", width: 900, height: 500, seed: 2)
+        var configuration = Configuration()
+        configuration.photos = photos
+        configuration.data = root + "/data"
+
+        XCTAssertEqual(try IngestCommand.run(configuration: configuration, paths: [], logger: .disabled), 0)
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), logger: .disabled, metrics: .init())
+        XCTAssertEqual(library.photo(1)?.status, .ready)
+
+        FileManager.default.createFile(atPath: photos + "/broken.jpg", contents: Data("nope".utf8))
+        XCTAssertEqual(try IngestCommand.run(configuration: configuration, paths: [], logger: .disabled), 1)
+        // Only the named file: the good one alone succeeds.
+        XCTAssertEqual(try IngestCommand.run(configuration: configuration, paths: [photos + "/photo1.jpg"], logger: .disabled), 0)
+        XCTAssertThrowsError(try IngestCommand.run(configuration: configuration, paths: [root + "/elsewhere.jpg"], logger: .disabled)) {
+            XCTAssertTrue("\($0)".contains("not inside the photos folder"))
+        }
+
+        let out = root + "/export"
+        XCTAssertEqual(try ExportCommand.run(configuration: configuration, photo: "1", outputDirectory: out, logger: .disabled), 0)
+        // 900×500: maxZoom 2, level 2 is 4 × 2 tiles.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/2/3/1.jpg"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/info.json"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/photo1.dzi"))
+        XCTAssertEqual(try ExportCommand.run(configuration: configuration, photo: photos + "/broken.jpg", outputDirectory: out, logger: .disabled), 1)
+        XCTAssertThrowsError(try ExportCommand.run(configuration: configuration, photo: "7", outputDirectory: out, logger: .disabled))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTP
+import Imaging
+import Library
+import Observability
+import XCTest
+@testable import App
+
+/// The photo routes over a real socket: the server's loops, worker pool and conditional requests.
+final class PhotoLiveTests: XCTestCase {
+    func testTilesThumbnailsAndPhotosOverTheWire() throws {
+        let root = NSTemporaryDirectory() + "photo-live-\(UUID().uuidString)"
+        let photos = root + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try DemoImage.write(to: photos + "/photo1.jpg", width: 1100, height: 600, seed: 4)
+        var configuration = Configuration()
+        configuration.photos = photos
+        configuration.data = root + "/data"
+        configuration.port = 0
+        configuration.rescanSeconds = 0
+        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
+        service.library.refresh()
+        var router = Router()
+        service.register(on: &router, commentCount: { _ in 0 })
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, eventLoops: 1, workerThreads: 4),
+                                router: router, logger: .disabled)
+        try server.start()
+        defer {
+            server.shutdown(graceSeconds: 1)
+            service.stop()
+            service.library.waitForIngest(timeoutSeconds: 60)
+            try? FileManager.default.removeItem(atPath: root)
+        }
+        let base = "http://127.0.0.1:\(server.port)"
+        let version = try XCTUnwrap(service.library.photo(1)).version
+
+        let list = try HTTPClient.get(url: base + "/photos")
+        XCTAssertEqual(list.status, 200)
+        XCTAssertTrue(String(decoding: list.body, as: UTF8.self).contains("\"version\":\"\(version)\""))
+
+        // Many clients at once for the same tiles: every answer is the same JPEG.
+        let tiles = ["/photos/1/tiles/3/4/2.jpg", "/photos/1/tiles/2/1/1.jpg", "/photos/1/thumbnail.jpg"]
+        let lock = NSLock()
+        var bodies: [String: Set<[UInt8]>] = [:]
+        var statuses: [Int] = []
+        DispatchQueue.concurrentPerform(iterations: 12) { n in
+            let path = tiles[n % tiles.count]
+            let answer = try? HTTPClient.get(url: base + path + "?v=\(version)", timeoutSeconds: 20)
+            lock.withLock {
+                statuses.append(answer?.status ?? -1)
+                bodies[path, default: []].insert(answer?.body ?? [])
+            }
+        }
+        XCTAssertEqual(Set(statuses), [200])
+        XCTAssertEqual(bodies.values.map(\.count), [1, 1, 1])
+
+        let tile = try HTTPClient.get(url: base + "/photos/1/tiles/3/4/2.jpg?v=\(version)")
+        XCTAssertEqual(tile.headers["Content-Type"], "image/jpeg")
+        XCTAssertEqual(tile.headers["Cache-Control"], "public, max-age=31536000, immutable")
+        XCTAssertEqual(Int(tile.headers["Content-Length"] ?? ""), tile.body.count)
+        let etag = try XCTUnwrap(tile.headers["ETag"])
+        let again = try HTTPClient.request(.GET, url: base + "/photos/1/tiles/3/4/2.jpg?v=\(version)", headers: ["If-None-Match": etag])
+        XCTAssertEqual(again.status, 304)
+        XCTAssertTrue(again.body.isEmpty)
+
+        let head = try HTTPClient.request(.HEAD, url: base + "/photos/1/tiles/3/4/2.jpg")
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.headers["Cache-Control"], "public, max-age=60")
+
+        let missing = try HTTPClient.get(url: base + "/photos/1/tiles/9/0/0.jpg")
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(missing.headers["Content-Type"], "application/problem+json")
+        XCTAssertEqual(try HTTPClient.get(url: base + "/photos/abc").status, 404)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+@testable import HTTP
+
+final class StaticFilesTests: XCTestCase {
+    var root = ""
+    var outside = ""
+
+    override func setUpWithError() throws {
+        let base = NSTemporaryDirectory() + "static-\(UUID().uuidString)"
+        root = base + "/public"
+        outside = base + "/secret"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/js", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try "<!doctype html><title>PhotoScroll</title>".write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
+        try String(repeating: "export const photos = [];\n", count: 200).write(toFile: root + "/js/app.js", atomically: true, encoding: .utf8)
+        try "body{}".write(toFile: root + "/style.css", atomically: true, encoding: .utf8)
+        try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: root + "/big.webp"))
+        try "top secret".write(toFile: outside + "/passwd", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/escape", withDestinationPath: outside)
+        try fm.createSymbolicLink(atPath: root + "/leak.txt", withDestinationPath: outside + "/passwd")
+        try "hidden".write(toFile: root + "/.env", atomically: true, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: (root as NSString).deletingLastPathComponent)
+    }
+
+    func makeServer() throws -> LiveServer {
+        let files = StaticFiles(root: root)
+        return try LiveServer { router in
+            router.get("/api", execution: .inline) { _ in HTTPResponse() }
+            files.register(on: &router)
+        }
+    }
+
+    func testFilesTypesAndValidators() throws {
+        let live = try makeServer()
+        defer { live.stop() }
+        let c = try live.connect()
+        func get(_ path: String, _ extra: String = "") throws -> HTTPClientResponse {
+            try c.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(extra)\r\n")
+            return try c.readResponse()
+        }
+        let index = try get("/")
+        XCTAssertEqual(index.status, 200)
+        XCTAssertEqual(index.headers["Content-Type"], "text/html; charset=utf-8")
+        XCTAssertEqual(index.headers["Cache-Control"], "no-cache")
+        XCTAssertTrue(index.text.contains("PhotoScroll"))
+        let etag = try XCTUnwrap(index.headers["ETag"])
+        XCTAssertTrue(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+        XCTAssertEqual(try get("/index.html").body, index.body)
+        XCTAssertEqual(try get("/", "If-None-Match: \(etag)\r\n").status, 304)
+        XCTAssertEqual(try get("/style.css").headers["Content-Type"], "text/css; charset=utf-8")
+
+        let script = try get("/js/app.js", "Accept-Encoding: gzip\r\n")
+        XCTAssertEqual(script.headers["Content-Type"], "text/javascript; charset=utf-8")
+        XCTAssertEqual(script.headers["Content-Encoding"], "gzip")
+        let original = try Data(contentsOf: URL(fileURLWithPath: root + "/js/app.js"))
+        XCTAssertEqual(Gzip.decompress(script.body), Array(original))
+        // Served from the cache the second time: the same bytes and the same validator.
+        let again = try get("/js/app.js", "Accept-Encoding: gzip\r\n")
+        XCTAssertEqual(again.body, script.body)
+        XCTAssertEqual(try get("/js/app.js", "Accept-Encoding: gzip\r\nIf-None-Match: \(again.headers["ETag"]!)\r\n").status, 304)
+
+        let big = try get("/big.webp", "Range: bytes=1000-1999\r\n")
+        XCTAssertEqual(big.status, 206)
+        XCTAssertEqual(big.headers["Content-Type"], "image/webp")
+        XCTAssertEqual(big.body, (1000..<2000).map { UInt8(truncatingIfNeeded: $0) })
+        let whole = try get("/big.webp")
+        XCTAssertEqual(whole.body.count, 300_000)
+        XCTAssertEqual(try get("/big.webp", "Range: bytes=300000-\r\n").status, 416)
+    }
+
+    func testChangedFileIsNotServedStale() throws {
+        let live = try makeServer()
+        defer { live.stop() }
+        let first = try HTTPClient.get(url: live.url("/style.css"))
+        Thread.sleep(forTimeInterval: 0.01)
+        try "body{color:red}".write(toFile: root + "/style.css", atomically: true, encoding: .utf8)
+        let second = try HTTPClient.get(url: live.url("/style.css"))
+        XCTAssertEqual(String(decoding: second.body, as: UTF8.self), "body{color:red}")
+        XCTAssertNotEqual(first.headers["ETag"], second.headers["ETag"])
+    }
+
+    func testTraversalIsRefused() throws {
+        let live = try makeServer()
+        defer { live.stop() }
+        let attempts = ["/../secret/passwd", "/js/../../secret/passwd", "/%2e%2e/secret/passwd", "/%2E%2E/%2e%2e/secret/passwd",
+                        "/js%2f..%2f..%2fsecret%2fpasswd", "/..%5csecret%5cpasswd", "/index.html%00.css", "/escape/passwd",
+                        "/leak.txt", "/.env", "/js/", "/nothing-here.js"]
+        for path in attempts {
+            let c = try live.connect()
+            try c.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try c.readResponse()
+            XCTAssertTrue([400, 404].contains(response.status), "\(path) → \(response.status)")
+            XCTAssertEqual(response.headers["Content-Type"], "application/problem+json", path)
+            XCTAssertFalse(response.text.contains("top secret"), path)
+        }
+    }
+
+    func testContentTypes() {
+        XCTAssertEqual(MediaType.forPath("a.mjs"), "text/javascript; charset=utf-8")
+        XCTAssertEqual(MediaType.forPath("a.JPG"), "image/jpeg")
+        XCTAssertEqual(MediaType.forPath("font.woff2"), "font/woff2")
+        XCTAssertEqual(MediaType.forPath("app.js.map"), "application/json; charset=utf-8")
+        XCTAssertEqual(MediaType.forPath("icon.svg"), "image/svg+xml")
+        XCTAssertEqual(MediaType.forPath("favicon.ico"), "image/x-icon")
+        XCTAssertEqual(MediaType.forPath("README"), "application/octet-stream")
+        XCTAssertTrue(MediaType.isCompressible("application/problem+json"))
+        XCTAssertFalse(MediaType.isCompressible("image/jpeg"))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import HTTP
+
+final class StreamAndShutdownTests: XCTestCase {
+    final class Streams: @unchecked Sendable {
+        let lock = NSLock()
+        var open: [ResponseStream] = []
+        let closed = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+    }
+
+    func makeServer(_ streams: Streams) throws -> LiveServer {
+        try LiveServer { router in
+            router.get("/events", execution: .inline) { _ in
+                HTTPResponse(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"], body: .stream({ stream in
+                    stream.onClose { streams.closed.signal() }
+                    stream.write(Array("data: hello\n\n".utf8))
+                    streams.lock.withLock { streams.open.append(stream) }
+                    streams.started.signal()
+                }))
+            }
+            router.get("/slow") { _ in
+                Thread.sleep(forTimeInterval: 0.4)
+                return HTTPResponse(contentType: "text/plain", bytes: Array("done".utf8))
+            }
+        }
+    }
+
+    func testStreamWritesAndNoticesTheClientLeaving() throws {
+        let streams = Streams()
+        let live = try makeServer(streams)
+        defer { live.stop() }
+        let c = try live.connect()
+        try c.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try c.readResponseHead()
+        XCTAssertEqual(head.status, 200)
+        XCTAssertNil(head.headers["Content-Length"])
+        XCTAssertEqual(head.headers["Connection"], "close")
+        XCTAssertEqual(streams.started.wait(timeout: .now() + 5), .success)
+        var received = try c.readAvailable()
+        let stream = try XCTUnwrap(streams.lock.withLock { streams.open.first })
+        // Writes from another thread reach the client.
+        DispatchQueue.global().async { stream.write(Array("data: second\n\n".utf8)) }
+        while !String(decoding: received, as: UTF8.self).contains("second") { received += try c.readAvailable() }
+        XCTAssertEqual(String(decoding: received, as: UTF8.self), "data: hello\n\ndata: second\n\n")
+        XCTAssertFalse(stream.isClosed)
+        c.close()
+        XCTAssertEqual(streams.closed.wait(timeout: .now() + 5), .success)
+        XCTAssertTrue(stream.isClosed)
+        XCTAssertFalse(stream.write([1]))
+    }
+
+    func testApplicationClosesTheStream() throws {
+        let streams = Streams()
+        let live = try makeServer(streams)
+        defer { live.stop() }
+        let c = try live.connect()
+        try c.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try c.readResponseHead()
+        XCTAssertEqual(streams.started.wait(timeout: .now() + 5), .success)
+        streams.lock.withLock { streams.open.first }?.close()
+        XCTAssertTrue(c.waitForClose())
+        XCTAssertEqual(streams.closed.wait(timeout: .now() + 5), .success)
+    }
+
+    func testGracefulShutdownFinishesInFlightAndClosesStreams() throws {
+        let streams = Streams()
+        let live = try makeServer(streams)
+        let port = live.port
+        let sse = try live.connect()
+        try sse.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try sse.readResponseHead()
+        XCTAssertEqual(streams.started.wait(timeout: .now() + 5), .success)
+        let idle = try live.connect()
+        try idle.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try idle.readResponse()
+
+        let busy = try live.connect()
+        try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            live.server.shutdown(graceSeconds: 5)
+            finished.signal()
+        }
+        let answer = try busy.readResponse()
+        XCTAssertEqual(answer.text, "done")
+        XCTAssertEqual(answer.headers["Connection"], "close")
+        XCTAssertTrue(idle.waitForClose())
+        XCTAssertTrue(sse.waitForClose())
+        XCTAssertEqual(streams.closed.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+        live.server.wait()
+        XCTAssertThrowsError(try HTTPClientConnection(port: port, timeoutSeconds: 1))
+    }
+
+    func testShutdownGivesUpAfterTheGracePeriod() throws {
+        let live = try LiveServer { router in
+            router.get("/stuck") { _ in
+                Thread.sleep(forTimeInterval: 3)
+                return HTTPResponse()
+            }
+        }
+        let c = try live.connect()
+        try c.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        let started = Date()
+        live.server.shutdown(graceSeconds: 0.3)
+        live.server.wait()
+        let took = Date().timeIntervalSince(started)
+        XCTAssertGreaterThanOrEqual(took, 0.25)
+        XCTAssertLessThan(took, 2)
+        XCTAssertTrue(c.waitForClose())
+    }
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Hot tiles: random tiles over every level of a 75-megapixel photo, served by our release server
+# (`?v=` URLs, the in-memory tile cache) and by nginx serving the same pyramid exported as static
+# files (sendfile on, access_log off, one worker per core), measured with wrk over loopback in the
+# same run, keep-alive, 64 connections. Prints requests/s for both and the ratio ours/nginx.
+#
+# Usage: bench/tiles.sh   (env: DURATION=10s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
+
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+WIDTH="${WIDTH:-10000}"
+HEIGHT="${HEIGHT:-7500}"
+CORES="$(nproc)"
+BIN=.build/release/photoscroll
+
+for tool in wrk nginx vips python3 curl; do
+    command -v "$tool" >/dev/null || { echo "bench/tiles.sh needs $tool (make bench installs it)" >&2; exit 1; }
+done
+[ -x "$BIN" ] || swift build -c release
+
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+OURS_PID=""
+NGINX_PID=""
+cleanup() {
+    [ -n "$OURS_PID" ] && kill "$OURS_PID" 2>/dev/null && wait "$OURS_PID" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+wait_for() {
+    for _ in $(seq 1 100); do
+        if python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "server on port $1 did not start" >&2
+    exit 1
+}
+
+mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www" "$WORK/nginx/logs"
+echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
+bench/lib/make-photo.sh "$WORK/photos/photo1.jpg" "$WIDTH" "$HEIGHT"
+COMMON=(--photos "$WORK/photos" --data "$WORK/data" --log-level warning)
+echo "== ingest and export" >&2
+/usr/bin/time -f "ingest: %e s, %M KB max RSS" "$BIN" ingest "${COMMON[@]}" >&2
+"$BIN" export 1 --out "$WORK/www/p" "${COMMON[@]}" >&2
+chmod -R a+rX "$WORK/www"
+
+# Every tile of every level, as paths; wrk picks one at random per request.
+python3 - "$WORK" <<'PY'
+import json, sys
+work = sys.argv[1]
+info = json.load(open(f"{work}/www/p/info.json"))
+tiles = [(l["z"], x, y) for l in info["levels"] for x in range(l["columns"]) for y in range(l["rows"])]
+def script(name, fmt):
+    with open(f"{work}/{name}.lua", "w") as f:
+        f.write("local paths = {\n")
+        for z, x, y in tiles:
+            f.write('  "' + fmt.format(z=z, x=x, y=y) + '",\n')
+        f.write("}\n")
+        f.write("local n = #paths\n")
+        f.write("function setup(thread) thread:set('seed', math.random(1, 1000000)) end\n")
+        f.write("function init(args) math.randomseed(seed or os.time()) end\n")
+        f.write("function request() return wrk.format('GET', paths[math.random(n)]) end\n")
+script("nginx", "/p/{z}/{x}/{y}.jpg")
+script("ours", "/photos/1/tiles/{z}/{x}/{y}.jpg?v=VERSION")
+print(f"{len(tiles)} tiles over {len(info['levels'])} levels", file=sys.stderr)
+PY
+
+run_wrk() {  # URL SCRIPT
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$2" "$1" >/dev/null   # warm-up: every tile once into caches
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$2" "$1" | tee "$WORK/wrk.out" >&2
+    awk '/Requests\/sec/ {print $2}' "$WORK/wrk.out"
+}
+
+OURS_PORT="$(free_port)"
+"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" --event-loops "$CORES" > "$WORK/ours.log" 2>&1 &
+OURS_PID=$!
+wait_for "$OURS_PORT"
+VERSION="$(curl -sf "http://127.0.0.1:$OURS_PORT/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
+sed -i "s/VERSION/$VERSION/" "$WORK/ours.lua"
+curl -sf -o /dev/null "http://127.0.0.1:$OURS_PORT/photos/1/tiles/0/0/0.jpg?v=$VERSION"
+echo "== ours: http://127.0.0.1:$OURS_PORT/photos/1/tiles/{z}/{x}/{y}.jpg?v=$VERSION" >&2
+OURS_RPS="$(run_wrk "http://127.0.0.1:$OURS_PORT" "$WORK/ours.lua")"
+kill "$OURS_PID"; wait "$OURS_PID" 2>/dev/null || true; OURS_PID=""
+
+NGINX_PORT="$(free_port)"
+USER_LINE=""
+[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+$USER_LINE
+worker_processes $CORES;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    open_file_cache max=10000 inactive=60s;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    types { image/jpeg jpg; }
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT reuseport;
+        root $WORK/www;
+        etag on;
+    }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
+NGINX_PID=$!
+wait_for "$NGINX_PORT"
+echo "== nginx: http://127.0.0.1:$NGINX_PORT/p/{z}/{x}/{y}.jpg" >&2
+NGINX_RPS="$(run_wrk "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx.lua")"
+
+echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores"
+printf 'ours   %12.0f requests/s\n' "$OURS_RPS"
+printf 'nginx  %12.0f requests/s\n' "$NGINX_RPS"
+awk -v a="$OURS_RPS" -v b="$NGINX_RPS" 'BEGIN { printf "ratio ours/nginx = %.2f\n", a / b }'
