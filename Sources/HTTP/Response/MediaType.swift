@@ -2,7 +2,9 @@
 public enum MediaType {
     /// The Content-Type for a file name's extension; `application/octet-stream` when unknown.
     public static func forPath(_ path: String) -> String {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "application/octet-stream" }
+        guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), !path.utf8[dot...].contains(UInt8(ascii: "/")) else {
+            return "application/octet-stream"
+        }
         return byExtension[path[path.index(after: dot)...].lowercased()] ?? "application/octet-stream"
     }
 
@@ -20,14 +22,39 @@ public enum MediaType {
 
     /// Whether gzip helps a body of this type: text, JSON, JavaScript, SVG, XML. Never JPEG or PNG.
     public static func isCompressible(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingWhitespace().lowercased() } ?? ""
-        if type.hasPrefix("text/") { return true }
-        switch type {
-        case "application/json", "application/javascript", "application/problem+json", "application/xml",
-             "application/manifest+json", "image/svg+xml", "application/x-ndjson", "image/x-icon":
-            return true
-        default:
-            return type.hasSuffix("+json") || type.hasSuffix("+xml")
+        // Called for every response: compare bytes in place rather than building lowercased strings.
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            var start = 0, end = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            while end > start, bytes[end - 1] == 32 { end -= 1 }
+            while start < end, bytes[start] == 32 { start += 1 }
+            let type = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if hasPrefix(type, textPrefix) { return true }
+            for known in compressibleTypes where known.count == type.count && hasPrefix(type, known) { return true }
+            return hasSuffix(type, jsonSuffix) || hasSuffix(type, xmlSuffix)
         }
+    }
+
+    static let textPrefix = Array("text/".utf8)
+    static let jsonSuffix = Array("+json".utf8)
+    static let xmlSuffix = Array("+xml".utf8)
+    static let compressibleTypes = ["application/json", "application/javascript", "application/xml",
+                                    "application/x-ndjson", "image/x-icon", "application/wasm"].map { Array($0.utf8) }
+
+    @inline(__always)
+    static func lower(_ c: UInt8) -> UInt8 { c >= 65 && c <= 90 ? c | 0x20 : c }
+
+    static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        for i in 0..<prefix.count where lower(bytes[i]) != prefix[i] { return false }
+        return true
+    }
+
+    static func hasSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: [UInt8]) -> Bool {
+        guard bytes.count >= suffix.count else { return false }
+        let offset = bytes.count - suffix.count
+        for i in 0..<suffix.count where lower(bytes[offset + i]) != suffix[i] { return false }
+        return true
     }
 }

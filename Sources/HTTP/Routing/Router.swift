@@ -91,8 +91,10 @@ public struct Router: Sendable {
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
     public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
         var allowed: [HTTPMethod] = []
+        // Split once per request, not once per route.
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         for route in routes {
-            guard let parameters = Router.match(route.segments, path) else { continue }
+            guard let parameters = Router.match(route.segments, parts, path: path) else { continue }
             if route.method == method || (method == .HEAD && route.method == .GET) {
                 return .found(route, parameters: parameters)
             }
@@ -143,12 +145,16 @@ public struct Router: Sendable {
     }
 
     static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        match(segments, path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(), path: path)
+    }
+
+    static func match(_ segments: [PatternSegment], _ parts: ArraySlice<Substring>, path: String) -> [String: String]? {
         var parameters: [String: String] = [:]
         var index = parts.startIndex
         for (n, segment) in segments.enumerated() {
             if case .rest(let name) = segment {
-                parameters[name] = parts[index...].joined(separator: "/")
+                // The parts are consecutive slices of `path`, so the rest is one slice of it.
+                parameters[name] = index < parts.endIndex ? String(path[parts[index].startIndex...]) : ""
                 return n == segments.count - 1 ? parameters : nil
             }
             guard index < parts.endIndex else { return nil }

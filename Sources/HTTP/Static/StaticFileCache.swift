@@ -25,14 +25,44 @@ struct FileIdentity: Hashable, Sendable {
     }
 }
 
-/// One cached file: its bytes and, once asked for, its gzip encoding.
+/// One cached file: its bytes, its headers, and once asked for, its gzip encoding.
 final class CachedFile: Sendable {
     let bytes: [UInt8]
+    let headers: HTTPHeaders
     let gzipped: [UInt8]?
+    let gzipHeaders: HTTPHeaders
+    /// Whether the content type is worth gzipping.
+    let compressible: Bool
 
-    init(bytes: [UInt8], gzipped: [UInt8]?) {
+    init(bytes: [UInt8], headers: HTTPHeaders, compressible: Bool, gzipped: [UInt8]?) {
         self.bytes = bytes
+        self.compressible = compressible
+        self.headers = headers
         self.gzipped = gzipped
+        var gzipHeaders = headers
+        gzipHeaders.set("Content-Encoding", "gzip")
+        gzipHeaders.remove("Accept-Ranges")
+        gzipHeaders.set("ETag", EntityTag.variant(headers["ETag"] ?? "", suffix: "gzip"))
+        self.gzipHeaders = gzipHeaders
+    }
+
+    /// The answer for this file, gzipped when asked and available.
+    func response(gzip: Bool) -> HTTPResponse {
+        if gzip, let gzipped { return HTTPResponse(headers: gzipHeaders, body: .bytes(gzipped)) }
+        return HTTPResponse(headers: headers, body: .bytes(bytes))
+    }
+
+    /// The headers every static answer carries.
+    static func headers(identity: FileIdentity, contentType: String, compressible: Bool) -> HTTPHeaders {
+        var headers: HTTPHeaders = [
+            "Content-Type": contentType,
+            "Cache-Control": "no-cache",
+            "ETag": identity.entityTag,
+            "Last-Modified": HTTPDate.format(identity.modifiedSeconds),
+        ]
+        if compressible { headers.add("Vary", "Accept-Encoding") }
+        headers.add("Accept-Ranges", "bytes")
+        return headers
     }
 }
 
@@ -60,7 +90,7 @@ final class StaticFileCache: Sendable {
 
     /// Reads (and, when asked, compresses) the file and caches it; nil when it cannot be read
     /// or changed while being read.
-    func load(_ identity: FileIdentity, compress: Bool) -> CachedFile? {
+    func load(_ identity: FileIdentity, contentType: String, compressible: Bool, compress: Bool) -> CachedFile? {
         guard let file = OpenFile(path: identity.path), file.size == identity.size else { return nil }
         var bytes = [UInt8](repeating: 0, count: identity.size)
         var done = 0
@@ -71,7 +101,8 @@ final class StaticFileCache: Sendable {
             done += n
         }
         let gzipped = compress ? Gzip.compress(bytes, level: 9) : lookup(identity)?.gzipped
-        let cached = CachedFile(bytes: bytes, gzipped: gzipped)
+        let headers = CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible)
+        let cached = CachedFile(bytes: bytes, headers: headers, compressible: compressible, gzipped: gzipped)
         state.withLock { state in
             if let old = state.entries[identity.path] {
                 state.bytes -= old.file.bytes.count + (old.file.gzipped?.count ?? 0)

@@ -5,20 +5,23 @@ import Glibc
 /// Serves files under one root folder: strong ETags, conditional GETs, byte ranges, gzip,
 /// and refusal of anything that would leave the root (`..`, NUL, symlinks out).
 ///
-/// Small files are kept in memory (identity and gzip), keyed by path, inode, size and mtime, so
-/// a hit costs one `stat` and no read, and a changed file is never served stale. Larger files
-/// go out with sendfile. Every answer says `Cache-Control: no-cache`: browsers revalidate with
-/// the ETag, because the page changes between releases.
+/// Small files are kept in memory (identity and gzip, with their headers), keyed by path,
+/// inode, size and mtime, so a hit costs one `stat` and no read, and a changed file is never
+/// served stale. Larger files go out with sendfile. Every answer says `Cache-Control: no-cache`:
+/// browsers revalidate with the ETag, because the page changes between releases.
 public struct StaticFiles: Sendable {
     public let root: String
     let cache: StaticFileCache
+    let resolver: StaticPathResolver
 
     /// Files up to this size are cached in memory. Default 256 KiB.
     public static let cachedFileLimit = 256 * 1024
 
+    /// Serves `root`; at most `cacheBytes` of small files (and their gzip forms) stay in memory.
     public init(root: String, cacheBytes: Int = 32 << 20) {
         self.root = root
         self.cache = StaticFileCache(capacityBytes: cacheBytes)
+        self.resolver = StaticPathResolver(root: root)
     }
 
     /// Registers `GET /` (index.html) and `GET /*path`; register it after every other route.
@@ -32,43 +35,30 @@ public struct StaticFiles: Sendable {
 
     /// Answers from memory when it can; reading a file from disk the first time goes to the worker pool.
     func reply(for request: HTTPRequest, relativePath: String) throws -> Reply {
-        guard let resolved = StaticPath.resolve(relativePath, under: root) else {
+        guard let path = resolver.resolve(relativePath) else { throw HTTPError(.notFound, "No file at \(request.path).") }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
-        let identity = FileIdentity(path: resolved.path, info: resolved.info)
-        let contentType = MediaType.forPath(resolved.path)
-        var headers: HTTPHeaders = [
-            "Content-Type": contentType,
-            "Cache-Control": "no-cache",
-            "ETag": identity.entityTag,
-            "Last-Modified": HTTPDate.format(identity.modifiedSeconds),
-        ]
+        let identity = FileIdentity(path: path, info: info)
+        let gzipAllowed = identity.size >= PreparedResponse.minimumCompressibleBytes && !request.headers.contains("Range")
+            && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
+        if identity.size <= Self.cachedFileLimit, let file = cache.lookup(identity), !(gzipAllowed && file.compressible && file.gzipped == nil) {
+            return .response(file.response(gzip: gzipAllowed && file.compressible))
+        }
+        let contentType = MediaType.forPath(path)
         let compressible = MediaType.isCompressible(contentType)
-        if compressible { headers.add("Vary", "Accept-Encoding") }
         guard identity.size <= Self.cachedFileLimit else {
-            return .response(HTTPResponse(headers: headers, body: .file(path: resolved.path)))
+            return .response(HTTPResponse(headers: CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible),
+                                          body: .file(path: path)))
         }
-        let wantsGzip = compressible && identity.size >= PreparedResponse.minimumCompressibleBytes
-            && !request.headers.contains("Range") && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
+        let wantsGzip = gzipAllowed && compressible
         let cache = self.cache
-        let baseHeaders = headers
-        let answer: @Sendable (CachedFile) -> HTTPResponse = { file in
-            var headers = baseHeaders
-            if wantsGzip, let gzipped = file.gzipped {
-                headers.set("Content-Encoding", "gzip")
-                headers.set("ETag", EntityTag.variant(identity.entityTag, suffix: "gzip"))
-                return HTTPResponse(headers: headers, body: .bytes(gzipped))
-            }
-            return HTTPResponse(headers: headers, body: .bytes(file.bytes))
-        }
-        if let file = cache.lookup(identity), !wantsGzip || file.gzipped != nil {
-            return .response(answer(file))
-        }
         return .offload {
-            guard let file = cache.load(identity, compress: wantsGzip) else {
+            guard let file = cache.load(identity, contentType: contentType, compressible: compressible, compress: wantsGzip) else {
                 throw HTTPError(.notFound, "No file at \(request.path).")
             }
-            return answer(file)
+            return file.response(gzip: wantsGzip)
         }
     }
 }

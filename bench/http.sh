@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Static-file throughput: a 10 KB file served by our release server and by nginx (sendfile on,
+# access_log off, the same number of workers as our event loops, keep-alive), measured with wrk
+# over loopback in the same run. Prints requests/s for both and the ratio ours/nginx.
+#
+# Usage: bench/http.sh   (env: DURATION=10s CONNECTIONS=64 THREADS=2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
+
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+CORES="$(nproc)"
+BIN=.build/release/photoscroll
+
+for tool in wrk nginx python3; do
+    command -v "$tool" >/dev/null || { echo "bench/http.sh needs $tool (make bench installs it)" >&2; exit 1; }
+done
+[ -x "$BIN" ] || swift build -c release
+
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+OURS_PID=""
+NGINX_PID=""
+cleanup() {
+    [ -n "$OURS_PID" ] && kill "$OURS_PID" 2>/dev/null && wait "$OURS_PID" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The page's files plus one 10 KB file, in a temporary copy so nothing is added to Public/.
+mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data" "$WORK/nginx/logs"
+[ -d Public ] && cp -R Public/. "$WORK/public/"
+python3 -c "import sys; sys.stdout.write(('PhotoScroll static file benchmark. ' * 400)[:10240])" > "$WORK/public/bench.txt"
+chmod -R a+rX "$WORK/public"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+wait_for() {
+    for _ in $(seq 1 100); do
+        if python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "server on port $1 did not start" >&2
+    exit 1
+}
+
+run_wrk() {
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$1" >/dev/null   # warm-up
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$1" | tee "$WORK/wrk.out" >&2
+    awk '/Requests\/sec/ {print $2}' "$WORK/wrk.out"
+}
+
+# Ours: no photo library (an empty folder), only warnings logged, one event loop per core.
+OURS_PORT="$(free_port)"
+"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" --public "$WORK/public" --photos "$WORK/photos" --data "$WORK/data" \
+    --log-level warning --event-loops "$CORES" > "$WORK/ours.log" 2>&1 &
+OURS_PID=$!
+wait_for "$OURS_PORT"
+curl -sf -o /dev/null "http://127.0.0.1:$OURS_PORT/bench.txt" 2>/dev/null || true
+echo "== ours: http://127.0.0.1:$OURS_PORT/bench.txt" >&2
+OURS_RPS="$(run_wrk "http://127.0.0.1:$OURS_PORT/bench.txt")"
+kill "$OURS_PID"; wait "$OURS_PID" 2>/dev/null || true; OURS_PID=""
+
+NGINX_PORT="$(free_port)"
+USER_LINE=""
+[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+$USER_LINE
+worker_processes $CORES;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    default_type application/octet-stream;
+    types { text/plain txt; text/html html; text/css css; text/javascript js; }
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT reuseport;
+        root $WORK/public;
+        etag on;
+    }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
+NGINX_PID=$!
+wait_for "$NGINX_PORT"
+echo "== nginx: http://127.0.0.1:$NGINX_PORT/bench.txt" >&2
+NGINX_RPS="$(run_wrk "http://127.0.0.1:$NGINX_PORT/bench.txt")"
+
+echo "static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores"
+printf 'ours   %12.0f requests/s\n' "$OURS_RPS"
+printf 'nginx  %12.0f requests/s\n' "$NGINX_RPS"
+awk -v a="$OURS_RPS" -v b="$NGINX_RPS" 'BEGIN { printf "ratio ours/nginx = %.2f\n", a / b }'
