@@ -176,7 +176,9 @@ final class PhotoRoutesTests: XCTestCase {
         let old = try XCTUnwrap(f.service.library.photo(1)).version
         let oldTile = get(f.router, "/photos/1/tiles/0/0/0.jpg?v=\(old)")
         XCTAssertEqual(oldTile.headers["Cache-Control"], "public, max-age=31536000, immutable")
-        try DemoImage.write(to: f.photos + "/photo1.jpg", width: 1200, height: 900, seed: 7)
+        // Written aside and renamed in, as editors save, so no build reads half a file.
+        try DemoImage.write(to: f.photos + "/.photo1.new.jpg", width: 1200, height: 900, seed: 7)
+        XCTAssertEqual(rename(f.photos + "/.photo1.new.jpg", f.photos + "/photo1.jpg"), 0)
         f.service.library.refresh()
         let photo = try XCTUnwrap(f.service.library.photo(1))
         XCTAssertNotEqual(photo.version, old)
@@ -210,5 +212,19 @@ final class PhotoRoutesTests: XCTestCase {
         }
         // The others keep working.
         XCTAssertEqual(get(f.router, "/photos/2/tiles/0/0/0.jpg").status, .ok)
+    }
+}
+
+final class PhotoCachingTests: XCTestCase {
+    func testTheVersionParameterIsFoundWhereverItIs() {
+        XCTAssertTrue(PhotoCaching.carriesVersion("v=abc", "abc"))
+        XCTAssertTrue(PhotoCaching.carriesVersion("x=1&v=abc", "abc"))
+        XCTAssertTrue(PhotoCaching.carriesVersion("v=abc&x=1", "abc"))
+        XCTAssertTrue(PhotoCaching.carriesVersion("v=%61bc", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("v=abcd", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("vv=abc", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("v=", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("v=old&v=abc", "abc"), "the first v counts, as HTTPRequest.query says")
     }
 }

@@ -51,12 +51,13 @@ extension CommentService {
     private func acceptComment(_ request: HTTPRequest) throws -> HTTPResponse {
         let photoID = try existingPhoto(request)
         let (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
-        if case .limited(let seconds) = limiter.take(for: request.remoteAddress) {
+        let client = clients.of(request)
+        if case .limited(let seconds) = limiter.take(for: client) {
             throw HTTPError(.tooManyRequests,
                             "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
                             headers: ["Retry-After": String(seconds)])
         }
-        let comment = try add(submission, photoID: photoID, client: request.remoteAddress)
+        let comment = try add(submission, photoID: photoID, client: client)
         if format == .form && !AcceptPreference.prefersJSON(request.headers["Accept"]) {
             // A browser submitting the form itself goes back to the photo, where the comment now shows.
             return HTTPResponse(status: .seeOther, headers: ["Location": "/#/photos/\(photoID)"])
@@ -78,10 +79,11 @@ extension CommentService {
         let commentID = try Self.commentID(request)
         // Authorization first: without the token, nobody learns which comments exist.
         try adminToken.authorize(request.headers["Authorization"])
-        guard try delete(photoID: photoID, commentID: commentID, client: request.remoteAddress) else {
+        let client = clients.of(request)
+        guard try delete(photoID: photoID, commentID: commentID, client: client) else {
             throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
         }
-        logger.info("comment deleted", [("photo", String(photoID)), ("comment", String(commentID)), ("client", request.remoteAddress)])
+        logger.info("comment deleted", [("photo", String(photoID)), ("comment", String(commentID)), ("client", client)])
         return HTTPResponse(status: .noContent)
     }
 

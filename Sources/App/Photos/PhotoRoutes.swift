@@ -15,13 +15,14 @@ struct PhotoRoutes: Sendable {
     let logger: Logger
 
     func register(on router: inout Router) {
-        router.get("/photos") { request in try list(request) }
-        router.get("/photos/:id") { request in try one(request) }
-        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        // Tiles first: they are most of the traffic, and routes are tried in order.
         router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg") { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
         }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        router.get("/photos") { request in try list(request) }
+        router.get("/photos/:id") { request in try one(request) }
     }
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
