@@ -177,7 +177,8 @@ def make_photos(folder: Path) -> None:
 
 
 class Server:
-    """The binary running in the root as the stage's user, its stderr kept for the log checks."""
+    """The binary running in the root as the stage's user and as PID 1 of its own PID namespace,
+    as a container runs its entrypoint; its stderr is kept for the log checks."""
 
     def __init__(self, root: Path, stage: Stage, env: dict[str, str], uid: int, gid: int, log: Path):
         entrypoint = (stage.last("ENTRYPOINT").exec_form() or []) + (stage.last("CMD").exec_form() or [])
@@ -186,14 +187,14 @@ class Server:
         def enter():
             os.chroot(root)
             os.chdir(workdir)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
 
+        # unshare forks the namespace's PID 1; setpriv drops to the user and execs the entrypoint in
+        # place, so the server itself is PID 1 and only SIGTERM handling stops it, as in docker.
+        command = ["unshare", "--pid", "--fork", "--kill-child", "--",
+                   "setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--", *entrypoint]
         self.log = log
         self.stderr = open(log, "wb")
-        self.process = subprocess.Popen(entrypoint, env=env, preexec_fn=enter, stdout=subprocess.PIPE,
-                                        stderr=self.stderr, executable=None)
+        self.process = subprocess.Popen(command, env=env, preexec_fn=enter, stdout=subprocess.PIPE, stderr=self.stderr)
         self.first_line: list[str] = []
         reader = threading.Thread(target=lambda: self.first_line.append(self.process.stdout.readline().decode()), daemon=True)
         reader.start()
@@ -201,6 +202,14 @@ class Server:
         check(bool(self.first_line and self.first_line[0]), f"no first line on stdout within 60 s; log:\n{self.log_text()}")
         self.url = self.first_line[0].strip().removeprefix("listening on ")
         check(self.url.startswith("http://127.0.0.1:"), f"unexpected first line {self.first_line[0]!r}")
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        check(len(children) == 1, f"unshare should have one child, has {children}")
+        self.pid = int(children[0])
+
+    def status(self, field: str) -> list[str]:
+        """A line of /proc/PID/status of the server, split: `Uid`, `NSpid`, …"""
+        line = next(l for l in Path(f"/proc/{self.pid}/status").read_text().splitlines() if l.startswith(field + ":"))
+        return line.split()[1:]
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -229,7 +238,11 @@ class Server:
         raise Failure(f"{path} did not answer {status} within {seconds} s (last: {last})")
 
     def stop(self, sig: int, seconds: float) -> int:
-        self.process.send_signal(sig)
+        """Signals the server (not unshare) and returns its exit status as unshare reports it."""
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
         try:
             return self.process.wait(seconds)
         finally:
@@ -295,11 +308,12 @@ def main() -> int:
     logs.mkdir(exist_ok=True)
 
     with Mounted(root):
-        step(f"booting {binary.name} in {root.relative_to(REPO)} as uid {uid}")
+        step(f"booting {binary.name} in {root.relative_to(REPO)} as uid {uid}, PID 1 of a new PID namespace")
         server = Server(root, stage, env, uid, gid, logs / "first.log")
         try:
-            status_line = next(l for l in Path(f"/proc/{server.process.pid}/status").read_text().splitlines() if l.startswith("Uid:"))
-            check(status_line.split()[1] == str(uid), f"the server runs as {status_line}")
+            check(server.status("Uid")[0] == str(uid), f"the server runs as uid {server.status('Uid')}")
+            check(server.status("NSpid")[-1] == "1", f"the server is not PID 1 of its namespace: {server.status('NSpid')}")
+            check(server.status("Groups") == [], f"the server keeps supplementary groups {server.status('Groups')}")
             status, _, body = server.get("/healthz")
             check(status == 200 and json.loads(body) == {"status": "ok"}, f"/healthz answered {status} {body!r}")
             server.wait_for("/readyz")
