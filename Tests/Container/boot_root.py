@@ -307,6 +307,8 @@ def main() -> int:
     logs = CACHE / "logs"
     logs.mkdir(exist_ok=True)
 
+    # Written after this moment outside /data and /tmp would break `docker run --read-only`.
+    stamp = time.time()
     with Mounted(root):
         step(f"booting {binary.name} in {root.relative_to(REPO)} as uid {uid}, PID 1 of a new PID namespace")
         server = Server(root, stage, env, uid, gid, logs / "first.log")
@@ -377,6 +379,11 @@ def main() -> int:
         jpegs, databases = check_data_is_whole(root / "data")
         step(f"after SIGKILL and restart: {jpegs} whole JPEGs and {databases} sound SQLite databases in /data")
 
+    written = [str(p.relative_to(root)) for p in root.rglob("*")
+               if p.parts[len(root.parts)] not in ("data", "tmp", "proc", "dev")
+               and not p.is_symlink() and p.lstat().st_mtime > stamp]
+    check(not written, f"the server wrote outside /data and /tmp (so --read-only or a read-only /photos would break it): {written[:10]}")
+    step("nothing written outside /data and /tmp: a read-only root file system works")
     step(f"container root boot passed in {time.monotonic() - started:.0f} s")
     return 0
 
