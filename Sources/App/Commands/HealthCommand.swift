@@ -44,9 +44,8 @@ public enum HealthCommand {
             if answer.status == 200 {
                 return (0, "healthy: \(target) answered 200 in \(milliseconds) ms")
             }
-            let detail = problemDetail(answer.body).map { ": \($0)" } ?? ""
-            let status = answer.status == 0 ? "something that is not HTTP" : "\(answer.status) \(answer.reason)"
-            return (1, "unhealthy: \(target) answered \(status)\(detail)")
+            let detail = problemDetail(answer.text).map { ": \($0)" } ?? ""
+            return (1, "unhealthy: \(target) answered \(answer.status) \(answer.reason)\(detail)")
         } catch {
             return (1, "unhealthy: \(error)")
         }
