@@ -37,11 +37,11 @@ def runtime_stage() -> Stage:
 
 
 def binary() -> Path:
-    """The release binary when built (the image ships that one), else the debug one."""
-    for candidate in (REPO / ".build/release/photoscroll", REPO / ".build/debug/photoscroll"):
-        if candidate.exists():
-            return candidate
-    pytest.fail("No photoscroll binary: run `swift build` first (make test does).")
+    """The newest built binary, release or debug: both link the same system libraries."""
+    built = [c for c in (REPO / ".build/release/photoscroll", REPO / ".build/debug/photoscroll") if c.exists()]
+    if not built:
+        pytest.fail("No photoscroll binary: run `swift build` first (make test does).")
+    return max(built, key=lambda c: c.stat().st_mtime)
 
 
 def swift_executable() -> str:
