@@ -95,6 +95,20 @@ final class OperationsLiveTests: XCTestCase {
                              "a stopped server accepts nothing")
     }
 
+    func testIdleKeepAliveConnectionsDoNotHoldUpShutdown() throws {
+        let server = try startServer(metrics: MetricsRegistry())
+        let connection = try HTTPClientConnection(host: "127.0.0.1", port: server.port, timeoutSeconds: 5)
+        defer { connection.close() }
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try connection.readResponse().status, 200)
+        // A browser tab keeps its connection open; docker stop should not wait the whole grace for it.
+        let started = Date()
+        server.shutdown(graceSeconds: 5)
+        server.wait()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "idle connections are closed at once")
+        XCTAssertTrue(connection.waitForClose(), "the idle client sees the connection close")
+    }
+
     func testShutdownGivesUpOnARequestThatOutlastsTheGrace() throws {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
