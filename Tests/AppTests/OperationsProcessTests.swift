@@ -129,6 +129,34 @@ final class OperationsProcessTests: XCTestCase {
         XCTAssertEqual(records.last?["message"], "stopped")
     }
 
+    func testOpenLiveCommentStreamsDoNotHoldUpSIGTERM() throws {
+        let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_RESCAN_SECONDS": "1"])
+        // One small photo, written with the vips command line, found by the next rescan.
+        let vips = Process()
+        vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        vips.arguments = ["gaussnoise", child.folder.appendingPathComponent("photos/noise.jpg").path, "300", "200"]
+        try vips.run()
+        vips.waitUntilExit()
+        XCTAssertEqual(vips.terminationStatus, 0)
+        let base = "http://127.0.0.1:\(child.port)"
+        var found = false
+        for _ in 0..<200 where !found {
+            found = (try? HTTPClient.get(url: base + "/photos/1"))?.status == 200
+            if !found { usleep(50_000) }
+        }
+        XCTAssertTrue(found, "the photo appears within 10 s")
+
+        // Every open photo page holds a live comment stream; SIGTERM must not wait out the grace for it.
+        let stream = try HTTPClientConnection(host: "127.0.0.1", port: child.port, timeoutSeconds: 5)
+        defer { stream.close() }
+        try stream.send("GET /photos/1/comments/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        XCTAssertEqual(try stream.readResponseHead().status, 200)
+        let started = Date()
+        let (status, log) = child.stop(SIGTERM, within: 10)
+        XCTAssertEqual(status, 0, log)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the grace is 5 s; an open stream must not use it up")
+    }
+
     func testTextLogsAreForPeople() throws {
         let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_LOG_FORMAT": "text"])
         XCTAssertEqual(try HTTPClient.get(url: "http://127.0.0.1:\(child.port)/healthz").status, 200)
