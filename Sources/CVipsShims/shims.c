@@ -16,21 +16,41 @@ void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, 
     if (concurrency > 0) vips_concurrency_set(concurrency);
 }
 
+void cvips_cache_flush(void) {
+    int operations = vips_cache_get_max();
+    vips_cache_set_max(0);
+    vips_cache_set_max(operations);
+}
+
+/* Files are opened as sources, never by vips_image_new_from_file: that one reads a trailing
+ * "[...]" in the name as load options, and a photo may well be called "beach[2].jpg]". */
 const char *cvips_find_loader(const char *path) {
-    return vips_foreign_find_load(path);
+    VipsSource *source = vips_source_new_from_file(path);
+    if (source == NULL) return NULL;
+    const char *loader = vips_foreign_find_load_source(source);
+    g_object_unref(source);
+    if (loader == NULL) return NULL;
+    // A blocked (untrusted) loader still recognises its files; for us they are not photos.
+    VipsObjectClass *class = vips_class_find("VipsForeignLoad", loader);
+    if (class == NULL || (VIPS_OPERATION_CLASS(class)->flags & VIPS_OPERATION_BLOCKED)) return NULL;
+    return loader;
 }
 
 int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsImage **out) {
-    const char *loader = vips_foreign_find_load(path);
-    if (loader == NULL) return -1;
+    VipsSource *source = vips_source_new_from_file(path);
+    if (source == NULL) return -1;
+    const char *loader = vips_foreign_find_load_source(source);
     VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
-    if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegFile") == 0) {
-        return vips_jpegload(path, out, "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
+    if (loader == NULL) {
+        *out = NULL;
+    } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegSource") == 0) {
+        *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
+    } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpSource") == 0) {
+        *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
+    } else {
+        *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, NULL);
     }
-    if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpFile") == 0) {
-        return vips_webpload(path, out, "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
-    }
-    *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
+    g_object_unref(source);
     return *out ? 0 : -1;
 }
 
@@ -93,9 +113,12 @@ int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suf
                        "strip", TRUE, NULL);
 }
 
-int cvips_thumbnail(const char *path, int size, VipsInteresting crop, int fail, VipsImage **out) {
-    VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
-    return vips_thumbnail(path, out, size, "height", size, "crop", crop, "fail_on", fail_on, NULL);
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out) {
+    return vips_arrayjoin(in, out, n, "across", across, NULL);
+}
+
+int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out) {
+    return vips_smartcrop(in, out, width, height, "interesting", interesting, NULL);
 }
 
 int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count) {

@@ -23,7 +23,8 @@ extension PhotoRenderer {
         let staging = try makeStagingDirectory(for: directory)
         do {
             try writeLevels(of: image, pyramid: pyramid, into: staging, settings: settings)
-            let thumbnail = try thumbnail(source: source, settings: settings)
+            let thumbnail = try thumbnail(pyramid: pyramid, directory: staging, settings: settings)
+                ?? thumbnail(source: source, settings: settings)
             try write(thumbnail, to: staging + "/thumbnail.jpg")
             try publish(staging, as: directory)
         } catch {

@@ -1,12 +1,63 @@
 extension PhotoRenderer {
     /// Square thumbnail (settings.thumbnailSize, centre crop / attention crop), JPEG bytes.
     ///
-    /// libvips' thumbnail shrinks while decoding (a 100 MP JPEG decodes at 1/8 size), applies the
-    /// EXIF orientation and crops to the most interesting square (attention: skin, colour, edges),
-    /// so a portrait's face rather than its sky fills the grid cell.
+    /// The photo is decoded shrunk where the format allows (a 100 MP JPEG at 1/8), converted and
+    /// flattened like every tile, scaled so its short side is the thumbnail size, and only then held
+    /// in memory, turned upright and cropped to the most interesting square.
     public static func thumbnail(source: String, settings: RenderSettings) throws -> [UInt8] {
-        _ = try openChecked(source, settings: settings, access: .sequential)
-        let square = try VipsImage.thumbnail(source, size: settings.thumbnailSize, attention: true)
-        return try displayable(square, background: settings.background).jpeg(quality: settings.jpegQuality)
+        let size = settings.thumbnailSize
+        let info = try probe(source, settings: settings)
+        let shortSide = min(info.width, info.height)
+        var shrink = 1
+        while shrink < 8 && shortSide / (shrink * 2) >= size { shrink *= 2 }
+        let (loaded, _) = try openChecked(source, settings: settings, access: .sequential, shrink: shrink)
+        let image = try displayable(loaded, background: settings.background)
+        return try square(of: image, orientation: info.orientation, settings: settings)
+    }
+
+    /// The thumbnail of a photo whose pyramid is in `directory`, made from the smallest level whose
+    /// short side still covers the thumbnail: a few tiles instead of another decode of the photo.
+    /// Nil when even native resolution is smaller than the thumbnail (then the photo is small and
+    /// cheap to read again).
+    static func thumbnail(pyramid: TilePyramid, directory: String, settings: RenderSettings) throws -> [UInt8]? {
+        let size = settings.thumbnailSize
+        guard let z = (0...pyramid.maxZoom).first(where: { z in
+            let level = pyramid.levelSize(z)!
+            return min(level.width, level.height) >= size
+        }) else { return nil }
+        let grid = pyramid.grid(z)!
+        var tiles: [VipsImage] = []
+        for y in 0..<grid.rows {
+            for x in 0..<grid.columns {
+                let path = tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))
+                tiles.append(try VipsImage.open(path, access: .random))
+            }
+        }
+        let level = try VipsImage.joined(tiles, columns: grid.columns)
+        return try square(of: level, orientation: 1, settings: settings)
+    }
+
+    /// Scales so the short side is the thumbnail size, turns upright, crops to the most interesting
+    /// square (attention: skin, colour, edges), so a portrait's face rather than its sky fills the cell.
+    private static func square(of source: VipsImage, orientation: Int, settings: RenderSettings) throws -> [UInt8] {
+        let size = settings.thumbnailSize
+        var image = source
+        let scale = Double(size) / Double(min(image.width, image.height))
+        // Round the scaled sides up, so that the short side is never a pixel short of `size`.
+        let width = max(size, Int((Double(image.width) * scale).rounded(.up)))
+        let height = max(size, Int((Double(image.height) * scale).rounded(.up)))
+        image = try image.resized(horizontal: Double(width) / Double(image.width), vertical: Double(height) / Double(image.height))
+        if image.width < width || image.height < height {
+            image = try image.padded(width: max(width, image.width), height: max(height, image.height))
+        }
+        // Small now; rotating and cropping read it in any order, which a streamed decode cannot.
+        image = try image.inMemory()
+        if orientation != 1 {
+            image = try image.autorotated()
+        }
+        if image.width != size || image.height != size {
+            image = try image.croppedToAttention(width: size, height: size)
+        }
+        return try image.jpeg(quality: settings.jpegQuality)
     }
 }

@@ -38,18 +38,18 @@ public enum Vips {
     static var trackedFiles: Int { Int(vips_tracked_get_files()) }
 
     /// Drops every cached operation, so that only images still referenced stay alive.
-    static func dropCache() { vips_cache_drop_all() }
+    static func dropCache() { cvips_cache_flush() }
 }
 
 /// The loader libvips picked for a file, by what we need to know about it.
 struct LoaderKind: Equatable {
-    /// libvips' class name, e.g. "VipsForeignLoadJpegFile".
+    /// libvips' class name, e.g. "VipsForeignLoadJpegSource".
     let className: String
 
     /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
     var format: String {
         let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
-            .replacingOccurrences(of: "File", with: "").lowercased()
+            .replacingOccurrences(of: "Source", with: "").lowercased()
         return trimmed == "nsgif" ? "gif" : trimmed
     }
 
@@ -87,13 +87,14 @@ final class VipsImage {
         return VipsImage(owning: out)
     }
 
-    /// Square thumbnail straight from a file (shrink-on-load, EXIF rotation, crop).
-    static func thumbnail(_ path: String, size: Int, attention: Bool) throws -> VipsImage {
+    /// Tiles laid out in a grid `columns` wide, row by row, as one image.
+    static func joined(_ tiles: [VipsImage], columns: Int) throws -> VipsImage {
+        var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = tiles.map { $0.pointer }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let crop = attention ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_CENTRE
-        guard cvips_thumbnail(path, Int32(size), crop, 1, &out) == 0, let out else {
-            throw lastError(kind: .corrupt)
+        let result = withExtendedLifetime(tiles) {
+            cvips_arrayjoin(&pointers, Int32(tiles.count), Int32(columns), &out)
         }
+        guard result == 0, let out else { throw lastError(kind: .vips) }
         return VipsImage(owning: out)
     }
 
@@ -141,6 +142,18 @@ final class VipsImage {
         try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
     }
 
+    /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).
+    func croppedToAttention(width: Int, height: Int) throws -> VipsImage {
+        try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
+    }
+
+    /// Computes all pixels into memory, so that later steps may read them in any order.
+    /// Only for small images (a thumbnail before cropping, a shrunk level).
+    func inMemory() throws -> VipsImage {
+        guard let copy = vips_image_copy_memory(pointer) else { throw VipsImage.lastError(kind: .corrupt) }
+        return VipsImage(owning: copy)
+    }
+
     /// Grows the image to exactly width × height by repeating its edge pixels.
     func padded(width: Int, height: Int) throws -> VipsImage {
         try derive { cvips_embed_copy(pointer, Int32(width), Int32(height), &$0) }
@@ -178,7 +191,13 @@ final class VipsImage {
     /// Streams the image into a DeepZoom pyramid at `base`.dzi and `base`_files/.
     func writeDeepZoom(base: String, tileSize: Int, suffix: String) throws {
         guard cvips_dzsave(pointer, base, Int32(tileSize), suffix) == 0 else {
-            throw VipsImage.lastError(kind: .corrupt)
+            // The same call decodes the photo and writes the tiles: tell a full disk from a bad photo.
+            let error = VipsImage.lastError(kind: .corrupt)
+            if case .corrupt(let text) = error,
+               ["No space left", "Permission denied", "Read-only file system", "unable to write", "write error"].contains(where: text.contains) {
+                throw ImagingError.io(text)
+            }
+            throw error
         }
     }
 

@@ -51,13 +51,18 @@ final class Fixtures {
     }
 
     /// A photo-like image (smooth gradients): resampling differences stay small on it.
+    /// Red grows left to right, green top to bottom, blue along the diagonal up to 127.
     @discardableResult
     func gradient(_ name: String, width: Int, height: Int) throws -> String {
-        let ppmPath = try ppm(name + ".ppm", width: width, height: height) { x, y in
-            RGB(red: UInt8(x * 255 / max(1, width - 1)), green: UInt8(y * 255 / max(1, height - 1)),
-                blue: UInt8((x + y) * 127 / max(1, width + height - 2)))
+        // Drawn at 256×256 and scaled by width/256 and height/256, which are exact in binary,
+        // so libvips lands on exactly width × height.
+        let small = path(name + ".ppm")
+        if !FileManager.default.fileExists(atPath: small) {
+            try ppm(name + ".ppm", width: 256, height: 256) { x, y in
+                RGB(red: UInt8(x), green: UInt8(y), blue: UInt8((x + y) / 4))
+            }
         }
-        try vips("copy", ppmPath, path(name))
+        try vips("resize", small, path(name), "\(Double(width) / 256)", "--vscale", "\(Double(height) / 256)")
         return path(name)
     }
 

@@ -109,6 +109,18 @@ final class PyramidBuildTests: XCTestCase {
         XCTAssertEqual(Set(left), ["whole.jpg", "whole.jpg.ppm", "half.jpg"])
     }
 
+    /// libvips reads "name[options]" as load options; a photo may be called that all the same.
+    func testFileNamesThatLookLikeLoadOptions() throws {
+        let photo = try fixtures.gradient("beach.jpg", width: 300, height: 200)
+        let odd = fixtures.path("beach.jpg[shrink=2]")
+        try FileManager.default.moveItem(atPath: photo, toPath: odd)
+        XCTAssertEqual(try PhotoRenderer.probe(odd, settings: settings), ImageInfo(width: 300, height: 200, orientation: 1, format: "jpeg"))
+        let pyramid = try PhotoRenderer.buildPyramid(source: odd, into: fixtures.path("odd"), settings: settings)
+        XCTAssertEqual([pyramid.width, pyramid.height], [300, 200])
+        let tile = try fixtures.decode(try PhotoRenderer.renderTile(source: odd, tile: TileCoordinate(z: 1, x: 1, y: 0), settings: settings))
+        XCTAssertEqual([tile.width, tile.height], [44, 200])
+    }
+
     func testThumbnailIsASquareOfTheConfiguredSize() throws {
         let source = try fixtures.gradient("tall.png", width: 200, height: 900)
         var custom = settings

@@ -13,7 +13,10 @@ int cvips_init(const char *argv0);
 /// Bounds libvips' operation cache and worker threads. concurrency 0 keeps libvips' default.
 void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, int concurrency);
 
-/// The loader libvips would use for the file ("VipsForeignLoadJpegFile"), or NULL if none.
+/// Empties the operation cache but keeps its limits (vips_cache_drop_all would tear it down).
+void cvips_cache_flush(void);
+
+/// The loader libvips would use for the file ("VipsForeignLoadJpegSource"), or NULL if none.
 const char *cvips_find_loader(const char *path);
 
 /// Opens a file (header only until pixels are asked for).
@@ -59,8 +62,11 @@ int cvips_jpegsave_buffer(VipsImage *in, int quality, void **buffer, size_t *len
 /// down to the level that fits in one tile.
 int cvips_dzsave(VipsImage *in, const char *base, int tile_size, const char *suffix);
 
-/// Thumbnail of a file: shrink-on-load, EXIF rotation, cropped to size × size by `crop`.
-int cvips_thumbnail(const char *path, int size, VipsInteresting crop, int fail, VipsImage **out);
+/// Joins n images into a grid `across` images wide, row by row.
+int cvips_arrayjoin(VipsImage **in, int n, int across, VipsImage **out);
+
+/// Crops to width × height around the most interesting part (`interesting`).
+int cvips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out);
 
 /// The band values of pixel (x, y); *values is freed with g_free.
 int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count);
