@@ -13,7 +13,8 @@ final class Connection: @unchecked Sendable {
     }
 
     let fd: Int32
-    unowned let loop: EventLoop
+    /// The loop closes every connection before it goes away, so the reference needs no counting.
+    unowned(unsafe) let loop: EventLoop
     var machine: ConnectionMachine
     private var output: [Segment] = []
     private var outputHead = 0
