@@ -61,6 +61,10 @@ struct PhotoRoutes: Sendable {
         }
         // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
         let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl)])
+        if library.cache.capacity == 0, photo.status == .ready {
+            // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
+            return .response(HTTPResponse(headers: headers, body: .file(path: library.builtPath(of: photo, tile: tile))))
+        }
         if let bytes = library.cachedImage(TileKey(version: photo.version, tile: tile)) {
             return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
         }
