@@ -82,10 +82,12 @@ function show(route) {
     if (cell) { cell.scrollIntoView({ block: 'nearest' }); cell.focus({ preventScroll: true }); }
     return;
   }
-  if (!gridView.hidden) cameFromGrid = true;
+  const fromGrid = !gridView.hidden;
+  if (fromGrid) cameFromGrid = true;
   gridView.hidden = true;
   pagerView.hidden = false;
   pager.goTo(index, 'instant');
+  if (fromGrid) pager.focusPhoto();
   if (route.view === 'zoom') {
     if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
   } else if (viewer.isOpen) {

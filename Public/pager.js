@@ -96,7 +96,19 @@ export class Pager {
       else if (Math.abs(j - i) > 3) page.unrender();
     });
     this.pages[i].setCurrent(true);
+    // Only the page in front takes focus and clicks: Tab never wanders onto a page off screen
+    // (which would scroll the strip back to it).
+    this.pages.forEach((page, j) => { page.element.inert = j !== i; });
+    const active = document.activeElement;
+    if (!this.root.hidden && (active === document.body || (active && active.closest('.page') && active.closest('.page') !== this.pages[i].element))) {
+      this.focusPhoto();
+    }
     this.onChange(this.photos[i]);
+  }
+
+  /** Puts keyboard focus on the photo in front, without scrolling anything. */
+  focusPhoto() {
+    this.pages[this.index]?.element.querySelector('.photo-open')?.focus({ preventScroll: true });
   }
 
   /** A comment the person just sent shows at once, whatever the live stream does. */
