@@ -103,6 +103,8 @@ pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
 });
 
 window.addEventListener('hashchange', () => show(parseRoute(location.hash)));
+window.addEventListener('pagehide', () => pager.setLive(false));
+window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
 async function start() {
   const status = document.getElementById('grid-status');

@@ -106,6 +106,16 @@ export class Pager {
     this.onChange(this.photos[i]);
   }
 
+  /**
+   * Opens or closes the live comment stream of the page in front. A page left for another (and
+   * perhaps kept in the back-forward cache) must not hold one of the browser's few connections
+   * to the server: over HTTP/1.1 six open streams would leave no room for tiles.
+   */
+  setLive(live) {
+    const page = this.pages[this.index];
+    if (page) page.setCurrent(live);
+  }
+
   /** Puts keyboard focus on the photo in front, without scrolling anything. */
   focusPhoto() {
     this.pages[this.index]?.element.querySelector('.photo-open')?.focus({ preventScroll: true });

@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot
-from gestures import emulate, js, swipe, tap, wait_for
+from gestures import js, swipe, tap, wait_for
 from pages import centre_of, current_dot, hash_of, open_app, sorted_photos, visible_view, wait_hash
 
 
@@ -71,9 +71,8 @@ def test_tap_swipe_dots_and_back(phone, server):
     assert hash_of(phone) in ("", "#/")
 
 
-def test_keyboard_alone(driver_session, server):
-    driver = driver_session
-    emulate(driver, 1280, 800, dpr=1, mobile=False)
+def test_keyboard_alone(desktop, server):
+    driver = desktop
     photos = sorted_photos(server)
     open_app(driver, server)
     press = lambda key: ActionChains(driver).send_keys(key).perform()  # noqa: E731 (to whatever has focus)
