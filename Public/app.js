@@ -74,6 +74,7 @@ function show(route) {
   if (route.view === 'grid') {
     const last = pager.current;
     if (viewer.isOpen) viewer.close();
+    pager.setCovered(false);
     pagerView.hidden = true;
     gridView.hidden = false;
     document.title = 'Photos';
@@ -86,12 +87,15 @@ function show(route) {
   if (fromGrid) cameFromGrid = true;
   gridView.hidden = true;
   pagerView.hidden = false;
+  if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');
   if (fromGrid) pager.focusPhoto();
   if (route.view === 'zoom') {
+    pager.setCovered(true);
     if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
   } else if (viewer.isOpen) {
     viewer.close();
+    pager.setCovered(false);
     zoomPushed = false;
     pagerView.querySelector('.page.current .photo-open')?.focus({ preventScroll: true });
   }

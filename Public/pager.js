@@ -91,10 +91,7 @@ export class Pager {
     this.index = i;
     previous?.setCurrent(false);
     // The pages beside the current one are drawn ahead, so a swipe never lands on an empty page.
-    this.pages.forEach((page, j) => {
-      if (Math.abs(j - i) <= 1) page.render();
-      else if (Math.abs(j - i) > 3) page.unrender();
-    });
+    this.renderAround(i);
     this.pages[i].setCurrent(true);
     // Only the page in front takes focus and clicks: Tab never wanders onto a page off screen
     // (which would scroll the strip back to it).
@@ -104,6 +101,27 @@ export class Pager {
       this.focusPhoto();
     }
     this.onChange(this.photos[i]);
+  }
+
+  /** Draws the page in front and its neighbours (unless covered by the zoom view); drops far ones. */
+  renderAround(i) {
+    if (this.covered) return;
+    this.pages.forEach((page, j) => {
+      if (Math.abs(j - i) <= 1) page.render();
+      else if (Math.abs(j - i) > 3) page.unrender();
+    });
+  }
+
+  /**
+   * While the zoom view covers the pager nothing new is drawn underneath, so the tiles on screen
+   * get the connections to themselves; uncovering draws what is now in front.
+   */
+  setCovered(covered) {
+    this.covered = covered;
+    if (!covered && this.index >= 0) {
+      this.renderAround(this.index);
+      this.pages[this.index].setCurrent(true);
+    }
   }
 
   /**

@@ -34,7 +34,7 @@ def test_tap_swipe_dots_and_back(phone, server):
     x, y = centre_of(phone, f'#grid .cell[data-photo-id="{photos[0]["id"]}"]')
     tap(phone, x, y)
     wait_hash(phone, f"#/photos/{photos[0]['id']}")
-    assert visible_view(phone) == "pager"
+    wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
     dots = current_dot(phone)
     assert dots["index"] == 0
     assert dots["labels"] == [f"Photo {i + 1} of {len(photos)}" for i in range(len(photos))]
@@ -94,9 +94,9 @@ def test_keyboard_alone(desktop, server):
     assert js(driver, on_photo), "Tab never reached the photo"
     press(Keys.ENTER)
     wait_hash(driver, f"#/photos/{photos[1]['id']}/zoom")
-    assert visible_view(driver) == "zoom"
+    wait_for(lambda: visible_view(driver) == "zoom", message="zoom view shown")
     screenshot(driver, "zoom-desktop")
     press(Keys.ESCAPE)
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
-    assert visible_view(driver) == "pager"
+    wait_for(lambda: visible_view(driver) == "pager", message="pager shown again")
     screenshot(driver, "pager-desktop")
