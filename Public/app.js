@@ -74,6 +74,7 @@ function show(route) {
   if (route.view === 'grid') {
     const last = pager.current;
     if (viewer.isOpen) viewer.close();
+    pager.setCovered(false);
     pagerView.hidden = true;
     gridView.hidden = false;
     document.title = 'Photos';
@@ -82,14 +83,19 @@ function show(route) {
     if (cell) { cell.scrollIntoView({ block: 'nearest' }); cell.focus({ preventScroll: true }); }
     return;
   }
-  if (!gridView.hidden) cameFromGrid = true;
+  const fromGrid = !gridView.hidden;
+  if (fromGrid) cameFromGrid = true;
   gridView.hidden = true;
   pagerView.hidden = false;
+  if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');
+  if (fromGrid) pager.focusPhoto();
   if (route.view === 'zoom') {
+    pager.setCovered(true);
     if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
   } else if (viewer.isOpen) {
     viewer.close();
+    pager.setCovered(false);
     zoomPushed = false;
     pagerView.querySelector('.page.current .photo-open')?.focus({ preventScroll: true });
   }
@@ -101,6 +107,8 @@ pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
 });
 
 window.addEventListener('hashchange', () => show(parseRoute(location.hash)));
+window.addEventListener('pagehide', () => pager.setLive(false));
+window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
 async function start() {
   const status = document.getElementById('grid-status');

@@ -68,9 +68,8 @@ export class Composer {
   }
 
   describe(error) {
-    if (error.status === 429) {
-      const seconds = error.retryAfter ?? 60;
-      return `Too many comments. Try again in ${seconds} s.`;
+    if (error.status === 429 && error.retryAfter !== null) {
+      return `Too many comments. Try again in ${error.retryAfter} s.`;
     }
     if (error.status === undefined) return 'No connection to the server. Try again.';
     return error.detail || error.title || `The server answered ${error.status}.`;

@@ -91,12 +91,52 @@ export class Pager {
     this.index = i;
     previous?.setCurrent(false);
     // The pages beside the current one are drawn ahead, so a swipe never lands on an empty page.
+    this.renderAround(i);
+    this.pages[i].setCurrent(true);
+    // Only the page in front takes focus and clicks: Tab never wanders onto a page off screen
+    // (which would scroll the strip back to it).
+    this.pages.forEach((page, j) => { page.element.inert = j !== i; });
+    const active = document.activeElement;
+    if (!this.root.hidden && (active === document.body || (active && active.closest('.page') && active.closest('.page') !== this.pages[i].element))) {
+      this.focusPhoto();
+    }
+    this.onChange(this.photos[i]);
+  }
+
+  /** Draws the page in front and its neighbours (unless covered by the zoom view); drops far ones. */
+  renderAround(i) {
+    if (this.covered) return;
     this.pages.forEach((page, j) => {
       if (Math.abs(j - i) <= 1) page.render();
       else if (Math.abs(j - i) > 3) page.unrender();
     });
-    this.pages[i].setCurrent(true);
-    this.onChange(this.photos[i]);
+  }
+
+  /**
+   * While the zoom view covers the pager nothing new is drawn underneath, so the tiles on screen
+   * get the connections to themselves; uncovering draws what is now in front.
+   */
+  setCovered(covered) {
+    this.covered = covered;
+    if (!covered && this.index >= 0) {
+      this.renderAround(this.index);
+      this.pages[this.index].setCurrent(true);
+    }
+  }
+
+  /**
+   * Opens or closes the live comment stream of the page in front. A page left for another (and
+   * perhaps kept in the back-forward cache) must not hold one of the browser's few connections
+   * to the server: over HTTP/1.1 six open streams would leave no room for tiles.
+   */
+  setLive(live) {
+    const page = this.pages[this.index];
+    if (page) page.setCurrent(live);
+  }
+
+  /** Puts keyboard focus on the photo in front, without scrolling anything. */
+  focusPhoto() {
+    this.pages[this.index]?.element.querySelector('.photo-open')?.focus({ preventScroll: true });
   }
 
   /** A comment the person just sent shows at once, whatever the live stream does. */

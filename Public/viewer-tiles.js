@@ -58,6 +58,8 @@ export class ViewerTiles {
     img.alt = '';
     img.draggable = false;
     img.decoding = 'async';
+    // Tiles are what the person is waiting for; without this Chromium treats them as low-priority images.
+    img.fetchPriority = 'high';
     img.className = 'tile';
     const tile = { ...t, rect, img, loaded: false, key: k };
     img.addEventListener('load', () => {

@@ -178,7 +178,8 @@ export class ZoomViewer {
   render() {
     this.tiles.layout(this.photo, this.s, this.tx, this.ty);
     clearTimeout(this.settling);
-    if (this.interacting) this.settling = setTimeout(() => this.requestTiles(), 140);
+    // Mid-gesture a level may be skipped in a moment, so its tiles are asked for only once the fingers pause.
+    if (this.interacting) this.settling = setTimeout(() => this.requestTiles(), 250);
     else this.requestTiles();
   }
 

@@ -27,7 +27,8 @@ os.environ["SE_OFFLINE"] = "true"
 class Server:
     """One running server process: its base URL, its photos, and its stdout/stderr lines."""
 
-    def __init__(self, command, env, ready_timeout=120):
+    def __init__(self, command, env, expected_photos, ready_timeout=120):
+        self.expected_photos = expected_photos
         self.lines = []
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True, cwd=REPO)
@@ -53,7 +54,8 @@ class Server:
         while time.time() < deadline:
             try:
                 photos = self.get_json("/photos")["photos"]
-                if photos and all(p["status"] == "ready" for p in photos):
+                # Photos are listed as they are found, so wait for all of them, not just the first.
+                if len(photos) >= self.expected_photos and all(p["status"] == "ready" for p in photos):
                     return {p["title"]: p for p in photos}
             except OSError:
                 pass
@@ -71,7 +73,7 @@ class Server:
                 self.process.wait()
 
 
-def start_server(photos_dir, data_dir, comments_per_minute):
+def start_server(photos_dir, data_dir, comments_per_minute, expected_photos):
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info")
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
         # Only for working on the page without a Swift build; `make test` always uses the real binary.
@@ -82,7 +84,7 @@ def start_server(photos_dir, data_dir, comments_per_minute):
             binary = os.path.join(REPO, binary)
         command = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", photos_dir,
                    "--data", data_dir, "--public", os.path.join(REPO, "Public")]
-    return Server(command, env)
+    return Server(command, env, expected_photos)
 
 
 @pytest.fixture(scope="session")
@@ -96,8 +98,8 @@ def work_dir():
 def server(work_dir):
     """The server most tests share: four photos, no comment rate limit."""
     photos = os.path.join(work_dir, "photos")
-    make_library(photos)
-    running = start_server(photos, os.path.join(work_dir, "data"), comments_per_minute=0)
+    made = make_library(photos)
+    running = start_server(photos, os.path.join(work_dir, "data"), comments_per_minute=0, expected_photos=len(made))
     yield running
     running.stop()
 
@@ -106,8 +108,8 @@ def server(work_dir):
 def limited_server(work_dir):
     """A second server with one small photo and a limit of two comments a minute."""
     photos = os.path.join(work_dir, "photos-limited")
-    make_library(photos, [("small", 640, 480)])
-    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2)
+    made = make_library(photos, [("small", 640, 480)])
+    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
     yield running
     running.stop()
 
@@ -129,20 +131,23 @@ def new_driver(width=390, height=844):
     return driver
 
 
-@pytest.fixture(scope="session")
-def driver_session():
+@pytest.fixture
+def phone():
+    """A fresh 390×844 touch phone at devicePixelRatio 1 (tests change the ratio where it matters).
+    Fresh for every test, so no touch or cache state leaks from one test into the next."""
+    from gestures import emulate
     driver = new_driver()
+    emulate(driver, 390, 844, dpr=1, mobile=True)
     yield driver
     driver.quit()
 
 
 @pytest.fixture
-def phone(driver_session):
-    """A 390×844 touch phone at devicePixelRatio 1 (tests change the ratio where it matters)."""
-    from gestures import emulate
-    emulate(driver_session, 390, 844, dpr=1, mobile=True)
-    driver_session.get("about:blank")
-    yield driver_session
+def desktop():
+    """A fresh 1280×800 desktop window with a mouse and a keyboard."""
+    driver = new_driver(1280, 800)
+    yield driver
+    driver.quit()
 
 
 @pytest.fixture

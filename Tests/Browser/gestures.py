@@ -73,5 +73,14 @@ def viewer_state(driver):
 
 def settled_viewer(driver, timeout=15):
     """The viewer's state once every wanted tile has arrived and no gesture or animation runs."""
-    return wait_for(lambda: (lambda s: s if s and s["complete"] else None)(viewer_state(driver)),
-                    timeout=timeout, message="viewer settled")
+    seen = []
+
+    def settled():
+        state = viewer_state(driver)
+        seen[:] = [state]
+        return state if state and state["complete"] else None
+    try:
+        return wait_for(settled, timeout=timeout, message="viewer settled")
+    except AssertionError:
+        pending = js(driver, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => i.src)")
+        raise AssertionError(f"viewer never settled: {seen[0]!r}, tiles still loading: {pending!r}") from None

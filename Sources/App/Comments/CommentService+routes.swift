@@ -2,8 +2,9 @@ import Comments
 import HTTP
 
 extension CommentService {
-    /// The largest comment post accepted: 2000 characters of text can take up to 8 KiB in UTF-8,
-    /// and JSON escaping or form encoding can grow that; 16 KiB leaves room and no more.
+    /// The largest comment post accepted. 2000 characters of ordinary text take at most 8 KiB of
+    /// UTF-8, and escaping grows that; 16 KiB leaves room and no more. Characters built from many
+    /// scalars (flags, family emoji) can need more, and then this cap is the limit that applies.
     static let maxPostBytes = 16 * 1024
     /// Comments per page when `?limit=` is not given, and the most one page may hold.
     static let defaultPageSize = 50
@@ -102,7 +103,7 @@ extension CommentService {
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
         return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
             events.open(photoID: photoID, stream: stream, lastEventID: lastEventID) { after in
-                try store.comments(photoID: photoID, after: after)
+                try store.replay(photoID: photoID, after: after)
             }
         })
     }

@@ -20,7 +20,7 @@ public final class CommentService: Sendable {
                             photoExists: @escaping @Sendable (Int) -> Bool) throws {
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
         let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
-        let store = try SQLiteCommentStore(path: path)
+        let store = try SQLiteCommentStore(path: path, metrics: metrics)
         self.init(store: store, configuration: configuration, logger: logger, metrics: metrics, photoExists: photoExists)
         logger.debug("comment store open", [("path", path)])
     }

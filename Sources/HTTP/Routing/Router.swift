@@ -91,13 +91,15 @@ public struct Router: Sendable {
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
     public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
         var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let parameters = Router.match(route.segments, path) else { continue }
-            if route.method == method || (method == .HEAD && route.method == .GET) {
-                return .found(route, parameters: parameters)
+        // By index, so only the route that matches is copied (a copy retains each of its fields).
+        for index in routes.indices {
+            guard let parameters = Router.match(routes[index].segments, path) else { continue }
+            let routeMethod = routes[index].method
+            if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
+                return .found(routes[index], parameters: parameters)
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
-            if route.method == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
+            if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
+            if routeMethod == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
     }
