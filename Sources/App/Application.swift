@@ -76,23 +76,17 @@ public final class Application: @unchecked Sendable {
     }
 
     /// Starts, then blocks until SIGTERM or SIGINT has been handled; returns the exit code.
+    /// The executable blocks those signals before any thread exists (`ShutdownSignals.block()`),
+    /// so one that arrives while the server is still starting waits here instead of being lost.
     public func run() throws -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let stopping = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stopping.signal() }
-            source.resume()
-            sources.append(source)
-        }
+        ShutdownSignals.block()
         try start()
-        stopping.wait()
-        logger.info("shutting down", [("graceSeconds", String(configuration.shutdownGraceSeconds))])
+        let received = ShutdownSignals.wait()
+        logger.info("shutting down", [("signal", ShutdownSignals.name(received)),
+                                      ("graceSeconds", String(configuration.shutdownGraceSeconds))])
         stop()
         server?.wait()
-        sources.forEach { $0.cancel() }
         logger.info("stopped")
         return 0
     }

@@ -59,6 +59,8 @@ func main() -> Int32 {
             guard parsed.positional.isEmpty else {
                 throw UsageError(description: "serve takes no arguments, but got \(parsed.positional.joined(separator: " ")).")
             }
+            // Before Application starts any thread, so every thread inherits the blocked mask.
+            ShutdownSignals.block()
             return try Application(configuration: configuration, logger: logger).run()
         }
     } catch let error as UsageError {

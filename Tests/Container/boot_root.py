@@ -320,7 +320,11 @@ def main() -> int:
             check(status == 200 and json.loads(body) == {"status": "ok"}, f"/healthz answered {status} {body!r}")
             server.wait_for("/readyz")
             tile = fetch_a_tile(server)
-            step(f"/healthz, /readyz and a {len(tile)}-byte tile answered")
+            status, headers, page = server.get("/")
+            # The web page is found relative to WORKDIR, as config.json is.
+            check(status == 200 and headers.get("Content-Type", "").startswith("text/html") and b"<html" in page.lower(),
+                  f"/ answered {status} {headers.get('Content-Type')}: the page in Public/ was not found from WORKDIR")
+            step(f"/healthz, /readyz, the web page and a {len(tile)}-byte tile answered")
 
             healthcheck = stage.last("HEALTHCHECK").text.split("CMD", 1)[1].strip()
             command = json.loads(healthcheck)
