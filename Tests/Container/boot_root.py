@@ -237,14 +237,17 @@ class Server:
             time.sleep(0.2)
         raise Failure(f"{path} did not answer {status} within {seconds} s (last: {last})")
 
-    def stop(self, sig: int, seconds: float) -> int:
-        """Signals the server (not unshare) and returns its exit status as unshare reports it."""
+    def stop(self, sig: int, seconds: float) -> int | str:
+        """Signals the server (not unshare) and returns its exit status as unshare reports it,
+        or a sentence when it did not exit in time (it is then killed)."""
         try:
             os.kill(self.pid, sig)
         except ProcessLookupError:
             pass
         try:
             return self.process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            return f"no exit within {seconds:g} s of {signal.Signals(sig).name}"
         finally:
             if self.process.poll() is None:
                 self.process.kill()
@@ -380,6 +383,12 @@ def main() -> int:
         finally:
             code = server.stop(signal.SIGTERM, 12)
         check(code == 0, f"the restarted server ended with {code}")
+        # docker stop right after docker run: the signal comes while the server is still starting.
+        for attempt in range(5):
+            server = Server(root, stage, env, uid, gid, logs / "early-stop.log")
+            code = server.stop(signal.SIGTERM, 10)
+            check(code == 0, f"SIGTERM just after start ended the server with {code} (attempt {attempt + 1}):\n{server.log_text()}")
+        step("SIGTERM just after start: exit 0, five times out of five")
         jpegs, databases = check_data_is_whole(root / "data")
         step(f"after SIGKILL and restart: {jpegs} whole JPEGs and {databases} sound SQLite databases in /data")
 

@@ -4,10 +4,10 @@ import Glibc
 
 /// SIGTERM and SIGINT, blocked in every thread and taken with `sigwait`, so none is ever lost.
 ///
-/// A signal whose disposition is "ignore" or "default" is discarded on arrival when the main
-/// thread does not block it, and a container's PID 1 drops default-action signals outright. A
-/// handler armed some time after start (as a dispatch signal source is) therefore misses a
-/// `docker stop` that comes early. Blocked signals instead stay pending until `wait()` takes them.
+/// The kernel discards a signal whose disposition is "ignore" when the main thread does not block
+/// it, and a container's PID 1 also drops default-action ones; ignoring SIGTERM so that a dispatch
+/// source can take it leaves a window for both, and the source also needs a free dispatch thread
+/// to run its handler. Blocked signals instead stay pending until `wait()` takes them.
 public enum ShutdownSignals {
     /// The signals that ask the server to stop.
     public static let stopping: [Int32] = [SIGTERM, SIGINT]
