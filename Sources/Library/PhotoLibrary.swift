@@ -98,6 +98,9 @@ public final class PhotoLibrary: Sendable {
 
     private var stopped: Bool { loop.withLock { $0.stopped } }
 
+    /// Whether `stop()` was called.
+    var isStopping: Bool { stopped }
+
     private func run() {
         defer { finished.signal() }
         if configuration.makesDemo {
