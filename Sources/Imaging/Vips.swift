@@ -20,7 +20,8 @@ public enum Vips {
                 guard cvips_init("photoscroll") == 0 else { throw VipsImage.lastError(kind: .vips) }
                 started = true
             }
-            // Files stay open only while an operation that read them is cached.
+            // The cache holds recent operations (headers, small results): at most this much
+            // memory, 100 operations and 20 open files, whatever the traffic.
             cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
         }
     }
@@ -41,27 +42,6 @@ public enum Vips {
     static func dropCache() { cvips_cache_flush() }
 }
 
-/// The loader libvips picked for a file, by what we need to know about it.
-struct LoaderKind: Equatable {
-    /// libvips' class name, e.g. "VipsForeignLoadJpegSource".
-    let className: String
-
-    /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
-    var format: String {
-        let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
-            .replacingOccurrences(of: "Source", with: "").lowercased()
-        return trimmed == "nsgif" ? "gif" : trimmed
-    }
-
-    /// Loaders that decode top to bottom and can shrink while decoding.
-    var shrinksOnLoad: Bool { format == "jpeg" || format == "webp" }
-}
-
-/// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.
-enum VipsAccessPattern {
-    case random, sequential
-}
-
 /// One reference to a libvips image; released when the Swift object goes away.
 final class VipsImage {
     private let pointer: UnsafeMutablePointer<CVips.VipsImage>
@@ -72,8 +52,10 @@ final class VipsImage {
 
     /// Which loader would read the file, or nil when no loader recognises it.
     static func loader(for path: String) -> LoaderKind? {
-        defer { vips_error_clear() }  // find_load reports "not a known format" into the buffer
-        guard let name = cvips_find_loader(path) else { return nil }
+        guard let name = cvips_find_loader(path) else {
+            vips_error_clear()  // "not a known format" is our .notAnImage, not a message for the next error
+            return nil
+        }
         return LoaderKind(className: String(cString: name))
     }
 
@@ -136,6 +118,13 @@ final class VipsImage {
 
     func cropped(_ rect: PixelRect) throws -> VipsImage {
         try derive { cvips_extract_area(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
+    }
+
+    /// The rectangle, read by streaming the image from its first row: for decoders that only go
+    /// forwards (JPEG, PNG), where asking for a rectangle far down makes libvips buffer the photo.
+    func streamedCrop(_ rect: PixelRect) throws -> VipsImage {
+        // This is where the decoder runs, so a failure here is a damaged photo.
+        try derive(failing: .corrupt) { cvips_rows_in_order(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
     }
 
     func resized(horizontal: Double, vertical: Double) throws -> VipsImage {
@@ -202,9 +191,10 @@ final class VipsImage {
     }
 
     /// Runs one libvips operation that makes a new image from this one.
-    private func derive(_ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
+    private func derive(failing kind: ErrorKind = .vips,
+                        _ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: .vips) }
+        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: kind) }
         return VipsImage(owning: out)
     }
 

@@ -88,6 +88,16 @@ final class RefusalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixtures.path("pyramid")))
     }
 
+    func testDamagedHeaderIsCorrupt() throws {
+        let whole = try fixtures.gradient("whole.jpg", width: 300, height: 200)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        // SOI and the start of the first segment: recognisably JPEG, but no frame header.
+        try bytes.prefix(12).write(to: URL(fileURLWithPath: fixtures.path("stub.jpg")))
+        assertEveryEntryPointThrows(fixtures.path("stub.jpg")) { error, call in
+            guard case .corrupt = error else { return XCTFail("\(call): \(error)") }
+        }
+    }
+
     func testPixelLimitComesFromSettings() throws {
         let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
         var small = settings
@@ -102,7 +112,12 @@ final class RefusalTests: XCTestCase {
     /// 40000×40000 1-bit PNG: under 200 kB on disk, 1.6 gigapixels decoded. Refused from the header.
     func testDecompressionBombIsRefusedWithFlatMemory() throws {
         let bomb = fixtures.path("bomb.png")
-        try fixtures.vips("black", bomb + "[bitdepth=1,compression=9]", "40000", "40000")
+        try PNGBomb.write(to: bomb, width: 40000, height: 40000)
+        // It is a real PNG: libvips reads its header and decodes its first rows as black.
+        try fixtures.vips("crop", bomb, fixtures.path("corner.png"), "0", "0", "64", "64")
+        let corner = try VipsImage.open(fixtures.path("corner.png"), access: .random)
+        XCTAssertEqual([corner.width, corner.height], [64, 64])
+        XCTAssertEqual(try corner.pixel(x: 63, y: 63), [0])
         let size = try FileManager.default.attributesOfItem(atPath: bomb)[.size] as! Int
         XCTAssertLessThan(size, 400_000, "the bomb is small on disk")
 

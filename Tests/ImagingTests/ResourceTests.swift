@@ -29,34 +29,27 @@ final class ResourceTests: XCTestCase {
     }
 }
 
-/// The library renders tiles from many threads at once.
-final class ConcurrentRenderingTests: XCTestCase {
-    func testTilesRenderedInParallelMatchTilesRenderedAlone() throws {
+/// On-demand tiles of large photos stream: memory does not grow with the photo.
+final class StreamingTileTests: XCTestCase {
+    func testBottomTileOfALargeJPEGDoesNotHoldThePhoto() throws {
         let fixtures = try Fixtures()
         let settings = RenderSettings()
-        let source = try fixtures.gradient("photo.jpg", width: 1300, height: 700)
-        let pyramid = TilePyramid(width: 1300, height: 700)
-        var tiles: [TileCoordinate] = []
-        for z in 0...pyramid.maxZoom {
-            let grid = pyramid.grid(z)!
-            for x in 0..<grid.columns { for y in 0..<grid.rows { tiles.append(TileCoordinate(z: z, x: x, y: y)) } }
-        }
-        let alone = try tiles.map { try PhotoRenderer.renderTile(source: source, tile: $0, settings: settings) }
+        // 6000×4000: 72 MB decoded, far more than a streamed tile needs.
+        let source = try fixtures.gradient("large.jpg", width: 6000, height: 4000)
+        let pyramid = TilePyramid(width: 6000, height: 4000)
+        let grid = pyramid.grid(pyramid.maxZoom)!
+        let bottom = TileCoordinate(z: pyramid.maxZoom, x: grid.columns / 2, y: grid.rows - 1)
+        _ = try PhotoRenderer.renderTile(source: source, tile: TileCoordinate(z: 0, x: 0, y: 0), settings: settings)
 
-        let results = Results(count: tiles.count)
-        DispatchQueue.concurrentPerform(iterations: tiles.count) { index in
-            results.set(index, Result { try PhotoRenderer.renderTile(source: source, tile: tiles[index], settings: settings) })
-        }
-        for (index, tile) in tiles.enumerated() {
-            XCTAssertEqual(try results.get(index).get(), alone[index], "tile \(tile) differs when rendered in parallel")
-        }
-    }
-
-    private final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [Result<[UInt8], Error>?]
-        init(count: Int) { values = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: Result<[UInt8], Error>) { lock.lock(); values[index] = value; lock.unlock() }
-        func get(_ index: Int) -> Result<[UInt8], Error> { lock.lock(); defer { lock.unlock() }; return values[index]! }
+        resetPeakMemory()
+        let before = memoryKilobytes()
+        let tile = try fixtures.decode(try PhotoRenderer.renderTile(source: source, tile: bottom, settings: settings))
+        let after = memoryKilobytes()
+        let rect = pyramid.rect(bottom)!
+        XCTAssertEqual([tile.width, tile.height], [rect.width, rect.height])
+        // Bottom of the gradient: green near 255, red near the middle of its range.
+        let red = rect.x * 255 / 6000
+        try assertPixel(tile, 0, rect.height - 1, is: RGB(red: UInt8(red), green: 255, blue: UInt8((red + 255) / 4)), tolerance: 12)
+        XCTAssertLessThan(after.peak - before.resident, 40_000, "peak RSS grew by \(after.peak - before.resident) kB for one tile")
     }
 }
