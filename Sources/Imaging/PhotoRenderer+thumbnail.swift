@@ -6,11 +6,12 @@ extension PhotoRenderer {
     /// in memory, turned upright and cropped to the most interesting square.
     public static func thumbnail(source: String, settings: RenderSettings) throws -> [UInt8] {
         let size = settings.thumbnailSize
-        let info = try probe(source, settings: settings)
+        let photo = try openPhoto(source, settings: settings, access: .sequential)
+        let info = photo.info
         let shortSide = min(info.width, info.height)
         var shrink = 1
         while shrink < 8 && shortSide / (shrink * 2) >= size { shrink *= 2 }
-        let (loaded, _) = try openChecked(source, settings: settings, access: .sequential, shrink: shrink)
+        let loaded = try photo.shrunk(by: shrink)
         let image = try displayable(loaded, background: settings.background)
         return try square(of: image, orientation: info.orientation, settings: settings)
     }
