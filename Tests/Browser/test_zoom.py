@@ -166,3 +166,33 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     wait_for(lambda: (viewer_state(phone) or {}).get("photoId") == following["id"], message="next photo")
     wait_hash(phone, f"#/photos/{following['id']}/zoom")
     assert hash_of(phone) == f"#/photos/{following['id']}/zoom"
+
+
+def test_wheel_and_double_click_zoom_around_the_cursor(desktop, server):
+    photo = server.photos["large"]
+    state = open_zoom(desktop, server, photo)
+    # Horizontally the photo starts narrower than the window and stays centred until it is wider,
+    # so the cursor sits on the centre line; vertically it fills the window and the anchor must hold.
+    x, y = state["stageRect"]["width"] / 2, 150
+    photo_x = (x - state["photoRect"]["left"]) / state["scale"]
+    photo_y = (y - state["photoRect"]["top"]) / state["scale"]
+    # A trackpad pinch arrives as ctrl+wheel; the page itself must not zoom.
+    for _ in range(5):
+        desktop.execute_cdp_cmd("Input.dispatchMouseEvent", {
+            "type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -20, "modifiers": 2})
+    wheeled = settled_viewer(desktop)
+    assert wheeled["scale"] > state["scale"] * 2
+    assert wheeled["photoRect"]["left"] + photo_x * wheeled["scale"] == pytest.approx(x, abs=2)
+    assert wheeled["photoRect"]["top"] + photo_y * wheeled["scale"] == pytest.approx(y, abs=2)
+    assert js(desktop, "return window.visualViewport.scale") == 1
+    _, expected = expected_tiles(photo, wheeled)
+    assert set(wheeled["wanted"]) == expected
+
+    # Double-click: twice as close around the pointer.
+    from selenium.webdriver.common.action_chains import ActionChains
+    stage = desktop.find_element("css selector", ".zoom-stage")
+    ActionChains(desktop).move_to_element_with_offset(stage, 0, 0).double_click().perform()
+    doubled = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(2 * wheeled["scale"], s["maxScale"]), rel=1e-3) else None)(viewer_state(desktop)),
+                       message="double-click zooms in")
+    assert doubled["level"] >= wheeled["level"]
+    screenshot(desktop, "zoom-wheel-desktop")
