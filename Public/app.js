@@ -14,6 +14,7 @@ const pagerTitle = pagerView.querySelector('.pager-title');
 let photos = [];
 let cameFromGrid = false;
 let zoomPushed = false;
+let landed = false; // the first view shown, straight from the URL (a reload or a shared link)
 
 function parseRoute(hash) {
   const match = /^#\/photos\/(\d+)(\/zoom)?\/?$/.exec(hash);
@@ -83,7 +84,8 @@ function show(route) {
     if (cell) { cell.scrollIntoView({ block: 'nearest' }); cell.focus({ preventScroll: true }); }
     return;
   }
-  const fromGrid = !gridView.hidden;
+  // The grid is on screen before the first route is applied; a shared link did not come from it.
+  const fromGrid = !gridView.hidden && landed;
   if (fromGrid) cameFromGrid = true;
   gridView.hidden = true;
   pagerView.hidden = false;
@@ -125,6 +127,7 @@ async function start() {
   pager.setPhotos(photos);
   document.documentElement.dataset.ready = 'true';
   show(parseRoute(location.hash));
+  landed = true;
 }
 
 start();
