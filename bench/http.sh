@@ -3,18 +3,19 @@
 # access_log off, the same number of workers as our event loops, keep-alive), measured with wrk
 # over loopback in the same run. Prints requests/s for both and the ratio ours/nginx.
 #
-# Usage: bench/http.sh   (env: DURATION=10s CONNECTIONS=64 THREADS=2)
+# Usage: bench/http.sh   (env: DURATION=10s ROUNDS=3 CONNECTIONS=64 THREADS=2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
 
 DURATION="${DURATION:-10s}"
+ROUNDS="${ROUNDS:-3}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 CORES="$(nproc)"
 BIN=.build/release/photoscroll
 
-for tool in wrk nginx python3; do
+for tool in wrk nginx python3 curl; do
     command -v "$tool" >/dev/null || { echo "bench/http.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
 [ -x "$BIN" ] || swift build -c release
@@ -47,11 +48,31 @@ wait_for() {
     exit 1
 }
 
-run_wrk() {
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$1" >/dev/null   # warm-up
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$1" | tee "$WORK/wrk.out" >&2
-    awk '/Requests\/sec/ {print $2}' "$WORK/wrk.out"
+# CPU time (user + system, in clock ticks) used so far by every thread of the given processes.
+cpu_ticks() {
+    local total=0 pid task
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*/stat; do
+            total=$((total + $(awk '{print $14 + $15}' "$task" 2>/dev/null || echo 0)))
+        done
+    done
+    echo "$total"
 }
+
+# One measurement: prints "requests/s CPU-µs-per-request" for the server whose processes are given.
+measure() {
+    local url="$1"; shift
+    local before after
+    before="$(cpu_ticks "$@")"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$url" > "$WORK/wrk.out"
+    after="$(cpu_ticks "$@")"
+    awk -v ticks="$((after - before))" -v hz="$(getconf CLK_TCK)" '
+        /requests in/ { requests = $1 }
+        /Requests\/sec/ { rps = $2 }
+        END { printf "%s %.1f\n", rps, ticks * 1000000 / hz / requests }' "$WORK/wrk.out"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # Ours: no photo library (an empty folder), only warnings logged, one event loop per core.
 OURS_PORT="$(free_port)"
@@ -59,10 +80,6 @@ OURS_PORT="$(free_port)"
     --log-level warning --event-loops "$CORES" > "$WORK/ours.log" 2>&1 &
 OURS_PID=$!
 wait_for "$OURS_PORT"
-curl -sf -o /dev/null "http://127.0.0.1:$OURS_PORT/bench.txt" 2>/dev/null || true
-echo "== ours: http://127.0.0.1:$OURS_PORT/bench.txt" >&2
-OURS_RPS="$(run_wrk "http://127.0.0.1:$OURS_PORT/bench.txt")"
-kill "$OURS_PID"; wait "$OURS_PID" 2>/dev/null || true; OURS_PID=""
 
 NGINX_PORT="$(free_port)"
 USER_LINE=""
@@ -97,10 +114,31 @@ CONF
 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
 NGINX_PID=$!
 wait_for "$NGINX_PORT"
-echo "== nginx: http://127.0.0.1:$NGINX_PORT/bench.txt" >&2
-NGINX_RPS="$(run_wrk "http://127.0.0.1:$NGINX_PORT/bench.txt")"
+NGINX_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 
-echo "static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores"
-printf 'ours   %12.0f requests/s\n' "$OURS_RPS"
-printf 'nginx  %12.0f requests/s\n' "$NGINX_RPS"
-awk -v a="$OURS_RPS" -v b="$NGINX_RPS" 'BEGIN { printf "ratio ours/nginx = %.2f\n", a / b }'
+OURS_URL="http://127.0.0.1:$OURS_PORT/bench.txt"
+NGINX_URL="http://127.0.0.1:$NGINX_PORT/bench.txt"
+for url in "$OURS_URL" "$NGINX_URL"; do
+    [ "$(curl -s -o /dev/null -w '%{size_download}' "$url")" = 10240 ] || { echo "$url does not serve the 10 KB file" >&2; exit 1; }
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$url" > /dev/null   # warm-up
+done
+
+# Rounds alternate between the two servers so that other load on the machine hits both alike.
+: > "$WORK/ours.txt"; : > "$WORK/nginx.txt"
+for round in $(seq 1 "$ROUNDS"); do
+    measure "$OURS_URL" "$OURS_PID" >> "$WORK/ours.txt"
+    # shellcheck disable=SC2086
+    measure "$NGINX_URL" $NGINX_WORKERS >> "$WORK/nginx.txt"
+    echo "round $round: ours $(tail -1 "$WORK/ours.txt" | cut -d' ' -f1) req/s, nginx $(tail -1 "$WORK/nginx.txt" | cut -d' ' -f1) req/s" >&2
+done
+
+OURS_RPS="$(cut -d' ' -f1 "$WORK/ours.txt" | median)"
+NGINX_RPS="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
+OURS_CPU="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
+NGINX_CPU="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
+
+echo "static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, median of $ROUNDS alternating rounds"
+printf 'ours   %10.0f requests/s  %6.1f CPU-us/request\n' "$OURS_RPS" "$OURS_CPU"
+printf 'nginx  %10.0f requests/s  %6.1f CPU-us/request\n' "$NGINX_RPS" "$NGINX_CPU"
+awk -v a="$OURS_RPS" -v b="$NGINX_RPS" -v c="$OURS_CPU" -v d="$NGINX_CPU" \
+    'BEGIN { printf "ratio ours/nginx = %.2f (throughput), %.2f (CPU per request, nginx/ours)\n", a / b, d / c }'

@@ -4,7 +4,8 @@
 # files (sendfile on, access_log off, one worker per core), measured with wrk over loopback in the
 # same run, keep-alive, 64 connections. Prints requests/s for both and the ratio ours/nginx.
 #
-# Usage: bench/tiles.sh   (env: DURATION=10s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500)
+# Usage: bench/tiles.sh   (env: DURATION=10s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
+#                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
@@ -14,6 +15,7 @@ CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 WIDTH="${WIDTH:-10000}"
 HEIGHT="${HEIGHT:-7500}"
+TILE_CACHE_MEGABYTES="${TILE_CACHE_MEGABYTES:-256}"
 CORES="$(nproc)"
 BIN=.build/release/photoscroll
 
@@ -80,7 +82,7 @@ run_wrk() {  # URL SCRIPT
 }
 
 OURS_PORT="$(free_port)"
-"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" --event-loops "$CORES" > "$WORK/ours.log" 2>&1 &
+"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" --event-loops "$CORES" --tile-cache-megabytes "$TILE_CACHE_MEGABYTES" > "$WORK/ours.log" 2>&1 &
 OURS_PID=$!
 wait_for "$OURS_PORT"
 VERSION="$(curl -sf "http://127.0.0.1:$OURS_PORT/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
@@ -126,7 +128,7 @@ wait_for "$NGINX_PORT"
 echo "== nginx: http://127.0.0.1:$NGINX_PORT/p/{z}/{x}/{y}.jpg" >&2
 NGINX_RPS="$(run_wrk "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx.lua")"
 
-echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores"
+echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB"
 printf 'ours   %12.0f requests/s\n' "$OURS_RPS"
 printf 'nginx  %12.0f requests/s\n' "$NGINX_RPS"
 awk -v a="$OURS_RPS" -v b="$NGINX_RPS" 'BEGIN { printf "ratio ours/nginx = %.2f\n", a / b }'

@@ -22,21 +22,35 @@ void cvips_cache_flush(void) {
     vips_cache_set_max(operations);
 }
 
+/* Files are opened as sources, never by vips_image_new_from_file: that one reads a trailing
+ * "[...]" in the name as load options, and a photo may well be called "beach[2].jpg]". */
 const char *cvips_find_loader(const char *path) {
-    return vips_foreign_find_load(path);
+    VipsSource *source = vips_source_new_from_file(path);
+    if (source == NULL) return NULL;
+    const char *loader = vips_foreign_find_load_source(source);
+    g_object_unref(source);
+    if (loader == NULL) return NULL;
+    // A blocked (untrusted) loader still recognises its files; for us they are not photos.
+    VipsObjectClass *class = vips_class_find("VipsForeignLoad", loader);
+    if (class == NULL || (VIPS_OPERATION_CLASS(class)->flags & VIPS_OPERATION_BLOCKED)) return NULL;
+    return loader;
 }
 
 int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsImage **out) {
-    const char *loader = vips_foreign_find_load(path);
-    if (loader == NULL) return -1;
+    VipsSource *source = vips_source_new_from_file(path);
+    if (source == NULL) return -1;
+    const char *loader = vips_foreign_find_load_source(source);
     VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
-    if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegFile") == 0) {
-        return vips_jpegload(path, out, "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
+    if (loader == NULL) {
+        *out = NULL;
+    } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegSource") == 0) {
+        *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
+    } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpSource") == 0) {
+        *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
+    } else {
+        *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, NULL);
     }
-    if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpFile") == 0) {
-        return vips_webpload(path, out, "access", access, "fail_on", fail_on, "scale", 1.0 / shrink, NULL);
-    }
-    *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
+    g_object_unref(source);
     return *out ? 0 : -1;
 }
 

@@ -20,6 +20,10 @@ public protocol CommentStore: AnyObject, Sendable {
     /// kept in the deletion audit.
     func delete(photoID: Int, commentID: Int, client: String) throws -> Bool
 
+    /// Ids of the photo's comments deleted so far with ids up to `lastID`, in id order: what a live
+    /// listener that saw comments up to `lastID` may still be showing although they are gone.
+    func deletedIDs(photoID: Int, through lastID: Int) throws -> [Int]
+
     /// Registers `handler` to be told of every committed change, in commit (id) order, on the
     /// committing thread while the store still holds its write lock: it must be quick and must not
     /// call back into the store. Live listeners rely on the order: they resume from the last id seen.
@@ -33,6 +37,13 @@ extension CommentStore {
     /// Removes a comment without naming who asked.
     public func delete(photoID: Int, commentID: Int) throws -> Bool {
         try delete(photoID: photoID, commentID: commentID, client: "")
+    }
+
+    /// What a live listener that last saw comment `eventID` missed: deletions of comments it may be
+    /// showing, then every newer comment, oldest first.
+    public func replay(photoID: Int, after eventID: Int) throws -> [CommentEvent] {
+        let deleted = try deletedIDs(photoID: photoID, through: eventID).map { CommentEvent.deleted(photoID: photoID, commentID: $0) }
+        return deleted + (try comments(photoID: photoID, after: eventID)).map { .added($0) }
     }
 
     /// Every comment on a photo with an id greater than `eventID`, oldest first, read in pages:

@@ -9,6 +9,7 @@ public final class MemoryCommentStore: CommentStore {
         var comments: [Comment] = []
         var counts: [Int: Int] = [:]
         var clients: [Int: String] = [:]
+        var deleted: [Int: [Int]] = [:]
         var closed = false
         var handlers: [@Sendable (CommentEvent) -> Void] = []
     }
@@ -65,8 +66,16 @@ public final class MemoryCommentStore: CommentStore {
             state.comments.remove(at: index)
             state.counts[photoID, default: 1] -= 1
             state.clients[commentID] = nil
+            state.deleted[photoID, default: []].append(commentID)
             state.handlers.forEach { $0(.deleted(photoID: photoID, commentID: commentID)) }
             return true
+        }
+    }
+
+    public func deletedIDs(photoID: Int, through lastID: Int) throws -> [Int] {
+        try state.withLock { state in
+            guard !state.closed else { throw CommentStoreError.closed }
+            return (state.deleted[photoID] ?? []).filter { $0 <= lastID }.sorted()
         }
     }
 

@@ -9,7 +9,13 @@ extension PhotoRenderer {
     static func displayable(_ source: VipsImage, background: RGB) throws -> VipsImage {
         var image = source
         if image.hasICCProfile {
-            image = try image.iccToSRGB(fallbackProfile: nil)
+            // A profile lcms cannot use is common enough in the wild (cut by an editor, wrong
+            // colour space): then the colours go through libvips' defaults rather than failing.
+            if let converted = try? image.iccToSRGB(fallbackProfile: nil) {
+                image = converted
+            } else {
+                image = image.isCMYK ? try image.iccToSRGB(fallbackProfile: "cmyk") : try image.toSRGB()
+            }
         } else if image.isCMYK {
             image = try image.iccToSRGB(fallbackProfile: "cmyk")
         } else if !image.isSRGB || !image.isEightBit {

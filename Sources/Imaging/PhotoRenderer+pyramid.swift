@@ -13,10 +13,10 @@ extension PhotoRenderer {
     /// first), that one is kept: pyramids of the same photo and settings are interchangeable.
     /// A crash leaves only a `.<name>.partial-*` sibling, which the next build ignores.
     public static func buildPyramid(source: String, into directory: String, settings: RenderSettings) throws -> TilePyramid {
-        let (header, _) = try openChecked(source, settings: settings, access: .sequential)
-        let upright = header.orientation == 1
-            ? header
-            : try openChecked(source, settings: settings, access: .random).0.autorotated()
+        let photo = try openPhoto(source, settings: settings, access: .sequential)
+        let upright = photo.image.orientation == 1
+            ? photo.image
+            : try openPhoto(source, settings: settings, access: .random).image.autorotated()
         let image = try displayable(upright, background: settings.background)
         let pyramid = TilePyramid(width: image.width, height: image.height, tileSize: settings.tileSize)
 

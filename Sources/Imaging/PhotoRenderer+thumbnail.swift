@@ -6,11 +6,12 @@ extension PhotoRenderer {
     /// in memory, turned upright and cropped to the most interesting square.
     public static func thumbnail(source: String, settings: RenderSettings) throws -> [UInt8] {
         let size = settings.thumbnailSize
-        let info = try probe(source, settings: settings)
+        let photo = try openPhoto(source, settings: settings, access: .sequential)
+        let info = photo.info
         let shortSide = min(info.width, info.height)
         var shrink = 1
         while shrink < 8 && shortSide / (shrink * 2) >= size { shrink *= 2 }
-        let (loaded, _) = try openChecked(source, settings: settings, access: .sequential, shrink: shrink)
+        let loaded = try photo.shrunk(by: shrink)
         let image = try displayable(loaded, background: settings.background)
         return try square(of: image, orientation: info.orientation, settings: settings)
     }
@@ -39,9 +40,17 @@ extension PhotoRenderer {
 
     /// Scales so the short side is the thumbnail size, turns upright, crops to the most interesting
     /// square (attention: skin, colour, edges), so a portrait's face rather than its sky fills the cell.
+    ///
+    /// Panoramas longer than 4:1 take their centre square instead: cut before scaling, so a
+    /// 30000×300 strip never becomes a 25600×256 picture in memory just to be cropped.
     private static func square(of source: VipsImage, orientation: Int, settings: RenderSettings) throws -> [UInt8] {
         let size = settings.thumbnailSize
         var image = source
+        let short = min(image.width, image.height), long = max(image.width, image.height)
+        if long > 4 * short {
+            // The centre square is the same pixels whichever way the photo is turned.
+            image = try image.cropped(PixelRect(x: (image.width - short) / 2, y: (image.height - short) / 2, width: short, height: short))
+        }
         let scale = Double(size) / Double(min(image.width, image.height))
         // Round the scaled sides up, so that the short side is never a pixel short of `size`.
         let width = max(size, Int((Double(image.width) * scale).rounded(.up)))

@@ -8,14 +8,15 @@ extension PhotoRenderer {
     /// every row above it (JPEG has no random access). That is why the library builds the whole
     /// pyramid once in the background and renders single tiles only until it is done.
     public static func renderTile(source: String, tile: TileCoordinate, settings: RenderSettings) throws -> [UInt8] {
-        let info = try probe(source, settings: settings)
+        let photo = try openPhoto(source, settings: settings, access: .sequential)
+        let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
         guard let rect = pyramid.rect(tile), let level = pyramid.levelSize(tile.z) else {
             throw ImagingError.noSuchTile(tile)
         }
         let orientation = ExifOrientation(rawValue: info.orientation) ?? .up
         let factor = 1 << (pyramid.maxZoom - tile.z)
-        let (loaded, _) = try openChecked(source, settings: settings, access: .sequential, shrink: min(8, factor))
+        let loaded = try photo.shrunk(by: factor)
         // The level in stored orientation: the upright level with width and height swapped back.
         let stored = orientation.swapsAxes ? (width: level.height, height: level.width) : level
         var image = try displayable(loaded, background: settings.background)

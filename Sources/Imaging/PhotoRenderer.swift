@@ -9,11 +9,7 @@ public enum PhotoRenderer {
     /// Header only, no pixel decode: size after EXIF orientation, orientation, format.
     /// Throws ImagingError.tooLarge when width*height > settings.maxImagePixels, .notAnImage for empty/unknown files, .corrupt when the header is damaged.
     public static func probe(_ path: String, settings: RenderSettings) throws -> ImageInfo {
-        let (image, loader) = try openChecked(path, settings: settings, access: .sequential)
-        let orientation = image.orientation
-        let swaps = orientation >= 5 && orientation <= 8
-        return ImageInfo(width: swaps ? image.height : image.width, height: swaps ? image.width : image.height,
-                         orientation: orientation, format: loader.format)
+        try openPhoto(path, settings: settings, access: .sequential).info
     }
 
     /// Where buildPyramid puts a tile: "\(directory)/\(z)/\(x)_\(y).jpg".
@@ -22,21 +18,17 @@ public enum PhotoRenderer {
     }
 
     /// Opens a photo after checking that it is a readable, recognised image within the pixel limit.
-    ///
-    /// `shrink` asks loaders that can (JPEG, WebP) to decode at 1/shrink of the size; the pixel limit
-    /// is always checked against the full-size header.
-    static func openChecked(_ path: String, settings: RenderSettings, access: VipsAccessPattern,
-                            shrink: Int = 1) throws -> (VipsImage, LoaderKind) {
+    /// Only the header has been read when this returns.
+    static func openPhoto(_ path: String, settings: RenderSettings, access: VipsAccessPattern) throws -> OpenedPhoto {
         try Vips.ensureInitialized()
         let size = try fileSize(path)
         guard size > 0 else { throw ImagingError.notAnImage("the file is empty") }
         guard let loader = VipsImage.loader(for: path) else {
             throw ImagingError.notAnImage("no image format recognised")
         }
-        let header = try VipsImage.open(path, access: access)
-        try checkPixelLimit(width: header.width, height: header.height, settings: settings)
-        guard shrink > 1, loader.shrinksOnLoad else { return (header, loader) }
-        return (try VipsImage.open(path, access: access, shrink: shrink), loader)
+        let image = try VipsImage.open(path, access: access)
+        try checkPixelLimit(width: image.width, height: image.height, settings: settings)
+        return OpenedPhoto(path: path, image: image, loader: loader, access: access)
     }
 
     /// Refuses photos whose header promises more pixels than the limit, before any decode.
@@ -54,5 +46,29 @@ public enum PhotoRenderer {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw ImagingError.notAnImage("not a regular file") }
         return Int(status.st_size)
+    }
+}
+
+/// A photo whose header passed the checks, ready to decode.
+struct OpenedPhoto {
+    let path: String
+    /// Full size, as stored (before EXIF orientation).
+    let image: VipsImage
+    let loader: LoaderKind
+    let access: VipsAccessPattern
+
+    /// What the header says, with width and height as the photo stands upright.
+    var info: ImageInfo {
+        let orientation = image.orientation
+        let swaps = orientation >= 5 && orientation <= 8
+        return ImageInfo(width: swaps ? image.height : image.width, height: swaps ? image.width : image.height,
+                         orientation: orientation, format: loader.format)
+    }
+
+    /// The photo decoded at 1/`factor` of its size where the loader can shrink while decoding
+    /// (JPEG, WebP; a power of two up to 8); otherwise at full size.
+    func shrunk(by factor: Int) throws -> VipsImage {
+        guard factor > 1, loader.shrinksOnLoad else { return image }
+        return try VipsImage.open(path, access: access, shrink: min(8, factor))
     }
 }

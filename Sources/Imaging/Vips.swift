@@ -20,7 +20,8 @@ public enum Vips {
                 guard cvips_init("photoscroll") == 0 else { throw VipsImage.lastError(kind: .vips) }
                 started = true
             }
-            // Files stay open only while an operation that read them is cached.
+            // The cache holds recent operations (headers, small results): at most this much
+            // memory, 100 operations and 20 open files, whatever the traffic.
             cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
         }
     }
@@ -41,27 +42,6 @@ public enum Vips {
     static func dropCache() { cvips_cache_flush() }
 }
 
-/// The loader libvips picked for a file, by what we need to know about it.
-struct LoaderKind: Equatable {
-    /// libvips' class name, e.g. "VipsForeignLoadJpegFile".
-    let className: String
-
-    /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
-    var format: String {
-        let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
-            .replacingOccurrences(of: "File", with: "").lowercased()
-        return trimmed == "nsgif" ? "gif" : trimmed
-    }
-
-    /// Loaders that decode top to bottom and can shrink while decoding.
-    var shrinksOnLoad: Bool { format == "jpeg" || format == "webp" }
-}
-
-/// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.
-enum VipsAccessPattern {
-    case random, sequential
-}
-
 /// One reference to a libvips image; released when the Swift object goes away.
 final class VipsImage {
     private let pointer: UnsafeMutablePointer<CVips.VipsImage>
@@ -72,8 +52,10 @@ final class VipsImage {
 
     /// Which loader would read the file, or nil when no loader recognises it.
     static func loader(for path: String) -> LoaderKind? {
-        defer { vips_error_clear() }  // find_load reports "not a known format" into the buffer
-        guard let name = cvips_find_loader(path) else { return nil }
+        guard let name = cvips_find_loader(path) else {
+            vips_error_clear()  // "not a known format" is our .notAnImage, not a message for the next error
+            return nil
+        }
         return LoaderKind(className: String(cString: name))
     }
 
@@ -191,7 +173,13 @@ final class VipsImage {
     /// Streams the image into a DeepZoom pyramid at `base`.dzi and `base`_files/.
     func writeDeepZoom(base: String, tileSize: Int, suffix: String) throws {
         guard cvips_dzsave(pointer, base, Int32(tileSize), suffix) == 0 else {
-            throw VipsImage.lastError(kind: .corrupt)
+            // The same call decodes the photo and writes the tiles: tell a full disk from a bad photo.
+            let error = VipsImage.lastError(kind: .corrupt)
+            if case .corrupt(let text) = error,
+               ["No space left", "Permission denied", "Read-only file system", "unable to write", "write error"].contains(where: text.contains) {
+                throw ImagingError.io(text)
+            }
+            throw error
         }
     }
 

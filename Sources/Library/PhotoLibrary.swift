@@ -31,7 +31,12 @@ public final class PhotoLibrary: Sendable {
                 renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: configuration.photosDirectory, withIntermediateDirectories: true)
+        if configuration.makesDemo {
+            try FileManager.default.createDirectory(atPath: configuration.photosDirectory, withIntermediateDirectories: true)
+        } else if !FileManager.default.fileExists(atPath: configuration.photosDirectory) {
+            // Not fatal: the folder may be a mount that appears later; scans pick it up then.
+            logger.warning("the photos folder does not exist", [("path", configuration.photosDirectory)])
+        }
         let renderer = renderer ?? VipsPhotoRendering(settings: configuration.settings)
         let store = try store ?? SQLiteCatalogStore(path: configuration.catalogPath)
         self.renderer = renderer

@@ -79,9 +79,8 @@ final class MetricFamily: Sendable {
     func update(_ labels: MetricLabels, _ body: (inout Series) -> Void) {
         let key = Self.key(labels)
         series.withLock { all in
-            var entry = all[key] ?? (labels, Series())
-            body(&entry.series)
-            all[key] = entry
+            // In place: copying the entry out and back would copy a histogram's buckets on every update.
+            body(&all[key, default: (labels, Series())].series)
         }
     }
 
@@ -94,7 +93,15 @@ final class MetricFamily: Sendable {
     }
 
     static func key(_ labels: MetricLabels) -> String {
-        labels.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{1}")
+        // Runs for every request's metrics: appends, not interpolation and joined().
+        var key = ""
+        for (index, label) in labels.enumerated() {
+            if index > 0 { key += "\u{1}" }
+            key += label.0
+            key += "="
+            key += label.1
+        }
+        return key
     }
 
     func render(into out: inout String) {

@@ -86,6 +86,9 @@ final class CommentDurabilityTests: XCTestCase {
         XCTAssertEqual(after.status, 201)
         XCTAssertGreaterThan(after.object["id"] as? Int ?? 0, stored.keys.max() ?? 0, "ids keep increasing across the crash")
 
+        let photoJSON = try HTTPClient.request(.GET, url: "http://127.0.0.1:\(second.port)/photos/\(photo)").object
+        XCTAssertEqual(photoJSON["commentCount"] as? Int, stored.count + 1, "the photo's count comes from the reopened store")
+
         kill(second.process.processIdentifier, SIGTERM)
         second.process.waitUntilExit()
         let store = try SQLiteCommentStore(path: directory.appendingPathComponent("data/comments.sqlite").path)

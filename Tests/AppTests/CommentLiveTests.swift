@@ -153,6 +153,9 @@ final class CommentLiveTests: XCTestCase {
         let texts = stored.compactMap { $0["text"] as? String }
         XCTAssertEqual(Set(texts).count, clients * perClient)
         XCTAssertEqual(live.service.commentCount(photoID: 4), clients * perClient)
+        let commits = live.metrics.histogram("photoscroll_comment_commit_batch_size", help: "", buckets: [1, 2, 4, 8, 16, 32, 64])
+        XCTAssertGreaterThan(commits.count(), 0)
+        XCTAssertLessThanOrEqual(commits.count(), UInt64(clients * perClient), "one commit per post at most; fewer when posts share one")
     }
 
     func testASecondPageSeesANewCommentWithinASecond() throws {
@@ -192,6 +195,12 @@ final class CommentLiveTests: XCTestCase {
         XCTAssertTrue(byHeader.read(timeout: 1) { _ in byHeader.commentEventIDs == missed + [next] }, byHeader.text)
         XCTAssertEqual(try live.send(.DELETE, "/photos/5/comments/\(next)", headers: ["Authorization": "Bearer t"]).status, 204)
         XCTAssertTrue(byQuery.read(timeout: 1) { $0.hasSuffix("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, byQuery.text)
+
+        // A page that saw everything up to `next` and missed the deletion learns of it on reconnecting.
+        let returning = try live.openEvents("/photos/5/comments/events", headers: ["Last-Event-ID": String(next)])
+        defer { returning.close() }
+        XCTAssertTrue(returning.read(timeout: 2) { $0.contains("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, returning.text)
+        XCTAssertEqual(returning.commentEventIDs, [])
     }
 
     func testStreamsEndWhenTheServiceStopsAndHangUpsAreCounted() throws {

@@ -61,4 +61,21 @@ final class CommentRateLimitAndTokenTests: XCTestCase {
         XCTAssertFalse(AdminToken.constantTimeEquals(Array("abc\0".utf8), Array("abc".utf8)))
         XCTAssertFalse(AdminToken.constantTimeEquals([], Array("abc".utf8)))
     }
+
+    func testForwardedForIsBelievedOnlyFromTrustedProxies() {
+        func request(from remote: String, _ forwarded: [String]) -> HTTPRequest {
+            HTTPRequest(method: .POST, target: "/", headers: HTTPHeaders(forwarded.map { ("X-Forwarded-For", $0) }), remoteAddress: remote)
+        }
+        let none = ClientAddress(trustedProxies: "")
+        XCTAssertEqual(none.of(request(from: "198.51.100.7", ["203.0.113.1"])), "198.51.100.7", "no proxy configured: the header is ignored")
+
+        let proxies = ClientAddress(trustedProxies: " 10.0.0.1, 10.0.0.2 ,")
+        XCTAssertEqual(proxies.trustedProxies, ["10.0.0.1", "10.0.0.2"])
+        XCTAssertEqual(proxies.of(request(from: "198.51.100.7", ["203.0.113.1"])), "198.51.100.7", "not from a proxy: ignored")
+        XCTAssertEqual(proxies.of(request(from: "10.0.0.1", ["203.0.113.1"])), "203.0.113.1")
+        XCTAssertEqual(proxies.of(request(from: "10.0.0.1", ["6.6.6.6, 203.0.113.1, 10.0.0.2"])), "203.0.113.1",
+                       "the right-most untrusted hop; what the client wrote itself on the left is not believed")
+        XCTAssertEqual(proxies.of(request(from: "10.0.0.1", ["6.6.6.6", "203.0.113.1"])), "203.0.113.1", "repeated headers are one list")
+        XCTAssertEqual(proxies.of(request(from: "10.0.0.1", [])), "10.0.0.1")
+    }
 }

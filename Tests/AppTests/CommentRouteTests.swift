@@ -120,6 +120,16 @@ final class CommentRouteTests: XCTestCase {
         XCTAssertEqual(fixture.metrics.counter("photoscroll_comment_posts_total", help: "").value([("status", "429")]), 1)
     }
 
+    func testBehindATrustedProxyEachForwardedClientHasItsOwnLimit() {
+        let fixture = CommentFixture(perMinute: 1, trustedProxies: "10.0.0.1")
+        XCTAssertEqual(fixture.postJSON(1, #"{"text":"a"}"#, from: "10.0.0.1", forwardedFor: "203.0.113.1").status, .created)
+        XCTAssertEqual(fixture.postJSON(1, #"{"text":"b"}"#, from: "10.0.0.1", forwardedFor: "203.0.113.2").status, .created)
+        XCTAssertEqual(fixture.postJSON(1, #"{"text":"c"}"#, from: "10.0.0.1", forwardedFor: "203.0.113.1").status, .tooManyRequests)
+        XCTAssertEqual(fixture.postJSON(1, #"{"text":"d"}"#, from: "198.51.100.9", forwardedFor: "203.0.113.3").status, .created)
+        XCTAssertEqual(fixture.postJSON(1, #"{"text":"e"}"#, from: "198.51.100.9", forwardedFor: "203.0.113.4").status, .tooManyRequests,
+                       "an untrusted peer cannot dodge the limit by inventing addresses")
+    }
+
     func testDeletionNeedsTheAdminToken() throws {
         let disabled = CommentFixture()
         let id = try XCTUnwrap(disabled.postJSON(1, #"{"text":"stays"}"#).object["id"] as? Int)

@@ -16,10 +16,12 @@ final class CommentFixture: @unchecked Sendable {
     /// Photos 1…5 exist.
     static let photos = 1...5
 
-    init(perMinute: Int = 0, adminToken: String = "", store: CommentStore = MemoryCommentStore(), heartbeatSeconds: Double = 15) {
+    init(perMinute: Int = 0, adminToken: String = "", trustedProxies: String = "", store: CommentStore = MemoryCommentStore(),
+         heartbeatSeconds: Double = 15) {
         var configuration = Configuration()
         configuration.commentsPerMinute = perMinute
         configuration.adminToken = adminToken
+        configuration.trustedProxies = trustedProxies
         self.store = store
         let clock = self.clock
         service = CommentService(store: store, configuration: configuration, logger: .disabled, metrics: metrics,
@@ -39,9 +41,10 @@ final class CommentFixture: @unchecked Sendable {
         router.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress))
     }
 
-    func postJSON(_ photo: Int, _ json: String, from remoteAddress: String = "192.0.2.1") -> HTTPResponse {
-        respond(.POST, "/photos/\(photo)/comments", headers: ["Content-Type": "application/json"], body: Array(json.utf8),
-                from: remoteAddress)
+    func postJSON(_ photo: Int, _ json: String, from remoteAddress: String = "192.0.2.1", forwardedFor: String? = nil) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        if let forwardedFor { headers.add("X-Forwarded-For", forwardedFor) }
+        return respond(.POST, "/photos/\(photo)/comments", headers: headers, body: Array(json.utf8), from: remoteAddress)
     }
 }
 

@@ -176,7 +176,9 @@ final class PhotoRoutesTests: XCTestCase {
         let old = try XCTUnwrap(f.service.library.photo(1)).version
         let oldTile = get(f.router, "/photos/1/tiles/0/0/0.jpg?v=\(old)")
         XCTAssertEqual(oldTile.headers["Cache-Control"], "public, max-age=31536000, immutable")
-        try DemoImage.write(to: f.photos + "/photo1.jpg", width: 1200, height: 900, seed: 7)
+        // Written aside and renamed in, as editors save, so no build reads half a file.
+        try DemoImage.write(to: f.photos + "/.photo1.new.jpg", width: 1200, height: 900, seed: 7)
+        XCTAssertEqual(rename(f.photos + "/.photo1.new.jpg", f.photos + "/photo1.jpg"), 0)
         f.service.library.refresh()
         let photo = try XCTUnwrap(f.service.library.photo(1))
         XCTAssertNotEqual(photo.version, old)
@@ -210,5 +212,49 @@ final class PhotoRoutesTests: XCTestCase {
         }
         // The others keep working.
         XCTAssertEqual(get(f.router, "/photos/2/tiles/0/0/0.jpg").status, .ok)
+    }
+}
+
+final class PhotoCachingTests: XCTestCase {
+    func testTheVersionParameterIsFoundWhereverItIs() {
+        XCTAssertTrue(PhotoCaching.carriesVersion("v=abc", "abc"))
+        XCTAssertTrue(PhotoCaching.carriesVersion("x=1&v=abc", "abc"))
+        XCTAssertTrue(PhotoCaching.carriesVersion("v=abc&x=1", "abc"))
+        XCTAssertTrue(PhotoCaching.carriesVersion("v=%61bc", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("v=abcd", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("vv=abc", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("v=", "abc"))
+        XCTAssertFalse(PhotoCaching.carriesVersion("v=old&v=abc", "abc"), "the first v counts, as HTTPRequest.query says")
+    }
+}
+
+final class PhotoDiskServingTests: XCTestCase {
+    func testWithoutAMemoryCacheBuiltTilesAreSentFromDisk() throws {
+        let root = NSTemporaryDirectory() + "photo-disk-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/photos", withIntermediateDirectories: true)
+        try DemoImage.write(to: root + "/photos/photo1.jpg", width: 600, height: 400)
+        var configuration = Configuration()
+        configuration.photos = root + "/photos"
+        configuration.data = root + "/data"
+        configuration.tileCacheMegabytes = 0
+        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
+        defer { service.stop(); service.library.waitForIngest(timeoutSeconds: 60) }
+        service.library.refresh()
+        var router = Router()
+        service.register(on: &router, commentCount: { _ in 0 })
+        // Before the pyramid exists: rendered, in memory.
+        let early = router.respond(to: HTTPRequest(method: .GET, target: "/photos/1/tiles/1/1/0.jpg"))
+        XCTAssertEqual(early.status, .ok)
+        XCTAssertNotNil(early.bodyBytes)
+        XCTAssertTrue(service.library.waitForIngest(timeoutSeconds: 60))
+        let photo = try XCTUnwrap(service.library.photo(1))
+        XCTAssertEqual(photo.status, .ready)
+        let late = router.respond(to: HTTPRequest(method: .GET, target: "/photos/1/tiles/1/1/0.jpg"))
+        guard case .file(let path, _, _) = late.body else { return XCTFail("expected a file body") }
+        XCTAssertEqual(path, service.library.builtPath(of: photo, tile: TileCoordinate(z: 1, x: 1, y: 0)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(service.library.cache.count, 0)
     }
 }

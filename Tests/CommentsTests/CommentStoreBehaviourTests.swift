@@ -111,6 +111,26 @@ final class CommentStoreBehaviourTests: XCTestCase {
         }
     }
 
+    func testReplayHasDeletionsOfWhatTheListenerSawThenNewerComments() throws {
+        try forEachStore { store, name in
+            let a = try store.add(photoID: 1, author: "a", text: "one", client: "c")
+            let b = try store.add(photoID: 1, author: "a", text: "two", client: "c")
+            let other = try store.add(photoID: 2, author: "a", text: "elsewhere", client: "c")
+            let c = try store.add(photoID: 1, author: "a", text: "three", client: "c")
+            let d = try store.add(photoID: 1, author: "a", text: "four", client: "c")
+            // The listener saw up to c; then b and d were deleted, and e was posted.
+            XCTAssertTrue(try store.delete(photoID: 1, commentID: d.id), name)
+            XCTAssertTrue(try store.delete(photoID: 1, commentID: b.id), name)
+            XCTAssertTrue(try store.delete(photoID: 2, commentID: other.id), name)
+            let e = try store.add(photoID: 1, author: "a", text: "five", client: "c")
+            XCTAssertEqual(try store.deletedIDs(photoID: 1, through: c.id), [b.id], name)
+            XCTAssertEqual(try store.deletedIDs(photoID: 1, through: d.id), [b.id, d.id], name)
+            XCTAssertEqual(try store.replay(photoID: 1, after: c.id), [.deleted(photoID: 1, commentID: b.id), .added(e)],
+                           "d is newer than what the listener saw and gone, so it is neither added nor deleted (\(name))")
+            XCTAssertEqual(try store.replay(photoID: 1, after: 0), [.added(a), .added(c), .added(e)], name)
+        }
+    }
+
     func testTextIsStoredExactlyAsGiven() throws {
         try forEachStore { store, name in
             let text = "<b>not html</b> & \"quotes\" 'single' — ünïcödé 👩‍👩‍👧 \n second line\t tab; DROP TABLE comments; --"

@@ -92,6 +92,14 @@ final class FormatTests: XCTestCase {
         try fixtures.vips("pngsave", fixtures.path("rgb16.v"), fixtures.path("rgb16.png"), "--bitdepth", "16")
         try assertRendersHalves(fixtures.path("rgb16.png"))
 
+        // 16-bit with alpha at 50 %: alpha must be scaled with the colour, not clipped to opaque.
+        try fixtures.vips("bandjoin_const", fixtures.path("rgb16.v"), fixtures.path("rgba16.v"), "32896")
+        try fixtures.vips("pngsave", fixtures.path("rgba16.v"), fixtures.path("rgba16.png"), "--bitdepth", "16")
+        func blend(_ c: UInt8) -> UInt8 { UInt8((Double(c) * 128 + 255 * 127) / 255) }
+        try assertRendersHalves(fixtures.path("rgba16.png"),
+                                left: RGB(red: blend(left.red), green: blend(left.green), blue: blend(left.blue)),
+                                right: RGB(red: blend(right.red), green: blend(right.green), blue: blend(right.blue)), tolerance: 6)
+
         try fixtures.vips("extract_band", fixtures.path("ushort.v"), fixtures.path("grey.v"), "1")
         try fixtures.vips("copy", fixtures.path("grey.v"), fixtures.path("grey16.v"), "--interpretation", "grey16")
         try fixtures.vips("pngsave", fixtures.path("grey16.v"), fixtures.path("grey16.png"), "--bitdepth", "16")

@@ -69,6 +69,9 @@ final class OrientationTests: XCTestCase {
                     for y in 0..<grid.rows {
                         let tile = TileCoordinate(z: z, x: x, y: y)
                         let rect = pyramid.rect(tile)!
+                        guard rect.contains(x: level.width / 4, y: level.height / 4) || rect.contains(x: level.width * 3 / 4, y: level.height * 3 / 4)
+                            || rect.contains(x: level.width / 4, y: level.height * 3 / 4) || rect.contains(x: level.width * 3 / 4, y: level.height / 4)
+                        else { continue }  // no quadrant centre in this tile: nothing to compare
                         let built = try VipsImage.open(PhotoRenderer.tilePath(in: directory, tile), access: .random)
                         try assertQuadrants(built, rect: rect, levelWidth: level.width, levelHeight: level.height,
                                             "orientation \(orientation) pyramid tile \(tile)")
@@ -102,4 +105,8 @@ final class OrientationTests: XCTestCase {
             XCTAssertLessThanOrEqual(stored.y + stored.height, storedHeight, "orientation \(raw)")
         }
     }
+}
+
+private extension PixelRect {
+    func contains(x px: Int, y py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
 }

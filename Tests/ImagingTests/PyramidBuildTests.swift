@@ -11,7 +11,7 @@ final class PyramidBuildTests: XCTestCase {
     override func tearDown() { fixtures = nil }
 
     func testEveryTileHasItsGeometricSize() throws {
-        for (width, height) in [(1000, 700), (777, 333)] {
+        for (width, height) in [(1000, 700), (777, 333), (257, 1), (1001, 999), (513, 3), (256, 256)] {
             let source = try fixtures.gradient("photo-\(width).jpg", width: width, height: height)
             let directory = fixtures.path("pyramid-\(width)")
             let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
@@ -40,6 +40,25 @@ final class PyramidBuildTests: XCTestCase {
             XCTAssertEqual([thumbnail.width, thumbnail.height], [256, 256])
             let siblings = try FileManager.default.contentsOfDirectory(atPath: fixtures.directory)
             XCTAssertFalse(siblings.contains { $0.contains(".partial-") }, "staging directory left behind: \(siblings)")
+        }
+    }
+
+    func testOtherTileSizes() throws {
+        let source = try fixtures.gradient("photo.jpg", width: 777, height: 333)
+        for tileSize in [128, 512] {
+            var custom = settings
+            custom.tileSize = tileSize
+            let directory = fixtures.path("pyramid-\(tileSize)")
+            let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: custom)
+            XCTAssertEqual(pyramid, TilePyramid(width: 777, height: 333, tileSize: tileSize))
+            let corner = TileCoordinate(z: pyramid.maxZoom, x: pyramid.grid(pyramid.maxZoom)!.columns - 1, y: pyramid.grid(pyramid.maxZoom)!.rows - 1)
+            let rect = pyramid.rect(corner)!
+            let built = try VipsImage.open(PhotoRenderer.tilePath(in: directory, corner), access: .random)
+            XCTAssertEqual([built.width, built.height], [rect.width, rect.height], "tile size \(tileSize)")
+            let rendered = try fixtures.decode(try PhotoRenderer.renderTile(source: source, tile: corner, settings: custom))
+            XCTAssertEqual([rendered.width, rendered.height], [rect.width, rect.height], "tile size \(tileSize)")
+            let files = FileManager.default.enumerator(atPath: directory)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".jpg") }
+            XCTAssertEqual(files.count, pyramid.tileCount + 1, "tile size \(tileSize)")
         }
     }
 
@@ -98,6 +117,25 @@ final class PyramidBuildTests: XCTestCase {
         XCTAssertFalse(siblings.contains { $0.contains(".partial-") }, "\(siblings)")
     }
 
+    func testTwoBuildsRacingForOneFolderLeaveOneWholePyramid() throws {
+        let source = try fixtures.gradient("photo.jpg", width: 900, height: 600)
+        let directory = fixtures.path("pyramid")
+        let failures = FailureLog()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                _ = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: self.settings)
+            } catch {
+                failures.record(error)
+            }
+        }
+        XCTAssertEqual(failures.errors.count, 0, "\(failures.errors)")
+        let pyramid = TilePyramid(width: 900, height: 600)
+        let files = FileManager.default.enumerator(atPath: directory)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".jpg") }
+        XCTAssertEqual(files.count, pyramid.tileCount + 1)
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: fixtures.directory)
+        XCTAssertFalse(siblings.contains { $0.contains(".partial-") }, "\(siblings)")
+    }
+
     func testAFailedBuildLeavesNothing() throws {
         let truncated = try fixtures.gradient("whole.jpg", width: 900, height: 900)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: truncated))
@@ -109,6 +147,31 @@ final class PyramidBuildTests: XCTestCase {
         XCTAssertEqual(Set(left), ["whole.jpg", "whole.jpg.ppm", "half.jpg"])
     }
 
+    /// libvips reads "name[options]" as load options; a photo may be called that all the same.
+    func testFileNamesThatLookLikeLoadOptions() throws {
+        let photo = try fixtures.gradient("beach.jpg", width: 300, height: 200)
+        let odd = fixtures.path("beach.jpg[shrink=2]")
+        try FileManager.default.moveItem(atPath: photo, toPath: odd)
+        XCTAssertEqual(try PhotoRenderer.probe(odd, settings: settings), ImageInfo(width: 300, height: 200, orientation: 1, format: "jpeg"))
+        let pyramid = try PhotoRenderer.buildPyramid(source: odd, into: fixtures.path("odd"), settings: settings)
+        XCTAssertEqual([pyramid.width, pyramid.height], [300, 200])
+        let tile = try fixtures.decode(try PhotoRenderer.renderTile(source: odd, tile: TileCoordinate(z: 1, x: 1, y: 0), settings: settings))
+        XCTAssertEqual([tile.width, tile.height], [44, 200])
+    }
+
+    func testPanoramaThumbnailIsItsCentre() throws {
+        // Left third red, middle third green, right third blue: only green is in the centre square.
+        try fixtures.ppm("strip.ppm", width: 1800, height: 100) { x, _ in
+            x < 600 ? RGB(red: 255, green: 0, blue: 0) : x < 1200 ? RGB(red: 0, green: 255, blue: 0) : RGB(red: 0, green: 0, blue: 255)
+        }
+        try fixtures.vips("copy", fixtures.path("strip.ppm"), fixtures.path("strip.png"))
+        let thumbnail = try fixtures.decode(try PhotoRenderer.thumbnail(source: fixtures.path("strip.png"), settings: settings))
+        XCTAssertEqual([thumbnail.width, thumbnail.height], [256, 256])
+        for (x, y) in [(5, 5), (128, 128), (250, 250)] {
+            try assertPixel(thumbnail, x, y, is: RGB(red: 0, green: 255, blue: 0), tolerance: 20)
+        }
+    }
+
     func testThumbnailIsASquareOfTheConfiguredSize() throws {
         let source = try fixtures.gradient("tall.png", width: 200, height: 900)
         var custom = settings
@@ -116,4 +179,12 @@ final class PyramidBuildTests: XCTestCase {
         let thumbnail = try fixtures.decode(try PhotoRenderer.thumbnail(source: source, settings: custom))
         XCTAssertEqual([thumbnail.width, thumbnail.height, thumbnail.bands], [120, 120, 3])
     }
+}
+
+/// Errors collected from several threads.
+private final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Error] = []
+    func record(_ error: Error) { lock.lock(); recorded.append(error); lock.unlock() }
+    var errors: [Error] { lock.lock(); defer { lock.unlock() }; return recorded }
 }

@@ -46,6 +46,22 @@ final class RefusalTests: XCTestCase {
         }
     }
 
+    /// Loaders libvips has not hardened against hostile files (here PPM) are switched off.
+    func testUntrustedLoadersAreRefused() throws {
+        try fixtures.ppm("plain.ppm", width: 8, height: 8) { _, _ in RGB(red: 1, green: 2, blue: 3) }
+        assertEveryEntryPointThrows(fixtures.path("plain.ppm")) { error, call in
+            guard case .notAnImage = error else { return XCTFail("\(call): \(error)") }
+        }
+    }
+
+    /// A pyramid folder that cannot be written is a file problem, not a damaged photo.
+    func testUnwritableDestinationIsAnIOError() throws {
+        let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
+        XCTAssertThrowsError(try PhotoRenderer.buildPyramid(source: photo, into: "/proc/photoscroll-pyramid", settings: settings)) {
+            guard case .io = $0 as? ImagingError else { return XCTFail("\($0)") }
+        }
+    }
+
     func testMissingFileIsAnIOError() {
         assertEveryEntryPointThrows(fixtures.path("nowhere.jpg")) { error, call in
             guard case .io = error else { return XCTFail("\(call): \(error)") }
@@ -72,6 +88,16 @@ final class RefusalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixtures.path("pyramid")))
     }
 
+    func testDamagedHeaderIsCorrupt() throws {
+        let whole = try fixtures.gradient("whole.jpg", width: 300, height: 200)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        // SOI and the start of the first segment: recognisably JPEG, but no frame header.
+        try bytes.prefix(12).write(to: URL(fileURLWithPath: fixtures.path("stub.jpg")))
+        assertEveryEntryPointThrows(fixtures.path("stub.jpg")) { error, call in
+            guard case .corrupt = error else { return XCTFail("\(call): \(error)") }
+        }
+    }
+
     func testPixelLimitComesFromSettings() throws {
         let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
         var small = settings
@@ -86,7 +112,12 @@ final class RefusalTests: XCTestCase {
     /// 40000×40000 1-bit PNG: under 200 kB on disk, 1.6 gigapixels decoded. Refused from the header.
     func testDecompressionBombIsRefusedWithFlatMemory() throws {
         let bomb = fixtures.path("bomb.png")
-        try fixtures.vips("black", bomb + "[bitdepth=1,compression=9]", "40000", "40000")
+        try PNGBomb.write(to: bomb, width: 40000, height: 40000)
+        // It is a real PNG: libvips reads its header and decodes its first rows as black.
+        try fixtures.vips("crop", bomb, fixtures.path("corner.png"), "0", "0", "64", "64")
+        let corner = try VipsImage.open(fixtures.path("corner.png"), access: .random)
+        XCTAssertEqual([corner.width, corner.height], [64, 64])
+        XCTAssertEqual(try corner.pixel(x: 63, y: 63), [0])
         let size = try FileManager.default.attributesOfItem(atPath: bomb)[.size] as! Int
         XCTAssertLessThan(size, 400_000, "the bomb is small on disk")
 

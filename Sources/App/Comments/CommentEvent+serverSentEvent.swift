@@ -6,7 +6,8 @@ extension CommentEvent {
     ///
     /// A new comment carries `id: <comment id>`, so the browser's `Last-Event-ID` is the newest
     /// comment it has seen and a reconnect replays exactly the ones after it. A deletion carries no
-    /// `id:` line on purpose: it leaves that cursor where it is, since its comment id is older.
+    /// `id:` line on purpose: it leaves that cursor where it is, since its comment id is older
+    /// (a reconnect replays deletions from the deletion log instead).
     var serverSentEvent: String {
         switch self {
         case .added(let comment):

@@ -4,7 +4,8 @@ import HTTP
 
 /// One open event stream on one photo's thread.
 ///
-/// A listener that reconnects with `Last-Event-ID` first gets what it missed, read from the store,
+/// A listener that reconnects with `Last-Event-ID` first gets what it missed, read from the store
+/// (deletions of comments it may be showing, then newer comments),
 /// while live events that arrive meanwhile wait in `pending`; then it turns live. Events reach the
 /// client in id order and each comment at most once: anything at or below `lastSentID` is dropped,
 /// which absorbs the overlap between the replay and the live events.
@@ -37,10 +38,10 @@ final class CommentListener: @unchecked Sendable {
         }
     }
 
-    /// Sends the comments missed while away, then whatever arrived meanwhile, and turns live.
-    func finishCatchUp(_ missed: [Comment]) {
+    /// Sends what was missed while away, then whatever arrived meanwhile, and turns live.
+    func finishCatchUp(_ missed: [CommentEvent]) {
         lock.withLock {
-            for comment in missed { send(.added(comment)) }
+            for event in missed { send(event) }
             for event in pending ?? [] { send(event) }
             pending = nil
         }

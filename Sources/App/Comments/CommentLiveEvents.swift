@@ -29,10 +29,10 @@ final class CommentLiveEvents: Sendable {
         timer.resume()
     }
 
-    /// Starts a listener on `stream`. With `lastEventID`, first replays the thread's comments after
-    /// it, read by `replay` off the calling thread (which may be an event loop).
+    /// Starts a listener on `stream`. With `lastEventID`, first replays what was missed since,
+    /// read by `replay` off the calling thread (which may be an event loop).
     func open(photoID: Int, stream: any ResponseStream, lastEventID: Int?,
-              replay: @escaping @Sendable (Int) throws -> [Comment]) {
+              replay: @escaping @Sendable (Int) throws -> [CommentEvent]) {
         let listener = CommentListener(photoID: photoID, stream: stream, lastEventID: lastEventID)
         listener.write(CommentEvent.retryPreamble)
         let added = state.withLock { state -> Bool in

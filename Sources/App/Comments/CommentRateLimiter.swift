@@ -4,9 +4,8 @@ import Synchronization
 /// A token bucket per client: each may post `perMinute` comments in a burst, then one every
 /// `60 / perMinute` seconds. Zero turns the limit off.
 ///
-/// Clients are keyed by the connection's remote address. `X-Forwarded-For` is deliberately not
-/// trusted: any client can send it, so honouring it without a trusted proxy in front would let
-/// every post claim a fresh address.
+/// Clients are keyed by `ClientAddress`: the connection's address, or behind a configured
+/// trusted proxy, the address that proxy forwarded.
 final class CommentRateLimiter: Sendable {
     /// The outcome of asking to post.
     enum Decision: Equatable {

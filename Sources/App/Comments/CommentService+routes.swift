@@ -2,8 +2,9 @@ import Comments
 import HTTP
 
 extension CommentService {
-    /// The largest comment post accepted: 2000 characters of text can take up to 8 KiB in UTF-8,
-    /// and JSON escaping or form encoding can grow that; 16 KiB leaves room and no more.
+    /// The largest comment post accepted. 2000 characters of ordinary text take at most 8 KiB of
+    /// UTF-8, and escaping grows that; 16 KiB leaves room and no more. Characters built from many
+    /// scalars (flags, family emoji) can need more, and then this cap is the limit that applies.
     static let maxPostBytes = 16 * 1024
     /// Comments per page when `?limit=` is not given, and the most one page may hold.
     static let defaultPageSize = 50
@@ -51,12 +52,13 @@ extension CommentService {
     private func acceptComment(_ request: HTTPRequest) throws -> HTTPResponse {
         let photoID = try existingPhoto(request)
         let (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
-        if case .limited(let seconds) = limiter.take(for: request.remoteAddress) {
+        let client = clients.of(request)
+        if case .limited(let seconds) = limiter.take(for: client) {
             throw HTTPError(.tooManyRequests,
                             "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
                             headers: ["Retry-After": String(seconds)])
         }
-        let comment = try add(submission, photoID: photoID, client: request.remoteAddress)
+        let comment = try add(submission, photoID: photoID, client: client)
         if format == .form && !AcceptPreference.prefersJSON(request.headers["Accept"]) {
             // A browser submitting the form itself goes back to the photo, where the comment now shows.
             return HTTPResponse(status: .seeOther, headers: ["Location": "/#/photos/\(photoID)"])
@@ -78,10 +80,11 @@ extension CommentService {
         let commentID = try Self.commentID(request)
         // Authorization first: without the token, nobody learns which comments exist.
         try adminToken.authorize(request.headers["Authorization"])
-        guard try delete(photoID: photoID, commentID: commentID, client: request.remoteAddress) else {
+        let client = clients.of(request)
+        guard try delete(photoID: photoID, commentID: commentID, client: client) else {
             throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
         }
-        logger.info("comment deleted", [("photo", String(photoID)), ("comment", String(commentID)), ("client", request.remoteAddress)])
+        logger.info("comment deleted", [("photo", String(photoID)), ("comment", String(commentID)), ("client", client)])
         return HTTPResponse(status: .noContent)
     }
 
@@ -100,7 +103,7 @@ extension CommentService {
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
         return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
             events.open(photoID: photoID, stream: stream, lastEventID: lastEventID) { after in
-                try store.comments(photoID: photoID, after: after)
+                try store.replay(photoID: photoID, after: after)
             }
         })
     }

@@ -9,6 +9,7 @@ public final class CommentService: Sendable {
     let photoExists: @Sendable (Int) -> Bool
     let limiter: CommentRateLimiter
     let adminToken: AdminToken
+    let clients: ClientAddress
     let events: CommentLiveEvents
     let logger: Logger
     /// `photoscroll_comment_posts_total{status}`: every answered POST, by status.
@@ -19,7 +20,7 @@ public final class CommentService: Sendable {
                             photoExists: @escaping @Sendable (Int) -> Bool) throws {
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
         let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
-        let store = try SQLiteCommentStore(path: path)
+        let store = try SQLiteCommentStore(path: path, metrics: metrics)
         self.init(store: store, configuration: configuration, logger: logger, metrics: metrics, photoExists: photoExists)
         logger.debug("comment store open", [("path", path)])
     }
@@ -33,6 +34,7 @@ public final class CommentService: Sendable {
         self.photoExists = photoExists
         self.limiter = CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock)
         self.adminToken = AdminToken(configuration.adminToken)
+        self.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
         self.logger = logger
         self.posts = metrics.counter("photoscroll_comment_posts_total", help: "Comment posts answered, by status.")
         let streams = metrics.gauge("photoscroll_comment_streams", help: "Open live comment streams (Server-Sent Events).")

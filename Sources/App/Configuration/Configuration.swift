@@ -40,6 +40,9 @@ public struct Configuration: Sendable, Equatable {
     public var commentsPerMinute = 10
     /// Bearer token that allows deleting comments; empty disables deletion.
     public var adminToken = ""
+    /// Addresses of reverse proxies in front of the server, comma-separated; only their
+    /// `X-Forwarded-For` is believed when telling clients apart. Empty: the connection's address.
+    public var trustedProxies = ""
     /// `text` for people, `json` for log collectors.
     public var logFormat = "text"
     /// `debug`, `info`, `warning` or `error`.
@@ -108,6 +111,7 @@ extension Configuration {
         .int("rescanSeconds", \.rescanSeconds), .int("vipsCacheMegabytes", \.vipsCacheMegabytes),
         .int("vipsConcurrency", \.vipsConcurrency),
         .int("commentsPerMinute", \.commentsPerMinute), .string("adminToken", \.adminToken),
+        .string("trustedProxies", \.trustedProxies),
         .string("logFormat", \.logFormat), .string("logLevel", \.logLevel),
         .int("eventLoops", \.eventLoops), .int("workerThreads", \.workerThreads),
         .int("maxConnections", \.maxConnections),

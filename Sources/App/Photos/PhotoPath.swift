@@ -36,7 +36,26 @@ enum PhotoCaching {
 
     /// The Cache-Control for an image of a photo at `version`.
     static func cacheControl(_ request: HTTPRequest, version: String) -> String {
-        request.query("v") == version ? immutable : short
+        carriesVersion(request.queryString, version) ? immutable : short
+    }
+
+    /// Whether the query's first `v` is `version`. Scans the raw bytes (this runs for every hot
+    /// tile); escapes, which a version never needs, fall back to full query decoding.
+    static func carriesVersion(_ query: String, _ version: String) -> Bool {
+        var utf8 = query.utf8[...]
+        while !utf8.isEmpty {
+            let end = utf8.firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            let item = utf8[utf8.startIndex..<end]
+            if item.first == UInt8(ascii: "v"), item.dropFirst().first == UInt8(ascii: "=") {
+                let value = item.dropFirst(2)
+                if value.contains(UInt8(ascii: "%")) || value.contains(UInt8(ascii: "+")) {
+                    return HTTPRequest(method: .GET, target: "/?" + query).query("v") == version
+                }
+                return value.elementsEqual(version.utf8)
+            }
+            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+        }
+        return false
     }
 
     /// Whether the request's If-None-Match names `etag` (or `*`); weak forms compare too, as RFC 9110 says for GET.

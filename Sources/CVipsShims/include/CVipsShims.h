@@ -16,7 +16,7 @@ void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, 
 /// Empties the operation cache but keeps its limits (vips_cache_drop_all would tear it down).
 void cvips_cache_flush(void);
 
-/// The loader libvips would use for the file ("VipsForeignLoadJpegFile"), or NULL if none.
+/// The loader libvips would use for the file ("VipsForeignLoadJpegSource"), or NULL if none.
 const char *cvips_find_loader(const char *path);
 
 /// Opens a file (header only until pixels are asked for).

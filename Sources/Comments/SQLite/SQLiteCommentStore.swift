@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 import Synchronization
 
 /// Comments in one SQLite file, durable once `add` returns.
@@ -25,6 +26,10 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     private let now: @Sendable () -> Date
     private let busyTimeoutMilliseconds: Int
     private let handlers = Mutex<[@Sendable (CommentEvent) -> Void]>([])
+    /// Time from BEGIN to a durable COMMIT of each batch: the disk's fsync latency shows here first.
+    private let commitSeconds: Histogram?
+    /// Comments per commit: above 1 when group commit is sharing fsyncs.
+    private let commitBatchSize: Histogram?
     private var inserts: GroupCommit<PendingComment, Comment>!
 
     private struct PendingComment {
@@ -38,9 +43,16 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     /// Read connections kept open between queries; more may be opened under load and are then closed.
     static let maxIdleReaders = 4
 
-    /// Opens or creates the store at `path`, bringing its schema up to date.
-    public init(path: String, busyTimeoutMilliseconds: Int = 5_000, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// Opens or creates the store at `path`, bringing its schema up to date. With `metrics`, records
+    /// `photoscroll_comment_commit_seconds` and `photoscroll_comment_commit_batch_size`.
+    public init(path: String, busyTimeoutMilliseconds: Int = 5_000, metrics: MetricsRegistry? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.path = path
+        self.commitSeconds = metrics?.histogram("photoscroll_comment_commit_seconds",
+                                                help: "Time to insert and durably commit one batch of comments.")
+        self.commitBatchSize = metrics?.histogram("photoscroll_comment_commit_batch_size",
+                                                  help: "Comments made durable by one commit (group commit).",
+                                                  buckets: [1, 2, 4, 8, 16, 32, 64])
         self.now = now
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let db = try SQLiteConnection(path: path)
@@ -83,6 +95,7 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     private func insert(_ batch: [PendingComment]) throws -> [Comment] {
         try writer.withLock { db in
             guard let db else { throw CommentStoreError.closed }
+            let started = DispatchTime.now().uptimeNanoseconds
             try db.execute("BEGIN IMMEDIATE")
             var comments: [Comment] = []
             do {
@@ -98,6 +111,8 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
                 try? db.execute("ROLLBACK")
                 throw error
             }
+            commitSeconds?.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            commitBatchSize?.observe(Double(comments.count))
             counts.withLock { counts in
                 for comment in comments { counts[comment.photoID, default: 0] += 1 }
             }
@@ -156,6 +171,15 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
                 try? db.execute("ROLLBACK")
                 throw error
             }
+        }
+    }
+
+    public func deletedIDs(photoID: Int, through lastID: Int) throws -> [Int] {
+        try withReader { db in
+            var ids: [Int] = []
+            try db.query("SELECT comment_id FROM comment_deletions WHERE photo_id = ? AND comment_id <= ? ORDER BY comment_id",
+                         [.integer(photoID), .integer(lastID)]) { ids.append($0.int(0)) }
+            return ids
         }
     }
 

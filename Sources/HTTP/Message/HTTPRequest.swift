@@ -76,7 +76,7 @@ public struct HTTPRequest: Sendable {
     }
 
     static func split(_ target: String) -> (path: String, query: String) {
-        guard let q = target.firstIndex(of: "?") else { return (target, "") }
+        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
         return (String(target[..<q]), String(target[target.index(after: q)...]))
     }
 

@@ -2,7 +2,9 @@
 public enum MediaType {
     /// The Content-Type for a file name's extension; `application/octet-stream` when unknown.
     public static func forPath(_ path: String) -> String {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "application/octet-stream" }
+        guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), !path.utf8[dot...].contains(UInt8(ascii: "/")) else {
+            return "application/octet-stream"
+        }
         return byExtension[path[path.index(after: dot)...].lowercased()] ?? "application/octet-stream"
     }
 
@@ -21,29 +23,38 @@ public enum MediaType {
     /// Whether gzip helps a body of this type: text, JSON, JavaScript, SVG, XML. Never JPEG or PNG.
     public static func isCompressible(_ contentType: String) -> Bool {
         // Called for every response: compare bytes in place rather than building lowercased strings.
-        var type = Substring(contentType)
-        if let semicolon = type.firstIndex(of: ";") { type = type[..<semicolon] }
-        while type.last == " " { type = type.dropLast() }
-        while type.first == " " { type = type.dropFirst() }
-        if hasPrefixIgnoringCase(type, "text/") { return true }
-        for known in compressibleTypes where equalsIgnoringCase(type, known) { return true }
-        return hasSuffixIgnoringCase(type, "+json") || hasSuffixIgnoringCase(type, "+xml")
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            var start = 0, end = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            while end > start, bytes[end - 1] == 32 { end -= 1 }
+            while start < end, bytes[start] == 32 { start += 1 }
+            let type = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if hasPrefix(type, textPrefix) { return true }
+            for known in compressibleTypes where known.count == type.count && hasPrefix(type, known) { return true }
+            return hasSuffix(type, jsonSuffix) || hasSuffix(type, xmlSuffix)
+        }
     }
 
+    static let textPrefix = Array("text/".utf8)
+    static let jsonSuffix = Array("+json".utf8)
+    static let xmlSuffix = Array("+xml".utf8)
     static let compressibleTypes = ["application/json", "application/javascript", "application/xml",
-                                    "image/svg+xml", "application/x-ndjson", "image/x-icon", "application/wasm"]
+                                    "application/x-ndjson", "image/x-icon", "application/wasm"].map { Array($0.utf8) }
 
+    @inline(__always)
     static func lower(_ c: UInt8) -> UInt8 { c >= 65 && c <= 90 ? c | 0x20 : c }
 
-    static func equalsIgnoringCase(_ a: Substring, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
+    static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        for i in 0..<prefix.count where lower(bytes[i]) != prefix[i] { return false }
+        return true
     }
 
-    static func hasPrefixIgnoringCase(_ a: Substring, _ prefix: String) -> Bool {
-        a.utf8.count >= prefix.utf8.count && zip(a.utf8, prefix.utf8).allSatisfy { lower($0) == lower($1) }
-    }
-
-    static func hasSuffixIgnoringCase(_ a: Substring, _ suffix: String) -> Bool {
-        a.utf8.count >= suffix.utf8.count && zip(a.utf8.suffix(suffix.utf8.count), suffix.utf8).allSatisfy { lower($0) == lower($1) }
+    static func hasSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: [UInt8]) -> Bool {
+        guard bytes.count >= suffix.count else { return false }
+        let offset = bytes.count - suffix.count
+        for i in 0..<suffix.count where lower(bytes[offset + i]) != suffix[i] { return false }
+        return true
     }
 }

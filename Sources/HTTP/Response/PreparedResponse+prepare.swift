@@ -6,10 +6,14 @@ extension PreparedResponse {
 
     init(_ response: HTTPResponse, for request: HTTPRequest) {
         var headers = response.headers
-        let closeAfter = headers["Connection"].map { $0.lowercased().contains("close") } ?? false
-        headers.remove("Connection")
-        headers.remove("Content-Length")
-        headers.remove("Transfer-Encoding")
+        // Mutate only when needed: the headers of a cached file are shared, and a write would copy them.
+        var closeAfter = false
+        if let connection = headers["Connection"] {
+            closeAfter = connection.lowercased().contains("close")
+            headers.remove("Connection")
+        }
+        if headers.contains("Content-Length") { headers.remove("Content-Length") }
+        if headers.contains("Transfer-Encoding") { headers.remove("Transfer-Encoding") }
         var status = response.status
         var payload: Payload
         switch response.body {
@@ -48,7 +52,7 @@ extension PreparedResponse {
                 default: nil
                 }
                 if let total {
-                    headers.set("Accept-Ranges", "bytes")
+                    if headers["Accept-Ranges"] != "bytes" { headers.set("Accept-Ranges", "bytes") }
                     if rangeRequested, let range = request.headers["Range"],
                        Self.ifRangeAllows(request.headers["If-Range"], response: headers) {
                         switch ByteRange.parse(range, length: total) {

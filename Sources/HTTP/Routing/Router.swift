@@ -91,15 +91,15 @@ public struct Router: Sendable {
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
     public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
         var allowed: [HTTPMethod] = []
-        // Split once per request, not once per route.
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        for route in routes {
-            guard let parameters = Router.match(route.segments, parts) else { continue }
-            if route.method == method || (method == .HEAD && route.method == .GET) {
-                return .found(route, parameters: parameters)
+        // By index, so only the route that matches is copied (a copy retains each of its fields).
+        for index in routes.indices {
+            guard let parameters = Router.match(routes[index].segments, path) else { continue }
+            let routeMethod = routes[index].method
+            if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
+                return .found(routes[index], parameters: parameters)
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
-            if route.method == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
+            if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
+            if routeMethod == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
     }
@@ -144,33 +144,34 @@ public struct Router: Sendable {
         }
     }
 
+    /// Matches `path` segment by segment in place: no array of parts per route and request.
     static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
-        match(segments, path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
-    }
-
-    static func match(_ segments: [PatternSegment], _ parts: ArraySlice<Substring>) -> [String: String]? {
+        let utf8 = path.utf8
+        guard let first = utf8.first, first == UInt8(ascii: "/") else { return nil }
         var parameters: [String: String] = [:]
-        var index = parts.startIndex
+        // The start of the next part; nil once every part is used.
+        var cursor: String.Index? = utf8.index(after: utf8.startIndex)
         for (n, segment) in segments.enumerated() {
             if case .rest(let name) = segment {
-                parameters[name] = parts[index...].joined(separator: "/")
+                parameters[name] = cursor.map { String(path[$0...]) } ?? ""
                 return n == segments.count - 1 ? parameters : nil
             }
-            guard index < parts.endIndex else { return nil }
-            let part = parts[index]
+            guard let start = cursor else { return nil }
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/"))
+            let part = path[start..<(end ?? utf8.endIndex)]
+            cursor = end.map { utf8.index(after: $0) }
             switch segment {
             case .literal(let literal):
                 guard part == literal else { return nil }
             case .parameter(let name, let suffix):
-                guard part.hasSuffix(suffix), part.count > suffix.count else { return nil }
+                guard part.utf8.count > suffix.utf8.count, part.hasSuffix(suffix) else { return nil }
                 parameters[name] = String(part.dropLast(suffix.count))
             case .rest:
                 break
             }
-            index = parts.index(after: index)
         }
-        // A trailing slash is a different resource, except for the root.
-        if index < parts.endIndex && !(parts[index].isEmpty && segments.isEmpty && parts.count == 1) { return nil }
+        // Parts left over mean no match (a trailing slash is a different resource), except for the root.
+        if cursor != nil && !(segments.isEmpty && path == "/") { return nil }
         return parameters
     }
 }

@@ -16,6 +16,8 @@ final class EventLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var running = true
     private var shuttingDown = false
+    /// Set while accepting is paused after an accept error.
+    private var acceptPausedUntil: Double?
     /// Bytes are read here first; one buffer serves every connection of the loop.
     let readBuffer: UnsafeMutableRawBufferPointer
     var encoder: ResponseHeadEncoder
@@ -85,6 +87,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if now - lastTick >= Self.tickSeconds {
                 lastTick = now
+                resumeAcceptingIfDue()
                 for connection in Array(connections.values) { connection.tick() }
             }
         }
@@ -107,8 +110,14 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<128 {
             guard listener >= 0 else { return }
             let accepted: (fd: Int32, remote: String)?
-            do { accepted = try Socket.accept(listener) } catch {
-                context.logger.warning("accept failed", [("error", String(describing: error))])
+            do { accepted = try Socket.accept(listener) } catch let error as SystemCallError where error.errno == ECONNABORTED {
+                continue
+            } catch {
+                // Out of descriptors (EMFILE) and the like: the listener stays readable, so stop
+                // watching it for a moment instead of spinning on the same error.
+                context.logger.warning("accept failed; pausing accepts for a second", [("error", String(describing: error))])
+                epoll.remove(listener)
+                acceptPausedUntil = now + 1
                 return
             }
             guard let (fd, remote) = accepted else { return }
@@ -134,6 +143,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    private func resumeAcceptingIfDue() {
+        guard let until = acceptPausedUntil, now >= until else { return }
+        acceptPausedUntil = nil
+        if listener >= 0 { try? epoll.add(listener, events: EpollFlags.readable) }
+    }
+
     /// Called by a connection once its descriptor is closed.
     func removed(_ connection: Connection) {
         connections[connection.fd] = nil
@@ -145,6 +160,7 @@ final class EventLoop: @unchecked Sendable {
     /// Stops accepting and asks every connection to finish what it has in flight.
     func beginShutdown() {
         shuttingDown = true
+        acceptPausedUntil = nil
         if listener >= 0 {
             epoll.remove(listener)
             Socket.close(listener)

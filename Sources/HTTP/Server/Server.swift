@@ -28,6 +28,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Binds and starts the loops; returns once the server accepts connections.
     public func start() throws {
+        // sendfile(2) has no MSG_NOSIGNAL: a peer that vanished mid-file must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         let count = max(1, configuration.eventLoops)
         var listeners: [Int32] = []
         do {

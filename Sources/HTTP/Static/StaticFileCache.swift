@@ -31,13 +31,17 @@ final class CachedFile: Sendable {
     let headers: HTTPHeaders
     let gzipped: [UInt8]?
     let gzipHeaders: HTTPHeaders
+    /// Whether the content type is worth gzipping.
+    let compressible: Bool
 
-    init(bytes: [UInt8], headers: HTTPHeaders, gzipped: [UInt8]?) {
+    init(bytes: [UInt8], headers: HTTPHeaders, compressible: Bool, gzipped: [UInt8]?) {
         self.bytes = bytes
+        self.compressible = compressible
         self.headers = headers
         self.gzipped = gzipped
         var gzipHeaders = headers
         gzipHeaders.set("Content-Encoding", "gzip")
+        gzipHeaders.remove("Accept-Ranges")
         gzipHeaders.set("ETag", EntityTag.variant(headers["ETag"] ?? "", suffix: "gzip"))
         self.gzipHeaders = gzipHeaders
     }
@@ -57,6 +61,7 @@ final class CachedFile: Sendable {
             "Last-Modified": HTTPDate.format(identity.modifiedSeconds),
         ]
         if compressible { headers.add("Vary", "Accept-Encoding") }
+        headers.add("Accept-Ranges", "bytes")
         return headers
     }
 }
@@ -97,7 +102,7 @@ final class StaticFileCache: Sendable {
         }
         let gzipped = compress ? Gzip.compress(bytes, level: 9) : lookup(identity)?.gzipped
         let headers = CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible)
-        let cached = CachedFile(bytes: bytes, headers: headers, gzipped: gzipped)
+        let cached = CachedFile(bytes: bytes, headers: headers, compressible: compressible, gzipped: gzipped)
         state.withLock { state in
             if let old = state.entries[identity.path] {
                 state.bytes -= old.file.bytes.count + (old.file.gzipped?.count ?? 0)

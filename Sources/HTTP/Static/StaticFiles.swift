@@ -41,17 +41,18 @@ public struct StaticFiles: Sendable {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
         let identity = FileIdentity(path: path, info: info)
+        let gzipAllowed = identity.size >= PreparedResponse.minimumCompressibleBytes && !request.headers.contains("Range")
+            && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
+        if identity.size <= Self.cachedFileLimit, let file = cache.lookup(identity), !(gzipAllowed && file.compressible && file.gzipped == nil) {
+            return .response(file.response(gzip: gzipAllowed && file.compressible))
+        }
         let contentType = MediaType.forPath(path)
         let compressible = MediaType.isCompressible(contentType)
         guard identity.size <= Self.cachedFileLimit else {
             return .response(HTTPResponse(headers: CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible),
                                           body: .file(path: path)))
         }
-        let wantsGzip = compressible && identity.size >= PreparedResponse.minimumCompressibleBytes
-            && !request.headers.contains("Range") && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
-        if let file = cache.lookup(identity), !wantsGzip || file.gzipped != nil {
-            return .response(file.response(gzip: wantsGzip))
-        }
+        let wantsGzip = gzipAllowed && compressible
         let cache = self.cache
         return .offload {
             guard let file = cache.load(identity, contentType: contentType, compressible: compressible, compress: wantsGzip) else {

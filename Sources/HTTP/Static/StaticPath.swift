@@ -5,28 +5,52 @@ import Glibc
 /// Turning a request target into a file under the root, refusing every way out of it.
 enum StaticPath {
     /// The decoded path relative to the root, from the raw target (not the router's decoded path,
-    /// so that `%2F` and `%00` can be told apart from `/` and refused).
+    /// so that `%2F` and `%00` can be told apart from `/` and refused). One pass over the bytes:
+    /// this runs for every static request.
     static func relative(target: String) throws -> String {
-        let rawPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let lower = rawPath.lowercased()
-        if lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00") || rawPath.contains("\\") {
-            throw HTTPError(.badRequest, "Encoded slashes, backslashes and NUL are not allowed in file paths.")
-        }
-        guard let decoded = HTTPRequest.percentDecode(rawPath) else {
-            throw HTTPError(.badRequest, "The path holds a malformed percent-escape.")
-        }
-        if decoded.utf8.contains(0) { throw HTTPError(.badRequest, "NUL is not allowed in file paths.") }
-        var parts: [Substring] = []
-        for segment in decoded.split(separator: "/", omittingEmptySubsequences: true) {
-            if segment == ".." || segment == "." {
-                throw HTTPError(.notFound, "No file at \(decoded).")
+        var target = target
+        let (path, hasEscapes) = try target.withUTF8 { bytes -> (String, Bool) in
+            var end = 0
+            var hasEscapes = false
+            while end < bytes.count, bytes[end] != UInt8(ascii: "?") {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\\") { throw HTTPError(.badRequest, "Backslashes are not allowed in file paths.") }
+                if byte == UInt8(ascii: "%") {
+                    hasEscapes = true
+                    if end + 2 < bytes.count {
+                        let high = bytes[end + 1], low = bytes[end + 2] | 0x20
+                        if (high == UInt8(ascii: "2") && low == UInt8(ascii: "f")) || (high == UInt8(ascii: "5") && low == UInt8(ascii: "c"))
+                            || (high == UInt8(ascii: "0") && low == UInt8(ascii: "0")) {
+                            throw HTTPError(.badRequest, "Encoded slashes, backslashes and NUL are not allowed in file paths.")
+                        }
+                    }
+                }
+                end += 1
             }
-            // Hidden files (.git, .env) are never part of the page.
-            if segment.hasPrefix(".") { throw HTTPError(.notFound, "No file at \(decoded).") }
-            parts.append(segment)
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self), hasEscapes)
         }
-        if parts.isEmpty { return "index.html" }
-        return parts.joined(separator: "/")
+        var decoded = path
+        if hasEscapes {
+            guard let value = HTTPRequest.percentDecode(path) else {
+                throw HTTPError(.badRequest, "The path holds a malformed percent-escape.")
+            }
+            decoded = value
+        }
+        let (valid, emptySegments) = decoded.withUTF8 { bytes -> (Bool, Bool) in
+            // Refuse NUL, and any segment that starts with a dot: `.`, `..`, and hidden files (.git, .env).
+            var segmentStart = true, emptySegments = false
+            for (index, byte) in bytes.enumerated() {
+                if byte == 0 { return (false, false) }
+                if segmentStart && byte == UInt8(ascii: ".") { return (false, false) }
+                if segmentStart && byte == UInt8(ascii: "/") && index > 0 { emptySegments = true }
+                segmentStart = byte == UInt8(ascii: "/")
+            }
+            return (true, emptySegments)
+        }
+        guard valid else { throw HTTPError(.notFound, "No file at \(decoded).") }
+        if emptySegments { return decoded.split(separator: "/").joined(separator: "/") }
+        let relative = decoded.hasPrefix("/") ? String(decoded.dropFirst()) : decoded
+        return relative.isEmpty ? "index.html" : relative
     }
 
     /// The real path of `relative` under `realRoot` when, after resolving symlinks, it is still inside the root.

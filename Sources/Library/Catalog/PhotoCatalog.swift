@@ -173,8 +173,8 @@ public final class PhotoCatalog: Sendable {
         }
     }
 
-    /// Records that a photo cannot be shown in this version, persisting why.
-    public func markFailed(id: Int, version: String, error: String) {
+    /// Records that a photo cannot be shown in this version and why; persisted unless told otherwise.
+    public func markFailed(id: Int, version: String, error: String, persist: Bool = true) {
         let entry = state.withLock { state -> CatalogEntry? in
             guard var entry = state.entries[id], settings.version(contentHash: entry.contentHash) == version else { return nil }
             entry.error = error
@@ -183,7 +183,7 @@ public final class PhotoCatalog: Sendable {
             Self.publish(&state, folder: folder, settings: settings)
             return entry
         }
-        if let entry {
+        if let entry, persist {
             do { try store.update(entry) } catch { logger.warning("cannot record a failure", [("error", "\(error)")]) }
         }
     }

@@ -33,7 +33,11 @@ extension PhotoLibrary {
         } catch {
             let text = "\(error)"
             metrics.ingestFailures.increment()
-            catalog.markFailed(id: photo.id, version: photo.version, error: text)
+            // A file that could not be written (disk full, permissions) is the server's trouble,
+            // not the photo's: remembered until restart only, so the next run tries again.
+            let transient: Bool
+            if case ImagingError.io = error { transient = true } else { transient = false }
+            catalog.markFailed(id: photo.id, version: photo.version, error: text, persist: !transient)
             logger.warning("pyramid failed", [("photo", String(photo.id)), ("path", photo.relativePath), ("error", text)])
             metrics.record(photos: catalog.photos)
             return text

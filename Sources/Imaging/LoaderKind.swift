@@ -1,0 +1,22 @@
+import Foundation
+
+/// The loader libvips picked for a file, by what we need to know about it.
+struct LoaderKind: Equatable {
+    /// libvips' class name, e.g. "VipsForeignLoadJpegSource".
+    let className: String
+
+    /// Short format name for ImageInfo: "jpeg", "png", "webp", "tiff", "gif", "heif".
+    var format: String {
+        let trimmed = className.replacingOccurrences(of: "VipsForeignLoad", with: "")
+            .replacingOccurrences(of: "Source", with: "").lowercased()
+        return trimmed == "nsgif" ? "gif" : trimmed
+    }
+
+    /// Loaders that decode top to bottom and can shrink while decoding.
+    var shrinksOnLoad: Bool { format == "jpeg" || format == "webp" }
+}
+
+/// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.
+enum VipsAccessPattern {
+    case random, sequential
+}

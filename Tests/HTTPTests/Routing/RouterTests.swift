@@ -1,0 +1,30 @@
+import XCTest
+@testable import HTTP
+
+final class RouterTests: XCTestCase {
+    func testPatternsParametersAndRest() {
+        var router = Router()
+        router.get("/photos/:id", execution: .inline) { r in HTTPResponse(contentType: "text/plain", bytes: Array(r.parameters["id"]!.utf8)) }
+        router.get("/photos/:id/tiles/:z/:x/:y.jpg", execution: .inline) { r in
+            HTTPResponse(contentType: "text/plain", bytes: Array("\(r.parameters["z"]!)-\(r.parameters["x"]!)-\(r.parameters["y"]!)".utf8))
+        }
+        router.get("/files/*path", execution: .inline) { r in HTTPResponse(contentType: "text/plain", bytes: Array(r.parameters["path"]!.utf8)) }
+        router.post("/photos/:id/comments") { _ in HTTPResponse(status: .created) }
+
+        func body(_ method: HTTPMethod, _ target: String) -> (Int, String) {
+            let response = router.respond(to: HTTPRequest(method: method, target: target))
+            return (response.status.rawValue, String(decoding: response.bodyBytes ?? [], as: UTF8.self))
+        }
+        XCTAssertEqual(body(.GET, "/photos/3").1, "3")
+        XCTAssertEqual(body(.GET, "/photos/3/tiles/2/1/0.jpg").1, "2-1-0")
+        XCTAssertEqual(body(.GET, "/files/a/b/c.js?x=1").1, "a/b/c.js")
+        XCTAssertEqual(body(.GET, "/files/").1, "")
+        XCTAssertEqual(body(.HEAD, "/photos/3").0, 200)
+        XCTAssertEqual(body(.POST, "/photos/3/comments").0, 201)
+        XCTAssertEqual(body(.GET, "/photos/3/").0, 404)
+        XCTAssertEqual(body(.GET, "/photos/3/tiles/2/1/0.png").0, 404)
+        let notAllowed = router.respond(to: HTTPRequest(method: .DELETE, target: "/photos/3"))
+        XCTAssertEqual(notAllowed.status, .methodNotAllowed)
+        XCTAssertEqual(notAllowed.headers["Allow"], "GET, HEAD")
+    }
+}
