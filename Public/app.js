@@ -25,8 +25,10 @@ function parseRoute(hash) {
 const viewer = new ZoomViewer(zoomView, {
   onClose: closeZoom,
   onPage(step) {
-    const next = pager.index + step;
-    if (next < 0 || next >= photos.length || photos[next].status === 'failed') return false;
+    // A photo that could not be read has no tiles to zoom into: the swipe goes past it.
+    let next = pager.index + step;
+    while (next >= 0 && next < photos.length && photos[next].status === 'failed') next += step;
+    if (next < 0 || next >= photos.length) return false;
     pager.goTo(next, 'instant');
     viewer.show(photos[next]);
     return true;
@@ -89,9 +91,13 @@ function show(route) {
   if (fromGrid) cameFromGrid = true;
   gridView.hidden = true;
   pagerView.hidden = false;
-  if (route.view === 'zoom') pager.setCovered(true);
+  if (route.view === 'zoom' && photos[index].status !== 'failed') pager.setCovered(true);
   pager.goTo(index, 'instant');
   if (fromGrid) pager.focusPhoto();
+  if (route.view === 'zoom' && photos[index].status === 'failed') {
+    history.replaceState(history.state, '', `#/photos/${route.id}`);
+    return show({ view: 'photo', id: route.id });
+  }
   if (route.view === 'zoom') {
     pager.setCovered(true);
     if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
