@@ -55,7 +55,7 @@ class Server:
             try:
                 photos = self.get_json("/photos")["photos"]
                 # Photos are listed as they are found, so wait for all of them, not just the first.
-                if len(photos) >= self.expected_photos and all(p["status"] == "ready" for p in photos):
+                if len(photos) >= self.expected_photos and all(p["status"] in ("ready", "failed") for p in photos):
                     return {p["title"]: p for p in photos}
             except OSError:
                 pass
@@ -106,9 +106,12 @@ def server(work_dir):
 
 @pytest.fixture(scope="session")
 def limited_server(work_dir):
-    """A second server with one small photo and a limit of two comments a minute."""
+    """A second server with one small photo, one file that is no photo, and a limit of two comments a minute."""
     photos = os.path.join(work_dir, "photos-limited")
     made = make_library(photos, [("small", 640, 480)])
+    with open(os.path.join(photos, "broken.jpg"), "w") as f:
+        f.write("this is a text file with a .jpg name\n")
+    made["broken"] = None
     running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
     yield running
     running.stop()

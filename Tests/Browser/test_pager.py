@@ -116,3 +116,24 @@ def test_keyboard_alone(desktop, server):
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: visible_view(driver) == "pager", message="pager shown again")
     screenshot(driver, "pager-desktop")
+
+
+def test_a_photo_that_failed_says_why(phone, limited_server):
+    broken = limited_server.photos["broken"]
+    assert broken["status"] == "failed" and broken.get("error")
+    open_app(phone, limited_server)
+    cell = js(phone, f"""
+        const a = document.querySelector('#grid .cell[data-photo-id="{broken['id']}"]');
+        return {{badge: a.querySelector('.badge')?.textContent, error: a.querySelector('.cell-error')?.textContent,
+                 label: a.getAttribute('aria-label')}};
+    """)
+    assert cell["badge"] == "Failed"
+    assert cell["error"] == broken["error"]
+    assert broken["error"] in cell["label"]
+    screenshot(phone, "grid-failed-photo")
+    # Its page says so in words, and a zoom link to it lands on the page instead.
+    open_app(phone, limited_server, f"photos/{broken['id']}/zoom")
+    wait_hash(phone, f"#/photos/{broken['id']}")
+    wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
+    shown = js(phone, "return document.querySelector('.page.current .photo-error')?.textContent")
+    assert shown and broken["error"] in shown
