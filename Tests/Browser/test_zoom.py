@@ -146,11 +146,19 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     state = open_zoom(phone, server, photo)
     fit = state["scale"]
     tap(phone, 195, 422)
-    time.sleep(0.08)
     tap(phone, 195, 422)
     zoomed = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(2 * fit, s["maxScale"]), rel=1e-3) else None)(viewer_state(phone)),
                       message="double tap zooms in")
     assert zoomed["scale"] > fit
+    # A double tap is not two single taps: the bar stays. One tap alone hides it, the next brings it back.
+    time.sleep(0.45)
+    bare = "return document.getElementById('zoom-view').classList.contains('bare')"
+    assert js(phone, bare) is False
+    tap(phone, 300, 600)
+    wait_for(lambda: js(phone, bare), message="single tap hides the bar")
+    time.sleep(0.4)
+    tap(phone, 300, 600)
+    wait_for(lambda: not js(phone, bare), message="next tap shows it")
 
     # Resize (a phone turned sideways): the photo is fitted again to the new screen.
     emulate(phone, 844, 390, dpr=1, mobile=True)
