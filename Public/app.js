@@ -98,6 +98,8 @@ function show(route) {
     history.replaceState(history.state, '', `#/photos/${route.id}`);
     return show({ view: 'photo', id: route.id });
   }
+  // Under the zoom dialog the pager takes no focus and no clicks.
+  pagerView.inert = route.view === 'zoom';
   if (route.view === 'zoom') {
     pager.setCovered(true);
     if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);

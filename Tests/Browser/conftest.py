@@ -117,6 +117,12 @@ def limited_server(work_dir):
     running.stop()
 
 
+def script_errors(driver):
+    """Uncaught exceptions and console errors raised by the page's own scripts (not refused requests)."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if entry["level"] == "SEVERE" and entry.get("source") in ("javascript", "console-api")]
+
+
 def new_driver(width=390, height=844):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -142,7 +148,9 @@ def phone():
     driver = new_driver()
     emulate(driver, 390, 844, dpr=1, mobile=True)
     yield driver
+    errors = script_errors(driver)
     driver.quit()
+    assert not errors, errors
 
 
 @pytest.fixture
@@ -150,7 +158,9 @@ def desktop():
     """A fresh 1280×800 desktop window with a mouse and a keyboard."""
     driver = new_driver(1280, 800)
     yield driver
+    errors = script_errors(driver)
     driver.quit()
+    assert not errors, errors
 
 
 @pytest.fixture
@@ -159,7 +169,9 @@ def second_phone():
     driver = new_driver()
     emulate(driver, 390, 844, dpr=1, mobile=True)
     yield driver
+    errors = script_errors(driver)
     driver.quit()
+    assert not errors, errors
 
 
 def screenshot(driver, name):
