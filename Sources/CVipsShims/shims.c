@@ -31,8 +31,8 @@ const char *cvips_find_loader(const char *path) {
     g_object_unref(source);
     if (loader == NULL) return NULL;
     // A blocked (untrusted) loader still recognises its files; for us they are not photos.
-    VipsObjectClass *class = vips_class_find("VipsForeignLoad", loader);
-    if (class == NULL || (VIPS_OPERATION_CLASS(class)->flags & VIPS_OPERATION_BLOCKED)) return NULL;
+    const VipsOperationClass *class = (const VipsOperationClass *) vips_class_find("VipsForeignLoad", loader);
+    if (class == NULL || (class->flags & VIPS_OPERATION_BLOCKED)) return NULL;
     return loader;
 }
 
@@ -93,6 +93,48 @@ int cvips_extract_bands(VipsImage *in, int first, int bands, VipsImage **out) {
 
 int cvips_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
     return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+typedef struct {
+    VipsRect want;
+    size_t sizeof_pixel;
+    VipsPel *buffer;
+} RowCopy;
+
+static int copy_wanted_rows(VipsRegion *region, VipsRect *area, void *a) {
+    RowCopy *copy = a;
+    VipsRect overlap;
+    vips_rect_intersectrect(area, &copy->want, &overlap);
+    size_t row_bytes = (size_t) copy->want.width * copy->sizeof_pixel;
+    for (int y = overlap.top; y < VIPS_RECT_BOTTOM(&overlap); y++) {
+        memcpy(copy->buffer + (size_t) (y - copy->want.top) * row_bytes,
+               VIPS_REGION_ADDR(region, copy->want.left, y), row_bytes);
+    }
+    return 0;
+}
+
+int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    VipsImage *head = NULL, *flat = NULL;
+    RowCopy copy = {{left, top, width, height}, VIPS_IMAGE_SIZEOF_PEL(in), NULL};
+    int result = -1;
+    *out = NULL;
+    if (vips_extract_area(in, &head, 0, 0, in->Xsize, top + height, NULL)) return -1;
+    copy.buffer = g_try_malloc(copy.sizeof_pixel * width * height);
+    if (copy.buffer == NULL) {
+        vips_error("cvips_rows_in_order", "out of memory");
+    } else if (vips_sink_disc(head, copy_wanted_rows, &copy) == 0) {
+        flat = vips_image_new_from_memory_copy(copy.buffer, copy.sizeof_pixel * width * height,
+                                               width, height, in->Bands, in->BandFmt);
+        // Keep what the next steps read: the colour space and the EXIF orientation.
+        if (flat && vips_copy(flat, out, "interpretation", in->Type, NULL) == 0) {
+            vips_image_set_int(*out, VIPS_META_ORIENTATION, vips_image_get_orientation(in));
+            result = 0;
+        }
+    }
+    g_free(copy.buffer);
+    if (flat) g_object_unref(flat);
+    g_object_unref(head);
+    return result;
 }
 
 int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {

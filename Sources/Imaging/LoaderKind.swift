@@ -14,6 +14,10 @@ struct LoaderKind: Equatable {
 
     /// Loaders that decode top to bottom and can shrink while decoding.
     var shrinksOnLoad: Bool { format == "jpeg" || format == "webp" }
+
+    /// Loaders that only decode forwards, row after row: a rectangle far down must be reached by
+    /// streaming past the rows above it, or libvips holds the whole photo to serve it.
+    var decodesInOrder: Bool { format == "jpeg" || format == "png" }
 }
 
 /// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.

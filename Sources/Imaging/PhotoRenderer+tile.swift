@@ -28,7 +28,7 @@ extension PhotoRenderer {
             }
         }
         let storedRect = orientation.storedRect(of: rect, levelWidth: level.width, levelHeight: level.height)
-        var piece = try image.cropped(storedRect)
+        var piece = photo.loader.decodesInOrder ? try image.streamedCrop(storedRect) : try image.cropped(storedRect)
         if orientation != .up {
             piece = try piece.autorotated()
         }

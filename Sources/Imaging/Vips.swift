@@ -120,6 +120,13 @@ final class VipsImage {
         try derive { cvips_extract_area(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
     }
 
+    /// The rectangle, read by streaming the image from its first row: for decoders that only go
+    /// forwards (JPEG, PNG), where asking for a rectangle far down makes libvips buffer the photo.
+    func streamedCrop(_ rect: PixelRect) throws -> VipsImage {
+        // This is where the decoder runs, so a failure here is a damaged photo.
+        try derive(failing: .corrupt) { cvips_rows_in_order(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
+    }
+
     func resized(horizontal: Double, vertical: Double) throws -> VipsImage {
         try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
     }
@@ -184,9 +191,10 @@ final class VipsImage {
     }
 
     /// Runs one libvips operation that makes a new image from this one.
-    private func derive(_ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
+    private func derive(failing kind: ErrorKind = .vips,
+                        _ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: .vips) }
+        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: kind) }
         return VipsImage(owning: out)
     }
 

@@ -114,6 +114,7 @@ enum OfflineLibrary {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
         var settings = LibraryConfiguration(configuration)
         settings.rescanSeconds = 0
+        settings.ingestDelaySeconds = 0
         if settings.makesDemo {
             DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
         }

@@ -49,6 +49,11 @@ int cvips_extract_bands(VipsImage *in, int first, int bands, VipsImage **out);
 /// A rectangle of the image.
 int cvips_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
+/// The rectangle of `in`, read by streaming every row from the top down to its last row and
+/// keeping only its own pixels: a sequential decoder never jumps, and only strips are held.
+/// The result is a small image in memory, with `in`'s interpretation and orientation.
+int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+
 /// Scales by hscale × vscale with libvips' default (Lanczos 3) kernel.
 int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
 
