@@ -73,8 +73,13 @@ class Server:
                 self.process.wait()
 
 
+# Lets the tests delete a comment, to see the deletion reach the page live.
+ADMIN_TOKEN = "browser-test-admin-token"
+
+
 def start_server(photos_dir, data_dir, comments_per_minute, expected_photos):
-    env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info")
+    env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
+               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN)
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
         # Only for working on the page without a Swift build; `make test` always uses the real binary.
         command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), "0", photos_dir]
