@@ -204,3 +204,31 @@ def test_wheel_and_double_click_zoom_around_the_cursor(desktop, server):
                        message="double-click zooms in")
     assert doubled["level"] >= wheeled["level"]
     screenshot(desktop, "zoom-wheel-desktop")
+
+
+def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
+    photo = server.photos["large"]
+    open_zoom(phone, server, photo)
+    pinch(phone, 60, 422, 40, 300, steps=10)  # towards native, near the left edge
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        js(phone, "window.__viewer.resetRequests()")
+        # Pan right across the photo while the tiles are still on their way.
+        for _ in range(3):
+            swipe(phone, 360, 300, 30, 300, steps=6, pause=0.01)
+        moved = viewer_state(phone)
+        pending = js(phone, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => [i.dataset.tile, i.getAttribute('src')])")
+        # Every tile still loading is one in view; those that went out of view were dropped, src and all.
+        assert {key for key, _ in pending} <= set(moved["wanted"])
+        assert all(src for _, src in pending)
+        assert set(moved["requested"]) - set(moved["wanted"]) - {"0/0/0"}, "the pan should have passed over tiles"
+        dropped = js(phone, "return document.querySelectorAll('.zoom-layer img:not([src])').length")
+        assert dropped == 0
+    finally:
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    final = settled_viewer(phone, timeout=30)
+    _, expected = expected_tiles(photo, final)
+    assert set(final["wanted"]) == expected
