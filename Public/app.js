@@ -14,6 +14,7 @@ const pagerTitle = pagerView.querySelector('.pager-title');
 let photos = [];
 let cameFromGrid = false;
 let zoomPushed = false;
+let landed = false; // the first view shown, straight from the URL (a reload or a shared link)
 
 function parseRoute(hash) {
   const match = /^#\/photos\/(\d+)(\/zoom)?\/?$/.exec(hash);
@@ -24,8 +25,10 @@ function parseRoute(hash) {
 const viewer = new ZoomViewer(zoomView, {
   onClose: closeZoom,
   onPage(step) {
-    const next = pager.index + step;
-    if (next < 0 || next >= photos.length || photos[next].status === 'failed') return false;
+    // A photo that could not be read has no tiles to zoom into: the swipe goes past it.
+    let next = pager.index + step;
+    while (next >= 0 && next < photos.length && photos[next].status === 'failed') next += step;
+    if (next < 0 || next >= photos.length) return false;
     pager.goTo(next, 'instant');
     viewer.show(photos[next]);
     return true;
@@ -83,13 +86,20 @@ function show(route) {
     if (cell) { cell.scrollIntoView({ block: 'nearest' }); cell.focus({ preventScroll: true }); }
     return;
   }
-  const fromGrid = !gridView.hidden;
+  // The grid is on screen before the first route is applied; a shared link did not come from it.
+  const fromGrid = !gridView.hidden && landed;
   if (fromGrid) cameFromGrid = true;
   gridView.hidden = true;
   pagerView.hidden = false;
-  if (route.view === 'zoom') pager.setCovered(true);
+  if (route.view === 'zoom' && photos[index].status !== 'failed') pager.setCovered(true);
   pager.goTo(index, 'instant');
   if (fromGrid) pager.focusPhoto();
+  if (route.view === 'zoom' && photos[index].status === 'failed') {
+    history.replaceState(history.state, '', `#/photos/${route.id}`);
+    return show({ view: 'photo', id: route.id });
+  }
+  // Under the zoom dialog the pager takes no focus and no clicks.
+  pagerView.inert = route.view === 'zoom';
   if (route.view === 'zoom') {
     pager.setCovered(true);
     if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
@@ -125,6 +135,7 @@ async function start() {
   pager.setPhotos(photos);
   document.documentElement.dataset.ready = 'true';
   show(parseRoute(location.hash));
+  landed = true;
 }
 
 start();

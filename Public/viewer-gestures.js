@@ -123,11 +123,14 @@ export class ViewerGestures {
 
   tap(p, time) {
     const previous = this.lastTap;
+    clearTimeout(this.singleTapTimer);
     if (previous && time - previous.time < DOUBLE_TAP_MS && Math.hypot(p.x - previous.x, p.y - previous.y) < DOUBLE_TAP_SLOP) {
       this.lastTap = null;
       this.viewer.toggleZoomAt(p.x, p.y);
     } else {
       this.lastTap = { ...p, time };
+      // A single tap shows or hides the bar, as in Photos; only once it is clear no second tap follows.
+      this.singleTapTimer = setTimeout(() => this.viewer.toggleChrome(), DOUBLE_TAP_MS);
     }
   }
 

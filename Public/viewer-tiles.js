@@ -61,6 +61,7 @@ export class ViewerTiles {
     // Tiles are what the person is waiting for; without this Chromium treats them as low-priority images.
     img.fetchPriority = 'high';
     img.className = 'tile';
+    img.dataset.tile = k;
     const tile = { ...t, rect, img, loaded: false, key: k };
     img.addEventListener('load', () => {
       // Decoded before it is shown, so a tile never paints half-drawn over its coarser parent.

@@ -50,6 +50,7 @@ export class ZoomViewer {
   /** Shows `photo` fitted to the screen. */
   open(photo) {
     this.root.hidden = false;
+    this.root.classList.remove('bare');
     document.documentElement.classList.add('zooming');
     this.show(photo);
     this.stage.focus({ preventScroll: true });
@@ -67,6 +68,11 @@ export class ZoomViewer {
     this.offsetX = 0;
     this.measure();
     this.fit();
+  }
+
+  /** Shows or hides the bar over the photo. */
+  toggleChrome() {
+    this.root.classList.toggle('bare');
   }
 
   close() {

@@ -34,7 +34,11 @@ extension PhotoRenderer {
                 tiles.append(try VipsImage.open(path, access: .random))
             }
         }
+        // arrayjoin gives every cell the first tile's size, so the smaller edge tiles leave a black
+        // margin on the right and at the bottom: cut the join back to the level's own size.
+        let levelSize = pyramid.levelSize(z)!
         let level = try VipsImage.joined(tiles, columns: grid.columns)
+            .cropped(PixelRect(x: 0, y: 0, width: levelSize.width, height: levelSize.height))
         return try square(of: level, orientation: 1, settings: settings)
     }
 

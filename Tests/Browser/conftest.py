@@ -55,7 +55,7 @@ class Server:
             try:
                 photos = self.get_json("/photos")["photos"]
                 # Photos are listed as they are found, so wait for all of them, not just the first.
-                if len(photos) >= self.expected_photos and all(p["status"] == "ready" for p in photos):
+                if len(photos) >= self.expected_photos and all(p["status"] in ("ready", "failed") for p in photos):
                     return {p["title"]: p for p in photos}
             except OSError:
                 pass
@@ -73,8 +73,13 @@ class Server:
                 self.process.wait()
 
 
+# Lets the tests delete a comment, to see the deletion reach the page live.
+ADMIN_TOKEN = "browser-test-admin-token"
+
+
 def start_server(photos_dir, data_dir, comments_per_minute, expected_photos):
-    env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info")
+    env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
+               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN)
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
         # Only for working on the page without a Swift build; `make test` always uses the real binary.
         command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), "0", photos_dir]
@@ -106,12 +111,21 @@ def server(work_dir):
 
 @pytest.fixture(scope="session")
 def limited_server(work_dir):
-    """A second server with one small photo and a limit of two comments a minute."""
+    """A second server with one small photo, one file that is no photo, and a limit of two comments a minute."""
     photos = os.path.join(work_dir, "photos-limited")
     made = make_library(photos, [("small", 640, 480)])
+    with open(os.path.join(photos, "broken.jpg"), "w") as f:
+        f.write("this is a text file with a .jpg name\n")
+    made["broken"] = None
     running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
     yield running
     running.stop()
+
+
+def script_errors(driver):
+    """Uncaught exceptions and console errors raised by the page's own scripts (not refused requests)."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if entry["level"] == "SEVERE" and entry.get("source") in ("javascript", "console-api")]
 
 
 def new_driver(width=390, height=844):
@@ -139,7 +153,9 @@ def phone():
     driver = new_driver()
     emulate(driver, 390, 844, dpr=1, mobile=True)
     yield driver
+    errors = script_errors(driver)
     driver.quit()
+    assert not errors, errors
 
 
 @pytest.fixture
@@ -147,7 +163,9 @@ def desktop():
     """A fresh 1280×800 desktop window with a mouse and a keyboard."""
     driver = new_driver(1280, 800)
     yield driver
+    errors = script_errors(driver)
     driver.quit()
+    assert not errors, errors
 
 
 @pytest.fixture
@@ -156,7 +174,9 @@ def second_phone():
     driver = new_driver()
     emulate(driver, 390, 844, dpr=1, mobile=True)
     yield driver
+    errors = script_errors(driver)
     driver.quit()
+    assert not errors, errors
 
 
 def screenshot(driver, name):

@@ -36,6 +36,14 @@ class Library:
         for i, name in enumerate(sorted(os.listdir(folder)), start=1):
             src = os.path.join(folder, name)
             out = subprocess.run(["vipsheader", "-f", "width", src], capture_output=True, text=True).stdout
+            if not out.strip():
+                self.photos.append({"id": i, "title": os.path.splitext(name)[0], "width": 0, "height": 0,
+                                    "tileSize": TILE, "maxZoom": 0, "version": "v1", "status": "failed",
+                                    "error": "This file is not an image that can be read.",
+                                    "thumbnail": f"/photos/{i}/thumbnail.jpg?v=v1",
+                                    "tiles": f"/photos/{i}/tiles/{{z}}/{{x}}/{{y}}.jpg?v=v1",
+                                    "_dir": "", "_shift": 0, "_thumb": ""})
+                continue
             width = int(out)
             height = int(subprocess.run(["vipsheader", "-f", "height", src], capture_output=True, text=True).stdout)
             max_zoom = max(0, math.ceil(math.log2(max(width, height) / TILE)))

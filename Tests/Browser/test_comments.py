@@ -10,7 +10,7 @@ import uuid
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 
-from conftest import screenshot
+from conftest import ADMIN_TOKEN, screenshot
 from gestures import js, wait_for
 from pages import open_app
 
@@ -67,6 +67,21 @@ def test_sent_comment_appears_and_reaches_another_reader_live(phone, second_phon
     assert [c["text"] for c in stored].count(text) == 1
     screenshot(phone, "comments-sent")
     screenshot(second_phone, "comments-live")
+
+
+def test_deleted_comment_disappears_live(phone, server):
+    photo = server.photos["large"]
+    open_photo(phone, server, photo)
+    text = f"soon gone {uuid.uuid4().hex[:8]}"
+    send(phone, text)
+    wait_for(lambda: text in thread_texts(phone), message="comment shown")
+    comment_id = js(phone, """return Number([...document.querySelectorAll('.page.current .comment')]
+                              .find(li => li.querySelector('.comment-text').textContent === arguments[0]).dataset.id)""", text)
+    request = urllib.request.Request(f"{server.url}/photos/{photo['id']}/comments/{comment_id}", method="DELETE",
+                                     headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 204
+    wait_for(lambda: text not in thread_texts(phone), message="deletion pushed to the page")
 
 
 def test_too_long_comment_shows_the_servers_reason(phone, server):

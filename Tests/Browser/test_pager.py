@@ -25,6 +25,22 @@ def test_grid_lists_every_photo_as_a_lazy_square_link(phone, server):
     assert all(abs(c["w"] - c["h"]) < 1 and c["w"] > 60 for c in cells)
     wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].every(i => i.complete && i.naturalWidth > 0)"),
              message="thumbnails loaded")
+    # Each thumbnail is a square filled with the photo to its edges: no letterbox bars.
+    edges = js(phone, """
+        return [...document.querySelectorAll('#grid img')].map(img => {
+            const c = document.createElement('canvas');
+            c.width = img.naturalWidth; c.height = img.naturalHeight;
+            const g = c.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const brightest = (x, y, w, h) => Math.max(...g.getImageData(x, y, w, h).data.filter((_, i) => i % 4 !== 3));
+            const n = c.width;
+            return {w: c.width, h: c.height, bottom: brightest(0, n - 6, n, 6), right: brightest(n - 6, 0, 6, n),
+                    top: brightest(0, 0, n, 6), left: brightest(0, 0, 6, n)};
+        });
+    """)
+    for edge, photo in zip(edges, photos):
+        assert edge["w"] == edge["h"], photo["title"]
+        assert min(edge["bottom"], edge["right"], edge["top"], edge["left"]) > 40, (photo["title"], edge)
     screenshot(phone, "grid-phone")
 
 
@@ -100,3 +116,24 @@ def test_keyboard_alone(desktop, server):
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: visible_view(driver) == "pager", message="pager shown again")
     screenshot(driver, "pager-desktop")
+
+
+def test_a_photo_that_failed_says_why(phone, limited_server):
+    broken = limited_server.photos["broken"]
+    assert broken["status"] == "failed" and broken.get("error")
+    open_app(phone, limited_server)
+    cell = js(phone, f"""
+        const a = document.querySelector('#grid .cell[data-photo-id="{broken['id']}"]');
+        return {{badge: a.querySelector('.badge')?.textContent, error: a.querySelector('.cell-error')?.textContent,
+                 label: a.getAttribute('aria-label')}};
+    """)
+    assert cell["badge"] == "Failed"
+    assert cell["error"] == broken["error"]
+    assert broken["error"] in cell["label"]
+    screenshot(phone, "grid-failed-photo")
+    # Its page says so in words, and a zoom link to it lands on the page instead.
+    open_app(phone, limited_server, f"photos/{broken['id']}/zoom")
+    wait_hash(phone, f"#/photos/{broken['id']}")
+    wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
+    shown = js(phone, "return document.querySelector('.page.current .photo-error')?.textContent")
+    assert shown and broken["error"] in shown

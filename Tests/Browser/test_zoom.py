@@ -146,11 +146,19 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     state = open_zoom(phone, server, photo)
     fit = state["scale"]
     tap(phone, 195, 422)
-    time.sleep(0.08)
     tap(phone, 195, 422)
     zoomed = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(2 * fit, s["maxScale"]), rel=1e-3) else None)(viewer_state(phone)),
                       message="double tap zooms in")
     assert zoomed["scale"] > fit
+    # A double tap is not two single taps: the bar stays. One tap alone hides it, the next brings it back.
+    time.sleep(0.45)
+    bare = "return document.getElementById('zoom-view').classList.contains('bare')"
+    assert js(phone, bare) is False
+    tap(phone, 300, 600)
+    wait_for(lambda: js(phone, bare), message="single tap hides the bar")
+    time.sleep(0.4)
+    tap(phone, 300, 600)
+    wait_for(lambda: not js(phone, bare), message="next tap shows it")
 
     # Resize (a phone turned sideways): the photo is fitted again to the new screen.
     emulate(phone, 844, 390, dpr=1, mobile=True)
@@ -166,3 +174,61 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     wait_for(lambda: (viewer_state(phone) or {}).get("photoId") == following["id"], message="next photo")
     wait_hash(phone, f"#/photos/{following['id']}/zoom")
     assert hash_of(phone) == f"#/photos/{following['id']}/zoom"
+
+
+def test_wheel_and_double_click_zoom_around_the_cursor(desktop, server):
+    photo = server.photos["large"]
+    state = open_zoom(desktop, server, photo)
+    # Horizontally the photo starts narrower than the window and stays centred until it is wider,
+    # so the cursor sits on the centre line; vertically it fills the window and the anchor must hold.
+    x, y = state["stageRect"]["width"] / 2, 150
+    photo_x = (x - state["photoRect"]["left"]) / state["scale"]
+    photo_y = (y - state["photoRect"]["top"]) / state["scale"]
+    # A trackpad pinch arrives as ctrl+wheel; the page itself must not zoom.
+    for _ in range(5):
+        desktop.execute_cdp_cmd("Input.dispatchMouseEvent", {
+            "type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -20, "modifiers": 2})
+    wheeled = settled_viewer(desktop)
+    assert wheeled["scale"] > state["scale"] * 2
+    assert wheeled["photoRect"]["left"] + photo_x * wheeled["scale"] == pytest.approx(x, abs=2)
+    assert wheeled["photoRect"]["top"] + photo_y * wheeled["scale"] == pytest.approx(y, abs=2)
+    assert js(desktop, "return window.visualViewport.scale") == 1
+    _, expected = expected_tiles(photo, wheeled)
+    assert set(wheeled["wanted"]) == expected
+
+    # Double-click: twice as close around the pointer.
+    from selenium.webdriver.common.action_chains import ActionChains
+    stage = desktop.find_element("css selector", ".zoom-stage")
+    ActionChains(desktop).move_to_element_with_offset(stage, 0, 0).double_click().perform()
+    doubled = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(2 * wheeled["scale"], s["maxScale"]), rel=1e-3) else None)(viewer_state(desktop)),
+                       message="double-click zooms in")
+    assert doubled["level"] >= wheeled["level"]
+    screenshot(desktop, "zoom-wheel-desktop")
+
+
+def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
+    photo = server.photos["large"]
+    open_zoom(phone, server, photo)
+    pinch(phone, 60, 422, 40, 300, steps=10)  # towards native, near the left edge
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        js(phone, "window.__viewer.resetRequests()")
+        # Pan right across the photo while the tiles are still on their way.
+        for _ in range(3):
+            swipe(phone, 360, 300, 30, 300, steps=6, pause=0.01)
+        moved = viewer_state(phone)
+        pending = js(phone, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => [i.dataset.tile, i.getAttribute('src')])")
+        # Every tile still loading is one in view; those that went out of view were dropped, src and all.
+        assert {key for key, _ in pending} <= set(moved["wanted"])
+        assert all(src for _, src in pending)
+        assert set(moved["requested"]) - set(moved["wanted"]) - {"0/0/0"}, "the pan should have passed over tiles"
+        dropped = js(phone, "return document.querySelectorAll('.zoom-layer img:not([src])').length")
+        assert dropped == 0
+    finally:
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    final = settled_viewer(phone, timeout=30)
+    _, expected = expected_tiles(photo, final)
+    assert set(final["wanted"]) == expected
