@@ -14,7 +14,7 @@ fi
 # only relinks.
 swift build -c release --static-swift-stdlib --product photoscroll
 binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/photoscroll"
-if ldd "$binary" | grep -q 'libswift\|libFoundation'; then
+if ldd "$binary" | grep 'libswift\|libFoundation' > /dev/null; then
     echo "the release binary still needs the Swift runtime's shared libraries" >&2
     exit 1
 fi
