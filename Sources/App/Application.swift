@@ -8,6 +8,8 @@ public final class Application: @unchecked Sendable {
     public let configuration: Configuration
     public let logger: Logger
     public let metrics = MetricsRegistry()
+    /// Set when shutdown begins; the health probes then answer 503.
+    public let draining = Draining()
     let photos: PhotoService
     let comments: CommentService
     public private(set) var server: HTTPServer?
@@ -27,7 +29,9 @@ public final class Application: @unchecked Sendable {
         var router = Router()
         let comments = self.comments
         let photos = self.photos
-        OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady })
+        let draining = self.draining
+        OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
+                                  isDraining: { draining.isDraining })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
@@ -65,29 +69,24 @@ public final class Application: @unchecked Sendable {
 
     /// Stops accepting, lets in-flight requests finish, stops background work.
     public func stop() {
+        draining.begin()
         server?.shutdown(graceSeconds: configuration.shutdownGraceSeconds)
         photos.stop()
         comments.stop()
     }
 
     /// Starts, then blocks until SIGTERM or SIGINT has been handled; returns the exit code.
+    /// The executable blocks those signals before any thread exists (`ShutdownSignals.block()`),
+    /// so one that arrives while the server is still starting waits here instead of being lost.
     public func run() throws -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let stopping = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stopping.signal() }
-            source.resume()
-            sources.append(source)
-        }
+        ShutdownSignals.block()
         try start()
-        stopping.wait()
-        logger.info("shutting down", [("graceSeconds", String(configuration.shutdownGraceSeconds))])
+        let received = ShutdownSignals.wait()
+        logger.info("shutting down", [("signal", ShutdownSignals.name(received)),
+                                      ("graceSeconds", String(configuration.shutdownGraceSeconds))])
         stop()
         server?.wait()
-        sources.forEach { $0.cancel() }
         logger.info("stopped")
         return 0
     }

@@ -17,10 +17,13 @@ public struct LibraryConfiguration: Sendable {
     public var makesDemo: Bool
     /// Tile folders of versions no photo uses are deleted once older than this. Default 60 s.
     public var garbageAgeSeconds: Double
+    /// A background build starts this long after its photo was queued, so that the first
+    /// on-demand tiles of a new photo do not compete with it. Default 0.
+    public var ingestDelaySeconds: Double
 
     public init(photosDirectory: String, dataDirectory: String, settings: RenderSettings = RenderSettings(),
                 tileCacheBytes: Int = 256 << 20, ingestConcurrency: Int = 1, rescanSeconds: Double = 5,
-                makesDemo: Bool = false, garbageAgeSeconds: Double = 60) {
+                makesDemo: Bool = false, garbageAgeSeconds: Double = 60, ingestDelaySeconds: Double = 0) {
         self.photosDirectory = photosDirectory
         self.dataDirectory = dataDirectory
         self.settings = settings
@@ -29,6 +32,7 @@ public struct LibraryConfiguration: Sendable {
         self.rescanSeconds = rescanSeconds
         self.makesDemo = makesDemo
         self.garbageAgeSeconds = garbageAgeSeconds
+        self.ingestDelaySeconds = ingestDelaySeconds
     }
 
     /// `<data>/tiles`.

@@ -31,7 +31,12 @@ public final class PhotoLibrary: Sendable {
                 renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: configuration.photosDirectory, withIntermediateDirectories: true)
+        if configuration.makesDemo {
+            try FileManager.default.createDirectory(atPath: configuration.photosDirectory, withIntermediateDirectories: true)
+        } else if !FileManager.default.fileExists(atPath: configuration.photosDirectory) {
+            // Not fatal: the folder may be a mount that appears later; scans pick it up then.
+            logger.warning("the photos folder does not exist", [("path", configuration.photosDirectory)])
+        }
         let renderer = renderer ?? VipsPhotoRendering(settings: configuration.settings)
         let store = try store ?? SQLiteCatalogStore(path: configuration.catalogPath)
         self.renderer = renderer
@@ -93,6 +98,9 @@ public final class PhotoLibrary: Sendable {
 
     private var stopped: Bool { loop.withLock { $0.stopped } }
 
+    /// Whether `stop()` was called.
+    var isStopping: Bool { stopped }
+
     private func run() {
         defer { finished.signal() }
         if configuration.makesDemo {
@@ -115,9 +123,8 @@ public final class PhotoLibrary: Sendable {
     /// One scan, then queue what needs building and collect stale tiles. Also usable without `start()`.
     public func refresh() {
         do {
-            let result = try catalog.scan { [self] photo in
-                if photo.status == .processing { self.queue(photo) }
-            }
+            // Builds are queued after the scan, once the published list holds every photo.
+            let result = try catalog.scan()
             if !(result.changed.isEmpty && result.removed.isEmpty) {
                 // Old versions' tiles would only crowd out current ones.
                 cache.retainVersions(catalog.currentVersions)

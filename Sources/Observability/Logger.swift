@@ -146,7 +146,9 @@ public final class StreamLogSink: LogSink {
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon))
+        // UTC with its "Z": a timestamp without a zone is ambiguous to log collectors.
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
+            .timeSeparator(.colon).timeZone(separator: .omitted))
     }
 
     /// A JSON string literal with every character that JSON requires escaped.

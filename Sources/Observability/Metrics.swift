@@ -111,7 +111,9 @@ final class MetricFamily: Sendable {
         case .gauge: typeName = "gauge"
         case .histogram: typeName = "histogram"
         }
-        out += "# HELP \(name) \(help)\n# TYPE \(name) \(typeName)\n"
+        // HELP text escapes backslash and newline, or a scraper reads the rest as a new line.
+        let helpText = help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        out += "# HELP \(name) \(helpText)\n# TYPE \(name) \(typeName)\n"
         let entries = series.withLock { $0.values.sorted { Self.key($0.labels) < Self.key($1.labels) } }
         for entry in entries {
             switch kind {
@@ -142,6 +144,7 @@ final class MetricFamily: Sendable {
     }
 
     static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)

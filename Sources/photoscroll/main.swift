@@ -19,8 +19,16 @@ func main() -> Int32 {
     let environment = ProcessInfo.processInfo.environment
 
     if parsed.subcommand == "health" {
-        let url = parsed.options["url"] ?? "http://127.0.0.1:\(environment["PHOTOSCROLL_PORT"] ?? environment["PORT"] ?? "8080")"
-        let timeout = Double(parsed.options["timeout"] ?? "") ?? 3
+        // The server's own settings say where it listens (config.json, environment, --port);
+        // a broken config still yields a probe of the default address, never a usage error.
+        let explicit = parsed.options["config"] ?? environment["PHOTOSCROLL_CONFIG"]
+        let serving = try? Configuration.load(file: explicit ?? "config.json", fileIsExplicit: explicit != nil,
+                                              environment: environment, flags: CommandLineParser.configurationFlags(parsed.options))
+        let url = parsed.options["url"] ?? HealthCommand.defaultURL(serving ?? Configuration())
+        guard let timeout = Double(parsed.options["timeout"] ?? "3") else {
+            FileHandle.standardError.write(Data("unhealthy: --timeout takes seconds, like --timeout 3.\n".utf8))
+            return 1
+        }
         return HealthCommand.run(url: url, timeoutSeconds: timeout)
     }
 
@@ -51,6 +59,8 @@ func main() -> Int32 {
             guard parsed.positional.isEmpty else {
                 throw UsageError(description: "serve takes no arguments, but got \(parsed.positional.joined(separator: " ")).")
             }
+            // Before Application starts any thread, so every thread inherits the blocked mask.
+            ShutdownSignals.block()
             return try Application(configuration: configuration, logger: logger).run()
         }
     } catch let error as UsageError {

@@ -37,5 +37,11 @@ final class PhotoCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/photo1.dzi"))
         XCTAssertEqual(try ExportCommand.run(configuration: configuration, photo: photos + "/broken.jpg", outputDirectory: out, logger: .disabled), 1)
         XCTAssertThrowsError(try ExportCommand.run(configuration: configuration, photo: "7", outputDirectory: out, logger: .disabled))
+        // A file outside the photos folder is exported without joining the catalog.
+        try DemoImage.write(to: root + "/outside.jpg", width: 300, height: 300, seed: 5)
+        XCTAssertEqual(try ExportCommand.run(configuration: configuration, photo: root + "/outside.jpg", outputDirectory: root + "/out2", logger: .disabled), 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/out2/1/1/1.jpg"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/out2/outside.dzi"))
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: root + "/out2").contains { $0.hasPrefix(".pyramid") })
     }
 }

@@ -176,7 +176,9 @@ final class PhotoRoutesTests: XCTestCase {
         let old = try XCTUnwrap(f.service.library.photo(1)).version
         let oldTile = get(f.router, "/photos/1/tiles/0/0/0.jpg?v=\(old)")
         XCTAssertEqual(oldTile.headers["Cache-Control"], "public, max-age=31536000, immutable")
-        try DemoImage.write(to: f.photos + "/photo1.jpg", width: 1200, height: 900, seed: 7)
+        // Written aside and renamed in, as editors save, so no build reads half a file.
+        try DemoImage.write(to: f.photos + "/.photo1.new.jpg", width: 1200, height: 900, seed: 7)
+        XCTAssertEqual(rename(f.photos + "/.photo1.new.jpg", f.photos + "/photo1.jpg"), 0)
         f.service.library.refresh()
         let photo = try XCTUnwrap(f.service.library.photo(1))
         XCTAssertNotEqual(photo.version, old)

@@ -32,6 +32,23 @@ final class TileServingTests: XCTestCase {
         XCTAssertEqual(metrics.gauge("photoscroll_tile_cache_bytes", help: "").value(), Double(library.cache.bytes))
     }
 
+    func testBuildsWaitTheirDelaySoFirstTilesRenderAlone() throws {
+        let folders = try Folders(self)
+        folders.fake("photo1.jpg", 700, 500)
+        let renderer = FakeRenderer()
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(
+            photosDirectory: folders.photos, dataDirectory: folders.data, rescanSeconds: 0, ingestDelaySeconds: 1),
+            renderer: renderer, logger: .disabled, metrics: .init())
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 10) }
+        library.refresh()
+        let photo = try XCTUnwrap(library.photo(1))
+        XCTAssertEqual(try library.image(of: photo, tile: TileCoordinate(z: 0, x: 0, y: 0)), Array("rendered 0/0/0".utf8))
+        XCTAssertEqual(renderer.builds, 0, "the build has not started yet")
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertEqual(renderer.builds, 1)
+        XCTAssertEqual(library.photo(1)?.status, .ready)
+    }
+
     func testBuiltPyramidIsReadFromDiskNotRendered() throws {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 700, 500)

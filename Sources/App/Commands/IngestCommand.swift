@@ -62,6 +62,8 @@ public enum ExportCommand {
                 throw ConfigurationError("There is no photo with id \(id). 'curl …/photos' lists them.")
             }
             chosen = found
+        } else if library.catalog.folder.relativePath(of: photo) == nil {
+            return try exportOutside(photo, configuration: configuration, library: library, outputDirectory: outputDirectory)
         } else {
             chosen = try IngestCommand.select([photo], in: library)[0]
         }
@@ -81,12 +83,38 @@ public enum ExportCommand {
     }
 }
 
+extension ExportCommand {
+    /// A file outside the photos folder: built into a scratch folder beside the output, exported, removed.
+    static func exportOutside(_ path: String, configuration: Configuration, library: PhotoLibrary,
+                              outputDirectory: String) throws -> Int32 {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConfigurationError("\(path) does not exist, and is not a photo id.")
+        }
+        let scratch = outputDirectory + "/.pyramid-\(getpid())"
+        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let renderer = VipsPhotoRendering(settings: library.configuration.settings)
+        let pyramid: TilePyramid
+        do {
+            pyramid = try renderer.buildPyramid(source: path, into: scratch)
+        } catch {
+            FileHandle.standardError.write(Data("failed: \(path): \(error)\n".utf8))
+            return 1
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let tiles = try PyramidExport(pyramid: pyramid, source: scratch, name: name).write(to: outputDirectory)
+        print("exported \(path): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory)")
+        return 0
+    }
+}
+
 /// The library without the server: the demo made when needed, one scan, no background work.
 enum OfflineLibrary {
     static func open(_ configuration: Configuration, logger: Logger) throws -> PhotoLibrary {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
         var settings = LibraryConfiguration(configuration)
         settings.rescanSeconds = 0
+        settings.ingestDelaySeconds = 0
         if settings.makesDemo {
             DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
         }

@@ -1,11 +1,57 @@
 import HTTP
 import Observability
 
-/// /healthz, /readyz and /metrics.
+/// `/healthz`, `/readyz` and `/metrics`: what orchestrators and scrapers ask a running server.
+///
+/// Liveness and readiness are separate on purpose: a server still loading its catalog is alive
+/// (do not restart it) but not ready (do not send it traffic yet).
 public enum OperationsRoutes {
-    public static func register(on router: inout Router, metrics: MetricsRegistry, isReady: @escaping @Sendable () -> Bool) {
+    /// The media type Prometheus expects for the text exposition format.
+    public static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    /// Registers the three routes.
+    ///
+    /// - Parameters:
+    ///   - metrics: the registry every layer records into; `/metrics` renders it.
+    ///   - isReady: whether the catalog is loaded; `/readyz` answers 503 until it is.
+    ///   - isDraining: whether shutdown has begun; `/healthz` and `/readyz` then answer 503 so a
+    ///     load balancer stops sending work while in-flight requests finish.
+    public static func register(
+        on router: inout Router,
+        metrics: MetricsRegistry,
+        isReady: @escaping @Sendable () -> Bool,
+        isDraining: @escaping @Sendable () -> Bool = { false }
+    ) {
+        let process = ProcessMetrics(metrics: metrics)
+
         router.get("/healthz", execution: .inline) { _ in
-            HTTPResponse(contentType: "application/json; charset=utf-8", bytes: Array("{\"status\":\"ok\"}".utf8))
+            isDraining() ? unavailable("The server is shutting down.") : statusResponse("ok")
         }
+
+        router.get("/readyz", execution: .inline) { _ in
+            if isDraining() { return unavailable("The server is shutting down.") }
+            guard isReady() else { return unavailable("The photo catalog is still loading; try again in a moment.") }
+            return statusResponse("ready")
+        }
+
+        router.get("/metrics", execution: .inline) { _ in
+            process.update()
+            var headers = HTTPHeaders()
+            headers.set("Cache-Control", "no-store")
+            return HTTPResponse(contentType: metricsContentType, bytes: Array(metrics.render().utf8), headers: headers)
+        }
+    }
+
+    /// 503 problem+json that no cache keeps, with a hint to retry soon.
+    static func unavailable(_ detail: String) -> HTTPResponse {
+        .problem(.serviceUnavailable, detail: detail, headers: ["Cache-Control": "no-store", "Retry-After": "1"])
+    }
+
+    /// `{"status":"…"}`, never cached: a probe must see the server as it is now.
+    static func statusResponse(_ status: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Cache-Control", "no-store")
+        return HTTPResponse(contentType: "application/json; charset=utf-8",
+                            bytes: Array("{\"status\":\(jsonString(status))}".utf8), headers: headers)
     }
 }

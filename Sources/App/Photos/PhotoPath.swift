@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Imaging
 
@@ -24,37 +25,3 @@ enum PhotoPath {
         return TileCoordinate(z: z, x: x, y: y)
     }
 }
-
-/// Conditional requests and cache lifetimes of photo resources.
-enum PhotoCaching {
-    /// For URLs that carry the current `?v=`: the bytes behind them never change.
-    static let immutable = "public, max-age=31536000, immutable"
-    /// Without `?v=`, or with a stale one: current bytes, kept briefly, since the file may change.
-    static let short = "public, max-age=60"
-    /// Photo JSON changes with every comment: always revalidate (cheap, thanks to the ETag).
-    static let revalidate = "no-cache"
-
-    /// The Cache-Control for an image of a photo at `version`.
-    static func cacheControl(_ request: HTTPRequest, version: String) -> String {
-        request.query("v") == version ? immutable : short
-    }
-
-    /// Whether the request's If-None-Match names `etag` (or `*`); weak forms compare too, as RFC 9110 says for GET.
-    static func notModified(_ request: HTTPRequest, etag: String) -> Bool {
-        guard let header = request.headers["If-None-Match"] else { return false }
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            if tag == etag { return true }
-        }
-        return false
-    }
-
-    /// A 304 carrying the validators a 200 would carry.
-    static func notModifiedResponse(etag: String, cacheControl: String) -> HTTPResponse {
-        HTTPResponse(status: .notModified, headers: ["ETag": etag, "Cache-Control": cacheControl])
-    }
-}
-
-import Foundation

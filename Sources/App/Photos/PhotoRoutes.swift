@@ -15,13 +15,14 @@ struct PhotoRoutes: Sendable {
     let logger: Logger
 
     func register(on router: inout Router) {
-        router.get("/photos") { request in try list(request) }
-        router.get("/photos/:id") { request in try one(request) }
-        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        // Tiles first: they are most of the traffic, and routes are tried in order.
         router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg") { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
         }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        router.get("/photos") { request in try list(request) }
+        router.get("/photos/:id") { request in try one(request) }
     }
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -53,19 +54,24 @@ struct PhotoRoutes: Sendable {
         if let tile {
             guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
         }
-        let etag = "\"" + photo.version + (tile.map { "-\($0.z)-\($0.x)-\($0.y)" } ?? "-thumbnail") + "\""
+        let etag = tile.map { "\"\(photo.version)-\($0.z)-\($0.x)-\($0.y)\"" } ?? "\"\(photo.version)-thumbnail\""
         let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
         if PhotoCaching.notModified(request, etag: etag) {
             return .response(PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl))
         }
-        let headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+        // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
+        let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl)])
+        if library.cache.capacity == 0, photo.status == .ready {
+            // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
+            return .response(HTTPResponse(headers: headers, body: .file(path: library.builtPath(of: photo, tile: tile))))
+        }
         if let bytes = library.cachedImage(TileKey(version: photo.version, tile: tile)) {
-            return .response(HTTPResponse(contentType: "image/jpeg", bytes: bytes, headers: headers))
+            return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
         }
         return .offload { [library, logger] in
             do {
                 let bytes = try library.image(of: photo, tile: tile)
-                return HTTPResponse(contentType: "image/jpeg", bytes: bytes, headers: headers)
+                return HTTPResponse(headers: headers, body: .bytes(bytes))
             } catch ImagingError.noSuchTile {
                 throw Self.noSuchTile(request)
             } catch let error as ImagingError {

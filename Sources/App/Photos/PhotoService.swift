@@ -54,6 +54,6 @@ extension LibraryConfiguration {
                   dataDirectory: configuration.data, settings: settings,
                   tileCacheBytes: configuration.tileCacheMegabytes << 20,
                   ingestConcurrency: configuration.ingestConcurrency,
-                  rescanSeconds: Double(configuration.rescanSeconds), makesDemo: demo)
+                  rescanSeconds: Double(configuration.rescanSeconds), makesDemo: demo, ingestDelaySeconds: 1)
     }
 }

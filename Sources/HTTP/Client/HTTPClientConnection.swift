@@ -99,6 +99,7 @@ public final class HTTPClientConnection {
         }
     }
 
+    /// Closes the socket; safe to call more than once.
     public func close() {
         guard !isClosed else { return }
         isClosed = true

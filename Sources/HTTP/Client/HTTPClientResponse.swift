@@ -4,6 +4,7 @@ public struct HTTPClientResponse: Sendable {
     public var status: Int
     /// The reason phrase as sent.
     public var reason: String
+    /// The header fields in the order received.
     public var headers: HTTPHeaders
     /// The body, de-chunked; gzip is left as sent.
     public var body: [UInt8]

@@ -16,10 +16,12 @@ final class Connection: @unchecked Sendable {
     /// The loop closes every connection before it goes away, so the reference needs no counting.
     unowned(unsafe) let loop: EventLoop
     var machine: ConnectionMachine
-    private var output: [Segment] = []
-    private var outputHead = 0
+    /// Bytes, file ranges and log markers waiting for the socket, in order; `outputHead` is the first unsent.
+    var output: [Segment] = []
+    var outputHead = 0
     private var readable = true
-    private var blocked = false
+    /// The socket said EAGAIN; EPOLLOUT will resume the flush.
+    var blocked = false
     private var depth = 0
     private(set) var isClosed = false
     private var stream: StreamChannel?
@@ -70,7 +72,7 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    private func apply(_ event: ConnectionMachine.Event) {
+    func apply(_ event: ConnectionMachine.Event) {
         guard !isClosed else { return }
         depth += 1
         let actions = machine.event(event, now: loop.now)
@@ -146,119 +148,6 @@ final class Connection: @unchecked Sendable {
             // The application ended the stream: it is closed for it now, whatever the socket still does.
             stream.markClosed()
             apply(.streamEnded)
-        }
-    }
-
-    /// Writes queued output until it is gone or the socket is full.
-    private func flush() {
-        var progressed = false
-        while outputHead < output.count && !isClosed {
-            switch output[outputHead] {
-            case .completed(let record, let status, let bytes):
-                outputHead += 1
-                completed(record, status: status, bytes: bytes)
-                continue
-            case .file(let file, var offset, let remaining):
-                let result: IOResult<Int>
-                do { result = try Socket.sendfile(fd, file: file.fd, offset: &offset, count: remaining) } catch {
-                    close()
-                    return
-                }
-                guard case .done(let sent) = result, sent > 0 else {
-                    if case .done = result { close(); return }  // the file shrank under us
-                    return waitForSocket(progressed: progressed)
-                }
-                progressed = true
-                if sent == remaining { outputHead += 1 } else { output[outputHead] = .file(file, offset: offset, remaining: remaining - sent) }
-            case .bytes:
-                let result = writeGathered()
-                switch result {
-                case .failed:
-                    close()
-                    return
-                case .wouldBlock:
-                    return waitForSocket(progressed: progressed)
-                case .wrote:
-                    progressed = true
-                }
-            }
-        }
-        if outputHead == output.count {
-            output.removeAll(keepingCapacity: true)
-            outputHead = 0
-            blocked = false
-            apply(.outputDrained)
-        }
-    }
-
-    private enum GatherResult { case wrote, wouldBlock, failed }
-
-    /// One writev of the consecutive byte segments at the front of the queue (head and body together).
-    private func writeGathered() -> GatherResult {
-        var vectors: [iovec] = []
-        vectors.reserveCapacity(8)
-        var end = outputHead
-        while end < output.count && vectors.count < 64 {
-            if case .bytes(let bytes, let offset) = output[end] {
-                // The arrays stay alive and unmodified in `output` until the writev returns.
-                bytes.withUnsafeBytes { raw in
-                    vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset))
-                }
-            } else if case .file = output[end] {
-                break
-            }
-            end += 1
-        }
-        let result: IOResult<Int>
-        do {
-            result = try vectors.withUnsafeMutableBufferPointer { try Socket.writev(fd, $0.baseAddress!, count: $0.count) }
-        } catch {
-            return .failed
-        }
-        guard case .done(var written) = result else { return .wouldBlock }
-        // Drop what was written; log markers fire as they are passed, so they stay in order.
-        var index = outputHead
-        while index < end {
-            switch output[index] {
-            case .bytes(let bytes, let offset):
-                let left = bytes.count - offset
-                guard written >= left else {
-                    output[index] = .bytes(bytes, offset: offset + written)
-                    outputHead = index
-                    return .wrote
-                }
-                written -= left
-            case .completed(let record, let status, let bytes):
-                completed(record, status: status, bytes: bytes)
-            case .file:
-                break
-            }
-            index += 1
-        }
-        outputHead = end
-        return .wrote
-    }
-
-    private func waitForSocket(progressed: Bool) {
-        if !blocked {
-            blocked = true
-            apply(.outputBlocked)
-        } else if progressed {
-            apply(.outputProgressed)
-        }
-    }
-
-    private func completed(_ record: RequestRecord, status: HTTPStatus, bytes: Int) {
-        let context = loop.context
-        let duration = loop.now - record.startedAt
-        context.observer.requestCompleted(CompletedRequest(method: record.method, path: record.path, routePattern: record.routePattern,
-                                                           status: status, bytesSent: bytes, durationSeconds: max(0, duration),
-                                                           remoteAddress: record.remoteAddress))
-        if context.logsRequests {
-            context.logger.info("\(record.method) \(record.path) \(status.rawValue)", [
-                ("method", record.method.rawValue), ("path", record.path), ("status", String(status.rawValue)),
-                ("bytes", String(bytes)), ("ms", String(Int((max(0, duration) * 1000).rounded()))), ("remote", record.remoteAddress),
-            ])
         }
     }
 

@@ -112,7 +112,11 @@ struct ConnectionMachine {
     /// a refused body): closing then lingers so the answer is not lost to a reset.
     var lingerOnClose = false
 
-    init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16, lingerSeconds: Double = 2) {
+    /// How long a closing connection lingers by default.
+    static let defaultLingerSeconds = 2.0
+
+    init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16,
+         lingerSeconds: Double = ConnectionMachine.defaultLingerSeconds) {
         self.limits = limits
         self.router = router
         self.remoteAddress = remoteAddress
@@ -221,14 +225,16 @@ struct ConnectionMachine {
 
     /// The earliest moment a deadline could fire, for the loop's timer; nil when none is armed.
     func nextDeadline() -> Double? {
-        if let stalled = outputStalledSince { return stalled + limits.writeTimeoutSeconds }
+        var deadline: Double?
         switch phase {
-        case .head(let startedAt?): return startedAt + limits.headTimeoutSeconds
-        case .head(nil) where slots.isEmpty: return idleSince + limits.idleTimeoutSeconds
-        case .body(let reader): return reader.startedAt + limits.bodyTimeoutSeconds
-        case .lingering(let until): return until
-        default: return nil
+        case .head(let startedAt?): deadline = startedAt + limits.headTimeoutSeconds
+        case .head(nil) where slots.isEmpty: deadline = idleSince + limits.idleTimeoutSeconds
+        case .body(let reader): deadline = reader.startedAt + limits.bodyTimeoutSeconds
+        case .lingering(let until): deadline = until
+        default: break
         }
+        if let stalled = outputStalledSince { deadline = min(deadline ?? .infinity, stalled + limits.writeTimeoutSeconds) }
+        return deadline
     }
 
     mutating func checkDeadlines(now: Double, into actions: inout [Action]) {

@@ -82,6 +82,12 @@ extension PreparedResponse {
             } else if gzip, let tag = headers["ETag"] {
                 headers.set("ETag", EntityTag.removingVariant(tag, suffix: "gzip"))
             }
+        } else if !isRead && (status == .ok || status == .created), compressible, !headers.contains("Content-Encoding"),
+                  case .bytes(let bytes) = payload, bytes.count >= Self.minimumCompressibleBytes,
+                  Self.acceptsGzip(request.headers["Accept-Encoding"]), let compressed = Gzip.compress(bytes) {
+            // Answers to POST and friends are compressed too; they have no validators or ranges to mind.
+            headers.set("Content-Encoding", "gzip")
+            payload = .bytes(compressed)
         }
 
         var contentLength: Int?

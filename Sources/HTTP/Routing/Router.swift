@@ -47,7 +47,12 @@ public struct Router: Sendable {
     /// Default body limit for routes that do not state one: 1 MiB.
     public static let defaultMaxBodyBytes = 1 << 20
 
+    /// Every route in registration order; the first that matches wins.
     public private(set) var routes: [Route] = []
+    /// Indices of routes by their first literal segment (`photos` for `/photos/:id`), so a request
+    /// is tried only against routes that can match it; other routes are tried for every path.
+    private var byFirstLiteral: [Substring: [Int]] = [:]
+    private var anyFirstSegment: [Int] = []
 
     public init() {}
 
@@ -72,8 +77,13 @@ public struct Router: Sendable {
         maxBodyBytes: Int = Router.defaultMaxBodyBytes,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> Reply
     ) {
-        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
-                            segments: Router.parse(pattern)))
+        let segments = Router.parse(pattern)
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler, segments: segments))
+        if case .literal(let first) = segments.first {
+            byFirstLiteral[Substring(first), default: []].append(routes.count - 1)
+        } else {
+            anyFirstSegment.append(routes.count - 1)
+        }
     }
 
     public mutating func get(_ pattern: String, execution: Execution = .worker, _ handler: @escaping Handler) {
@@ -91,13 +101,26 @@ public struct Router: Sendable {
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
     public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
         var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let parameters = Router.match(route.segments, path) else { continue }
-            if route.method == method || (method == .HEAD && route.method == .GET) {
-                return .found(route, parameters: parameters)
+        let literal = byFirstLiteral[Router.firstSegment(of: path)] ?? []
+        // Both lists ascend; walking them merged keeps registration order.
+        var l = 0, a = 0
+        while l < literal.count || a < anyFirstSegment.count {
+            let index: Int
+            if a == anyFirstSegment.count || (l < literal.count && literal[l] < anyFirstSegment[a]) {
+                index = literal[l]
+                l += 1
+            } else {
+                index = anyFirstSegment[a]
+                a += 1
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
-            if route.method == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
+            // By index, so only the route that matches is copied (a copy retains each of its fields).
+            guard let parameters = Router.match(routes[index].segments, path) else { continue }
+            let routeMethod = routes[index].method
+            if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
+                return .found(routes[index], parameters: parameters)
+            }
+            if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
+            if routeMethod == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allow: allowed)
     }
@@ -140,6 +163,15 @@ public struct Router: Sendable {
             }
             return .literal(String(part))
         }
+    }
+
+    /// The first segment of `path` (`photos` for `/photos/3`), without copying it.
+    static func firstSegment(of path: String) -> Substring {
+        let utf8 = path.utf8
+        guard let first = utf8.first, first == UInt8(ascii: "/") else { return Substring(path) }
+        let start = utf8.index(after: utf8.startIndex)
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        return path[start..<end]
     }
 
     /// Matches `path` segment by segment in place: no array of parts per route and request.

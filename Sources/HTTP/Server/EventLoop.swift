@@ -16,6 +16,8 @@ final class EventLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var running = true
     private var shuttingDown = false
+    /// Set while accepting is paused after an accept error.
+    private var acceptPausedUntil: Double?
     /// Bytes are read here first; one buffer serves every connection of the loop.
     let readBuffer: UnsafeMutableRawBufferPointer
     var encoder: ResponseHeadEncoder
@@ -23,7 +25,6 @@ final class EventLoop: @unchecked Sendable {
     /// The number of connections, readable from other threads during shutdown.
     let connectionCount = Atomic<Int>(0)
 
-    static let tickSeconds = 0.1
     static let tooBusy: [UInt8] = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 127\r\n\r\n"
         + "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"The server has too many connections; try again soon.\"}").utf8)
 
@@ -65,12 +66,15 @@ final class EventLoop: @unchecked Sendable {
     /// Blocks until the loop's thread has ended.
     func join() { finished.wait() }
 
+    /// The loop's timer: deadlines are checked in one sweep over the connections, and the next
+    /// sweep is due at the earliest deadline found. A deadline set after a sweep is at least
+    /// `shortestLimit` away, so sweeping no later than that after each sweep never misses one.
     private func run() {
         var events = EpollEvents(capacity: 256)
-        var lastTick = monotonicSeconds()
+        var nextSweep = monotonicSeconds() + shortestLimit
         while running {
-            let timeout: Int32 = connections.isEmpty ? 1000 : Int32(Self.tickSeconds * 1000)
-            epoll.wait(into: &events, timeoutMilliseconds: timeout)
+            let wait = max(0, min(nextSweep, acceptPausedUntil ?? .infinity) - monotonicSeconds())
+            epoll.wait(into: &events, timeoutMilliseconds: Int32(min(wait, 60) * 1000 + 1))
             now = monotonicSeconds()
             for index in 0..<events.count {
                 let (fd, ready) = events[index]
@@ -83,13 +87,26 @@ final class EventLoop: @unchecked Sendable {
                     connection.handle(events: ready)
                 }
             }
-            if now - lastTick >= Self.tickSeconds {
-                lastTick = now
-                for connection in Array(connections.values) { connection.tick() }
+            resumeAcceptingIfDue()
+            if now >= nextSweep {
+                nextSweep = now + shortestLimit
+                for connection in Array(connections.values) {
+                    connection.tick()
+                    if !connection.isClosed, let deadline = connection.machine.nextDeadline() { nextSweep = min(nextSweep, deadline) }
+                }
+                // Coarse enough not to spin on deadlines a hair away, fine enough for sub-second limits.
+                nextSweep = max(nextSweep, now + 0.005)
             }
         }
         for connection in Array(connections.values) { connection.close() }
         if listener >= 0 { Socket.close(listener) }
+    }
+
+    /// The shortest time from any event to the deadline it arms.
+    private var shortestLimit: Double {
+        let limits = context.limits
+        return max(0.01, min(limits.headTimeoutSeconds, limits.idleTimeoutSeconds, limits.writeTimeoutSeconds,
+                             limits.bodyTimeoutSeconds, ConnectionMachine.defaultLingerSeconds))
     }
 
     private func runTasks() {
@@ -107,8 +124,14 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<128 {
             guard listener >= 0 else { return }
             let accepted: (fd: Int32, remote: String)?
-            do { accepted = try Socket.accept(listener) } catch {
-                context.logger.warning("accept failed", [("error", String(describing: error))])
+            do { accepted = try Socket.accept(listener) } catch let error as SystemCallError where error.errno == ECONNABORTED {
+                continue
+            } catch {
+                // Out of descriptors (EMFILE) and the like: the listener stays readable, so stop
+                // watching it for a moment instead of spinning on the same error.
+                context.logger.warning("accept failed; pausing accepts for a second", [("error", String(describing: error))])
+                epoll.remove(listener)
+                acceptPausedUntil = now + 1
                 return
             }
             guard let (fd, remote) = accepted else { return }
@@ -134,6 +157,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    private func resumeAcceptingIfDue() {
+        guard let until = acceptPausedUntil, now >= until else { return }
+        acceptPausedUntil = nil
+        if listener >= 0 { try? epoll.add(listener, events: EpollFlags.readable) }
+    }
+
     /// Called by a connection once its descriptor is closed.
     func removed(_ connection: Connection) {
         connections[connection.fd] = nil
@@ -145,6 +174,7 @@ final class EventLoop: @unchecked Sendable {
     /// Stops accepting and asks every connection to finish what it has in flight.
     func beginShutdown() {
         shuttingDown = true
+        acceptPausedUntil = nil
         if listener >= 0 {
             epoll.remove(listener)
             Socket.close(listener)

@@ -4,6 +4,7 @@ import Observability
 /// The HTTP/1.1 server: epoll event loops, one per core, sharing the port with SO_REUSEPORT,
 /// and a worker pool for slow handlers.
 public final class HTTPServer: @unchecked Sendable {
+    /// Host, port, loops, workers and limits, as given.
     public let configuration: HTTPServerConfiguration
     let router: Router
     let logger: Logger

@@ -10,6 +10,7 @@ import Glibc
 /// served stale. Larger files go out with sendfile. Every answer says `Cache-Control: no-cache`:
 /// browsers revalidate with the ETag, because the page changes between releases.
 public struct StaticFiles: Sendable {
+    /// The folder whose files are served.
     public let root: String
     let cache: StaticFileCache
     let resolver: StaticPathResolver

@@ -75,14 +75,15 @@ public final class PhotoCatalog: Sendable {
         public var removed: [Int] = []
     }
 
-    /// Brings the catalog in line with the folder. `onPhoto` is told of every photo as soon as it
-    /// is known, so a long first scan shows photos while it runs.
+    /// Brings the catalog in line with the folder. `onPhoto` is told of every new, changed or
+    /// returning photo as soon as it is examined (the published list follows within 0.2 s).
     @discardableResult
     public func scan(onPhoto: (Photo) -> Void = { _ in }) throws -> ScanResult {
         scanning.lock()
         defer { scanning.unlock() }
         var result = ScanResult()
         let paths = folder.photoPaths()
+        var nextPublish: UInt64 = 0
         let known = state.withLock { state in
             Dictionary(state.entries.values.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         }
@@ -115,13 +116,17 @@ public final class PhotoCatalog: Sendable {
             }
             let version = settings.version(contentHash: entry.contentHash)
             let built = FileManager.default.fileExists(atPath: pyramidDirectory(version))
-            let published = state.withLock { state -> Photo? in
+            // Republishing the whole list per file would be quadratic in a large first scan:
+            // the list is refreshed at most every 0.2 s while scanning, and once at the end.
+            let publishNow = DispatchTime.now().uptimeNanoseconds >= nextPublish
+            let photo = state.withLock { state -> Photo in
                 state.entries[entry.id] = entry
                 if built { state.built.insert(version) }
-                Self.publish(&state, folder: folder, settings: settings)
-                return state.byID[entry.id].map { state.photos[$0] }
+                if publishNow { Self.publish(&state, folder: folder, settings: settings) }
+                return Self.photo(entry, built: state.built, folder: folder, settings: settings)
             }
-            if let published { onPhoto(published) }
+            if publishNow { nextPublish = DispatchTime.now().uptimeNanoseconds + 200_000_000 }
+            onPhoto(photo)
         }
         let onDisk = Set(paths)
         for entry in known.values where entry.present && !onDisk.contains(entry.path) {
@@ -169,12 +174,15 @@ public final class PhotoCatalog: Sendable {
     public func markBuilt(_ version: String) {
         state.withLock { state in
             state.built.insert(version)
-            Self.publish(&state, folder: folder, settings: settings)
+            // In place rather than republished: one pass, no sort, for each of thousands of builds.
+            for i in state.photos.indices where state.photos[i].version == version && state.photos[i].status == .processing {
+                state.photos[i].status = .ready
+            }
         }
     }
 
-    /// Records that a photo cannot be shown in this version, persisting why.
-    public func markFailed(id: Int, version: String, error: String) {
+    /// Records that a photo cannot be shown in this version and why; persisted unless told otherwise.
+    public func markFailed(id: Int, version: String, error: String, persist: Bool = true) {
         let entry = state.withLock { state -> CatalogEntry? in
             guard var entry = state.entries[id], settings.version(contentHash: entry.contentHash) == version else { return nil }
             entry.error = error
@@ -183,21 +191,24 @@ public final class PhotoCatalog: Sendable {
             Self.publish(&state, folder: folder, settings: settings)
             return entry
         }
-        if let entry {
+        if let entry, persist {
             do { try store.update(entry) } catch { logger.warning("cannot record a failure", [("error", "\(error)")]) }
         }
     }
 
+    private static func photo(_ entry: CatalogEntry, built: Set<String>, folder: PhotoFolder, settings: RenderSettings) -> Photo {
+        let version = settings.version(contentHash: entry.contentHash)
+        let failed = entry.error != nil && entry.errorVersion == version
+        let status: PhotoStatus = failed ? .failed : built.contains(version) ? .ready : .processing
+        return Photo(id: entry.id, relativePath: entry.path, sourcePath: folder.absolute(entry.path),
+                     title: Photo.title(for: entry.path), width: entry.width, height: entry.height,
+                     version: version, status: status, error: failed ? entry.error : nil)
+    }
+
     private static func publish(_ state: inout State, folder: PhotoFolder, settings: RenderSettings) {
         let present = state.entries.values.filter(\.present).sorted { $0.id < $1.id }
-        state.photos = present.map { entry in
-            let version = settings.version(contentHash: entry.contentHash)
-            let failed = entry.error != nil && entry.errorVersion == version
-            let status: PhotoStatus = failed ? .failed : state.built.contains(version) ? .ready : .processing
-            return Photo(id: entry.id, relativePath: entry.path, sourcePath: folder.absolute(entry.path),
-                         title: Photo.title(for: entry.path), width: entry.width, height: entry.height,
-                         version: version, status: status, error: failed ? entry.error : nil)
-        }
+        let built = state.built
+        state.photos = present.map { photo($0, built: built, folder: folder, settings: settings) }
         state.byID = Dictionary(uniqueKeysWithValues: state.photos.enumerated().map { ($1.id, $0) })
     }
 }

@@ -6,11 +6,21 @@ public struct IngestJob: Hashable, Sendable {
     public var version: String
     /// Width × height, so small photos are built first and show as ready soonest.
     public var pixels: Int
+    /// When the job was queued; not part of its identity.
+    public var queuedAt: DispatchTime
 
-    public init(photoID: Int, version: String, pixels: Int) {
+    public init(photoID: Int, version: String, pixels: Int, queuedAt: DispatchTime = .now()) {
         self.photoID = photoID
         self.version = version
         self.pixels = pixels
+        self.queuedAt = queuedAt
+    }
+
+    public static func == (a: IngestJob, b: IngestJob) -> Bool { a.photoID == b.photoID && a.version == b.version }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(photoID)
+        hasher.combine(version)
     }
 }
 

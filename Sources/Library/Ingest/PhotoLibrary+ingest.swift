@@ -4,6 +4,12 @@ import Imaging
 extension PhotoLibrary {
     /// Builds one queued pyramid, unless the photo moved on to another version meanwhile.
     func build(_ job: IngestJob) {
+        // A photo just found is first shown by on-demand renders of the few tiles on screen; the
+        // build, which keeps every core busy for seconds, waits a moment so they come first.
+        let due = job.queuedAt.uptimeNanoseconds + UInt64(configuration.ingestDelaySeconds * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < due && !isStopping {
+            Thread.sleep(forTimeInterval: min(0.05, Double(due - DispatchTime.now().uptimeNanoseconds) / 1e9))
+        }
         guard let photo = catalog.photo(job.photoID), photo.version == job.version, photo.status == .processing else { return }
         _ = buildPyramid(photo)
     }
@@ -33,7 +39,11 @@ extension PhotoLibrary {
         } catch {
             let text = "\(error)"
             metrics.ingestFailures.increment()
-            catalog.markFailed(id: photo.id, version: photo.version, error: text)
+            // A file that could not be written (disk full, permissions) is the server's trouble,
+            // not the photo's: remembered until restart only, so the next run tries again.
+            let transient: Bool
+            if case ImagingError.io = error { transient = true } else { transient = false }
+            catalog.markFailed(id: photo.id, version: photo.version, error: text, persist: !transient)
             logger.warning("pyramid failed", [("photo", String(photo.id)), ("path", photo.relativePath), ("error", text)])
             metrics.record(photos: catalog.photos)
             return text

@@ -28,11 +28,15 @@ extension PhotoLibrary {
         return bytes
     }
 
+    /// Where the built pyramid of the photo's version keeps a tile (or, with nil, the thumbnail).
+    public func builtPath(of photo: Photo, tile: TileCoordinate?) -> String {
+        let directory = catalog.pyramidDirectory(photo.version)
+        return tile.map { renderer.tilePath(in: directory, $0) } ?? renderer.thumbnailPath(in: directory)
+    }
+
     /// Reads the image from the built pyramid, or renders it when the pyramid is not there yet.
     private func load(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
-        let directory = catalog.pyramidDirectory(photo.version)
-        let path = tile.map { renderer.tilePath(in: directory, $0) } ?? renderer.thumbnailPath(in: directory)
-        if let bytes = Self.readFile(path) { return bytes }
+        if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
         if let tile {
             return try renderer.renderTile(source: photo.sourcePath, tile: tile)
         }

@@ -38,9 +38,10 @@ public final class TileCache: Sendable {
         var bytes = 0
 
         mutating func unlink(_ i: Int) {
-            let node = nodes[i]
-            if node.previous >= 0 { nodes[node.previous].next = node.next } else { head = node.next }
-            if node.next >= 0 { nodes[node.next].previous = node.previous } else { tail = node.previous }
+            // Only the two links are read: copying the node would retain its key and bytes.
+            let previous = nodes[i].previous, next = nodes[i].next
+            if previous >= 0 { nodes[previous].next = next } else { head = next }
+            if next >= 0 { nodes[next].previous = previous } else { tail = previous }
         }
 
         mutating func pushFront(_ i: Int) {

@@ -128,6 +128,20 @@ final class ConnectionMachineTests: XCTestCase {
         XCTAssertFalse(m.wantsInput)
     }
 
+    func testNextDeadlineFollowsThePhase() {
+        var m = machine(now: 0)
+        XCTAssertEqual(m.nextDeadline(), 30, "idle from the start")
+        _ = receive(&m, "GET /a HTTP/1.1\r\n", at: 10)
+        XCTAssertEqual(m.nextDeadline(), 15, "head deadline from its first byte")
+        _ = receive(&m, "Host: x\r\n\r\n", at: 11)
+        XCTAssertNil(m.nextDeadline(), "nothing to time while the handler runs")
+        _ = ok(&m, sequences[0], at: 12)
+        _ = m.event(.outputBlocked, now: 12)
+        XCTAssertEqual(m.nextDeadline(), 22, "stalled write")
+        _ = m.event(.outputDrained, now: 13)
+        XCTAssertEqual(m.nextDeadline(), 43, "idle again")
+    }
+
     func testIdleConnectionClosesAfterTheIdleLimit() {
         var m = machine(now: 0)
         _ = receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 1)

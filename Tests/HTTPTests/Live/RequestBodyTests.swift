@@ -29,6 +29,25 @@ final class RequestBodyTests: XCTestCase {
         XCTAssertEqual(try c.readResponse().body, payload)
     }
 
+    func testPostAnswersAreGzippedWhenWorthIt() throws {
+        let live = try LiveServer { router in
+            router.post("/json") { request in
+                HTTPResponse(contentType: "application/json", bytes: Array(repeating: UInt8(ascii: "7"), count: Int(String(decoding: request.body, as: UTF8.self)) ?? 0))
+            }
+        }
+        defer { live.stop() }
+        let c = try live.connect()
+        try c.send("POST /json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nContent-Length: 4\r\n\r\n5000")
+        let big = try c.readResponse()
+        XCTAssertEqual(big.headers["Content-Encoding"], "gzip")
+        XCTAssertEqual(Gzip.decompress(big.body)?.count, 5000)
+        try c.send("POST /json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nContent-Length: 2\r\n\r\n20")
+        let small = try c.readResponse()
+        XCTAssertNil(small.headers["Content-Encoding"])
+        XCTAssertEqual(small.headers["Vary"], "Accept-Encoding")
+        XCTAssertEqual(small.body.count, 20)
+    }
+
     func testExpectContinue() throws {
         let live = try makeServer()
         defer { live.stop() }

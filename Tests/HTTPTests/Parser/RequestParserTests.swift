@@ -112,3 +112,28 @@ final class RequestParserTests: XCTestCase {
         XCTAssertTrue(head.hasBody)
     }
 }
+
+extension RequestParserTests {
+    /// Random and mutated requests never crash the parser and never depend on how they are split.
+    func testMutatedRequestsAreSplitIndependent() {
+        var generator = SystemRandomNumberGenerator()
+        let seeds = Self.table.map { Array($0.1.utf8) }
+        for round in 0..<300 {
+            var bytes = seeds[round % seeds.count]
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
+                case 1: bytes.remove(at: index)
+                default: bytes.insert([13, 10, 32, 58, 0, 0x7f].randomElement(using: &generator)!, at: index)
+                }
+                if bytes.isEmpty { bytes = [13] }
+            }
+            let whole = outcome(bytes).0
+            for split in stride(from: 0, through: bytes.count, by: 3) {
+                let (early, _) = outcome(Array(bytes[0..<split]))
+                XCTAssertEqual(early ?? whole, whole, "\(bytes) split at \(split)")
+            }
+        }
+    }
+}

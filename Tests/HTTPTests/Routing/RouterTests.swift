@@ -27,4 +27,27 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(notAllowed.status, .methodNotAllowed)
         XCTAssertEqual(notAllowed.headers["Allow"], "GET, HEAD")
     }
+
+    func testRegistrationOrderWinsAcrossLiteralAndWildcardRoutes() {
+        var router = Router()
+        router.get("/:anything", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(201)) }
+        router.get("/photos", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(202)) }
+        router.get("/photos/:id", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(203)) }
+        router.delete("/photos/:id") { _ in HTTPResponse(status: HTTPStatus(204)) }
+        router.get("/*rest", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(205)) }
+        func status(_ method: HTTPMethod, _ path: String) -> Int {
+            router.respond(to: HTTPRequest(method: method, target: path)).status.rawValue
+        }
+        XCTAssertEqual(status(.GET, "/photos"), 201, "the earlier wildcard route wins")
+        XCTAssertEqual(status(.GET, "/photos/3"), 203)
+        XCTAssertEqual(status(.DELETE, "/photos/3"), 204)
+        XCTAssertEqual(status(.GET, "/a/b/c"), 205)
+        XCTAssertEqual(status(.GET, "/"), 205)
+        XCTAssertEqual(status(.POST, "/photos/3"), 405)
+        if case .methodNotAllowed(let allow) = router.match(.POST, path: "/photos/3") {
+            XCTAssertEqual(allow, [.GET, .HEAD, .DELETE])
+        } else {
+            XCTFail("expected 405")
+        }
+    }
 }

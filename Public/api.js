@@ -1,0 +1,70 @@
+// The server's HTTP API, and nothing else: every request the page makes goes through here.
+
+/** An error answered by the server as problem+json, with words a person can read. */
+export class ServerError extends Error {
+  constructor(status, title, detail, retryAfter) {
+    super(detail || title || `HTTP ${status}`);
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+    this.retryAfter = retryAfter;
+  }
+}
+
+async function failure(response) {
+  let title = response.statusText, detail = '';
+  try {
+    const problem = await response.json();
+    title = problem.title || title;
+    detail = problem.detail || '';
+  } catch { /* not JSON: keep the status line */ }
+  const retry = Number.parseInt(response.headers.get('Retry-After') || '', 10);
+  return new ServerError(response.status, title, detail, Number.isFinite(retry) ? retry : null);
+}
+
+async function getJSON(url, options = {}) {
+  const response = await fetch(url, { headers: { Accept: 'application/json' }, ...options });
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+/** Every photo, in id order. */
+export async function listPhotos() {
+  return (await getJSON('/photos')).photos;
+}
+
+/** One photo. */
+export function getPhoto(id) {
+  return getJSON(`/photos/${id}`);
+}
+
+/** Comments of a photo, oldest first, all pages of them. */
+export async function listComments(photoId, { signal } = {}) {
+  const all = [];
+  let after = null;
+  for (;;) {
+    const query = after === null ? 'limit=200' : `limit=200&after=${after}`;
+    const { comments } = await getJSON(`/photos/${photoId}/comments?${query}`, { signal });
+    all.push(...comments);
+    if (comments.length < 200) return all;
+    after = comments[comments.length - 1].id;
+  }
+}
+
+/** Posts a comment; resolves to the stored Comment or throws a ServerError. */
+export async function postComment(photoId, text, author) {
+  const body = { text };
+  if (author) body.author = author;
+  const response = await fetch(`/photos/${photoId}/comments`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+/** Live comment events of a photo (Server-Sent Events). */
+export function commentEvents(photoId) {
+  return new EventSource(`/photos/${photoId}/comments/events`);
+}

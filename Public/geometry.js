@@ -1,0 +1,61 @@
+// Tile pyramid geometry, the same arithmetic as the server's TilePyramid (see DESIGN.md).
+// Level z is the photo scaled by 2^(z − maxZoom); tiles are T px from the top left, edge tiles smaller.
+
+/** Pixel size of level `z` of `photo` ({width, height, maxZoom}). */
+export function levelSize(photo, z) {
+  const s = Math.pow(2, z - photo.maxZoom);
+  return { width: Math.ceil(photo.width * s), height: Math.ceil(photo.height * s) };
+}
+
+/** Number of tile columns and rows at level `z`. */
+export function tileGrid(photo, z) {
+  const { width, height } = levelSize(photo, z);
+  return { columns: Math.ceil(width / photo.tileSize), rows: Math.ceil(height / photo.tileSize) };
+}
+
+/**
+ * The level to draw when one photo pixel is shown as `devicePixelsPerPhotoPixel` device pixels:
+ * the smallest level whose resolution is at least what the screen can show.
+ */
+export function levelFor(photo, devicePixelsPerPhotoPixel) {
+  // A small tolerance keeps exact powers of two (fit at 1:2, 1:4 …) from rounding one level up.
+  const z = Math.ceil(photo.maxZoom + Math.log2(devicePixelsPerPhotoPixel) - 1e-6);
+  return Math.max(0, Math.min(photo.maxZoom, z));
+}
+
+/**
+ * The rectangle of photo pixels covered by tile (z, x, y), in photo (native) coordinates.
+ * Uses the level's real size so that edge tiles end exactly on the photo's edge.
+ */
+export function tileRectInPhoto(photo, z, x, y) {
+  const { width, height } = levelSize(photo, z);
+  const T = photo.tileSize;
+  const fx = photo.width / width, fy = photo.height / height;
+  return {
+    x0: x * T * fx, y0: y * T * fy,
+    x1: Math.min((x + 1) * T, width) * fx, y1: Math.min((y + 1) * T, height) * fy,
+  };
+}
+
+/**
+ * Tiles of level `z` that intersect the photo-space rectangle [x0, x1) × [y0, y1).
+ * Returns inclusive column and row ranges, or null when nothing is visible.
+ */
+export function tilesCovering(photo, z, x0, y0, x1, y1) {
+  const { width, height } = levelSize(photo, z);
+  const { columns, rows } = tileGrid(photo, z);
+  const T = photo.tileSize;
+  const sx = width / photo.width, sy = height / photo.height;
+  const c0 = Math.max(0, Math.floor((x0 * sx) / T));
+  const r0 = Math.max(0, Math.floor((y0 * sy) / T));
+  // A rectangle that ends exactly on a tile edge does not reach into the next tile.
+  const c1 = Math.min(columns - 1, Math.ceil((x1 * sx) / T) - 1);
+  const r1 = Math.min(rows - 1, Math.ceil((y1 * sy) / T) - 1);
+  if (c1 < c0 || r1 < r0) return null;
+  return { c0, r0, c1, r1 };
+}
+
+/** The URL of one tile, from the photo's URL template. */
+export function tileURL(photo, z, x, y) {
+  return photo.tiles.replace('{z}', z).replace('{x}', x).replace('{y}', y);
+}

@@ -1,0 +1,122 @@
+// The tiles on the zoom view's stage: which are asked for, which are drawn, which are cancelled.
+// Coarser tiles stay under the finer ones until the finer ones have arrived, so the screen is
+// never blank; a tile that leaves the view before it arrives is cancelled (its src dropped).
+
+const key = (t) => `${t.z}/${t.x}/${t.y}`;
+
+/** The set of <img> tiles of one photo on one layer element. */
+export class ViewerTiles {
+  constructor(layer, onChange) {
+    this.layer = layer;
+    this.onChange = onChange;
+    this.tiles = new Map();      // key → {z, x, y, rect, img, loaded}
+    this.wantedKeys = new Set(); // the visible tiles of the current level
+    this.requested = new Set();  // every tile asked for since the last reset
+    this.requestCount = 0;
+    this.level = 0;
+  }
+
+  /** True when every wanted tile has been decoded. */
+  get complete() {
+    for (const k of this.wantedKeys) {
+      const tile = this.tiles.get(k);
+      if (!tile || !tile.loaded) return false;
+    }
+    return true;
+  }
+
+  clear() {
+    for (const tile of this.tiles.values()) this.drop(tile);
+    this.tiles.clear();
+    this.wantedKeys = new Set();
+    this.resetRequests();
+  }
+
+  resetRequests() {
+    this.requested = new Set();
+    this.requestCount = 0;
+  }
+
+  /**
+   * Makes `wanted` the tiles to show; keeps the level-0 tile as a permanent underlay;
+   * cancels pending tiles that are no longer wanted.
+   */
+  want(photo, wanted, visible, urlOf, rectOf) {
+    this.wantedKeys = new Set(wanted.map(key));
+    this.level = wanted.length ? wanted[0].z : 0;
+    const underlay = { z: 0, x: 0, y: 0 };
+    for (const t of [underlay, ...wanted]) {
+      const k = key(t);
+      if (this.tiles.has(k)) continue;
+      this.add(k, t, urlOf(t), rectOf(t));
+    }
+    this.prune(visible);
+  }
+
+  add(k, t, url, rect) {
+    const img = document.createElement('img');
+    img.alt = '';
+    img.draggable = false;
+    img.decoding = 'async';
+    // Tiles are what the person is waiting for; without this Chromium treats them as low-priority images.
+    img.fetchPriority = 'high';
+    img.className = 'tile';
+    img.dataset.tile = k;
+    const tile = { ...t, rect, img, loaded: false, key: k };
+    img.addEventListener('load', () => {
+      // Decoded before it is shown, so a tile never paints half-drawn over its coarser parent.
+      img.decode().catch(() => {}).then(() => {
+        if (this.tiles.get(k) !== tile) return;
+        tile.loaded = true;
+        img.classList.add('loaded');
+        this.prune(this.lastVisible);
+        this.onChange();
+      });
+    });
+    img.addEventListener('error', () => { tile.failed = true; });
+    img.src = url;
+    this.tiles.set(k, tile);
+    this.requested.add(k);
+    this.requestCount += 1;
+    this.layer.appendChild(img);
+    if (this.lastLayout) this.position(tile, ...this.lastLayout);
+  }
+
+  /** Removes what is neither wanted nor needed as a stand-in for a wanted tile still on its way. */
+  prune(visible) {
+    if (!visible) return;
+    this.lastVisible = visible;
+    const done = this.complete;
+    for (const [k, tile] of this.tiles) {
+      if (this.wantedKeys.has(k) || k === '0/0/0') continue;
+      const inView = tile.rect.x1 > visible.x0 && tile.rect.x0 < visible.x1 &&
+        tile.rect.y1 > visible.y0 && tile.rect.y0 < visible.y1;
+      if (!tile.loaded || done || !inView) {
+        this.drop(tile);
+        this.tiles.delete(k);
+      }
+    }
+  }
+
+  drop(tile) {
+    // Dropping the src is what makes the browser abandon a request still in flight.
+    tile.img.removeAttribute('src');
+    tile.img.remove();
+  }
+
+  /** Places every tile on screen; edges are rounded once so neighbouring tiles meet without seams. */
+  layout(photo, s, tx, ty) {
+    this.lastLayout = [s, tx, ty];
+    for (const tile of this.tiles.values()) this.position(tile, s, tx, ty);
+  }
+
+  position(tile, s, tx, ty) {
+    const { rect, img } = tile;
+    const left = Math.round(tx + rect.x0 * s), top = Math.round(ty + rect.y0 * s);
+    const right = Math.round(tx + rect.x1 * s), bottom = Math.round(ty + rect.y1 * s);
+    img.style.transform = `translate3d(${left}px,${top}px,0)`;
+    img.style.width = `${right - left}px`;
+    img.style.height = `${bottom - top}px`;
+    img.style.zIndex = this.wantedKeys.has(tile.key) ? 100 : tile.z;
+  }
+}

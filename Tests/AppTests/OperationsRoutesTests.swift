@@ -1,0 +1,181 @@
+import Foundation
+import HTTP
+import Observability
+import Synchronization
+import XCTest
+@testable import App
+
+final class OperationsRoutesTests: XCTestCase {
+    /// A switch the test flips while the routes read it.
+    final class Flag: Sendable {
+        private let state: Mutex<Bool>
+        init(_ value: Bool) { state = Mutex(value) }
+        var value: Bool {
+            get { state.withLock { $0 } }
+            set { state.withLock { $0 = newValue } }
+        }
+    }
+
+    private func router(ready: Flag = Flag(true), draining: Flag = Flag(false), metrics: MetricsRegistry = MetricsRegistry()) -> Router {
+        var router = Router()
+        OperationsRoutes.register(on: &router, metrics: metrics, isReady: { ready.value }, isDraining: { draining.value })
+        return router
+    }
+
+    private func get(_ router: Router, _ path: String) -> HTTPResponse {
+        router.respond(to: HTTPRequest(method: .GET, target: path))
+    }
+
+    private func json(_ response: HTTPResponse) throws -> [String: Any] {
+        let bytes = try XCTUnwrap(response.bodyBytes)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    func testHealthzAnswersOKAsJSONThatNoCacheKeeps() throws {
+        let response = get(router(), "/healthz")
+        XCTAssertEqual(response.status, .ok)
+        XCTAssertEqual(response.headers["Content-Type"], "application/json; charset=utf-8")
+        XCTAssertEqual(response.headers["Cache-Control"], "no-store")
+        XCTAssertEqual(try json(response)["status"] as? String, "ok")
+    }
+
+    func testReadyzFlipsWhenTheCatalogHasLoaded() throws {
+        let ready = Flag(false)
+        let router = router(ready: ready)
+        var response = get(router, "/readyz")
+        XCTAssertEqual(response.status, .serviceUnavailable)
+        XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
+        XCTAssertEqual(response.headers["Retry-After"], "1")
+        let problem = try json(response)
+        XCTAssertEqual(problem["status"] as? Int, 503)
+        XCTAssertTrue((problem["detail"] as? String ?? "").contains("catalog"))
+        XCTAssertEqual(get(router, "/healthz").status, .ok, "loading is alive, only not ready")
+
+        ready.value = true
+        response = get(router, "/readyz")
+        XCTAssertEqual(response.status, .ok)
+        XCTAssertEqual(try json(response)["status"] as? String, "ready")
+    }
+
+    func testDrainingTurnsBothProbesAway() throws {
+        let draining = Flag(false)
+        let router = router(draining: draining)
+        XCTAssertEqual(get(router, "/healthz").status, .ok)
+        draining.value = true
+        for path in ["/healthz", "/readyz"] {
+            let response = get(router, path)
+            XCTAssertEqual(response.status, .serviceUnavailable, path)
+            XCTAssertTrue((try json(response)["detail"] as? String ?? "").contains("shutting down"), path)
+        }
+    }
+
+    func testHeadOfAProbeWorksForLoadBalancersThatUseIt() {
+        XCTAssertEqual(router().respond(to: HTTPRequest(method: .HEAD, target: "/healthz")).status, .ok)
+        XCTAssertEqual(router().respond(to: HTTPRequest(method: .POST, target: "/healthz")).status, .methodNotAllowed)
+    }
+
+    func testMetricsIsPrometheusTextWithProcessAndBuildInfo() throws {
+        let response = get(router(), "/metrics")
+        XCTAssertEqual(response.status, .ok)
+        XCTAssertEqual(response.headers["Content-Type"], "text/plain; version=0.0.4; charset=utf-8")
+        let text = try PrometheusText(String(decoding: try XCTUnwrap(response.bodyBytes), as: UTF8.self))
+        try text.validate()
+        XCTAssertGreaterThan(try XCTUnwrap(text.value("process_resident_memory_bytes")), 1_000_000)
+        XCTAssertGreaterThan(try XCTUnwrap(text.value("process_open_fds")), 2)
+        XCTAssertGreaterThan(try XCTUnwrap(text.value("process_max_fds")), 0)
+        XCTAssertGreaterThan(try XCTUnwrap(text.value("process_cpu_seconds_total")), 0)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(text.value("process_threads")), 1)
+        let start = try XCTUnwrap(text.value("process_start_time_seconds"))
+        let now = Date().timeIntervalSince1970
+        XCTAssertLessThanOrEqual(start, now + 1)
+        XCTAssertGreaterThan(start, now - 6 * 3600, "the test process started within the last hours")
+        XCTAssertEqual(text.value("photoscroll_build_info", ["version": BuildInfo.version]), 1)
+        XCTAssertEqual(text.types["process_cpu_seconds_total"], "counter")
+        XCTAssertEqual(text.types["process_open_fds"], "gauge")
+    }
+
+    func testOpenDescriptorsAreCountedWhenScraped() throws {
+        let router = router()
+        func openFDs() throws -> Double {
+            let body = String(decoding: try XCTUnwrap(get(router, "/metrics").bodyBytes), as: UTF8.self)
+            return try XCTUnwrap(try PrometheusText(body).value("process_open_fds"))
+        }
+        let before = try openFDs()
+        let pipes = (0..<5).map { _ in Pipe() }
+        let during = try openFDs()
+        withExtendedLifetime(pipes) {}
+        XCTAssertGreaterThanOrEqual(during - before, 10, "five pipes are ten descriptors")
+    }
+
+    func testRequestsRecordedByTheServerObserverShowUpByRouteAndStatus() throws {
+        let metrics = MetricsRegistry()
+        let router = router(metrics: metrics)
+        let observer = HTTPMetricsObserver(metrics: metrics)
+        func scrape() throws -> PrometheusText {
+            let text = try PrometheusText(String(decoding: try XCTUnwrap(get(router, "/metrics").bodyBytes), as: UTF8.self))
+            try text.validate()
+            return text
+        }
+        func complete(_ route: String, _ status: HTTPStatus, _ seconds: Double) {
+            observer.requestCompleted(CompletedRequest(method: .GET, path: route, routePattern: route, status: status,
+                                                       bytesSent: 10, durationSeconds: seconds, remoteAddress: "127.0.0.1"))
+        }
+        observer.connectionOpened()
+        complete("/photos/:id", .ok, 0.002)
+        complete("/photos/:id", .ok, 0.2)
+        complete("/photos/:id", .notFound, 0.001)
+        var text = try scrape()
+        let labels = ["method": "GET", "route": "/photos/:id", "status": "200"]
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", labels), 2)
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", ["route": "/photos/:id", "status": "404"]), 1)
+        XCTAssertEqual(text.value("photoscroll_http_request_duration_seconds_count", ["route": "/photos/:id"]), 3)
+        XCTAssertEqual(text.value("photoscroll_http_request_duration_seconds_bucket", ["route": "/photos/:id", "le": "0.005"]), 2)
+        XCTAssertEqual(text.value("photoscroll_http_open_connections"), 1)
+
+        complete("/photos/:id", .ok, 0.003)
+        observer.connectionClosed()
+        text = try scrape()
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", labels), 3, "the counter moves with traffic")
+        XCTAssertEqual(text.value("photoscroll_http_open_connections"), 0)
+    }
+
+    func testMetricsOfEveryLayerRenderTogether() throws {
+        let metrics = MetricsRegistry()
+        // The names other layers record under, as the deployment docs promise them.
+        metrics.counter("photoscroll_tile_cache_hits_total", help: "Tile cache hits.").increment(by: 4)
+        metrics.counter("photoscroll_tile_cache_misses_total", help: "Tile cache misses.").increment()
+        metrics.gauge("photoscroll_ingest_queue_length", help: "Photos waiting.").set(2)
+        metrics.histogram("photoscroll_ingest_duration_seconds", help: "Ingest time.").observe(3.5)
+        metrics.counter("photoscroll_comment_posts_total", help: "Comments posted.").increment(by: 1, [("result", "created")])
+        let body = String(decoding: try XCTUnwrap(get(router(metrics: metrics), "/metrics").bodyBytes), as: UTF8.self)
+        let text = try PrometheusText(body)
+        try text.validate()
+        XCTAssertEqual(text.value("photoscroll_tile_cache_hits_total"), 4)
+        XCTAssertEqual(text.value("photoscroll_ingest_queue_length"), 2)
+        XCTAssertEqual(text.value("photoscroll_ingest_duration_seconds_bucket", ["le": "5"]), 1)
+        XCTAssertEqual(text.value("photoscroll_ingest_duration_seconds_bucket", ["le": "2.5"]), 0)
+        XCTAssertEqual(text.value("photoscroll_comment_posts_total", ["result": "created"]), 1)
+    }
+
+    func testOddValuesAndTextStayParseable() throws {
+        let metrics = MetricsRegistry()
+        metrics.gauge("demo_ratio", help: "A ratio\nthat may be undefined, see C:\\docs.").set(.nan)
+        metrics.counter("demo_total", help: "Labels with quotes.").increment(by: 1, [("path", "/a\"b\\c\nd")])
+        let body = String(decoding: try XCTUnwrap(get(router(metrics: metrics), "/metrics").bodyBytes), as: UTF8.self)
+        let text = try PrometheusText(body)
+        try text.validate()
+        XCTAssertEqual(text.help["demo_ratio"], "A ratio\\nthat may be undefined, see C:\\\\docs.")
+        XCTAssertTrue(try XCTUnwrap(text.value("demo_ratio")).isNaN)
+        XCTAssertEqual(text.value("demo_total", ["path": "/a\"b\\c\nd"]), 1)
+    }
+
+    func testTheParserRejectsWhatAScraperWould() {
+        XCTAssertThrowsError(try PrometheusText("x 1"), "no final newline")
+        XCTAssertThrowsError(try PrometheusText("x{a=\"1} 1\n"))
+        XCTAssertThrowsError(try PrometheusText("x{a=1} 1\n"))
+        XCTAssertThrowsError(try PrometheusText("1x 1\n"))
+        XCTAssertThrowsError(try PrometheusText("x one\n"))
+        XCTAssertThrowsError(try PrometheusText("x 1\n").validate(), "a sample without TYPE")
+        XCTAssertNoThrow(try PrometheusText("# TYPE x counter\nx{a=\"q\\\"\\n\"} 1.5e-05\n").validate())
+    }
+}

@@ -1,0 +1,185 @@
+"""Fixtures for the browser tests: the real photoscroll server on a free loopback port, fed photos
+made at test time, and headless Chromium driven by Debian's chromedriver (nothing is downloaded)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from photos import make_library  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCREENSHOTS = os.path.join(REPO, "build", "screenshots")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+# Selenium must never fetch a driver or browser of its own.
+os.environ["SE_OFFLINE"] = "true"
+
+
+class Server:
+    """One running server process: its base URL, its photos, and its stdout/stderr lines."""
+
+    def __init__(self, command, env, expected_photos, ready_timeout=120):
+        self.expected_photos = expected_photos
+        self.lines = []
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, cwd=REPO)
+        first = self.process.stdout.readline()
+        if "listening on " not in first:
+            rest = self.process.stdout.read() if self.process.poll() is not None else ""
+            self.stop()
+            raise RuntimeError(f"server did not start: {first}{rest}")
+        self.url = first.split("listening on ", 1)[1].strip()
+        threading.Thread(target=self._drain, daemon=True).start()
+        self.photos = self._wait_ready(ready_timeout)
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def get_json(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as response:
+            return json.load(response)
+
+    def _wait_ready(self, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                photos = self.get_json("/photos")["photos"]
+                # Photos are listed as they are found, so wait for all of them, not just the first.
+                if len(photos) >= self.expected_photos and all(p["status"] in ("ready", "failed") for p in photos):
+                    return {p["title"]: p for p in photos}
+            except OSError:
+                pass
+            time.sleep(0.25)
+        self.stop()
+        raise RuntimeError("photos never became ready:\n" + "".join(self.lines[-30:]))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+# Lets the tests delete a comment, to see the deletion reach the page live.
+ADMIN_TOKEN = "browser-test-admin-token"
+
+
+def start_server(photos_dir, data_dir, comments_per_minute, expected_photos):
+    env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
+               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN)
+    if os.environ.get("PHOTOSCROLL_MOCK") == "1":
+        # Only for working on the page without a Swift build; `make test` always uses the real binary.
+        command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), "0", photos_dir]
+    else:
+        binary = os.environ.get("PHOTOSCROLL_BIN", os.path.join(REPO, ".build", "debug", "photoscroll"))
+        if not os.path.isabs(binary):
+            binary = os.path.join(REPO, binary)
+        command = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", photos_dir,
+                   "--data", data_dir, "--public", os.path.join(REPO, "Public")]
+    return Server(command, env, expected_photos)
+
+
+@pytest.fixture(scope="session")
+def work_dir():
+    path = tempfile.mkdtemp(prefix="photoscroll-browser-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def server(work_dir):
+    """The server most tests share: four photos, no comment rate limit."""
+    photos = os.path.join(work_dir, "photos")
+    made = make_library(photos)
+    running = start_server(photos, os.path.join(work_dir, "data"), comments_per_minute=0, expected_photos=len(made))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def limited_server(work_dir):
+    """A second server with one small photo, one file that is no photo, and a limit of two comments a minute."""
+    photos = os.path.join(work_dir, "photos-limited")
+    made = make_library(photos, [("small", 640, 480)])
+    with open(os.path.join(photos, "broken.jpg"), "w") as f:
+        f.write("this is a text file with a .jpg name\n")
+    made["broken"] = None
+    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
+    yield running
+    running.stop()
+
+
+def script_errors(driver):
+    """Uncaught exceptions and console errors raised by the page's own scripts (not refused requests)."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if entry["level"] == "SEVERE" and entry.get("source") in ("javascript", "console-api")]
+
+
+def new_driver(width=390, height=844):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--hide-scrollbars", "--mute-audio", "--no-first-run", "--disable-extensions",
+                     f"--window-size={width},{height}", "--force-color-profile=srgb"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    return driver
+
+
+@pytest.fixture
+def phone():
+    """A fresh 390×844 touch phone at devicePixelRatio 1 (tests change the ratio where it matters).
+    Fresh for every test, so no touch or cache state leaks from one test into the next."""
+    from gestures import emulate
+    driver = new_driver()
+    emulate(driver, 390, 844, dpr=1, mobile=True)
+    yield driver
+    errors = script_errors(driver)
+    driver.quit()
+    assert not errors, errors
+
+
+@pytest.fixture
+def desktop():
+    """A fresh 1280×800 desktop window with a mouse and a keyboard."""
+    driver = new_driver(1280, 800)
+    yield driver
+    errors = script_errors(driver)
+    driver.quit()
+    assert not errors, errors
+
+
+@pytest.fixture
+def second_phone():
+    from gestures import emulate
+    driver = new_driver()
+    emulate(driver, 390, 844, dpr=1, mobile=True)
+    yield driver
+    errors = script_errors(driver)
+    driver.quit()
+    assert not errors, errors
+
+
+def screenshot(driver, name):
+    """Keeps a picture of the view under build/screenshots/ for a person to look at."""
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))

@@ -1,0 +1,86 @@
+"""Device emulation, touch gestures through the DevTools protocol, and waits on the page's state."""
+
+import time
+
+
+def emulate(driver, width, height, dpr=1, mobile=True):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": dpr, "mobile": mobile})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5})
+
+
+def wait_for(predicate, timeout=10, interval=0.05, message="condition"):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting for {message} (last value {last!r})")
+
+
+def js(driver, script, *args):
+    return driver.execute_script(script, *args)
+
+
+def touch(driver, kind, points):
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind,
+        "touchPoints": [{"x": x, "y": y, "id": i, "radiusX": 1, "radiusY": 1, "force": 1}
+                        for i, (x, y) in enumerate(points)]})
+
+
+def swipe(driver, x0, y0, x1, y1, steps=12, pause=0.016):
+    """One finger from (x0, y0) to (x1, y1)."""
+    touch(driver, "touchStart", [(x0, y0)])
+    for i in range(1, steps + 1):
+        t = i / steps
+        touch(driver, "touchMove", [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)])
+        time.sleep(pause)
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def pinch(driver, cx, cy, start_gap, end_gap, steps=16, pause=0.016):
+    """Two fingers on a horizontal line through (cx, cy), moving from start_gap to end_gap apart."""
+    def points(gap):
+        return [(cx - gap / 2, cy), (cx + gap / 2, cy)]
+    touch(driver, "touchStart", points(start_gap))
+    for i in range(1, steps + 1):
+        touch(driver, "touchMove", points(start_gap + (end_gap - start_gap) * i / steps))
+        time.sleep(pause)
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def tap(driver, x, y):
+    touch(driver, "touchStart", [(x, y)])
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+VIEWER_STATE = """
+const v = window.__viewer;
+if (!v || !v.open) return null;
+return {scale: v.scale, fitScale: v.fitScale, maxScale: v.maxScale, level: v.level,
+        photoRect: v.photoRect, stageRect: v.stageRect, complete: v.complete,
+        wanted: [...v.wantedTiles].sort(), requested: [...v.requestedTiles].sort(),
+        requestCount: v.requestCount, dpr: v.devicePixelRatio, photoId: v.photoId};
+"""
+
+
+def viewer_state(driver):
+    return driver.execute_script(VIEWER_STATE)
+
+
+def settled_viewer(driver, timeout=15):
+    """The viewer's state once every wanted tile has arrived and no gesture or animation runs."""
+    seen = []
+
+    def settled():
+        state = viewer_state(driver)
+        seen[:] = [state]
+        return state if state and state["complete"] else None
+    try:
+        return wait_for(settled, timeout=timeout, message="viewer settled")
+    except AssertionError:
+        pending = js(driver, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => i.src)")
+        raise AssertionError(f"viewer never settled: {seen[0]!r}, tiles still loading: {pending!r}") from None

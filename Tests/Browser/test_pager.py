@@ -1,0 +1,139 @@
+"""Grid, pager and URL: tap a cell, swipe, tap a dot, go Back, and the same with the keyboard."""
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import screenshot
+from gestures import js, swipe, tap, wait_for
+from pages import centre_of, current_dot, hash_of, open_app, sorted_photos, visible_view, wait_hash
+
+
+def test_grid_lists_every_photo_as_a_lazy_square_link(phone, server):
+    open_app(phone, server)
+    photos = sorted_photos(server)
+    cells = js(phone, """
+        return [...document.querySelectorAll('#grid .cell')].map(a => {
+            const img = a.querySelector('img'), r = a.getBoundingClientRect();
+            return {href: a.getAttribute('href'), alt: img.alt, loading: img.loading,
+                    src: img.getAttribute('src'), w: r.width, h: r.height};
+        });
+    """)
+    assert [c["href"] for c in cells] == [f"#/photos/{p['id']}" for p in photos]
+    assert [c["alt"] for c in cells] == [p["title"] for p in photos]
+    assert all(c["loading"] == "lazy" and c["src"] == p["thumbnail"] for c, p in zip(cells, photos))
+    assert all(abs(c["w"] - c["h"]) < 1 and c["w"] > 60 for c in cells)
+    wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].every(i => i.complete && i.naturalWidth > 0)"),
+             message="thumbnails loaded")
+    # Each thumbnail is a square filled with the photo to its edges: no letterbox bars.
+    edges = js(phone, """
+        return [...document.querySelectorAll('#grid img')].map(img => {
+            const c = document.createElement('canvas');
+            c.width = img.naturalWidth; c.height = img.naturalHeight;
+            const g = c.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const brightest = (x, y, w, h) => Math.max(...g.getImageData(x, y, w, h).data.filter((_, i) => i % 4 !== 3));
+            const n = c.width;
+            return {w: c.width, h: c.height, bottom: brightest(0, n - 6, n, 6), right: brightest(n - 6, 0, 6, n),
+                    top: brightest(0, 0, n, 6), left: brightest(0, 0, 6, n)};
+        });
+    """)
+    for edge, photo in zip(edges, photos):
+        assert edge["w"] == edge["h"], photo["title"]
+        assert min(edge["bottom"], edge["right"], edge["top"], edge["left"]) > 40, (photo["title"], edge)
+    screenshot(phone, "grid-phone")
+
+
+def test_tap_swipe_dots_and_back(phone, server):
+    photos = sorted_photos(server)
+    open_app(phone, server)
+    x, y = centre_of(phone, f'#grid .cell[data-photo-id="{photos[0]["id"]}"]')
+    tap(phone, x, y)
+    wait_hash(phone, f"#/photos/{photos[0]['id']}")
+    wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
+    dots = current_dot(phone)
+    assert dots["index"] == 0
+    assert dots["labels"] == [f"Photo {i + 1} of {len(photos)}" for i in range(len(photos))]
+    # Red for the current photo (light or dark appearance), once the dot's short fade is over.
+    wait_for(lambda: current_dot(phone)["colour"] in ("rgb(255, 59, 48)", "rgb(255, 69, 58)"), message="red dot")
+    wait_for(lambda: js(phone, "return document.querySelector('.page.current canvas')?.width > 0"), message="photo drawn")
+    screenshot(phone, "pager-first")
+
+    # A finger swipes right to left across the photo: the next page snaps in, dot and URL follow.
+    swipe(phone, 330, 260, 50, 265)
+    wait_hash(phone, f"#/photos/{photos[1]['id']}")
+    wait_for(lambda: current_dot(phone)["index"] == 1, message="second dot red")
+    strip = js(phone, """const s = document.querySelector('.pager-strip');
+                         return {left: s.scrollLeft, width: s.clientWidth, gap: parseFloat(getComputedStyle(s).columnGap)};""")
+    assert strip["gap"] == 8
+    wait_for(lambda: abs(js(phone, "return document.querySelector('.pager-strip').scrollLeft") - (strip["width"] + 8)) < 1,
+             message="snapped to page 2")
+    # The neighbours are drawn ahead of time.
+    assert js(phone, f"return !!document.querySelector('.page[data-photo-id=\"{photos[2]['id']}\"] canvas')")
+    screenshot(phone, "pager-swiped")
+
+    # Tapping the last dot brings its photo.
+    phone.find_elements(By.CSS_SELECTOR, ".pager-dots .dot")[3].click()
+    wait_hash(phone, f"#/photos/{photos[3]['id']}")
+    wait_for(lambda: current_dot(phone)["index"] == 3, message="last dot red")
+
+    # Reload lands on the same photo.
+    phone.refresh()
+    wait_for(lambda: visible_view(phone) == "pager" and current_dot(phone)["index"] == 3, message="same photo after reload")
+
+    # Back returns to the grid.
+    phone.back()
+    wait_for(lambda: visible_view(phone) == "grid", message="grid after Back")
+    assert hash_of(phone) in ("", "#/")
+
+
+def test_keyboard_alone(desktop, server):
+    driver = desktop
+    photos = sorted_photos(server)
+    open_app(driver, server)
+    press = lambda key: ActionChains(driver).send_keys(key).perform()  # noqa: E731 (to whatever has focus)
+    press(Keys.TAB)
+    active = driver.switch_to.active_element
+    assert active.get_attribute("href").endswith(f"#/photos/{photos[0]['id']}")
+    assert js(driver, "return getComputedStyle(document.activeElement).outlineStyle") != "none"
+    press(Keys.ENTER)
+    wait_hash(driver, f"#/photos/{photos[0]['id']}")
+    press(Keys.ARROW_RIGHT)
+    wait_hash(driver, f"#/photos/{photos[1]['id']}")
+    wait_for(lambda: current_dot(driver)["index"] == 1, message="dot follows arrow key")
+    # Focus follows to the photo in front (Tab never reaches pages off screen); Enter opens the zoom view.
+    on_photo = "return document.activeElement.classList.contains('photo-open') && document.activeElement.closest('.page.current') !== null"
+    for _ in range(12):
+        if js(driver, on_photo):
+            break
+        press(Keys.TAB)
+    assert js(driver, on_photo), "Tab never reached the photo"
+    press(Keys.ENTER)
+    wait_hash(driver, f"#/photos/{photos[1]['id']}/zoom")
+    wait_for(lambda: visible_view(driver) == "zoom", message="zoom view shown")
+    screenshot(driver, "zoom-desktop")
+    press(Keys.ESCAPE)
+    wait_hash(driver, f"#/photos/{photos[1]['id']}")
+    wait_for(lambda: visible_view(driver) == "pager", message="pager shown again")
+    screenshot(driver, "pager-desktop")
+
+
+def test_a_photo_that_failed_says_why(phone, limited_server):
+    broken = limited_server.photos["broken"]
+    assert broken["status"] == "failed" and broken.get("error")
+    open_app(phone, limited_server)
+    cell = js(phone, f"""
+        const a = document.querySelector('#grid .cell[data-photo-id="{broken['id']}"]');
+        return {{badge: a.querySelector('.badge')?.textContent, error: a.querySelector('.cell-error')?.textContent,
+                 label: a.getAttribute('aria-label')}};
+    """)
+    assert cell["badge"] == "Failed"
+    assert cell["error"] == broken["error"]
+    assert broken["error"] in cell["label"]
+    screenshot(phone, "grid-failed-photo")
+    # Its page says so in words, and a zoom link to it lands on the page instead.
+    open_app(phone, limited_server, f"photos/{broken['id']}/zoom")
+    wait_hash(phone, f"#/photos/{broken['id']}")
+    wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
+    shown = js(phone, "return document.querySelector('.page.current .photo-error')?.textContent")
+    assert shown and broken["error"] in shown
