@@ -34,7 +34,11 @@ extension PhotoRenderer {
                 tiles.append(try VipsImage.open(path, access: .random))
             }
         }
+        // The grid's cells are as big as its largest tile, so edge tiles leave padding past the
+        // level's edges; cropping to the level's size removes it.
+        let levelSize = pyramid.levelSize(z)!
         let level = try VipsImage.joined(tiles, columns: grid.columns)
+            .cropped(PixelRect(x: 0, y: 0, width: levelSize.width, height: levelSize.height))
         return try square(of: level, orientation: 1, settings: settings)
     }
 
