@@ -19,6 +19,10 @@ export class Pager {
     this.strip.addEventListener('scrollend', () => this.settled());
     new ResizeObserver(() => this.snapTo(this.index, 'instant')).observe(this.strip);
     document.addEventListener('keydown', (e) => this.key(e));
+    this.previousButton = root.querySelector('.pager-prev');
+    this.nextButton = root.querySelector('.pager-next');
+    this.previousButton.addEventListener('click', () => this.goTo(this.index - 1));
+    this.nextButton.addEventListener('click', () => this.goTo(this.index + 1));
   }
 
   /** Builds one (empty) page and one dot per photo. */
@@ -78,6 +82,8 @@ export class Pager {
   }
 
   markDot(i) {
+    this.previousButton.disabled = i <= 0;
+    this.nextButton.disabled = i >= this.photos.length - 1;
     [...this.dots.children].forEach((dot, j) => {
       if (j === i) dot.setAttribute('aria-current', 'page');
       else dot.removeAttribute('aria-current');

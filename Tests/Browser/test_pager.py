@@ -116,6 +116,11 @@ def test_keyboard_alone(desktop, server):
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: visible_view(driver) == "pager", message="pager shown again")
     screenshot(driver, "pager-desktop")
+    # With a mouse, the arrow buttons beside the photo page too.
+    driver.find_element(By.CSS_SELECTOR, ".pager-prev").click()
+    wait_hash(driver, f"#/photos/{photos[0]['id']}")
+    assert not driver.find_element(By.CSS_SELECTOR, ".pager-prev").is_displayed() or \
+        driver.find_element(By.CSS_SELECTOR, ".pager-prev").get_attribute("disabled") is not None
 
 
 def test_a_photo_that_failed_says_why(phone, limited_server):
