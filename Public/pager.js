@@ -17,7 +17,14 @@ export class Pager {
     this.index = -1;
     this.strip.addEventListener('scroll', () => this.scrolled(), { passive: true });
     this.strip.addEventListener('scrollend', () => this.settled());
-    new ResizeObserver(() => this.snapTo(this.index, 'instant')).observe(this.strip);
+    // A new width moves every page; a new height (a phone's address bar sliding away) moves none,
+    // and snapping then would jerk a swipe in progress.
+    let width = 0;
+    new ResizeObserver(() => {
+      if (this.strip.clientWidth === width) return;
+      width = this.strip.clientWidth;
+      this.snapTo(this.index, 'instant');
+    }).observe(this.strip);
     document.addEventListener('keydown', (e) => this.key(e));
     this.previousButton = root.querySelector('.pager-prev');
     this.nextButton = root.querySelector('.pager-next');
