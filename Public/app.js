@@ -6,6 +6,7 @@ import { renderGrid } from './grid.js';
 import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
+import { tileURL } from './geometry.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
@@ -33,6 +34,10 @@ const viewer = new ZoomViewer(zoomView, {
     viewer.show(photos[next]);
     return true;
   },
+  // Once the photo in front is on screen, the ones beside it are fetched, never before.
+  onFirstScreen(photo) {
+    preloadNeighbours(photos.indexOf(photo));
+  },
 });
 
 const pager = new Pager(pagerView, {
@@ -56,6 +61,14 @@ const pager = new Pager(pagerView, {
 const composer = new Composer(document.getElementById('composer'), {
   onPosted: (comment) => pager.addComment(comment),
 });
+
+/** The one-tile level 0 of the photos beside `index`, so a swipe in the zoom view never shows black. */
+function preloadNeighbours(index) {
+  for (const j of [index - 1, index + 1]) {
+    const photo = photos[j];
+    if (photo && photo.status !== 'failed') new Image().src = tileURL(photo, 0, 0, 0);
+  }
+}
 
 function closeZoom() {
   const photo = pager.current;

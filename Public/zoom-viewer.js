@@ -12,7 +12,7 @@ const EPSILON = 1e-6;
 export class ZoomViewer {
   /**
    * @param {HTMLElement} root the dialog element holding `.zoom-stage`
-   * @param {{onClose: () => void, onPage: (step: number) => boolean}} callbacks
+   * @param {{onClose: () => void, onPage: (step: number) => boolean, onFirstScreen?: (photo) => void}} callbacks
    */
   constructor(root, callbacks) {
     this.root = root;
@@ -214,7 +214,10 @@ export class ZoomViewer {
   }
 
   tilesChanged() {
-    if (this.completeAt === null && this.tiles.complete) this.completeAt = performance.now();
+    if (this.completeAt === null && this.tiles.complete) {
+      this.completeAt = performance.now();
+      this.callbacks.onFirstScreen?.(this.photo);
+    }
   }
 
   exposeDebugHook() {
