@@ -31,6 +31,7 @@ export class ZoomViewer {
     this.openedAt = null;
     this.completeAt = null;
     new ResizeObserver(() => { if (this.photo) this.refit(); }).observe(this.stage);
+    this.watchPixelRatio();
     root.querySelector('.zoom-close').addEventListener('click', () => this.callbacks.onClose());
     root.querySelector('.zoom-in').addEventListener('click', () => this.zoomBy(2));
     root.querySelector('.zoom-out').addEventListener('click', () => this.zoomBy(0.5));
@@ -98,15 +99,21 @@ export class ZoomViewer {
   refit() {
     const before = [this.vw, this.vh];
     this.measure();
-    if (before[0] === this.vw && before[1] === this.vh && !this.dprChanged()) return;
+    if (before[0] === this.vw && before[1] === this.vh) return;
     this.cancelAnimation();
     this.fit();
   }
 
-  dprChanged() {
-    const changed = this.lastDpr !== undefined && this.lastDpr !== this.dpr;
-    this.lastDpr = this.dpr;
-    return changed;
+  /**
+   * A window dragged to a screen of another pixel density changes native resolution and the level
+   * that matches the zoom, without any resize: clamp to the new limit and fetch the right level.
+   */
+  watchPixelRatio() {
+    const query = matchMedia(`(resolution: ${this.dpr}dppx)`);
+    query.addEventListener('change', () => {
+      if (this.photo) this.place(this.s, this.tx, this.ty);
+      this.watchPixelRatio();
+    }, { once: true });
   }
 
   /** Sets scale and translation, clamped: never beyond fit or native, never dragged out of view. */
