@@ -70,10 +70,13 @@ function preloadNeighbours(index) {
   }
 }
 
+let closingOn = null; // the photo the zoom view showed when it closed (it may have been swiped to)
+
 function closeZoom() {
   const photo = pager.current;
   if (zoomPushed) {
     zoomPushed = false;
+    closingOn = photo.id;
     history.back();
   } else {
     history.replaceState(history.state, '', `#/photos/${photo.id}`);
@@ -129,7 +132,16 @@ pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
   if (cameFromGrid) { e.preventDefault(); history.back(); }
 });
 
-window.addEventListener('hashchange', () => show(parseRoute(location.hash)));
+window.addEventListener('hashchange', () => {
+  let route = parseRoute(location.hash);
+  if (closingOn !== null && route.view === 'photo' && route.id !== closingOn) {
+    // Back closed the zoom view, but onto the photo it was opened on: stay on the one it showed last.
+    history.replaceState(history.state, '', `#/photos/${closingOn}`);
+    route = { view: 'photo', id: closingOn };
+  }
+  closingOn = null;
+  show(route);
+});
 window.addEventListener('pagehide', () => pager.setLive(false));
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 

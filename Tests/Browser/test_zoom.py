@@ -232,3 +232,19 @@ def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
     final = settled_viewer(phone, timeout=30)
     _, expected = expected_tiles(photo, final)
     assert set(final["wanted"]) == expected
+
+
+def test_closing_after_swiping_stays_on_the_photo_shown(phone, server):
+    photos = sorted(server.photos.values(), key=lambda p: p["id"])
+    open_app(phone, server, f"photos/{photos[0]['id']}")
+    wait_for(lambda: js(phone, "return document.querySelector('.page.current canvas')?.width > 0"), message="photo drawn")
+    phone.find_element("css selector", ".page.current .photo-open").click()
+    wait_hash(phone, f"#/photos/{photos[0]['id']}/zoom")
+    settled_viewer(phone)
+    swipe(phone, 340, 420, 40, 425, steps=8)
+    wait_for(lambda: (viewer_state(phone) or {}).get("photoId") == photos[1]["id"], message="next photo in zoom")
+    js(phone, "document.querySelector('.zoom-close').click()")
+    wait_for(lambda: viewer_state(phone) is None, message="zoom closed")
+    wait_hash(phone, f"#/photos/{photos[1]['id']}")
+    wait_for(lambda: js(phone, "return document.querySelector('.page.current')?.dataset.photoId") == str(photos[1]["id"]),
+             message="pager on the photo last shown")
