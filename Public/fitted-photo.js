@@ -25,7 +25,8 @@ export class FittedPhoto {
   displaySize() {
     const { width, height } = this.photo;
     const columnWidth = this.column.clientWidth || window.innerWidth;
-    const maxHeight = Math.max(200, window.innerHeight * 0.72);
+    // Whole between the top bar and the bottom bar (about 140 px together), even on a phone held sideways.
+    const maxHeight = Math.max(200, Math.min(window.innerHeight * 0.75, window.innerHeight - 142));
     const scale = Math.min(columnWidth / width, maxHeight / height);
     return { width: Math.round(width * scale), height: Math.round(height * scale), scale };
   }

@@ -110,7 +110,7 @@ export class Pager {
     // (which would scroll the strip back to it).
     this.pages.forEach((page, j) => { page.element.inert = j !== i; });
     const active = document.activeElement;
-    if (!this.root.hidden && (active === document.body || (active && active.closest('.page') && active.closest('.page') !== this.pages[i].element))) {
+    if (!this.root.hidden && active && active.closest('.page') && active.closest('.page') !== this.pages[i].element) {
       this.focusPhoto();
     }
     this.onChange(this.photos[i]);
