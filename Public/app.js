@@ -145,22 +145,50 @@ window.addEventListener('hashchange', () => {
 window.addEventListener('pagehide', () => pager.setLive(false));
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
+/** What, of the list, the grid shows: a change in any of it redraws the grid. */
+const signature = (list) => list.map((p) => `${p.id}:${p.status}:${p.version}:${p.title}`).join('|');
+
+function applyPhotos(list) {
+  photos = list;
+  const count = document.getElementById('grid-count');
+  count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
+  document.getElementById('grid-status').textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
+  renderGrid(document.getElementById('grid'), photos);
+  pager.setPhotos(photos);
+}
+
+/**
+ * New photos in the folder, and photos that finish processing, show up without a reload. Only
+ * while the grid is on screen: pages are never rebuilt under someone reading or zooming.
+ */
+async function refresh() {
+  if (!gridView.hidden && document.visibilityState === 'visible') {
+    try {
+      const list = await listPhotos();
+      if (!gridView.hidden && signature(list) !== signature(photos)) {
+        const focused = document.activeElement?.dataset?.photoId;
+        applyPhotos(list);
+        if (focused) gridView.querySelector(`[data-photo-id="${focused}"]`)?.focus({ preventScroll: true });
+      }
+    } catch { /* the next round tries again */ }
+  }
+  setTimeout(refresh, photos.some((p) => p.status === 'processing') ? 2000 : 5000);
+}
+
 async function start() {
   const status = document.getElementById('grid-status');
+  let list;
   try {
-    photos = await listPhotos();
+    list = await listPhotos();
   } catch (error) {
     status.textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
     return;
   }
-  const count = document.getElementById('grid-count');
-  count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
-  status.textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
-  renderGrid(document.getElementById('grid'), photos);
-  pager.setPhotos(photos);
+  applyPhotos(list);
   document.documentElement.dataset.ready = 'true';
   show(parseRoute(location.hash));
   landed = true;
+  setTimeout(refresh, 5000);
 }
 
 start();
