@@ -66,7 +66,7 @@ export class ZoomViewer {
     this.stage.setAttribute('aria-label', `${photo.title}, ${photo.width} × ${photo.height} pixels. Plus and minus zoom, arrows pan, Escape closes.`);
     this.openedAt = performance.now();
     this.completeAt = null;
-    this.offsetX = 0;
+    this.setOffset(0); // the swipe that brought this photo has done its work
     this.measure();
     this.fit();
   }

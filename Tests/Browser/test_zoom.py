@@ -174,6 +174,11 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     wait_for(lambda: (viewer_state(phone) or {}).get("photoId") == following["id"], message="next photo")
     wait_hash(phone, f"#/photos/{following['id']}/zoom")
     assert hash_of(phone) == f"#/photos/{following['id']}/zoom"
+    # The new photo is fitted and centred where it belongs, not left where the finger dragged the old one.
+    arrived = settled_viewer(phone)
+    assert js(phone, "return document.querySelector('.zoom-layer').style.transform") == ""
+    drawn = js(phone, "return [...document.querySelectorAll('.zoom-layer img.loaded')].map(i => i.getBoundingClientRect().left)")
+    assert min(drawn) == pytest.approx(arrived["photoRect"]["left"], abs=1)
 
 
 def test_wheel_and_double_click_zoom_around_the_cursor(desktop, server):
