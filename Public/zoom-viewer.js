@@ -153,19 +153,19 @@ export class ZoomViewer {
     this.cancelAnimation();
     const clamped = Math.min(this.maxScale, Math.max(this.fitScale, target));
     const from = { s: this.s, tx: this.tx, ty: this.ty };
-    let end;
-    if (px === null) {
-      end = { s: clamped, tx: (this.vw - this.photo.width * clamped) / 2, ty: (this.vh - this.photo.height * clamped) / 2 };
-    } else {
-      const photoX = (px - this.tx) / this.s, photoY = (py - this.ty) / this.s;
-      end = { s: clamped, tx: px - photoX * clamped, ty: py - photoY * clamped };
-    }
+    const end = { s: clamped, tx: (this.vw - this.photo.width * clamped) / 2, ty: (this.vh - this.photo.height * clamped) / 2 };
+    const anchor = px === null ? null : { x: px, y: py, photoX: (px - this.tx) / this.s, photoY: (py - this.ty) / this.s };
     const started = performance.now(), duration = 260;
     const step = (now) => {
       const t = Math.min(1, (now - started) / duration);
       const e = 1 - Math.pow(1 - t, 3);
       const s = from.s * Math.pow(end.s / from.s, e);
-      this.place(s, from.tx + (end.tx - from.tx) * e, from.ty + (end.ty - from.ty) * e);
+      if (anchor) {
+        // Every frame keeps the tapped photo point under the finger, not only the last one.
+        this.place(s, anchor.x - anchor.photoX * s, anchor.y - anchor.photoY * s);
+      } else {
+        this.place(s, from.tx + (end.tx - from.tx) * e, from.ty + (end.ty - from.ty) * e);
+      }
       this.animation = t < 1 ? requestAnimationFrame(step) : null;
       if (t >= 1) this.render();
     };
