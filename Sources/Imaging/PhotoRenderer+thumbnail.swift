@@ -34,8 +34,8 @@ extension PhotoRenderer {
                 tiles.append(try VipsImage.open(path, access: .random))
             }
         }
-        // arrayjoin gives every cell the first tile's size, so the smaller edge tiles leave a black
-        // margin on the right and at the bottom: cut the join back to the level's own size.
+        // The grid's cells are as big as its largest tile, so edge tiles leave padding past the
+        // level's edges; cropping to the level's size removes it.
         let levelSize = pyramid.levelSize(z)!
         let level = try VipsImage.joined(tiles, columns: grid.columns)
             .cropped(PixelRect(x: 0, y: 0, width: levelSize.width, height: levelSize.height))

@@ -91,6 +91,17 @@ final class VipsImage {
     var isCMYK: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
     var isSRGB: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_sRGB }
 
+    /// The embedded ICC profile's bytes, if there is one.
+    var iccProfile: [UInt8]? {
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard hasICCProfile, vips_image_get_blob(pointer, "icc-profile-data", &data, &length) == 0, let data else {
+            vips_error_clear()
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
     /// Whether a metadata field (e.g. "exif-data", "icc-profile-data") is attached.
     func hasField(_ name: String) -> Bool { vips_image_get_typeof(pointer, name) != 0 }
 

@@ -16,6 +16,9 @@ public final class PhotoLibrary: Sendable {
     let metrics: LibraryMetrics
     let renders = SingleFlight<TileKey, [UInt8]>()
     let ingest: IngestQueue
+    /// Cache hits not yet added to the hits counter: a shared counter update per hot tile costs
+    /// more than the cache lookup itself, so hits are added in batches (see `flushMetrics`).
+    let pendingHits = Atomic<Int>(0)
 
     private struct Loop {
         var started = false
@@ -134,6 +137,7 @@ public final class PhotoLibrary: Sendable {
         }
         for photo in catalog.photos where photo.status == .processing { queue(photo) }
         metrics.record(photos: catalog.photos)
+        flushMetrics()
         collectGarbage()
     }
 

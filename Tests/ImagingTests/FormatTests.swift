@@ -84,6 +84,35 @@ final class FormatTests: XCTestCase {
         try assertRendersHalves(fixtures.path("bare-cmyk.jpg"), tolerance: 20)
     }
 
+    func testWideGamutPhotoIsConvertedToSRGB() throws {
+        let reference = try halves("reference.ppm")
+        try fixtures.vips("icc_transform", reference, fixtures.path("p3.jpg[Q=98]"), "p3", "--input-profile", "srgb")
+        let stored = try VipsImage.open(fixtures.path("p3.jpg"), access: .random)
+        let profile = try XCTUnwrap(stored.iccProfile.flatMap(ICCProfile.init))
+        XCTAssertFalse(profile.isSRGB, "\(profile.description)")
+        // The stored numbers are P3 numbers, visibly unlike the sRGB ones…
+        let p3Left = try stored.pixel(x: 40, y: 100)
+        XCTAssertGreaterThan(zip(p3Left, [Double(left.red), Double(left.green), Double(left.blue)]).map { abs($0 - $1) }.max()!, 10)
+        // …and what comes out is sRGB again.
+        try assertRendersHalves(fixtures.path("p3.jpg"), tolerance: 6)
+    }
+
+    func testProfilesAreRecognisedFromTheirBytes() throws {
+        let reference = try halves("reference.ppm")
+        try fixtures.vips("icc_transform", reference, fixtures.path("srgb.jpg"), "srgb", "--input-profile", "srgb")
+        try fixtures.vips("icc_transform", reference, fixtures.path("cmyk.jpg"), "cmyk", "--input-profile", "srgb")
+        let srgb = try XCTUnwrap(try VipsImage.open(fixtures.path("srgb.jpg"), access: .random).iccProfile.flatMap(ICCProfile.init))
+        XCTAssertEqual(srgb.colourSpace, "RGB ")
+        XCTAssertTrue(srgb.isSRGB, srgb.description)
+        let cmyk = try XCTUnwrap(try VipsImage.open(fixtures.path("cmyk.jpg"), access: .random).iccProfile.flatMap(ICCProfile.init))
+        XCTAssertEqual(cmyk.colourSpace, "CMYK")
+        XCTAssertFalse(cmyk.isSRGB)
+        XCTAssertNil(ICCProfile(Array(repeating: 7, count: 64)))
+        XCTAssertNil(ICCProfile(Array(repeating: 0xFF, count: 400)), "a tag table pointing outside the bytes")
+        // An sRGB-tagged photo needs no conversion and still comes out right.
+        try assertRendersHalves(fixtures.path("srgb.jpg"))
+    }
+
     func testSixteenBitPNGsBecomeEightBit() throws {
         let reference = try halves("reference.ppm")
         try fixtures.vips("linear", reference, fixtures.path("wide.v"), "257", "0")

@@ -159,6 +159,21 @@ final class PyramidBuildTests: XCTestCase {
         XCTAssertEqual([tile.width, tile.height], [44, 200])
     }
 
+    /// The pyramid's thumbnail comes from its tiles; it must show the same picture as one made from the photo.
+    func testPyramidThumbnailMatchesTheSourceThumbnail() throws {
+        for (width, height) in [(900, 600), (1000, 1300)] {
+            let source = try fixtures.gradient("photo-\(width).jpg", width: width, height: height)
+            let directory = fixtures.path("pyramid-\(width)")
+            _ = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+            let fromTiles = try VipsImage.open(directory + "/thumbnail.jpg", access: .random)
+            let fromPhoto = try fixtures.decode(try PhotoRenderer.thumbnail(source: source, settings: settings))
+            XCTAssertEqual([fromTiles.width, fromTiles.height], [256, 256])
+            XCTAssertLessThan(try fromTiles.meanAbsoluteDifference(to: fromPhoto), 4, "\(width)×\(height)")
+            // The bottom row is the lower gradient (green high), not black padding.
+            XCTAssertGreaterThan(try fromTiles.pixel(x: 128, y: 255)[1], 150, "\(width)×\(height)")
+        }
+    }
+
     func testPanoramaThumbnailIsItsCentre() throws {
         // Left third red, middle third green, right third blue: only green is in the centre square.
         try fixtures.ppm("strip.ppm", width: 1800, height: 100) { x, _ in

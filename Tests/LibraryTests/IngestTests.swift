@@ -62,8 +62,11 @@ final class IngestTests: XCTestCase {
         let shots = [DemoLibrary.Shot(name: "photo1.jpg", width: 400, height: 300),
                      DemoLibrary.Shot(name: "photo2.jpg", width: 300, height: 400)]
         let demo = DemoLibrary(directory: folders.photos + "/demo", shots: shots, logger: .disabled)
+        try FileManager.default.createDirectory(atPath: demo.directory, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: demo.directory + "/.photo2.jpg.99.tmp.jpg", contents: Data("half".utf8))
         var landed = 0
         demo.make(onPhoto: { landed += 1 })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: demo.directory + "/.photo2.jpg.99.tmp.jpg"), "leftovers are cleared")
         XCTAssertEqual(landed, 2)
         XCTAssertTrue(demo.isComplete)
         let names = try FileManager.default.contentsOfDirectory(atPath: demo.directory).filter { !$0.hasPrefix(".") }.sorted()

@@ -27,8 +27,13 @@ final class TileServingTests: XCTestCase {
         // The next request is a memory hit.
         XCTAssertEqual(library.cachedImage(TileKey(version: photo.version, tile: tile)), Array("rendered 3/2/1".utf8))
         XCTAssertEqual(renderer.tileRenders, 1)
+        library.flushMetrics()
         let hits = metrics.counter("photoscroll_tile_cache_hits_total", help: "").value()
         XCTAssertGreaterThanOrEqual(hits, 1)
+        // Batched hits all arrive once flushed.
+        for _ in 0..<100 { _ = library.cachedImage(TileKey(version: photo.version, tile: tile)) }
+        library.flushMetrics()
+        XCTAssertEqual(metrics.counter("photoscroll_tile_cache_hits_total", help: "").value(), hits + 100)
         XCTAssertEqual(metrics.gauge("photoscroll_tile_cache_bytes", help: "").value(), Double(library.cache.bytes))
     }
 

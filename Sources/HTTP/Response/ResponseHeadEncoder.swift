@@ -27,9 +27,9 @@ struct ResponseHeadEncoder {
         out.append(contentsOf: currentDateLine())
         out.append(contentsOf: serverLine)
         for field in response.headers.fields {
-            out.append(contentsOf: field.name.utf8)
+            Self.append(field.name, to: &out)
             out.append(58); out.append(32)
-            out.append(contentsOf: field.value.utf8)
+            Self.append(field.value, to: &out)
             out.append(13); out.append(10)
         }
         if let length = response.contentLength {
@@ -57,6 +57,13 @@ struct ResponseHeadEncoder {
             dateLine = Array("Date: \(HTTPDate.format(now))\r\n".utf8)
         }
         return dateLine
+    }
+
+    /// Copies a string's UTF-8 bytes in one go (a native string is contiguous), not byte by byte.
+    @inline(__always)
+    static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {

@@ -174,7 +174,10 @@ public final class PhotoCatalog: Sendable {
     public func markBuilt(_ version: String) {
         state.withLock { state in
             state.built.insert(version)
-            Self.publish(&state, folder: folder, settings: settings)
+            // In place rather than republished: one pass, no sort, for each of thousands of builds.
+            for i in state.photos.indices where state.photos[i].version == version && state.photos[i].status == .processing {
+                state.photos[i].status = .ready
+            }
         }
     }
 

@@ -49,6 +49,11 @@ public struct DemoLibrary: Sendable {
             logger.error("cannot make the demo folder", [("path", directory), ("error", "\(error)")])
             return
         }
+        // Half-drawn photos of a run that was stopped mid-way.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where name.hasPrefix(".") && name.hasSuffix(".tmp.jpg") {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
         for (index, shot) in shots.enumerated() {
             guard !isStopped() else { return }
             let path = directory + "/" + shot.name
