@@ -6,6 +6,7 @@ import { renderGrid } from './grid.js';
 import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
+import { tileURL } from './geometry.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
@@ -33,6 +34,10 @@ const viewer = new ZoomViewer(zoomView, {
     viewer.show(photos[next]);
     return true;
   },
+  // Once the photo in front is on screen, the ones beside it are fetched, never before.
+  onFirstScreen(photo) {
+    preloadNeighbours(photos.indexOf(photo));
+  },
 });
 
 const pager = new Pager(pagerView, {
@@ -57,10 +62,21 @@ const composer = new Composer(document.getElementById('composer'), {
   onPosted: (comment) => pager.addComment(comment),
 });
 
+/** The one-tile level 0 of the photos beside `index`, so a swipe in the zoom view never shows black. */
+function preloadNeighbours(index) {
+  for (const j of [index - 1, index + 1]) {
+    const photo = photos[j];
+    if (photo && photo.status !== 'failed') new Image().src = tileURL(photo, 0, 0, 0);
+  }
+}
+
+let closingOn = null; // the photo the zoom view showed when it closed (it may have been swiped to)
+
 function closeZoom() {
   const photo = pager.current;
   if (zoomPushed) {
     zoomPushed = false;
+    closingOn = photo.id;
     history.back();
   } else {
     history.replaceState(history.state, '', `#/photos/${photo.id}`);
@@ -116,26 +132,63 @@ pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
   if (cameFromGrid) { e.preventDefault(); history.back(); }
 });
 
-window.addEventListener('hashchange', () => show(parseRoute(location.hash)));
+window.addEventListener('hashchange', () => {
+  let route = parseRoute(location.hash);
+  if (closingOn !== null && route.view === 'photo' && route.id !== closingOn) {
+    // Back closed the zoom view, but onto the photo it was opened on: stay on the one it showed last.
+    history.replaceState(history.state, '', `#/photos/${closingOn}`);
+    route = { view: 'photo', id: closingOn };
+  }
+  closingOn = null;
+  show(route);
+});
 window.addEventListener('pagehide', () => pager.setLive(false));
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
+/** What, of the list, the grid shows: a change in any of it redraws the grid. */
+const signature = (list) => list.map((p) => `${p.id}:${p.status}:${p.version}:${p.title}`).join('|');
+
+function applyPhotos(list) {
+  photos = list;
+  const count = document.getElementById('grid-count');
+  count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
+  document.getElementById('grid-status').textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
+  renderGrid(document.getElementById('grid'), photos);
+  pager.setPhotos(photos);
+}
+
+/**
+ * New photos in the folder, and photos that finish processing, show up without a reload. Only
+ * while the grid is on screen: pages are never rebuilt under someone reading or zooming.
+ */
+async function refresh() {
+  if (!gridView.hidden && document.visibilityState === 'visible') {
+    try {
+      const list = await listPhotos();
+      if (!gridView.hidden && signature(list) !== signature(photos)) {
+        const focused = document.activeElement?.dataset?.photoId;
+        applyPhotos(list);
+        if (focused) gridView.querySelector(`[data-photo-id="${focused}"]`)?.focus({ preventScroll: true });
+      }
+    } catch { /* the next round tries again */ }
+  }
+  setTimeout(refresh, photos.some((p) => p.status === 'processing') ? 2000 : 5000);
+}
+
 async function start() {
   const status = document.getElementById('grid-status');
+  let list;
   try {
-    photos = await listPhotos();
+    list = await listPhotos();
   } catch (error) {
     status.textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
     return;
   }
-  const count = document.getElementById('grid-count');
-  count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
-  status.textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
-  renderGrid(document.getElementById('grid'), photos);
-  pager.setPhotos(photos);
+  applyPhotos(list);
   document.documentElement.dataset.ready = 'true';
   show(parseRoute(location.hash));
   landed = true;
+  setTimeout(refresh, 5000);
 }
 
 start();

@@ -16,6 +16,11 @@ function when(createdAt) {
   return timeFormat.format(date);
 }
 
+// "just now" should not stay "just now": the times on screen are refreshed every minute.
+setInterval(() => {
+  for (const time of document.querySelectorAll('.comment time')) time.textContent = when(time.dateTime);
+}, 60_000);
+
 /** The list of comments of one photo inside `list` (an <ol>). */
 export class CommentThread {
   constructor(list, photoId, onCount) {

@@ -15,15 +15,18 @@ export class FittedPhoto {
     frame.appendChild(this.canvas);
     this.images = [];
     this.drawnLevel = -1;
+    // The column is measured, not the button: the button is only as wide as the photo in it.
+    this.column = frame.closest('.photo-frame') || frame;
     this.observer = new ResizeObserver(() => this.draw());
-    this.observer.observe(frame);
+    this.observer.observe(this.column);
   }
 
   /** The CSS size the photo takes: the column's width, and no taller than most of the screen. */
   displaySize() {
     const { width, height } = this.photo;
-    const columnWidth = this.frame.clientWidth || window.innerWidth;
-    const maxHeight = Math.max(200, window.innerHeight * 0.72);
+    const columnWidth = this.column.clientWidth || window.innerWidth;
+    // Whole between the top bar and the bottom bar (about 140 px together), even on a phone held sideways.
+    const maxHeight = Math.max(200, Math.min(window.innerHeight * 0.75, window.innerHeight - 142));
     const scale = Math.min(columnWidth / width, maxHeight / height);
     return { width: Math.round(width * scale), height: Math.round(height * scale), scale };
   }

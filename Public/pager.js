@@ -17,8 +17,19 @@ export class Pager {
     this.index = -1;
     this.strip.addEventListener('scroll', () => this.scrolled(), { passive: true });
     this.strip.addEventListener('scrollend', () => this.settled());
-    new ResizeObserver(() => this.snapTo(this.index, 'instant')).observe(this.strip);
+    // A new width moves every page; a new height (a phone's address bar sliding away) moves none,
+    // and snapping then would jerk a swipe in progress.
+    let width = 0;
+    new ResizeObserver(() => {
+      if (this.strip.clientWidth === width) return;
+      width = this.strip.clientWidth;
+      this.snapTo(this.index, 'instant');
+    }).observe(this.strip);
     document.addEventListener('keydown', (e) => this.key(e));
+    this.previousButton = root.querySelector('.pager-prev');
+    this.nextButton = root.querySelector('.pager-next');
+    this.previousButton.addEventListener('click', () => this.goTo(this.index - 1));
+    this.nextButton.addEventListener('click', () => this.goTo(this.index + 1));
   }
 
   /** Builds one (empty) page and one dot per photo. */
@@ -78,6 +89,8 @@ export class Pager {
   }
 
   markDot(i) {
+    this.previousButton.disabled = i <= 0;
+    this.nextButton.disabled = i >= this.photos.length - 1;
     [...this.dots.children].forEach((dot, j) => {
       if (j === i) dot.setAttribute('aria-current', 'page');
       else dot.removeAttribute('aria-current');
@@ -97,7 +110,7 @@ export class Pager {
     // (which would scroll the strip back to it).
     this.pages.forEach((page, j) => { page.element.inert = j !== i; });
     const active = document.activeElement;
-    if (!this.root.hidden && (active === document.body || (active && active.closest('.page') && active.closest('.page') !== this.pages[i].element))) {
+    if (!this.root.hidden && active && active.closest('.page') && active.closest('.page') !== this.pages[i].element) {
       this.focusPhoto();
     }
     this.onChange(this.photos[i]);

@@ -45,21 +45,22 @@ export class ViewerTiles {
     this.wantedKeys = new Set(wanted.map(key));
     this.level = wanted.length ? wanted[0].z : 0;
     const underlay = { z: 0, x: 0, y: 0 };
-    for (const t of [underlay, ...wanted]) {
+    // The underlay is asked for last and at low priority: it must not delay the tiles on screen.
+    for (const t of [...wanted, underlay]) {
       const k = key(t);
       if (this.tiles.has(k)) continue;
-      this.add(k, t, urlOf(t), rectOf(t));
+      this.add(k, t, urlOf(t), rectOf(t), t === underlay && !this.wantedKeys.has(k));
     }
     this.prune(visible);
   }
 
-  add(k, t, url, rect) {
+  add(k, t, url, rect, background = false) {
     const img = document.createElement('img');
     img.alt = '';
     img.draggable = false;
     img.decoding = 'async';
     // Tiles are what the person is waiting for; without this Chromium treats them as low-priority images.
-    img.fetchPriority = 'high';
+    img.fetchPriority = background ? 'low' : 'high';
     img.className = 'tile';
     img.dataset.tile = k;
     const tile = { ...t, rect, img, loaded: false, key: k };

@@ -12,7 +12,7 @@ const EPSILON = 1e-6;
 export class ZoomViewer {
   /**
    * @param {HTMLElement} root the dialog element holding `.zoom-stage`
-   * @param {{onClose: () => void, onPage: (step: number) => boolean}} callbacks
+   * @param {{onClose: () => void, onPage: (step: number) => boolean, onFirstScreen?: (photo) => void}} callbacks
    */
   constructor(root, callbacks) {
     this.root = root;
@@ -31,6 +31,7 @@ export class ZoomViewer {
     this.openedAt = null;
     this.completeAt = null;
     new ResizeObserver(() => { if (this.photo) this.refit(); }).observe(this.stage);
+    this.watchPixelRatio();
     root.querySelector('.zoom-close').addEventListener('click', () => this.callbacks.onClose());
     root.querySelector('.zoom-in').addEventListener('click', () => this.zoomBy(2));
     root.querySelector('.zoom-out').addEventListener('click', () => this.zoomBy(0.5));
@@ -65,7 +66,7 @@ export class ZoomViewer {
     this.stage.setAttribute('aria-label', `${photo.title}, ${photo.width} × ${photo.height} pixels. Plus and minus zoom, arrows pan, Escape closes.`);
     this.openedAt = performance.now();
     this.completeAt = null;
-    this.offsetX = 0;
+    this.setOffset(0); // the swipe that brought this photo has done its work
     this.measure();
     this.fit();
   }
@@ -98,15 +99,21 @@ export class ZoomViewer {
   refit() {
     const before = [this.vw, this.vh];
     this.measure();
-    if (before[0] === this.vw && before[1] === this.vh && !this.dprChanged()) return;
+    if (before[0] === this.vw && before[1] === this.vh) return;
     this.cancelAnimation();
     this.fit();
   }
 
-  dprChanged() {
-    const changed = this.lastDpr !== undefined && this.lastDpr !== this.dpr;
-    this.lastDpr = this.dpr;
-    return changed;
+  /**
+   * A window dragged to a screen of another pixel density changes native resolution and the level
+   * that matches the zoom, without any resize: clamp to the new limit and fetch the right level.
+   */
+  watchPixelRatio() {
+    const query = matchMedia(`(resolution: ${this.dpr}dppx)`);
+    query.addEventListener('change', () => {
+      if (this.photo) this.place(this.s, this.tx, this.ty);
+      this.watchPixelRatio();
+    }, { once: true });
   }
 
   /** Sets scale and translation, clamped: never beyond fit or native, never dragged out of view. */
@@ -146,19 +153,19 @@ export class ZoomViewer {
     this.cancelAnimation();
     const clamped = Math.min(this.maxScale, Math.max(this.fitScale, target));
     const from = { s: this.s, tx: this.tx, ty: this.ty };
-    let end;
-    if (px === null) {
-      end = { s: clamped, tx: (this.vw - this.photo.width * clamped) / 2, ty: (this.vh - this.photo.height * clamped) / 2 };
-    } else {
-      const photoX = (px - this.tx) / this.s, photoY = (py - this.ty) / this.s;
-      end = { s: clamped, tx: px - photoX * clamped, ty: py - photoY * clamped };
-    }
+    const end = { s: clamped, tx: (this.vw - this.photo.width * clamped) / 2, ty: (this.vh - this.photo.height * clamped) / 2 };
+    const anchor = px === null ? null : { x: px, y: py, photoX: (px - this.tx) / this.s, photoY: (py - this.ty) / this.s };
     const started = performance.now(), duration = 260;
     const step = (now) => {
       const t = Math.min(1, (now - started) / duration);
       const e = 1 - Math.pow(1 - t, 3);
       const s = from.s * Math.pow(end.s / from.s, e);
-      this.place(s, from.tx + (end.tx - from.tx) * e, from.ty + (end.ty - from.ty) * e);
+      if (anchor) {
+        // Every frame keeps the tapped photo point under the finger, not only the last one.
+        this.place(s, anchor.x - anchor.photoX * s, anchor.y - anchor.photoY * s);
+      } else {
+        this.place(s, from.tx + (end.tx - from.tx) * e, from.ty + (end.ty - from.ty) * e);
+      }
       this.animation = t < 1 ? requestAnimationFrame(step) : null;
       if (t >= 1) this.render();
     };
@@ -214,7 +221,10 @@ export class ZoomViewer {
   }
 
   tilesChanged() {
-    if (this.completeAt === null && this.tiles.complete) this.completeAt = performance.now();
+    if (this.completeAt === null && this.tiles.complete) {
+      this.completeAt = performance.now();
+      this.callbacks.onFirstScreen?.(this.photo);
+    }
   }
 
   exposeDebugHook() {

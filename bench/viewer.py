@@ -57,9 +57,10 @@ def pinch_to_native(driver, server, photo, width, height):
     state = settled_viewer(driver, timeout=60)
     js(driver, "window.__viewer.resetRequests(); performance.clearResourceTimings()")
     ratio = state["maxScale"] / state["scale"]
-    start_gap = 40
+    # Both fingers stay on the screen the whole time, as real ones do.
+    start_gap = 30
     cx, cy = width / 2, height / 2
-    end_gap = min(start_gap * ratio * 1.1, min(width, height) * 2)
+    end_gap = min(start_gap * ratio * 1.1, width * 0.95)
     pinch(driver, cx, cy, start_gap, end_gap, steps=60, pause=0.016)
     final = settled_viewer(driver, timeout=60)
     if final["scale"] < final["maxScale"] - 1e-9:

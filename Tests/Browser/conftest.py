@@ -118,6 +118,7 @@ def limited_server(work_dir):
         f.write("this is a text file with a .jpg name\n")
     made["broken"] = None
     running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
+    running.photos_dir = photos
     yield running
     running.stop()
 

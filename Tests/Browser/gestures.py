@@ -42,14 +42,20 @@ def swipe(driver, x0, y0, x1, y1, steps=12, pause=0.016):
 
 
 def pinch(driver, cx, cy, start_gap, end_gap, steps=16, pause=0.016):
-    """Two fingers on a horizontal line through (cx, cy), moving from start_gap to end_gap apart."""
+    """Two fingers on a horizontal line through (cx, cy), moving from start_gap to end_gap apart.
+    Returns the longest time, in seconds, between two finger moves: on a busy machine the fingers
+    may stall long enough to count as a pause."""
     def points(gap):
         return [(cx - gap / 2, cy), (cx + gap / 2, cy)]
     touch(driver, "touchStart", points(start_gap))
+    last, longest = time.monotonic(), 0.0
     for i in range(1, steps + 1):
         touch(driver, "touchMove", points(start_gap + (end_gap - start_gap) * i / steps))
+        now = time.monotonic()
+        longest, last = max(longest, now - last), now
         time.sleep(pause)
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    return longest
 
 
 def tap(driver, x, y):

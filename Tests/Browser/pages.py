@@ -1,4 +1,4 @@
-"""Helpers that read the page the way a person sees it: which view, which photo, which dot."""
+"""Reading the page the way a person sees it: which view, which photo, which dot."""
 
 from gestures import js, wait_for
 

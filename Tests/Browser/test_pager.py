@@ -4,7 +4,10 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+import os
+
 from conftest import screenshot
+from photos import make_photo
 from gestures import js, swipe, tap, wait_for
 from pages import centre_of, current_dot, hash_of, open_app, sorted_photos, visible_view, wait_hash
 
@@ -116,6 +119,11 @@ def test_keyboard_alone(desktop, server):
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: visible_view(driver) == "pager", message="pager shown again")
     screenshot(driver, "pager-desktop")
+    # With a mouse, the arrow buttons beside the photo page too.
+    driver.find_element(By.CSS_SELECTOR, ".pager-prev").click()
+    wait_hash(driver, f"#/photos/{photos[0]['id']}")
+    assert not driver.find_element(By.CSS_SELECTOR, ".pager-prev").is_displayed() or \
+        driver.find_element(By.CSS_SELECTOR, ".pager-prev").get_attribute("disabled") is not None
 
 
 def test_a_photo_that_failed_says_why(phone, limited_server):
@@ -137,3 +145,15 @@ def test_a_photo_that_failed_says_why(phone, limited_server):
     wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
     shown = js(phone, "return document.querySelector('.page.current .photo-error')?.textContent")
     assert shown and broken["error"] in shown
+
+
+def test_a_photo_added_to_the_folder_appears_in_the_open_grid(phone, limited_server):
+    open_app(phone, limited_server)
+    before = js(phone, "return document.querySelectorAll('#grid .cell').length")
+    make_photo(os.path.join(limited_server.photos_dir, "added-later.jpg"), 800, 600, seed=2)
+    # The server finds it on its next scan; the open grid picks it up without a reload.
+    js(phone, "window.__sameDocument = true")
+    wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].some(i => i.alt === 'added-later')"),
+             timeout=40, message="new photo in the grid")
+    assert js(phone, "return document.querySelectorAll('#grid .cell').length") == before + 1
+    assert js(phone, "return window.__sameDocument === true")
