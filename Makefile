@@ -11,10 +11,13 @@ BIN_DEBUG := .build/debug/photoscroll
 run: deps release
 	$(BIN_RELEASE) serve
 
-## Install what is missing, build, run every test (Swift unit and live-socket tests, then browser tests).
+## Install what is missing, build, run every test: Swift unit and live-socket tests, browser tests,
+## container-image checks, and (as root) the boot of the image's runtime stage in a bookworm root.
 test: deps test-deps build
 	$(MAKE) unit-test
 	$(MAKE) browser-test
+	@if [ "$$(id -u)" -eq 0 ]; then $(MAKE) test-container; \
+	else echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"; fi
 
 deps:
 	@scripts/install-deps.sh build
@@ -41,7 +44,7 @@ bench: release
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b || exit 1; done
 
 ## Boot the release binary in a Debian bookworm root built from the Dockerfile's runtime stage.
-test-container: release
+test-container:
 	@scripts/install-deps.sh build container
 	bash Tests/Container/run.sh
 
