@@ -142,7 +142,7 @@ public final class StreamLogSink: LogSink {
             ("message", record.message),
         ]
         fields.append(contentsOf: record.metadata)
-        return "{" + fields.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\(Observability.jsonString($0.0)):\(Observability.jsonString($0.1))" }.joined(separator: ",") + "}"
     }
 
     static func timestamp(_ date: Date) -> String {
@@ -151,21 +151,4 @@ public final class StreamLogSink: LogSink {
             .timeSeparator(.colon).timeZone(separator: .omitted))
     }
 
-    /// A JSON string literal with every character that JSON requires escaped.
-    public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }

@@ -1,3 +1,4 @@
+import Observability
 import Comments
 import Foundation
 import HTTP

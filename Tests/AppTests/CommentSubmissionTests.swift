@@ -1,3 +1,4 @@
+import Observability
 import HTTP
 import XCTest
 @testable import App

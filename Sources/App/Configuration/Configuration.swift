@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// Every setting of the server, with its default. `config.json` at the root lists the same keys.
 ///
@@ -276,7 +277,7 @@ extension Configuration {
             let value = key.get(self)
             let text: String
             switch key.kind {
-            case .string: text = StreamLogSinkJSON.string(value as! String)
+            case .string: text = jsonString(value as! String)
             case .int: text = String(value as! Int)
             case .double:
                 let d = value as! Double
@@ -286,10 +287,4 @@ extension Configuration {
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
-}
-
-import Observability
-
-enum StreamLogSinkJSON {
-    static func string(_ s: String) -> String { StreamLogSink.jsonString(s) }
 }

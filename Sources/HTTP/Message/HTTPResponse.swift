@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// What a response carries after its head.
 public enum HTTPBody: Sendable {
@@ -65,21 +66,4 @@ public struct HTTPResponse: Sendable {
         if case .empty = body { return [] }
         return nil
     }
-}
-
-/// A JSON string literal for `s`, escaping what JSON requires.
-public func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }
