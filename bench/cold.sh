@@ -8,7 +8,7 @@
 # Usage: bench/cold.sh   (env: RUNS=3 WIDTH=10000 HEIGHT=7500)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+. bench/lib/common.sh
 
 RUNS="${RUNS:-3}"
 WIDTH="${WIDTH:-10000}"
@@ -18,7 +18,7 @@ BIN=.build/release/photoscroll
 for tool in vips python3 curl; do
     command -v "$tool" >/dev/null || { echo "bench/cold.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
-[ -x "$BIN" ] || swift build -c release
+ensure_release_binary
 
 WORK="$(mktemp -d)"
 SERVER_PID=""
@@ -28,7 +28,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 now() { date +%s.%N; }
 median() { python3 -c 'import statistics,sys; print("%.3f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 

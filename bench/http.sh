@@ -6,7 +6,7 @@
 # Usage: bench/http.sh   (env: DURATION=10s ROUNDS=3 CONNECTIONS=64 THREADS=2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
+. bench/lib/common.sh
 
 DURATION="${DURATION:-10s}"
 ROUNDS="${ROUNDS:-3}"
@@ -18,7 +18,7 @@ BIN=.build/release/photoscroll
 for tool in wrk nginx python3 curl; do
     command -v "$tool" >/dev/null || { echo "bench/http.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
-[ -x "$BIN" ] || swift build -c release
+ensure_release_binary
 
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
@@ -36,17 +36,6 @@ mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data" "$WORK/nginx/logs"
 [ -d Public ] && cp -R Public/. "$WORK/public/"
 python3 -c "import sys; sys.stdout.write(('PhotoScroll static file benchmark. ' * 400)[:10240])" > "$WORK/public/bench.txt"
 chmod -R a+rX "$WORK/public"
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-
-wait_for() {
-    for _ in $(seq 1 100); do
-        if python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    echo "server on port $1 did not start" >&2
-    exit 1
-}
 
 # CPU time (user + system, in clock ticks) used so far by every thread of the given processes.
 cpu_ticks() {
@@ -82,38 +71,7 @@ OURS_PID=$!
 wait_for "$OURS_PORT"
 
 NGINX_PORT="$(free_port)"
-USER_LINE=""
-[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
-cat > "$WORK/nginx/nginx.conf" <<CONF
-$USER_LINE
-worker_processes $CORES;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_timeout 65;
-    keepalive_requests 1000000;
-    default_type application/octet-stream;
-    types { text/plain txt; text/html html; text/css css; text/javascript js; }
-    client_body_temp_path $WORK/nginx/body;
-    proxy_temp_path $WORK/nginx/proxy;
-    fastcgi_temp_path $WORK/nginx/fastcgi;
-    uwsgi_temp_path $WORK/nginx/uwsgi;
-    scgi_temp_path $WORK/nginx/scgi;
-    server {
-        listen 127.0.0.1:$NGINX_PORT reuseport;
-        root $WORK/public;
-        etag on;
-    }
-}
-CONF
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
-NGINX_PID=$!
-wait_for "$NGINX_PORT"
+start_nginx "$WORK/nginx" "$WORK/public" "$NGINX_PORT" "text/plain txt; text/html html; text/css css; text/javascript js;"
 NGINX_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 
 OURS_URL="http://127.0.0.1:$OURS_PORT/bench.txt"

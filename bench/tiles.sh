@@ -9,7 +9,7 @@
 #                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
+. bench/lib/common.sh
 
 DURATION="${DURATION:-5s}"
 ROUNDS="${ROUNDS:-3}"
@@ -24,7 +24,7 @@ BIN=.build/release/photoscroll
 for tool in wrk nginx vips python3 curl; do
     command -v "$tool" >/dev/null || { echo "bench/tiles.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
-[ -x "$BIN" ] || swift build -c release
+ensure_release_binary
 
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
@@ -37,15 +37,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_for() {
-    for _ in $(seq 1 100); do
-        if python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    echo "server on port $1 did not start" >&2
-    exit 1
-}
 
 mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www" "$WORK/nginx/logs"
 echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
@@ -90,38 +81,7 @@ VERSION="$(curl -sf "http://127.0.0.1:$OURS_PORT/photos/1" | python3 -c 'import 
 sed -i "s/VERSION/$VERSION/" "$WORK/ours.lua"
 
 NGINX_PORT="$(free_port)"
-USER_LINE=""
-[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
-cat > "$WORK/nginx/nginx.conf" <<CONF
-$USER_LINE
-worker_processes $CORES;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    open_file_cache max=10000 inactive=60s;
-    keepalive_timeout 65;
-    keepalive_requests 1000000;
-    types { image/jpeg jpg; }
-    client_body_temp_path $WORK/nginx/body;
-    proxy_temp_path $WORK/nginx/proxy;
-    fastcgi_temp_path $WORK/nginx/fastcgi;
-    uwsgi_temp_path $WORK/nginx/uwsgi;
-    scgi_temp_path $WORK/nginx/scgi;
-    server {
-        listen 127.0.0.1:$NGINX_PORT reuseport;
-        root $WORK/www;
-        etag on;
-    }
-}
-CONF
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
-NGINX_PID=$!
-wait_for "$NGINX_PORT"
+start_nginx "$WORK/nginx" "$WORK/www" "$NGINX_PORT" "image/jpeg jpg;" "open_file_cache max=10000 inactive=60s;"
 
 # Warm-up: every tile once into both servers' caches (and the page cache).
 wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/ours.lua" "http://127.0.0.1:$OURS_PORT" >/dev/null

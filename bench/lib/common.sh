@@ -1,0 +1,61 @@
+# Shared by the benchmarks: ports, waiting for a server, and an nginx configured for a fair race
+# (sendfile on, access_log off, one worker per core, keep-alive). Source it after `cd` to the root.
+
+export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
+
+# Builds the release binary (a no-op when it is up to date) so a benchmark never measures stale code.
+ensure_release_binary() {
+    swift build -c release --product photoscroll >&2
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# Waits up to 10 s for something to listen on 127.0.0.1:PORT.
+wait_for() {
+    for _ in $(seq 1 100); do
+        if python3 -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "server on port $1 did not start" >&2
+    exit 1
+}
+
+# start_nginx DIR ROOT PORT TYPES [EXTRA_HTTP_DIRECTIVES]: nginx as the current user from prefix DIR,
+# serving ROOT on 127.0.0.1:PORT with one worker per core. Sets NGINX_PID.
+start_nginx() {
+    local dir="$1" root="$2" port="$3" types="$4" extra="${5:-}"
+    local user_line=""
+    [ "$(id -u)" -eq 0 ] && user_line="user $(id -un) $(id -gn);"
+    mkdir -p "$dir/logs"
+    cat > "$dir/nginx.conf" <<CONF
+$user_line
+worker_processes $(nproc);
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    default_type application/octet-stream;
+    types { $types }
+    $extra
+    client_body_temp_path $dir/body;
+    proxy_temp_path $dir/proxy;
+    fastcgi_temp_path $dir/fastcgi;
+    uwsgi_temp_path $dir/uwsgi;
+    scgi_temp_path $dir/scgi;
+    server {
+        listen 127.0.0.1:$port reuseport;
+        root $root;
+        etag on;
+    }
+}
+CONF
+    nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' 2>"$dir/stderr" &
+    NGINX_PID=$!
+    wait_for "$port"
+}
