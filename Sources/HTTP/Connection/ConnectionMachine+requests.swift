@@ -143,8 +143,10 @@ extension ConnectionMachine {
 
     /// Sends every answered slot at the front of the queue, in order.
     mutating func emitReady(now: Double, into actions: inout [Action]) {
-        while let first = slots.first, let response = first.response {
-            slots.removeFirst()
+        // The slot is moved out, not copied: a copy would retain every field of its response.
+        while !slots.isEmpty, slots[0].response != nil {
+            let first = slots.removeFirst()
+            let response = first.response!
             let close = first.closeAfter || response.closeAfter
             if response.isStream && first.record.method != .HEAD {
                 // A stream is delimited by the connection's end, so it is the connection's last response.
