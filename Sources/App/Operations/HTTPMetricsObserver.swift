@@ -38,6 +38,16 @@ final class RequestSeriesCache: Sendable {
         var method: HTTPMethod
         var route: String
         var status: Int
+
+        // A few cheap numbers instead of hashing both strings per request: equal keys still hash
+        // alike, and the rare collision is settled by ==, which for a route pattern handed out
+        // by the router is usually a comparison of the same storage.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(status)
+            hasher.combine(route.utf8.count)
+            hasher.combine(method.rawValue.utf8.count)
+            hasher.combine(route.utf8.last)
+        }
     }
 
     typealias Handles = (requests: CounterSeries, latency: HistogramSeries)
