@@ -178,6 +178,11 @@ public struct Router: Sendable {
     static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
         let utf8 = path.utf8
         guard let first = utf8.first, first == UInt8(ascii: "/") else { return nil }
+        // The two shapes every static request meets: `/` (only the root) and `/*rest` (anything).
+        if segments.isEmpty { return utf8.count == 1 ? [:] : nil }
+        if segments.count == 1, case .rest(let name) = segments[0] {
+            return [name: String(path[utf8.index(after: utf8.startIndex)...])]
+        }
         var parameters: [String: String] = [:]
         // The start of the next part; nil once every part is used.
         var cursor: String.Index? = utf8.index(after: utf8.startIndex)
