@@ -68,6 +68,8 @@ public struct HTTPRequest: Sendable {
 
     /// Whether the connection should close after this request (HTTP/1.0 without keep-alive, or `Connection: close`).
     public var wantsClose: Bool {
+        // Most requests carry no Connection header: then only the version decides.
+        guard headers.contains("Connection") else { return version == .http1_0 }
         let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if tokens.contains("close") { return true }
