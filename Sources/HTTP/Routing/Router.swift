@@ -170,8 +170,14 @@ public struct Router: Sendable {
         let utf8 = path.utf8
         guard let first = utf8.first, first == UInt8(ascii: "/") else { return Substring(path) }
         let start = utf8.index(after: utf8.startIndex)
-        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
-        return path[start..<end]
+        // Over the contiguous bytes when there are some; the slices stay on the UTF-8 view, so
+        // no Character boundaries are looked for ('/' is ASCII, every cut is a scalar boundary).
+        let offset = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes[1...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+        }
+        let end = offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+            ?? utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        return Substring(utf8[start..<end])
     }
 
     /// Matches `path` segment by segment in place: no array of parts per route and request.
