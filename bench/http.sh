@@ -3,7 +3,8 @@
 # access_log off, the same number of workers as our event loops, keep-alive), measured with wrk
 # over loopback in the same run. Prints requests/s for both and the ratio ours/nginx.
 #
-# Usage: bench/http.sh   (env: DURATION=10s ROUNDS=3 CONNECTIONS=64 THREADS=2)
+# Usage: bench/http.sh   (env: DURATION=10s ROUNDS=3 CONNECTIONS=64 THREADS=2;
+#                         BIN=path/to/photoscroll measures another build, e.g. an older one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
@@ -13,12 +14,13 @@ ROUNDS="${ROUNDS:-3}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 CORES="$(nproc)"
-BIN=.build/release/photoscroll
+BIN="${BIN:-.build/release/photoscroll}"
 
 for tool in wrk nginx python3 curl; do
     command -v "$tool" >/dev/null || { echo "bench/http.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
-ensure_release_binary
+[ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
+[ -x "$BIN" ] || { echo "no server binary at $BIN" >&2; exit 1; }
 
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"

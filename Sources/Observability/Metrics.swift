@@ -65,10 +65,20 @@ final class MetricFamily: Sendable {
         var count: UInt64 = 0
     }
 
+    /// One labelled series; handles keep it so a hot path skips the key and the family's lookup.
+    final class Cell: Sendable {
+        let labels: MetricLabels
+        let state: Mutex<Series>
+        init(labels: MetricLabels) {
+            self.labels = labels
+            self.state = Mutex(Series())
+        }
+    }
+
     let name: String
     let help: String
     let kind: Kind
-    private let series = Mutex<[String: (labels: MetricLabels, series: Series)]>([:])
+    private let series = Mutex<[String: Cell]>([:])
 
     init(name: String, help: String, kind: Kind) {
         self.name = name
@@ -76,20 +86,29 @@ final class MetricFamily: Sendable {
         self.kind = kind
     }
 
-    func update(_ labels: MetricLabels, _ body: (inout Series) -> Void) {
+    /// The series for `labels`, created empty the first time.
+    func cell(_ labels: MetricLabels) -> Cell {
         let key = Self.key(labels)
-        series.withLock { all in
-            // In place: copying the entry out and back would copy a histogram's buckets on every update.
-            body(&all[key, default: (labels, Series())].series)
+        return series.withLock { all in
+            if let cell = all[key] { return cell }
+            let cell = Cell(labels: labels)
+            all[key] = cell
+            return cell
         }
     }
 
+    func update(_ labels: MetricLabels, _ body: (inout Series) -> Void) {
+        // In place: copying the series out and back would copy a histogram's buckets on every update.
+        cell(labels).state.withLock { body(&$0) }
+    }
+
     func value(_ labels: MetricLabels) -> Double {
-        series.withLock { $0[Self.key(labels)]?.series.value ?? 0 }
+        snapshot(labels)?.value ?? 0
     }
 
     func snapshot(_ labels: MetricLabels) -> Series? {
-        series.withLock { $0[Self.key(labels)]?.series }
+        let key = Self.key(labels)
+        return series.withLock { $0[key] }?.state.withLock { $0 }
     }
 
     static func key(_ labels: MetricLabels) -> String {
@@ -114,8 +133,9 @@ final class MetricFamily: Sendable {
         // HELP text escapes backslash and newline, or a scraper reads the rest as a new line.
         let helpText = help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
         out += "# HELP \(name) \(helpText)\n# TYPE \(name) \(typeName)\n"
-        let entries = series.withLock { $0.values.sorted { Self.key($0.labels) < Self.key($1.labels) } }
-        for entry in entries {
+        let cells = series.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+        for cell in cells {
+            let entry = (labels: cell.labels, series: cell.state.withLock { $0 })
             switch kind {
             case .counter, .gauge:
                 out += "\(name)\(Self.labelText(entry.labels)) \(Self.number(entry.series.value))\n"
@@ -162,6 +182,16 @@ public struct Counter: Sendable {
 
     /// The current value of one series (0 when it was never incremented).
     public func value(_ labels: MetricLabels = []) -> Double { family.value(labels) }
+
+    /// A handle on one series: resolve it once, then each increment skips building its label key.
+    public func series(_ labels: MetricLabels = []) -> CounterSeries { CounterSeries(cell: family.cell(labels)) }
+}
+
+/// One series of a counter, resolved ahead of time for code that updates it per request.
+public struct CounterSeries: Sendable {
+    let cell: MetricFamily.Cell
+
+    public func increment(by amount: Double = 1) { cell.state.withLock { $0.value += amount } }
 }
 
 /// A gauge family.
@@ -184,14 +214,32 @@ public struct Histogram: Sendable {
 
     public func observe(_ value: Double, _ labels: MetricLabels = []) {
         guard case .histogram(let bounds) = family.kind else { return }
-        family.update(labels) { series in
-            if series.bucketCounts.isEmpty { series.bucketCounts = Array(repeating: 0, count: bounds.count) }
-            if let index = bounds.firstIndex(where: { value <= $0 }) { series.bucketCounts[index] += 1 }
-            series.sum += value
-            series.count += 1
-        }
+        family.update(labels) { Self.record(value, bounds: bounds, into: &$0) }
     }
 
     /// How many observations one series has.
     public func count(_ labels: MetricLabels = []) -> UInt64 { family.snapshot(labels)?.count ?? 0 }
+
+    /// A handle on one series: resolve it once, then each observation skips building its label key.
+    public func series(_ labels: MetricLabels = []) -> HistogramSeries {
+        guard case .histogram(let bounds) = family.kind else { return HistogramSeries(cell: family.cell(labels), bounds: []) }
+        return HistogramSeries(cell: family.cell(labels), bounds: bounds)
+    }
+
+    static func record(_ value: Double, bounds: [Double], into series: inout MetricFamily.Series) {
+        if series.bucketCounts.isEmpty { series.bucketCounts = Array(repeating: 0, count: bounds.count) }
+        if let index = bounds.firstIndex(where: { value <= $0 }) { series.bucketCounts[index] += 1 }
+        series.sum += value
+        series.count += 1
+    }
+}
+
+/// One series of a histogram, resolved ahead of time for code that updates it per request.
+public struct HistogramSeries: Sendable {
+    let cell: MetricFamily.Cell
+    let bounds: [Double]
+
+    public func observe(_ value: Double) {
+        cell.state.withLock { Histogram.record(value, bounds: bounds, into: &$0) }
+    }
 }

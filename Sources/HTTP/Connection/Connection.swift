@@ -75,8 +75,11 @@ final class Connection: @unchecked Sendable {
     func apply(_ event: ConnectionMachine.Event) {
         guard !isClosed else { return }
         depth += 1
-        let actions = machine.event(event, now: loop.now)
-        for action in actions { perform(action) }
+        var actions = machine.event(event, now: loop.now)
+        // Moved out of the array one by one: iterating would copy each action, retaining every
+        // string and buffer of its request or response once more, only to release them after.
+        actions.reverse()
+        while let action = actions.popLast() { perform(action) }
         depth -= 1
         if depth == 0 && !isClosed {
             if outputHead < output.count && !blocked { flush() }

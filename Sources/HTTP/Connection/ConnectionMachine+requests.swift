@@ -68,20 +68,23 @@ extension ConnectionMachine {
     private mutating func begin(_ head: RequestHead, now: Double, into actions: inout [Action]) {
         var request = HTTPRequest(method: head.method, target: head.target, version: head.version,
                                   headers: head.headers, remoteAddress: remoteAddress)
-        var record = RequestRecord(method: head.method, path: request.path, routePattern: "", remoteAddress: remoteAddress,
-                                   startedAt: now, http10: head.version.minor == 0)
+        let http10 = head.version.minor == 0
+        let unmatched = { [remoteAddress, path = request.path] in
+            RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now, http10: http10)
+        }
         let closeAfter = request.wantsClose
         switch router.match(head.method, path: request.path) {
         case .notFound:
-            refuse(HTTPError(.notFound, "No resource at \(request.path)."), head: head, record: record, closeAfter: closeAfter, now: now, into: &actions)
+            refuse(HTTPError(.notFound, "No resource at \(request.path)."), head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
         case .methodNotAllowed(let allow):
             let error = HTTPError(.methodNotAllowed, "\(head.method) is not allowed on \(request.path).",
                                   headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
-            refuse(error, head: head, record: record, closeAfter: closeAfter, now: now, into: &actions)
+            refuse(error, head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
         case .found(let route, let parameters):
             request.parameters = parameters
             request.routePattern = route.pattern
-            record.routePattern = route.pattern
+            let record = RequestRecord(method: head.method, path: request.path, routePattern: route.pattern,
+                                       remoteAddress: remoteAddress, startedAt: now, http10: http10)
             if let length = head.contentLength, length > route.maxBodyBytes {
                 let error = HTTPError(.contentTooLarge, "The request body is larger than \(route.maxBodyBytes) bytes.")
                 refuse(error, head: head, record: record, closeAfter: true, now: now, into: &actions)
@@ -143,8 +146,10 @@ extension ConnectionMachine {
 
     /// Sends every answered slot at the front of the queue, in order.
     mutating func emitReady(now: Double, into actions: inout [Action]) {
-        while let first = slots.first, let response = first.response {
-            slots.removeFirst()
+        // The slot is moved out, not copied: a copy would retain every field of its response.
+        while !slots.isEmpty, slots[0].response != nil {
+            let first = slots.removeFirst()
+            let response = first.response!
             let close = first.closeAfter || response.closeAfter
             if response.isStream && first.record.method != .HEAD {
                 // A stream is delimited by the connection's end, so it is the connection's last response.

@@ -39,6 +39,12 @@ extension String {
     @inlinable
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
+        // Names are mostly spelled as the code spells them: exact equality is one comparison of
+        // two words for the short (inline) strings header names are.
+        if self == other { return true }
+        // Most same-length names differ in their first letter (Accept-Ranges, Cache-Control,
+        // Last-Modified): reject those before spelling both out byte by byte.
+        guard let x = utf8.first, let y = other.utf8.first, x | 0x20 == y | 0x20 else { return false }
         var a = self, b = other
         // Native strings are contiguous UTF-8: compare the bytes directly.
         return a.withUTF8 { x in

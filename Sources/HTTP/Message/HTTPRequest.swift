@@ -68,6 +68,8 @@ public struct HTTPRequest: Sendable {
 
     /// Whether the connection should close after this request (HTTP/1.0 without keep-alive, or `Connection: close`).
     public var wantsClose: Bool {
+        // Most requests carry no Connection header: then only the version decides.
+        guard headers.contains("Connection") else { return version == .http1_0 }
         let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if tokens.contains("close") { return true }
@@ -76,13 +78,17 @@ public struct HTTPRequest: Sendable {
     }
 
     static func split(_ target: String) -> (path: String, query: String) {
-        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+        // Over the contiguous bytes when there are some: every request's target is split here.
+        let offset = target.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
+        let found = offset.map { $0.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) } } ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        guard let q = found else { return (target, "") }
         return (String(target[..<q]), String(target[target.index(after: q)...]))
     }
 
     /// Percent-decodes `s`; nil when an escape is malformed or the result is not UTF-8.
     public static func percentDecode(_ s: String) -> String? {
-        guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
+        let hasEscape = s.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "%")) } ?? s.utf8.contains(UInt8(ascii: "%"))
+        guard hasEscape else { return s }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(s.utf8.count)
         var it = s.utf8.makeIterator()

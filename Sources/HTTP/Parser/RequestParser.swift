@@ -99,8 +99,11 @@ enum RequestParser {
         case .failure(let error): return .failure(error)
         case .success(let v): version = v
         }
-        let method = HTTPMethod(string(bytes, methodRange))
-        guard HTTPMethod.known.contains(method) else {
+        // GET is nearly every request: known without decoding or hashing the token.
+        let isGET = methodRange.count == 3 && bytes[methodRange.lowerBound] == UInt8(ascii: "G")
+            && bytes[methodRange.lowerBound + 1] == UInt8(ascii: "E") && bytes[methodRange.lowerBound + 2] == UInt8(ascii: "T")
+        let method = isGET ? HTTPMethod.GET : HTTPMethod(string(bytes, methodRange))
+        guard isGET || HTTPMethod.known.contains(method) else {
             return .failure(RequestError(.notImplemented, "The method \(method) is not implemented by this server."))
         }
         var target = string(bytes, targetRange)
@@ -117,10 +120,11 @@ enum RequestParser {
     }
 
     static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<HTTPVersion, RequestError> {
-        let prefix: [UInt8] = Array("HTTP/".utf8)
-        let invalid = RequestError.bad("The protocol version must be HTTP/1.1 or HTTP/1.0.")
+        // Every request passes here: no array for the prefix, no error built unless it is needed.
+        var invalid: RequestError { .bad("The protocol version must be HTTP/1.1 or HTTP/1.0.") }
+        let prefix = versionPrefix
         guard range.count >= prefix.count + 1 else { return .failure(invalid) }
-        for (offset, byte) in prefix.enumerated() where bytes[range.lowerBound + offset] != byte { return .failure(invalid) }
+        for offset in 0..<prefix.count where bytes[range.lowerBound + offset] != prefix[offset] { return .failure(invalid) }
         let rest = (range.lowerBound + prefix.count)..<range.upperBound
         guard let major = digit(bytes[rest.lowerBound]) else { return .failure(invalid) }
         if major != 1 {
@@ -217,6 +221,8 @@ enum RequestParser {
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
+
+    static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
 
     @inline(__always)
     static func digit(_ byte: UInt8) -> Int? { byte >= 48 && byte <= 57 ? Int(byte - 48) : nil }

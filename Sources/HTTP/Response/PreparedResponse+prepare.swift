@@ -6,14 +6,15 @@ extension PreparedResponse {
 
     init(_ response: HTTPResponse, for request: HTTPRequest) {
         var headers = response.headers
+        let fields = ResponseFields(headers)
         // Mutate only when needed: the headers of a cached file are shared, and a write would copy them.
         var closeAfter = false
-        if let connection = headers["Connection"] {
+        if let connection = fields.connection {
             closeAfter = connection.lowercased().contains("close")
             headers.remove("Connection")
         }
-        if headers.contains("Content-Length") { headers.remove("Content-Length") }
-        if headers.contains("Transfer-Encoding") { headers.remove("Transfer-Encoding") }
+        if fields.hasContentLength { headers.remove("Content-Length") }
+        if fields.hasTransferEncoding { headers.remove("Transfer-Encoding") }
         var status = response.status
         var payload: Payload
         switch response.body {
@@ -29,32 +30,32 @@ extension PreparedResponse {
         }
 
         let isRead = request.method == .GET || request.method == .HEAD
-        let contentType = headers["Content-Type"] ?? ""
+        let contentType = fields.contentType ?? ""
         let compressible = MediaType.isCompressible(contentType)
         // Caches must know the answer depends on Accept-Encoding whenever it could be gzipped.
-        if compressible && !headers.contains("Vary") { headers.add("Vary", "Accept-Encoding") }
+        if compressible && !fields.hasVary { headers.add("Vary", "Accept-Encoding") }
         if isRead && status == .ok {
-            let rangeRequested = request.headers.contains("Range")
+            let asked = RequestFields(request.headers)
+            let rangeRequested = asked.range != nil
             var gzip = false
-            if compressible, !rangeRequested, !headers.contains("Content-Encoding"), case .bytes(let bytes) = payload,
-               bytes.count >= Self.minimumCompressibleBytes, Self.acceptsGzip(request.headers["Accept-Encoding"]) {
+            if compressible, !rangeRequested, !fields.hasContentEncoding, case .bytes(let bytes) = payload,
+               bytes.count >= Self.minimumCompressibleBytes, Self.acceptsGzip(asked.acceptEncoding) {
                 gzip = true
-                if let tag = headers["ETag"] { headers.set("ETag", EntityTag.variant(tag, suffix: "gzip")) }
+                if let tag = fields.entityTag { headers.set("ETag", EntityTag.variant(tag, suffix: "gzip")) }
             }
-            if Self.isNotModified(request: request.headers, response: headers) {
+            if asked.isConditional && Self.isNotModified(request: request.headers, response: headers) {
                 self.init(status: .notModified, headers: Self.notModifiedHeaders(headers), payload: .none, contentLength: nil, closeAfter: closeAfter)
                 return
             }
-            if !headers.contains("Content-Encoding") {
+            if !fields.hasContentEncoding {
                 let total: Int? = switch payload {
                 case .bytes(let bytes): bytes.count
                 case .file(_, _, let length): length
                 default: nil
                 }
                 if let total {
-                    if headers["Accept-Ranges"] != "bytes" { headers.set("Accept-Ranges", "bytes") }
-                    if rangeRequested, let range = request.headers["Range"],
-                       Self.ifRangeAllows(request.headers["If-Range"], response: headers) {
+                    if fields.acceptRanges != "bytes" { headers.set("Accept-Ranges", "bytes") }
+                    if let range = asked.range, Self.ifRangeAllows(asked.ifRange, response: headers) {
                         switch ByteRange.parse(range, length: total) {
                         case .ignore:
                             break

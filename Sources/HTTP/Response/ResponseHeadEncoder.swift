@@ -15,35 +15,41 @@ struct ResponseHeadEncoder {
     }
 
     /// The head of `response`; `close` adds `Connection: close`, `keepAliveForHTTP10` `Connection: keep-alive`.
+    ///
+    /// Sized first, then written through a pointer into an array of exactly that capacity: one
+    /// allocation and one copy per piece, where appending grew the array and checked its
+    /// uniqueness for every field.
     mutating func encode(_ response: PreparedResponse, close: Bool, keepAliveForHTTP10: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
         let code = response.status.rawValue
-        if code >= 0 && code < 600 {
-            out.append(contentsOf: Self.statusLines[code])
-        } else {
-            out.append(contentsOf: "HTTP/1.1 \(code) \(response.status.reasonPhrase)\r\n".utf8)
+        let statusLine = code >= 0 && code < 600 ? Self.statusLines[code]
+            : Array("HTTP/1.1 \(code) \(response.status.reasonPhrase)\r\n".utf8)
+        let dateLine = currentDateLine()
+        let connectionLine: [UInt8]? = close ? Self.closeLine : keepAliveForHTTP10 ? Self.keepAliveLine : nil
+        var capacity = statusLine.count + dateLine.count + serverLine.count + 2
+        for field in response.headers.fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+        if response.contentLength != nil { capacity += Self.contentLengthName.count + 20 + 2 }
+        if let connectionLine { capacity += connectionLine.count }
+        let serverLine = self.serverLine
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var cursor = HeadCursor(base: buffer.baseAddress!)
+            cursor.put(statusLine)
+            cursor.put(dateLine)
+            cursor.put(serverLine)
+            for field in response.headers.fields {
+                cursor.put(field.name)
+                cursor.put(58, 32)
+                cursor.put(field.value)
+                cursor.put(13, 10)
+            }
+            if let length = response.contentLength {
+                cursor.put(Self.contentLengthName)
+                cursor.putDecimal(length)
+                cursor.put(13, 10)
+            }
+            if let connectionLine { cursor.put(connectionLine) }
+            cursor.put(13, 10)
+            count = cursor.written
         }
-        out.append(contentsOf: currentDateLine())
-        out.append(contentsOf: serverLine)
-        for field in response.headers.fields {
-            Self.append(field.name, to: &out)
-            out.append(58); out.append(32)
-            Self.append(field.value, to: &out)
-            out.append(13); out.append(10)
-        }
-        if let length = response.contentLength {
-            out.append(contentsOf: Self.contentLengthName)
-            Self.appendDecimal(length, to: &out)
-            out.append(13); out.append(10)
-        }
-        if close {
-            out.append(contentsOf: Self.closeLine)
-        } else if keepAliveForHTTP10 {
-            out.append(contentsOf: Self.keepAliveLine)
-        }
-        out.append(13); out.append(10)
-        return out
     }
 
     private static let contentLengthName = Array("Content-Length: ".utf8)
@@ -83,5 +89,54 @@ struct ResponseHeadEncoder {
                 out.append(buffer[count])
             }
         }
+    }
+}
+
+/// Writes a head into memory already sized for it.
+private struct HeadCursor {
+    let base: UnsafeMutablePointer<UInt8>
+    var written = 0
+
+    mutating func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { source in
+            (base + written).update(from: source.baseAddress!, count: source.count)
+        }
+        written += bytes.count
+    }
+
+    mutating func put(_ text: String) {
+        // Native and small strings are contiguous; anything else is copied byte by byte.
+        let copied: Int? = text.utf8.withContiguousStorageIfAvailable { source in
+            if let start = source.baseAddress { (base + written).update(from: start, count: source.count) }
+            return source.count
+        }
+        if let copied {
+            written += copied
+        } else {
+            for byte in text.utf8 { base[written] = byte; written += 1 }
+        }
+    }
+
+    mutating func put(_ a: UInt8, _ b: UInt8) {
+        base[written] = a
+        base[written + 1] = b
+        written += 2
+    }
+
+    mutating func putDecimal(_ value: Int) {
+        if value == 0 {
+            base[written] = 48
+            written += 1
+            return
+        }
+        var digits = 0
+        var v = value
+        while v > 0 { digits += 1; v /= 10 }
+        v = value
+        for i in stride(from: digits - 1, through: 0, by: -1) {
+            base[written + i] = UInt8(48 + v % 10)
+            v /= 10
+        }
+        written += digits
     }
 }

@@ -170,14 +170,25 @@ public struct Router: Sendable {
         let utf8 = path.utf8
         guard let first = utf8.first, first == UInt8(ascii: "/") else { return Substring(path) }
         let start = utf8.index(after: utf8.startIndex)
-        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
-        return path[start..<end]
+        // Over the contiguous bytes when there are some; the slices stay on the UTF-8 view, so
+        // no Character boundaries are looked for ('/' is ASCII, every cut is a scalar boundary).
+        let offset = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes[1...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+        }
+        let end = offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+            ?? utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        return Substring(utf8[start..<end])
     }
 
     /// Matches `path` segment by segment in place: no array of parts per route and request.
     static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
         let utf8 = path.utf8
         guard let first = utf8.first, first == UInt8(ascii: "/") else { return nil }
+        // The two shapes every static request meets: `/` (only the root) and `/*rest` (anything).
+        if segments.isEmpty { return utf8.count == 1 ? [:] : nil }
+        if segments.count == 1, case .rest(let name) = segments[0] {
+            return [name: String(path[utf8.index(after: utf8.startIndex)...])]
+        }
         var parameters: [String: String] = [:]
         // The start of the next part; nil once every part is used.
         var cursor: String.Index? = utf8.index(after: utf8.startIndex)

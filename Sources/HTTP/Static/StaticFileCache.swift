@@ -19,6 +19,12 @@ struct FileIdentity: Hashable, Sendable {
 
     var modifiedSeconds: Int { modifiedNanoseconds / 1_000_000_000 }
 
+    /// Whether `info` describes this same file (path aside): the check every cache hit makes.
+    func isSameFile(as info: stat) -> Bool {
+        inode == UInt64(info.st_ino) && size == Int(info.st_size)
+            && modifiedNanoseconds == Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    }
+
     /// A strong validator from inode, size and mtime.
     var entityTag: String {
         "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedNanoseconds, radix: 16))\""
@@ -33,6 +39,9 @@ final class CachedFile: Sendable {
     let gzipHeaders: HTTPHeaders
     /// Whether the content type is worth gzipping.
     let compressible: Bool
+    /// Both answers, built once: a hit hands out a copy instead of assembling one.
+    private let identityResponse: HTTPResponse
+    private let gzipResponse: HTTPResponse?
 
     init(bytes: [UInt8], headers: HTTPHeaders, compressible: Bool, gzipped: [UInt8]?) {
         self.bytes = bytes
@@ -44,12 +53,14 @@ final class CachedFile: Sendable {
         gzipHeaders.remove("Accept-Ranges")
         gzipHeaders.set("ETag", EntityTag.variant(headers["ETag"] ?? "", suffix: "gzip"))
         self.gzipHeaders = gzipHeaders
+        identityResponse = HTTPResponse(headers: headers, body: .bytes(bytes))
+        gzipResponse = gzipped.map { HTTPResponse(headers: gzipHeaders, body: .bytes($0)) }
     }
 
     /// The answer for this file, gzipped when asked and available.
     func response(gzip: Bool) -> HTTPResponse {
-        if gzip, let gzipped { return HTTPResponse(headers: gzipHeaders, body: .bytes(gzipped)) }
-        return HTTPResponse(headers: headers, body: .bytes(bytes))
+        if gzip, let gzipResponse { return gzipResponse }
+        return identityResponse
     }
 
     /// The headers every static answer carries.
@@ -84,6 +95,15 @@ final class StaticFileCache: Sendable {
     func lookup(_ identity: FileIdentity) -> CachedFile? {
         state.withLock { state in
             guard let entry = state.entries[identity.path], entry.identity == identity else { return nil }
+            return entry.file
+        }
+    }
+
+    /// The cached file at `path`, if `info` (a fresh stat of it) says it is unchanged: the hit
+    /// path, which builds no identity and compares no path.
+    func lookup(path: String, info: stat) -> CachedFile? {
+        state.withLock { state in
+            guard let entry = state.entries[path], entry.identity.isSameFile(as: info) else { return nil }
             return entry.file
         }
     }

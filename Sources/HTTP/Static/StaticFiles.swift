@@ -41,12 +41,13 @@ public struct StaticFiles: Sendable {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
-        let identity = FileIdentity(path: path, info: info)
-        let gzipAllowed = identity.size >= PreparedResponse.minimumCompressibleBytes && !request.headers.contains("Range")
+        let size = Int(info.st_size)
+        let gzipAllowed = size >= PreparedResponse.minimumCompressibleBytes && !request.headers.contains("Range")
             && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
-        if identity.size <= Self.cachedFileLimit, let file = cache.lookup(identity), !(gzipAllowed && file.compressible && file.gzipped == nil) {
+        if size <= Self.cachedFileLimit, let file = cache.lookup(path: path, info: info), !(gzipAllowed && file.compressible && file.gzipped == nil) {
             return .response(file.response(gzip: gzipAllowed && file.compressible))
         }
+        let identity = FileIdentity(path: path, info: info)
         let contentType = MediaType.forPath(path)
         let compressible = MediaType.isCompressible(contentType)
         guard identity.size <= Self.cachedFileLimit else {

@@ -49,7 +49,9 @@ enum StaticPath {
         }
         guard valid else { throw HTTPError(.notFound, "No file at \(decoded).") }
         if emptySegments { return decoded.split(separator: "/").joined(separator: "/") }
-        let relative = decoded.hasPrefix("/") ? String(decoded.dropFirst()) : decoded
+        // By bytes: hasPrefix and dropFirst on a String compare and step by Characters.
+        let utf8 = decoded.utf8
+        let relative = utf8.first == UInt8(ascii: "/") ? String(Substring(utf8.dropFirst())) : decoded
         return relative.isEmpty ? "index.html" : relative
     }
 

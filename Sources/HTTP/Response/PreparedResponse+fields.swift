@@ -1,0 +1,74 @@
+/// The header fields that preparing a response consults, found in one pass over each list:
+/// every answer goes through `PreparedResponse.init`, and a dozen separate lookups, each a scan
+/// of the whole list, cost more than the rest of the preparation of a cached file.
+extension PreparedResponse {
+    /// What the handler's headers say; the first occurrence of each field, as `HTTPHeaders[_:]` returns.
+    struct ResponseFields {
+        var connection: String?
+        var hasContentLength = false
+        var hasTransferEncoding = false
+        var contentType: String?
+        var hasVary = false
+        var hasContentEncoding = false
+        var entityTag: String?
+        var acceptRanges: String?
+
+        init(_ headers: HTTPHeaders) {
+            for field in headers.fields {
+                let name = field.name
+                // The length picks the one candidate to compare, so most fields cost one comparison.
+                switch name.utf8.count {
+                case 4:
+                    if name.caseInsensitiveEquals("Vary") { hasVary = true }
+                    else if entityTag == nil && name.caseInsensitiveEquals("ETag") { entityTag = field.value }
+                case 10:
+                    if connection == nil && name.caseInsensitiveEquals("Connection") { connection = field.value }
+                case 12:
+                    if contentType == nil && name.caseInsensitiveEquals("Content-Type") { contentType = field.value }
+                case 13:
+                    if acceptRanges == nil && name.caseInsensitiveEquals("Accept-Ranges") { acceptRanges = field.value }
+                case 14:
+                    if name.caseInsensitiveEquals("Content-Length") { hasContentLength = true }
+                case 16:
+                    if name.caseInsensitiveEquals("Content-Encoding") { hasContentEncoding = true }
+                case 17:
+                    if name.caseInsensitiveEquals("Transfer-Encoding") { hasTransferEncoding = true }
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// What the request asks of a GET or HEAD answer: ranges, encodings, conditions.
+    struct RequestFields {
+        var range: String?
+        var ifRange: String?
+        var acceptEncoding: String?
+        var hasIfNoneMatch = false
+        var hasIfModifiedSince = false
+
+        init(_ headers: HTTPHeaders) {
+            for field in headers.fields {
+                let name = field.name
+                switch name.utf8.count {
+                case 5:
+                    if range == nil && name.caseInsensitiveEquals("Range") { range = field.value }
+                case 8:
+                    if ifRange == nil && name.caseInsensitiveEquals("If-Range") { ifRange = field.value }
+                case 13:
+                    if name.caseInsensitiveEquals("If-None-Match") { hasIfNoneMatch = true }
+                case 15:
+                    if acceptEncoding == nil && name.caseInsensitiveEquals("Accept-Encoding") { acceptEncoding = field.value }
+                case 17:
+                    if name.caseInsensitiveEquals("If-Modified-Since") { hasIfModifiedSince = true }
+                default:
+                    break
+                }
+            }
+        }
+
+        /// Whether the answer could be a 304 at all.
+        var isConditional: Bool { hasIfNoneMatch || hasIfModifiedSince }
+    }
+}
