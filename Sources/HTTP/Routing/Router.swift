@@ -190,6 +190,8 @@ public struct Router: Sendable {
             return [name: String(path[utf8.index(after: utf8.startIndex)...])]
         }
         var parameters: [String: String] = [:]
+        // One allocation for every parameter, instead of regrowing per insert.
+        parameters.reserveCapacity(segments.count)
         // The start of the next part; nil once every part is used.
         var cursor: String.Index? = utf8.index(after: utf8.startIndex)
         for (n, segment) in segments.enumerated() {
@@ -199,14 +201,17 @@ public struct Router: Sendable {
             }
             guard let start = cursor else { return nil }
             let end = utf8[start...].firstIndex(of: UInt8(ascii: "/"))
-            let part = path[start..<(end ?? utf8.endIndex)]
+            // Cut, compared and trimmed on the UTF-8 view: '/' and the ASCII suffixes of patterns
+            // are scalar boundaries, so no Character boundaries need finding (that was most of a match).
+            let part = utf8[start..<(end ?? utf8.endIndex)]
             cursor = end.map { utf8.index(after: $0) }
             switch segment {
             case .literal(let literal):
-                guard part == literal else { return nil }
+                guard part.elementsEqual(literal.utf8) else { return nil }
             case .parameter(let name, let suffix):
-                guard part.utf8.count > suffix.utf8.count, part.hasSuffix(suffix) else { return nil }
-                parameters[name] = String(part.dropLast(suffix.count))
+                let suffixCount = suffix.utf8.count
+                guard part.count > suffixCount, part.suffix(suffixCount).elementsEqual(suffix.utf8) else { return nil }
+                parameters[name] = String(Substring(part.dropLast(suffixCount)))
             case .rest:
                 break
             }
