@@ -6,7 +6,8 @@
 # and the ratio ours/nginx.
 #
 # Usage: bench/tiles.sh   (env: ROUNDS=3 DURATION=5s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
-#                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile)
+#                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile;
+#                          BIN=path/to/photoscroll measures another build, e.g. an older one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
@@ -19,12 +20,13 @@ WIDTH="${WIDTH:-10000}"
 HEIGHT="${HEIGHT:-7500}"
 TILE_CACHE_MEGABYTES="${TILE_CACHE_MEGABYTES:-256}"
 CORES="$(nproc)"
-BIN=.build/release/photoscroll
+BIN="${BIN:-.build/release/photoscroll}"
 
 for tool in wrk nginx vips python3 curl; do
     command -v "$tool" >/dev/null || { echo "bench/tiles.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
-ensure_release_binary
+[ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
+[ -x "$BIN" ] || { echo "no server binary at $BIN" >&2; exit 1; }
 
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"

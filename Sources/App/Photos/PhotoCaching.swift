@@ -17,20 +17,25 @@ enum PhotoCaching {
     /// Whether the query's first `v` is `version`. Scans the raw bytes (this runs for every hot
     /// tile); escapes, which a version never needs, fall back to full query decoding.
     static func carriesVersion(_ query: String, _ version: String) -> Bool {
-        var utf8 = query.utf8[...]
-        while !utf8.isEmpty {
-            let end = utf8.firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
-            let item = utf8[utf8.startIndex..<end]
-            if item.first == UInt8(ascii: "v"), item.dropFirst().first == UInt8(ascii: "=") {
-                let value = item.dropFirst(2)
-                if value.contains(UInt8(ascii: "%")) || value.contains(UInt8(ascii: "+")) {
-                    return HTTPRequest(method: .GET, target: "/?" + query).query("v") == version
+        var query = query
+        // Native strings are contiguous UTF-8: scanned as a buffer, without String indices.
+        // nil: the value holds an escape, and full decoding decides.
+        let found: Bool? = query.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+                if end - start >= 2, bytes[start] == UInt8(ascii: "v"), bytes[start + 1] == UInt8(ascii: "=") {
+                    let value = UnsafeBufferPointer(rebasing: bytes[(start + 2)..<end])
+                    if value.contains(UInt8(ascii: "%")) || value.contains(UInt8(ascii: "+")) { return nil }
+                    return value.elementsEqual(version.utf8)
                 }
-                return value.elementsEqual(version.utf8)
+                start = end + 1
             }
-            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+            return false
         }
-        return false
+        if let found { return found }
+        return HTTPRequest(method: .GET, target: "/?" + query).query("v") == version
     }
 
     /// Whether the request's If-None-Match names `etag` (or `*`); weak forms compare too, as RFC 9110 says for GET.

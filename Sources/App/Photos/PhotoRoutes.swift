@@ -54,8 +54,15 @@ struct PhotoRoutes: Sendable {
         if let tile {
             guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
         }
-        let etag = tile.map { "\"\(photo.version)-\($0.z)-\($0.x)-\($0.y)\"" } ?? "\"\(photo.version)-thumbnail\""
+        let key = TileKey(version: photo.version, tile: tile)
         let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
+        // The hot path: an unconditional request for an image in memory. The entry carries its
+        // ETag, so nothing is spelled per request; conditional requests take the full path below.
+        if library.cache.capacity > 0, request.headers["If-None-Match"] == nil, let hit = library.cachedEntry(key) {
+            let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag), ("Cache-Control", cacheControl)])
+            return .response(HTTPResponse(headers: headers, body: .bytes(hit.bytes)))
+        }
+        let etag = key.entityTag
         if PhotoCaching.notModified(request, etag: etag) {
             return .response(PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl))
         }
@@ -65,7 +72,7 @@ struct PhotoRoutes: Sendable {
             // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
             return .response(HTTPResponse(headers: headers, body: .file(path: library.builtPath(of: photo, tile: tile))))
         }
-        if let bytes = library.cachedImage(TileKey(version: photo.version, tile: tile)) {
+        if let bytes = library.cachedImage(key) {
             return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
         }
         return .offload { [library, logger] in

@@ -10,6 +10,13 @@ extension PhotoLibrary {
         return bytes
     }
 
+    /// Like `cachedImage`, with the image's ETag as the cache stored it; a hit is counted.
+    public func cachedEntry(_ key: TileKey) -> (bytes: [UInt8], entityTag: String)? {
+        guard let entry = cache.entry(key) else { return nil }
+        if pendingHits.add(1, ordering: .relaxed).newValue >= 64 { flushMetrics() }
+        return entry
+    }
+
     /// Adds the batched cache hits to `photoscroll_tile_cache_hits_total`. Runs every 64 hits,
     /// on every miss and on every scan, so the counter lags by at most a few seconds.
     public func flushMetrics() {

@@ -13,6 +13,25 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { tile.map { "\(version)/\($0)" } ?? "\(version)/thumbnail" }
+
+    /// The strong ETag of this image, quoted: `"version-z-x-y"`, or `"version-thumbnail"`.
+    /// Spelled by appending into one reserved buffer: interpolation costs several times more,
+    /// and the cache keeps the result with its entry so a hot tile never spells it again.
+    public var entityTag: String {
+        var tag = String()
+        tag.reserveCapacity(version.utf8.count + 40)
+        tag.append("\"")
+        tag.append(version)
+        if let tile {
+            tag.append("-"); tag.append(String(tile.z))
+            tag.append("-"); tag.append(String(tile.x))
+            tag.append("-"); tag.append(String(tile.y))
+        } else {
+            tag.append("-thumbnail")
+        }
+        tag.append("\"")
+        return tag
+    }
 }
 
 /// Hot tiles in memory, least recently used evicted first once the byte cap is reached.
@@ -23,6 +42,8 @@ public final class TileCache: Sendable {
     private struct Node {
         var key: TileKey
         var bytes: [UInt8]
+        /// `key.entityTag`, spelled once when the entry is stored.
+        var entityTag: String
         var previous: Int
         var next: Int
     }
@@ -57,6 +78,7 @@ public final class TileCache: Sendable {
             bytes -= nodes[i].bytes.count
             index[nodes[i].key] = nil
             nodes[i].bytes = []
+            nodes[i].entityTag = ""
             free.append(i)
         }
     }
@@ -81,15 +103,28 @@ public final class TileCache: Sendable {
         }
     }
 
+    /// The cached bytes with their ETag, marking them most recently used: a hit builds nothing.
+    public func entry(_ key: TileKey) -> (bytes: [UInt8], entityTag: String)? {
+        state.withLock { state in
+            guard let i = state.index[key] else { return nil }
+            if state.head != i {
+                state.unlink(i)
+                state.pushFront(i)
+            }
+            return (state.nodes[i].bytes, state.nodes[i].entityTag)
+        }
+    }
+
     /// Stores bytes, evicting the least recently used until the cap holds. Larger than the cap: not kept.
     public func put(_ key: TileKey, _ bytes: [UInt8]) {
         guard bytes.count <= capacity else { return }
+        let entityTag = key.entityTag
         state.withLock { state in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes.count > capacity, state.tail >= 0 {
                 state.remove(state.tail)
             }
-            let node = Node(key: key, bytes: bytes, previous: -1, next: -1)
+            let node = Node(key: key, bytes: bytes, entityTag: entityTag, previous: -1, next: -1)
             let i: Int
             if let reused = state.free.popLast() {
                 state.nodes[reused] = node
