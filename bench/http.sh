@@ -16,22 +16,9 @@ THREADS="${THREADS:-2}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
 
-for tool in wrk nginx python3 curl; do
-    command -v "$tool" >/dev/null || { echo "bench/http.sh needs $tool (make bench installs it)" >&2; exit 1; }
-done
-[ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
-[ -x "$BIN" ] || { echo "no server binary at $BIN" >&2; exit 1; }
-
-WORK="$(mktemp -d)"
-chmod 755 "$WORK"
-OURS_PID=""
-NGINX_PID=""
-cleanup() {
-    [ -n "$OURS_PID" ] && kill "$OURS_PID" 2>/dev/null && wait "$OURS_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+require_tools bench/http.sh wrk nginx python3 curl
+require_binary
+make_workdir
 
 # The page's files plus one 10 KB file, in a temporary copy so nothing is added to Public/.
 mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data" "$WORK/nginx/logs"

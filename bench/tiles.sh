@@ -22,22 +22,9 @@ TILE_CACHE_MEGABYTES="${TILE_CACHE_MEGABYTES:-256}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
 
-for tool in wrk nginx vips python3 curl; do
-    command -v "$tool" >/dev/null || { echo "bench/tiles.sh needs $tool (make bench installs it)" >&2; exit 1; }
-done
-[ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
-[ -x "$BIN" ] || { echo "no server binary at $BIN" >&2; exit 1; }
-
-WORK="$(mktemp -d)"
-chmod 755 "$WORK"
-OURS_PID=""
-NGINX_PID=""
-cleanup() {
-    [ -n "$OURS_PID" ] && kill "$OURS_PID" 2>/dev/null && wait "$OURS_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+require_tools bench/tiles.sh wrk nginx vips python3 curl
+require_binary
+make_workdir
 
 
 mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www" "$WORK/nginx/logs"

@@ -59,3 +59,32 @@ CONF
     NGINX_PID=$!
     wait_for "$port"
 }
+
+# require_tools NAME TOOL…: exits with a message naming the first missing tool.
+require_tools() {
+    local name="$1"; shift
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || { echo "$name needs $tool (make bench installs it)" >&2; exit 1; }
+    done
+}
+
+# require_binary: builds the default release binary, or checks that BIN= names one.
+require_binary() {
+    [ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
+    [ -x "$BIN" ] || { echo "no server binary at $BIN" >&2; exit 1; }
+}
+
+# make_workdir: a temporary folder in WORK, removed on exit after stopping OURS_PID and NGINX_PID.
+make_workdir() {
+    WORK="$(mktemp -d)"
+    chmod 755 "$WORK"
+    OURS_PID=""
+    NGINX_PID=""
+    trap cleanup_workdir EXIT
+}
+
+cleanup_workdir() {
+    [ -n "$OURS_PID" ] && kill "$OURS_PID" 2>/dev/null && wait "$OURS_PID" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
