@@ -17,7 +17,11 @@ let package = Package(
 
         // Logging and metrics shared by every layer; depends on nothing of ours.
         .target(name: "Observability"),
-        .target(name: "HTTP", dependencies: ["CShims", "CZlib", "Observability"]),
+        // A connection's state is only ever touched by its own loop's thread, through methods
+        // that never overlap their accesses; the per-access dynamic exclusivity checks cost about
+        // 6% of a request's instructions in release builds. Debug builds keep them.
+        .target(name: "HTTP", dependencies: ["CShims", "CZlib", "Observability"],
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),

@@ -51,26 +51,25 @@ extension Connection {
 
     /// One writev of the consecutive byte segments at the front of the queue (head and body together).
     func writeGathered() -> GatherResult {
-        var vectors: [iovec] = []
-        vectors.reserveCapacity(8)
-        var end = outputHead
-        while end < output.count && vectors.count < 64 {
-            if case .bytes(let bytes, let offset) = output[end] {
-                // The arrays stay alive and unmodified in `output` until the writev returns.
-                bytes.withUnsafeBytes { raw in
-                    vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset))
+        // The vectors live on the stack: an array here was one allocation per response.
+        let gathered: (result: IOResult<Int>, end: Int)? = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 64) { vectors in
+            var count = 0
+            var end = outputHead
+            while end < output.count && count < 64 {
+                if case .bytes(let bytes, let offset) = output[end] {
+                    // The arrays stay alive and unmodified in `output` until the writev returns.
+                    bytes.withUnsafeBytes { raw in
+                        vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset)
+                    }
+                    count += 1
+                } else if case .file = output[end] {
+                    break
                 }
-            } else if case .file = output[end] {
-                break
+                end += 1
             }
-            end += 1
+            do { return (try Socket.writev(fd, vectors.baseAddress!, count: count), end) } catch { return nil }
         }
-        let result: IOResult<Int>
-        do {
-            result = try vectors.withUnsafeMutableBufferPointer { try Socket.writev(fd, $0.baseAddress!, count: $0.count) }
-        } catch {
-            return .failed
-        }
+        guard let (result, end) = gathered else { return .failed }
         guard case .done(var written) = result else { return .wouldBlock }
         // Drop what was written; log markers fire as they are passed, so they stay in order.
         var index = outputHead

@@ -25,6 +25,9 @@ final class Connection: @unchecked Sendable {
     private var depth = 0
     private(set) var isClosed = false
     private var stream: StreamChannel?
+    /// Emptied action lists kept for reuse, one per nesting level of `apply`: every request
+    /// passes through two of them, and a fresh array each time was an allocation each.
+    private var spareActions: [[ConnectionMachine.Action]] = []
 
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
         self.fd = fd
@@ -75,11 +78,13 @@ final class Connection: @unchecked Sendable {
     func apply(_ event: ConnectionMachine.Event) {
         guard !isClosed else { return }
         depth += 1
-        var actions = machine.event(event, now: loop.now)
+        var actions = spareActions.popLast() ?? []
+        machine.event(event, now: loop.now, into: &actions)
         // Moved out of the array one by one: iterating would copy each action, retaining every
         // string and buffer of its request or response once more, only to release them after.
         actions.reverse()
         while let action = actions.popLast() { perform(action) }
+        spareActions.append(actions)
         depth -= 1
         if depth == 0 && !isClosed {
             if outputHead < output.count && !blocked { flush() }
@@ -87,23 +92,36 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    private func perform(_ action: ConnectionMachine.Action) {
+    /// Takes the action over: binding its payload then moves it instead of retaining every
+    /// string of a request or response once more.
+    private func perform(_ action: consuming ConnectionMachine.Action) {
         guard !isClosed else { return }
-        switch action {
+        switch consume action {
         case .dispatch(let dispatch):
             run(dispatch)
         case .sendContinue:
             output.append(.bytes(ResponseHeadEncoder.continueLine, offset: 0))
         case .send(let response, let record, let close):
-            let head = loop.encoder.encode(response, close: close, keepAliveForHTTP10: record.http10 && !close)
-            output.append(.bytes(head, offset: 0))
+            let keepAliveForHTTP10 = record.http10 && !close
+            let headCount: Int
+            if let prefix = loop.encoder.readyPrefix(for: response, close: close, keepAliveForHTTP10: keepAliveForHTTP10),
+               let fieldLines = response.encodedFields {
+                // A cached answer's head goes out as two arrays that already exist: no head is built.
+                output.append(.bytes(prefix, offset: 0))
+                output.append(.bytes(fieldLines, offset: 0))
+                headCount = prefix.count + fieldLines.count
+            } else {
+                let head = loop.encoder.encode(response, close: close, keepAliveForHTTP10: keepAliveForHTTP10)
+                output.append(.bytes(head, offset: 0))
+                headCount = head.count
+            }
             switch response.payload {
             case .none: break
             case .bytes(let bytes): if !bytes.isEmpty { output.append(.bytes(bytes, offset: 0)) }
             case .file(let file, let offset, let length): if length > 0 { output.append(.file(file, offset: offset, remaining: length)) }
             case .stream(let start): startStream(start)
             }
-            output.append(.completed(record, response.status, bytes: head.count + response.payloadLength))
+            output.append(.completed(record, response.status, bytes: headCount + response.payloadLength))
         case .shutdownWrite:
             Socket.shutdownWrite(fd)
         case .close:

@@ -156,7 +156,13 @@ struct ConnectionMachine {
     /// Feeds one event; returns what to do, in order.
     mutating func event(_ event: Event, now: Double) -> [Action] {
         var actions: [Action] = []
-        if case .closed = phase { return actions }
+        self.event(event, now: now, into: &actions)
+        return actions
+    }
+
+    /// Feeds one event; appends what to do, in order, to `actions` (a buffer the caller reuses).
+    mutating func event(_ event: Event, now: Double, into actions: inout [Action]) {
+        if case .closed = phase { return }
         switch event {
         case .bytesReceived:
             switch phase {
@@ -233,7 +239,6 @@ struct ConnectionMachine {
             }
         }
         compactInbound()
-        return actions
     }
 
     /// The earliest moment a deadline could fire, for the loop's timer; nil when none is armed.

@@ -29,14 +29,23 @@ public protocol ResponseStream: AnyObject, Sendable {
 
 /// A response before the server adds `Date`, `Server`, `Content-Length` and `Connection`.
 public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: HTTPBody
+    // Changing any part makes the encoded head stale, so it is dropped.
+    public var status: HTTPStatus { didSet { encoded = nil } }
+    public var headers: HTTPHeaders { didSet { encoded = nil } }
+    public var body: HTTPBody { didSet { encoded = nil } }
+    /// The same response with its head fields encoded once, when it came from a cache.
+    public private(set) var encoded: EncodedResponse?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A response served from a cache: plain GETs of it skip preparing and encoding its fields.
+    public init(_ encoded: EncodedResponse) {
+        self = encoded.response
+        self.encoded = encoded
     }
 
     /// A body of bytes with its content type.

@@ -5,6 +5,12 @@ extension PreparedResponse {
     static let minimumCompressibleBytes = 1024
 
     init(_ response: HTTPResponse, for request: HTTPRequest) {
+        if let encoded = response.encoded, encoded.servesPlainly(request) {
+            let body = encoded.body
+            self.init(status: response.status, headers: response.headers, payload: request.method == .HEAD ? .none : .bytes(body),
+                      contentLength: body.count, encodedFields: encoded.fieldLines)
+            return
+        }
         var headers = response.headers
         let fields = ResponseFields(headers)
         // Mutate only when needed: the headers of a cached file are shared, and a write would copy them.

@@ -40,13 +40,18 @@ struct PreparedResponse: Sendable {
     var contentLength: Int?
     /// The handler asked for `Connection: close`.
     var closeAfter: Bool
+    /// The header lines already encoded (`Content-Length` and the blank line included), for an
+    /// answer from a cache; then `headers` and `contentLength` are not written again.
+    var encodedFields: [UInt8]?
 
-    init(status: HTTPStatus, headers: HTTPHeaders, payload: Payload, contentLength: Int?, closeAfter: Bool = false) {
+    init(status: HTTPStatus, headers: HTTPHeaders, payload: Payload, contentLength: Int?, closeAfter: Bool = false,
+         encodedFields: [UInt8]? = nil) {
         self.status = status
         self.headers = headers
         self.payload = payload
         self.contentLength = contentLength
         self.closeAfter = closeAfter
+        self.encodedFields = encodedFields
     }
 
     /// Whether the payload is a long-lived stream.

@@ -4,6 +4,8 @@ struct ResponseHeadEncoder {
     private let serverLine: [UInt8]
     private var dateLine: [UInt8] = []
     private var dateSecond = -1
+    private var okPrefix: [UInt8] = []
+    private var okPrefixSecond = -1
     private let clock: () -> Int
 
     static let statusLines: [[UInt8]] = (0..<600).map { Array("HTTP/1.1 \($0) \(HTTPStatus($0).reasonPhrase)\r\n".utf8) }
@@ -26,10 +28,25 @@ struct ResponseHeadEncoder {
         let dateLine = currentDateLine()
         let connectionLine: [UInt8]? = close ? Self.closeLine : keepAliveForHTTP10 ? Self.keepAliveLine : nil
         var capacity = statusLine.count + dateLine.count + serverLine.count + 2
-        for field in response.headers.fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
-        if response.contentLength != nil { capacity += Self.contentLengthName.count + 20 + 2 }
         if let connectionLine { capacity += connectionLine.count }
         let serverLine = self.serverLine
+        if let fieldLines = response.encodedFields {
+            // Encoded when cached: the head is a few copies; the connection line goes before the
+            // blank line that ends the encoded fields.
+            capacity += fieldLines.count - 2
+            return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                var cursor = HeadCursor(base: buffer.baseAddress!)
+                cursor.put(statusLine)
+                cursor.put(dateLine)
+                cursor.put(serverLine)
+                cursor.put(fieldLines, dropLast: 2)
+                if let connectionLine { cursor.put(connectionLine) }
+                cursor.put(13, 10)
+                count = cursor.written
+            }
+        }
+        for field in response.headers.fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+        if response.contentLength != nil { capacity += Self.contentLengthName.count + 20 + 2 }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var cursor = HeadCursor(base: buffer.baseAddress!)
             cursor.put(statusLine)
@@ -50,6 +67,19 @@ struct ResponseHeadEncoder {
             cursor.put(13, 10)
             count = cursor.written
         }
+    }
+
+    /// `HTTP/1.1 200 OK`, `Date` and `Server`: everything before the encoded fields of a cached
+    /// answer on a kept-alive connection, so such a head is two arrays already made. Nil for
+    /// other answers, which `encode` writes whole.
+    mutating func readyPrefix(for response: PreparedResponse, close: Bool, keepAliveForHTTP10: Bool) -> [UInt8]? {
+        guard response.encodedFields != nil, response.status == .ok, !close, !keepAliveForHTTP10 else { return nil }
+        let dateLine = currentDateLine()
+        if okPrefixSecond != dateSecond || okPrefix.isEmpty {
+            okPrefixSecond = dateSecond
+            okPrefix = Self.statusLines[200] + dateLine + serverLine
+        }
+        return okPrefix
     }
 
     private static let contentLengthName = Array("Content-Length: ".utf8)
@@ -102,6 +132,13 @@ private struct HeadCursor {
             (base + written).update(from: source.baseAddress!, count: source.count)
         }
         written += bytes.count
+    }
+
+    mutating func put(_ bytes: [UInt8], dropLast: Int) {
+        bytes.withUnsafeBufferPointer { source in
+            (base + written).update(from: source.baseAddress!, count: source.count - dropLast)
+        }
+        written += bytes.count - dropLast
     }
 
     mutating func put(_ text: String) {

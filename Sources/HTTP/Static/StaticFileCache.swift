@@ -53,8 +53,8 @@ final class CachedFile: Sendable {
         gzipHeaders.remove("Accept-Ranges")
         gzipHeaders.set("ETag", EntityTag.variant(headers["ETag"] ?? "", suffix: "gzip"))
         self.gzipHeaders = gzipHeaders
-        identityResponse = HTTPResponse(headers: headers, body: .bytes(bytes))
-        gzipResponse = gzipped.map { HTTPResponse(headers: gzipHeaders, body: .bytes($0)) }
+        identityResponse = HTTPResponse(EncodedResponse(headers: headers, body: bytes))
+        gzipResponse = gzipped.map { HTTPResponse(EncodedResponse(headers: gzipHeaders, body: $0)) }
     }
 
     /// The answer for this file, gzipped when asked and available.
