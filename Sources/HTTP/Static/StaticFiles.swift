@@ -28,15 +28,16 @@ public struct StaticFiles: Sendable {
     /// Registers `GET /` (index.html) and `GET /*path`; register it after every other route.
     public func register(on router: inout Router) {
         let files = self
-        router.addReply(.GET, "/", maxBodyBytes: 0) { request in try files.reply(for: request, relativePath: "index.html") }
+        router.addReply(.GET, "/", maxBodyBytes: 0) { request in try files.reply(for: request, path: files.resolver.resolve("index.html")) }
         router.addReply(.GET, "/*path", maxBodyBytes: 0) { request in
-            try files.reply(for: request, relativePath: try StaticPath.relative(target: request.target))
+            try files.reply(for: request, path: try files.resolver.resolve(target: request.target))
         }
     }
 
     /// Answers from memory when it can; reading a file from disk the first time goes to the worker pool.
-    func reply(for request: HTTPRequest, relativePath: String) throws -> Reply {
-        guard let path = resolver.resolve(relativePath) else { throw HTTPError(.notFound, "No file at \(request.path).") }
+    /// `path` is the resolved real path, nil when there is none.
+    func reply(for request: HTTPRequest, path: String?) throws -> Reply {
+        guard let path else { throw HTTPError(.notFound, "No file at \(request.path).") }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPError(.notFound, "No file at \(request.path).")

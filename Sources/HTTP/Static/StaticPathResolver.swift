@@ -8,11 +8,28 @@ import Glibc
 final class StaticPathResolver: Sendable {
     let root: String
     private let memory = Mutex<(realRoot: String?, rootCheckedAt: Double, paths: [String: (path: String?, at: Double)])>((nil, -1, [:]))
+    /// Request targets already checked and resolved, by the target as sent: a busy page asks for
+    /// the same few targets again and again, and a hit skips decoding and checking it.
+    private let targets = Mutex<[String: (path: String?, at: Double)]>([:])
     /// How long a resolution is trusted; a symlink changed inside the root takes effect after this.
     static let lifetimeSeconds = 1.0
 
     init(root: String) {
         self.root = root
+    }
+
+    /// The real path for a raw request target (`/app.js?v=2`), or nil when there is no such
+    /// file inside the root; throws for targets that are refused outright (encoded slashes, NUL).
+    func resolve(target: String) throws -> String? {
+        let now = monotonicSeconds()
+        if let entry = targets.withLock({ $0[target] }), now - entry.at < Self.lifetimeSeconds { return entry.path }
+        // Refusals are not remembered: they cost their check every time, as they should.
+        let path = resolve(try StaticPath.relative(target: target))
+        targets.withLock { targets in
+            if targets.count > 10_000 { targets.removeAll() }
+            targets[target] = (path, now)
+        }
+        return path
     }
 
     /// The real path of `relative`, or nil when it does not exist or leads outside the root.
