@@ -130,19 +130,20 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Runs a route: inline handlers here, offloaded work on the pool with the answer posted back.
-    private func run(_ dispatch: Dispatch) {
-        let request = dispatch.request
+    private func run(_ dispatch: consuming Dispatch) {
+        // The request is read in place; only work sent to the pool takes a copy of it.
         let sequence = dispatch.sequence
         let context = loop.context
         let reply: Reply
-        do { reply = try dispatch.route.handler(request) } catch {
-            apply(.responseReady(sequence: sequence, PreparedResponse(context.response(for: error, request: request), for: request)))
+        do { reply = try dispatch.route.handler(dispatch.request) } catch {
+            apply(.responseReady(sequence: sequence, PreparedResponse(context.response(for: error, request: dispatch.request), for: dispatch.request)))
             return
         }
         switch reply {
         case .response(let response):
-            apply(.responseReady(sequence: sequence, PreparedResponse(response, for: request)))
+            apply(.responseReady(sequence: sequence, PreparedResponse(response, for: dispatch.request)))
         case .offload(let work):
+            let request = dispatch.request
             let loop = self.loop
             context.pool.submit { [self] in
                 let response: HTTPResponse

@@ -118,7 +118,7 @@ extension ConnectionMachine {
         emitReady(now: now, into: &actions)
     }
 
-    private mutating func dispatch(_ request: HTTPRequest, route: Route, record: RequestRecord, closeAfter: Bool, now: Double,
+    private mutating func dispatch(_ request: consuming HTTPRequest, route: Route, record: RequestRecord, closeAfter: Bool, now: Double,
                                    into actions: inout [Action]) {
         let sequence = appendSlot(record: record, response: nil, closeAfter: closeAfter)
         actions.append(.dispatch(Dispatch(sequence: sequence, request: request, route: route)))
