@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A request-head parser over raw bytes: a pure function of the buffer, so feeding the same
 /// request in any number of pieces gives the same answer (picohttpparser's contract).
 ///
@@ -148,7 +152,7 @@ enum RequestParser {
             }
             return .failure(.bad("A header name holds a character that is not allowed."))
         }
-        let name = string(bytes, line.lowerBound..<index)
+        let name = knownName(bytes, line.lowerBound..<index) ?? string(bytes, line.lowerBound..<index)
         var valueStart = index + 1
         var valueEnd = line.upperBound
         while valueStart < valueEnd, bytes[valueStart] == space || bytes[valueStart] == tab { valueStart += 1 }
@@ -223,6 +227,33 @@ enum RequestParser {
     }
 
     static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
+
+    /// The header names browsers and tools send, spelled as they send them: a name that matches
+    /// one byte for byte is that constant string, so the common names cost no string building.
+    static let commonNames: [String] = [
+        "Host", "User-Agent", "Accept", "Accept-Encoding", "Accept-Language", "Connection", "Cache-Control",
+        "If-None-Match", "If-Modified-Since", "Range", "If-Range", "Referer", "Cookie", "Origin", "Pragma",
+        "Content-Type", "Content-Length", "Transfer-Encoding", "Expect", "Authorization", "Upgrade-Insecure-Requests",
+        "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Sec-Fetch-User", "Priority", "DNT",
+        "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "X-Forwarded-For", "Last-Event-ID",
+    ]
+
+    /// `commonNames` by length, as bytes: a lookup compares at most a few names of the right length.
+    static let commonNamesByLength: [[(bytes: [UInt8], name: String)]] = {
+        var table = [[(bytes: [UInt8], name: String)]](repeating: [], count: 32)
+        for name in commonNames where name.utf8.count < table.count { table[name.utf8.count].append((Array(name.utf8), name)) }
+        return table
+    }()
+
+    @inline(__always)
+    static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        guard range.count < commonNamesByLength.count else { return nil }
+        for candidate in commonNamesByLength[range.count] {
+            let same = candidate.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0 }
+            if same { return candidate.name }
+        }
+        return nil
+    }
 
     @inline(__always)
     static func digit(_ byte: UInt8) -> Int? { byte >= 48 && byte <= 57 ? Int(byte - 48) : nil }
