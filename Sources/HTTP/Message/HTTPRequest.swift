@@ -11,23 +11,90 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A complete request as handed to a route: head parsed, body de-chunked and bounded.
+///
+/// The fields live in one shared box, copied only when a copy is changed: a request passes by
+/// value from the parser to the route and on to the response, and copying ten strings and
+/// arrays at each step cost more than the rest of routing a request.
 public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `HTTPRequest`'s setters, after `isKnownUniquelyReferenced`.
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var queryString: String
+        var version: HTTPVersion
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var remoteAddress: String
+
+        init(method: HTTPMethod, target: String, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
+             body: [UInt8], remoteAddress: String) {
+            self.method = method
+            self.target = target
+            self.path = path
+            self.queryString = queryString
+            self.version = version
+            self.headers = headers
+            self.body = body
+            self.remoteAddress = remoteAddress
+        }
+
+        func copy() -> Storage {
+            Storage(method: method, target: target, path: path, queryString: queryString, version: version, headers: headers,
+                    body: body, remoteAddress: remoteAddress)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, made unique first so a change never shows through another copy.
+    private var uniqueStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { uniqueStorage.method = newValue }
+    }
     /// The request-target exactly as sent, e.g. `/photos/3/tiles/2/1/0.jpg?v=9f2c41d0a7e3`.
-    public var target: String
+    public var target: String {
+        get { storage.target }
+        set { uniqueStorage.target = newValue }
+    }
     /// The percent-decoded path without the query, e.g. `/photos/3/tiles/2/1/0.jpg`.
-    public var path: String
+    public var path: String {
+        get { storage.path }
+        set { uniqueStorage.path = newValue }
+    }
     /// The raw query string after `?`, without the `?` (empty when absent).
-    public var queryString: String
-    public var version: HTTPVersion
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var queryString: String {
+        get { storage.queryString }
+        set { uniqueStorage.queryString = newValue }
+    }
+    public var version: HTTPVersion {
+        get { storage.version }
+        set { uniqueStorage.version = newValue }
+    }
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { uniqueStorage.headers = newValue }
+    }
+    public var body: [UInt8] {
+        get { storage.body }
+        set { uniqueStorage.body = newValue }
+    }
     /// Values captured by the route pattern (`:id` → `parameters["id"]`); set by the router.
     public var parameters: [String: String]
     /// The route pattern that matched (e.g. `/photos/:id`), for logs and metrics; set by the router.
     public var routePattern: String
     /// The peer's address as text, e.g. `127.0.0.1` or `::1`.
-    public var remoteAddress: String
+    public var remoteAddress: String {
+        get { storage.remoteAddress }
+        set { uniqueStorage.remoteAddress = newValue }
+    }
 
     public init(
         method: HTTPMethod,
@@ -37,17 +104,11 @@ public struct HTTPRequest: Sendable {
         body: [UInt8] = [],
         remoteAddress: String = "127.0.0.1"
     ) {
-        self.method = method
-        self.target = target
         let (rawPath, query) = HTTPRequest.split(target)
-        self.path = HTTPRequest.percentDecode(rawPath) ?? rawPath
-        self.queryString = query
-        self.version = version
-        self.headers = headers
-        self.body = body
+        storage = Storage(method: method, target: target, path: HTTPRequest.percentDecode(rawPath) ?? rawPath, queryString: query,
+                          version: version, headers: headers, body: body, remoteAddress: remoteAddress)
         self.parameters = [:]
         self.routePattern = ""
-        self.remoteAddress = remoteAddress
     }
 
     /// Query items in order, `+` and percent-escapes decoded.
