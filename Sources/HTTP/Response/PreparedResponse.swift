@@ -32,26 +32,77 @@ enum Payload: Sendable {
 
 /// A response ready for the wire: conditional requests, ranges, compression and HEAD already
 /// applied, file opened, length known. Built on whichever thread produced the response.
+///
+/// The fields live in one box: a prepared response travels through the event that delivers
+/// it, the request's slot and the send action, and each step would otherwise retain and release
+/// its headers, body and encoded fields.
 struct PreparedResponse: Sendable {
-    var status: HTTPStatus
-    var headers: HTTPHeaders
-    var payload: Payload
+    private final class Storage: @unchecked Sendable {
+        // Changed only through `PreparedResponse`'s setters, after `isKnownUniquelyReferenced`.
+        var status: HTTPStatus
+        var headers: HTTPHeaders
+        var payload: Payload
+        var contentLength: Int?
+        var closeAfter: Bool
+        var encodedFields: [UInt8]?
+
+        init(status: HTTPStatus, headers: HTTPHeaders, payload: Payload, contentLength: Int?, closeAfter: Bool, encodedFields: [UInt8]?) {
+            self.status = status
+            self.headers = headers
+            self.payload = payload
+            self.contentLength = contentLength
+            self.closeAfter = closeAfter
+            self.encodedFields = encodedFields
+        }
+
+        func copy() -> Storage {
+            Storage(status: status, headers: headers, payload: payload, contentLength: contentLength, closeAfter: closeAfter,
+                    encodedFields: encodedFields)
+        }
+    }
+
+    private var storage: Storage
+
+    private var uniqueStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    var status: HTTPStatus {
+        get { storage.status }
+        set { uniqueStorage.status = newValue }
+    }
+    var headers: HTTPHeaders {
+        get { storage.headers }
+        set { uniqueStorage.headers = newValue }
+    }
+    var payload: Payload {
+        get { storage.payload }
+        set { uniqueStorage.payload = newValue }
+    }
     /// The Content-Length to announce; nil for streams and for statuses that carry no body.
-    var contentLength: Int?
+    var contentLength: Int? {
+        get { storage.contentLength }
+        set { uniqueStorage.contentLength = newValue }
+    }
     /// The handler asked for `Connection: close`.
-    var closeAfter: Bool
+    var closeAfter: Bool {
+        get { storage.closeAfter }
+        set { uniqueStorage.closeAfter = newValue }
+    }
     /// The header lines already encoded (`Content-Length` and the blank line included), for an
     /// answer from a cache; then `headers` and `contentLength` are not written again.
-    var encodedFields: [UInt8]?
+    var encodedFields: [UInt8]? {
+        get { storage.encodedFields }
+        set { uniqueStorage.encodedFields = newValue }
+    }
 
     init(status: HTTPStatus, headers: HTTPHeaders, payload: Payload, contentLength: Int?, closeAfter: Bool = false,
          encodedFields: [UInt8]? = nil) {
-        self.status = status
-        self.headers = headers
-        self.payload = payload
-        self.contentLength = contentLength
-        self.closeAfter = closeAfter
-        self.encodedFields = encodedFields
+        storage = Storage(status: status, headers: headers, payload: payload, contentLength: contentLength, closeAfter: closeAfter,
+                          encodedFields: encodedFields)
     }
 
     /// Whether the payload is a long-lived stream.
