@@ -111,7 +111,8 @@ enum RequestParser {
             return .failure(RequestError(.notImplemented, "The method \(method) is not implemented by this server."))
         }
         var target = string(bytes, targetRange)
-        if target.first != "/" {
+        // The byte, not `target.first`: a Character costs a grapheme-boundary search.
+        if bytes[targetRange.lowerBound] != UInt8(ascii: "/") {
             if target == "*" && method == .OPTIONS {
                 // asterisk-form: allowed only for OPTIONS.
             } else if let origin = originForm(ofAbsolute: target) {

@@ -39,7 +39,8 @@ public struct StaticFiles: Sendable {
     func reply(for request: HTTPRequest, path: String?) throws -> Reply {
         guard let path else { throw HTTPError(.notFound, "No file at \(request.path).") }
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        // withCString hands over the string's own bytes; passing `path` itself builds a C copy.
+        guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
         let size = Int(info.st_size)
