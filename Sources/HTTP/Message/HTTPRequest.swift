@@ -23,7 +23,7 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// Values captured by the route pattern (`:id` → `parameters["id"]`); set by the router.
-    public var parameters: [String: String]
+    public var parameters: RouteParameters
     /// The route pattern that matched (e.g. `/photos/:id`), for logs and metrics; set by the router.
     public var routePattern: String
     /// The peer's address as text, e.g. `127.0.0.1` or `::1`.
@@ -45,7 +45,7 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
-        self.parameters = [:]
+        self.parameters = RouteParameters()
         self.routePattern = ""
         self.remoteAddress = remoteAddress
     }
