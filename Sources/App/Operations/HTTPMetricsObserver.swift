@@ -20,11 +20,12 @@ struct HTTPMetricsObserver: HTTPServerObserver {
 
     func requestCompleted(_ request: CompletedRequest) {
         // Every request lands here: the series are resolved once per (method, route, status),
-        // so a request costs a small-key lookup and two counter updates, not two label-key builds.
-        let key = RequestSeriesCache.Key(method: request.method, route: request.routePattern, status: request.status.rawValue)
-        let handles = series.handles(for: key) {
-            let route = request.routePattern.isEmpty ? "unmatched" : request.routePattern
-            return (requests.series([("method", request.method.rawValue), ("route", route), ("status", String(request.status.rawValue))]),
+        // so a request costs a short search and two counter updates, not two label-key builds.
+        // The fields are passed apart, not captured: a closure over the request copied it whole.
+        let handles = series.handles(method: request.method, route: request.routePattern, status: request.status.rawValue) {
+            method, route, status in
+            let route = route.isEmpty ? "unmatched" : route
+            return (requests.series([("method", method.rawValue), ("route", route), ("status", String(status))]),
                     latency.series([("route", route)]))
         }
         handles.requests.increment()
@@ -34,30 +35,42 @@ struct HTTPMetricsObserver: HTTPServerObserver {
 
 /// The metric series of each (method, route, status) seen so far; a handful in practice.
 final class RequestSeriesCache: Sendable {
-    struct Key: Hashable, Sendable {
+    struct Key: Sendable {
         var method: HTTPMethod
         var route: String
         var status: Int
 
-        // A few cheap numbers instead of hashing both strings per request: equal keys still hash
-        // alike, and the rare collision is settled by ==, which for a route pattern handed out
-        // by the router is usually a comparison of the same storage.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(status)
-            hasher.combine(route.utf8.count)
-            hasher.combine(method.rawValue.utf8.count)
-            hasher.combine(route.utf8.last)
+        /// The status first, then the route: for a route pattern handed out by the router the
+        /// comparison is usually one of the same storage, so a hit costs a few word compares.
+        func matches(_ method: HTTPMethod, _ route: String, _ status: Int) -> Bool {
+            self.status == status && self.route == route && self.method == method
         }
     }
 
     typealias Handles = (requests: CounterSeries, latency: HistogramSeries)
 
-    private let known = Mutex<[Key: Handles]>([:])
+    /// The most keys remembered. Past it (only odd methods on unmatched paths get there) the
+    /// series are resolved by the registry on every request, so a client sending made-up
+    /// methods cannot make this list, searched per request, grow without end.
+    static let limit = 64
 
-    func handles(for key: Key, resolve: () -> Handles) -> Handles {
-        if let found = known.withLock({ $0[key] }) { return found }
-        let resolved = resolve()
-        known.withLock { $0[key] = resolved }
+    // Searched in order rather than hashed: a few equal-word compares cost less than hashing a
+    // key, and the hot keys are the first ones seen.
+    private let known = Mutex<[(key: Key, handles: Handles)]>([])
+
+    func handles(method: HTTPMethod, route: String, status: Int,
+                 resolve: (HTTPMethod, String, Int) -> Handles) -> Handles {
+        let found = known.withLock { known -> Handles? in
+            for i in known.indices where known[i].key.matches(method, route, status) { return known[i].handles }
+            return nil
+        }
+        if let found { return found }
+        let resolved = resolve(method, route, status)
+        known.withLock { known in
+            if known.count < Self.limit, !known.contains(where: { $0.key.matches(method, route, status) }) {
+                known.append((Key(method: method, route: route, status: status), resolved))
+            }
+        }
         return resolved
     }
 }
