@@ -68,19 +68,25 @@ struct PhotoRoutes: Sendable {
         if let attached = hit.attachment as? ImageHeaders {
             headers = attached
         } else {
-            headers = ImageHeaders(entityTag: hit.entityTag)
+            headers = ImageHeaders(entityTag: hit.entityTag, version: info.version)
             library.cache.attach(headers, to: key)
         }
-        let current = PhotoCaching.carriesVersion(request.queryString, info.version)
+        // Image URLs are handed out as `?v=<version>` and nearly always come back so: one string
+        // comparison (of two words, for a version this short) settles those.
+        let current = request.queryString == headers.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
         return .response(HTTPResponse(headers: current ? headers.immutable : headers.short, body: .bytes(hit.bytes)))
     }
 
-    /// The header fields of a cached image's 200, for a URL with the current `?v=` and for one without.
+    /// The header fields of a cached image's 200, for a URL with the current `?v=` and for one
+    /// without, and the query of the URLs the JSON hands out for it.
     final class ImageHeaders: Sendable {
         let immutable: HTTPHeaders
         let short: HTTPHeaders
+        /// `v=<version>`.
+        let versionQuery: String
 
-        init(entityTag: String) {
+        init(entityTag: String, version: String) {
+            versionQuery = "v=" + version
             // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
             immutable = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", PhotoCaching.immutable)])
             short = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", PhotoCaching.short)])
