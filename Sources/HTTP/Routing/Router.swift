@@ -29,6 +29,10 @@ public final class Route: Sendable {
     let segments: [PatternSegment]
     /// The names of the pattern's parameters in order, shared by every match of this route.
     let parameterNames: [String]
+    /// `segments` as plain numbers over `literalBytes`, which matching walks without reference counting.
+    let steps: [MatchStep]
+    /// Every literal and suffix of the pattern, end to end.
+    let literalBytes: [UInt8]
 
     init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, handler: @escaping @Sendable (HTTPRequest) throws -> Reply,
          segments: [PatternSegment], parameterNames: [String]) {
@@ -38,7 +42,33 @@ public final class Route: Sendable {
         self.handler = handler
         self.segments = segments
         self.parameterNames = parameterNames
+        var steps: [MatchStep] = []
+        var literalBytes: [UInt8] = []
+        for segment in segments {
+            let start = literalBytes.count
+            switch segment {
+            case .literal(let literal):
+                literalBytes += literal
+                steps.append(MatchStep(kind: .literal, start: start, count: literal.count))
+            case .parameter(_, let suffix):
+                literalBytes += suffix
+                steps.append(MatchStep(kind: .parameter, start: start, count: suffix.count))
+            case .rest:
+                steps.append(MatchStep(kind: .rest, start: start, count: 0))
+            }
+        }
+        self.steps = steps
+        self.literalBytes = literalBytes
     }
+}
+
+/// One segment of a compiled pattern: a literal, or a parameter with its suffix (`count` bytes
+/// of the route's `literalBytes` from `start`), or the rest of the path.
+struct MatchStep: Sendable {
+    enum Kind: Sendable { case literal, parameter, rest }
+    var kind: Kind
+    var start: Int
+    var count: Int
 }
 
 /// One segment of a route pattern; literals and suffixes are kept as the UTF-8 bytes a path is
@@ -142,7 +172,7 @@ public struct Router: Sendable {
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
         let first = UnsafeBufferPointer(rebasing: bytes[1..<end])
         var literal: [Int] = []
-        for i in byFirstLiteral.indices where Router.equal(first, byFirstLiteral[i].literal) {
+        for i in byFirstLiteral.indices where byFirstLiteral[i].literal.withUnsafeBufferPointer({ Router.equal(first, $0) }) {
             literal = byFirstLiteral[i].routes
             break
         }
@@ -159,7 +189,7 @@ public struct Router: Sendable {
                 a += 1
             }
             // By index, so only the route that matches is copied (a copy retains each of its fields).
-            guard let bounds = Router.match(routes[index].segments, bytes: bytes) else { continue }
+            guard let bounds = Router.match(routes[index], bytes: bytes) else { continue }
             let routeMethod = routes[index].method
             if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
                 return .found(routes[index], parameters: RouteParameters(names: routes[index].parameterNames, source: path, bounds: bounds))
@@ -210,38 +240,40 @@ public struct Router: Sendable {
         }
     }
 
-    /// `match` over the path's bytes: the start and end offset of each parameter, in pattern order.
-    /// Every cut is at '/' or before an ASCII suffix, so each parameter is whole UTF-8.
-    static func match(_ segments: [PatternSegment], bytes: UnsafeBufferPointer<UInt8>) -> RouteParameters.Bounds? {
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        var bounds = RouteParameters.Bounds()
-        if segments.isEmpty { return bytes.count == 1 ? bounds : nil }
-        if segments.count == 1, case .rest = segments[0] {
-            bounds.append(1, bytes.count)
-            return bounds
+    /// Matches `path` against `route`'s pattern over the path's bytes: the start and end offset
+    /// of each parameter in pattern order, or nil. Every cut is at '/' or before an ASCII suffix,
+    /// so each parameter is whole UTF-8.
+    static func match(_ route: Route, bytes path: UnsafeBufferPointer<UInt8>) -> RouteParameters.Bounds? {
+        route.steps.withUnsafeBufferPointer { steps in
+            route.literalBytes.withUnsafeBufferPointer { literals in match(steps, literals, path) }
         }
+    }
+
+    private static func match(_ steps: UnsafeBufferPointer<MatchStep>, _ literals: UnsafeBufferPointer<UInt8>,
+                              _ path: UnsafeBufferPointer<UInt8>) -> RouteParameters.Bounds? {
+        guard path.first == UInt8(ascii: "/") else { return nil }
+        var bounds = RouteParameters.Bounds()
+        if steps.isEmpty { return path.count == 1 ? bounds : nil }
         // The start of the next part; nil once every part is used.
         var cursor: Int? = 1
-        for (n, segment) in segments.enumerated() {
-            if case .rest = segment {
-                let start = cursor ?? bytes.count
-                bounds.append(start, bytes.count)
-                return n == segments.count - 1 ? bounds : nil
+        for n in 0..<steps.count {
+            let step = steps[n]
+            if step.kind == .rest {
+                bounds.append(cursor ?? path.count, path.count)
+                return n == steps.count - 1 ? bounds : nil
             }
             guard let start = cursor else { return nil }
             var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
-            let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            cursor = end < bytes.count ? end + 1 : nil
-            switch segment {
-            case .literal(let literal):
-                guard equal(part, literal) else { return nil }
-            case .parameter(_, let suffix):
-                let kept = part.count - suffix.count
-                guard kept > 0, equal(UnsafeBufferPointer(rebasing: part[kept...]), suffix) else { return nil }
+            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+            cursor = end < path.count ? end + 1 : nil
+            let expected = UnsafeBufferPointer(rebasing: literals[step.start..<(step.start + step.count)])
+            if step.kind == .literal {
+                guard equal(UnsafeBufferPointer(rebasing: path[start..<end]), expected) else { return nil }
+            } else {
+                // A parameter: something, then the suffix.
+                let kept = end - start - step.count
+                guard kept > 0, equal(UnsafeBufferPointer(rebasing: path[(start + kept)..<end]), expected) else { return nil }
                 bounds.append(start, start + kept)
-            case .rest:
-                break
             }
         }
         // Parts left over mean no match (a trailing slash is a different resource).
@@ -249,7 +281,7 @@ public struct Router: Sendable {
     }
 
     /// Whether `bytes` are exactly `expected`.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: [UInt8]) -> Bool {
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == expected.count else { return false }
         for i in 0..<bytes.count where bytes[i] != expected[i] { return false }
         return true
