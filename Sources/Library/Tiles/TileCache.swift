@@ -14,6 +14,18 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { tile.map { "\(version)/\($0)" } ?? "\(version)/thumbnail" }
 
+    /// The coordinate packed into one word rather than hashed as an optional and three words:
+    /// every hot tile hashes one key. Coordinates too large to pack apart only collide, and ==
+    /// settles those.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(tile.map { $0.z &<< 48 ^ $0.x &<< 24 ^ $0.y } ?? -1)
+    }
+
+    public static func == (lhs: TileKey, rhs: TileKey) -> Bool {
+        lhs.tile == rhs.tile && lhs.version == rhs.version
+    }
+
     /// The strong ETag of this image, quoted: `"version-z-x-y"`, or `"version-thumbnail"`.
     /// Spelled by appending into one reserved buffer: interpolation costs several times more,
     /// and the cache keeps the result with its entry so a hot tile never spells it again.
