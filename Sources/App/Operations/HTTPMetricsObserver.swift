@@ -21,12 +21,16 @@ struct HTTPMetricsObserver: HTTPServerObserver {
     func requestCompleted(_ request: CompletedRequest) {
         // Every request lands here: the series are resolved once per (method, route, status),
         // so a request costs a short search and two counter updates, not two label-key builds.
-        // The fields are passed apart, not captured: a closure over the request copied it whole.
-        let handles = series.handles(method: request.method, route: request.routePattern, status: request.status.rawValue) {
-            method, route, status in
-            let route = route.isEmpty ? "unmatched" : route
-            return (requests.series([("method", method.rawValue), ("route", route), ("status", String(status))]),
-                    latency.series([("route", route)]))
+        // No closure on the way: one capturing the metrics retained and released them per request.
+        let method = request.method, route = request.routePattern, status = request.status.rawValue
+        let handles: RequestSeriesCache.Handles
+        if let known = series.handles(method: method, route: route, status: status) {
+            handles = known
+        } else {
+            let label = route.isEmpty ? "unmatched" : route
+            handles = (requests.series([("method", method.rawValue), ("route", label), ("status", String(status))]),
+                       latency.series([("route", label)]))
+            series.remember(handles, method: method, route: route, status: status)
         }
         handles.requests.increment()
         handles.latency.observe(request.durationSeconds)
@@ -58,19 +62,20 @@ final class RequestSeriesCache: Sendable {
     // key, and the hot keys are the first ones seen.
     private let known = Mutex<[(key: Key, handles: Handles)]>([])
 
-    func handles(method: HTTPMethod, route: String, status: Int,
-                 resolve: (HTTPMethod, String, Int) -> Handles) -> Handles {
-        let found = known.withLock { known -> Handles? in
+    /// The series remembered for this key, or nil.
+    func handles(method: HTTPMethod, route: String, status: Int) -> Handles? {
+        known.withLock { known -> Handles? in
             for i in known.indices where known[i].key.matches(method, route, status) { return known[i].handles }
             return nil
         }
-        if let found { return found }
-        let resolved = resolve(method, route, status)
+    }
+
+    /// Remembers the series of a key, unless it is known already or the list is full.
+    func remember(_ handles: Handles, method: HTTPMethod, route: String, status: Int) {
         known.withLock { known in
             if known.count < Self.limit, !known.contains(where: { $0.key.matches(method, route, status) }) {
-                known.append((Key(method: method, route: route, status: status), resolved))
+                known.append((Key(method: method, route: route, status: status), handles))
             }
         }
-        return resolved
     }
 }
