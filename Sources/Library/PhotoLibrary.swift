@@ -69,6 +69,9 @@ public final class PhotoLibrary: Sendable {
     /// One photo, or nil.
     public func photo(_ id: Int) -> Photo? { catalog.photo(id) }
 
+    /// The version, size and status of one photo, or nil: the start of every image request.
+    public func imageInfo(_ id: Int) -> PhotoImageInfo? { catalog.imageInfo(id) }
+
     /// True once the first scan has completed.
     public var isReady: Bool { loop.withLock { $0.ready } }
 

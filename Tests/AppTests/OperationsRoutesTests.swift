@@ -139,6 +139,41 @@ final class OperationsRoutesTests: XCTestCase {
         XCTAssertEqual(text.value("photoscroll_http_open_connections"), 0)
     }
 
+    func testEveryMethodRouteAndStatusCountsApartPastTheRememberedKeysAndAcrossThreads() throws {
+        let metrics = MetricsRegistry()
+        let router = router(metrics: metrics)
+        let observer = HTTPMetricsObserver(metrics: metrics)
+        func complete(_ method: HTTPMethod, _ route: String, _ status: HTTPStatus) {
+            observer.requestCompleted(CompletedRequest(method: method, path: "/x", routePattern: route, status: status,
+                                                       bytesSent: 1, durationSeconds: 0.001, remoteAddress: "127.0.0.1"))
+        }
+        // More distinct methods than the observer remembers: every one still counts.
+        let methods = (0..<(RequestSeriesCache.limit + 10)).map { HTTPMethod("M\($0)") }
+        for method in methods { complete(method, "", .notFound) }
+        for method in methods { complete(method, "", .notFound) }
+        // Two threads, interleaved keys that differ in one field each.
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<500 {
+                complete(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", .ok)
+                complete(.HEAD, "/photos/:id/tiles/:z/:x/:y.jpg", .ok)
+                complete(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", .notModified)
+                complete(.GET, "/photos/:id", .ok)
+            }
+        }
+        let text = try PrometheusText(String(decoding: try XCTUnwrap(get(router, "/metrics").bodyBytes), as: UTF8.self))
+        try text.validate()
+        let tiles = "/photos/:id/tiles/:z/:x/:y.jpg"
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", ["method": "GET", "route": tiles, "status": "200"]), 1000)
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", ["method": "HEAD", "route": tiles, "status": "200"]), 1000)
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", ["method": "GET", "route": tiles, "status": "304"]), 1000)
+        XCTAssertEqual(text.value("photoscroll_http_requests_total", ["method": "GET", "route": "/photos/:id", "status": "200"]), 1000)
+        XCTAssertEqual(text.value("photoscroll_http_request_duration_seconds_count", ["route": tiles]), 3000)
+        for method in [methods.first!, methods.last!] {
+            XCTAssertEqual(text.value("photoscroll_http_requests_total", ["method": method.rawValue, "route": "unmatched", "status": "404"]), 2)
+        }
+        XCTAssertEqual(text.value("photoscroll_http_request_duration_seconds_count", ["route": "unmatched"]), Double(2 * methods.count))
+    }
+
     func testMetricsOfEveryLayerRenderTogether() throws {
         let metrics = MetricsRegistry()
         // The names other layers record under, as the deployment docs promise them.

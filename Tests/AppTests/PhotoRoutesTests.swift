@@ -154,6 +154,32 @@ final class PhotoRoutesTests: XCTestCase {
         XCTAssertEqual(get(f.router, "/photos/1").headers["Cache-Control"], "no-cache")
     }
 
+    func testACachedImageAnswersAsItsFirstRequestDid() throws {
+        let f = try makeFixture()
+        let version = try XCTUnwrap(f.service.library.photo(1)).version
+        for path in ["/photos/1/tiles/3/1/1.jpg", "/photos/1/thumbnail.jpg"] {
+            let first = get(f.router, "\(path)?v=\(version)")
+            XCTAssertEqual(first.status, .ok)
+            // Later requests are answered from memory, with the header fields kept in the cache entry.
+            for (query, cacheControl) in [("?v=\(version)", "public, max-age=31536000, immutable"),
+                                          ("?x=1&v=\(version)", "public, max-age=31536000, immutable"),
+                                          ("", "public, max-age=60"),
+                                          ("?v=\(version)0", "public, max-age=60"),
+                                          ("?v=\(version)", "public, max-age=31536000, immutable")] {
+                let again = get(f.router, path + query)
+                XCTAssertEqual(again.status, .ok, path + query)
+                XCTAssertEqual(again.bodyBytes, first.bodyBytes, path + query)
+                XCTAssertEqual(again.headers["Content-Type"], "image/jpeg")
+                XCTAssertEqual(again.headers["ETag"], first.headers["ETag"])
+                XCTAssertEqual(again.headers["Cache-Control"], cacheControl, path + query)
+            }
+        }
+        XCTAssertEqual(get(f.router, "/photos/1/tiles/3/9/9.jpg?v=\(version)").status, .notFound)
+        XCTAssertEqual(get(f.router, "/photos/9/tiles/0/0/0.jpg?v=\(version)").status, .notFound)
+        XCTAssertEqual(get(f.router, "/photos/01/tiles/0/0/0.jpg?v=\(version)").status, .notFound)
+        XCTAssertEqual(get(f.router, "/photos/1/tiles/0/00/0.jpg?v=\(version)").status, .notFound)
+    }
+
     func testEveryResourceHasAStrongETagAndAnswers304() throws {
         let f = try makeFixture()
         let version = try XCTUnwrap(f.service.library.photo(1)).version

@@ -40,6 +40,25 @@ final class PhotoCatalogTests: XCTestCase {
         XCTAssertEqual(restarted.photos.map { "\($0.id):\($0.title)" }, ["1:photo1", "2:photo2", "3:photo3", "4:photo0", "5:photo9"])
     }
 
+    func testImageInfoAgreesWithThePhotoAcrossGapsInIds() throws {
+        let folders = try Folders(self)
+        for name in ["photo1.jpg", "photo2.jpg", "photo3.jpg"] { folders.fake(name, 100 + name.count, 50) }
+        folders.fake("photo4.jpg", 640, 480)
+        let library = try folders.library(renderer: FakeRenderer())
+        library.refresh()
+        // Remove photo 2: photo 3 and 4 are no longer at id - 1 in the list.
+        try FileManager.default.removeItem(atPath: folders.photos + "/photo2.jpg")
+        library.refresh()
+        XCTAssertEqual(library.photos.map(\.id), [1, 3, 4])
+        for id in [1, 3, 4] {
+            let photo = try XCTUnwrap(library.photo(id))
+            XCTAssertEqual(library.imageInfo(id), PhotoImageInfo(version: photo.version, width: photo.width, height: photo.height, status: photo.status))
+        }
+        XCTAssertEqual(library.imageInfo(4)?.width, 640)
+        XCTAssertEqual(library.imageInfo(4)?.pyramid(tileSize: 256)?.maxZoom, 2)
+        for missing in [0, 2, 5, -1] { XCTAssertNil(library.imageInfo(missing)) }
+    }
+
     func testVersionChangesWithTheBytesNotWithATouch() throws {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 100, 100, extra: "one")

@@ -48,6 +48,34 @@ final class TileCacheTests: XCTestCase {
         XCTAssertEqual(cache.bytes, 2)
     }
 
+    private final class Note: Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    func testAttachmentStaysWithItsEntryUntilTheEntryGoes() throws {
+        let cache = TileCache(capacityBytes: 1000)
+        cache.attach(Note("nobody"), to: key(1))
+        XCTAssertNil(cache.entry(key(1)), "attaching to a missing key stores nothing")
+        cache.put(key(1), [UInt8](repeating: 1, count: 400))
+        let first = try XCTUnwrap(cache.entry(key(1)))
+        XCTAssertNil(first.attachment)
+        XCTAssertEqual(first.entityTag, key(1).entityTag)
+        XCTAssertEqual(first.bytes.count, 400)
+        cache.attach(Note("headers"), to: key(1))
+        XCTAssertEqual((cache.entry(key(1))?.attachment as? Note)?.text, "headers")
+        // Stored again (a re-render): the old attachment goes with the old entry.
+        cache.put(key(1), [UInt8](repeating: 2, count: 400))
+        XCTAssertNil(cache.entry(key(1))?.attachment)
+        cache.attach(Note("again"), to: key(1))
+        // Evicted, then stored again: nothing carried over.
+        cache.put(key(2), [UInt8](repeating: 3, count: 400))
+        cache.put(key(3), [UInt8](repeating: 4, count: 400))
+        XCTAssertNil(cache.entry(key(1)))
+        cache.put(key(1), [UInt8](repeating: 5, count: 100))
+        XCTAssertNil(cache.entry(key(1))?.attachment)
+    }
+
     func testZeroCapacityKeepsNothing() {
         let cache = TileCache(capacityBytes: 0)
         cache.put(key(1), [1])

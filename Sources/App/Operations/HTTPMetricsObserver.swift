@@ -20,12 +20,17 @@ struct HTTPMetricsObserver: HTTPServerObserver {
 
     func requestCompleted(_ request: CompletedRequest) {
         // Every request lands here: the series are resolved once per (method, route, status),
-        // so a request costs a small-key lookup and two counter updates, not two label-key builds.
-        let key = RequestSeriesCache.Key(method: request.method, route: request.routePattern, status: request.status.rawValue)
-        let handles = series.handles(for: key) {
-            let route = request.routePattern.isEmpty ? "unmatched" : request.routePattern
-            return (requests.series([("method", request.method.rawValue), ("route", route), ("status", String(request.status.rawValue))]),
-                    latency.series([("route", route)]))
+        // so a request costs a short search and two counter updates, not two label-key builds.
+        // No closure on the way: one capturing the metrics retained and released them per request.
+        let method = request.method, route = request.routePattern, status = request.status.rawValue
+        let handles: RequestSeriesCache.Handles
+        if let known = series.handles(method: method, route: route, status: status) {
+            handles = known
+        } else {
+            let label = route.isEmpty ? "unmatched" : route
+            handles = (requests.series([("method", method.rawValue), ("route", label), ("status", String(status))]),
+                       latency.series([("route", label)]))
+            series.remember(handles, method: method, route: route, status: status)
         }
         handles.requests.increment()
         handles.latency.observe(request.durationSeconds)
@@ -34,30 +39,43 @@ struct HTTPMetricsObserver: HTTPServerObserver {
 
 /// The metric series of each (method, route, status) seen so far; a handful in practice.
 final class RequestSeriesCache: Sendable {
-    struct Key: Hashable, Sendable {
+    struct Key: Sendable {
         var method: HTTPMethod
         var route: String
         var status: Int
 
-        // A few cheap numbers instead of hashing both strings per request: equal keys still hash
-        // alike, and the rare collision is settled by ==, which for a route pattern handed out
-        // by the router is usually a comparison of the same storage.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(status)
-            hasher.combine(route.utf8.count)
-            hasher.combine(method.rawValue.utf8.count)
-            hasher.combine(route.utf8.last)
+        /// The status first, then the route: for a route pattern handed out by the router the
+        /// comparison is usually one of the same storage, so a hit costs a few word compares.
+        func matches(_ method: HTTPMethod, _ route: String, _ status: Int) -> Bool {
+            self.status == status && self.route == route && self.method == method
         }
     }
 
     typealias Handles = (requests: CounterSeries, latency: HistogramSeries)
 
-    private let known = Mutex<[Key: Handles]>([:])
+    /// The most keys remembered. Past it (only odd methods on unmatched paths get there) the
+    /// series are resolved by the registry on every request, so a client sending made-up
+    /// methods cannot make this list, searched per request, grow without end.
+    static let limit = 64
 
-    func handles(for key: Key, resolve: () -> Handles) -> Handles {
-        if let found = known.withLock({ $0[key] }) { return found }
-        let resolved = resolve()
-        known.withLock { $0[key] = resolved }
-        return resolved
+    // Searched in order rather than hashed: a few equal-word compares cost less than hashing a
+    // key, and the hot keys are the first ones seen.
+    private let known = Mutex<[(key: Key, handles: Handles)]>([])
+
+    /// The series remembered for this key, or nil.
+    func handles(method: HTTPMethod, route: String, status: Int) -> Handles? {
+        known.withLock { known -> Handles? in
+            for i in known.indices where known[i].key.matches(method, route, status) { return known[i].handles }
+            return nil
+        }
+    }
+
+    /// Remembers the series of a key, unless it is known already or the list is full.
+    func remember(_ handles: Handles, method: HTTPMethod, route: String, status: Int) {
+        known.withLock { known in
+            if known.count < Self.limit, !known.contains(where: { $0.key.matches(method, route, status) }) {
+                known.append((Key(method: method, route: route, status: status), handles))
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 
 /// Conditional requests and cache lifetimes of photo resources.
@@ -17,8 +18,9 @@ enum PhotoCaching {
     /// Whether the query's first `v` is `version`. Scans the raw bytes (this runs for every hot
     /// tile); escapes, which a version never needs, fall back to full query decoding.
     static func carriesVersion(_ query: String, _ version: String) -> Bool {
-        var query = query
-        // Native strings are contiguous UTF-8: scanned as a buffer, without String indices.
+        var query = query, version = version
+        // Native strings are contiguous UTF-8: scanned and compared as buffers, without String
+        // indices or a generic walk over the version's UTF-8 view.
         // nil: the value holds an escape, and full decoding decides.
         let found: Bool? = query.withUTF8 { bytes in
             var start = 0
@@ -28,7 +30,9 @@ enum PhotoCaching {
                 if end - start >= 2, bytes[start] == UInt8(ascii: "v"), bytes[start + 1] == UInt8(ascii: "=") {
                     let value = UnsafeBufferPointer(rebasing: bytes[(start + 2)..<end])
                     if value.contains(UInt8(ascii: "%")) || value.contains(UInt8(ascii: "+")) { return nil }
-                    return value.elementsEqual(version.utf8)
+                    return version.withUTF8 { expected in
+                        value.count == expected.count && (value.isEmpty || memcmp(value.baseAddress!, expected.baseAddress!, value.count) == 0)
+                    }
                 }
                 start = end + 1
             }

@@ -5,23 +5,33 @@ import Imaging
 /// Strict parsing of the numbers in photo URLs: plain decimal digits, no sign, no leading zero,
 /// no overflow. Anything else is not a resource, so every caller answers 404.
 enum PhotoPath {
-    /// A photo id: a positive decimal integer.
-    static func id(_ text: String?) -> Int? {
-        guard let n = number(text), n > 0 else { return nil }
+    /// The photo id captured as `:id`: a positive decimal integer.
+    static func id(_ parameters: RouteParameters) -> Int? {
+        guard let n = number(parameters, "id"), n > 0 else { return nil }
         return n
     }
 
-    /// A tile coordinate component: zero or a positive decimal integer.
-    static func number(_ text: String?) -> Int? {
-        guard let text, !text.isEmpty, text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              text == "0" || text.utf8.first != UInt8(ascii: "0") else { return nil }
-        return Int(text)
+    /// The tile named by `:z/:x/:y`, or nil.
+    static func tile(_ parameters: RouteParameters) -> TileCoordinate? {
+        guard let z = number(parameters, "z"), let x = number(parameters, "x"), let y = number(parameters, "y") else { return nil }
+        return TileCoordinate(z: z, x: x, y: y)
     }
 
-    /// The tile named by `:z/:x/:y`, or nil.
-    static func tile(_ parameters: [String: String]) -> TileCoordinate? {
-        guard let z = number(parameters["z"]), let x = number(parameters["x"]), let y = number(parameters["y"]) else { return nil }
-        return TileCoordinate(z: z, x: x, y: y)
+    /// The parameter `name` as a tile coordinate component (zero or a positive decimal integer),
+    /// read from the path's bytes: every hot tile reads four of these.
+    static func number(_ parameters: RouteParameters, _ name: String) -> Int? {
+        parameters.withUTF8(name) { number($0) } ?? nil
+    }
+
+    /// `digits` as a number, or nil unless they are 1 to 18 decimal digits without a leading zero
+    /// (18 digits cannot overflow an Int).
+    static func number(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18, digits.count == 1 || digits[0] != UInt8(ascii: "0") else { return nil }
+        var n = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            n = n * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return n
     }
 }

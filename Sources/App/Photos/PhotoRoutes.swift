@@ -47,7 +47,54 @@ struct PhotoRoutes: Sendable {
 
     /// A tile, or the thumbnail when `tile` is nil.
     func image(_ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
-        let photo = try find(request)
+        if let hit = cachedImage(request, tile: tile) { return hit }
+        return try image(of: try find(request), request, tile: tile)
+    }
+
+    /// The hot path: an unconditional request for an image in memory, answered from the photo's
+    /// version, size and status alone. nil for everything else, which the full path answers
+    /// (errors included), so the outcome is the same either way.
+    private func cachedImage(_ request: HTTPRequest, tile: TileCoordinate?) -> Reply? {
+        guard library.cache.capacity > 0, request.headers["If-None-Match"] == nil,
+              let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed else { return nil }
+        if let tile {
+            guard let pyramid = info.pyramid(tileSize: tileSize), pyramid.contains(tile) else { return nil }
+        }
+        let key = TileKey(version: info.version, tile: tile)
+        guard let hit = library.cachedEntry(key) else { return nil }
+        // The header fields depend on the key alone: built on the entry's first hit and kept
+        // with it, so a hit spells and allocates nothing.
+        let headers: ImageHeaders
+        if let attached = hit.attachment as? ImageHeaders {
+            headers = attached
+        } else {
+            headers = ImageHeaders(entityTag: hit.entityTag, version: info.version)
+            library.cache.attach(headers, to: key)
+        }
+        // Image URLs are handed out as `?v=<version>` and nearly always come back so: one string
+        // comparison (of two words, for a version this short) settles those.
+        let current = request.queryString == headers.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
+        return .response(HTTPResponse(headers: current ? headers.immutable : headers.short, body: .bytes(hit.bytes)))
+    }
+
+    /// The header fields of a cached image's 200, for a URL with the current `?v=` and for one
+    /// without, and the query of the URLs the JSON hands out for it.
+    final class ImageHeaders: Sendable {
+        let immutable: HTTPHeaders
+        let short: HTTPHeaders
+        /// `v=<version>`.
+        let versionQuery: String
+
+        init(entityTag: String, version: String) {
+            versionQuery = "v=" + version
+            // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
+            immutable = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", PhotoCaching.immutable)])
+            short = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", PhotoCaching.short)])
+        }
+    }
+
+    /// Every case of an image request, from the photo's full record.
+    private func image(of photo: Photo, _ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
         if photo.status == .failed {
             throw HTTPError(.unprocessableContent, photo.error ?? "This photo cannot be shown.")
         }
@@ -56,12 +103,6 @@ struct PhotoRoutes: Sendable {
         }
         let key = TileKey(version: photo.version, tile: tile)
         let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
-        // The hot path: an unconditional request for an image in memory. The entry carries its
-        // ETag, so nothing is spelled per request; conditional requests take the full path below.
-        if library.cache.capacity > 0, request.headers["If-None-Match"] == nil, let hit = library.cachedEntry(key) {
-            let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag), ("Cache-Control", cacheControl)])
-            return .response(HTTPResponse(headers: headers, body: .bytes(hit.bytes)))
-        }
         let etag = key.entityTag
         if PhotoCaching.notModified(request, etag: etag) {
             return .response(PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl))
@@ -89,7 +130,7 @@ struct PhotoRoutes: Sendable {
     }
 
     private func find(_ request: HTTPRequest) throws -> Photo {
-        guard let id = PhotoPath.id(request.parameters["id"]), let photo = library.photo(id) else {
+        guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else {
             throw HTTPError(.notFound, "There is no photo at \(request.path).")
         }
         return photo

@@ -87,7 +87,7 @@ public struct HTTPRequest: Sendable {
         set { uniqueStorage.body = newValue }
     }
     /// Values captured by the route pattern (`:id` → `parameters["id"]`); set by the router.
-    public var parameters: [String: String]
+    public var parameters: RouteParameters
     /// The route pattern that matched (e.g. `/photos/:id`), for logs and metrics; set by the router.
     public var routePattern: String
     /// The peer's address as text, e.g. `127.0.0.1` or `::1`.
@@ -107,7 +107,7 @@ public struct HTTPRequest: Sendable {
         let (rawPath, query) = HTTPRequest.split(target)
         storage = Storage(method: method, target: target, path: HTTPRequest.percentDecode(rawPath) ?? rawPath, queryString: query,
                           version: version, headers: headers, body: body, remoteAddress: remoteAddress)
-        self.parameters = [:]
+        self.parameters = RouteParameters()
         self.routePattern = ""
     }
 

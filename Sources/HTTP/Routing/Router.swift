@@ -16,8 +16,9 @@ public enum Reply: Sendable {
 /// A handler that answers with a response.
 public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
 
-/// One registered route.
-public struct Route: Sendable {
+/// One registered route. A reference: a match hands it to the request's whole way through the
+/// connection, and copying one reference costs a fraction of copying (retaining) every field.
+public final class Route: Sendable {
     public let method: HTTPMethod
     /// e.g. `/photos/:id/tiles/:z/:x/:y.jpg`; `:name` captures one segment, `:name.ext` one segment
     /// ending in `.ext`, and a final `*name` captures the rest of the path.
@@ -26,17 +27,61 @@ public struct Route: Sendable {
     public let maxBodyBytes: Int
     public let handler: @Sendable (HTTPRequest) throws -> Reply
     let segments: [PatternSegment]
+    /// The names of the pattern's parameters in order, shared by every match of this route.
+    let parameterNames: [String]
+    /// `segments` as plain numbers over `literalBytes`, which matching walks without reference counting.
+    let steps: [MatchStep]
+    /// Every literal and suffix of the pattern, end to end.
+    let literalBytes: [UInt8]
+
+    init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, handler: @escaping @Sendable (HTTPRequest) throws -> Reply,
+         segments: [PatternSegment], parameterNames: [String]) {
+        self.method = method
+        self.pattern = pattern
+        self.maxBodyBytes = maxBodyBytes
+        self.handler = handler
+        self.segments = segments
+        self.parameterNames = parameterNames
+        var steps: [MatchStep] = []
+        var literalBytes: [UInt8] = []
+        for segment in segments {
+            let start = literalBytes.count
+            switch segment {
+            case .literal(let literal):
+                literalBytes += literal
+                steps.append(MatchStep(kind: .literal, start: start, count: literal.count))
+            case .parameter(_, let suffix):
+                literalBytes += suffix
+                steps.append(MatchStep(kind: .parameter, start: start, count: suffix.count))
+            case .rest:
+                steps.append(MatchStep(kind: .rest, start: start, count: 0))
+            }
+        }
+        self.steps = steps
+        self.literalBytes = literalBytes
+    }
 }
 
+/// One segment of a compiled pattern: a literal, or a parameter with its suffix (`count` bytes
+/// of the route's `literalBytes` from `start`), or the rest of the path.
+struct MatchStep: Sendable {
+    enum Kind: Sendable { case literal, parameter, rest }
+    var kind: Kind
+    var start: Int
+    var count: Int
+}
+
+/// One segment of a route pattern; literals and suffixes are kept as the UTF-8 bytes a path is
+/// compared with.
 enum PatternSegment: Sendable, Equatable {
-    case literal(String)
-    case parameter(name: String, suffix: String)
+    case literal([UInt8])
+    case parameter(name: String, suffix: [UInt8])
     case rest(name: String)
 }
 
 /// The outcome of looking a method and path up.
 public enum RouteMatch: Sendable {
-    case found(Route, parameters: [String: String])
+    case found(Route, parameters: RouteParameters)
     /// The path exists for other methods; the list is the `Allow` header's.
     case methodNotAllowed(allow: [HTTPMethod])
     case notFound
@@ -51,7 +96,8 @@ public struct Router: Sendable {
     public private(set) var routes: [Route] = []
     /// Indices of routes by their first literal segment (`photos` for `/photos/:id`), so a request
     /// is tried only against routes that can match it; other routes are tried for every path.
-    private var byFirstLiteral: [Substring: [Int]] = [:]
+    /// A short list compared byte-wise: a handful of first segments, cheaper than hashing one.
+    private var byFirstLiteral: [(literal: [UInt8], routes: [Int])] = []
     private var anyFirstSegment: [Int] = []
 
     public init() {}
@@ -78,9 +124,20 @@ public struct Router: Sendable {
         _ handler: @escaping @Sendable (HTTPRequest) throws -> Reply
     ) {
         let segments = Router.parse(pattern)
-        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler, segments: segments))
+        let names = segments.compactMap { segment -> String? in
+            switch segment {
+            case .literal: nil
+            case .parameter(let name, _), .rest(let name): name
+            }
+        }
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
+                            segments: segments, parameterNames: names))
         if case .literal(let first) = segments.first {
-            byFirstLiteral[Substring(first), default: []].append(routes.count - 1)
+            if let known = byFirstLiteral.firstIndex(where: { $0.literal == first }) {
+                byFirstLiteral[known].routes.append(routes.count - 1)
+            } else {
+                byFirstLiteral.append((first, [routes.count - 1]))
+            }
         } else {
             anyFirstSegment.append(routes.count - 1)
         }
@@ -100,8 +157,26 @@ public struct Router: Sendable {
 
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
     public func match(_ method: HTTPMethod, path: String) -> RouteMatch {
+        // Native strings are contiguous UTF-8 and matched over their bytes as offsets; a bridged
+        // string is first copied into one, so there is a single matcher.
+        if let result = path.utf8.withContiguousStorageIfAvailable({ match(method, path: path, bytes: $0) }) { return result }
+        var native = path
+        native.makeContiguousUTF8()
+        return match(method, path: native)
+    }
+
+    private func match(_ method: HTTPMethod, path: String, bytes: UnsafeBufferPointer<UInt8>) -> RouteMatch {
+        // Every pattern starts at '/'.
+        guard bytes.first == UInt8(ascii: "/") else { return .notFound }
+        var end = 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+        let first = UnsafeBufferPointer(rebasing: bytes[1..<end])
+        var literal: [Int] = []
+        for i in byFirstLiteral.indices where byFirstLiteral[i].literal.withUnsafeBufferPointer({ Router.equal(first, $0) }) {
+            literal = byFirstLiteral[i].routes
+            break
+        }
         var allowed: [HTTPMethod] = []
-        let literal = byFirstLiteral[Router.firstSegment(of: path)] ?? []
         // Both lists ascend; walking them merged keeps registration order.
         var l = 0, a = 0
         while l < literal.count || a < anyFirstSegment.count {
@@ -114,10 +189,10 @@ public struct Router: Sendable {
                 a += 1
             }
             // By index, so only the route that matches is copied (a copy retains each of its fields).
-            guard let parameters = Router.match(routes[index].segments, path) else { continue }
+            guard let bounds = Router.match(routes[index], bytes: bytes) else { continue }
             let routeMethod = routes[index].method
             if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
-                return .found(routes[index], parameters: parameters)
+                return .found(routes[index], parameters: RouteParameters(names: routes[index].parameterNames, source: path, bounds: bounds))
             }
             if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
             if routeMethod == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
@@ -157,118 +232,178 @@ public struct Router: Sendable {
             if part.hasPrefix(":") {
                 let body = part.dropFirst()
                 if let dot = body.firstIndex(of: ".") {
-                    return .parameter(name: String(body[..<dot]), suffix: String(body[dot...]))
+                    return .parameter(name: String(body[..<dot]), suffix: Array(body[dot...].utf8))
                 }
-                return .parameter(name: String(body), suffix: "")
+                return .parameter(name: String(body), suffix: [])
             }
-            return .literal(String(part))
+            return .literal(Array(part.utf8))
         }
     }
 
-    /// The first segment of `path` (`photos` for `/photos/3`), without copying it.
-    static func firstSegment(of path: String) -> Substring {
-        let utf8 = path.utf8
-        guard let first = utf8.first, first == UInt8(ascii: "/") else { return Substring(path) }
-        let start = utf8.index(after: utf8.startIndex)
-        // Over the contiguous bytes when there are some; the slices stay on the UTF-8 view, so
-        // no Character boundaries are looked for ('/' is ASCII, every cut is a scalar boundary).
-        let offset = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes[1...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+    /// Matches `path` against `route`'s pattern over the path's bytes: the start and end offset
+    /// of each parameter in pattern order, or nil. Every cut is at '/' or before an ASCII suffix,
+    /// so each parameter is whole UTF-8.
+    static func match(_ route: Route, bytes path: UnsafeBufferPointer<UInt8>) -> RouteParameters.Bounds? {
+        route.steps.withUnsafeBufferPointer { steps in
+            route.literalBytes.withUnsafeBufferPointer { literals in match(steps, literals, path) }
         }
-        let end = offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
-            ?? utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
-        return Substring(utf8[start..<end])
     }
 
-    /// Matches `path` segment by segment in place: no array of parts per route and request.
-    static func match(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
-        // Native strings are contiguous UTF-8: matched over the bytes as offsets, which costs a
-        // fraction of the same work on String indices. Bridged strings take the index walk.
-        if let result = path.utf8.withContiguousStorageIfAvailable({ match(segments, bytes: $0) }) { return result }
-        return matchIndices(segments, path)
-    }
-
-    /// `match` over the path's bytes. Every cut is at '/' or before an ASCII suffix, so each
-    /// parameter is whole UTF-8 and decodes to the same text the index walk would cut.
-    static func match(_ segments: [PatternSegment], bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        if segments.isEmpty { return bytes.count == 1 ? [:] : nil }
-        if segments.count == 1, case .rest(let name) = segments[0] {
-            return [name: String(decoding: UnsafeBufferPointer(rebasing: bytes[1...]), as: UTF8.self)]
-        }
-        var parameters: [String: String] = [:]
-        parameters.reserveCapacity(segments.count)
+    private static func match(_ steps: UnsafeBufferPointer<MatchStep>, _ literals: UnsafeBufferPointer<UInt8>,
+                              _ path: UnsafeBufferPointer<UInt8>) -> RouteParameters.Bounds? {
+        guard path.first == UInt8(ascii: "/") else { return nil }
+        var bounds = RouteParameters.Bounds()
+        if steps.isEmpty { return path.count == 1 ? bounds : nil }
         // The start of the next part; nil once every part is used.
         var cursor: Int? = 1
-        for (n, segment) in segments.enumerated() {
-            if case .rest(let name) = segment {
-                parameters[name] = cursor.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0...]), as: UTF8.self) } ?? ""
-                return n == segments.count - 1 ? parameters : nil
+        for n in 0..<steps.count {
+            let step = steps[n]
+            if step.kind == .rest {
+                bounds.append(cursor ?? path.count, path.count)
+                return n == steps.count - 1 ? bounds : nil
             }
             guard let start = cursor else { return nil }
             var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
-            let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            cursor = end < bytes.count ? end + 1 : nil
-            switch segment {
-            case .literal(let literal):
-                guard equal(part, literal) else { return nil }
-            case .parameter(let name, let suffix):
-                let kept = part.count - suffix.utf8.count
-                guard kept > 0, equal(UnsafeBufferPointer(rebasing: part[kept...]), suffix) else { return nil }
-                parameters[name] = String(decoding: UnsafeBufferPointer(rebasing: part[..<kept]), as: UTF8.self)
-            case .rest:
-                break
+            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+            cursor = end < path.count ? end + 1 : nil
+            let expected = UnsafeBufferPointer(rebasing: literals[step.start..<(step.start + step.count)])
+            if step.kind == .literal {
+                guard equal(UnsafeBufferPointer(rebasing: path[start..<end]), expected) else { return nil }
+            } else {
+                // A parameter: something, then the suffix.
+                let kept = end - start - step.count
+                guard kept > 0, equal(UnsafeBufferPointer(rebasing: path[(start + kept)..<end]), expected) else { return nil }
+                bounds.append(start, start + kept)
             }
         }
         // Parts left over mean no match (a trailing slash is a different resource).
-        return cursor == nil ? parameters : nil
+        return cursor == nil ? bounds : nil
     }
 
-    /// Whether `bytes` spell `text` exactly.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
-        guard bytes.count == text.utf8.count else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? text.utf8.elementsEqual(bytes)
+    /// Whether `bytes` are exactly `expected`.
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == expected.count else { return false }
+        for i in 0..<bytes.count where bytes[i] != expected[i] { return false }
+        return true
+    }
+}
+
+/// The values a route pattern captured (`:id` → `parameters["id"]`), read by name.
+///
+/// Kept as offsets into the request path under the route's own list of names, and cut into a
+/// string only when a handler reads one: matching a route allocates and hashes nothing, and a
+/// handful of names are found by comparison, faster than hashing them into a dictionary.
+public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, ExpressibleByDictionaryLiteral {
+    /// Start and end UTF-8 offsets of each value, in pattern order: in place for the first four
+    /// (enough for every route here), in an array beyond.
+    @usableFromInline
+    struct Bounds: Sendable {
+        @usableFromInline static let inlineCount = 4
+        @usableFromInline var inline = InlineArray<8, UInt32>(repeating: 0)
+        @usableFromInline var more: [Int] = []
+        @usableFromInline private(set) var count = 0
+
+        init() {}
+
+        mutating func append(_ start: Int, _ end: Int) {
+            if count < Self.inlineCount {
+                inline[2 * count] = UInt32(start)
+                inline[2 * count + 1] = UInt32(end)
+            } else {
+                more.append(start)
+                more.append(end)
+            }
+            count += 1
+        }
+
+        @inlinable
+        subscript(position: Int) -> Range<Int> {
+            if position < Self.inlineCount { return Int(inline[2 * position])..<Int(inline[2 * position + 1]) }
+            let i = 2 * (position - Self.inlineCount)
+            return more[i]..<more[i + 1]
+        }
     }
 
-    /// `match` on String indices, for strings without contiguous UTF-8.
-    static func matchIndices(_ segments: [PatternSegment], _ path: String) -> [String: String]? {
-        let utf8 = path.utf8
-        guard let first = utf8.first, first == UInt8(ascii: "/") else { return nil }
-        // The two shapes every static request meets: `/` (only the root) and `/*rest` (anything).
-        if segments.isEmpty { return utf8.count == 1 ? [:] : nil }
-        if segments.count == 1, case .rest(let name) = segments[0] {
-            return [name: String(path[utf8.index(after: utf8.startIndex)...])]
+    // Inlinable into the handlers' modules, so reading a parameter is specialized there
+    // rather than going through generic metadata at run time.
+    /// The parameter names of the route that matched, in pattern order.
+    @usableFromInline let names: [String]
+    /// The text the values are cut from: the request path, or the values laid end to end.
+    @usableFromInline let source: String
+    @usableFromInline let bounds: Bounds
+
+    /// No parameters.
+    public init() {
+        self.init(names: [], source: "", bounds: Bounds())
+    }
+
+    init(names: [String], source: String, bounds: Bounds) {
+        self.names = names
+        self.source = source
+        self.bounds = bounds
+    }
+
+    /// Parameters given by hand, e.g. `["id": "3"]` for a handler called without a router.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        var source = String()
+        var bounds = Bounds()
+        for (_, value) in elements {
+            let start = source.utf8.count
+            source.append(value)
+            bounds.append(start, source.utf8.count)
         }
-        var parameters: [String: String] = [:]
-        // One allocation for every parameter, instead of regrowing per insert.
-        parameters.reserveCapacity(segments.count)
-        // The start of the next part; nil once every part is used.
-        var cursor: String.Index? = utf8.index(after: utf8.startIndex)
-        for (n, segment) in segments.enumerated() {
-            if case .rest(let name) = segment {
-                parameters[name] = cursor.map { String(path[$0...]) } ?? ""
-                return n == segments.count - 1 ? parameters : nil
-            }
-            guard let start = cursor else { return nil }
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/"))
-            // Cut, compared and trimmed on the UTF-8 view: '/' and the ASCII suffixes of patterns
-            // are scalar boundaries, so no Character boundaries need finding (that was most of a match).
-            let part = utf8[start..<(end ?? utf8.endIndex)]
-            cursor = end.map { utf8.index(after: $0) }
-            switch segment {
-            case .literal(let literal):
-                guard part.elementsEqual(literal.utf8) else { return nil }
-            case .parameter(let name, let suffix):
-                let suffixCount = suffix.utf8.count
-                guard part.count > suffixCount, part.suffix(suffixCount).elementsEqual(suffix.utf8) else { return nil }
-                parameters[name] = String(Substring(part.dropLast(suffixCount)))
-            case .rest:
-                break
-            }
+        self.init(names: elements.map(\.0), source: source, bounds: bounds)
+    }
+
+    /// How many values the pattern captured.
+    @inlinable public var count: Int { bounds.count }
+
+    @inlinable public var isEmpty: Bool { bounds.count == 0 }
+
+    /// The value captured as `name`, or nil when the pattern has no such parameter.
+    @inlinable
+    public subscript(name: String) -> String? {
+        guard let position = position(of: name) else { return nil }
+        return withBytes(at: position) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the value captured as `name`, without making a
+    /// string of it (numbers in paths are parsed straight from these); nil when there is no such parameter.
+    @inlinable
+    public func withUTF8<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        guard let position = position(of: name) else { return nil }
+        return try withBytes(at: position, body)
+    }
+
+    @inlinable
+    func position(of name: String) -> Int? {
+        // A few short names: comparing them beats hashing one.
+        for position in 0..<min(names.count, bounds.count) where names[position] == name { return position }
+        return nil
+    }
+
+    @inlinable
+    func withBytes<Result>(at position: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let range = bounds[position]
+        // The source is native UTF-8 (the router copies a bridged path into one before matching).
+        if let result = try source.utf8.withContiguousStorageIfAvailable({ try body(UnsafeBufferPointer(rebasing: $0[range])) }) {
+            return result
         }
-        // Parts left over mean no match (a trailing slash is a different resource), except for the root.
-        if cursor != nil && !(segments.isEmpty && path == "/") { return nil }
-        return parameters
+        var copy = source
+        return try copy.withUTF8 { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Name and value pairs in pattern order.
+    public var pairs: [(name: String, value: String)] {
+        (0..<bounds.count).map { position in (names[position], withBytes(at: position) { String(decoding: $0, as: UTF8.self) }) }
+    }
+
+    /// The same names with the same values, whatever their order.
+    public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool {
+        lhs.count == rhs.count && lhs.pairs.allSatisfy { rhs[$0.name] == $0.value }
+    }
+
+    public var description: String {
+        isEmpty ? "[:]" : "[" + pairs.map { "\"\($0.name)\": \"\($0.value)\"" }.joined(separator: ", ") + "]"
     }
 }

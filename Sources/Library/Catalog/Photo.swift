@@ -10,6 +10,28 @@ public enum PhotoStatus: String, Sendable, Hashable, CaseIterable {
     case failed
 }
 
+/// The part of a photo that decides which image bytes answer for it: its version, size and status.
+public struct PhotoImageInfo: Sendable, Hashable {
+    /// Content hash of the file plus the pyramid settings, as `Photo.version`.
+    public var version: String
+    public var width: Int
+    public var height: Int
+    public var status: PhotoStatus
+
+    public init(version: String, width: Int, height: Int, status: PhotoStatus) {
+        self.version = version
+        self.width = width
+        self.height = height
+        self.status = status
+    }
+
+    /// The pyramid geometry, or nil when the size is unknown.
+    public func pyramid(tileSize: Int) -> TilePyramid? {
+        guard width > 0, height > 0 else { return nil }
+        return TilePyramid(width: width, height: height, tileSize: tileSize)
+    }
+}
+
 /// One photo of the catalog as the routes see it: an immutable snapshot.
 public struct Photo: Sendable, Hashable {
     /// Stable id, never reused for another file.

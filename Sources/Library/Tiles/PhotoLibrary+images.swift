@@ -10,8 +10,8 @@ extension PhotoLibrary {
         return bytes
     }
 
-    /// Like `cachedImage`, with the image's ETag as the cache stored it; a hit is counted.
-    public func cachedEntry(_ key: TileKey) -> (bytes: [UInt8], entityTag: String)? {
+    /// Like `cachedImage`, with the image's ETag and attachment as the cache holds them; a hit is counted.
+    public func cachedEntry(_ key: TileKey) -> TileCache.Hit? {
         guard let entry = cache.entry(key) else { return nil }
         if pendingHits.add(1, ordering: .relaxed).newValue >= 64 { flushMetrics() }
         return entry

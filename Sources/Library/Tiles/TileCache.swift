@@ -14,6 +14,18 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { tile.map { "\(version)/\($0)" } ?? "\(version)/thumbnail" }
 
+    /// The coordinate packed into one word rather than hashed as an optional and three words:
+    /// every hot tile hashes one key. Coordinates too large to pack apart only collide, and ==
+    /// settles those.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(tile.map { $0.z &<< 48 ^ $0.x &<< 24 ^ $0.y } ?? -1)
+    }
+
+    public static func == (lhs: TileKey, rhs: TileKey) -> Bool {
+        lhs.tile == rhs.tile && lhs.version == rhs.version
+    }
+
     /// The strong ETag of this image, quoted: `"version-z-x-y"`, or `"version-thumbnail"`.
     /// Spelled by appending into one reserved buffer: interpolation costs several times more,
     /// and the cache keeps the result with its entry so a hot tile never spells it again.
@@ -39,11 +51,21 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
 /// Entries are `[UInt8]`, which is copy-on-write: a hit hands the same buffer to every
 /// response without copying it. Lookups and inserts are O(1) under one short lock.
 public final class TileCache: Sendable {
+    /// A cached image as a hit hands it out.
+    public struct Hit: Sendable {
+        public var bytes: [UInt8]
+        /// `key.entityTag`, spelled once when the entry was stored.
+        public var entityTag: String
+        /// What the serving layer built from this entry and attached to it (see `attach`), or nil.
+        public var attachment: (any AnyObject & Sendable)?
+    }
+
     private struct Node {
         var key: TileKey
         var bytes: [UInt8]
         /// `key.entityTag`, spelled once when the entry is stored.
         var entityTag: String
+        var attachment: (any AnyObject & Sendable)?
         var previous: Int
         var next: Int
     }
@@ -79,6 +101,7 @@ public final class TileCache: Sendable {
             index[nodes[i].key] = nil
             nodes[i].bytes = []
             nodes[i].entityTag = ""
+            nodes[i].attachment = nil
             free.append(i)
         }
     }
@@ -103,15 +126,26 @@ public final class TileCache: Sendable {
         }
     }
 
-    /// The cached bytes with their ETag, marking them most recently used: a hit builds nothing.
-    public func entry(_ key: TileKey) -> (bytes: [UInt8], entityTag: String)? {
+    /// The cached bytes with their ETag and attachment, marking them most recently used: a hit
+    /// builds nothing.
+    public func entry(_ key: TileKey) -> Hit? {
         state.withLock { state in
             guard let i = state.index[key] else { return nil }
             if state.head != i {
                 state.unlink(i)
                 state.pushFront(i)
             }
-            return (state.nodes[i].bytes, state.nodes[i].entityTag)
+            return Hit(bytes: state.nodes[i].bytes, entityTag: state.nodes[i].entityTag, attachment: state.nodes[i].attachment)
+        }
+    }
+
+    /// Keeps `attachment` with the entry of `key` for as long as the entry stays (nothing when
+    /// the key is not cached): what the serving layer derives from the key alone, such as a
+    /// response's header fields, is then built once per entry instead of once per hit.
+    public func attach(_ attachment: any AnyObject & Sendable, to key: TileKey) {
+        state.withLock { state in
+            guard let i = state.index[key] else { return }
+            state.nodes[i].attachment = attachment
         }
     }
 
@@ -124,7 +158,7 @@ public final class TileCache: Sendable {
             while state.bytes + bytes.count > capacity, state.tail >= 0 {
                 state.remove(state.tail)
             }
-            let node = Node(key: key, bytes: bytes, entityTag: entityTag, previous: -1, next: -1)
+            let node = Node(key: key, bytes: bytes, entityTag: entityTag, attachment: nil, previous: -1, next: -1)
             let i: Int
             if let reused = state.free.popLast() {
                 state.nodes[reused] = node

@@ -51,3 +51,64 @@ final class RouterTests: XCTestCase {
         }
     }
 }
+
+final class RouteParametersTests: XCTestCase {
+    private func parameters(_ pattern: String, _ path: String) -> RouteParameters? {
+        var router = Router()
+        router.get(pattern, execution: .inline) { _ in HTTPResponse(status: .ok) }
+        guard case .found(_, let parameters) = router.match(.GET, path: path) else { return nil }
+        return parameters
+    }
+
+    func testValuesAreReadByNameAndAbsentNamesAreNil() throws {
+        let found = try XCTUnwrap(parameters("/photos/:id/tiles/:z/:x/:y.jpg", "/photos/12/tiles/3/4/56.jpg"))
+        XCTAssertEqual(found.count, 4)
+        XCTAssertEqual(found["id"], "12")
+        XCTAssertEqual(found["z"], "3")
+        XCTAssertEqual(found["x"], "4")
+        XCTAssertEqual(found["y"], "56", "the suffix is not part of the value")
+        XCTAssertNil(found["w"])
+        XCTAssertNil(found["i"], "a prefix of a name is another name")
+        XCTAssertEqual(found.withUTF8("y") { Array($0) }, Array("56".utf8))
+        XCTAssertNil(found.withUTF8("nope") { $0.count })
+        XCTAssertEqual(found, ["y": "56", "x": "4", "z": "3", "id": "12"], "equal whatever the order")
+        XCTAssertNotEqual(found, ["id": "12", "z": "3", "x": "4", "y": "57"])
+    }
+
+    func testMoreParametersThanKeptInPlaceAndNonASCIIValues() throws {
+        let found = try XCTUnwrap(parameters("/:a/:b/:c/:d/:e/:f", "/1/22/333/4444/é/ünï"))
+        XCTAssertEqual(found.pairs.map(\.name), ["a", "b", "c", "d", "e", "f"])
+        XCTAssertEqual(found.pairs.map(\.value), ["1", "22", "333", "4444", "é", "ünï"])
+        XCTAssertNil(parameters("/:a/:b/:c/:d/:e/:f", "/1/2/3/4/5"))
+        XCTAssertNil(parameters("/:a/:b/:c/:d/:e/:f", "/1/2/3/4/5/6/7"))
+    }
+
+    func testRestAndRoot() throws {
+        XCTAssertEqual(parameters("/files/*path", "/files/a/b.css")?["path"], "a/b.css")
+        XCTAssertEqual(parameters("/files/*path", "/files")?["path"], "")
+        XCTAssertEqual(parameters("/*path", "/")?["path"], "")
+        let root = try XCTUnwrap(parameters("/", "/"))
+        XCTAssertTrue(root.isEmpty)
+        XCTAssertEqual(root, RouteParameters())
+        XCTAssertEqual(root.description, "[:]")
+    }
+
+    func testGivenByHand() {
+        let given: RouteParameters = ["id": "7", "cid": "19"]
+        XCTAssertEqual(given["id"], "7")
+        XCTAssertEqual(given["cid"], "19")
+        XCTAssertNil(given["x"])
+        XCTAssertEqual(given.description, "[\"id\": \"7\", \"cid\": \"19\"]")
+        var request = HTTPRequest(method: .GET, target: "/x")
+        XCTAssertTrue(request.parameters.isEmpty)
+        request.parameters = given
+        XCTAssertEqual(request.parameters["cid"], "19")
+    }
+
+    func testValuesAreCutFromThePercentDecodedPath() throws {
+        var router = Router()
+        router.get("/photos/:id", execution: .inline) { r in HTTPResponse(contentType: "text/plain", bytes: Array(r.parameters["id"]!.utf8)) }
+        let response = router.respond(to: HTTPRequest(method: .GET, target: "/photos/a%20b"))
+        XCTAssertEqual(String(decoding: response.bodyBytes ?? [], as: UTF8.self), "a b")
+    }
+}
