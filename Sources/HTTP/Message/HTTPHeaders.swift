@@ -31,6 +31,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public var count: Int { fields.count }
 
+    /// Room for `count` fields without regrowing, for a parser about to add them one by one.
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 }
 
