@@ -62,34 +62,39 @@ struct PhotoRoutes: Sendable {
         }
         let key = TileKey(version: info.version, tile: tile)
         guard let hit = library.cachedEntry(key) else { return nil }
-        // The header fields depend on the key alone: built on the entry's first hit and kept
-        // with it, so a hit spells and allocates nothing.
-        let headers: ImageHeaders
-        if let attached = hit.attachment as? ImageHeaders {
-            headers = attached
+        // The answers depend on the key alone: built on the entry's first hit, head fields
+        // encoded, and kept with it, so a hit spells, encodes and allocates nothing.
+        let answers: ImageAnswers
+        if let attached = hit.attachment as? ImageAnswers {
+            answers = attached
         } else {
-            headers = ImageHeaders(entityTag: hit.entityTag, version: info.version)
-            library.cache.attach(headers, to: key)
+            answers = ImageAnswers(entityTag: hit.entityTag, version: info.version, bytes: hit.bytes)
+            library.cache.attach(answers, to: key)
         }
         // Image URLs are handed out as `?v=<version>` and nearly always come back so: one string
         // comparison (of two words, for a version this short) settles those.
-        let current = request.queryString == headers.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
-        return .response(HTTPResponse(headers: current ? headers.immutable : headers.short, body: .bytes(hit.bytes)))
+        let current = request.queryString == answers.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
+        return .response(HTTPResponse(current ? answers.immutable : answers.short))
     }
 
-    /// The header fields of a cached image's 200, for a URL with the current `?v=` and for one
-    /// without, and the query of the URLs the JSON hands out for it.
-    final class ImageHeaders: Sendable {
-        let immutable: HTTPHeaders
-        let short: HTTPHeaders
+    /// A cached image's 200, for a URL with the current `?v=` and for one without, with their
+    /// head fields encoded once, and the query of the URLs the JSON hands out for it.
+    final class ImageAnswers: Sendable {
+        let immutable: EncodedResponse
+        let short: EncodedResponse
         /// `v=<version>`.
         let versionQuery: String
 
-        init(entityTag: String, version: String) {
+        init(entityTag: String, version: String, bytes: [UInt8]) {
             versionQuery = "v=" + version
-            // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
-            immutable = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", PhotoCaching.immutable)])
-            short = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", PhotoCaching.short)])
+            // Both share the one copy of the bytes the cache holds.
+            immutable = EncodedResponse(headers: Self.headers(entityTag, PhotoCaching.immutable), body: bytes)
+            short = EncodedResponse(headers: Self.headers(entityTag, PhotoCaching.short), body: bytes)
+        }
+
+        /// Built in order, without the set-replaces-all pass of HTTPResponse(contentType:).
+        static func headers(_ entityTag: String, _ cacheControl: String) -> HTTPHeaders {
+            HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", cacheControl)])
         }
     }
 
