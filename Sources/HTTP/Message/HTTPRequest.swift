@@ -139,11 +139,15 @@ public struct HTTPRequest: Sendable {
     }
 
     static func split(_ target: String) -> (path: String, query: String) {
-        // Over the contiguous bytes when there are some: every request's target is split here.
-        let offset = target.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
-        let found = offset.map { $0.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) } } ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        guard let q = found else { return (target, "") }
-        return (String(target[..<q]), String(target[target.index(after: q)...]))
+        // Over the contiguous bytes, cut by offsets: every request's target is split here, and
+        // slicing the String by its indices cost more than routing the request.
+        var target = target
+        let parts: (String, String)? = target.withUTF8 { bytes in
+            guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<q]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(q + 1)...]), as: UTF8.self))
+        }
+        return parts ?? (target, "")
     }
 
     /// Percent-decodes `s`; nil when an escape is malformed or the result is not UTF-8.
