@@ -68,21 +68,23 @@ enum RequestParser {
     }
 
     /// Finds the CRLF ending the line at `start`; the line may hold at most `limit` bytes.
+    ///
+    /// The first CR or LF ends the line: a CR must be followed by LF, and an LF must follow a CR.
+    /// Both searches are memchr's, which look at many bytes per step; a loop over single bytes
+    /// was a fifth of the cost of parsing a head.
     static func findLineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> LineEnd {
-        var index = start
         let end = bytes.count
-        while index < end {
-            let byte = bytes[index]
-            if byte == cr || byte == lf {
-                if index - start > limit { return .tooLong }
-                if byte == lf { return .invalid(.bad("A line ended in LF without CR.")) }
-                guard index + 1 < end else { return .needMore }
-                guard bytes[index + 1] == lf else { return .invalid(.bad("A bare CR appeared inside a line.")) }
-                return .line(start..<index)
-            }
-            index += 1
-        }
-        return end - start > limit ? .tooLong : .needMore
+        guard start < end, let base = bytes.baseAddress else { return .needMore }
+        let lineFeed = memchr(base + start, Int32(lf), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+        // A CR can only matter before the first LF (or anywhere, when there is none yet).
+        let searchEnd = lineFeed ?? end
+        let carriageReturn = memchr(base + start, Int32(cr), searchEnd - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+        guard let stop = carriageReturn ?? lineFeed else { return end - start > limit ? .tooLong : .needMore }
+        if stop - start > limit { return .tooLong }
+        guard let carriageReturn else { return .invalid(.bad("A line ended in LF without CR.")) }
+        guard carriageReturn + 1 < end else { return .needMore }
+        guard lineFeed == carriageReturn + 1 else { return .invalid(.bad("A bare CR appeared inside a line.")) }
+        return .line(start..<carriageReturn)
     }
 
     static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(HTTPMethod, String, HTTPVersion), RequestError> {
