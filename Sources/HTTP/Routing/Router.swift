@@ -188,7 +188,7 @@ public struct Router: Sendable {
                 index = anyFirstSegment[a]
                 a += 1
             }
-            // By index, so only the route that matches is copied (a copy retains each of its fields).
+            // By index, so only the route that matches is retained.
             guard let bounds = Router.match(routes[index], bytes: bytes) else { continue }
             let routeMethod = routes[index].method
             if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
@@ -358,6 +358,7 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
     /// How many values the pattern captured.
     @inlinable public var count: Int { bounds.count }
 
+    /// Whether the pattern captured nothing.
     @inlinable public var isEmpty: Bool { bounds.count == 0 }
 
     /// The value captured as `name`, or nil when the pattern has no such parameter.
@@ -403,6 +404,7 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
         lhs.count == rhs.count && lhs.pairs.allSatisfy { rhs[$0.name] == $0.value }
     }
 
+    /// Like a dictionary's: `["id": "3", "z": "2"]`, in pattern order.
     public var description: String {
         isEmpty ? "[:]" : "[" + pairs.map { "\"\($0.name)\": \"\($0.value)\"" }.joined(separator: ", ") + "]"
     }
