@@ -376,6 +376,17 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
         return try withBytes(at: position, body)
     }
 
+    /// Like `withUTF8(_:_:)`, looking at `position` first: a handler that knows where its pattern
+    /// puts a name skips the search (a wrong hint only costs the search).
+    @inlinable
+    public func withUTF8<Result>(_ name: String, at position: Int,
+                                 _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        if position >= 0, position < min(names.count, bounds.count), names[position] == name {
+            return try withBytes(at: position, body)
+        }
+        return try withUTF8(name, body)
+    }
+
     @inlinable
     func position(of name: String) -> Int? {
         // A few short names: comparing them beats hashing one.
