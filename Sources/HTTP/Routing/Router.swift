@@ -305,14 +305,22 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
 
         init() {}
 
+        // The in-place case inlined into the matcher, the rare array case kept out of it.
+        @inline(__always)
         mutating func append(_ start: Int, _ end: Int) {
             if count < Self.inlineCount {
                 inline[2 * count] = UInt32(start)
                 inline[2 * count + 1] = UInt32(end)
+                count += 1
             } else {
-                more.append(start)
-                more.append(end)
+                appendMore(start, end)
             }
+        }
+
+        @inline(never)
+        private mutating func appendMore(_ start: Int, _ end: Int) {
+            more.append(start)
+            more.append(end)
             count += 1
         }
 
