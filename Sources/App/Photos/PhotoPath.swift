@@ -7,20 +7,22 @@ import Imaging
 enum PhotoPath {
     /// The photo id captured as `:id`: a positive decimal integer.
     static func id(_ parameters: RouteParameters) -> Int? {
-        guard let n = number(parameters, "id"), n > 0 else { return nil }
+        guard let n = number(parameters, "id", at: 0), n > 0 else { return nil }
         return n
     }
 
     /// The tile named by `:z/:x/:y`, or nil.
     static func tile(_ parameters: RouteParameters) -> TileCoordinate? {
-        guard let z = number(parameters, "z"), let x = number(parameters, "x"), let y = number(parameters, "y") else { return nil }
+        guard let z = number(parameters, "z", at: 1), let x = number(parameters, "x", at: 2),
+              let y = number(parameters, "y", at: 3) else { return nil }
         return TileCoordinate(z: z, x: x, y: y)
     }
 
     /// The parameter `name` as a tile coordinate component (zero or a positive decimal integer),
-    /// read from the path's bytes: every hot tile reads four of these.
-    static func number(_ parameters: RouteParameters, _ name: String) -> Int? {
-        parameters.withUTF8(name) { number($0) } ?? nil
+    /// read from the path's bytes: every hot tile reads four of these. `position` is where the
+    /// photo patterns (`/photos/:id/tiles/:z/:x/:y.jpg`) put the name, which spares the search.
+    static func number(_ parameters: RouteParameters, _ name: String, at position: Int) -> Int? {
+        parameters.withUTF8(name, at: position) { number($0) } ?? nil
     }
 
     /// `digits` as a number, or nil unless they are 1 to 18 decimal digits without a leading zero

@@ -188,7 +188,7 @@ public struct Router: Sendable {
                 index = anyFirstSegment[a]
                 a += 1
             }
-            // By index, so only the route that matches is copied (a copy retains each of its fields).
+            // By index, so only the route that matches is retained.
             guard let bounds = Router.match(routes[index], bytes: bytes) else { continue }
             let routeMethod = routes[index].method
             if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
@@ -305,14 +305,22 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
 
         init() {}
 
+        // The in-place case inlined into the matcher, the rare array case kept out of it.
+        @inline(__always)
         mutating func append(_ start: Int, _ end: Int) {
             if count < Self.inlineCount {
                 inline[2 * count] = UInt32(start)
                 inline[2 * count + 1] = UInt32(end)
+                count += 1
             } else {
-                more.append(start)
-                more.append(end)
+                appendMore(start, end)
             }
+        }
+
+        @inline(never)
+        private mutating func appendMore(_ start: Int, _ end: Int) {
+            more.append(start)
+            more.append(end)
             count += 1
         }
 
@@ -358,6 +366,7 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
     /// How many values the pattern captured.
     @inlinable public var count: Int { bounds.count }
 
+    /// Whether the pattern captured nothing.
     @inlinable public var isEmpty: Bool { bounds.count == 0 }
 
     /// The value captured as `name`, or nil when the pattern has no such parameter.
@@ -373,6 +382,17 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
     public func withUTF8<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         guard let position = position(of: name) else { return nil }
         return try withBytes(at: position, body)
+    }
+
+    /// Like `withUTF8(_:_:)`, looking at `position` first: a handler that knows where its pattern
+    /// puts a name skips the search (a wrong hint only costs the search).
+    @inlinable
+    public func withUTF8<Result>(_ name: String, at position: Int,
+                                 _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        if position >= 0, position < min(names.count, bounds.count), names[position] == name {
+            return try withBytes(at: position, body)
+        }
+        return try withUTF8(name, body)
     }
 
     @inlinable
@@ -403,6 +423,7 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
         lhs.count == rhs.count && lhs.pairs.allSatisfy { rhs[$0.name] == $0.value }
     }
 
+    /// Like a dictionary's: `["id": "3", "z": "2"]`, in pattern order.
     public var description: String {
         isEmpty ? "[:]" : "[" + pairs.map { "\"\($0.name)\": \"\($0.value)\"" }.joined(separator: ", ") + "]"
     }

@@ -60,8 +60,8 @@ public final class PhotoCatalog: Sendable {
         state.withLock { state in Self.position(of: id, in: state).map { state.photos[$0] } }
     }
 
-    /// What serving an image of a present photo needs first, or nil: copying the whole record
-    /// (four strings to retain and release) costs more than the rest of a tile cache hit's lookup.
+    /// What serving an image of a present photo needs first, or nil: every hot tile asks, and
+    /// copying the whole record (five strings to retain and release) was a large part of a hit.
     public func imageInfo(_ id: Int) -> PhotoImageInfo? {
         state.withLock { state in
             Self.position(of: id, in: state).map { i in

@@ -53,6 +53,7 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
 public final class TileCache: Sendable {
     /// A cached image as a hit hands it out.
     public struct Hit: Sendable {
+        /// The image, shared with the cache (copy-on-write, so never copied here).
         public var bytes: [UInt8]
         /// `key.entityTag`, spelled once when the entry was stored.
         public var entityTag: String

@@ -71,6 +71,11 @@ final class RouteParametersTests: XCTestCase {
         XCTAssertNil(found["i"], "a prefix of a name is another name")
         XCTAssertEqual(found.withUTF8("y") { Array($0) }, Array("56".utf8))
         XCTAssertNil(found.withUTF8("nope") { $0.count })
+        // A position hint only spares the search: a wrong or impossible one gives the same answer.
+        for position in [-1, 0, 1, 3, 4, 99] {
+            XCTAssertEqual(found.withUTF8("x", at: position) { String(decoding: $0, as: UTF8.self) }, "4", "hint \(position)")
+            XCTAssertNil(found.withUTF8("w", at: position) { $0.count }, "hint \(position)")
+        }
         XCTAssertEqual(found, ["y": "56", "x": "4", "z": "3", "id": "12"], "equal whatever the order")
         XCTAssertNotEqual(found, ["id": "12", "z": "3", "x": "4", "y": "57"])
     }
