@@ -74,7 +74,7 @@ struct PhotoRoutes: Sendable {
         // Image URLs are handed out as `?v=<version>` and nearly always come back so: one string
         // comparison (of two words, for a version this short) settles those.
         let current = request.queryString == answers.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
-        return .response(HTTPResponse(current ? answers.immutable : answers.short))
+        return .encoded(current ? answers.immutable : answers.short)
     }
 
     /// A cached image's 200, for a URL with the current `?v=` and for one without, with their

@@ -142,6 +142,8 @@ final class Connection: @unchecked Sendable {
         switch reply {
         case .response(let response):
             apply(.responseReady(sequence: sequence, PreparedResponse(response, for: dispatch.request)))
+        case .encoded(let encoded):
+            apply(.responseReady(sequence: sequence, PreparedResponse(encoded, for: dispatch.request)))
         case .offload(let work):
             let request = dispatch.request
             let loop = self.loop

@@ -4,11 +4,20 @@ extension PreparedResponse {
     /// Bodies smaller than this are not worth a gzip header and a deflate call.
     static let minimumCompressibleBytes = 1024
 
+    /// A cached answer: its encoded head fields for a plain GET or HEAD, the generic preparation otherwise.
+    init(_ encoded: EncodedResponse, for request: HTTPRequest) {
+        guard encoded.servesPlainly(request) else {
+            self.init(encoded.response, for: request)
+            return
+        }
+        let body = encoded.body
+        self.init(status: encoded.response.status, headers: encoded.response.headers, payload: request.method == .HEAD ? .none : .bytes(body),
+                  contentLength: body.count, encodedFields: encoded.fieldLines)
+    }
+
     init(_ response: HTTPResponse, for request: HTTPRequest) {
-        if let encoded = response.encoded, encoded.servesPlainly(request) {
-            let body = encoded.body
-            self.init(status: response.status, headers: response.headers, payload: request.method == .HEAD ? .none : .bytes(body),
-                      contentLength: body.count, encodedFields: encoded.fieldLines)
+        if let encoded = response.encoded {
+            self.init(encoded, for: request)
             return
         }
         var headers = response.headers

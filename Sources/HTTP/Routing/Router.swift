@@ -9,6 +9,9 @@ public enum Execution: Sendable {
 /// What a handler gives back: a response now, or work for the worker pool that yields one.
 public enum Reply: Sendable {
     case response(HTTPResponse)
+    /// A cached answer with its head fields encoded once: a plain GET of it is sent without
+    /// building a response at all.
+    case encoded(EncodedResponse)
     /// Run on the worker pool; lets an inline handler answer a cache hit at once and offload a miss.
     case offload(@Sendable () throws -> HTTPResponse)
 }
@@ -216,6 +219,7 @@ public struct Router: Sendable {
             do {
                 switch try route.handler(request) {
                 case .response(let response): return response
+                case .encoded(let encoded): return HTTPResponse(encoded)
                 case .offload(let work): return try work()
                 }
             } catch let error as HTTPResponseError {

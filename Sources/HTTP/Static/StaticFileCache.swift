@@ -39,9 +39,9 @@ final class CachedFile: Sendable {
     let gzipHeaders: HTTPHeaders
     /// Whether the content type is worth gzipping.
     let compressible: Bool
-    /// Both answers, built once: a hit hands out a copy instead of assembling one.
-    private let identityResponse: HTTPResponse
-    private let gzipResponse: HTTPResponse?
+    /// Both answers, built once with their head fields encoded: a hit hands one out as it is.
+    private let identityAnswer: EncodedResponse
+    private let gzipAnswer: EncodedResponse?
 
     init(bytes: [UInt8], headers: HTTPHeaders, compressible: Bool, gzipped: [UInt8]?) {
         self.bytes = bytes
@@ -53,14 +53,14 @@ final class CachedFile: Sendable {
         gzipHeaders.remove("Accept-Ranges")
         gzipHeaders.set("ETag", EntityTag.variant(headers["ETag"] ?? "", suffix: "gzip"))
         self.gzipHeaders = gzipHeaders
-        identityResponse = HTTPResponse(EncodedResponse(headers: headers, body: bytes))
-        gzipResponse = gzipped.map { HTTPResponse(EncodedResponse(headers: gzipHeaders, body: $0)) }
+        identityAnswer = EncodedResponse(headers: headers, body: bytes)
+        gzipAnswer = gzipped.map { EncodedResponse(headers: gzipHeaders, body: $0) }
     }
 
     /// The answer for this file, gzipped when asked and available.
-    func response(gzip: Bool) -> HTTPResponse {
-        if gzip, let gzipResponse { return gzipResponse }
-        return identityResponse
+    func answer(gzip: Bool) -> EncodedResponse {
+        if gzip, let gzipAnswer { return gzipAnswer }
+        return identityAnswer
     }
 
     /// The headers every static answer carries.

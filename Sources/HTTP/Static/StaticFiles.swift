@@ -47,7 +47,7 @@ public struct StaticFiles: Sendable {
         let gzipAllowed = size >= PreparedResponse.minimumCompressibleBytes && !request.headers.contains("Range")
             && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
         if size <= Self.cachedFileLimit, let file = cache.lookup(path: path, info: info), !(gzipAllowed && file.compressible && file.gzipped == nil) {
-            return .response(file.response(gzip: gzipAllowed && file.compressible))
+            return .encoded(file.answer(gzip: gzipAllowed && file.compressible))
         }
         let identity = FileIdentity(path: path, info: info)
         let contentType = MediaType.forPath(path)
@@ -62,7 +62,7 @@ public struct StaticFiles: Sendable {
             guard let file = cache.load(identity, contentType: contentType, compressible: compressible, compress: wantsGzip) else {
                 throw HTTPError(.notFound, "No file at \(request.path).")
             }
-            return file.response(gzip: wantsGzip)
+            return HTTPResponse(file.answer(gzip: wantsGzip))
         }
     }
 }
