@@ -66,24 +66,26 @@ extension ConnectionMachine {
 
     /// Routes a complete head: answers 404/405/413 at once, or reads the body, or dispatches.
     private mutating func begin(_ head: RequestHead, now: Double, into actions: inout [Action]) {
-        var request = HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                  headers: head.headers, remoteAddress: remoteAddress)
+        // The path first, the request only once its route is known: built whole in one place and
+        // handed on, it is never copied on the way.
+        let (rawPath, query) = HTTPRequest.split(head.target)
+        let path = HTTPRequest.percentDecode(rawPath) ?? rawPath
         let http10 = head.version.minor == 0
-        let unmatched = { [remoteAddress, path = request.path] in
+        let unmatched = { [remoteAddress] in
             RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now, http10: http10)
         }
-        let closeAfter = request.wantsClose
-        switch router.match(head.method, path: request.path) {
+        let closeAfter = HTTPRequest.wantsClose(head.headers, version: head.version)
+        switch router.match(head.method, path: path) {
         case .notFound:
-            refuse(HTTPError(.notFound, "No resource at \(request.path)."), head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
+            refuse(HTTPError(.notFound, "No resource at \(path)."), head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
         case .methodNotAllowed(let allow):
-            let error = HTTPError(.methodNotAllowed, "\(head.method) is not allowed on \(request.path).",
+            let error = HTTPError(.methodNotAllowed, "\(head.method) is not allowed on \(path).",
                                   headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
             refuse(error, head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
         case .found(let route, let parameters):
-            request.parameters = parameters
-            request.routePattern = route.pattern
-            let record = RequestRecord(method: head.method, path: request.path, routePattern: route.pattern,
+            let request = HTTPRequest(method: head.method, target: head.target, path: path, queryString: query, version: head.version,
+                                      headers: head.headers, remoteAddress: remoteAddress, parameters: parameters, routePattern: route.pattern)
+            let record = RequestRecord(method: head.method, path: path, routePattern: route.pattern,
                                        remoteAddress: remoteAddress, startedAt: now, http10: http10)
             if let length = head.contentLength, length > route.maxBodyBytes {
                 let error = HTTPError(.contentTooLarge, "The request body is larger than \(route.maxBodyBytes) bytes.")

@@ -111,6 +111,16 @@ public struct HTTPRequest: Sendable {
         self.routePattern = ""
     }
 
+    /// A request whose target is already split and decoded and whose route is known: how the
+    /// server builds one, once.
+    init(method: HTTPMethod, target: String, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
+         remoteAddress: String, parameters: RouteParameters, routePattern: String) {
+        storage = Storage(method: method, target: target, path: path, queryString: queryString, version: version, headers: headers,
+                          body: [], remoteAddress: remoteAddress)
+        self.parameters = parameters
+        self.routePattern = routePattern
+    }
+
     /// Query items in order, `+` and percent-escapes decoded.
     public var queryItems: [(name: String, value: String)] {
         guard !queryString.isEmpty else { return [] }
@@ -128,7 +138,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Whether the connection should close after this request (HTTP/1.0 without keep-alive, or `Connection: close`).
-    public var wantsClose: Bool {
+    public var wantsClose: Bool { Self.wantsClose(headers, version: version) }
+
+    /// Whether a request with these headers and version wants the connection closed after it.
+    static func wantsClose(_ headers: HTTPHeaders, version: HTTPVersion) -> Bool {
         // Most requests carry no Connection header: then only the version decides.
         guard headers.contains("Connection") else { return version == .http1_0 }
         let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
