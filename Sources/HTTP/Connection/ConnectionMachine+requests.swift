@@ -68,7 +68,7 @@ extension ConnectionMachine {
     private mutating func begin(_ head: RequestHead, now: Double, into actions: inout [Action]) {
         // The path first, the request only once its route is known: built whole in one place and
         // handed on, it is never copied on the way.
-        let (rawPath, query) = HTTPRequest.split(head.target)
+        let rawPath = head.requestTarget.path
         let path = HTTPRequest.percentDecode(rawPath) ?? rawPath
         let http10 = head.version.minor == 0
         let unmatched = { [remoteAddress] in
@@ -83,7 +83,7 @@ extension ConnectionMachine {
                                   headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
             refuse(error, head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
         case .found(let route, let parameters):
-            let request = HTTPRequest(method: head.method, target: head.target, path: path, queryString: query, version: head.version,
+            let request = HTTPRequest(method: head.method, target: head.requestTarget, path: path, version: head.version,
                                       headers: head.headers, remoteAddress: remoteAddress, parameters: parameters, routePattern: route.pattern)
             let record = RequestRecord(method: head.method, path: path, routePattern: route.pattern,
                                        remoteAddress: remoteAddress, startedAt: now, http10: http10)

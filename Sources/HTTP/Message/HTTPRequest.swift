@@ -19,7 +19,7 @@ public struct HTTPRequest: Sendable {
     private final class Storage: @unchecked Sendable {
         // Mutated only through `HTTPRequest`'s setters, after `isKnownUniquelyReferenced`.
         var method: HTTPMethod
-        var target: String
+        var target: RequestTarget
         var path: String
         var queryString: String
         var version: HTTPVersion
@@ -27,7 +27,7 @@ public struct HTTPRequest: Sendable {
         var body: [UInt8]
         var remoteAddress: String
 
-        init(method: HTTPMethod, target: String, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
+        init(method: HTTPMethod, target: RequestTarget, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
              body: [UInt8], remoteAddress: String) {
             self.method = method
             self.target = target
@@ -61,8 +61,8 @@ public struct HTTPRequest: Sendable {
     }
     /// The request-target exactly as sent, e.g. `/photos/3/tiles/2/1/0.jpg?v=9f2c41d0a7e3`.
     public var target: String {
-        get { storage.target }
-        set { uniqueStorage.target = newValue }
+        get { storage.target.text }
+        set { uniqueStorage.target = RequestTarget(newValue) }
     }
     /// The percent-decoded path without the query, e.g. `/photos/3/tiles/2/1/0.jpg`.
     public var path: String {
@@ -104,8 +104,8 @@ public struct HTTPRequest: Sendable {
         body: [UInt8] = [],
         remoteAddress: String = "127.0.0.1"
     ) {
-        let (rawPath, query) = HTTPRequest.split(target)
-        storage = Storage(method: method, target: target, path: HTTPRequest.percentDecode(rawPath) ?? rawPath, queryString: query,
+        let parts = RequestTarget(target)
+        storage = Storage(method: method, target: parts, path: HTTPRequest.percentDecode(parts.path) ?? parts.path, queryString: parts.query ?? "",
                           version: version, headers: headers, body: body, remoteAddress: remoteAddress)
         self.parameters = RouteParameters()
         self.routePattern = ""
@@ -113,9 +113,9 @@ public struct HTTPRequest: Sendable {
 
     /// A request whose target is already split and decoded and whose route is known: how the
     /// server builds one, once.
-    init(method: HTTPMethod, target: String, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
+    init(method: HTTPMethod, target: RequestTarget, path: String, version: HTTPVersion, headers: HTTPHeaders,
          remoteAddress: String, parameters: RouteParameters, routePattern: String) {
-        storage = Storage(method: method, target: target, path: path, queryString: queryString, version: version, headers: headers,
+        storage = Storage(method: method, target: target, path: path, queryString: target.query ?? "", version: version, headers: headers,
                           body: [], remoteAddress: remoteAddress)
         self.parameters = parameters
         self.routePattern = routePattern
@@ -149,18 +149,6 @@ public struct HTTPRequest: Sendable {
         if tokens.contains("close") { return true }
         if version == .http1_0 { return !tokens.contains("keep-alive") }
         return false
-    }
-
-    static func split(_ target: String) -> (path: String, query: String) {
-        // Over the contiguous bytes, cut by offsets: every request's target is split here, and
-        // slicing the String by its indices cost more than routing the request.
-        var target = target
-        let parts: (String, String)? = target.withUTF8 { bytes in
-            guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<q]), as: UTF8.self),
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(q + 1)...]), as: UTF8.self))
-        }
-        return parts ?? (target, "")
     }
 
     /// Percent-decodes `s`; nil when an escape is malformed or the result is not UTF-8.

@@ -27,7 +27,7 @@ enum RequestParser {
         case .line(let range): requestLine = range; position = range.upperBound + 2
         }
 
-        let method: HTTPMethod, target: String, version: HTTPVersion
+        let method: HTTPMethod, target: RequestTarget, version: HTTPVersion
         switch parseRequestLine(bytes, requestLine) {
         case .failure(let error): return .invalid(error)
         case .success(let parts): (method, target, version) = parts
@@ -87,7 +87,7 @@ enum RequestParser {
         return .line(start..<carriageReturn)
     }
 
-    static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(HTTPMethod, String, HTTPVersion), RequestError> {
+    static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(HTTPMethod, RequestTarget, HTTPVersion), RequestError> {
         var index = line.lowerBound
         while index < line.upperBound, isTokenByte(bytes[index]) { index += 1 }
         guard index > line.lowerBound, index < line.upperBound, bytes[index] == space else {
@@ -96,7 +96,11 @@ enum RequestParser {
         let methodRange = line.lowerBound..<index
         index += 1
         let targetStart = index
-        while index < line.upperBound, bytes[index] > space, bytes[index] < 127 { index += 1 }
+        var questionMark: Int?
+        while index < line.upperBound, bytes[index] > space, bytes[index] < 127 {
+            if bytes[index] == UInt8(ascii: "?") && questionMark == nil { questionMark = index }
+            index += 1
+        }
         guard index > targetStart, index < line.upperBound, bytes[index] == space else {
             return .failure(.bad("The request target is missing or holds characters that must be percent-encoded."))
         }
@@ -114,18 +118,22 @@ enum RequestParser {
         guard isGET || HTTPMethod.known.contains(method) else {
             return .failure(RequestError(.notImplemented, "The method \(method) is not implemented by this server."))
         }
-        var target = string(bytes, targetRange)
-        // The byte, not `target.first`: a Character costs a grapheme-boundary search.
-        if bytes[targetRange.lowerBound] != UInt8(ascii: "/") {
-            if target == "*" && method == .OPTIONS {
-                // asterisk-form: allowed only for OPTIONS.
-            } else if let origin = originForm(ofAbsolute: target) {
-                target = origin
-            } else {
-                return .failure(.bad("The request target must be a path starting with /."))
-            }
+        // origin-form, nearly every request: cut at the `?` straight from the bytes.
+        if bytes[targetRange.lowerBound] == UInt8(ascii: "/") {
+            let target = questionMark.map {
+                RequestTarget(path: string(bytes, targetRange.lowerBound..<$0), query: string(bytes, ($0 + 1)..<targetRange.upperBound))
+            } ?? RequestTarget(path: string(bytes, targetRange), query: nil)
+            return .success((method, target, version))
         }
-        return .success((method, target, version))
+        let text = string(bytes, targetRange)
+        if text == "*" && method == .OPTIONS {
+            // asterisk-form: allowed only for OPTIONS.
+            return .success((method, RequestTarget(path: text, query: nil), version))
+        }
+        guard let origin = originForm(ofAbsolute: text) else {
+            return .failure(.bad("The request target must be a path starting with /."))
+        }
+        return .success((method, RequestTarget(origin), version))
     }
 
     static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<HTTPVersion, RequestError> {
@@ -172,7 +180,7 @@ enum RequestParser {
     }
 
     /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
-    static func finish(method: HTTPMethod, target: String, version: HTTPVersion, headers: HTTPHeaders, consumed: Int) -> HeadParseResult {
+    static func finish(method: HTTPMethod, target: RequestTarget, version: HTTPVersion, headers: HTTPHeaders, consumed: Int) -> HeadParseResult {
         var hosts = 0, lengths: [String] = [], encodings: [String] = [], expectations: [String] = []
         for field in headers.fields {
             if field.name.caseInsensitiveEquals("Host") { hosts += 1 }
@@ -211,7 +219,7 @@ enum RequestParser {
                 return .invalid(RequestError(.expectationFailed, "Only Expect: 100-continue is supported."))
             }
         }
-        let head = RequestHead(method: method, target: target, version: version, headers: headers,
+        let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers,
                                contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue)
         return .complete(head, consumed: consumed)
     }
