@@ -10,9 +10,7 @@ extension PreparedResponse {
             self.init(encoded.response, for: request)
             return
         }
-        let body = encoded.body
-        self.init(status: encoded.response.status, headers: encoded.response.headers, payload: request.method == .HEAD ? .none : .bytes(body),
-                  contentLength: body.count, encodedFields: encoded.fieldLines)
+        self.init(sending: encoded, withBody: request.method != .HEAD)
     }
 
     init(_ response: HTTPResponse, for request: HTTPRequest) {

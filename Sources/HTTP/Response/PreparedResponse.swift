@@ -35,7 +35,8 @@ enum Payload: Sendable {
 ///
 /// The fields live in one box: a prepared response travels through the event that delivers
 /// it, the request's slot and the send action, and each step would otherwise retain and release
-/// its headers, body and encoded fields.
+/// its headers, body and encoded fields. A cached answer sent as it is needs no box of its
+/// own: it is the encoded response itself, with or without its body (HEAD).
 struct PreparedResponse: Sendable {
     private final class Storage: @unchecked Sendable {
         // Changed only through `PreparedResponse`'s setters, after `isKnownUniquelyReferenced`.
@@ -61,48 +62,101 @@ struct PreparedResponse: Sendable {
         }
     }
 
-    private var storage: Storage
+    private enum Representation {
+        case boxed(Storage)
+        /// A cached answer as it is; `withBody` false for HEAD.
+        case encoded(EncodedResponse, withBody: Bool)
+    }
 
+    private var representation: Representation
+
+    /// The box, made unique first (and made at all, for an encoded answer) so that a change
+    /// never shows through another copy.
     private var uniqueStorage: Storage {
         mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
+            switch representation {
+            case .boxed(var storage):
+                if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+                representation = .boxed(storage)
+                return storage
+            case .encoded(let encoded, let withBody):
+                let storage = Storage(status: encoded.response.status, headers: encoded.response.headers,
+                                      payload: withBody ? .bytes(encoded.body) : .none, contentLength: encoded.body.count,
+                                      closeAfter: false, encodedFields: encoded.fieldLines)
+                representation = .boxed(storage)
+                return storage
+            }
         }
     }
 
     var status: HTTPStatus {
-        get { storage.status }
+        get {
+            switch representation {
+            case .boxed(let storage): storage.status
+            case .encoded(let encoded, _): encoded.response.status
+            }
+        }
         set { uniqueStorage.status = newValue }
     }
     var headers: HTTPHeaders {
-        get { storage.headers }
+        get {
+            switch representation {
+            case .boxed(let storage): storage.headers
+            case .encoded(let encoded, _): encoded.response.headers
+            }
+        }
         set { uniqueStorage.headers = newValue }
     }
     var payload: Payload {
-        get { storage.payload }
+        get {
+            switch representation {
+            case .boxed(let storage): storage.payload
+            case .encoded(let encoded, let withBody): withBody ? .bytes(encoded.body) : .none
+            }
+        }
         set { uniqueStorage.payload = newValue }
     }
     /// The Content-Length to announce; nil for streams and for statuses that carry no body.
     var contentLength: Int? {
-        get { storage.contentLength }
+        get {
+            switch representation {
+            case .boxed(let storage): storage.contentLength
+            case .encoded(let encoded, _): encoded.body.count
+            }
+        }
         set { uniqueStorage.contentLength = newValue }
     }
     /// The handler asked for `Connection: close`.
     var closeAfter: Bool {
-        get { storage.closeAfter }
+        get {
+            switch representation {
+            case .boxed(let storage): storage.closeAfter
+            case .encoded: false
+            }
+        }
         set { uniqueStorage.closeAfter = newValue }
     }
     /// The header lines already encoded (`Content-Length` and the blank line included), for an
     /// answer from a cache; then `headers` and `contentLength` are not written again.
     var encodedFields: [UInt8]? {
-        get { storage.encodedFields }
+        get {
+            switch representation {
+            case .boxed(let storage): storage.encodedFields
+            case .encoded(let encoded, _): encoded.fieldLines
+            }
+        }
         set { uniqueStorage.encodedFields = newValue }
     }
 
     init(status: HTTPStatus, headers: HTTPHeaders, payload: Payload, contentLength: Int?, closeAfter: Bool = false,
          encodedFields: [UInt8]? = nil) {
-        storage = Storage(status: status, headers: headers, payload: payload, contentLength: contentLength, closeAfter: closeAfter,
-                          encodedFields: encodedFields)
+        representation = .boxed(Storage(status: status, headers: headers, payload: payload, contentLength: contentLength,
+                                        closeAfter: closeAfter, encodedFields: encodedFields))
+    }
+
+    /// A cached answer sent exactly as encoded, with its body or (for HEAD) without.
+    init(sending encoded: EncodedResponse, withBody: Bool) {
+        representation = .encoded(encoded, withBody: withBody)
     }
 
     /// Whether the payload is a long-lived stream.
