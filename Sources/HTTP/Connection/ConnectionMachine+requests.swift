@@ -83,10 +83,10 @@ extension ConnectionMachine {
                                   headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
             refuse(error, head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
         case .found(let route, let parameters):
-            let request = HTTPRequest(method: head.method, target: head.requestTarget, path: path, version: head.version,
-                                      headers: head.headers, remoteAddress: remoteAddress, parameters: parameters, routePattern: route.pattern)
-            let record = RequestRecord(method: head.method, path: path, routePattern: route.pattern,
-                                       remoteAddress: remoteAddress, startedAt: now, http10: http10)
+            let record = RequestRecord(method: head.method, target: head.requestTarget, path: path, queryString: head.requestTarget.query ?? "",
+                                       version: head.version, headers: head.headers, body: [], remoteAddress: remoteAddress,
+                                       routePattern: route.pattern, startedAt: now)
+            let request = HTTPRequest(record: record, parameters: parameters)
             if let length = head.contentLength, length > route.maxBodyBytes {
                 let error = HTTPError(.contentTooLarge, "The request body is larger than \(route.maxBodyBytes) bytes.")
                 refuse(error, head: head, record: record, closeAfter: true, now: now, into: &actions)

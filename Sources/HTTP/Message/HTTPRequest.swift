@@ -16,39 +16,11 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
 /// value from the parser to the route and on to the response, and copying ten strings and
 /// arrays at each step cost more than the rest of routing a request.
 public struct HTTPRequest: Sendable {
-    private final class Storage: @unchecked Sendable {
-        // Mutated only through `HTTPRequest`'s setters, after `isKnownUniquelyReferenced`.
-        var method: HTTPMethod
-        var target: RequestTarget
-        var path: String
-        var queryString: String
-        var version: HTTPVersion
-        var headers: HTTPHeaders
-        var body: [UInt8]
-        var remoteAddress: String
-
-        init(method: HTTPMethod, target: RequestTarget, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
-             body: [UInt8], remoteAddress: String) {
-            self.method = method
-            self.target = target
-            self.path = path
-            self.queryString = queryString
-            self.version = version
-            self.headers = headers
-            self.body = body
-            self.remoteAddress = remoteAddress
-        }
-
-        func copy() -> Storage {
-            Storage(method: method, target: target, path: path, queryString: queryString, version: version, headers: headers,
-                    body: body, remoteAddress: remoteAddress)
-        }
-    }
-
-    private var storage: Storage
+    /// The server's record of the request doubles as its storage.
+    private(set) var storage: RequestRecord
 
     /// The storage, made unique first so a change never shows through another copy.
-    private var uniqueStorage: Storage {
+    private var uniqueStorage: RequestRecord {
         mutating get {
             if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
             return storage
@@ -105,20 +77,18 @@ public struct HTTPRequest: Sendable {
         remoteAddress: String = "127.0.0.1"
     ) {
         let parts = RequestTarget(target)
-        storage = Storage(method: method, target: parts, path: HTTPRequest.percentDecode(parts.path) ?? parts.path, queryString: parts.query ?? "",
-                          version: version, headers: headers, body: body, remoteAddress: remoteAddress)
+        storage = RequestRecord(method: method, target: parts, path: HTTPRequest.percentDecode(parts.path) ?? parts.path,
+                                queryString: parts.query ?? "", version: version, headers: headers, body: body, remoteAddress: remoteAddress)
         self.parameters = RouteParameters()
         self.routePattern = ""
     }
 
-    /// A request whose target is already split and decoded and whose route is known: how the
-    /// server builds one, once.
-    init(method: HTTPMethod, target: RequestTarget, path: String, version: HTTPVersion, headers: HTTPHeaders,
-         remoteAddress: String, parameters: RouteParameters, routePattern: String) {
-        storage = Storage(method: method, target: target, path: path, queryString: target.query ?? "", version: version, headers: headers,
-                          body: [], remoteAddress: remoteAddress)
+    /// The request a record holds, with the parameters its route captured: how the server
+    /// builds one, once.
+    init(record: RequestRecord, parameters: RouteParameters) {
+        storage = record
         self.parameters = parameters
-        self.routePattern = routePattern
+        self.routePattern = record.routePattern
     }
 
     /// Query items in order, `+` and percent-escapes decoded.
