@@ -106,9 +106,7 @@ extension Connection {
     func completed(_ record: RequestRecord, status: HTTPStatus, bytes: Int) {
         let context = loop.context
         let duration = loop.now - record.startedAt
-        context.observer.requestCompleted(CompletedRequest(method: record.method, path: record.path, routePattern: record.routePattern,
-                                                           status: status, bytesSent: bytes, durationSeconds: max(0, duration),
-                                                           remoteAddress: record.remoteAddress))
+        context.observer.requestCompleted(CompletedRequest(record: record, status: status, bytesSent: bytes, durationSeconds: max(0, duration)))
         if context.logsRequests {
             context.logger.info("\(record.method) \(record.path) \(status.rawValue)", [
                 ("method", record.method.rawValue), ("path", record.path), ("status", String(status.rawValue)),
