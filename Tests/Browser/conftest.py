@@ -146,38 +146,38 @@ def new_driver(width=390, height=844):
     return driver
 
 
-@pytest.fixture
-def phone():
-    """A fresh 390×844 touch phone at devicePixelRatio 1 (tests change the ratio where it matters).
-    Fresh for every test, so no touch or cache state leaks from one test into the next."""
-    from gestures import emulate
-    driver = new_driver()
-    emulate(driver, 390, 844, dpr=1, mobile=True)
+def browser_session(phone_sized):
+    """A fresh browser for one test, as a 390×844 touch phone at devicePixelRatio 1 (tests change
+    the ratio where it matters) or a 1280×800 desktop with a mouse and a keyboard. Fresh for every
+    test, so no touch or cache state leaks into the next; the page's own script errors fail it."""
+    if phone_sized:
+        from gestures import emulate
+        driver = new_driver()
+        emulate(driver, 390, 844, dpr=1, mobile=True)
+    else:
+        driver = new_driver(1280, 800)
     yield driver
     errors = script_errors(driver)
     driver.quit()
     assert not errors, errors
+
+
+@pytest.fixture
+def phone():
+    """A fresh touch phone (see browser_session)."""
+    yield from browser_session(phone_sized=True)
 
 
 @pytest.fixture
 def desktop():
-    """A fresh 1280×800 desktop window with a mouse and a keyboard."""
-    driver = new_driver(1280, 800)
-    yield driver
-    errors = script_errors(driver)
-    driver.quit()
-    assert not errors, errors
+    """A fresh desktop window (see browser_session)."""
+    yield from browser_session(phone_sized=False)
 
 
 @pytest.fixture
 def second_phone():
-    from gestures import emulate
-    driver = new_driver()
-    emulate(driver, 390, 844, dpr=1, mobile=True)
-    yield driver
-    errors = script_errors(driver)
-    driver.quit()
-    assert not errors, errors
+    """Another phone beside `phone`, for what one reader does and another sees."""
+    yield from browser_session(phone_sized=True)
 
 
 def screenshot(driver, name):

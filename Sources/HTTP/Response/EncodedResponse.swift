@@ -26,18 +26,7 @@ public final class EncodedResponse: Sendable {
         // The generic preparation of a plain GET decides which fields go out (Vary, Accept-Ranges,
         // no Connection or Transfer-Encoding): encoding its result keeps both paths identical.
         let prepared = PreparedResponse(response, for: HTTPRequest(method: .GET, target: "/"))
-        var lines: [UInt8] = []
-        for field in prepared.headers.fields {
-            lines.append(contentsOf: field.name.utf8)
-            lines.append(contentsOf: ": ".utf8)
-            lines.append(contentsOf: field.value.utf8)
-            lines.append(contentsOf: "\r\n".utf8)
-        }
-        if let length = prepared.contentLength {
-            lines.append(contentsOf: "Content-Length: \(length)\r\n".utf8)
-        }
-        lines.append(contentsOf: "\r\n".utf8)
-        fieldLines = lines
+        fieldLines = ResponseHeadEncoder.fieldLines(prepared.headers, contentLength: prepared.contentLength)
     }
 
     /// Whether `request` gets exactly the plain answer: a GET or HEAD without conditions or

@@ -79,72 +79,50 @@ struct PreparedResponse: Sendable {
                 if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
                 representation = .boxed(storage)
                 return storage
-            case .encoded(let encoded, let withBody):
-                let storage = Storage(status: encoded.response.status, headers: encoded.response.headers,
-                                      payload: withBody ? .bytes(encoded.body) : .none, contentLength: encoded.body.count,
-                                      closeAfter: false, encodedFields: encoded.fieldLines)
+            case .encoded:
+                let storage = Storage(status: status, headers: headers, payload: payload, contentLength: contentLength,
+                                      closeAfter: closeAfter, encodedFields: encodedFields)
                 representation = .boxed(storage)
                 return storage
             }
         }
     }
 
-    var status: HTTPStatus {
-        get {
-            switch representation {
-            case .boxed(let storage): storage.status
-            case .encoded(let encoded, _): encoded.response.status
-            }
+    /// A field from the box, or as the encoded answer gives it.
+    @inline(__always)
+    private func read<Value>(_ boxed: (Storage) -> Value, _ encoded: (EncodedResponse, _ withBody: Bool) -> Value) -> Value {
+        switch representation {
+        case .boxed(let storage): boxed(storage)
+        case .encoded(let answer, let withBody): encoded(answer, withBody)
         }
+    }
+
+    var status: HTTPStatus {
+        get { read({ $0.status }, { answer, _ in answer.response.status }) }
         set { uniqueStorage.status = newValue }
     }
     var headers: HTTPHeaders {
-        get {
-            switch representation {
-            case .boxed(let storage): storage.headers
-            case .encoded(let encoded, _): encoded.response.headers
-            }
-        }
+        get { read({ $0.headers }, { answer, _ in answer.response.headers }) }
         set { uniqueStorage.headers = newValue }
     }
     var payload: Payload {
-        get {
-            switch representation {
-            case .boxed(let storage): storage.payload
-            case .encoded(let encoded, let withBody): withBody ? .bytes(encoded.body) : .none
-            }
-        }
+        get { read({ $0.payload }, { answer, withBody in withBody ? .bytes(answer.body) : .none }) }
         set { uniqueStorage.payload = newValue }
     }
     /// The Content-Length to announce; nil for streams and for statuses that carry no body.
     var contentLength: Int? {
-        get {
-            switch representation {
-            case .boxed(let storage): storage.contentLength
-            case .encoded(let encoded, _): encoded.body.count
-            }
-        }
+        get { read({ $0.contentLength }, { answer, _ in answer.body.count }) }
         set { uniqueStorage.contentLength = newValue }
     }
     /// The handler asked for `Connection: close`.
     var closeAfter: Bool {
-        get {
-            switch representation {
-            case .boxed(let storage): storage.closeAfter
-            case .encoded: false
-            }
-        }
+        get { read({ $0.closeAfter }, { _, _ in false }) }
         set { uniqueStorage.closeAfter = newValue }
     }
     /// The header lines already encoded (`Content-Length` and the blank line included), for an
     /// answer from a cache; then `headers` and `contentLength` are not written again.
     var encodedFields: [UInt8]? {
-        get {
-            switch representation {
-            case .boxed(let storage): storage.encodedFields
-            case .encoded(let encoded, _): encoded.fieldLines
-            }
-        }
+        get { read({ $0.encodedFields }, { answer, _ in answer.fieldLines }) }
         set { uniqueStorage.encodedFields = newValue }
     }
 

@@ -27,46 +27,50 @@ struct ResponseHeadEncoder {
             : Array("HTTP/1.1 \(code) \(response.status.reasonPhrase)\r\n".utf8)
         let dateLine = currentDateLine()
         let connectionLine: [UInt8]? = close ? Self.closeLine : keepAliveForHTTP10 ? Self.keepAliveLine : nil
+        // An answer from a cache brings its fields encoded; the connection line goes before the
+        // blank line that ends them.
+        let encodedFields = response.encodedFields
         var capacity = statusLine.count + dateLine.count + serverLine.count + 2
         if let connectionLine { capacity += connectionLine.count }
-        let serverLine = self.serverLine
-        if let fieldLines = response.encodedFields {
-            // Encoded when cached: the head is a few copies; the connection line goes before the
-            // blank line that ends the encoded fields.
-            capacity += fieldLines.count - 2
-            return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                var cursor = HeadCursor(base: buffer.baseAddress!)
-                cursor.put(statusLine)
-                cursor.put(dateLine)
-                cursor.put(serverLine)
-                cursor.put(fieldLines, dropLast: 2)
-                if let connectionLine { cursor.put(connectionLine) }
-                cursor.put(13, 10)
-                count = cursor.written
-            }
+        if let encodedFields {
+            capacity += encodedFields.count - 2
+        } else {
+            capacity += Self.fieldsCapacity(response.headers, contentLength: response.contentLength)
         }
-        for field in response.headers.fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
-        if response.contentLength != nil { capacity += Self.contentLengthName.count + 20 + 2 }
+        let serverLine = self.serverLine
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var cursor = HeadCursor(base: buffer.baseAddress!)
             cursor.put(statusLine)
             cursor.put(dateLine)
             cursor.put(serverLine)
-            for field in response.headers.fields {
-                cursor.put(field.name)
-                cursor.put(58, 32)
-                cursor.put(field.value)
-                cursor.put(13, 10)
-            }
-            if let length = response.contentLength {
-                cursor.put(Self.contentLengthName)
-                cursor.putDecimal(length)
-                cursor.put(13, 10)
+            if let encodedFields {
+                cursor.put(encodedFields, dropLast: 2)
+            } else {
+                cursor.putFields(response.headers, contentLength: response.contentLength)
             }
             if let connectionLine { cursor.put(connectionLine) }
             cursor.put(13, 10)
             count = cursor.written
         }
+    }
+
+    /// Header lines as `encode` writes them (`Content-Length` last), then the blank line that
+    /// ends a head: what an `EncodedResponse` keeps, so both spell fields the same way.
+    static func fieldLines(_ headers: HTTPHeaders, contentLength: Int?) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: fieldsCapacity(headers, contentLength: contentLength) + 2) { buffer, count in
+            var cursor = HeadCursor(base: buffer.baseAddress!)
+            cursor.putFields(headers, contentLength: contentLength)
+            cursor.put(13, 10)
+            count = cursor.written
+        }
+    }
+
+    /// Room enough for `putFields`: every field, and the longest Content-Length line.
+    private static func fieldsCapacity(_ headers: HTTPHeaders, contentLength: Int?) -> Int {
+        var capacity = 0
+        for field in headers.fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+        if contentLength != nil { capacity += HeadCursor.contentLengthName.count + 20 + 2 }
+        return capacity
     }
 
     /// `HTTP/1.1 200 OK`, `Date` and `Server`: everything before the encoded fields of a cached
@@ -75,14 +79,13 @@ struct ResponseHeadEncoder {
     mutating func readyPrefix(for response: PreparedResponse, close: Bool, keepAliveForHTTP10: Bool) -> [UInt8]? {
         guard response.encodedFields != nil, response.status == .ok, !close, !keepAliveForHTTP10 else { return nil }
         let dateLine = currentDateLine()
-        if okPrefixSecond != dateSecond || okPrefix.isEmpty {
+        if okPrefixSecond != dateSecond {
             okPrefixSecond = dateSecond
             okPrefix = Self.statusLines[200] + dateLine + serverLine
         }
         return okPrefix
     }
 
-    private static let contentLengthName = Array("Content-Length: ".utf8)
     private static let closeLine = Array("Connection: close\r\n".utf8)
     private static let keepAliveLine = Array("Connection: keep-alive\r\n".utf8)
 
@@ -93,32 +96,6 @@ struct ResponseHeadEncoder {
             dateLine = Array("Date: \(HTTPDate.format(now))\r\n".utf8)
         }
         return dateLine
-    }
-
-    /// Copies a string's UTF-8 bytes in one go (a native string is contiguous), not byte by byte.
-    @inline(__always)
-    static func append(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
-    }
-
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value == 0 { out.append(48); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var v = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while v > 0 && count < 20 {
-                buffer[count] = UInt8(48 + v % 10)
-                v /= 10
-                count += 1
-            }
-            while count > 0 {
-                count -= 1
-                out.append(buffer[count])
-            }
-        }
     }
 }
 
@@ -151,6 +128,23 @@ private struct HeadCursor {
             written += copied
         } else {
             for byte in text.utf8 { base[written] = byte; written += 1 }
+        }
+    }
+
+    static let contentLengthName = Array("Content-Length: ".utf8)
+
+    /// `Name: value` lines for every field, then `Content-Length` when there is one.
+    mutating func putFields(_ headers: HTTPHeaders, contentLength: Int?) {
+        for field in headers.fields {
+            put(field.name)
+            put(58, 32)
+            put(field.value)
+            put(13, 10)
+        }
+        if let contentLength {
+            put(Self.contentLengthName)
+            putDecimal(contentLength)
+            put(13, 10)
         }
     }
 

@@ -28,10 +28,12 @@ public struct StaticFiles: Sendable {
     /// Registers `GET /` (index.html) and `GET /*path`; register it after every other route.
     public func register(on router: inout Router) {
         let files = self
-        router.addReply(.GET, "/", maxBodyBytes: 0) { request in try files.reply(for: request, path: files.resolver.resolve("index.html")) }
-        router.addReply(.GET, "/*path", maxBodyBytes: 0) { request in
+        // `/` resolves to index.html like any target naming a folder's root.
+        let reply: @Sendable (HTTPRequest) throws -> Reply = { request in
             try files.reply(for: request, path: try files.resolver.resolve(target: request.target))
         }
+        router.addReply(.GET, "/", maxBodyBytes: 0, reply)
+        router.addReply(.GET, "/*path", maxBodyBytes: 0, reply)
     }
 
     /// Answers from memory when it can; reading a file from disk the first time goes to the worker pool.
