@@ -28,6 +28,31 @@ final class TileCacheTests: XCTestCase {
         XCTAssertEqual(cache.count, 3)
     }
 
+    func testAnEntryUsedSinceTheLastScanIsSparedOnceAndOnlyOnce() {
+        let cache = TileCache(capacityBytes: 1000)
+        for n in 0..<3 { cache.put(key(n), [UInt8](repeating: UInt8(n), count: 300)) }
+        // 0 is the oldest but was used: it is moved to the front with its mark cleared, and 1,
+        // not used since it was stored, goes instead.
+        XCTAssertNotNil(cache.get(key(0)))
+        cache.put(key(3), [UInt8](repeating: 3, count: 300))
+        XCTAssertNil(cache.get(key(1)))
+        XCTAssertEqual(cache.count, 3)
+        // Oldest first now: 2, then 0, whose mark the scan cleared.
+        cache.put(key(4), [UInt8](repeating: 4, count: 300))
+        XCTAssertNil(cache.get(key(2)))
+        cache.put(key(5), [UInt8](repeating: 5, count: 300))
+        XCTAssertNil(cache.get(key(0)))
+        XCTAssertEqual(cache.bytes, 900)
+        // Looking up only the attachment marks an entry as used like the other lookups.
+        cache.attach(Note("x"), to: key(3))
+        XCTAssertNotNil(cache.attachment(key(3)))
+        cache.put(key(6), [UInt8](repeating: 6, count: 300))
+        XCTAssertNil(cache.get(key(4)))
+        XCTAssertNotNil(cache.get(key(3)))
+        XCTAssertNotNil(cache.get(key(5)))
+        XCTAssertNotNil(cache.get(key(6)))
+    }
+
     func testManyInsertsNeverExceedTheCap() {
         let cache = TileCache(capacityBytes: 10_000)
         for n in 0..<2000 {
@@ -68,9 +93,12 @@ final class TileCacheTests: XCTestCase {
         cache.put(key(1), [UInt8](repeating: 2, count: 400))
         XCTAssertNil(cache.entry(key(1))?.attachment)
         cache.attach(Note("again"), to: key(1))
-        // Evicted, then stored again: nothing carried over.
+        // Evicted, then stored again: nothing carried over. Used above, it is spared once
+        // (key 2 goes first), then goes when it is the oldest again.
         cache.put(key(2), [UInt8](repeating: 3, count: 400))
         cache.put(key(3), [UInt8](repeating: 4, count: 400))
+        cache.put(key(4), [UInt8](repeating: 6, count: 400))
+        XCTAssertNil(cache.get(key(2)))
         XCTAssertNil(cache.entry(key(1)))
         cache.put(key(1), [UInt8](repeating: 5, count: 100))
         XCTAssertNil(cache.entry(key(1))?.attachment)

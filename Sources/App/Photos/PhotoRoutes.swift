@@ -61,13 +61,13 @@ struct PhotoRoutes: Sendable {
             guard let pyramid = info.pyramid(tileSize: tileSize), pyramid.contains(tile) else { return nil }
         }
         let key = TileKey(version: info.version, tile: tile)
-        guard let hit = library.cachedEntry(key) else { return nil }
         // The answers depend on the key alone: built on the entry's first hit, head fields
         // encoded, and kept with it, so a hit spells, encodes and allocates nothing.
         let answers: ImageAnswers
-        if let attached = hit.attachment as? ImageAnswers {
+        if let attached = library.cachedAttachment(key) as? ImageAnswers {
             answers = attached
         } else {
+            guard let hit = library.cachedEntry(key) else { return nil }
             answers = ImageAnswers(entityTag: hit.entityTag, version: info.version, bytes: hit.bytes)
             library.cache.attach(answers, to: key)
         }

@@ -17,6 +17,14 @@ extension PhotoLibrary {
         return entry
     }
 
+    /// Only what was attached to a cached image (see `TileCache.attach`), or nil when the image is
+    /// not cached or nothing is attached yet; a hit is counted.
+    public func cachedAttachment(_ key: TileKey) -> (any AnyObject & Sendable)? {
+        guard let attachment = cache.attachment(key) else { return nil }
+        if pendingHits.add(1, ordering: .relaxed).newValue >= 64 { flushMetrics() }
+        return attachment
+    }
+
     /// Adds the batched cache hits to `photoscroll_tile_cache_hits_total`. Runs every 64 hits,
     /// on every miss and on every scan, so the counter lags by at most a few seconds.
     public func flushMetrics() {

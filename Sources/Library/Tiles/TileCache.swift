@@ -46,10 +46,15 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Hot tiles in memory, least recently used evicted first once the byte cap is reached.
+/// Hot tiles in memory, evicted in the order of a second-chance (CLOCK) list once the byte cap
+/// is reached: the oldest entry goes first unless it was used since it was last looked at, in
+/// which case it is moved to the front and spared once.
 ///
 /// Entries are `[UInt8]`, which is copy-on-write: a hit hands the same buffer to every
-/// response without copying it. Lookups and inserts are O(1) under one short lock.
+/// response without copying it. Lookups and inserts are O(1) under one short lock. A hit only
+/// marks its entry as used, and only when the mark is not already there: a hot entry is read
+/// and never written, so the event loops looking it up do not pass its memory between them
+/// the way moving it to the front of a list on every hit would.
 public final class TileCache: Sendable {
     /// A cached image as a hit hands it out.
     public struct Hit: Sendable {
@@ -67,6 +72,8 @@ public final class TileCache: Sendable {
         /// `key.entityTag`, spelled once when the entry is stored.
         var entityTag: String
         var attachment: (any AnyObject & Sendable)?
+        /// Used since the eviction scan last passed it.
+        var referenced: Bool
         var previous: Int
         var next: Int
     }
@@ -75,11 +82,34 @@ public final class TileCache: Sendable {
         var index: [TileKey: Int] = [:]
         var nodes: [Node] = []
         var free: [Int] = []
-        /// Most recently used; -1 when empty.
+        /// Newest (or most recently spared); -1 when empty.
         var head = -1
-        /// Least recently used; -1 when empty.
+        /// Oldest: where eviction looks first; -1 when empty.
         var tail = -1
         var bytes = 0
+
+        /// The entry of `key`, marked as used.
+        mutating func use(_ key: TileKey) -> Int? {
+            guard let i = index[key] else { return nil }
+            if !nodes[i].referenced { nodes[i].referenced = true }
+            return i
+        }
+
+        /// Evicts the oldest entry not used since the scan last passed it; used ones met on the
+        /// way are moved to the front with their mark cleared. Ends within two passes.
+        mutating func evictOne() {
+            while tail >= 0 {
+                let i = tail
+                if nodes[i].referenced {
+                    nodes[i].referenced = false
+                    unlink(i)
+                    pushFront(i)
+                } else {
+                    remove(i)
+                    return
+                }
+            }
+        }
 
         mutating func unlink(_ i: Int) {
             // Only the two links are read: copying the node would retain its key and bytes.
@@ -115,28 +145,28 @@ public final class TileCache: Sendable {
         self.capacity = max(0, capacityBytes)
     }
 
-    /// The cached bytes, marking them most recently used.
+    /// The cached bytes, marking them used.
     public func get(_ key: TileKey) -> [UInt8]? {
         state.withLock { state in
-            guard let i = state.index[key] else { return nil }
-            if state.head != i {
-                state.unlink(i)
-                state.pushFront(i)
-            }
-            return state.nodes[i].bytes
+            state.use(key).map { state.nodes[$0].bytes }
         }
     }
 
-    /// The cached bytes with their ETag and attachment, marking them most recently used: a hit
-    /// builds nothing.
+    /// The cached bytes with their ETag and attachment, marking them used: a hit builds nothing.
     public func entry(_ key: TileKey) -> Hit? {
         state.withLock { state in
-            guard let i = state.index[key] else { return nil }
-            if state.head != i {
-                state.unlink(i)
-                state.pushFront(i)
+            state.use(key).map { i in
+                Hit(bytes: state.nodes[i].bytes, entityTag: state.nodes[i].entityTag, attachment: state.nodes[i].attachment)
             }
-            return Hit(bytes: state.nodes[i].bytes, entityTag: state.nodes[i].entityTag, attachment: state.nodes[i].attachment)
+        }
+    }
+
+    /// Only the attachment of `key`'s entry, marking it used; nil when the key is not cached or
+    /// nothing is attached. A hot hit through here touches one object of the entry's rather
+    /// than three (the bytes and the ETag stay where they are).
+    public func attachment(_ key: TileKey) -> (any AnyObject & Sendable)? {
+        state.withLock { state in
+            state.use(key).flatMap { state.nodes[$0].attachment }
         }
     }
 
@@ -150,16 +180,16 @@ public final class TileCache: Sendable {
         }
     }
 
-    /// Stores bytes, evicting the least recently used until the cap holds. Larger than the cap: not kept.
+    /// Stores bytes, evicting (oldest unused first) until the cap holds. Larger than the cap: not kept.
     public func put(_ key: TileKey, _ bytes: [UInt8]) {
         guard bytes.count <= capacity else { return }
         let entityTag = key.entityTag
         state.withLock { state in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes.count > capacity, state.tail >= 0 {
-                state.remove(state.tail)
+                state.evictOne()
             }
-            let node = Node(key: key, bytes: bytes, entityTag: entityTag, attachment: nil, previous: -1, next: -1)
+            let node = Node(key: key, bytes: bytes, entityTag: entityTag, attachment: nil, referenced: false, previous: -1, next: -1)
             let i: Int
             if let reused = state.free.popLast() {
                 state.nodes[reused] = node
