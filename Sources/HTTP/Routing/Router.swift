@@ -36,6 +36,9 @@ public final class Route: Sendable {
     let steps: [MatchStep]
     /// Every literal and suffix of the pattern, end to end.
     let literalBytes: [UInt8]
+    /// How many `/`-separated parts a matching path has; -1 when that varies (a final `*name`)
+    /// or for the root pattern. Paths with another count are passed over without matching.
+    let partCount: Int
 
     init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, handler: @escaping @Sendable (HTTPRequest) throws -> Reply,
          segments: [PatternSegment], parameterNames: [String]) {
@@ -62,6 +65,12 @@ public final class Route: Sendable {
         }
         self.steps = steps
         self.literalBytes = literalBytes
+        self.partCount = segments.isEmpty || segments.contains { if case .rest = $0 { true } else { false } } ? -1 : segments.count
+    }
+
+    /// The same route in a new object, for an event loop of its own (see `Router.copyingRoutes`).
+    func copy() -> Route {
+        Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler, segments: segments, parameterNames: parameterNames)
     }
 }
 
@@ -104,6 +113,15 @@ public struct Router: Sendable {
     private var anyFirstSegment: [Int] = []
 
     public init() {}
+
+    /// The same routes as new objects, sharing their handlers. A server gives each event loop
+    /// its own: a route is retained by every request it matches, and a reference count two
+    /// cores update by turns moves its cache line between them each time.
+    func copyingRoutes() -> Router {
+        var copy = self
+        copy.routes = routes.map { $0.copy() }
+        return copy
+    }
 
     /// Adds a route whose handler answers with a response, running where `execution` says.
     public mutating func add(
@@ -174,24 +192,30 @@ public struct Router: Sendable {
         var end = 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
         let first = UnsafeBufferPointer(rebasing: bytes[1..<end])
-        var literal: [Int] = []
+        var parts = 1
+        for i in end..<bytes.count where bytes[i] == UInt8(ascii: "/") { parts += 1 }
+        // The list of routes under the first literal, by position: copying it out would retain it.
+        var group = -1
         for i in byFirstLiteral.indices where byFirstLiteral[i].literal.withUnsafeBufferPointer({ Router.equal(first, $0) }) {
-            literal = byFirstLiteral[i].routes
+            group = i
             break
         }
+        let literalCount = group >= 0 ? byFirstLiteral[group].routes.count : 0
         var allowed: [HTTPMethod] = []
         // Both lists ascend; walking them merged keeps registration order.
         var l = 0, a = 0
-        while l < literal.count || a < anyFirstSegment.count {
+        while l < literalCount || a < anyFirstSegment.count {
             let index: Int
-            if a == anyFirstSegment.count || (l < literal.count && literal[l] < anyFirstSegment[a]) {
-                index = literal[l]
+            if a == anyFirstSegment.count || (l < literalCount && byFirstLiteral[group].routes[l] < anyFirstSegment[a]) {
+                index = byFirstLiteral[group].routes[l]
                 l += 1
             } else {
                 index = anyFirstSegment[a]
                 a += 1
             }
             // By index, so only the route that matches is retained.
+            let partCount = routes[index].partCount
+            if partCount >= 0 && partCount != parts { continue }
             guard let bounds = Router.match(routes[index], bytes: bytes) else { continue }
             let routeMethod = routes[index].method
             if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
@@ -255,33 +279,44 @@ public struct Router: Sendable {
 
     private static func match(_ steps: UnsafeBufferPointer<MatchStep>, _ literals: UnsafeBufferPointer<UInt8>,
                               _ path: UnsafeBufferPointer<UInt8>) -> RouteParameters.Bounds? {
-        guard path.first == UInt8(ascii: "/") else { return nil }
+        let count = path.count
+        guard count > 0, let base = path.baseAddress, base[0] == UInt8(ascii: "/") else { return nil }
         var bounds = RouteParameters.Bounds()
-        if steps.isEmpty { return path.count == 1 ? bounds : nil }
-        // The start of the next part; nil once every part is used.
-        var cursor: Int? = 1
+        if steps.isEmpty { return count == 1 ? bounds : nil }
+        // The start of the next part; `count + 1` once every part is used.
+        var start = 1
         for n in 0..<steps.count {
             let step = steps[n]
             if step.kind == .rest {
-                bounds.append(cursor ?? path.count, path.count)
+                bounds.append(min(start, count), count)
                 return n == steps.count - 1 ? bounds : nil
             }
-            guard let start = cursor else { return nil }
+            guard start <= count else { return nil }
             var end = start
-            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-            cursor = end < path.count ? end + 1 : nil
-            let expected = UnsafeBufferPointer(rebasing: literals[step.start..<(step.start + step.count)])
+            while end < count && base[end] != UInt8(ascii: "/") { end += 1 }
             if step.kind == .literal {
-                guard equal(UnsafeBufferPointer(rebasing: path[start..<end]), expected) else { return nil }
+                guard end - start == step.count, same(base + start, literals, step.start, step.count) else { return nil }
             } else {
                 // A parameter: something, then the suffix.
                 let kept = end - start - step.count
-                guard kept > 0, equal(UnsafeBufferPointer(rebasing: path[(start + kept)..<end]), expected) else { return nil }
+                guard kept > 0, same(base + start + kept, literals, step.start, step.count) else { return nil }
                 bounds.append(start, start + kept)
             }
+            start = end + 1
         }
         // Parts left over mean no match (a trailing slash is a different resource).
-        return cursor == nil ? bounds : nil
+        return start > count ? bounds : nil
+    }
+
+    /// Whether the `length` bytes at `bytes` are those of `literals` from `offset`.
+    @inline(__always)
+    private static func same(_ bytes: UnsafePointer<UInt8>, _ literals: UnsafeBufferPointer<UInt8>, _ offset: Int, _ length: Int) -> Bool {
+        var i = 0
+        while i < length {
+            if bytes[i] != literals[offset + i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Whether `bytes` are exactly `expected`.

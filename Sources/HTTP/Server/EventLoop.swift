@@ -135,8 +135,8 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             guard let (fd, remote) = accepted else { return }
-            if context.openConnections.add(1, ordering: .relaxed).newValue > context.limits.maxConnections {
-                context.openConnections.subtract(1, ordering: .relaxed)
+            if context.openConnections.add() > context.limits.maxConnections {
+                context.openConnections.subtract()
                 Self.tooBusy.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
                 Socket.close(fd)
                 continue
@@ -146,7 +146,7 @@ final class EventLoop: @unchecked Sendable {
             do {
                 try epoll.add(fd, events: EpollFlags.readable | EpollFlags.writable | EpollFlags.peerClosed | EpollFlags.edgeTriggered)
             } catch {
-                context.openConnections.subtract(1, ordering: .relaxed)
+                context.openConnections.subtract()
                 Socket.close(fd)
                 continue
             }
@@ -167,7 +167,7 @@ final class EventLoop: @unchecked Sendable {
     func removed(_ connection: Connection) {
         connections[connection.fd] = nil
         connectionCount.subtract(1, ordering: .relaxed)
-        context.openConnections.subtract(1, ordering: .relaxed)
+        context.openConnections.subtract()
         context.observer.connectionClosed()
     }
 

@@ -48,9 +48,10 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let pool = WorkerPool(threads: configuration.workerThreads)
         self.pool = pool
-        let context = ServerContext(router: router, limits: configuration.limits, logger: logger, observer: observer,
-                                    pool: pool, serverName: configuration.serverName)
+        let openConnections = ConnectionCount()
         for (index, fd) in listeners.enumerated() {
+            let context = ServerContext(router: router.copyingRoutes(), limits: configuration.limits, logger: logger, observer: observer,
+                                        pool: pool, serverName: configuration.serverName, openConnections: openConnections)
             let loop = try EventLoop(context: context, listener: fd)
             loops.append(loop)
             loop.start(name: "http-loop-\(index)")

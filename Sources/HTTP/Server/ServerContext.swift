@@ -1,7 +1,12 @@
 import Observability
 import Synchronization
 
-/// What every event loop of one server shares; read-only apart from the connection count.
+/// What an event loop needs of its server: read-only apart from the connection count, which
+/// all loops share.
+///
+/// Each loop has its own, with its own copies of the routes: every request retains its context
+/// and its route, and a count that two cores change by turns makes each of them wait for the
+/// other's cache line. The copies share everything else (handlers, logger, observer, pool).
 final class ServerContext: Sendable {
     let router: Router
     let limits: HTTPLimits
@@ -9,12 +14,15 @@ final class ServerContext: Sendable {
     let observer: any HTTPServerObserver
     let pool: WorkerPool
     let serverName: String
-    let openConnections = Atomic<Int>(0)
+    /// Shared by every loop's context: the cap on open connections is the server's.
+    let openConnections: ConnectionCount
     /// Logged per request only when the logger would keep info lines.
     let logsRequests: Bool
 
-    init(router: Router, limits: HTTPLimits, logger: Logger, observer: any HTTPServerObserver, pool: WorkerPool, serverName: String) {
+    init(router: Router, limits: HTTPLimits, logger: Logger, observer: any HTTPServerObserver, pool: WorkerPool, serverName: String,
+         openConnections: ConnectionCount = ConnectionCount()) {
         self.router = router
+        self.openConnections = openConnections
         self.limits = limits
         self.logger = logger
         self.observer = observer
@@ -30,4 +38,16 @@ final class ServerContext: Sendable {
         logger.error("handler failed", [("method", request.method.rawValue), ("path", request.path), ("error", String(describing: error))])
         return .problem(.internalServerError, detail: "The server could not answer this request.")
     }
+}
+
+/// The open connections of the whole server, shared by the loops' contexts.
+final class ConnectionCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    init() {}
+
+    /// Counts one more; returns the new count.
+    func add() -> Int { count.add(1, ordering: .relaxed).newValue }
+
+    func subtract() { count.subtract(1, ordering: .relaxed) }
 }

@@ -28,6 +28,28 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(notAllowed.headers["Allow"], "GET, HEAD")
     }
 
+    func testPathsWithAnotherNumberOfPartsArePassedOverAndCopiesMatchAlike() {
+        var router = Router()
+        router.get("/", execution: .inline) { _ in HTTPResponse(status: .ok) }
+        router.get("/a/:x", execution: .inline) { _ in HTTPResponse(status: .ok) }
+        router.get("/a/:x/b", execution: .inline) { _ in HTTPResponse(status: .ok) }
+        router.get("/a/*rest", execution: .inline) { _ in HTTPResponse(status: .ok) }
+        let copy = router.copyingRoutes()
+        func pattern(_ router: Router, _ path: String) -> String? {
+            if case .found(let route, _) = router.match(.GET, path: path) { return route.pattern }
+            return nil
+        }
+        let paths = ["/", "/a", "/a/", "/a/1", "/a/1/", "/a/1/b", "/a/1/b/", "/a/1/c", "/a/1/b/c", "//", "/a//b", "/b"]
+        let expected: [String?] = ["/", "/a/*rest", "/a/*rest", "/a/:x", "/a/*rest", "/a/:x/b", "/a/*rest", "/a/*rest", "/a/*rest", nil, "/a/*rest", nil]
+        XCTAssertEqual(paths.map { pattern(router, $0) }, expected)
+        XCTAssertEqual(paths.map { pattern(copy, $0) }, expected)
+        // The copy's routes are objects of their own, with the same handlers.
+        for (original, copied) in zip(router.routes, copy.routes) {
+            XCTAssertFalse(original === copied)
+            XCTAssertEqual(original.pattern, copied.pattern)
+        }
+    }
+
     func testRegistrationOrderWinsAcrossLiteralAndWildcardRoutes() {
         var router = Router()
         router.get("/:anything", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(201)) }
