@@ -69,7 +69,8 @@ extension ConnectionMachine {
         // The path first, the request only once its route is known: built whole in one place and
         // handed on, it is never copied on the way.
         let rawPath = head.requestTarget.path
-        let path = HTTPRequest.percentDecode(rawPath) ?? rawPath
+        // The parser has looked for `%` already; most paths have none.
+        let path = head.requestTarget.pathHasEscapes ? HTTPRequest.percentDecode(rawPath) ?? rawPath : rawPath
         let http10 = head.version.minor == 0
         let unmatched = { [remoteAddress] in
             RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now, http10: http10)

@@ -35,10 +35,17 @@ struct RequestTarget: Sendable, Equatable {
     var path: String
     /// After the `?`; nil when there is no `?`.
     var query: String?
+    /// Whether the path holds a `%`, i.e. needs percent-decoding.
+    var pathHasEscapes: Bool
 
-    init(path: String, query: String?) {
+    init(path: String, query: String?, pathHasEscapes: Bool) {
         self.path = path
         self.query = query
+        self.pathHasEscapes = pathHasEscapes
+    }
+
+    init(path: String, query: String?) {
+        self.init(path: path, query: query, pathHasEscapes: path.utf8.contains(UInt8(ascii: "%")))
     }
 
     /// Cuts `target` at its first `?`.

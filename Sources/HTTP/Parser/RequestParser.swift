@@ -33,6 +33,7 @@ enum RequestParser {
         case .success(let parts): (method, target, version) = parts
         }
 
+        var framing = Framing()
         var headers = HTTPHeaders()
         // Browsers send about a dozen fields: one allocation instead of regrowing four times.
         headers.reserveCapacity(16)
@@ -47,14 +48,16 @@ enum RequestParser {
             case .line(let range):
                 position = range.upperBound + 2
                 if range.isEmpty {
-                    return finish(method: method, target: target, version: version, headers: headers, consumed: position)
+                    return finish(method: method, target: target, version: version, headers: headers, framing: framing, consumed: position)
                 }
                 if headers.count >= limits.maxHeaderCount {
                     return .invalid(RequestError(.requestHeaderFieldsTooLarge, "The request has more than \(limits.maxHeaderCount) header fields."))
                 }
                 switch parseField(bytes, range) {
                 case .failure(let error): return .invalid(error)
-                case .success(let field): headers.add(field.0, field.1)
+                case .success(let field):
+                    framing.note(field.0, field.1)
+                    headers.add(field.0, field.1)
                 }
             }
         }
@@ -88,42 +91,40 @@ enum RequestParser {
     }
 
     static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(HTTPMethod, RequestTarget, HTTPVersion), RequestError> {
+        let malformed: RequestError = .bad("The request line must be METHOD SP TARGET SP HTTP/1.1.")
+        guard let base = bytes.baseAddress else { return .failure(malformed) }
         var index = line.lowerBound
-        while index < line.upperBound, isTokenByte(bytes[index]) { index += 1 }
-        guard index > line.lowerBound, index < line.upperBound, bytes[index] == space else {
-            return .failure(.bad("The request line must be METHOD SP TARGET SP HTTP/1.1."))
-        }
+        while index < line.upperBound, isTokenByte(base[index]) { index += 1 }
+        guard index > line.lowerBound, index < line.upperBound, base[index] == space else { return .failure(malformed) }
         let methodRange = line.lowerBound..<index
         index += 1
+        // The target runs to the next space and may hold visible ASCII only. memchr finds the
+        // space and the `?` many bytes per step, and the bytes are checked eight at a time.
         let targetStart = index
-        var questionMark: Int?
-        while index < line.upperBound, bytes[index] > space, bytes[index] < 127 {
-            if bytes[index] == UInt8(ascii: "?") && questionMark == nil { questionMark = index }
-            index += 1
-        }
-        guard index > targetStart, index < line.upperBound, bytes[index] == space else {
+        let targetEnd = find(space, base, from: targetStart, to: line.upperBound) ?? line.upperBound
+        guard targetEnd > targetStart, targetEnd < line.upperBound, isVisibleASCII(base + targetStart, count: targetEnd - targetStart) else {
             return .failure(.bad("The request target is missing or holds characters that must be percent-encoded."))
         }
-        let targetRange = targetStart..<index
-        index += 1
+        let targetRange = targetStart..<targetEnd
         let version: HTTPVersion
-        switch parseVersion(bytes, index..<line.upperBound) {
+        switch parseVersion(bytes, (targetEnd + 1)..<line.upperBound) {
         case .failure(let error): return .failure(error)
         case .success(let v): version = v
         }
         // GET is nearly every request: known without decoding or hashing the token.
-        let isGET = methodRange.count == 3 && bytes[methodRange.lowerBound] == UInt8(ascii: "G")
-            && bytes[methodRange.lowerBound + 1] == UInt8(ascii: "E") && bytes[methodRange.lowerBound + 2] == UInt8(ascii: "T")
+        let isGET = methodRange.count == 3 && base[methodRange.lowerBound] == UInt8(ascii: "G")
+            && base[methodRange.lowerBound + 1] == UInt8(ascii: "E") && base[methodRange.lowerBound + 2] == UInt8(ascii: "T")
         let method = isGET ? HTTPMethod.GET : HTTPMethod(string(bytes, methodRange))
         guard isGET || HTTPMethod.known.contains(method) else {
             return .failure(RequestError(.notImplemented, "The method \(method) is not implemented by this server."))
         }
         // origin-form, nearly every request: cut at the `?` straight from the bytes.
-        if bytes[targetRange.lowerBound] == UInt8(ascii: "/") {
-            let target = questionMark.map {
-                RequestTarget(path: string(bytes, targetRange.lowerBound..<$0), query: string(bytes, ($0 + 1)..<targetRange.upperBound))
-            } ?? RequestTarget(path: string(bytes, targetRange), query: nil)
-            return .success((method, target, version))
+        if base[targetStart] == UInt8(ascii: "/") {
+            let questionMark = find(UInt8(ascii: "?"), base, from: targetStart, to: targetEnd)
+            let pathEnd = questionMark ?? targetEnd
+            let escaped = find(UInt8(ascii: "%"), base, from: targetStart, to: pathEnd) != nil
+            let query = questionMark.map { string(bytes, ($0 + 1)..<targetEnd) }
+            return .success((method, RequestTarget(path: string(bytes, targetStart..<pathEnd), query: query, pathHasEscapes: escaped), version))
         }
         let text = string(bytes, targetRange)
         if text == "*" && method == .OPTIONS {
@@ -134,6 +135,31 @@ enum RequestParser {
             return .failure(.bad("The request target must be a path starting with /."))
         }
         return .success((method, RequestTarget(origin), version))
+    }
+
+    /// The offset of the first `byte` in `base[from..<to]`, or nil.
+    @inline(__always)
+    static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard to > from, let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
+    /// Whether all `count` bytes at `bytes` are visible ASCII (0x21 through 0x7E).
+    static func isVisibleASCII(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        // A word has a byte below 0x21 when (w - 0x21…) & ~w & 0x80… is not zero, and one above
+        // 0x7E when ((w + 0x01…) | w) & 0x80… is not zero: exact tests, eight bytes each.
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
+            if (word &- ones &* 0x21) & ~word & highs != 0 || ((word &+ ones) | word) & highs != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            if bytes[i] <= space || bytes[i] >= 127 { return false }
+            i += 1
+        }
+        return true
     }
 
     static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<HTTPVersion, RequestError> {
@@ -170,24 +196,57 @@ enum RequestParser {
         var valueEnd = line.upperBound
         while valueStart < valueEnd, bytes[valueStart] == space || bytes[valueStart] == tab { valueStart += 1 }
         while valueEnd > valueStart, bytes[valueEnd - 1] == space || bytes[valueEnd - 1] == tab { valueEnd -= 1 }
-        for i in valueStart..<valueEnd {
-            let byte = bytes[i]
-            if (byte < space && byte != tab) || byte == 127 {
-                return .failure(.bad("The value of \(name) holds a control character."))
-            }
+        if !isFieldText(bytes.baseAddress! + valueStart, count: valueEnd - valueStart) {
+            return .failure(.bad("The value of \(name) holds a control character."))
         }
         return .success((name, string(bytes, valueStart..<valueEnd)))
     }
 
-    /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
-    static func finish(method: HTTPMethod, target: RequestTarget, version: HTTPVersion, headers: HTTPHeaders, consumed: Int) -> HeadParseResult {
-        var hosts = 0, lengths: [String] = [], encodings: [String] = [], expectations: [String] = []
-        for field in headers.fields {
-            if field.name.caseInsensitiveEquals("Host") { hosts += 1 }
-            else if field.name.caseInsensitiveEquals("Content-Length") { lengths.append(field.value) }
-            else if field.name.caseInsensitiveEquals("Transfer-Encoding") { encodings.append(field.value) }
-            else if field.name.caseInsensitiveEquals("Expect") { expectations.append(field.value) }
+    /// Whether the `count` bytes at `bytes` may be a field value: no control character but tab,
+    /// no DEL. Eight bytes at a time while none is below 0x20 or equal to 0x7F.
+    static func isFieldText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
+            let deleted = word ^ (ones &* 0x7F)
+            // Exact tests: a byte below 0x20, a byte equal to 0x7F. A tab is below 0x20 too,
+            // so a word with one is looked at byte by byte.
+            if (word &- ones &* 0x20) & ~word & highs != 0 || (deleted &- ones) & ~deleted & highs != 0 { break }
+            i += 8
         }
+        while i < count {
+            let byte = bytes[i]
+            if (byte < space && byte != tab) || byte == 127 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The fields the framing rules read, noted as the fields are parsed: the names are
+    /// compared only when their length matches, rather than each field against every name.
+    struct Framing {
+        var hosts = 0
+        var lengths: [String] = []
+        var encodings: [String] = []
+        var expectations: [String] = []
+
+        @inline(__always)
+        mutating func note(_ name: String, _ value: String) {
+            switch name.utf8.count {
+            case 4: if name.caseInsensitiveEquals("Host") { hosts += 1 }
+            case 6: if name.caseInsensitiveEquals("Expect") { expectations.append(value) }
+            case 14: if name.caseInsensitiveEquals("Content-Length") { lengths.append(value) }
+            case 17: if name.caseInsensitiveEquals("Transfer-Encoding") { encodings.append(value) }
+            default: break
+            }
+        }
+    }
+
+    /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
+    static func finish(method: HTTPMethod, target: RequestTarget, version: HTTPVersion, headers: HTTPHeaders, framing: Framing,
+                       consumed: Int) -> HeadParseResult {
+        let hosts = framing.hosts, lengths = framing.lengths, encodings = framing.encodings, expectations = framing.expectations
         if version.minor >= 1 {
             if hosts == 0 { return .invalid(.bad("An HTTP/1.1 request must carry a Host header.")) }
             if hosts > 1 { return .invalid(.bad("The request carries more than one Host header.")) }
@@ -271,16 +330,12 @@ enum RequestParser {
     @inline(__always)
     static func digit(_ byte: UInt8) -> Int? { byte >= 48 && byte <= 57 ? Int(byte - 48) : nil }
 
-    /// RFC 9110 tchar: the characters of method names and header names.
+    /// RFC 9110 tchar: the characters of method names and header names. A bitmap in two
+    /// constant words (bytes 0–63 and 64–127; none above is a tchar): no table to load.
     @inline(__always)
-    static func isTokenByte(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
-
-    static let tokenTable: [Bool] = (0..<256).map { value in
-        let c = UInt8(value)
-        switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-        default: return "!#$%&'*+-.^_`|~".utf8.contains(c)
-        }
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        let word: UInt64 = byte < 64 ? 0x03FF_6CFA_0000_0000 : byte < 128 ? 0x57FF_FFFF_C7FF_FFFE : 0
+        return word >> UInt64(byte & 63) & 1 != 0
     }
 }
 
