@@ -26,7 +26,7 @@ extension Connection {
                 }
                 progressed = true
                 if sent == remaining { outputHead += 1 } else { output[outputHead] = .file(file, offset: offset, remaining: remaining - sent) }
-            case .bytes:
+            case .bytes, .encoded:
                 let result = writeGathered()
                 switch result {
                 case .failed:
@@ -55,14 +55,34 @@ extension Connection {
         let gathered: (result: IOResult<Int>, end: Int)? = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 64) { vectors in
             var count = 0
             var end = outputHead
-            while end < output.count && count < 64 {
-                if case .bytes(let bytes, let offset) = output[end] {
-                    // The arrays stay alive and unmodified in `output` until the writev returns.
+            gather: while end < output.count {
+                // The arrays stay alive and unmodified in `output` until the writev returns.
+                switch output[end] {
+                case .bytes(let bytes, let offset):
+                    guard count < 64 else { break gather }
                     bytes.withUnsafeBytes { raw in
                         vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset)
                     }
                     count += 1
-                } else if case .file = output[end] {
+                case .encoded(let answer, let withBody, let offset):
+                    guard count + 2 <= 64 else { break gather }
+                    let fields = answer.fieldLines.count
+                    if offset < fields {
+                        answer.fieldLines.withUnsafeBytes { raw in
+                            vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: fields - offset)
+                        }
+                        count += 1
+                    }
+                    if withBody && answer.body.count > max(0, offset - fields) {
+                        let skip = max(0, offset - fields)
+                        answer.body.withUnsafeBytes { raw in
+                            vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip), iov_len: raw.count - skip)
+                        }
+                        count += 1
+                    }
+                case .file:
+                    break gather
+                case .completed:
                     break
                 }
                 end += 1
@@ -79,6 +99,14 @@ extension Connection {
                 let left = bytes.count - offset
                 guard written >= left else {
                     output[index] = .bytes(bytes, offset: offset + written)
+                    outputHead = index
+                    return .wrote
+                }
+                written -= left
+            case .encoded(let answer, let withBody, let offset):
+                let left = answer.wireCount(withBody: withBody) - offset
+                guard written >= left else {
+                    output[index] = .encoded(answer, withBody: withBody, offset: offset + written)
                     outputHead = index
                     return .wrote
                 }

@@ -8,6 +8,9 @@ final class Connection: @unchecked Sendable {
     enum Segment {
         case bytes([UInt8], offset: Int)
         case file(OpenFile, offset: Int, remaining: Int)
+        /// A cached answer's field lines and, unless for HEAD, its body, `offset` bytes in: written
+        /// from the answer, which this one reference keeps alive, without retaining its arrays.
+        case encoded(EncodedResponse, withBody: Bool, offset: Int)
         /// The response before this marker is fully handed to the kernel: log it.
         case completed(RequestRecord, HTTPStatus, bytes: Int)
     }
@@ -103,6 +106,15 @@ final class Connection: @unchecked Sendable {
             output.append(.bytes(ResponseHeadEncoder.continueLine, offset: 0))
         case .send(let response, let record, let close):
             let keepAliveForHTTP10 = record.http10 && !close
+            if let (answer, withBody) = response.sentAsEncoded, answer.status == .ok, !close, !keepAliveForHTTP10 {
+                // A cached answer as it is (nearly every hot tile and static file): the loop's
+                // prefix, then the answer's own bytes.
+                let prefix = loop.encoder.currentOKPrefix()
+                output.append(.bytes(prefix, offset: 0))
+                output.append(.encoded(answer, withBody: withBody, offset: 0))
+                output.append(.completed(record, .ok, bytes: prefix.count + answer.wireCount(withBody: withBody)))
+                return
+            }
             let headCount: Int
             if let prefix = loop.encoder.readyPrefix(for: response, close: close, keepAliveForHTTP10: keepAliveForHTTP10),
                let fieldLines = response.encodedFields {

@@ -8,6 +8,8 @@
 public final class EncodedResponse: Sendable {
     /// The response as the handler built it; what the generic preparation and tests see.
     public let response: HTTPResponse
+    /// `response.status`, read without copying the response.
+    let status: HTTPStatus
     /// The body bytes.
     let body: [UInt8]
     /// Every header line a plain GET's answer carries after `Server`, `Content-Length` included,
@@ -19,6 +21,7 @@ public final class EncodedResponse: Sendable {
     /// Encodes `status`, `headers` and `body` as a plain GET of them would be answered.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders, body: [UInt8]) {
         response = HTTPResponse(status: status, headers: headers, body: .bytes(body))
+        self.status = status
         self.body = body
         let fields = PreparedResponse.ResponseFields(headers)
         negotiatesGzip = MediaType.isCompressible(fields.contentType ?? "") && !fields.hasContentEncoding
@@ -28,6 +31,9 @@ public final class EncodedResponse: Sendable {
         let prepared = PreparedResponse(response, for: HTTPRequest(method: .GET, target: "/"))
         fieldLines = ResponseHeadEncoder.fieldLines(prepared.headers, contentLength: prepared.contentLength)
     }
+
+    /// The bytes after the loop's prefix: field lines, then the body unless for HEAD.
+    func wireCount(withBody: Bool) -> Int { fieldLines.count + (withBody ? body.count : 0) }
 
     /// Whether `request` gets exactly the plain answer: a GET or HEAD without conditions or
     /// ranges, and without gzip on offer when the body could be compressed.

@@ -137,6 +137,12 @@ struct PreparedResponse: Sendable {
         representation = .encoded(encoded, withBody: withBody)
     }
 
+    /// The cached answer this sends as it is, and whether with its body; nil for any other.
+    var sentAsEncoded: (answer: EncodedResponse, withBody: Bool)? {
+        if case .encoded(let answer, let withBody) = representation { return (answer, withBody) }
+        return nil
+    }
+
     /// Whether the payload is a long-lived stream.
     var isStream: Bool {
         if case .stream = payload { return true }

@@ -78,6 +78,11 @@ struct ResponseHeadEncoder {
     /// other answers, which `encode` writes whole.
     mutating func readyPrefix(for response: PreparedResponse, close: Bool, keepAliveForHTTP10: Bool) -> [UInt8]? {
         guard response.encodedFields != nil, response.status == .ok, !close, !keepAliveForHTTP10 else { return nil }
+        return currentOKPrefix()
+    }
+
+    /// `HTTP/1.1 200 OK`, `Date` and `Server`, made once a second.
+    mutating func currentOKPrefix() -> [UInt8] {
         let dateLine = currentDateLine()
         if okPrefixSecond != dateSecond {
             okPrefixSecond = dateSecond
