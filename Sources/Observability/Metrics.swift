@@ -11,8 +11,22 @@ public typealias MetricLabels = [(String, String)]
 public final class MetricsRegistry: Sendable {
     private let families = Mutex<[String: MetricFamily]>([:])
     private let order = Mutex<[String]>([])
+    private let collectors = Mutex<[WeakCollector]>([])
 
     public init() {}
+
+    /// Asks `collector` to add what it holds back before every render, for as long as it lives:
+    /// for code that counts in memory of its own and adds in batches (see `MetricsCollector`).
+    public func addCollector(_ collector: any MetricsCollector) {
+        collectors.withLock { list in
+            list.removeAll { $0.collector == nil }
+            list.append(WeakCollector(collector: collector))
+        }
+    }
+
+    private struct WeakCollector: @unchecked Sendable {
+        weak var collector: (any MetricsCollector)?
+    }
 
     /// A monotonically increasing counter; the same name and help returns the same family.
     public func counter(_ name: String, help: String) -> Counter {
@@ -41,6 +55,7 @@ public final class MetricsRegistry: Sendable {
 
     /// Every family in registration order, in the Prometheus text exposition format.
     public func render() -> String {
+        for entry in collectors.withLock({ $0 }) { entry.collector?.collect() }
         let names = order.withLock { $0 }
         let all = families.withLock { $0 }
         var out = ""
@@ -217,6 +232,12 @@ public struct Histogram: Sendable {
         family.update(labels) { Self.record(value, bounds: bounds, into: &$0) }
     }
 
+    /// The upper bounds of the buckets, in order (the `+Inf` bucket is implied).
+    public var bucketBounds: [Double] {
+        if case .histogram(let bounds) = family.kind { return bounds }
+        return []
+    }
+
     /// How many observations one series has.
     public func count(_ labels: MetricLabels = []) -> UInt64 { family.snapshot(labels)?.count ?? 0 }
 
@@ -242,4 +263,26 @@ public struct HistogramSeries: Sendable {
     public func observe(_ value: Double) {
         cell.state.withLock { Histogram.record(value, bounds: bounds, into: &$0) }
     }
+
+    /// The upper bounds of the buckets, in order (the `+Inf` bucket is implied).
+    public var bucketBounds: [Double] { bounds }
+
+    /// Adds observations counted elsewhere: `bucketCounts[i]` of them fell in bucket `i` (the
+    /// first bound they do not exceed; those above every bound are in `count` only), `count`
+    /// in all, summing to `sum`.
+    public func add(bucketCounts: [UInt64], count: UInt64, sum: Double) {
+        cell.state.withLock { series in
+            if series.bucketCounts.isEmpty { series.bucketCounts = Array(repeating: 0, count: bounds.count) }
+            for i in 0..<min(bounds.count, bucketCounts.count) { series.bucketCounts[i] += bucketCounts[i] }
+            series.count += count
+            series.sum += sum
+        }
+    }
+}
+
+/// Something that counts in memory of its own and adds its counts to a registry's metrics in
+/// batches: the registry calls `collect` before every render, so a scrape sees every count.
+public protocol MetricsCollector: AnyObject, Sendable {
+    /// Adds everything counted since the last call to the registry's metrics.
+    func collect()
 }

@@ -50,7 +50,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.pool = pool
         let openConnections = ConnectionCount()
         for (index, fd) in listeners.enumerated() {
-            let context = ServerContext(router: router.copyingRoutes(), limits: configuration.limits, logger: logger, observer: observer,
+            let context = ServerContext(router: router.copyingRoutes(), limits: configuration.limits, logger: logger, observer: observer.forEventLoop(),
                                         pool: pool, serverName: configuration.serverName, openConnections: openConnections)
             let loop = try EventLoop(context: context, listener: fd)
             loops.append(loop)

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Each loop has its own, with its own copies of the routes: every request retains its context
 /// and its route, and a count that two cores change by turns makes each of them wait for the
-/// other's cache line. The copies share everything else (handlers, logger, observer, pool).
+/// other's cache line. The copies share everything else (handlers, logger, pool); the observer
+/// is the one the server's observer hands this loop.
 final class ServerContext: Sendable {
     let router: Router
     let limits: HTTPLimits
