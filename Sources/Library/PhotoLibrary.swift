@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// It answers from the moment it is made (the stored catalog is loaded first); `start()` then
 /// scans in the background, builds missing pyramids and rescans every `rescanSeconds`.
-public final class PhotoLibrary: Sendable {
+public final class PhotoLibrary: Sendable, MetricsCollector {
     public let configuration: LibraryConfiguration
     public let catalog: PhotoCatalog
     public let cache: TileCache
@@ -16,9 +16,6 @@ public final class PhotoLibrary: Sendable {
     let metrics: LibraryMetrics
     let renders = SingleFlight<TileKey, [UInt8]>()
     let ingest: IngestQueue
-    /// Cache hits not yet added to the hits counter: a shared counter update per hot tile costs
-    /// more than the cache lookup itself, so hits are added in batches (see `flushMetrics`).
-    let pendingHits = Atomic<Int>(0)
 
     private struct Loop {
         var started = false
@@ -32,6 +29,7 @@ public final class PhotoLibrary: Sendable {
     /// Opens the catalog (SQLite in the data folder unless a store is given) and the caches.
     public init(configuration: LibraryConfiguration, store: (any CatalogStore)? = nil,
                 renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
+        let registry = metrics
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
         if configuration.makesDemo {
@@ -57,6 +55,8 @@ public final class PhotoLibrary: Sendable {
                                   work: { job in box.library?.build(job) })
         box.library = self
         metrics.record(photos: catalog.photos)
+        // Cache hits are counted by the cache and added to the metrics when they are read.
+        registry.addCollector(self)
     }
 
     private final class WeakBox: @unchecked Sendable {

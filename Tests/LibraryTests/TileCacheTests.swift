@@ -53,6 +53,20 @@ final class TileCacheTests: XCTestCase {
         XCTAssertNotNil(cache.get(key(6)))
     }
 
+    func testHitsAreCountedOnlyWhenAskedAndOnlyForWhatIsReturned() {
+        let cache = TileCache(capacityBytes: 1000)
+        cache.put(key(1), [1, 2, 3])
+        XCTAssertNotNil(cache.get(key(1)))
+        XCTAssertNil(cache.get(key(2), countingHit: true), "a miss is no hit")
+        XCTAssertNotNil(cache.get(key(1), countingHit: true))
+        XCTAssertNotNil(cache.entry(key(1), countingHit: true))
+        XCTAssertNil(cache.attachment(key(1), countingHit: true), "nothing attached: nothing returned, no hit")
+        cache.attach(Note("a"), to: key(1))
+        XCTAssertNotNil(cache.attachment(key(1), countingHit: true))
+        XCTAssertEqual(cache.takeHits(), 3)
+        XCTAssertEqual(cache.takeHits(), 0)
+    }
+
     func testManyInsertsNeverExceedTheCap() {
         let cache = TileCache(capacityBytes: 10_000)
         for n in 0..<2000 {

@@ -35,6 +35,9 @@ final class TileServingTests: XCTestCase {
         library.flushMetrics()
         XCTAssertEqual(metrics.counter("photoscroll_tile_cache_hits_total", help: "").value(), hits + 100)
         XCTAssertEqual(metrics.gauge("photoscroll_tile_cache_bytes", help: "").value(), Double(library.cache.bytes))
+        // A render of the metrics adds the hits counted so far by itself.
+        for _ in 0..<7 { _ = library.cachedImage(TileKey(version: photo.version, tile: tile)) }
+        XCTAssertTrue(metrics.render().contains("photoscroll_tile_cache_hits_total \(Int(hits) + 107)\n"))
     }
 
     func testBuildsWaitTheirDelaySoFirstTilesRenderAlone() throws {

@@ -5,33 +5,30 @@ extension PhotoLibrary {
     /// A tile or thumbnail from memory, or nil; a hit is counted. Never blocks on I/O, so an
     /// event loop may call it.
     public func cachedImage(_ key: TileKey) -> [UInt8]? {
-        guard let bytes = cache.get(key) else { return nil }
-        if pendingHits.add(1, ordering: .relaxed).newValue >= 64 { flushMetrics() }
-        return bytes
+        cache.get(key, countingHit: true)
     }
 
     /// Like `cachedImage`, with the image's ETag and attachment as the cache holds them; a hit is counted.
     public func cachedEntry(_ key: TileKey) -> TileCache.Hit? {
-        guard let entry = cache.entry(key) else { return nil }
-        if pendingHits.add(1, ordering: .relaxed).newValue >= 64 { flushMetrics() }
-        return entry
+        cache.entry(key, countingHit: true)
     }
 
     /// Only what was attached to a cached image (see `TileCache.attach`), or nil when the image is
-    /// not cached or nothing is attached yet; a hit is counted.
+    /// not cached or nothing is attached yet; a hit is counted only when something is returned.
     public func cachedAttachment(_ key: TileKey) -> (any AnyObject & Sendable)? {
-        guard let attachment = cache.attachment(key) else { return nil }
-        if pendingHits.add(1, ordering: .relaxed).newValue >= 64 { flushMetrics() }
-        return attachment
+        cache.attachment(key, countingHit: true)
     }
 
-    /// Adds the batched cache hits to `photoscroll_tile_cache_hits_total`. Runs every 64 hits,
-    /// on every miss and on every scan, so the counter lags by at most a few seconds.
+    /// Adds the cache's hits to `photoscroll_tile_cache_hits_total` and updates the bytes
+    /// gauge. Runs before every render of the metrics, on every miss and on every scan.
     public func flushMetrics() {
-        let hits = pendingHits.exchange(0, ordering: .relaxed)
+        let hits = cache.takeHits()
         if hits > 0 { metrics.cacheHits.increment(by: Double(hits)) }
         metrics.cacheBytes.set(Double(cache.bytes))
     }
+
+    /// Before a render of the metrics: the hits so far, and the bytes held now.
+    public func collect() { flushMetrics() }
 
     /// A tile (or, with `tile` nil, the thumbnail) of the photo's current version: from memory,
     /// from the built pyramid on disk, or rendered from the source on demand. Concurrent callers

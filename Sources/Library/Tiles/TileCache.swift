@@ -87,11 +87,14 @@ public final class TileCache: Sendable {
         /// Oldest: where eviction looks first; -1 when empty.
         var tail = -1
         var bytes = 0
+        /// Hits counted and not yet taken (see `takeHits`).
+        var hits = 0
 
-        /// The entry of `key`, marked as used.
-        mutating func use(_ key: TileKey) -> Int? {
+        /// The entry of `key`, marked as used; a hit counted when `counting`.
+        mutating func use(_ key: TileKey, counting: Bool) -> Int? {
             guard let i = index[key] else { return nil }
             if !nodes[i].referenced { nodes[i].referenced = true }
+            if counting { hits += 1 }
             return i
         }
 
@@ -145,28 +148,40 @@ public final class TileCache: Sendable {
         self.capacity = max(0, capacityBytes)
     }
 
-    /// The cached bytes, marking them used.
-    public func get(_ key: TileKey) -> [UInt8]? {
+    /// The cached bytes, marking them used. With `countingHit`, a hit is counted (see `takeHits`):
+    /// under the lock the lookup holds anyway, rather than in a counter of its own that every
+    /// hit from every loop would write.
+    public func get(_ key: TileKey, countingHit: Bool = false) -> [UInt8]? {
         state.withLock { state in
-            state.use(key).map { state.nodes[$0].bytes }
+            state.use(key, counting: countingHit).map { state.nodes[$0].bytes }
         }
     }
 
     /// The cached bytes with their ETag and attachment, marking them used: a hit builds nothing.
-    public func entry(_ key: TileKey) -> Hit? {
+    public func entry(_ key: TileKey, countingHit: Bool = false) -> Hit? {
         state.withLock { state in
-            state.use(key).map { i in
+            state.use(key, counting: countingHit).map { i in
                 Hit(bytes: state.nodes[i].bytes, entityTag: state.nodes[i].entityTag, attachment: state.nodes[i].attachment)
             }
         }
     }
 
     /// Only the attachment of `key`'s entry, marking it used; nil when the key is not cached or
-    /// nothing is attached. A hot hit through here touches one object of the entry's rather
-    /// than three (the bytes and the ETag stay where they are).
-    public func attachment(_ key: TileKey) -> (any AnyObject & Sendable)? {
+    /// nothing is attached (and then no hit is counted). A hot hit through here touches one
+    /// object of the entry's rather than three (the bytes and the ETag stay where they are).
+    public func attachment(_ key: TileKey, countingHit: Bool = false) -> (any AnyObject & Sendable)? {
         state.withLock { state in
-            state.use(key).flatMap { state.nodes[$0].attachment }
+            guard let i = state.use(key, counting: false), let attachment = state.nodes[i].attachment else { return nil }
+            if countingHit { state.hits += 1 }
+            return attachment
+        }
+    }
+
+    /// The hits counted since the last call.
+    public func takeHits() -> Int {
+        state.withLock { state in
+            defer { state.hits = 0 }
+            return state.hits
         }
     }
 
