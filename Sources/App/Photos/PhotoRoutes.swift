@@ -51,51 +51,31 @@ struct PhotoRoutes: Sendable {
         return try image(of: try find(request), request, tile: tile)
     }
 
-    /// The hot path: an unconditional request for an image in memory, answered from the photo's
-    /// version, size and status alone. nil for everything else, which the full path answers
-    /// (errors included), so the outcome is the same either way.
+    /// The hot path: an unconditional request, with the current `?v=`, for an image in memory,
+    /// answered from the photo's version, size and status alone. nil for everything else,
+    /// which the full path answers (errors included), so the outcome is the same either way.
     private func cachedImage(_ request: HTTPRequest, tile: TileCoordinate?) -> Reply? {
         guard library.cache.capacity > 0, request.headers["If-None-Match"] == nil,
               let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed else { return nil }
+        // Image URLs are handed out as `?v=<version>` and nearly always come back so: one
+        // comparison of two short strings (two words each) settles those.
+        guard request.queryString == info.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version) else {
+            return nil
+        }
         if let tile {
             guard let pyramid = info.pyramid(tileSize: tileSize), pyramid.contains(tile) else { return nil }
         }
         let key = TileKey(version: info.version, tile: tile)
-        // The answers depend on the key alone: built on the entry's first hit, head fields
-        // encoded, and kept with it, so a hit spells, encodes and allocates nothing.
-        let answers: ImageAnswers
-        if let attached = library.cachedAttachment(key) as? ImageAnswers {
-            answers = attached
-        } else {
-            guard let hit = library.cachedEntry(key) else { return nil }
-            answers = ImageAnswers(entityTag: hit.entityTag, version: info.version, bytes: hit.bytes)
-            library.cache.attach(answers, to: key)
-        }
-        // Image URLs are handed out as `?v=<version>` and nearly always come back so: one string
-        // comparison (of two words, for a version this short) settles those.
-        let current = request.queryString == answers.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
-        return .encoded(current ? answers.immutable : answers.short)
-    }
-
-    /// A cached image's 200, for a URL with the current `?v=` and for one without, with their
-    /// head fields encoded once, and the query of the URLs the JSON hands out for it.
-    final class ImageAnswers: Sendable {
-        let immutable: EncodedResponse
-        let short: EncodedResponse
-        /// `v=<version>`.
-        let versionQuery: String
-
-        init(entityTag: String, version: String, bytes: [UInt8]) {
-            versionQuery = "v=" + version
-            // Both share the one copy of the bytes the cache holds.
-            immutable = EncodedResponse(headers: Self.headers(entityTag, PhotoCaching.immutable), body: bytes)
-            short = EncodedResponse(headers: Self.headers(entityTag, PhotoCaching.short), body: bytes)
-        }
-
-        /// Built in order, without the set-replaces-all pass of HTTPResponse(contentType:).
-        static func headers(_ entityTag: String, _ cacheControl: String) -> HTTPHeaders {
-            HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", entityTag), ("Cache-Control", cacheControl)])
-        }
+        // The answer depends on the key alone: built on the entry's first hit, head fields
+        // encoded, and kept with it as the entry's attachment, so a hit spells, encodes and
+        // allocates nothing, and reaches one object of the entry's.
+        if let answer = library.cachedAttachment(key) as? EncodedResponse { return .encoded(answer) }
+        guard let hit = library.cachedEntry(key) else { return nil }
+        // Shares the one copy of the bytes the cache holds.
+        let answer = EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag),
+                                                           ("Cache-Control", PhotoCaching.immutable)]), body: hit.bytes)
+        library.cache.attach(answer, to: key)
+        return .encoded(answer)
     }
 
     /// Every case of an image request, from the photo's full record.

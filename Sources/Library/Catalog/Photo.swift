@@ -17,12 +17,20 @@ public struct PhotoImageInfo: Sendable, Hashable {
     public var width: Int
     public var height: Int
     public var status: PhotoStatus
+    /// `v=<version>`: the query of the image URLs handed out for this version, spelled once.
+    public let versionQuery: String
 
     public init(version: String, width: Int, height: Int, status: PhotoStatus) {
         self.version = version
         self.width = width
         self.height = height
         self.status = status
+        self.versionQuery = "v=" + version
+    }
+
+    /// The facts of `photo`.
+    public init(_ photo: Photo) {
+        self.init(version: photo.version, width: photo.width, height: photo.height, status: photo.status)
     }
 
     /// The pyramid geometry, or nil when the size is unknown.

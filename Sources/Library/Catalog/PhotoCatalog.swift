@@ -14,6 +14,8 @@ public final class PhotoCatalog: Sendable {
         /// Versions whose pyramid is complete on disk.
         var built: Set<String> = []
         var photos: [Photo] = []
+        /// `photos` as image facts, position for position: what a hot image request reads.
+        var infos: [PhotoImageInfo] = []
         var byID: [Int: Int] = [:]
     }
 
@@ -65,8 +67,7 @@ public final class PhotoCatalog: Sendable {
     public func imageInfo(_ id: Int) -> PhotoImageInfo? {
         state.withLock { state in
             Self.position(of: id, in: state).map { i in
-                PhotoImageInfo(version: state.photos[i].version, width: state.photos[i].width,
-                               height: state.photos[i].height, status: state.photos[i].status)
+                state.infos[i]
             }
         }
     }
@@ -197,6 +198,7 @@ public final class PhotoCatalog: Sendable {
             // In place rather than republished: one pass, no sort, for each of thousands of builds.
             for i in state.photos.indices where state.photos[i].version == version && state.photos[i].status == .processing {
                 state.photos[i].status = .ready
+                state.infos[i].status = .ready
             }
         }
     }
@@ -229,6 +231,7 @@ public final class PhotoCatalog: Sendable {
         let present = state.entries.values.filter(\.present).sorted { $0.id < $1.id }
         let built = state.built
         state.photos = present.map { photo($0, built: built, folder: folder, settings: settings) }
+        state.infos = state.photos.map(PhotoImageInfo.init)
         state.byID = Dictionary(uniqueKeysWithValues: state.photos.enumerated().map { ($1.id, $0) })
     }
 }
