@@ -104,7 +104,9 @@ struct ConnectionMachine {
     enum Phase {
         /// Between requests or inside a head; `startedAt` is set from the head's first byte.
         case head(startedAt: Double?)
-        case body(BodyReader)
+        /// Boxed: the reader is large, and every request switches over the phase a few times,
+        /// which copied all of it each time when it was kept in place.
+        indirect case body(BodyReader)
         /// No more requests will be read: an error, `Connection: close`, end of input, or shutdown.
         case stopped
         /// The head of a stream response is out; the connection lives until either side closes it.
