@@ -26,17 +26,6 @@ mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data" "$WORK/nginx/logs"
 python3 -c "import sys; sys.stdout.write(('PhotoScroll static file benchmark. ' * 400)[:10240])" > "$WORK/public/bench.txt"
 chmod -R a+rX "$WORK/public"
 
-# CPU time (user + system, in clock ticks) used so far by every thread of the given processes.
-cpu_ticks() {
-    local total=0 pid task
-    for pid in "$@"; do
-        for task in /proc/"$pid"/task/*/stat; do
-            total=$((total + $(awk '{print $14 + $15}' "$task" 2>/dev/null || echo 0)))
-        done
-    done
-    echo "$total"
-}
-
 # One measurement: prints "requests/s CPU-µs-per-request" for the server whose processes are given.
 measure() {
     local url="$1"; shift
@@ -44,13 +33,8 @@ measure() {
     before="$(cpu_ticks "$@")"
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$url" > "$WORK/wrk.out"
     after="$(cpu_ticks "$@")"
-    awk -v ticks="$((after - before))" -v hz="$(getconf CLK_TCK)" '
-        /requests in/ { requests = $1 }
-        /Requests\/sec/ { rps = $2 }
-        END { printf "%s %.1f\n", rps, ticks * 1000000 / hz / requests }' "$WORK/wrk.out"
+    rate_and_cpu "$WORK/wrk.out" "$((after - before))"
 }
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # Ours: no photo library (an empty folder), only warnings logged, one event loop per core.
 OURS_PORT="$(free_port)"

@@ -2,8 +2,8 @@
 # Hot tiles: random tiles over every level of a 75-megapixel photo, served by our release server
 # (`?v=` URLs, the in-memory tile cache) and by nginx serving the same pyramid exported as static
 # files (sendfile on, access_log off, one worker per core), measured with wrk over loopback in the
-# same run, keep-alive, 64 connections, alternating rounds. Prints the median requests/s of both
-# and the ratio ours/nginx.
+# same run, keep-alive, 64 connections, alternating rounds. Prints the median requests/s and CPU
+# time per request (all threads, user and system) of both, and their ratios.
 #
 # Usage: bench/tiles.sh   (env: ROUNDS=3 DURATION=5s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
 #                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile;
@@ -57,9 +57,13 @@ script("ours", "/photos/1/tiles/{z}/{x}/{y}.jpg?v=VERSION")
 print(f"{len(tiles)} tiles over {len(info['levels'])} levels", file=sys.stderr)
 PY
 
-run_wrk() {  # URL SCRIPT → requests/s
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$2" "$1" > "$WORK/wrk.out"
-    awk '/Requests\/sec/ {print $2}' "$WORK/wrk.out"
+run_wrk() {  # URL SCRIPT PID… → "requests/s CPU-µs-per-request" of the server with those processes
+    local url="$1" script="$2" before after
+    shift 2
+    before="$(cpu_ticks "$@")"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$script" "$url" > "$WORK/wrk.out"
+    after="$(cpu_ticks "$@")"
+    rate_and_cpu "$WORK/wrk.out" "$((after - before))"
 }
 
 OURS_PORT="$(free_port)"
@@ -76,17 +80,21 @@ start_nginx "$WORK/nginx" "$WORK/www" "$NGINX_PORT" "image/jpeg jpg;" "open_file
 wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/ours.lua" "http://127.0.0.1:$OURS_PORT" >/dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_PORT" >/dev/null
 # Rounds alternate between the two, so a busy moment on the machine hits both alike; medians count.
-OURS_ALL=(); NGINX_ALL=()
+NGINX_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+: > "$WORK/ours.txt"; : > "$WORK/nginx.txt"
 for round in $(seq 1 "$ROUNDS"); do
-    OURS_ALL+=("$(run_wrk "http://127.0.0.1:$OURS_PORT" "$WORK/ours.lua")")
-    NGINX_ALL+=("$(run_wrk "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx.lua")")
-    echo "round $round: ours ${OURS_ALL[-1]}, nginx ${NGINX_ALL[-1]} requests/s" >&2
+    run_wrk "http://127.0.0.1:$OURS_PORT" "$WORK/ours.lua" "$OURS_PID" >> "$WORK/ours.txt"
+    # shellcheck disable=SC2086
+    run_wrk "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx.lua" $NGINX_WORKERS >> "$WORK/nginx.txt"
+    echo "round $round: ours $(tail -1 "$WORK/ours.txt"), nginx $(tail -1 "$WORK/nginx.txt") (requests/s, CPU-us/request)" >&2
 done
-median() { python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
-OURS_RPS="$(median "${OURS_ALL[@]}")"
-NGINX_RPS="$(median "${NGINX_ALL[@]}")"
+OURS_RPS="$(cut -d' ' -f1 "$WORK/ours.txt" | median)"
+NGINX_RPS="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
+OURS_CPU="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
+NGINX_CPU="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
 
 echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB"
-printf 'ours   %12.0f requests/s\n' "$OURS_RPS"
-printf 'nginx  %12.0f requests/s\n' "$NGINX_RPS"
-awk -v a="$OURS_RPS" -v b="$NGINX_RPS" 'BEGIN { printf "ratio ours/nginx = %.2f\n", a / b }'
+printf 'ours   %12.0f requests/s  %6.1f CPU-us/request\n' "$OURS_RPS" "$OURS_CPU"
+printf 'nginx  %12.0f requests/s  %6.1f CPU-us/request\n' "$NGINX_RPS" "$NGINX_CPU"
+awk -v a="$OURS_RPS" -v b="$NGINX_RPS" -v c="$OURS_CPU" -v d="$NGINX_CPU" \
+    'BEGIN { printf "ratio ours/nginx = %.2f (throughput), %.2f (CPU per request, nginx/ours)\n", a / b, d / c }'

@@ -88,3 +88,26 @@ cleanup_workdir() {
     [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
     rm -rf "$WORK"
 }
+
+# CPU time (user + system, in clock ticks) used so far by every thread of the given processes.
+cpu_ticks() {
+    local total=0 pid task
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*/stat; do
+            total=$((total + $(awk '{print $14 + $15}' "$task" 2>/dev/null || echo 0)))
+        done
+    done
+    echo "$total"
+}
+
+# rate_and_cpu WRK_OUTPUT TICKS: "requests/s CPU-µs-per-request" from wrk's output and the
+# CPU clock ticks the server used meanwhile.
+rate_and_cpu() {
+    awk -v ticks="$2" -v hz="$(getconf CLK_TCK)" '
+        /requests in/ { requests = $1 }
+        /Requests\/sec/ { rps = $2 }
+        END { printf "%s %.1f\n", rps, ticks * 1000000 / hz / requests }' "$1"
+}
+
+# Median of the numbers on standard input, one per line.
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
