@@ -112,13 +112,49 @@ public struct HTTPRequest: Sendable {
 
     /// Whether a request with these headers and version wants the connection closed after it.
     static func wantsClose(_ headers: HTTPHeaders, version: HTTPVersion) -> Bool {
+        var seen = false, close = false, keepAlive = false
+        for field in headers.fields where field.name.utf8.count == 10 && field.name.caseInsensitiveEquals("Connection") {
+            seen = true
+            connectionTokens(field.value, close: &close, keepAlive: &keepAlive)
+        }
         // Most requests carry no Connection header: then only the version decides.
-        guard headers.contains("Connection") else { return version == .http1_0 }
-        let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if tokens.contains("close") { return true }
-        if version == .http1_0 { return !tokens.contains("keep-alive") }
+        guard seen else { return version == .http1_0 }
+        if close { return true }
+        if version == .http1_0 { return !keepAlive }
         return false
+    }
+
+    /// Notes whether the comma-separated `value` of a Connection header lists `close` or
+    /// `keep-alive` (in any case, with any spaces or tabs around them). Browsers send
+    /// `Connection: keep-alive` with every request: read over the bytes, without the splitting,
+    /// trimming and lowercasing strings that once cost more than the rest of a request.
+    static func connectionTokens(_ value: String, close: inout Bool, keepAlive: inout Bool) {
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start, last = end
+                while first < last && (bytes[first] == 32 || bytes[first] == 9) { first += 1 }
+                while last > first && (bytes[last - 1] == 32 || bytes[last - 1] == 9) { last -= 1 }
+                let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
+                if Self.equalsIgnoringCase(token, "close") { close = true }
+                else if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
+                start = end + 1
+            }
+        }
+    }
+
+    /// Whether `bytes` spell `word` (lowercase ASCII) in any case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = word.utf8Start
+        for i in 0..<bytes.count {
+            let byte = bytes[i]
+            if (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) != expected[i] { return false }
+        }
+        return true
     }
 
     /// Percent-decodes `s`; nil when an escape is malformed or the result is not UTF-8.
