@@ -7,6 +7,8 @@
 #
 # Usage: bench/tiles.sh   (env: ROUNDS=3 DURATION=5s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
 #                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile;
+#                          HEADERS=browser sends the nine header fields a browser adds to an image
+#                          request, instead of wrk's Host alone;
 #                          BIN=path/to/photoscroll measures another build, e.g. an older one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ THREADS="${THREADS:-2}"
 WIDTH="${WIDTH:-10000}"
 HEIGHT="${HEIGHT:-7500}"
 TILE_CACHE_MEGABYTES="${TILE_CACHE_MEGABYTES:-256}"
+HEADERS="${HEADERS:-wrk}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
 
@@ -37,9 +40,22 @@ echo "== ingest and export" >&2
 chmod -R a+rX "$WORK/www"
 
 # Every tile of every level, as paths; wrk picks one at random per request.
-python3 - "$WORK" <<'PY'
+python3 - "$WORK" "$HEADERS" <<'PY'
 import json, sys
-work = sys.argv[1]
+work, headers = sys.argv[1], sys.argv[2]
+# What a browser sends with an image request, for HEADERS=browser.
+browser = {
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+    "Accept": "image/avif,image/webp,image/apng,image/*,*/*;q=0.8",
+    "Accept-Encoding": "gzip, deflate, br",
+    "Accept-Language": "en-GB,en;q=0.9",
+    "Referer": "http://127.0.0.1/",
+    "Sec-Fetch-Dest": "image",
+    "Sec-Fetch-Mode": "no-cors",
+    "Sec-Fetch-Site": "same-origin",
+    "Connection": "keep-alive",
+}
+extra = ", {" + ", ".join(f'["{k}"] = "{v}"' for k, v in browser.items()) + "}" if headers == "browser" else ""
 info = json.load(open(f"{work}/www/p/info.json"))
 tiles = [(l["z"], x, y) for l in info["levels"] for x in range(l["columns"]) for y in range(l["rows"])]
 def script(name, fmt):
@@ -51,7 +67,7 @@ def script(name, fmt):
         f.write("local n = #paths\n")
         f.write("function setup(thread) thread:set('seed', math.random(1, 1000000)) end\n")
         f.write("function init(args) math.randomseed(seed or os.time()) end\n")
-        f.write("function request() return wrk.format('GET', paths[math.random(n)]) end\n")
+        f.write("function request() return wrk.format('GET', paths[math.random(n)]" + extra + ") end\n")
 script("nginx", "/p/{z}/{x}/{y}.jpg")
 script("ours", "/photos/1/tiles/{z}/{x}/{y}.jpg?v=VERSION")
 print(f"{len(tiles)} tiles over {len(info['levels'])} levels", file=sys.stderr)
@@ -93,7 +109,7 @@ NGINX_RPS="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
 OURS_CPU="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
 NGINX_CPU="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
 
-echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB"
+echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB, $HEADERS headers"
 printf 'ours   %12.0f requests/s  %6.1f CPU-us/request\n' "$OURS_RPS" "$OURS_CPU"
 printf 'nginx  %12.0f requests/s  %6.1f CPU-us/request\n' "$NGINX_RPS" "$NGINX_CPU"
 awk -v a="$OURS_RPS" -v b="$NGINX_RPS" -v c="$OURS_CPU" -v d="$NGINX_CPU" \
