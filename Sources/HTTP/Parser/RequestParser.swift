@@ -233,6 +233,11 @@ enum RequestParser {
 
         @inline(__always)
         mutating func note(_ name: String, _ value: String) {
+            // Of the same length as one of the four, most names differ in the first letter
+            // (Accept and Expect, the Sec-Fetch names and Content-Length): settled without a call.
+            guard let first = name.utf8.first else { return }
+            let letter = first | 0x20
+            guard letter == UInt8(ascii: "h") || letter == UInt8(ascii: "e") || letter == UInt8(ascii: "c") || letter == UInt8(ascii: "t") else { return }
             switch name.utf8.count {
             case 4: if name.caseInsensitiveEquals("Host") { hosts += 1 }
             case 6: if name.caseInsensitiveEquals("Expect") { expectations.append(value) }
@@ -306,23 +311,66 @@ enum RequestParser {
         "Host", "User-Agent", "Accept", "Accept-Encoding", "Accept-Language", "Connection", "Cache-Control",
         "If-None-Match", "If-Modified-Since", "Range", "If-Range", "Referer", "Cookie", "Origin", "Pragma",
         "Content-Type", "Content-Length", "Transfer-Encoding", "Expect", "Authorization", "Upgrade-Insecure-Requests",
-        "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Sec-Fetch-User", "Priority", "DNT",
-        "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "X-Forwarded-For", "Last-Event-ID",
+        "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Sec-Fetch-User", "Priority", "DNT", "sec-ch-ua",
+        "sec-ch-ua-mobile", "sec-ch-ua-platform", "X-Forwarded-For", "Last-Event-ID",
     ]
 
-    /// `commonNames` by length, as bytes: a lookup compares at most a few names of the right length.
-    static let commonNamesByLength: [[(bytes: [UInt8], name: String)]] = {
-        var table = [[(bytes: [UInt8], name: String)]](repeating: [], count: 32)
-        for name in commonNames where name.utf8.count < table.count { table[name.utf8.count].append((Array(name.utf8), name)) }
-        return table
-    }()
-
-    @inline(__always)
+    /// The entry of `commonNames` that the bytes of `range` spell exactly, or nil. A switch over
+    /// the length, then comparisons with constant bytes: no table is read, so nothing is retained
+    /// (a shared table's reference count is memory both event loops would write per field).
     static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        guard range.count < commonNamesByLength.count else { return nil }
-        for candidate in commonNamesByLength[range.count] {
-            let same = candidate.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0 }
-            if same { return candidate.name }
+        let start = bytes.baseAddress! + range.lowerBound
+        @inline(__always) func spells(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, name.utf8CodeUnitCount) == 0 }
+        switch range.count {
+        case 3:
+            if spells("DNT") { return "DNT" }
+        case 4:
+            if spells("Host") { return "Host" }
+        case 5:
+            if spells("Range") { return "Range" }
+        case 6:
+            if spells("Accept") { return "Accept" }
+            if spells("Cookie") { return "Cookie" }
+            if spells("Origin") { return "Origin" }
+            if spells("Pragma") { return "Pragma" }
+            if spells("Expect") { return "Expect" }
+        case 7:
+            if spells("Referer") { return "Referer" }
+        case 8:
+            if spells("If-Range") { return "If-Range" }
+            if spells("Priority") { return "Priority" }
+        case 9:
+            if spells("sec-ch-ua") { return "sec-ch-ua" }
+        case 10:
+            if spells("User-Agent") { return "User-Agent" }
+            if spells("Connection") { return "Connection" }
+        case 12:
+            if spells("Content-Type") { return "Content-Type" }
+        case 13:
+            if spells("Cache-Control") { return "Cache-Control" }
+            if spells("If-None-Match") { return "If-None-Match" }
+            if spells("Authorization") { return "Authorization" }
+            if spells("Last-Event-ID") { return "Last-Event-ID" }
+        case 14:
+            if spells("Content-Length") { return "Content-Length" }
+            if spells("Sec-Fetch-Site") { return "Sec-Fetch-Site" }
+            if spells("Sec-Fetch-Mode") { return "Sec-Fetch-Mode" }
+            if spells("Sec-Fetch-Dest") { return "Sec-Fetch-Dest" }
+            if spells("Sec-Fetch-User") { return "Sec-Fetch-User" }
+        case 15:
+            if spells("Accept-Encoding") { return "Accept-Encoding" }
+            if spells("Accept-Language") { return "Accept-Language" }
+            if spells("X-Forwarded-For") { return "X-Forwarded-For" }
+        case 16:
+            if spells("sec-ch-ua-mobile") { return "sec-ch-ua-mobile" }
+        case 17:
+            if spells("If-Modified-Since") { return "If-Modified-Since" }
+            if spells("Transfer-Encoding") { return "Transfer-Encoding" }
+        case 18:
+            if spells("sec-ch-ua-platform") { return "sec-ch-ua-platform" }
+        case 25:
+            if spells("Upgrade-Insecure-Requests") { return "Upgrade-Insecure-Requests" }
+        default: break
         }
         return nil
     }

@@ -43,6 +43,23 @@ final class ByteScanTests: XCTestCase {
               allowed: { ($0 >= 0x20 || $0 == 0x09) && $0 != 0x7F })
     }
 
+    func testCommonHeaderNamesAreKnownExactlyAsSpelled() {
+        func known(_ name: String) -> String? {
+            let bytes = Array(name.utf8)
+            return bytes.withUnsafeBufferPointer { RequestParser.knownName($0, 0..<bytes.count) }
+        }
+        XCTAssertEqual(Set(RequestParser.commonNames).count, RequestParser.commonNames.count)
+        for name in RequestParser.commonNames {
+            XCTAssertEqual(known(name), name)
+            // Other spellings are names all the same, just not constants.
+            XCTAssertNil(known(name.uppercased() == name ? name.lowercased() : name.uppercased()), name)
+            XCTAssertNil(known(name + "x"), name)
+            XCTAssertNil(known(String(name.dropLast()) + "_"), name)
+        }
+        XCTAssertNil(known("X-Custom"))
+        XCTAssertNil(known(""))
+    }
+
     func testTargetNotesWhetherItsPathHoldsEscapes() {
         func target(_ line: String) -> RequestTarget? {
             let bytes = Array((line + "\r\nHost: a\r\n\r\n").utf8)
