@@ -232,7 +232,7 @@ final class PhotoRoutesTests: XCTestCase {
         XCTAssertEqual(body["maxZoom"] as? Int, 0)
         for path in ["/photos/3/thumbnail.jpg", "/photos/3/tiles/0/0/0.jpg"] {
             let problem = get(f.router, path)
-            assertProblem(problem, .unprocessableContent, path)
+            assertProblem(problem, .notFound, path)
             let detail = (try? json(problem))?["detail"] as? String
             XCTAssertEqual(detail, error)
         }

@@ -81,7 +81,8 @@ struct PhotoRoutes: Sendable {
     /// Every case of an image request, from the photo's full record.
     private func image(of photo: Photo, _ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
         if photo.status == .failed {
-            throw HTTPError(.unprocessableContent, photo.error ?? "This photo cannot be shown.")
+            // No tile of it exists or will: 404, with the reason the photo's JSON gives.
+            throw HTTPError(.notFound, photo.error ?? "This photo cannot be shown.")
         }
         if let tile {
             guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
@@ -109,7 +110,7 @@ struct PhotoRoutes: Sendable {
                 throw Self.noSuchTile(request)
             } catch let error as ImagingError {
                 logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
-                throw HTTPError(.unprocessableContent, error.description)
+                throw HTTPError(.notFound, error.description)
             }
         }
     }
