@@ -26,16 +26,6 @@ mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data" "$WORK/nginx/logs"
 python3 -c "import sys; sys.stdout.write(('PhotoScroll static file benchmark. ' * 400)[:10240])" > "$WORK/public/bench.txt"
 chmod -R a+rX "$WORK/public"
 
-# One measurement: prints "requests/s CPU-µs-per-request" for the server whose processes are given.
-measure() {
-    local url="$1"; shift
-    local before after
-    before="$(cpu_ticks "$@")"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$url" > "$WORK/wrk.out"
-    after="$(cpu_ticks "$@")"
-    rate_and_cpu "$WORK/wrk.out" "$((after - before))"
-}
-
 # Ours: no photo library (an empty folder), only warnings logged, one event loop per core.
 OURS_PORT="$(free_port)"
 "$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" --public "$WORK/public" --photos "$WORK/photos" --data "$WORK/data" \
@@ -57,19 +47,9 @@ done
 # Rounds alternate between the two servers so that other load on the machine hits both alike.
 : > "$WORK/ours.txt"; : > "$WORK/nginx.txt"
 for round in $(seq 1 "$ROUNDS"); do
-    measure "$OURS_URL" "$OURS_PID" >> "$WORK/ours.txt"
-    # shellcheck disable=SC2086
-    measure "$NGINX_URL" $NGINX_WORKERS >> "$WORK/nginx.txt"
+    measure_wrk "$OURS_PID" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$OURS_URL" >> "$WORK/ours.txt"
+    measure_wrk "$NGINX_WORKERS" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$NGINX_URL" >> "$WORK/nginx.txt"
     echo "round $round: ours $(tail -1 "$WORK/ours.txt" | cut -d' ' -f1) req/s, nginx $(tail -1 "$WORK/nginx.txt" | cut -d' ' -f1) req/s" >&2
 done
 
-OURS_RPS="$(cut -d' ' -f1 "$WORK/ours.txt" | median)"
-NGINX_RPS="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
-OURS_CPU="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
-NGINX_CPU="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
-
-echo "static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, median of $ROUNDS alternating rounds"
-printf 'ours   %10.0f requests/s  %6.1f CPU-us/request\n' "$OURS_RPS" "$OURS_CPU"
-printf 'nginx  %10.0f requests/s  %6.1f CPU-us/request\n' "$NGINX_RPS" "$NGINX_CPU"
-awk -v a="$OURS_RPS" -v b="$NGINX_RPS" -v c="$OURS_CPU" -v d="$NGINX_CPU" \
-    'BEGIN { printf "ratio ours/nginx = %.2f (throughput), %.2f (CPU per request, nginx/ours)\n", a / b, d / c }'
+report_medians "static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, median of $ROUNDS alternating rounds"

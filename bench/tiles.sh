@@ -73,15 +73,6 @@ script("ours", "/photos/1/tiles/{z}/{x}/{y}.jpg?v=VERSION")
 print(f"{len(tiles)} tiles over {len(info['levels'])} levels", file=sys.stderr)
 PY
 
-run_wrk() {  # URL SCRIPT PID… → "requests/s CPU-µs-per-request" of the server with those processes
-    local url="$1" script="$2" before after
-    shift 2
-    before="$(cpu_ticks "$@")"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$script" "$url" > "$WORK/wrk.out"
-    after="$(cpu_ticks "$@")"
-    rate_and_cpu "$WORK/wrk.out" "$((after - before))"
-}
-
 OURS_PORT="$(free_port)"
 "$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" --event-loops "$CORES" --tile-cache-megabytes "$TILE_CACHE_MEGABYTES" > "$WORK/ours.log" 2>&1 &
 OURS_PID=$!
@@ -99,18 +90,8 @@ wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/nginx.lua" "http://127.0.0.1:$N
 NGINX_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 : > "$WORK/ours.txt"; : > "$WORK/nginx.txt"
 for round in $(seq 1 "$ROUNDS"); do
-    run_wrk "http://127.0.0.1:$OURS_PORT" "$WORK/ours.lua" "$OURS_PID" >> "$WORK/ours.txt"
-    # shellcheck disable=SC2086
-    run_wrk "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx.lua" $NGINX_WORKERS >> "$WORK/nginx.txt"
+    measure_wrk "$OURS_PID" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/ours.lua" "http://127.0.0.1:$OURS_PORT" >> "$WORK/ours.txt"
+    measure_wrk "$NGINX_WORKERS" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_PORT" >> "$WORK/nginx.txt"
     echo "round $round: ours $(tail -1 "$WORK/ours.txt"), nginx $(tail -1 "$WORK/nginx.txt") (requests/s, CPU-us/request)" >&2
 done
-OURS_RPS="$(cut -d' ' -f1 "$WORK/ours.txt" | median)"
-NGINX_RPS="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
-OURS_CPU="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
-NGINX_CPU="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
-
-echo "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB, $HEADERS headers"
-printf 'ours   %12.0f requests/s  %6.1f CPU-us/request\n' "$OURS_RPS" "$OURS_CPU"
-printf 'nginx  %12.0f requests/s  %6.1f CPU-us/request\n' "$NGINX_RPS" "$NGINX_CPU"
-awk -v a="$OURS_RPS" -v b="$NGINX_RPS" -v c="$OURS_CPU" -v d="$NGINX_CPU" \
-    'BEGIN { printf "ratio ours/nginx = %.2f (throughput), %.2f (CPU per request, nginx/ours)\n", a / b, d / c }'
+report_medians "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB, $HEADERS headers"

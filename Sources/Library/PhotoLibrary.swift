@@ -140,7 +140,6 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
         for photo in catalog.photos where photo.status == .processing { queue(photo) }
         metrics.record(photos: catalog.photos)
-        flushMetrics()
         collectGarbage()
     }
 

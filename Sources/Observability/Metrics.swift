@@ -264,9 +264,6 @@ public struct HistogramSeries: Sendable {
         cell.state.withLock { Histogram.record(value, bounds: bounds, into: &$0) }
     }
 
-    /// The upper bounds of the buckets, in order (the `+Inf` bucket is implied).
-    public var bucketBounds: [Double] { bounds }
-
     /// Adds observations counted elsewhere: `bucketCounts[i]` of them fell in bucket `i` (the
     /// first bound they do not exceed; those above every bound are in `count` only), `count`
     /// in all, summing to `sum`.

@@ -100,14 +100,36 @@ cpu_ticks() {
     echo "$total"
 }
 
-# rate_and_cpu WRK_OUTPUT TICKS: "requests/s CPU-µs-per-request" from wrk's output and the
-# CPU clock ticks the server used meanwhile.
-rate_and_cpu() {
-    awk -v ticks="$2" -v hz="$(getconf CLK_TCK)" '
+# measure_wrk "PID…" WRK_ARGUMENT…: runs wrk and prints "requests/s CPU-µs-per-request" for the
+# server whose processes are listed (space-separated) in the first argument.
+measure_wrk() {
+    local pids="$1" before after
+    shift
+    # shellcheck disable=SC2086
+    before="$(cpu_ticks $pids)"
+    wrk "$@" > "$WORK/wrk.out"
+    # shellcheck disable=SC2086
+    after="$(cpu_ticks $pids)"
+    awk -v ticks="$((after - before))" -v hz="$(getconf CLK_TCK)" '
         /requests in/ { requests = $1 }
         /Requests\/sec/ { rps = $2 }
-        END { printf "%s %.1f\n", rps, ticks * 1000000 / hz / requests }' "$1"
+        END { printf "%s %.1f\n", rps, ticks * 1000000 / hz / requests }' "$WORK/wrk.out"
 }
 
 # Median of the numbers on standard input, one per line.
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# report_medians TITLE: the title, then the median requests/s and CPU per request of the rounds in
+# $WORK/ours.txt and $WORK/nginx.txt (one measure_wrk line each), and their ratios.
+report_medians() {
+    local ours_rps nginx_rps ours_cpu nginx_cpu
+    ours_rps="$(cut -d' ' -f1 "$WORK/ours.txt" | median)"
+    nginx_rps="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
+    ours_cpu="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
+    nginx_cpu="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
+    echo "$1"
+    printf 'ours   %12.0f requests/s  %6.1f CPU-us/request\n' "$ours_rps" "$ours_cpu"
+    printf 'nginx  %12.0f requests/s  %6.1f CPU-us/request\n' "$nginx_rps" "$nginx_cpu"
+    awk -v a="$ours_rps" -v b="$nginx_rps" -v c="$ours_cpu" -v d="$nginx_cpu" \
+        'BEGIN { printf "ratio ours/nginx = %.2f (throughput), %.2f (CPU per request, nginx/ours)\n", a / b, d / c }'
+}

@@ -106,34 +106,24 @@ final class Connection: @unchecked Sendable {
             output.append(.bytes(ResponseHeadEncoder.continueLine, offset: 0))
         case .send(let response, let record, let close):
             let keepAliveForHTTP10 = record.http10 && !close
-            if let (answer, withBody) = response.sentAsEncoded, answer.status == .ok, !close, !keepAliveForHTTP10 {
+            if let (answer, withBody) = response.sentAsEncoded,
+               let prefix = loop.encoder.readyPrefix(for: response, close: close, keepAliveForHTTP10: keepAliveForHTTP10) {
                 // A cached answer as it is (nearly every hot tile and static file): the loop's
-                // prefix, then the answer's own bytes.
-                let prefix = loop.encoder.currentOKPrefix()
+                // prefix, then the answer's own bytes; no head is built.
                 output.append(.bytes(prefix, offset: 0))
                 output.append(.encoded(answer, withBody: withBody, offset: 0))
                 output.append(.completed(record, .ok, bytes: prefix.count + answer.wireCount(withBody: withBody)))
                 return
             }
-            let headCount: Int
-            if let prefix = loop.encoder.readyPrefix(for: response, close: close, keepAliveForHTTP10: keepAliveForHTTP10),
-               let fieldLines = response.encodedFields {
-                // A cached answer's head goes out as two arrays that already exist: no head is built.
-                output.append(.bytes(prefix, offset: 0))
-                output.append(.bytes(fieldLines, offset: 0))
-                headCount = prefix.count + fieldLines.count
-            } else {
-                let head = loop.encoder.encode(response, close: close, keepAliveForHTTP10: keepAliveForHTTP10)
-                output.append(.bytes(head, offset: 0))
-                headCount = head.count
-            }
+            let head = loop.encoder.encode(response, close: close, keepAliveForHTTP10: keepAliveForHTTP10)
+            output.append(.bytes(head, offset: 0))
             switch response.payload {
             case .none: break
             case .bytes(let bytes): if !bytes.isEmpty { output.append(.bytes(bytes, offset: 0)) }
             case .file(let file, let offset, let length): if length > 0 { output.append(.file(file, offset: offset, remaining: length)) }
             case .stream(let start): startStream(start)
             }
-            output.append(.completed(record, response.status, bytes: headCount + response.payloadLength))
+            output.append(.completed(record, response.status, bytes: head.count + response.payloadLength))
         case .shutdownWrite:
             Socket.shutdownWrite(fd)
         case .close:

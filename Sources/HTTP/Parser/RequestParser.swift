@@ -78,10 +78,9 @@ enum RequestParser {
     static func findLineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> LineEnd {
         let end = bytes.count
         guard start < end, let base = bytes.baseAddress else { return .needMore }
-        let lineFeed = memchr(base + start, Int32(lf), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+        let lineFeed = find(lf, base, from: start, to: end)
         // A CR can only matter before the first LF (or anywhere, when there is none yet).
-        let searchEnd = lineFeed ?? end
-        let carriageReturn = memchr(base + start, Int32(cr), searchEnd - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+        let carriageReturn = find(cr, base, from: start, to: lineFeed ?? end)
         guard let stop = carriageReturn ?? lineFeed else { return end - start > limit ? .tooLong : .needMore }
         if stop - start > limit { return .tooLong }
         guard let carriageReturn else { return .invalid(.bad("A line ended in LF without CR.")) }
@@ -146,17 +145,25 @@ enum RequestParser {
 
     /// Whether all `count` bytes at `bytes` are visible ASCII (0x21 through 0x7E).
     static func isVisibleASCII(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var i = 0
         // A word has a byte below 0x21 when (w - 0x21…) & ~w & 0x80… is not zero, and one above
-        // 0x7E when ((w + 0x01…) | w) & 0x80… is not zero: exact tests, eight bytes each.
-        while i + 8 <= count {
-            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-            if (word &- ones &* 0x21) & ~word & highs != 0 || ((word &+ ones) | word) & highs != 0 { return false }
-            i += 8
-        }
+        // 0x7E when ((w + 0x01…) | w) & 0x80… is not zero: exact tests.
+        allBytes(bytes, count: count,
+                 wordPasses: { word in (word &- ones &* 0x21) & ~word & highs == 0 && ((word &+ ones) | word) & highs == 0 },
+                 bytePasses: { $0 > space && $0 < 127 })
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether every byte passes `bytePasses`, looked at eight at a time while whole words pass
+    /// `wordPasses` (which must pass only words whose every byte passes), then one by one from
+    /// the first word that does not.
+    @inline(__always)
+    private static func allBytes(_ bytes: UnsafePointer<UInt8>, count: Int, wordPasses: (UInt64) -> Bool,
+                                 bytePasses: (UInt8) -> Bool) -> Bool {
+        var i = 0
+        while i + 8 <= count, wordPasses(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) { i += 8 }
         while i < count {
-            if bytes[i] <= space || bytes[i] >= 127 { return false }
+            if !bytePasses(bytes[i]) { return false }
             i += 1
         }
         return true
@@ -205,22 +212,14 @@ enum RequestParser {
     /// Whether the `count` bytes at `bytes` may be a field value: no control character but tab,
     /// no DEL. Eight bytes at a time while none is below 0x20 or equal to 0x7F.
     static func isFieldText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var i = 0
-        while i + 8 <= count {
-            let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-            let deleted = word ^ (ones &* 0x7F)
-            // Exact tests: a byte below 0x20, a byte equal to 0x7F. A tab is below 0x20 too,
-            // so a word with one is looked at byte by byte.
-            if (word &- ones &* 0x20) & ~word & highs != 0 || (deleted &- ones) & ~deleted & highs != 0 { break }
-            i += 8
-        }
-        while i < count {
-            let byte = bytes[i]
-            if (byte < space && byte != tab) || byte == 127 { return false }
-            i += 1
-        }
-        return true
+        // Exact tests: a byte below 0x20, a byte equal to 0x7F. A tab is below 0x20 too, so a
+        // word with one is looked at byte by byte.
+        allBytes(bytes, count: count,
+                 wordPasses: { word in
+                     let deleted = word ^ (ones &* 0x7F)
+                     return (word &- ones &* 0x20) & ~word & highs == 0 && (deleted &- ones) & ~deleted & highs == 0
+                 },
+                 bytePasses: { ($0 >= space || $0 == tab) && $0 != 127 })
     }
 
     /// The fields the framing rules read, noted as the fields are parsed: the names are
@@ -305,8 +304,8 @@ enum RequestParser {
 
     static let versionPrefix: [UInt8] = Array("HTTP/".utf8)
 
-    /// The header names browsers and tools send, spelled as they send them: a name that matches
-    /// one byte for byte is that constant string, so the common names cost no string building.
+    /// The header names browsers and tools send, spelled as they send them: the names
+    /// `knownName` recognises, listed so that a test can check it knows each one.
     static let commonNames: [String] = [
         "Host", "User-Agent", "Accept", "Accept-Encoding", "Accept-Language", "Connection", "Cache-Control",
         "If-None-Match", "If-Modified-Since", "Range", "If-Range", "Referer", "Cookie", "Origin", "Pragma",

@@ -98,7 +98,7 @@ struct PreparedResponse: Sendable {
     }
 
     var status: HTTPStatus {
-        get { read({ $0.status }, { answer, _ in answer.response.status }) }
+        get { read({ $0.status }, { answer, _ in answer.status }) }
         set { uniqueStorage.status = newValue }
     }
     var headers: HTTPHeaders {

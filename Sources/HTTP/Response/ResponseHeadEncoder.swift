@@ -73,16 +73,11 @@ struct ResponseHeadEncoder {
         return capacity
     }
 
-    /// `HTTP/1.1 200 OK`, `Date` and `Server`: everything before the encoded fields of a cached
-    /// answer on a kept-alive connection, so such a head is two arrays already made. Nil for
-    /// other answers, which `encode` writes whole.
+    /// `HTTP/1.1 200 OK`, `Date` and `Server` (made once a second): everything before the
+    /// encoded fields of a cached answer sent as it is on a kept-alive connection, so such a head
+    /// is two arrays already made. Nil for other answers, which `encode` writes whole.
     mutating func readyPrefix(for response: PreparedResponse, close: Bool, keepAliveForHTTP10: Bool) -> [UInt8]? {
-        guard response.encodedFields != nil, response.status == .ok, !close, !keepAliveForHTTP10 else { return nil }
-        return currentOKPrefix()
-    }
-
-    /// `HTTP/1.1 200 OK`, `Date` and `Server`, made once a second.
-    mutating func currentOKPrefix() -> [UInt8] {
+        guard response.sentAsEncoded != nil, response.status == .ok, !close, !keepAliveForHTTP10 else { return nil }
         let dateLine = currentDateLine()
         if okPrefixSecond != dateSecond {
             okPrefixSecond = dateSecond

@@ -191,12 +191,12 @@ public struct Router: Sendable {
         guard bytes.first == UInt8(ascii: "/") else { return .notFound }
         var end = 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
-        let first = UnsafeBufferPointer(rebasing: bytes[1..<end])
         var parts = 1
         for i in end..<bytes.count where bytes[i] == UInt8(ascii: "/") { parts += 1 }
         // The list of routes under the first literal, by position: copying it out would retain it.
         var group = -1
-        for i in byFirstLiteral.indices where byFirstLiteral[i].literal.withUnsafeBufferPointer({ Router.equal(first, $0) }) {
+        for i in byFirstLiteral.indices where byFirstLiteral[i].literal.count == end - 1
+            && byFirstLiteral[i].literal.withUnsafeBufferPointer({ Router.same(bytes.baseAddress! + 1, $0, 0, end - 1) }) {
             group = i
             break
         }
@@ -316,13 +316,6 @@ public struct Router: Sendable {
             if bytes[i] != literals[offset + i] { return false }
             i += 1
         }
-        return true
-    }
-
-    /// Whether `bytes` are exactly `expected`.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == expected.count else { return false }
-        for i in 0..<bytes.count where bytes[i] != expected[i] { return false }
         return true
     }
 }

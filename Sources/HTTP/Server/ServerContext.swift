@@ -21,7 +21,7 @@ final class ServerContext: Sendable {
     let logsRequests: Bool
 
     init(router: Router, limits: HTTPLimits, logger: Logger, observer: any HTTPServerObserver, pool: WorkerPool, serverName: String,
-         openConnections: ConnectionCount = ConnectionCount()) {
+         openConnections: ConnectionCount) {
         self.router = router
         self.openConnections = openConnections
         self.limits = limits

@@ -20,7 +20,8 @@ extension PhotoLibrary {
     }
 
     /// Adds the cache's hits to `photoscroll_tile_cache_hits_total` and updates the bytes
-    /// gauge. Runs before every render of the metrics, on every miss and on every scan.
+    /// gauge. Runs before every render of the metrics (see `collect`), so a scrape sees both as
+    /// they are.
     public func flushMetrics() {
         let hits = cache.takeHits()
         if hits > 0 { metrics.cacheHits.increment(by: Double(hits)) }
@@ -37,7 +38,6 @@ extension PhotoLibrary {
         let key = TileKey(version: photo.version, tile: tile)
         if let bytes = cachedImage(key) { return bytes }
         metrics.cacheMisses.increment()
-        flushMetrics()
         let bytes = try renders.run(key) { () throws -> [UInt8] in
             // Another caller may have finished this very image while we waited for the lock.
             if let bytes = cache.get(key) { return bytes }
