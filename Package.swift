@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "Observability"]),
+        // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
+        .target(name: "IIIF", dependencies: ["Observability"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "IIIF", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
 
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
@@ -33,6 +35,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
+        .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP"]),
     ],
     swiftLanguageModes: [.v5]
