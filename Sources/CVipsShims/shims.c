@@ -177,3 +177,31 @@ int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean) {
     if (difference) g_object_unref(difference);
     return result;
 }
+
+int cvips_flip_horizontal(VipsImage *in, VipsImage **out) {
+    return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL);
+}
+
+int cvips_rot(VipsImage *in, int quarter_turns, VipsImage **out) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
+}
+
+int cvips_rotate(VipsImage *in, double degrees, const double *background, int bands, VipsImage **out) {
+    VipsArrayDouble *fill = vips_array_double_new(background, bands);
+    int result = vips_rotate(in, out, degrees, "background", fill, NULL);
+    vips_area_unref(VIPS_AREA(fill));
+    return result;
+}
+
+int cvips_threshold(VipsImage *in, double level, VipsImage **out) {
+    return vips_moreeq_const1(in, out, level, NULL);
+}
+
+int cvips_add_alpha(VipsImage *in, VipsImage **out) {
+    return vips_bandjoin_const1(in, out, 255.0, NULL);
+}
+
+int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length) {
+    return vips_image_write_to_buffer(in, suffix, buffer, length, NULL);
+}

@@ -170,6 +170,38 @@ final class VipsImage {
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
+    func flippedHorizontally() throws -> VipsImage { try derive { cvips_flip_horizontal(pointer, &$0) } }
+
+    /// Turned clockwise by `quarterTurns` × 90 degrees.
+    func rotated(quarterTurns: Int) throws -> VipsImage { try derive { cvips_rot(pointer, Int32(quarterTurns), &$0) } }
+
+    /// Turned clockwise by any angle, the corners of the bounding box filled with `background`
+    /// (one value per band).
+    func rotated(degrees: Double, background: [Double]) throws -> VipsImage {
+        try derive { out in background.withUnsafeBufferPointer { cvips_rotate(pointer, degrees, $0.baseAddress, Int32(background.count), &out) } }
+    }
+
+    /// One band of luminance.
+    func greyscale() throws -> VipsImage { try derive { cvips_colourspace(pointer, VIPS_INTERPRETATION_B_W, &$0) } }
+
+    /// 255 where a pixel is at least `level`, else 0.
+    func thresholded(at level: Double) throws -> VipsImage { try derive { cvips_threshold(pointer, level, &$0) } }
+
+    /// With an opaque alpha band appended.
+    func withAlpha() throws -> VipsImage { try derive { cvips_add_alpha(pointer, &$0) } }
+
+    /// Computes the pixels and encodes them in the format `suffix` names, with its options
+    /// (".png[bitdepth=1]", ".webp[Q=85,strip]").
+    func encoded(suffix: String) throws -> [UInt8] {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard cvips_save_buffer(pointer, suffix, &buffer, &length) == 0, let buffer else {
+            throw VipsImage.lastError(kind: .corrupt)
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
     /// The band values of one pixel (for checks of rendered output).
     func pixel(x: Int, y: Int) throws -> [Double] {
         var values: UnsafeMutablePointer<Double>?

@@ -58,6 +58,14 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
         "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg"
     }
+
+    /// Counted with the tiles; says where it came from, so tests can tell the pyramid from the source.
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        lock.withLock { _tileRenders += 1 }
+        if delaySeconds > 0 { Thread.sleep(forTimeInterval: delaySeconds) }
+        _ = try probe(source)
+        return Array("\(pyramidDirectory == nil ? "source" : "pyramid") \(rendition.name)".utf8)
+    }
 }
 
 /// A fresh photos folder and data folder, removed when the test ends.

@@ -62,6 +62,15 @@ public struct Configuration: Sendable, Equatable {
     public var writeTimeoutSeconds = 30.0
     /// Seconds in-flight requests get to finish after SIGTERM or SIGINT.
     public var shutdownGraceSeconds = 10.0
+    /// The server's public address, e.g. `https://photos.example.org`, for the absolute URLs of
+    /// IIIF documents. Empty: `http://` and the request's Host.
+    public var publicURL = ""
+    /// Most pixels (width × height) of one IIIF image answer (`maxArea`).
+    public var iiifMaxArea = 50_000_000
+    /// Widest IIIF image answer in pixels (`maxWidth`); 0 for no limit but the area.
+    public var iiifMaxWidth = 0
+    /// Highest IIIF image answer in pixels (`maxHeight`); 0 for the same as `iiifMaxWidth`.
+    public var iiifMaxHeight = 0
 
     public init() {}
 }
@@ -91,12 +100,15 @@ extension Configuration {
             Key(name: name, kind: .double, set: { $0[keyPath: path] = $1 as! Double }, get: { $0[keyPath: path] })
         }
 
-        /// `tileCacheMegabytes` → `PHOTOSCROLL_TILE_CACHE_MEGABYTES`.
+        /// `tileCacheMegabytes` → `PHOTOSCROLL_TILE_CACHE_MEGABYTES`; a run of capitals is one
+        /// word (`publicURL` → `PHOTOSCROLL_PUBLIC_URL`).
         var environmentName: String {
             var out = "PHOTOSCROLL_"
+            var previous: Character = "_"
             for c in name {
-                if c.isUppercase { out += "_" }
+                if c.isUppercase && !previous.isUppercase { out += "_" }
                 out += c.uppercased()
+                previous = c
             }
             return out
         }
@@ -118,6 +130,8 @@ extension Configuration {
         .int("maxConnections", \.maxConnections),
         .double("headerTimeoutSeconds", \.headerTimeoutSeconds), .double("idleTimeoutSeconds", \.idleTimeoutSeconds),
         .double("writeTimeoutSeconds", \.writeTimeoutSeconds), .double("shutdownGraceSeconds", \.shutdownGraceSeconds),
+        .string("publicURL", \.publicURL), .int("iiifMaxArea", \.iiifMaxArea),
+        .int("iiifMaxWidth", \.iiifMaxWidth), .int("iiifMaxHeight", \.iiifMaxHeight),
     ]
 
     /// The key names, for messages and for checking `config.json`.
@@ -253,6 +267,18 @@ extension Configuration {
                               ("writeTimeoutSeconds", writeTimeoutSeconds), ("shutdownGraceSeconds", shutdownGraceSeconds)] {
             try check(value > 0, "\(name) must be positive.")
         }
+        try check(publicURL.isEmpty || Self.isPublicURL(publicURL),
+                  "publicURL must be an http:// or https:// address without a path's trailing slash, query or fragment, like https://photos.example.org, not \"\(publicURL)\".")
+        try check(iiifMaxArea > 0, "iiifMaxArea must be positive.")
+        try check(iiifMaxWidth >= 0 && iiifMaxHeight >= 0, "iiifMaxWidth and iiifMaxHeight must not be negative (0: no limit).")
+        try check(iiifMaxHeight == 0 || iiifMaxWidth > 0, "iiifMaxHeight needs iiifMaxWidth too, as IIIF requires.")
+    }
+
+    /// Whether `text` is an absolute http(s) URL that paths can be appended to.
+    static func isPublicURL(_ text: String) -> Bool {
+        guard text.hasPrefix("http://") || text.hasPrefix("https://"), !text.hasSuffix("/") else { return false }
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty else { return false }
+        return url.query == nil && url.fragment == nil && !text.contains(" ")
     }
 
     /// `#rrggbb` → (r, g, b), or nil.
@@ -261,12 +287,14 @@ extension Configuration {
         return (UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff))
     }
 
-    /// `tileCacheMegabytes` → `tile-cache-megabytes`, the flag spelling.
+    /// `tileCacheMegabytes` → `tile-cache-megabytes`, the flag spelling (`publicURL` → `public-url`).
     public static func flagName(_ key: String) -> String {
         var out = ""
+        var previous: Character = "-"
         for c in key {
-            if c.isUppercase { out += "-" }
+            if c.isUppercase && !previous.isUppercase { out += "-" }
             out += c.lowercased()
+            previous = c
         }
         return out
     }

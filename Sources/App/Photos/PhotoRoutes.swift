@@ -3,7 +3,8 @@ import Imaging
 import Library
 import Observability
 
-/// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg and /photos/:id/tiles/:z/:x/:y.jpg.
+/// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg and /photos/:id/tiles/:z/:x/:y.jpg, and
+/// DeepZoom's /photos/:id/image.dzi and /photos/:id/image_files/:level/:x_:y.jpg.
 ///
 /// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
 /// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
@@ -21,6 +22,7 @@ struct PhotoRoutes: Sendable {
             return try image(request, tile: tile)
         }
         router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        registerDeepZoom(on: &router)
         router.get("/photos") { request in try list(request) }
         router.get("/photos/:id") { request in try one(request) }
     }
@@ -69,13 +71,18 @@ struct PhotoRoutes: Sendable {
         // The answer depends on the key alone: built on the entry's first hit, head fields
         // encoded, and kept with it as the entry's attachment, so a hit spells, encodes and
         // allocates nothing, and reaches one object of the entry's.
-        if let answer = library.cachedAttachment(key) as? EncodedResponse { return .encoded(answer) }
+        if let answers = library.cachedAttachment(key) as? CachedTileAnswers { return .encoded(answers.plain) }
         guard let hit = library.cachedEntry(key) else { return nil }
-        // Shares the one copy of the bytes the cache holds.
-        let answer = EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag),
-                                                           ("Cache-Control", PhotoCaching.immutable)]), body: hit.bytes)
-        library.cache.attach(answer, to: key)
+        let answer = Self.plainAnswer(hit)
+        library.cache.attach(CachedTileAnswers(plain: answer), to: key)
         return .encoded(answer)
+    }
+
+    /// The answer to a plain GET of a cached image with the current `?v=`, sharing the one copy
+    /// of the bytes the cache holds.
+    static func plainAnswer(_ hit: TileCache.Hit) -> EncodedResponse {
+        EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag),
+                                              ("Cache-Control", PhotoCaching.immutable), CrossOrigin.allowOrigin]), body: hit.bytes)
     }
 
     /// Every case of an image request, from the photo's full record.
@@ -91,10 +98,13 @@ struct PhotoRoutes: Sendable {
         let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
         let etag = key.entityTag
         if PhotoCaching.notModified(request, etag: etag) {
-            return .response(PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl))
+            var answer = PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl)
+            answer.headers.add(CrossOrigin.allowOrigin.0, CrossOrigin.allowOrigin.1)
+            return .response(answer)
         }
         // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
-        let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl)])
+        let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl),
+                                   CrossOrigin.allowOrigin])
         if library.cache.capacity == 0, photo.status == .ready {
             // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
             return .response(HTTPResponse(headers: headers, body: .file(path: library.builtPath(of: photo, tile: tile))))

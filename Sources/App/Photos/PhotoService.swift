@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import IIIF
 import Imaging
 import Library
 import Observability
@@ -10,12 +11,18 @@ public final class PhotoService: Sendable {
     public let library: PhotoLibrary
     let tileSize: Int
     let logger: Logger
+    let imageLimits: ImageLimits
+    let serviceBase: ServiceBase
 
     public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
         self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), logger: logger, metrics: metrics)
         self.tileSize = configuration.tileSize
         self.logger = logger
+        self.imageLimits = ImageLimits(maxArea: configuration.iiifMaxArea,
+                                       maxWidth: configuration.iiifMaxWidth > 0 ? configuration.iiifMaxWidth : nil,
+                                       maxHeight: configuration.iiifMaxHeight > 0 ? configuration.iiifMaxHeight : nil)
+        self.serviceBase = ServiceBase(publicURL: configuration.publicURL)
     }
 
     /// Starts scanning and background ingest; returns at once.
@@ -33,10 +40,13 @@ public final class PhotoService: Sendable {
     /// Number of photos in the catalog.
     public var count: Int { library.photos.count }
 
-    /// Registers GET /photos, /photos/:id, thumbnails and tiles. `commentCount` gives each photo's count.
+    /// Registers GET /photos, /photos/:id, thumbnails, tiles, DeepZoom, and the IIIF image
+    /// service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger)
         routes.register(on: &router)
+        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
+            .register(on: &router)
     }
 }
 

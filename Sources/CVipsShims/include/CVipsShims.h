@@ -79,4 +79,23 @@ int cvips_getpoint(VipsImage *in, int x, int y, double **values, int *count);
 /// Mean over all pixels and bands of |a − b| (same size and bands).
 int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean);
 
+/// Mirrors the image across its vertical axis (left becomes right).
+int cvips_flip_horizontal(VipsImage *in, VipsImage **out);
+
+/// Rotates clockwise by quarter_turns × 90 degrees, exactly.
+int cvips_rot(VipsImage *in, int quarter_turns, VipsImage **out);
+
+/// Rotates clockwise by any angle into the bounding box of the result, filling the corners
+/// with `background` (one value per band).
+int cvips_rotate(VipsImage *in, double degrees, const double *background, int bands, VipsImage **out);
+
+/// 255 where a pixel is at least `level`, 0 elsewhere.
+int cvips_threshold(VipsImage *in, double level, VipsImage **out);
+
+/// Appends an opaque alpha band.
+int cvips_add_alpha(VipsImage *in, VipsImage **out);
+
+/// Encodes in the format a suffix names, with its options (".png[bitdepth=1]"); *buffer is freed with g_free.
+int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length);
+
 #endif
