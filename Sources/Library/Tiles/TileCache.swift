@@ -42,7 +42,7 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The strong ETag of this image, quoted: `"version-z-x-y"`, `"version-thumbnail"`, or
-    /// `"version-<rendition>"` (a rendition's name holds only characters an ETag may).
+    /// `"version-r<hash of the rendition's name>"` (names hold commas, which If-None-Match lists split at).
     /// Spelled by appending into one reserved buffer: interpolation costs several times more,
     /// and the cache keeps the result with its entry so a hot tile never spells it again.
     public var entityTag: String {
@@ -55,7 +55,7 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
             tag.append("-"); tag.append(String(tile.x))
             tag.append("-"); tag.append(String(tile.y))
         } else if let rendition {
-            tag.append("-"); tag.append(rendition)
+            tag.append("-r"); tag.append(ContentHash.hex(of: Array(rendition.utf8)))
         } else {
             tag.append("-thumbnail")
         }
