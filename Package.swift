@@ -13,7 +13,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
-        .target(name: "CVipsShims", dependencies: ["CVips"]),
+        .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
 
         // Logging and metrics shared by every layer; depends on nothing of ours.
         .target(name: "Observability"),

@@ -9,7 +9,7 @@ packages_for() {
     case "$1" in
         build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev" ;;
         test) echo "chromium chromium-driver python3-venv sqlite3 curl" ;;
-        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl" ;;
+        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server" ;;
         container) echo "debootstrap" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;
     esac

@@ -6,9 +6,11 @@ extension ImageRequest {
     /// the specification names that this server does not produce (`jp2`, `pdf`).
     public init(region: String, size: String, rotation: String, qualityAndFormat: String) throws(ImageRequestError) {
         self.init(region: try Self.region(Substring(region)), size: try Self.size(Substring(size)),
-                  rotation: try Self.rotation(Substring(rotation)), quality: .default, format: .jpg)
+                  rotation: rotation == "0" ? Rotation() : try Self.rotation(Substring(rotation)), quality: .default, format: .jpg)
+        // What nearly every tile request ends in.
+        if qualityAndFormat == "default.jpg" { return }
         let file = Substring(qualityAndFormat)
-        guard let dot = file.lastIndex(of: ".") else {
+        guard let dot = file.utf8.lastIndex(of: UInt8(ascii: ".")) else {
             throw .bad("The last segment must be quality.format, e.g. default.jpg, not \"\(qualityAndFormat)\".")
         }
         let qualityName = file[..<dot], formatName = file[file.index(after: dot)...]
@@ -40,9 +42,8 @@ extension ImageRequest {
             guard w > 0, h > 0 else { throw .bad("Region \"\(text)\" is empty: its width and height must be more than 0.") }
             return .percent(x: x, y: y, width: w, height: h)
         }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 4, let x = Number.integer(parts[0]), let y = Number.integer(parts[1]),
-              let w = Number.integer(parts[2]), let h = Number.integer(parts[3]) else {
+        // Scanned in place: every tile request of a IIIF client has one of these.
+        guard let (x, y, w, h) = Number.fourIntegers(text) else {
             throw .bad("Region \"\(text)\" is not full, square, x,y,w,h or pct:x,y,w,h.")
         }
         guard w > 0, h > 0 else { throw .bad("Region \"\(text)\" is empty: its width and height must be more than 0.") }
@@ -62,6 +63,10 @@ extension ImageRequest {
         }
         let confined = body.first == "!"
         if confined { body = body.dropFirst() }
+        // w,h scanned in place: every tile request of a IIIF client has one.
+        if !upscaling && !confined, let (w, h) = Number.twoIntegers(body), w > 0, h > 0 {
+            return Size(.exact(width: w, height: h))
+        }
         let parts = body.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw .bad("Size \"\(text)\" is not max, w,, ,h, pct:n, w,h or !w,h (each may start with ^).")
@@ -97,6 +102,50 @@ enum Number {
     static func integer(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(text)
+    }
+
+    /// `a,b`, each as `integer` reads it, without splitting the text into an array.
+    static func twoIntegers(_ text: Substring) -> (Int, Int)? {
+        var first = 0, value = 0, digits = 0, commas = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ",") {
+                guard digits > 0, commas == 0 else { return nil }
+                first = value
+                commas = 1
+                value = 0
+                digits = 0
+            } else if byte >= 0x30 && byte <= 0x39, digits < 9 {
+                value = value * 10 + Int(byte - 0x30)
+                digits += 1
+            } else {
+                return nil
+            }
+        }
+        guard commas == 1, digits > 0 else { return nil }
+        return (first, value)
+    }
+
+    /// `a,b,c,d`, each as `integer` reads it, without splitting the text into an array.
+    static func fourIntegers(_ text: Substring) -> (Int, Int, Int, Int)? {
+        var values = (0, 0, 0, 0)
+        var index = 0, value = 0, digits = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ",") {
+                guard digits > 0, index < 3 else { return nil }
+                switch index { case 0: values.0 = value; case 1: values.1 = value; default: values.2 = value }
+                index += 1
+                value = 0
+                digits = 0
+            } else if byte >= 0x30 && byte <= 0x39, digits < 9 {
+                value = value * 10 + Int(byte - 0x30)
+                digits += 1
+            } else {
+                return nil
+            }
+        }
+        guard index == 3, digits > 0 else { return nil }
+        values.3 = value
+        return values
     }
 
     static func decimal(_ text: Substring) -> Double? {

@@ -60,19 +60,10 @@ extension ImageRequest {
         var degrees = rotation.degrees
         if degrees >= 360 { degrees = 0 }
         let full = region == PixelRegion(x: 0, y: 0, width: imageWidth, height: imageHeight)
-        let sizeText: String
-        if !upscaled && out == maxSize {
-            sizeText = "max"
-        } else if upscaled && size.form == .max {
-            sizeText = "^max"
-        } else {
-            sizeText = (upscaled ? "^" : "") + "\(out.width),\(out.height)"
-        }
-        let canonical = (full ? "full" : region.description) + "/" + sizeText + "/"
-            + (rotation.mirrored ? "!" : "") + Self.spell(degrees) + "/" + quality.rawValue + "." + format.rawValue
+        let isMax = (!upscaled && out == maxSize) || (upscaled && size.form == .max)
         return ResolvedImageRequest(region: region, width: out.width, height: out.height, mirrored: rotation.mirrored,
                                     degrees: degrees, quality: quality, format: format, upscaled: upscaled,
-                                    canonicalPath: canonical)
+                                    isFull: full, isMaxSize: isMax)
     }
 
     /// The region in pixels of the full image, clipped to it.

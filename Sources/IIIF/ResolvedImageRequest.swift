@@ -12,8 +12,18 @@ public struct ResolvedImageRequest: Hashable, Sendable {
     public var format: ImageRequest.Format
     /// Whether the region is scaled up.
     public var upscaled: Bool
+    /// Whether the region is the whole image.
+    var isFull: Bool
+    /// Whether the size is what `max` gives (`^max` when `upscaled`).
+    var isMaxSize: Bool
+
     /// The canonical form of the request after the identifier, e.g. `0,0,512,512/256,256/0/default.jpg`.
-    public var canonicalPath: String
+    /// Spelled on demand: most answers are served from memory without it.
+    public var canonicalPath: String {
+        let size = isMaxSize ? (upscaled ? "^max" : "max") : (upscaled ? "^" : "") + "\(width),\(height)"
+        return (isFull ? "full" : region.description) + "/" + size + "/" + (mirrored ? "!" : "")
+            + ImageRequest.spell(degrees) + "/" + quality.rawValue + "." + format.rawValue
+    }
 
     /// Whether the answer is the region's pixels in colour, scaled and nothing else: what a
     /// pyramid tile can be.

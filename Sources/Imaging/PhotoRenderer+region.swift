@@ -4,7 +4,8 @@ extension PhotoRenderer {
     static let maxJoinedTiles = 256
 
     /// A rendition cut from the built pyramid in `directory`: from the coarsest level that still
-    /// has at least the pixels the output needs, reading only the tiles the region covers.
+    /// has at least the pixels the output needs, reading only the tiles the region covers (and of
+    /// each only the rows down to the region's last), decoded straight into one image.
     /// Nil when that would mean more than `maxJoinedTiles` tiles (render from the source then).
     public static func renderRegion(pyramid: TilePyramid, directory: String, _ rendition: RegionRendition,
                                     settings: RenderSettings) throws -> [UInt8]? {
@@ -23,17 +24,13 @@ extension PhotoRenderer {
         let columns = (rect.x / T)...((rect.x + rect.width - 1) / T)
         let rows = (rect.y / T)...((rect.y + rect.height - 1) / T)
         guard columns.count * rows.count <= maxJoinedTiles else { return nil }
-        var tiles: [VipsImage] = []
+        var paths: [String] = []
         for y in rows {
-            for x in columns {
-                tiles.append(try VipsImage.open(tilePath(in: directory, TileCoordinate(z: z, x: x, y: y)), access: .random))
-            }
+            for x in columns { paths.append(tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))) }
         }
-        // Cells are as large as the largest tile; edge tiles are only ever last in their row or
-        // column, so the padding they leave lies outside the rectangle.
-        let joined = tiles.count == 1 ? tiles[0] : try VipsImage.joined(tiles, columns: columns.count)
-        var image = try joined.cropped(PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T,
-                                                 width: rect.width, height: rect.height))
+        var image = try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T,
+                                                   rect: PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T,
+                                                                   width: rect.width, height: rect.height))
         image = try scaled(image, toWidth: rendition.width, height: rendition.height)
         return try finish(image, rendition, settings: settings, inMemory: false)
     }
@@ -80,7 +77,10 @@ extension PhotoRenderer {
     /// pixels where rounding left the result a pixel short.
     static func scaled(_ image: VipsImage, toWidth width: Int, height: Int) throws -> VipsImage {
         guard image.width != width || image.height != height else { return image }
-        var out = try image.resized(horizontal: Double(width) / Double(image.width), vertical: Double(height) / Double(image.height))
+        let h = Double(width) / Double(image.width), v = Double(height) / Double(image.height)
+        // Shrinks (the region's level is under twice the size wanted) take the cheap kernel;
+        // enlargements keep Lanczos, where its sharpness shows.
+        var out = h <= 1 && v <= 1 ? try image.resizedLinearly(horizontal: h, vertical: v) : try image.resized(horizontal: h, vertical: v)
         if out.width < width || out.height < height {
             out = try out.padded(width: max(out.width, width), height: max(out.height, height))
         }

@@ -80,6 +80,19 @@ final class VipsImage {
         return VipsImage(owning: out)
     }
 
+    /// `rect` of a grid of JPEG tiles laid row by row, `columns` wide, `tileSize` apart (edge
+    /// tiles may be smaller), decoded into memory as 8-bit sRGB.
+    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect) throws -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let copies = paths.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var pointers = copies.map { UnsafePointer($0) }
+        guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
+                                      Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &out) == 0,
+              let out else { throw lastError(kind: .corrupt) }
+        return VipsImage(owning: out)
+    }
+
     var width: Int { Int(vips_image_get_width(pointer)) }
     var height: Int { Int(vips_image_get_height(pointer)) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }
@@ -140,6 +153,12 @@ final class VipsImage {
 
     func resized(horizontal: Double, vertical: Double) throws -> VipsImage {
         try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
+    }
+
+    /// Scaled with a triangle kernel (widened for shrinks): cheaper than `resized`, for regions
+    /// cut from a pyramid level that is at most twice the size wanted.
+    func resizedLinearly(horizontal: Double, vertical: Double) throws -> VipsImage {
+        try derive { cvips_resize_linear(pointer, horizontal, vertical, &$0) }
     }
 
     /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).

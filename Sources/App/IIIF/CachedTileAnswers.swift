@@ -15,17 +15,18 @@ final class CachedTileAnswers: Sendable {
     /// What a IIIF answer depends on besides the tile.
     struct IIIFAnswer: Sendable {
         let photoID: Int
-        let origin: String
+        /// The request's Host header (empty when a public URL is configured).
+        let host: String
         let immutable: Bool
         let answer: EncodedResponse
     }
 
     init(plain: EncodedResponse) { self.plain = plain }
 
-    /// The IIIF answer kept for this photo, origin and caching, if it is the one kept.
-    func iiifAnswer(photoID: Int, origin: String, immutable: Bool) -> EncodedResponse? {
+    /// The IIIF answer kept for this photo, Host and caching, if it is the one kept.
+    func iiifAnswer(photoID: Int, host: String, immutable: Bool) -> EncodedResponse? {
         iiif.withLock { kept in
-            guard let kept, kept.photoID == photoID, kept.immutable == immutable, kept.origin == origin else { return nil }
+            guard let kept, kept.photoID == photoID, kept.immutable == immutable, kept.host == host else { return nil }
             return kept.answer
         }
     }

@@ -50,18 +50,20 @@ extension IIIFRoutes {
               let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed,
               let pyramid = info.pyramid(tileSize: tileSize),
               let resolved = try? resolve(request, width: info.width, height: info.height),
-              let tile = Self.tile(for: resolved, in: pyramid),
-              let origin = try? base.origin(of: request) else { return nil }
+              let tile = Self.tile(for: resolved, in: pyramid) else { return nil }
         let immutable = request.queryString == info.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
         let key = TileKey(version: info.version, tile: tile)
+        // The answer depends on the Host only through the origin, so the header's value is the
+        // key: a hit compares it and spells nothing.
+        let host = base.publicURL.isEmpty ? request.headers["Host"] ?? "" : ""
         let answers = library.cachedAttachment(key) as? CachedTileAnswers
-        if let answer = answers?.iiifAnswer(photoID: id, origin: origin, immutable: immutable) { return answer }
-        guard let hit = library.cache.entry(key, countingHit: answers == nil) else { return nil }
+        if let answer = answers?.iiifAnswer(photoID: id, host: host, immutable: immutable) { return answer }
+        guard let origin = try? base.origin(of: request), let hit = library.cache.entry(key, countingHit: answers == nil) else { return nil }
         let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: hit.entityTag,
                                                            immutable: immutable), body: hit.bytes)
         let kept = answers ?? (hit.attachment as? CachedTileAnswers) ?? CachedTileAnswers(plain: PhotoRoutes.plainAnswer(hit))
         if answers == nil && hit.attachment == nil { library.cache.attach(kept, to: key) }
-        kept.keep(.init(photoID: id, origin: origin, immutable: immutable, answer: answer))
+        kept.keep(.init(photoID: id, host: host, immutable: immutable, answer: answer))
         return answer
     }
 
