@@ -13,7 +13,8 @@
 #     cold request at a time.
 #
 # Usage: bench/iiif.sh   (env: ROUNDS=3 DURATION=5s REGION_DURATION=10s CONNECTIONS=64
-#                          REGION_CONNECTIONS=4 COLD=25 WIDTH=10000 HEIGHT=7500 BIN=…)
+#                          REGION_CONNECTIONS=4 COLD=25 WIDTH=10000 HEIGHT=7500 BIN=…;
+#                          LOG_LEVEL=warning measures the tuned variant without the request log)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
@@ -48,7 +49,9 @@ vips tiffsave "$WORK/photos/photo1.jpg" "$WORK/images/photo1.tif" --tile --pyram
 chmod -R a+rX "$WORK"
 
 OURS_PORT="$(free_port)"
-"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" > "$WORK/ours.log" 2>&1 &
+SERVE_FLAGS=()
+[ -n "${LOG_LEVEL:-}" ] && SERVE_FLAGS=(--log-level "$LOG_LEVEL")
+"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" "${SERVE_FLAGS[@]}" > "$WORK/ours.log" 2>&1 &
 OURS_PID=$!
 wait_for "$OURS_PORT"
 OURS="http://127.0.0.1:$OURS_PORT"
@@ -190,7 +193,7 @@ done
 
 col() { cut -d' ' -f"$1" "$2" | median; }
 if grep -l "Non-2xx" "$WORK"/*.wrk 2>/dev/null; then echo "some answers were not 200 (see above)" >&2; exit 1; fi
-echo "IIIF on a ${WIDTH}x${HEIGHT} photo, pyramid built, $CORES cores, medians of $ROUNDS rounds"
+echo "IIIF on a ${WIDTH}x${HEIGHT} photo, pyramid built, $CORES cores, medians of $ROUNDS rounds, log level ${LOG_LEVEL:-as shipped (info: request log on)}"
 printf 'tiles   ours IIIF  %9.0f requests/s  %6.1f CPU-us/request\n' "$(col 1 "$WORK/iiif.txt")" "$(col 2 "$WORK/iiif.txt")"
 printf 'tiles   ours tiles %9.0f requests/s  %6.1f CPU-us/request\n' "$(col 1 "$WORK/tiles.txt")" "$(col 2 "$WORK/tiles.txt")"
 printf 'tiles   iipsrv     %9.0f requests/s  %6.1f CPU-us/request\n' "$(col 1 "$WORK/iip.txt")" "$(col 2 "$WORK/iip.txt")"
