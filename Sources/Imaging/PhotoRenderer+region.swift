@@ -106,16 +106,10 @@ extension PhotoRenderer {
         if turns {
             if rendition.degrees != 0 { image = try image.rotated(quarterTurns: Int(rendition.degrees) / 90) }
         } else {
-            var background: [Double]
-            if rendition.format.hasAlpha {
-                image = try image.withAlpha()
-                background = Array(repeating: 0, count: image.bands)
-            } else {
-                let b = settings.background
-                background = image.bands == 1 ? [0.2126 * Double(b.red) + 0.7152 * Double(b.green) + 0.0722 * Double(b.blue)]
-                    : [Double(b.red), Double(b.green), Double(b.blue)]
-                if rendition.tone == .bitonal { background = [background[0] >= 128 ? 255 : 0] }
-            }
+            // Transparent corners where the format has alpha; black ones in a JPEG, as libvips
+            // (and the official validator's reference image) makes them.
+            if rendition.format.hasAlpha { image = try image.withAlpha() }
+            let background = Array(repeating: 0.0, count: image.bands)
             image = try image.rotated(degrees: rendition.degrees, background: background)
         }
         let q = settings.jpegQuality
