@@ -49,6 +49,12 @@ public struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
             sql += "$\(bindings.count)"
         }
 
+        /// Binds `value`, or NULL when it is nil, as the next `$n`.
+        public mutating func appendInterpolation<Value: SQLEncodable>(_ value: Value?) {
+            bindings.append(value?.sqlValue ?? .null)
+            sql += "$\(bindings.count)"
+        }
+
         /// Splices constant SQL text.
         public mutating func appendInterpolation(raw text: String) { sql += text }
     }
