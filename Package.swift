@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "Observability"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "SQLTesting"]),
     ],
     swiftLanguageModes: [.v5]
 )
