@@ -11,6 +11,8 @@ protocol DriverConnection: AnyObject, Sendable {
     /// A cheap check before a pooled connection is handed out again: false when the server is
     /// known to have closed the session while it sat idle.
     func isUsable() -> Bool
+    /// Rolls back a transaction the borrower left open (its own `BEGIN`), so the next borrower starts clean.
+    func resetAfterLoan()
     var statementStatistics: SQLStatementStatistics { get }
     func close()
 }

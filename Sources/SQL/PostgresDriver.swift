@@ -82,6 +82,10 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
 
     var isBroken: Bool { connection.map { PQstatus($0) != CONNECTION_OK } ?? true }
 
+    func resetAfterLoan() {
+        if isInTransaction && !isBroken { try? execute("ROLLBACK") }
+    }
+
     var statementStatistics: SQLStatementStatistics {
         SQLStatementStatistics(prepares: statements.prepares, hits: statements.hits, cached: statements.count)
     }

@@ -117,6 +117,7 @@ public final class SQLDatabase: Sendable {
         let connection = SQLConnection(driver: driver, hub: hub)
         defer {
             connection.invalidate()
+            driver.resetAfterLoan()
             pool.release(driver)
         }
         return try body(connection)

@@ -71,6 +71,10 @@ final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
 
     func isUsable() -> Bool { handle != nil }
 
+    func resetAfterLoan() {
+        if let handle, sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+    }
+
     var statementStatistics: SQLStatementStatistics {
         SQLStatementStatistics(prepares: statements.prepares, hits: statements.hits, cached: statements.count)
     }
@@ -100,7 +104,7 @@ final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
             sqlite3_clear_bindings(statement)
         }
         let expected = Int(sqlite3_bind_parameter_count(statement))
-        guard expected <= bindings.count else {
+        guard expected == bindings.count else {
             throw SQLError(.misuse, message: "the statement has \(expected) parameters but \(bindings.count) values were given", context: sql)
         }
         for (index, value) in bindings.prefix(expected).enumerated() {

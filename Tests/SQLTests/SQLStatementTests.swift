@@ -172,4 +172,28 @@ final class SQLStatementTests: XCTestCase {
             }
         }
     }
+
+    func testAWrongNumberOfValuesIsAnErrorOnBothEngines() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let db = try place.open()
+            XCTAssertThrowsError(try db.query(SQLQuery("SELECT $1, $2", [1])), "\(place.engine): too few")
+            XCTAssertThrowsError(try db.query(SQLQuery("SELECT $1", [1, 2])), "\(place.engine): too many")
+        }
+    }
+
+    func testATransactionABorrowerLeftOpenIsRolledBackBeforeTheNextLoan() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            var options = SQLDatabaseOptions()
+            options.sqliteConnections = 1
+            options.postgres.maxConnections = 1
+            let db = try place.open(options: options)
+            try makeNotes(db)
+            try db.withConnection { c in
+                try c.execute("BEGIN")
+                try c.run("INSERT INTO notes (text) VALUES (\("left open"))")
+            }
+            XCTAssertEqual(try db.scalar("SELECT count(*) FROM notes", as: Int.self), 0, "\(place.engine)")
+            XCTAssertNoThrow(try db.transaction { try $0.run("INSERT INTO notes (text) VALUES (\("next"))") })
+        }
+    }
 }
