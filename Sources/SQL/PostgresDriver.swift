@@ -8,7 +8,8 @@ public struct PostgresOptions: Sendable, Equatable {
     public var maxConnections = 10
     /// Seconds a connection attempt may take, unless the URL sets `connect_timeout`. Default 5.
     public var connectTimeoutSeconds = 5
-    /// Shown in `pg_stat_activity`, unless the URL sets `application_name`. Default `photoscroll`.
+    /// Shown in `pg_stat_activity`, unless the URL sets `application_name`; the listener's and the
+    /// advisory locks' sessions add `-listener` and `-locks`. Default `photoscroll`.
     public var applicationName = "photoscroll"
     /// Prepared statements kept per connection. Default 128.
     public var statementCacheCapacity = 128
@@ -105,19 +106,16 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
         connection.map { PQtransactionStatus($0) == PQTRANS_INERROR } ?? false
     }
 
-    /// Reads whatever the server sent while the connection sat idle. A server that ended the
-    /// session (restart, `pg_terminate_backend`) has sent its goodbye and closed the socket, so
-    /// this notices without a round trip.
+    /// Whether a connection that sat idle can be used again, without a round trip. An idle
+    /// connection that is not listening is sent nothing, except the server's goodbye when it ends
+    /// the session (restart, `pg_terminate_backend`): an error, then the close. So anything
+    /// waiting on the socket means the session is over, even before the close itself arrives.
     func isUsable() -> Bool {
         guard let connection, PQstatus(connection) == CONNECTION_OK else { return false }
-        for _ in 0..<4 {
-            var poller = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 0)
-            if ready == 0 { return true }
-            if ready < 0 { return errno == EINTR }
-            if PQconsumeInput(connection) == 0 || PQstatus(connection) != CONNECTION_OK { return false }
-        }
-        return PQstatus(connection) == CONNECTION_OK
+        var poller = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, 0)
+        if ready == 0 || (ready < 0 && errno == EINTR) { return true }
+        return false
     }
 
     func execute(_ sql: String) throws {

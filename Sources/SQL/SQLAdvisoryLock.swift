@@ -78,14 +78,19 @@ final class PostgresLockSession: LockSession {
         try state.withLock { state -> Int64? in
             if let connection = state.connection, !connection.isUsable() { Self.forget(&state) }
             guard state.held[key.value] == nil else { return nil }
-            let connection = try state.connection ?? connect()
-            state.connection = connection
-            do {
-                let row = try connection.perform("SELECT pg_try_advisory_lock($1)", [.integer(key.value)]).rows.first
-                guard try row?.decode(0, as: Bool.self) == true else { return nil }
-            } catch let error as SQLError {
-                if connection.isBroken { Self.forget(&state) }
-                throw error
+            // A session that died since it was last checked holds no locks any more: one fresh try.
+            for attempt in 1...2 {
+                let connection = try state.connection ?? connect()
+                state.connection = connection
+                do {
+                    let row = try connection.perform("SELECT pg_try_advisory_lock($1)", [.integer(key.value)]).rows.first
+                    guard try row?.decode(0, as: Bool.self) == true else { return nil }
+                    break
+                } catch let error as SQLError {
+                    guard connection.isBroken else { throw error }
+                    Self.forget(&state)
+                    if attempt == 2 { throw error }
+                }
             }
             state.lastTicket += 1
             state.held[key.value] = state.lastTicket

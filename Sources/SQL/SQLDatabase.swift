@@ -101,7 +101,10 @@ public final class SQLDatabase: Sendable {
                 try PostgresDriverConnection(url: url, options: postgres)
             }
             hub = nil
-            locks = PostgresLockSession { try PostgresDriverConnection(url: url, options: postgres) }
+            // Named apart in pg_stat_activity, so an operator can tell what each session is for.
+            var lockOptions = postgres
+            lockOptions.applicationName += "-locks"
+            locks = PostgresLockSession { [lockOptions] in try PostgresDriverConnection(url: url, options: lockOptions) }
         }
         if options.connectAtOpen { try pool.warmUp() }
     }
@@ -144,7 +147,8 @@ public final class SQLDatabase: Sendable {
         }
     }
 
-    /// Runs one statement on a pooled connection; returns the rows it changed.
+    /// Runs one statement on a pooled connection; returns the rows it changed. Not retried: if
+    /// the connection breaks, the statement may or may not have run (`transaction` retries).
     @discardableResult
     public func run(_ query: SQLQuery) throws -> Int {
         try withConnection { try $0.run(query) }
@@ -177,7 +181,9 @@ public final class SQLDatabase: Sendable {
         case .sqlite:
             return hub!.listen(channels, handler: handler)
         case .postgres(let url):
-            return try PostgresListener(url: url, options: options.postgres, channels: channels, keepAlive: options.listenerKeepAlive,
+            var listenerOptions = options.postgres
+            listenerOptions.applicationName += "-listener"
+            return try PostgresListener(url: url, options: listenerOptions, channels: channels, keepAlive: options.listenerKeepAlive,
                                         backoff: options.reconnectBackoff, handler: handler).start()
         }
     }

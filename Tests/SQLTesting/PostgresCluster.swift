@@ -103,14 +103,14 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Ends every session on `database` (`pg_terminate_backend`), or only those whose
-    /// `application_name` is `application`; returns how many.
+    /// `application_name` starts with `application`; returns how many.
     @discardableResult
     public func terminateSessions(database: String, application: String? = nil) throws -> Int {
         try withAdmin { admin in
             try admin.scalar("""
                 SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
                 WHERE datname = \(database) AND pid <> pg_backend_pid()
-                  AND (CAST(\(application ?? "") AS TEXT) = '' OR application_name = \(application ?? ""))
+                  AND starts_with(application_name, \(application ?? ""))
                 """, as: Int.self) ?? 0
         }
     }
