@@ -11,6 +11,7 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -22,21 +23,27 @@ let package = Package(
         // 6% of a request's instructions in release builds. Debug builds keep them.
         .target(name: "HTTP", dependencies: ["CShims", "CZlib", "Observability"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        // One SQL layer over SQLite and PostgreSQL; Swift 6 mode so its Sendable claims are checked.
+        .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "Observability"],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "IIIF", "Observability"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
 
+        // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
+        .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
+        .testTarget(name: "SQLTests", dependencies: ["SQL", "SQLTesting"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "SQLTesting"]),
     ],
     swiftLanguageModes: [.v5]
 )

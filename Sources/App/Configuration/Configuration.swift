@@ -1,5 +1,6 @@
 import Foundation
 import Observability
+import SQL
 
 /// Every setting of the server, with its default. `config.json` at the root lists the same keys.
 ///
@@ -15,6 +16,9 @@ public struct Configuration: Sendable, Equatable {
     public var photos = ""
     /// Folder for the catalog, comments and tile cache.
     public var data = "data"
+    /// Where the catalog and comments live: empty for SQLite files in the data folder, or a
+    /// `postgres://user:password@host:port/database?sslmode=…` URL for a PostgreSQL server.
+    public var database = ""
     /// Folder of the web page's static files.
     public var `public` = "Public"
     /// Tile edge in pixels.
@@ -117,7 +121,7 @@ extension Configuration {
     /// Every key, in the order `config.json` lists them.
     static let keys: [Key] = [
         .string("host", \.host), .int("port", \.port),
-        .string("photos", \.photos), .string("data", \.data), .string("public", \.public),
+        .string("photos", \.photos), .string("data", \.data), .string("database", \.database), .string("public", \.public),
         .int("tileSize", \.tileSize), .int("jpegQuality", \.jpegQuality), .int("thumbnailSize", \.thumbnailSize),
         .string("background", \.background), .int("tileCacheMegabytes", \.tileCacheMegabytes),
         .int("maxImagePixels", \.maxImagePixels), .int("ingestConcurrency", \.ingestConcurrency),
@@ -245,6 +249,13 @@ extension Configuration {
         try check((0...65535).contains(port), "port must be between 0 and 65535, not \(port).")
         try check(!host.isEmpty, "host must not be empty.")
         try check(!data.isEmpty, "data must name a folder.")
+        if !database.isEmpty {
+            do {
+                _ = try PostgresURL(parsing: database)
+            } catch {
+                throw ConfigurationError("database must be empty (SQLite in the data folder) or a PostgreSQL URL like postgres://user:password@host:5432/photoscroll, but \(error).")
+            }
+        }
         try check((16...4096).contains(tileSize) && tileSize.nonzeroBitCount == 1,
                   "tileSize must be a power of two between 16 and 4096, not \(tileSize).")
         try check((1...100).contains(jpegQuality), "jpegQuality must be between 1 and 100, not \(jpegQuality).")
@@ -279,6 +290,11 @@ extension Configuration {
         guard text.hasPrefix("http://") || text.hasPrefix("https://"), !text.hasSuffix("/") else { return false }
         guard let url = URL(string: text), let host = url.host, !host.isEmpty else { return false }
         return url.query == nil && url.fragment == nil && !text.contains(" ")
+    }
+
+    /// The PostgreSQL server of the `database` setting, or nil for SQLite in the data folder.
+    public var postgresURL: PostgresURL? {
+        database.isEmpty ? nil : try? PostgresURL(parsing: database)
     }
 
     /// `#rrggbb` → (r, g, b), or nil.
