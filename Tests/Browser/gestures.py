@@ -88,5 +88,5 @@ def settled_viewer(driver, timeout=15):
     try:
         return wait_for(settled, timeout=timeout, message="viewer settled")
     except AssertionError:
-        pending = js(driver, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => i.src)")
+        pending = js(driver, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img:not(.loaded)')].map(i => i.src)")
         raise AssertionError(f"viewer never settled: {seen[0]!r}, tiles still loading: {pending!r}") from None

@@ -18,13 +18,20 @@ def wait_hash(driver, expected, timeout=10):
 
 
 def current_dot(driver):
-    """Index of the red dot (aria-current=page) and the dot labels."""
+    """The page dots as a person sees them: which dot is red, how many are drawn, what the control says."""
     return js(driver, """
-        const dots = [...document.querySelectorAll('.pager-dots .dot')];
-        return {index: dots.findIndex(d => d.getAttribute('aria-current') === 'page'),
-                labels: dots.map(d => d.getAttribute('aria-label')),
-                colour: dots.length ? getComputedStyle(dots.find(d => d.getAttribute('aria-current') === 'page') || dots[0], '::before').backgroundColor : null};
+        const control = document.querySelector('.pager-dots');
+        const dots = [...control.querySelectorAll('.dot')].filter(d => !d.hidden);
+        const current = dots.find(d => d.classList.contains('current'));
+        return {index: Number(control.getAttribute('aria-valuenow')) - 1, drawn: dots.length,
+                red: dots.indexOf(current), text: control.getAttribute('aria-valuetext'),
+                colour: current ? getComputedStyle(current, '::before').backgroundColor : null};
     """)
+
+
+def photo_drawn(driver):
+    """The photo of the page in front is on screen, every tile of it."""
+    return js(driver, "return window.__pager?.complete === true")
 
 
 def visible_view(driver):

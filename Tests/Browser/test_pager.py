@@ -55,24 +55,27 @@ def test_tap_swipe_dots_and_back(phone, server):
     wait_hash(phone, f"#/photos/{photos[0]['id']}")
     wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
     dots = current_dot(phone)
-    assert dots["index"] == 0
-    assert dots["labels"] == [f"Photo {i + 1} of {len(photos)}" for i in range(len(photos))]
+    assert dots["index"] == 0 and dots["red"] == 0
+    assert dots["drawn"] == len(photos)
+    assert dots["text"] == f"1 of {len(photos)}"
     # Red for the current photo (light or dark appearance), once the dot's short fade is over.
-    wait_for(lambda: current_dot(phone)["colour"] in ("rgb(255, 59, 48)", "rgb(255, 69, 58)"), message="red dot")
-    wait_for(lambda: js(phone, "return document.querySelector('.page.current canvas')?.width > 0"), message="photo drawn")
+    wait_for(lambda: current_dot(phone)["colour"] in ("rgb(215, 0, 21)", "rgb(255, 69, 58)"), message="red dot")
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="photo drawn")
     screenshot(phone, "pager-first")
 
     # A finger swipes right to left across the photo: the next page snaps in, dot and URL follow.
     swipe(phone, 330, 260, 50, 265)
     wait_hash(phone, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: current_dot(phone)["index"] == 1, message="second dot red")
-    strip = js(phone, """const s = document.querySelector('.pager-strip');
-                         return {left: s.scrollLeft, width: s.clientWidth, gap: parseFloat(getComputedStyle(s).columnGap)};""")
-    assert strip["gap"] == 8
-    wait_for(lambda: abs(js(phone, "return document.querySelector('.pager-strip').scrollLeft") - (strip["width"] + 8)) < 1,
-             message="snapped to page 2")
-    # The neighbours are drawn ahead of time.
-    assert js(phone, f"return !!document.querySelector('.page[data-photo-id=\"{photos[2]['id']}\"] canvas')")
+    wait_for(lambda: js(phone, "return window.__pager.position === 1 && !window.__pager.moving"), message="snapped to page 2")
+    # Pages sit one screen width and an 8 px gap apart; the neighbours are drawn ahead of time.
+    pages = js(phone, """return [...document.querySelectorAll('.page:not([hidden])')].map(p => ({
+        id: p.dataset.photoId, left: p.getBoundingClientRect().left, tiles: p.querySelectorAll('.tile-layer img').length}))
+        .sort((a, b) => a.left - b.left);""")
+    lefts = [p["left"] for p in pages]
+    assert 0 in lefts
+    assert all(abs((b - a) - 398) < 1 for a, b in zip(lefts, lefts[1:]))
+    assert any(p["id"] == str(photos[2]["id"]) and p["tiles"] > 0 for p in pages)
     screenshot(phone, "pager-swiped")
 
     # Tapping the last dot brings its photo.
