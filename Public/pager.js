@@ -193,6 +193,7 @@ export class Pager {
       get count() { return pager.count; },
       get position() { return pager.strip.position; },
       get moving() { return pager.strip.moving || pager.gestures.active; },
+      get animating() { return pager.strip.moving || Boolean(pager.page?.zoomable?.animating); },
       get pages() { return pager.element.querySelectorAll('.page').length; },
       get photo() { return pager.page?.zoomable ?? null; },
       get complete() {

@@ -77,6 +77,7 @@ export class SlideStrip {
       this.animation = null;
       this.settle(target);
     });
+    if (!this.animation.running) this.animation = null; // it jumped to its end at once
   }
 
   /** A finger landed: whatever was moving stops where it is, and the finger takes it from there. */

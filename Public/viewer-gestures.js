@@ -21,6 +21,7 @@ export class ViewerGestures {
     this.host = host;
     this.pointers = new Map(); // pointerId → client point
     this.target = null;
+    this.blocked = false;
     this.drag = new DragGesture(host);
     this.pinch = new PinchGesture();
     this.taps = new TapGesture({ tap: host.tap, doubleTap: host.doubleTap });
@@ -51,11 +52,13 @@ export class ViewerGestures {
       this.downTime = e.timeStamp;
       this.drag.start(p, target);
       this.tracker.reset(p.x, p.y, e.timeStamp);
-    } else if (this.pointers.size === 1 && this.pinchable()) {
+    } else if (this.pointers.size === 1) {
       this.drag.cancel();
       this.taps.reset();
       const [first] = this.pointers.values();
-      this.pinch.start(this.target.photo, first, p);
+      // Two fingers with no photo between them (on a page's text) neither page nor zoom anything.
+      if (this.pinchable()) this.pinch.start(this.target.photo, first, p);
+      else this.blocked = true;
     } else {
       return;
     }
@@ -72,6 +75,7 @@ export class ViewerGestures {
     if (!this.pointers.has(e.pointerId)) return;
     const p = { x: e.clientX, y: e.clientY };
     this.pointers.set(e.pointerId, p);
+    if (this.blocked) return;
     if (this.pinch.active) {
       if (this.pointers.size >= 2) {
         const [a, b] = this.pointers.values();
@@ -87,6 +91,10 @@ export class ViewerGestures {
     if (!this.pointers.has(e.pointerId)) return;
     const p = this.pointers.get(e.pointerId);
     this.pointers.delete(e.pointerId);
+    if (this.blocked) {
+      if (this.pointers.size === 0) this.blocked = false;
+      return;
+    }
     if (this.pinch.active) {
       if (this.pointers.size >= 2) return;
       this.pinch.end(this.pointers.size);

@@ -344,7 +344,8 @@ export class ZoomViewer {
       get complete() {
         return photo().complete && !viewer.gestures.active && !viewer.strip.moving && !viewer.closing;
       },
-      get moving() { return photo().animating || viewer.strip.moving || viewer.gestures.active; },
+      get moving() { return Boolean(photo()?.animating) || viewer.strip.moving || viewer.gestures.active; },
+      get animating() { return Boolean(photo()?.animating) || viewer.strip.moving || Boolean(viewer.closing); },
       get openedAt() { return photo().openedAt; },
       get completeAt() { return photo().completeAt; },
       resetRequests() { photo().tiles.resetRequests(); },

@@ -166,6 +166,7 @@ export class ZoomablePhoto {
       this.place(to.s, to.tx, to.ty);
       onDone?.();
     });
+    if (!this.animation.running) this.animation = null; // it jumped to its end at once
   }
 
   /** Zooms to `target` (clamped) keeping stage point (px, py) still; null means the centre. */
@@ -203,6 +204,7 @@ export class ZoomablePhoto {
       this.animation = null;
       this.render();
     });
+    if (!this.animation.running) this.animation = null; // it jumped to its end at once
   }
 
   /** Springs back inside the limits, keeping `anchor` (a stage point, say the pinch's centre) still. */

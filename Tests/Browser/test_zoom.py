@@ -285,3 +285,27 @@ def test_closing_after_swiping_stays_on_the_photo_shown(phone, server):
     wait_hash(phone, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: js(phone, "return document.querySelector('.page.current')?.dataset.photoId") == str(photos[1]["id"]),
              message="pager on the photo last shown")
+
+
+BUTTONS = "return ['.zoom-in', '.zoom-out', '.zoom-fit'].map(s => document.querySelector(s).disabled)"
+
+
+def test_every_photo_zooms_and_controls_that_can_do_nothing_are_disabled(desktop, server):
+    # 1600×1000 on a 1440×900 screen at 2×: fitted, it is already past native resolution (0.9 CSS px
+    # per photo px against 0.5), yet it still zooms, to twice its fitted size.
+    emulate(desktop, 1440, 900, dpr=2, mobile=False)
+    photo = server.photos["landscape"]
+    state = open_zoom(desktop, server, photo)
+    assert state["fitScale"] == pytest.approx(0.9)
+    assert state["maxScale"] == pytest.approx(1.8)
+    assert js(desktop, BUTTONS) == [False, True, True]  # at fit nothing zooms out
+    js(desktop, "document.querySelector('.zoom-in').click()")
+    zoomed = wait_for(lambda: (lambda s: s if s["complete"] and s["scale"] == pytest.approx(1.8) else None)(settled_viewer(desktop)),
+                      message="zoomed to twice the fit")
+    assert zoomed["level"] == photo["maxZoom"]
+    assert js(desktop, BUTTONS) == [True, False, False]  # at the limit nothing zooms in
+    js(desktop, "document.querySelector('.zoom-fit').click()")
+    wait_for(lambda: js(desktop, BUTTONS) == [False, True, True], message="back at fit")
+    # A photo larger than the screen stops at native pixels, as before.
+    state = open_zoom(desktop, server, server.photos["large"])
+    assert state["maxScale"] == pytest.approx(0.5)
