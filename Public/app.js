@@ -121,6 +121,8 @@ async function show(route) {
     return show({ view: 'photo', id: route.id });
   }
   const cell = fromGrid ? gridCell(route.id) : null;
+  // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
+  if (!fromGrid) gridView.hidden = true;
   pagerView.hidden = false;
   if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');

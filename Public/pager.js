@@ -63,7 +63,7 @@ export class Pager {
   target(e) {
     const slot = this.strip.slotFor(this.strip.nearest);
     if (!slot) return null;
-    const onPhoto = slot.page?.zoomable && e.target instanceof Element && e.target.closest('.photo-open');
+    const onPhoto = slot.page?.zoomable && e.target instanceof Element && slot.contains(e.target.closest('.photo-open'));
     return { photo: onPhoto ? slot.page.zoomable : null, page: slot.pageIndex };
   }
 

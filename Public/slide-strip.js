@@ -71,8 +71,12 @@ export class SlideStrip {
   /** Slides to page `i`, starting at `velocity` (px per ms along the strip). */
   animateTo(i, velocity = 0) {
     this.stop();
-    const target = this.clampIndex(i);
-    const spring = new Spring({ from: this.offset, to: target * this.stride, velocity, frequency: 20 });
+    const target = this.clampIndex(i), distance = target * this.stride - this.offset, frequency = 20;
+    // Pages snap in without overshooting into the next one: a flick faster than the spring can
+    // stop in the distance left arrives at the spring's own top speed.
+    const limit = (frequency * Math.abs(distance)) / 1000;
+    if (Math.sign(velocity) === Math.sign(distance)) velocity = Math.sign(velocity) * Math.min(Math.abs(velocity), limit);
+    const spring = new Spring({ from: this.offset, to: target * this.stride, velocity, frequency });
     this.animation = new Animation([spring], ([offset]) => this.place(offset), () => {
       this.animation = null;
       this.settle(target);

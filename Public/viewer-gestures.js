@@ -110,9 +110,21 @@ export class ViewerGestures {
     if (cancelled) { this.drag.cancel(); return; }
     const tapped = !this.drag.moved && !this.caught && e.timeStamp - this.downTime < TAP_MS;
     this.drag.end(this.tracker.velocity(e.timeStamp));
+    // (A finger that moved clicks nothing anyway; one that caught something moving would.)
+    if ((this.drag.moved && e.pointerType === 'mouse') || this.caught) this.swallowClick();
     if (!this.drag.moved && this.caught) this.settleCaught();
     if (tapped) this.taps.tap(p, this.target, e.timeStamp);
     else this.taps.reset();
+  }
+
+  /**
+   * A mouse button released after a drag still clicks what is under it (the photo, which would
+   * open the zoom view), and so does a tap that only stopped a moving page: that click is dropped.
+   */
+  swallowClick() {
+    const swallow = (e) => { e.stopPropagation(); e.preventDefault(); };
+    this.element.addEventListener('click', swallow, { capture: true, once: true });
+    setTimeout(() => this.element.removeEventListener('click', swallow, { capture: true }), 350);
   }
 
   /** A touch that only caught something moving lets it come to rest where it belongs. */

@@ -137,8 +137,10 @@ export class ZoomViewer {
     const stage = this.stage.getBoundingClientRect();
     photo.zooming = true; // the fitted tiles just asked for stay asked for during the flight
     photo.place(from.rect.width / photo.photo.width, from.rect.left - stage.left, from.rect.top - stage.top);
+    // The black fades in from nothing: its transparent start is made the style to transition from.
     this.setBackdrop(0);
-    requestAnimationFrame(() => this.setBackdrop(1));
+    void getComputedStyle(this.backdrop).opacity;
+    this.setBackdrop(1);
     photo.animateTo(end, { frequency: 20 });
   }
 
@@ -336,6 +338,7 @@ export class ZoomViewer {
       get level() { return viewer.photo ? photo().level : null; },
       get devicePixelRatio() { return window.devicePixelRatio || 1; },
       get photoRect() { return photo().screenRect(); },
+      get translation() { return [photo().tx, photo().ty]; },
       get stageRect() { return photo().stage.getBoundingClientRect().toJSON(); },
       get stripOffset() { return viewer.strip.shiftFrom(viewer.index); },
       get requestedTiles() { return new Set(photo().tiles.requested); },

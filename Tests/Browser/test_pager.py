@@ -160,3 +160,30 @@ def test_a_photo_added_to_the_folder_appears_in_the_open_grid(phone, limited_ser
              timeout=40, message="new photo in the grid")
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == before + 1
     assert js(phone, "return window.__sameDocument === true")
+
+
+def test_a_trackpad_swipe_pages_and_a_mouse_drag_on_a_zoomed_photo_pans_it(desktop, server):
+    driver = desktop
+    photos = sorted_photos(server)
+    open_app(driver, server, f"photos/{photos[0]['id']}")
+    wait_for(lambda: js(driver, "return window.__pager?.complete === true"), message="photo drawn")
+    # Two fingers sideways on a trackpad: the pages follow, and settle on the next one.
+    for _ in range(12):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 600, "y": 400, "deltaX": 40, "deltaY": 0})
+    wait_hash(driver, f"#/photos/{photos[1]['id']}")
+    wait_for(lambda: js(driver, "return window.__pager.position === 1 && !window.__pager.moving"), message="settled on page 2")
+    # A trackpad pinch (ctrl+wheel) on the photo zooms it in place; the page does not zoom.
+    box = js(driver, "return document.querySelector('.page.current .photo-open').getBoundingClientRect().toJSON()")
+    cx, cy = box["left"] + box["width"] / 2, box["top"] + box["height"] / 2
+    for _ in range(6):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": cx, "y": cy, "deltaX": 0, "deltaY": -30, "modifiers": 2})
+    wait_for(lambda: js(driver, "const p = window.__pager.photo; return p.s > 1.5 * p.fitScale"), message="photo zoomed in place")
+    assert js(driver, "return visualViewport.scale") == 1
+    # A mouse drag on the zoomed photo pans it, and opens nothing.
+    before = js(driver, "return window.__pager.photo.tx")
+    ActionChains(driver).move_by_offset(0, 0).perform()
+    ActionChains(driver).move_to_element_with_offset(driver.find_element(By.CSS_SELECTOR, ".page.current .photo-open"), 0, 0) \
+        .click_and_hold().move_by_offset(-120, 0).move_by_offset(-60, 0).release().perform()
+    wait_for(lambda: js(driver, "return !window.__pager.photo.animating"), message="pan at rest")
+    assert js(driver, "return window.__pager.photo.tx") < before - 100
+    assert hash_of(driver) == f"#/photos/{photos[1]['id']}"
