@@ -6,16 +6,22 @@ import { renderGrid } from './grid.js';
 import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
-import { tileURL } from './geometry.js';
+import { ListSequence } from './photo-sequence.js';
+import { flyPhoto, cancelFlight } from './photo-transition.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
 const zoomView = document.getElementById('zoom-view');
 const pagerTitle = pagerView.querySelector('.pager-title');
 let photos = [];
+// What the pager and the zoom view page through: today the whole list, fetched at once; any
+// object answering count / indexOf / at / peek / subscribe will do (see photo-sequence.js).
+const sequence = new ListSequence();
 let cameFromGrid = false;
-let zoomPushed = false;
+let zoomPushed = false;   // the zoom view has a history entry of its own, pushed from the pager
+let zoomOpenedOn = null;  // the photo that entry was pushed from
 let landed = false; // the first view shown, straight from the URL (a reload or a shared link)
+let routing = 0;    // the latest route shown; an older one still waiting for its photo gives way
 
 function parseRoute(hash) {
   const match = /^#\/photos\/(\d+)(\/zoom)?\/?$/.exec(hash);
@@ -23,24 +29,21 @@ function parseRoute(hash) {
   return { view: match[2] ? 'zoom' : 'photo', id: Number(match[1]) };
 }
 
+/** The grid cell of photo `id` and its box on screen, if the grid has it. */
+function gridCell(id) {
+  const cell = gridView.querySelector(`[data-photo-id="${id}"]`);
+  return cell ? { cell, rect: cell.getBoundingClientRect(), square: true } : null;
+}
+
 const viewer = new ZoomViewer(zoomView, {
+  sequence,
   onClose: closeZoom,
-  onPage(step) {
-    // A photo that could not be read has no tiles to zoom into: the swipe goes past it.
-    let next = pager.index + step;
-    while (next >= 0 && next < photos.length && photos[next].status === 'failed') next += step;
-    if (next < 0 || next >= photos.length) return false;
-    pager.goTo(next, 'instant');
-    viewer.show(photos[next]);
-    return true;
-  },
-  // Once the photo in front is on screen, the ones beside it are fetched, never before.
-  onFirstScreen(photo) {
-    preloadNeighbours(photos.indexOf(photo));
-  },
+  // A swipe in the zoom view moves the pager under it too, so closing lands on the same photo.
+  onShow: (photo, index) => pager.goTo(index, 'instant'),
 });
 
 const pager = new Pager(pagerView, {
+  sequence,
   onChange(photo) {
     composer.setPhoto(photo);
     pagerTitle.textContent = photo.title;
@@ -53,6 +56,7 @@ const pager = new Pager(pagerView, {
   },
   onOpenZoom(photo) {
     zoomPushed = true;
+    zoomOpenedOn = photo.id;
     location.hash = `#/photos/${photo.id}/zoom`;
   },
   isBusy: () => viewer.isOpen,
@@ -62,21 +66,10 @@ const composer = new Composer(document.getElementById('composer'), {
   onPosted: (comment) => pager.addComment(comment),
 });
 
-/** The one-tile level 0 of the photos beside `index`, so a swipe in the zoom view never shows black. */
-function preloadNeighbours(index) {
-  for (const j of [index - 1, index + 1]) {
-    const photo = photos[j];
-    if (photo && photo.status !== 'failed') new Image().src = tileURL(photo, 0, 0, 0);
-  }
-}
-
-let closingOn = null; // the photo the zoom view showed when it closed (it may have been swiped to)
-
 function closeZoom() {
-  const photo = pager.current;
+  const photo = viewer.photo || pager.current;
   if (zoomPushed) {
-    zoomPushed = false;
-    closingOn = photo.id;
+    // Back, as the browser's own Back button would; the hashchange below lands on the photo shown.
     history.back();
   } else {
     history.replaceState(history.state, '', `#/photos/${photo.id}`);
@@ -84,48 +77,82 @@ function closeZoom() {
   }
 }
 
-function show(route) {
-  const index = route.view === 'grid' ? -1 : photos.findIndex((p) => p.id === route.id);
-  if (route.view !== 'grid' && index < 0) {
+/** The pager fades in or out while a photo flies between the grid and its page. */
+function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : String(opacity); }
+
+async function show(route) {
+  const token = ++routing;
+  const index = route.view === 'grid' ? -1 : await sequence.indexOf(route.id);
+  const photo = index >= 0 ? await sequence.at(index) : null;
+  if (token !== routing) return;
+  if (route.view !== 'grid' && !photo) {
     history.replaceState(null, '', '#/');
     return show({ view: 'grid' });
   }
+  cancelFlight();
   if (route.view === 'grid') {
     const last = pager.current;
     if (viewer.isOpen) viewer.close();
     pager.setCovered(false);
-    pagerView.hidden = true;
-    gridView.hidden = false;
+    zoomPushed = false;
     document.title = 'Photos';
     cameFromGrid = false;
-    const cell = last && gridView.querySelector(`[data-photo-id="${last.id}"]`);
-    if (cell) { cell.scrollIntoView({ block: 'nearest' }); cell.focus({ preventScroll: true }); }
+    const from = !pagerView.hidden ? pager.zoomSource() : null;
+    gridView.hidden = false;
+    const cell = last && gridCell(last.id);
+    if (cell) { cell.cell.scrollIntoView({ block: 'nearest' }); cell.cell.focus({ preventScroll: true }); }
+    // The photo shrinks back into its cell while the pager fades away over the grid.
+    pagerView.inert = true;
+    if (from) from.element.style.opacity = '0';
+    await flyPhoto(last, from, cell && gridCell(last.id), (p) => fadePager(1 - p));
+    if (from) from.element.style.opacity = '';
+    if (token !== routing) return;
+    pagerView.hidden = true;
+    pagerView.inert = false;
+    fadePager(1);
     return;
   }
   // The grid is on screen before the first route is applied; a shared link did not come from it.
   const fromGrid = !gridView.hidden && landed;
+  const fromPager = !pagerView.hidden && landed && !viewer.isOpen;
   if (fromGrid) cameFromGrid = true;
-  gridView.hidden = true;
-  pagerView.hidden = false;
-  if (route.view === 'zoom' && photos[index].status !== 'failed') pager.setCovered(true);
-  pager.goTo(index, 'instant');
-  if (fromGrid) pager.focusPhoto();
-  if (route.view === 'zoom' && photos[index].status === 'failed') {
+  if (route.view === 'zoom' && photo.status === 'failed') {
     history.replaceState(history.state, '', `#/photos/${route.id}`);
     return show({ view: 'photo', id: route.id });
   }
+  const cell = fromGrid ? gridCell(route.id) : null;
+  // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
+  if (!fromGrid) gridView.hidden = true;
+  pagerView.hidden = false;
+  if (route.view === 'zoom') pager.setCovered(true);
+  pager.goTo(index, 'instant');
   // Under the zoom dialog the pager takes no focus and no clicks.
   pagerView.inert = route.view === 'zoom';
   if (route.view === 'zoom') {
-    pager.setCovered(true);
-    if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
-  } else if (viewer.isOpen) {
-    viewer.close();
+    if (!viewer.isOpen || viewer.photo?.id !== route.id) viewer.open(index, { from: fromPager ? pager.zoomSource() : null });
+    gridView.hidden = true;
+    return;
+  }
+  if (viewer.isOpen) {
     pager.setCovered(false);
     zoomPushed = false;
-    pagerView.querySelector('.page.current .photo-open')?.focus({ preventScroll: true });
+    viewer.close({ to: pager.zoomSource() });
+    pager.focusPhoto();
   }
+  if (fromGrid) {
+    pager.focusPhoto();
+    const to = pager.zoomSource();
+    if (to) to.element.style.opacity = '0';
+    await flyPhoto(photo, cell, to, (p) => fadePager(p));
+    if (to) to.element.style.opacity = '';
+    fadePager(1);
+    if (token !== routing) return;
+  }
+  gridView.hidden = true;
 }
+
+// A finger on the pager while the photo still flies in: it lands at once, and the finger takes over.
+pagerView.addEventListener('pointerdown', () => cancelFlight(), true);
 
 pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
   // Back to the grid is the browser's Back when the grid is where the person came from.
@@ -134,12 +161,12 @@ pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
 
 window.addEventListener('hashchange', () => {
   let route = parseRoute(location.hash);
-  if (closingOn !== null && route.view === 'photo' && route.id !== closingOn) {
-    // Back closed the zoom view, but onto the photo it was opened on: stay on the one it showed last.
-    history.replaceState(history.state, '', `#/photos/${closingOn}`);
-    route = { view: 'photo', id: closingOn };
+  // Back out of a zoom view that was paged lands on the photo it showed last, not the one it was
+  // opened on: the swipes replaced the zoom view's entry, as they replace the pager's.
+  if (viewer.isOpen && zoomPushed && route.view === 'photo' && route.id === zoomOpenedOn && viewer.photo && viewer.photo.id !== route.id) {
+    history.replaceState(history.state, '', `#/photos/${viewer.photo.id}`);
+    route = { view: 'photo', id: viewer.photo.id };
   }
-  closingOn = null;
   show(route);
 });
 window.addEventListener('pagehide', () => pager.setLive(false));
@@ -154,7 +181,7 @@ function applyPhotos(list) {
   count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
   document.getElementById('grid-status').textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
   renderGrid(document.getElementById('grid'), photos);
-  pager.setPhotos(photos);
+  sequence.replace(photos);
 }
 
 /**
@@ -185,9 +212,9 @@ async function start() {
     return;
   }
   applyPhotos(list);
-  document.documentElement.dataset.ready = 'true';
-  show(parseRoute(location.hash));
+  await show(parseRoute(location.hash));
   landed = true;
+  document.documentElement.dataset.ready = 'true';
   setTimeout(refresh, 5000);
 }
 

@@ -27,8 +27,9 @@ os.environ["SE_OFFLINE"] = "true"
 class Server:
     """One running server process: its base URL, its photos, and its stdout/stderr lines."""
 
-    def __init__(self, command, env, expected_photos, ready_timeout=120):
+    def __init__(self, command, env, expected_photos, ready_timeout=120, all_ready=True):
         self.expected_photos = expected_photos
+        self.all_ready = all_ready
         self.lines = []
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True, cwd=REPO)
@@ -55,7 +56,8 @@ class Server:
             try:
                 photos = self.get_json("/photos")["photos"]
                 # Photos are listed as they are found, so wait for all of them, not just the first.
-                if len(photos) >= self.expected_photos and all(p["status"] in ("ready", "failed") for p in photos):
+                if len(photos) >= self.expected_photos and (
+                        not self.all_ready or all(p["status"] in ("ready", "failed") for p in photos)):
                     return {p["title"]: p for p in photos}
             except OSError:
                 pass
@@ -77,7 +79,7 @@ class Server:
 ADMIN_TOKEN = "browser-test-admin-token"
 
 
-def start_server(photos_dir, data_dir, comments_per_minute, expected_photos):
+def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True):
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
                PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN)
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
@@ -89,7 +91,7 @@ def start_server(photos_dir, data_dir, comments_per_minute, expected_photos):
             binary = os.path.join(REPO, binary)
         command = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", photos_dir,
                    "--data", data_dir, "--public", os.path.join(REPO, "Public")]
-    return Server(command, env, expected_photos)
+    return Server(command, env, expected_photos, all_ready=all_ready)
 
 
 @pytest.fixture(scope="session")
