@@ -136,10 +136,7 @@ extension Connection {
         let duration = loop.now - record.startedAt
         context.observer.requestCompleted(CompletedRequest(record: record, status: status, bytesSent: bytes, durationSeconds: max(0, duration)))
         if context.logsRequests {
-            context.logger.info("\(record.method) \(record.path) \(status.rawValue)", [
-                ("method", record.method.rawValue), ("path", record.path), ("status", String(status.rawValue)),
-                ("bytes", String(bytes)), ("ms", String(Int((max(0, duration) * 1000).rounded()))), ("remote", record.remoteAddress),
-            ])
+            loop.accessLog.log(record, status: status, bytes: bytes, milliseconds: Int((max(0, duration) * 1000).rounded()), now: loop.now)
         }
     }
 }

@@ -24,6 +24,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now: Double
     /// The number of connections, readable from other threads during shutdown.
     let connectionCount = Atomic<Int>(0)
+    /// This loop's access log; its lines are written in batches.
+    let accessLog: AccessLog
 
     static let tooBusy: [UInt8] = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 127\r\n\r\n"
         + "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"The server has too many connections; try again soon.\"}").utf8)
@@ -35,6 +37,7 @@ final class EventLoop: @unchecked Sendable {
         self.readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         self.encoder = ResponseHeadEncoder(serverName: context.serverName)
         self.now = monotonicSeconds()
+        self.accessLog = AccessLog(logger: context.logger)
         try epoll.add(listener, events: EpollFlags.readable)
     }
 
@@ -73,7 +76,8 @@ final class EventLoop: @unchecked Sendable {
         var events = EpollEvents(capacity: 256)
         var nextSweep = monotonicSeconds() + shortestLimit
         while running {
-            let wait = max(0, min(nextSweep, acceptPausedUntil ?? .infinity) - monotonicSeconds())
+            let wake = min(nextSweep, acceptPausedUntil ?? .infinity, accessLog.flushDeadline ?? .infinity)
+            let wait = max(0, wake - monotonicSeconds())
             epoll.wait(into: &events, timeoutMilliseconds: Int32(min(wait, 60) * 1000 + 1))
             now = monotonicSeconds()
             for index in 0..<events.count {
@@ -88,6 +92,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             resumeAcceptingIfDue()
+            accessLog.flushIfDue(now: now)
             if now >= nextSweep {
                 nextSweep = now + shortestLimit
                 for connection in Array(connections.values) {
@@ -100,6 +105,8 @@ final class EventLoop: @unchecked Sendable {
         }
         for connection in Array(connections.values) { connection.close() }
         if listener >= 0 { Socket.close(listener) }
+        // Every answered request is in the log before the loop's thread ends (shutdown waits for it).
+        accessLog.flush()
     }
 
     /// The shortest time from any event to the deadline it arms.
