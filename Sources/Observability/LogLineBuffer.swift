@@ -56,27 +56,47 @@ public final class LogLineBuffer {
 
     /// Starts a line: the time, level and label, and the opening of the message.
     public func begin(level: LogLevel, label: String, seconds: Int, milliseconds: Int) {
-        reserve(96 + label.utf8.count * 10)
+        if level != prefixLevel || label != prefixLabel { spellPrefix(level: level, label: label) }
+        reserve(prefixAfterTime.count + 40)
         switch format {
         case .text:
             timestamp.write(seconds: seconds, milliseconds: milliseconds, to: storage + count)
             count += 24
+        case .json:
+            raw("{\"time\":\"")
+            timestamp.write(seconds: seconds, milliseconds: milliseconds, to: storage + count)
+            count += 24
+        }
+        prefixAfterTime.withUnsafeBufferPointer { copy($0) }
+    }
+
+    /// What follows the time up to the message, for the last level and label (a loop's lines
+    /// all share one): spelled once, copied per line.
+    private var prefixAfterTime: [UInt8] = []
+    private var prefixLevel: LogLevel?
+    private var prefixLabel = ""
+
+    private func spellPrefix(level: LogLevel, label: String) {
+        let start = count
+        switch format {
+        case .text:
             raw(" ")
-            raw(level.description)
+            rawString(level.description)
             for _ in level.description.utf8.count..<7 { raw(" ") }
             raw(" ")
             escaped(label, quoting: false)
             raw(": ")
         case .json:
-            raw("{\"time\":\"")
-            timestamp.write(seconds: seconds, milliseconds: milliseconds, to: storage + count)
-            count += 24
             raw("\",\"level\":\"")
-            raw(level.description)
+            rawString(level.description)
             raw("\",\"logger\":")
             jsonQuoted(label)
             raw(",\"message\":\"")
         }
+        prefixAfterTime = Array(UnsafeBufferPointer(start: storage + start, count: count - start))
+        count = start
+        prefixLevel = level
+        prefixLabel = label
     }
 
     /// Part of the message.
@@ -91,7 +111,10 @@ public final class LogLineBuffer {
     public func message(_ number: Int) { decimal(number) }
 
     /// One space of the message.
-    public func messageSpace() { raw(" ") }
+    public func messageSpace() {
+        reserve(1)
+        byte(0x20)
+    }
 
     /// Ends the message; fields follow.
     public func endMessage() {
@@ -183,8 +206,13 @@ public final class LogLineBuffer {
 
     // MARK: Bytes
 
+    @inline(__always)
     private func reserve(_ bytes: Int) {
-        guard count + bytes > capacity else { return }
+        if count + bytes > capacity { makeRoom(bytes) }
+    }
+
+    @inline(never)
+    private func makeRoom(_ bytes: Int) {
         if fd != nil && count > 0 {
             flush()
             if bytes <= capacity { return }
@@ -203,83 +231,139 @@ public final class LogLineBuffer {
         count += 1
     }
 
+    @inline(__always)
     private func raw(_ ascii: StaticString) {
         reserve(ascii.utf8CodeUnitCount)
         (storage + count).update(from: ascii.utf8Start, count: ascii.utf8CodeUnitCount)
         count += ascii.utf8CodeUnitCount
     }
 
-    private func raw(_ ascii: String) {
-        var ascii = ascii
-        ascii.withUTF8 { bytes in
-            guard !bytes.isEmpty else { return }
+    private func rawString(_ ascii: String) {
+        withBytes(ascii) { bytes in
             reserve(bytes.count)
-            (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
-            count += bytes.count
+            copy(bytes)
         }
     }
 
-    private func fieldKey(_ key: StaticString) {
-        switch format {
-        case .text:
-            raw(" ")
-            raw(key)
-            raw("=")
-        case .json:
-            raw(",\"")
-            raw(key)
-            raw("\":")
+    /// Copies bytes in; room must have been reserved.
+    @inline(__always)
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        (storage + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// The string's UTF-8 bytes, in place when it is native (nearly always), else copied.
+    @inline(__always)
+    private func withBytes(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if string.utf8.withContiguousStorageIfAvailable(body) == nil {
+            var copied = string
+            copied.withUTF8(body)
         }
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether a word has a byte equal to `byte`.
+    @inline(__always)
+    private static func has(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs != 0
+    }
+
+    /// Whether every byte is at least `low`, and neither a backslash nor (with `checkQuote`) a
+    /// quote, nor (unless `allowHigh`) 0x7F or above; eight bytes at a time, one branch a word.
+    @inline(__always)
+    private static func isPlain(_ base: UnsafePointer<UInt8>, _ n: Int, low: UInt8, checkQuote: Bool, allowHigh: Bool) -> Bool {
+        let lows = ones &* UInt64(low)
+        let backslashes = ones &* 0x5c, quotes = ones &* 0x22
+        var i = 0
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            // Below `low`: (w - low…) & ~w; 0x7F and above: (w + 1…) | w; equal to c: x = w ^ c…, (x - 1…) & ~x.
+            var bad = (w &- lows) & ~w
+            if !allowHigh { bad |= (w &+ ones) | w }
+            let b = w ^ backslashes
+            bad |= (b &- ones) & ~b
+            if checkQuote {
+                let q = w ^ quotes
+                bad |= (q &- ones) & ~q
+            }
+            if bad & highs != 0 { return false }
+            i += 8
+        }
+        while i < n {
+            let b = base[i]
+            if b < low || (!allowHigh && b >= 0x7f) || b == 0x5c || (checkQuote && b == 0x22) { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private func fieldKey(_ key: StaticString) {
+        let n = key.utf8CodeUnitCount
+        reserve(n + 4)
+        // Through a local pointer: a store through `storage` could otherwise be taken to change
+        // `count`, which would then be read again for every byte.
+        var out = storage + count
+        let text = format == .text
+        out.pointee = text ? 0x20 : UInt8(ascii: ",")
+        out += 1
+        if !text { out.pointee = 0x22; out += 1 }
+        out.update(from: key.utf8Start, count: n)
+        out += n
+        if text {
+            out.pointee = UInt8(ascii: "=")
+            out += 1
+        } else {
+            out[0] = 0x22
+            out[1] = UInt8(ascii: ":")
+            out += 2
+        }
+        count = out - storage
     }
 
     private func decimal(_ number: Int) {
         reserve(21)
-        if number < 0 { byte(UInt8(ascii: "-")) }
-        var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let written = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
-            var n = 0
-            repeat {
-                scratch[23 - n] = UInt8(48 + magnitude % 10)
-                magnitude /= 10
-                n += 1
-            } while magnitude > 0
-            (storage + count).update(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + 24 - n, count: n)
-            return n
+        var out = storage + count
+        if number < 0 {
+            out.pointee = UInt8(ascii: "-")
+            out += 1
         }
-        count += written
+        var magnitude = number.magnitude
+        var digits = 1
+        var scale: UInt = 10
+        while digits < 20 && magnitude >= scale {
+            digits += 1
+            if scale > UInt.max / 10 { break }
+            scale *= 10
+        }
+        var at = digits
+        repeat {
+            at -= 1
+            out[at] = UInt8(48 + magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count = out + digits - storage
     }
 
     /// Text: the string with every character that could forge or disguise a line escaped;
     /// with `quoting`, in quotes when it holds a space or a quote.
     private func escaped(_ string: String, quoting: Bool) {
-        var string = string
-        string.withUTF8 { bytes in
-            guard !bytes.isEmpty else { return }
-            // Nearly every value is plain printable ASCII: one pass to know, one copy.
-            var plain = true
-            var needsQuotes = false
-            for b in bytes {
-                if b == 0x20 || b == 0x22 { needsQuotes = true } else if b < 0x20 || b >= 0x7f || b == 0x5c { plain = false }
-            }
-            let quoted = quoting && needsQuotes
-            if plain && !quoted {
-                reserve(bytes.count)
-                (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
+        withBytes(string) { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            // Nearly every value is plain printable ASCII: copied, then checked in place a word
+            // at a time. A message may hold spaces as they are; a value with one is quoted.
+            reserve(bytes.count * 10 + 2)
+            (storage + count).update(from: base, count: bytes.count)
+            if Self.isPlain(storage + count, bytes.count, low: quoting ? 0x21 : 0x20, checkQuote: quoting, allowHigh: false) {
                 count += bytes.count
                 return
             }
-            reserve(bytes.count * 10 + 2)
-            if quoted { byte(0x22) }
-            if plain {
-                for b in bytes {
-                    if b == 0x22 { byte(0x5c) }
-                    byte(b)
-                }
-            } else {
-                escapeScalars(String(decoding: bytes, as: UTF8.self), quoted: quoted)
-            }
-            if quoted { byte(0x22) }
+            let needsQuotes = quoting && bytes.contains { $0 == 0x20 || $0 == 0x22 }
+            if needsQuotes { byte(0x22) }
+            escapeScalars(String(decoding: bytes, as: UTF8.self), quoted: needsQuotes)
+            if needsQuotes { byte(0x22) }
         }
     }
 
@@ -317,14 +401,11 @@ public final class LogLineBuffer {
 
     /// JSON string content, escaped exactly as `jsonString` escapes it.
     private func jsonEscaped(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes in
-            guard !bytes.isEmpty else { return }
-            var plain = true
-            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5c { plain = false; break }
-            reserve(plain ? bytes.count : bytes.count * 6)
-            if plain {
-                (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
+        withBytes(string) { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            reserve(bytes.count * 6)
+            (storage + count).update(from: base, count: bytes.count)
+            if Self.isPlain(storage + count, bytes.count, low: 0x20, checkQuote: true, allowHigh: true) {
                 count += bytes.count
                 return
             }
