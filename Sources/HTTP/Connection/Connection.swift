@@ -23,6 +23,10 @@ final class Connection: @unchecked Sendable {
     var output: [Segment] = []
     var outputHead = 0
     private var readable = true
+    /// The peer shut its sending side (EPOLLRDHUP): the end of input is already in the socket,
+    /// and under edge-triggered epoll no later event will say so again, so reading goes on past
+    /// a short read until it returns 0.
+    private var peerClosed = false
     /// The socket said EAGAIN; EPOLLOUT will resume the flush.
     var blocked = false
     private var depth = 0
@@ -46,6 +50,7 @@ final class Connection: @unchecked Sendable {
         }
         if events & EpollFlags.writable != 0 && blocked { flush() }
         if events & (EpollFlags.readable | EpollFlags.peerClosed) != 0 {
+            if events & EpollFlags.peerClosed != 0 { peerClosed = true }
             readable = true
             pump()
         }
@@ -70,8 +75,9 @@ final class Connection: @unchecked Sendable {
                 readable = false
                 apply(.inputClosed)
             case .done(let count):
-                // A short read drained the socket; edge-triggered epoll will report new bytes.
-                if count < loop.readBuffer.count { readable = false }
+                // A short read drained the socket; edge-triggered epoll will report new bytes
+                // (but not an end of input it has reported already).
+                if count < loop.readBuffer.count && !peerClosed { readable = false }
                 machine.inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 apply(.bytesReceived)
             }

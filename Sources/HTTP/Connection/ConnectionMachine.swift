@@ -207,6 +207,9 @@ struct ConnectionMachine {
             }
         case .inputClosed:
             inputEnded = true
+            // No request will follow: the last answer owed says so, and the connection closes
+            // once all are out (a half-closed client reads them, then sees the close).
+            if !slots.isEmpty { slots[slots.count - 1].closeAfter = true }
             switch phase {
             case .streaming, .lingering:
                 close(into: &actions)

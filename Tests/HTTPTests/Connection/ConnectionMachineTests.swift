@@ -218,7 +218,8 @@ final class ConnectionMachineTests: XCTestCase {
         var m = machine()
         _ = receive(&m, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
         XCTAssertEqual(steps(m.event(.inputClosed, now: 0)), [])
-        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
+        // The last answer owed says `Connection: close`: no request can follow it.
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: true)])
         XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.close])
     }
 
