@@ -5,7 +5,8 @@ import Glibc
 /// A blocking client connection that sends raw bytes and reads responses one by one: for tools,
 /// health checks and live tests that need to control exactly what goes on the wire.
 public final class HTTPClientConnection {
-    private let fd: Int32
+    /// The socket, for callers that set its options (a small receive buffer, say).
+    public let fd: Int32
     private var buffer: [UInt8] = []
     private var closedByPeer = false
     private var isClosed = false

@@ -8,6 +8,7 @@ extension Connection {
     /// Writes queued output until it is gone or the socket is full.
     func flush() {
         var progressed = false
+        defer { if progressed { notifyStreamIfDrained() } }
         while outputHead < output.count && !isClosed {
             switch output[outputHead] {
             case .completed(let record, let status, let bytes):
@@ -25,6 +26,8 @@ extension Connection {
                     return waitForSocket(progressed: progressed)
                 }
                 progressed = true
+                machine.unsentBytes -= sent
+                machine.sentBytes += sent
                 if sent == remaining { outputHead += 1 } else { output[outputHead] = .file(file, offset: offset, remaining: remaining - sent) }
             case .bytes, .encoded:
                 let result = writeGathered()
@@ -91,6 +94,8 @@ extension Connection {
         }
         guard let (result, end) = gathered else { return .failed }
         guard case .done(var written) = result else { return .wouldBlock }
+        machine.unsentBytes -= written
+        machine.sentBytes += written
         // Drop what was written; log markers fire as they are passed, so they stay in order.
         var index = outputHead
         while index < end {

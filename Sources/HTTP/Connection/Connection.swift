@@ -110,6 +110,7 @@ final class Connection: @unchecked Sendable {
             run(dispatch)
         case .sendContinue:
             output.append(.bytes(ResponseHeadEncoder.continueLine, offset: 0))
+            machine.unsentBytes += ResponseHeadEncoder.continueLine.count
         case .send(let response, let record, let close):
             let keepAliveForHTTP10 = record.http10 && !close
             if let (answer, withBody) = response.sentAsEncoded,
@@ -118,7 +119,9 @@ final class Connection: @unchecked Sendable {
                 // prefix, then the answer's own bytes; no head is built.
                 output.append(.bytes(prefix, offset: 0))
                 output.append(.encoded(answer, withBody: withBody, offset: 0))
-                output.append(.completed(record, .ok, bytes: prefix.count + answer.wireCount(withBody: withBody)))
+                let bytes = prefix.count + answer.wireCount(withBody: withBody)
+                output.append(.completed(record, .ok, bytes: bytes))
+                machine.unsentBytes += bytes
                 return
             }
             let head = loop.encoder.encode(response, close: close, keepAliveForHTTP10: keepAliveForHTTP10)
@@ -130,6 +133,7 @@ final class Connection: @unchecked Sendable {
             case .stream(let start): startStream(start)
             }
             output.append(.completed(record, response.status, bytes: head.count + response.payloadLength))
+            machine.unsentBytes += head.count + response.payloadLength
         case .shutdownWrite:
             Socket.shutdownWrite(fd)
         case .close:
@@ -174,8 +178,19 @@ final class Connection: @unchecked Sendable {
     private func drainStream() {
         guard let stream, !isClosed else { return }
         let (chunks, closeRequested) = stream.take()
-        for chunk in chunks where !chunk.isEmpty { output.append(.bytes(chunk, offset: 0)) }
+        for chunk in chunks where !chunk.isEmpty {
+            output.append(.bytes(chunk, offset: 0))
+            machine.unsentBytes += chunk.count
+        }
+        if machine.unsentBytes > loop.context.limits.maxStreamBacklogBytes {
+            // The client takes events slower than they come: rather than hold an ever longer
+            // backlog for it, close; it reconnects and resumes from the last event it saw.
+            machine.resetOnClose = true
+            close()
+            return
+        }
         if !blocked { flush() }
+        notifyStreamIfDrained()
         if closeRequested {
             // The application ended the stream: it is closed for it now, whatever the socket still does.
             stream.markClosed()
@@ -183,11 +198,21 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Tells a stream waiting to write more (a paged replay) that the queue has emptied enough.
+    func notifyStreamIfDrained() {
+        guard let stream, !isClosed, machine.unsentBytes <= Self.streamLowWaterBytes else { return }
+        stream.runDrainWaiters()
+    }
+
+    /// Queued stream bytes at or below which a stream waiting for the socket to drain is told to go on.
+    static let streamLowWaterBytes = 64 * 1024
+
     /// Closes the socket at once and forgets the connection.
     func close() {
         guard !isClosed else { return }
         isClosed = true
         loop.epoll.remove(fd)
+        if machine.resetOnClose { Socket.setResetOnClose(fd) }
         Socket.close(fd)
         output.removeAll()
         stream?.markClosed()

@@ -25,6 +25,17 @@ public protocol ResponseStream: AnyObject, Sendable {
     var isClosed: Bool { get }
     /// Called once, on any thread, when the connection closes for whatever reason.
     func onClose(_ callback: @escaping @Sendable () -> Void)
+    /// Calls `callback` once what was written so far has (nearly) all gone to the client, so a
+    /// writer with much to send (a replay) sends it a page at a time, as fast as the client
+    /// reads, instead of queuing all of it. Never called once the stream is closed.
+    func whenDrained(_ callback: @escaping @Sendable () -> Void)
+}
+
+extension ResponseStream {
+    /// A stream without backpressure of its own is always drained.
+    public func whenDrained(_ callback: @escaping @Sendable () -> Void) {
+        if !isClosed { callback() }
+    }
 }
 
 /// A response before the server adds `Date`, `Server`, `Content-Length` and `Connection`.

@@ -18,6 +18,19 @@ public struct HTTPLimits: Sendable {
     public var writeTimeoutSeconds: Double = 30
     /// Time a request body may take to arrive. Default 60 s.
     public var bodyTimeoutSeconds: Double = 60
+    /// Requests of one connection worked on at once; further pipelined requests wait unread
+    /// until the earlier ones are answered, as nginx does. Default 1: a client pipelining a
+    /// thousand slow requests holds one worker, not a thousand answers' memory.
+    public var maxRequestsInFlight = 1
+    /// Answer bytes queued for one connection beyond which none of its further requests is
+    /// read, until the client has taken them. Default 1 MiB.
+    public var maxUnsentOutputBytes = 1 << 20
+    /// Unsent bytes of one stream response (Server-Sent Events) beyond which it is closed: the
+    /// client reconnects and resumes from its last event id. Default 1 MiB.
+    public var maxStreamBacklogBytes = 1 << 20
+    /// A client that takes what it is sent slower than this, over a whole `writeTimeoutSeconds`
+    /// in which output kept waiting for it, is dropped. Default 1 KiB/s.
+    public var minSendBytesPerSecond = 1024
 
     public init() {}
 }
