@@ -102,9 +102,9 @@ extension CommentService {
         headers.set("Cache-Control", "no-cache")
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
         return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
-            events.open(photoID: photoID, stream: stream, lastEventID: lastEventID) { after in
-                try store.replay(photoID: photoID, after: after)
-            }
+            let source = CommentReplaySource(deletedIDs: { try store.deletedIDs(photoID: photoID, through: $0) },
+                                             page: { try store.list(photoID: photoID, after: $0, limit: $1) })
+            events.open(photoID: photoID, stream: stream, lastEventID: lastEventID, replay: source)
         })
     }
 
