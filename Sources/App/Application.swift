@@ -31,7 +31,9 @@ public final class Application: @unchecked Sendable {
         let photos = self.photos
         let draining = self.draining
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
-                                  isDraining: { draining.isDraining })
+                                  isDraining: { draining.isDraining },
+                                  workload: { [weak self] in self?.server?.workload ?? [] },
+                                  saturation: { [weak self] in self?.server?.saturation ?? [] })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
@@ -45,12 +47,13 @@ public final class Application: @unchecked Sendable {
         limits.headTimeoutSeconds = configuration.headerTimeoutSeconds
         limits.idleTimeoutSeconds = configuration.idleTimeoutSeconds
         limits.writeTimeoutSeconds = configuration.writeTimeoutSeconds
+        limits.maxConnectionsPerAddress = configuration.maxConnectionsPerClient
         let cores = System.coreCount
         return HTTPServerConfiguration(
             host: configuration.host, port: configuration.port,
             eventLoops: configuration.eventLoops == 0 ? cores : configuration.eventLoops,
             workerThreads: configuration.workerThreads == 0 ? max(4, cores * 2) : configuration.workerThreads,
-            limits: limits)
+            limits: limits, lanes: WorkLanes.threads(configuration, cores: cores))
     }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.

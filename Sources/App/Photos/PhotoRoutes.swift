@@ -13,16 +13,20 @@ struct PhotoRoutes: Sendable {
     let tileSize: Int
     let commentCount: @Sendable (Int) -> Int
     let logger: Logger
+    /// Most on-demand renders of one photo, and for one client, running at once.
+    var rendersPerPhoto = 2
+    var rendersPerClient = 4
 
     func register(on router: inout Router) {
-        // Tiles first: they are most of the traffic, and routes are tried in order.
-        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg") { request in
+        // Tiles first: they are most of the traffic, and routes are tried in order. Images and
+        // the catalog each have worker threads of their own (see `WorkLanes`).
+        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", lane: WorkLanes.images) { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
         }
-        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
-        router.get("/photos") { request in try list(request) }
-        router.get("/photos/:id") { request in try one(request) }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images) { request in try image(request, tile: nil) }
+        router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
+        router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
     }
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -102,7 +106,7 @@ struct PhotoRoutes: Sendable {
         if let bytes = library.cachedImage(key) {
             return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
         }
-        return .offload { [library, logger] in
+        let work: @Sendable () throws -> HTTPResponse = { [library, logger] in
             do {
                 let bytes = try library.image(of: photo, tile: tile)
                 return HTTPResponse(headers: headers, body: .bytes(bytes))
@@ -113,6 +117,11 @@ struct PhotoRoutes: Sendable {
                 throw HTTPError(.notFound, error.description)
             }
         }
+        guard photo.status == .processing else { return .offload(work) }
+        // No pyramid yet: this is a render from the source, seconds of CPU for a large photo.
+        // They wait their turn per photo and per client, without holding a thread meanwhile.
+        return .offloadCapped([WorkCap(key: "photo \(photo.id)", limit: rendersPerPhoto),
+                               WorkCap(key: "client \(request.remoteAddress)", limit: rendersPerClient)], work)
     }
 
     private func find(_ request: HTTPRequest) throws -> Photo {

@@ -10,12 +10,16 @@ public final class PhotoService: Sendable {
     public let library: PhotoLibrary
     let tileSize: Int
     let logger: Logger
+    let rendersPerPhoto: Int
+    let rendersPerClient: Int
 
     public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
         self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), logger: logger, metrics: metrics)
         self.tileSize = configuration.tileSize
         self.logger = logger
+        self.rendersPerPhoto = configuration.rendersPerPhoto
+        self.rendersPerClient = configuration.rendersPerClient
     }
 
     /// Starts scanning and background ingest; returns at once.
@@ -35,7 +39,8 @@ public final class PhotoService: Sendable {
 
     /// Registers GET /photos, /photos/:id, thumbnails and tiles. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
-        let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger)
+        let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
+                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient)
         routes.register(on: &router)
     }
 }

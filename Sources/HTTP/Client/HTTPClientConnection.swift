@@ -16,6 +16,12 @@ public final class HTTPClientConnection {
         fd = try Socket.connect(host: host, port: port, timeoutSeconds: timeoutSeconds)
     }
 
+    /// Takes over a socket connected by the caller (from a chosen source address, say).
+    public init(adopting fd: Int32, timeoutSeconds: Double = 5) {
+        self.fd = fd
+        Socket.setTimeout(fd, seconds: timeoutSeconds)
+    }
+
     deinit { close() }
 
     /// Sends every byte.

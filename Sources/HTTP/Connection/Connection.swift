@@ -157,14 +157,23 @@ final class Connection: @unchecked Sendable {
         case .encoded(let encoded):
             apply(.responseReady(sequence: sequence, PreparedResponse(encoded, for: dispatch.request)))
         case .offload(let work):
-            let request = dispatch.request
-            let loop = self.loop
-            context.pool.submit { [self] in
-                let response: HTTPResponse
-                do { response = try work() } catch { response = context.response(for: error, request: request) }
-                let prepared = PreparedResponse(response, for: request)
-                loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
-            }
+            offload(work, caps: [], dispatch: dispatch)
+        case .offloadCapped(let caps, let work):
+            offload(work, caps: caps, dispatch: dispatch)
+        }
+    }
+
+    /// Runs `work` in the route's lane, queued fairly under this client's address, and posts the answer back.
+    private func offload(_ work: @escaping @Sendable () throws -> HTTPResponse, caps: [WorkCap], dispatch: borrowing Dispatch) {
+        let request = dispatch.request
+        let sequence = dispatch.sequence
+        let context = loop.context
+        let loop = self.loop
+        context.pool.submit(lane: dispatch.route.lane, group: machine.remoteAddress, caps: caps) { [self] in
+            let response: HTTPResponse
+            do { response = try work() } catch { response = context.response(for: error, request: request) }
+            let prepared = PreparedResponse(response, for: request)
+            loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
         }
     }
 

@@ -203,6 +203,13 @@ struct ConnectionMachine {
         return false
     }
 
+    /// When an idle keep-alive connection (between requests, nothing owed, nothing queued) became
+    /// idle; nil while it is busy in any way.
+    var idleSinceIfIdle: Double? {
+        guard case .head(nil) = phase, slots.isEmpty, !outputPending, unsentBytes == 0, inboundStart == inbound.count else { return nil }
+        return idleSince
+    }
+
     /// Whether another request may be read now: the socket takes what is sent, the answers
     /// queued are under the output budget, and fewer than the most requests are in flight.
     var mayStartRequest: Bool {

@@ -10,6 +10,12 @@ public struct HTTPLimits: Sendable {
     public var maxHeaderCount = 100
     /// Most open connections; further ones are accepted and closed at once. Default 10 000.
     public var maxConnections = 10_000
+    /// Most open connections from one remote address, shared out evenly over the event loops
+    /// (each loop takes its part of the connections); 0 for no cap. When an address has its
+    /// share, its connection idle the longest is closed to make room, and with none idle the
+    /// new one is answered 503. Default 256: well below `maxConnections`, so one host holding
+    /// idle connections cannot crowd everyone else out.
+    public var maxConnectionsPerAddress = 256
     /// Time allowed for a request head to arrive completely once its first byte has. Default 10 s.
     public var headTimeoutSeconds: Double = 10
     /// Time an idle keep-alive connection is kept open. Default 60 s.
@@ -42,8 +48,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int
     /// Event loops (epoll instances, one thread each); default one per core.
     public var eventLoops: Int
-    /// Threads in the worker pool for `.worker` routes and offloaded replies.
+    /// Threads in the worker pool's general lane, for `.worker` routes and offloaded replies
+    /// that name no lane of their own.
     public var workerThreads: Int
+    /// Threads of each further lane (`WorkLane`); a route naming a lane not listed runs in the general one.
+    public var lanes: [WorkLane: Int]
+    /// A lane whose oldest queued job has waited this long makes `HTTPServer.saturation` report it. Default 2 s.
+    public var saturatedAfterSeconds: Double
     /// The `Server` header's value.
     public var serverName: String
     public var limits: HTTPLimits
@@ -51,12 +62,15 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080,
         eventLoops: Int = System.coreCount, workerThreads: Int = max(4, System.coreCount * 2),
-        serverName: String = "PhotoScroll", limits: HTTPLimits = HTTPLimits()
+        serverName: String = "PhotoScroll", limits: HTTPLimits = HTTPLimits(), lanes: [WorkLane: Int] = [:],
+        saturatedAfterSeconds: Double = 2
     ) {
         self.host = host
         self.port = port
         self.eventLoops = eventLoops
         self.workerThreads = workerThreads
+        self.lanes = lanes
+        self.saturatedAfterSeconds = saturatedAfterSeconds
         self.serverName = serverName
         self.limits = limits
     }
