@@ -72,6 +72,11 @@ public final class CommentService: Sendable {
         } catch let error as SQLiteError where error.isBusy {
             logger.warning("comment store busy", [("error", error.description)])
             throw HTTPError(.serviceUnavailable, "Comments are busy; try again in a moment.", headers: ["Retry-After": "1"])
+        } catch let error as SQLiteError where error.isStorageFull {
+            // Nothing was stored, nothing is lost: the client may send the same comment again.
+            logger.error("comment store cannot write: the disk is full or failing", [("error", error.description)])
+            throw HTTPError(.serviceUnavailable, "The server cannot store comments right now (its disk is full); try again later.",
+                            headers: ["Retry-After": "60"])
         } catch CommentStoreError.closed {
             throw HTTPError(.serviceUnavailable, "The server is stopping; try again in a moment.", headers: ["Retry-After": "1"])
         } catch {
