@@ -12,7 +12,7 @@ enum PhotoJSON {
         json += ",\"commentCount\":\(commentCount)"
         json += ",\"thumbnail\":\"/photos/\(photo.id)/thumbnail.jpg?v=\(v)\""
         json += ",\"tiles\":\"/photos/\(photo.id)/tiles/{z}/{x}/{y}.jpg?v=\(v)\""
-        if let error = photo.error { json += ",\"error\":\(jsonString(error))" }
+        if let error = photo.error { json += ",\"error\":\(jsonString(ClientText.photoError(error, of: photo)))" }
         return json + "}"
     }
 
