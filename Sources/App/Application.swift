@@ -83,6 +83,9 @@ public final class Application: @unchecked Sendable {
     /// so one that arrives while the server is still starting waits here instead of being lost.
     public func run() throws -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (ulimit -f) makes a write fail with EFBIG, handled like a full disk,
+        // instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         ShutdownSignals.block()
         try start()
         let received = ShutdownSignals.wait()
