@@ -9,6 +9,9 @@ public enum HTTPBody: Sendable {
     case bytes([UInt8])
     /// A byte range of a file on disk, sent with sendfile(2). `length` nil means to the end of the file.
     case file(path: String, offset: Int = 0, length: Int? = nil)
+    /// A whole file under `root`, opened without following any symlink below the root: a
+    /// symlink swapped in after `path` was resolved is refused (404), never followed out.
+    case confinedFile(root: String, path: String)
     /// A long-lived body (Server-Sent Events): the server sends the head without Content-Length,
     /// then calls `start` once with a stream the application writes to from any thread.
     case stream(@Sendable (ResponseStream) -> Void)
