@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Comments
 import HTTP
 import Observability
 
@@ -20,8 +21,22 @@ public final class Application: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
         let photos = try PhotoService(configuration: configuration, logger: logger.labeled("library"), metrics: metrics)
         self.photos = photos
+        let catalog = photos.library.catalog
         self.comments = try CommentService(configuration: configuration, logger: logger.labeled("comments"), metrics: metrics,
-                                           photoExists: { photos.photoExists($0) })
+                                           photoExists: { photos.photoExists($0) },
+                                           identity: { id in
+                                               catalog.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
+                                           })
+        // Before anything is served: comments must still sit under the photos they were written for.
+        if let map = comments.store as? any PhotoIdentityMap {
+            do {
+                try PhotoIdentityCheck.verify(map, catalog: catalog.entries)
+            } catch {
+                comments.stop()
+                photos.stop()
+                throw error
+            }
+        }
     }
 
     /// Every route of the application, static files last.
