@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
         .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
+        // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
+        // ordinary build it replays inputs through the same checks.
+        .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP"]),
 
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
