@@ -30,6 +30,8 @@ final class Connection: @unchecked Sendable {
     /// The socket said EAGAIN; EPOLLOUT will resume the flush.
     var blocked = false
     private var depth = 0
+    /// Set while the outermost `apply` starts the requests already received, one by one.
+    private var resuming = false
     private(set) var isClosed = false
     private var stream: StreamChannel?
     /// Emptied action lists kept for reuse, one per nesting level of `apply`: every request
@@ -97,6 +99,11 @@ final class Connection: @unchecked Sendable {
         depth -= 1
         if depth == 0 && !isClosed {
             if outputHead < output.count && !blocked { flush() }
+            if !resuming {
+                resuming = true
+                while !isClosed && machine.hasPendingRequests { apply(.resume) }
+                resuming = false
+            }
             if readable && machine.wantsInput { pump() }
         }
     }

@@ -17,6 +17,7 @@ extension ConnectionMachine {
                 case .needMore:
                     // Half a head will never be finished once the input has ended.
                     if inputEnded { return endOfInput(into: &actions) }
+                    awaitingBytes = true
                     if startedAt == nil { phase = .head(startedAt: now) }
                     return
                 case .invalid(let error):

@@ -85,6 +85,10 @@ struct ConnectionMachine {
         case timer
         /// The server is shutting down.
         case shutdown
+        /// Requests already received may be read now (see `hasPendingRequests`); the connection
+        /// sends this from its outermost level, one request at a time, so a thousand pipelined
+        /// requests are a loop and never a thousand nested calls.
+        case resume
     }
 
     enum Action {
@@ -153,6 +157,8 @@ struct ConnectionMachine {
     var nextSequence = 0
     /// Requests dispatched whose answer has not come back.
     var inFlight = 0
+    /// The unparsed bytes are only part of a head: nothing to do until more arrive.
+    var awaitingBytes = false
     var outputPending = false
     var outputStalledSince: Double?
     /// Bytes queued for the socket and not written yet; kept by the connection.
@@ -210,6 +216,13 @@ struct ConnectionMachine {
         return idleSince
     }
 
+    /// Whether received bytes may hold a request that can start now (the one before it is
+    /// answered); false once they have been found to be only part of a head.
+    var hasPendingRequests: Bool {
+        guard case .head = phase, inboundStart < inbound.count, !awaitingBytes else { return false }
+        return mayStartRequest
+    }
+
     /// Whether another request may be read now: the socket takes what is sent, the answers
     /// queued are under the output budget, and fewer than the most requests are in flight.
     var mayStartRequest: Bool {
@@ -228,6 +241,7 @@ struct ConnectionMachine {
         if case .closed = phase { return }
         switch event {
         case .bytesReceived:
+            awaitingBytes = false
             switch phase {
             case .streaming, .lingering:
                 inbound.removeAll(keepingCapacity: true)
@@ -257,8 +271,6 @@ struct ConnectionMachine {
             if slots[index].response == nil { inFlight -= 1 }
             slots[index].response = response
             emitReady(now: now, into: &actions)
-            // The next pipelined request may start now that this one is answered.
-            if case .head = phase, inboundStart < inbound.count { advance(now: now, into: &actions) }
         case .outputBlocked:
             outputPending = true
             if outputStalledSince == nil { outputStalledSince = now }
@@ -276,7 +288,14 @@ struct ConnectionMachine {
                 finishClosing(now: now, into: &actions)
             } else {
                 if slots.isEmpty, case .head(nil) = phase { idleSince = now }
-                advance(now: now, into: &actions)
+                switch phase {
+                case .head:
+                    // Requests already received start from the connection's outermost level
+                    // (`.resume`); here only an ended input is settled.
+                    if inputEnded { advance(now: now, into: &actions) }
+                default:
+                    advance(now: now, into: &actions)
+                }
             }
         case .streamEnded:
             if case .streaming = phase {
@@ -285,6 +304,8 @@ struct ConnectionMachine {
             }
         case .timer:
             checkDeadlines(now: now, into: &actions)
+        case .resume:
+            if case .head = phase { advance(now: now, into: &actions) }
         case .shutdown:
             switch phase {
             case .streaming, .lingering:

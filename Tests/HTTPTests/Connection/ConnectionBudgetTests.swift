@@ -13,10 +13,15 @@ extension ConnectionMachineTests {
         let one = "GET /b HTTP/1.1\r\nHost: x\r\n\r\n"
         XCTAssertEqual(receive(&m, String(repeating: one, count: 3), at: 0), [.dispatch("/b", body: "")])
         XCTAssertFalse(m.wantsInput, "nothing more is read while the first is worked on")
-        // Each answer lets the next request start, in order.
-        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false), .dispatch("/b", body: "")])
-        XCTAssertEqual(ok(&m, sequences[1], at: 0), [.send(200, close: false), .dispatch("/b", body: "")])
+        // Each answer lets the next request start, in order, when the connection resumes.
+        for index in 0..<2 {
+            XCTAssertEqual(ok(&m, sequences[index], at: 0), [.send(200, close: false)])
+            XCTAssertTrue(m.hasPendingRequests)
+            XCTAssertEqual(steps(m.event(.resume, now: 0)), [.dispatch("/b", body: "")])
+            XCTAssertFalse(m.hasPendingRequests)
+        }
         XCTAssertEqual(ok(&m, sequences[2], at: 0), [.send(200, close: false)])
+        XCTAssertFalse(m.hasPendingRequests)
         XCTAssertTrue(m.wantsInput)
     }
 
@@ -30,10 +35,13 @@ extension ConnectionMachineTests {
         m.unsentBytes = 5000
         XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
         XCTAssertFalse(m.wantsInput)
+        XCTAssertFalse(m.hasPendingRequests, "the queued answer holds the next request back")
         XCTAssertEqual(steps(m.event(.timer, now: 1)), [])
-        // Written out: the waiting request starts.
+        // Written out: the waiting request starts when the connection resumes.
         m.unsentBytes = 0
-        XCTAssertEqual(steps(m.event(.outputDrained, now: 2)), [.dispatch("/b", body: "")])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 2)), [])
+        XCTAssertTrue(m.hasPendingRequests)
+        XCTAssertEqual(steps(m.event(.resume, now: 2)), [.dispatch("/b", body: "")])
     }
 
     func testAClientTricklingBelowTheFloorIsDropped() {
@@ -65,5 +73,15 @@ extension ConnectionMachineTests {
             XCTAssertEqual(steps(m.event(.timer, now: Double(second))), [], "second \(second)")
         }
         XCTAssertNotNil(m.nextDeadline())
+    }
+}
+
+extension ConnectionMachineTests {
+    /// Half a head is nothing to resume: the connection waits for bytes instead of spinning.
+    func testPartOfAHeadIsNoPendingRequest() {
+        var m = defaultMachine(limits)
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHo", at: 0), [])
+        XCTAssertFalse(m.hasPendingRequests)
+        XCTAssertEqual(receive(&m, "st: x\r\n\r\n", at: 0), [.dispatch("/a", body: "")])
     }
 }

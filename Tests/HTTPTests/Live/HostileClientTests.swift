@@ -148,3 +148,19 @@ final class HostileClientTests: XCTestCase {
         XCTAssertGreaterThan(received, pages * page.count)
     }
 }
+
+extension HostileClientTests {
+    /// Thousands of tiny pipelined requests in one write, each answered inline: served one after
+    /// another in a loop, never by nesting a call per request (which would run out of stack).
+    func testThousandsOfPipelinedRequestsInOneWriteAreAllAnswered() throws {
+        let live = try LiveServer(eventLoops: 1) { router in
+            router.get("/h", execution: .inline) { _ in HTTPResponse(contentType: "text/plain", bytes: [0x6f, 0x6b]) }
+        }
+        defer { live.stop() }
+        let c = try live.connect(timeoutSeconds: 10)
+        let count = 5000
+        let request = "GET /h HTTP/1.1\r\nHost: x\r\n\r\n"
+        DispatchQueue.global().async { try? c.send(String(repeating: request, count: count)) }
+        for _ in 0..<count { XCTAssertEqual(try c.readResponse().text, "ok") }
+    }
+}
