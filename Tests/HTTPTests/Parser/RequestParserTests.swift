@@ -121,6 +121,14 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(outcome(Array(bytes[consumed...])).0, .complete(method: "GET", target: "/b", minor: 1))
     }
 
+    /// The host-byte bitmap says what RFC 3986's sets say, for every byte value.
+    func testHostBytesAreUnreservedSubDelimsAndPercent() {
+        let allowed = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=%".utf8))
+        for byte in 0...255 {
+            XCTAssertEqual(RequestParser.isHostByte(UInt8(byte)), allowed.contains(UInt8(byte)), "byte \(byte)")
+        }
+    }
+
     func testHeadFieldsAndFraming() throws {
         let bytes = Array("POST /c HTTP/1.1\r\nHost:  a.example \r\nX-Multi: 1\r\nx-multi: 2\r\nContent-Length: 12\r\nExpect: 100-continue\r\n\r\n".utf8)
         let result = bytes.withUnsafeBufferPointer { RequestParser.parseHead($0, limits: HTTPLimits()) }
