@@ -30,7 +30,7 @@ public final class LogLineBuffer {
 
     /// Lines for `fileDescriptor` (nil: in memory only); a batch is written once it holds
     /// `flushThreshold` bytes, and by `flush()`.
-    public init(format: LogFormat, fileDescriptor: Int32?, flushThreshold: Int = 48 * 1024) {
+    public init(format: LogFormat, fileDescriptor: Int32?, flushThreshold: Int = 8 * 1024) {
         self.format = format
         self.fd = fileDescriptor
         self.flushThreshold = flushThreshold
