@@ -16,6 +16,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let metrics: LibraryMetrics
     let renders = SingleFlight<TileKey, [UInt8]>()
     let ingest: IngestQueue
+    /// Builds waiting to be tried again after a failure that was not the file's.
+    let retries = BuildRetries()
 
     private struct Loop {
         var started = false
@@ -32,6 +34,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         let registry = metrics
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
+        // Half-built pyramids of a build that crashed are of no use to anyone.
+        BuildLock.removeLeftovers(in: configuration.tilesDirectory, logger: logger)
         if configuration.makesDemo {
             try FileManager.default.createDirectory(atPath: configuration.photosDirectory, withIntermediateDirectories: true)
         } else if !FileManager.default.fileExists(atPath: configuration.photosDirectory) {
@@ -143,8 +147,9 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         collectGarbage()
     }
 
-    /// Queues a photo's pyramid build in the background.
+    /// Queues a photo's pyramid build in the background, unless it waits to be retried.
     func queue(_ photo: Photo) {
+        guard retries.isDue(photo.version) else { return }
         ingest.enqueue(IngestJob(photoID: photo.id, version: photo.version, pixels: photo.width * photo.height))
     }
 

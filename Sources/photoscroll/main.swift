@@ -51,6 +51,8 @@ func main() -> Int32 {
         switch parsed.subcommand {
         case "ingest":
             return try IngestCommand.run(configuration: configuration, paths: parsed.positional, logger: logger)
+        case "reattach-comments":
+            return try ReattachCommentsCommand.run(configuration: configuration, logger: logger)
         case "export":
             guard parsed.positional.count == 1, let out = parsed.options["out"] else {
                 throw UsageError(description: "export takes one photo (an id or a file path) and --out DIR.")

@@ -97,10 +97,12 @@ struct Folders {
     }
 
     func library(renderer: (any PhotoRendering)? = nil, store: (any CatalogStore)? = nil, cacheBytes: Int = 1 << 20,
-                 garbageAge: Double = 60, metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
+                 garbageAge: Double = 60, retryDelay: Double = 5, logger: Logger = .disabled,
+                 metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
         let library = try PhotoLibrary(configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: data, tileCacheBytes: cacheBytes,
-                                                             rescanSeconds: 0, garbageAgeSeconds: garbageAge),
-                         store: store, renderer: renderer, logger: .disabled, metrics: metrics)
+                                                             rescanSeconds: 0, garbageAgeSeconds: garbageAge,
+                                                             retryDelaySeconds: retryDelay),
+                         store: store, renderer: renderer, logger: logger, metrics: metrics)
         // Registered after the folder removal, so it runs before it: no build may write into a removed folder.
         test.addTeardownBlock {
             library.stop()

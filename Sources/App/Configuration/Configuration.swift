@@ -75,6 +75,20 @@ public struct Configuration: Sendable, Equatable {
     public var iiifMaxWidth = 0
     /// Highest IIIF image answer in pixels (`maxHeight`); 0 for the same as `iiifMaxWidth`.
     public var iiifMaxHeight = 0
+    /// Most open connections from one client address; when it has that many, its oldest idle
+    /// connection is closed for a new one. 0 turns the cap off (behind a proxy that does not
+    /// pass `trustedProxies`, every client shares the proxy's address).
+    public var maxConnectionsPerClient = 256
+    /// Worker threads for catalog queries (photo listings); 0 means 2.
+    public var catalogWorkers = 0
+    /// Worker threads for comment reads and writes; 0 means 2.
+    public var commentWorkers = 0
+    /// Worker threads for images read from disk or rendered on demand; 0 means one per core, at least 2.
+    public var imageWorkers = 0
+    /// Most on-demand renders of one photo (before its pyramid is built) running at once; more wait their turn.
+    public var rendersPerPhoto = 2
+    /// Most on-demand renders for one client running at once; more wait their turn.
+    public var rendersPerClient = 4
 
     public init() {}
 }
@@ -136,6 +150,9 @@ extension Configuration {
         .double("writeTimeoutSeconds", \.writeTimeoutSeconds), .double("shutdownGraceSeconds", \.shutdownGraceSeconds),
         .string("publicURL", \.publicURL), .int("iiifMaxArea", \.iiifMaxArea),
         .int("iiifMaxWidth", \.iiifMaxWidth), .int("iiifMaxHeight", \.iiifMaxHeight),
+        .int("maxConnectionsPerClient", \.maxConnectionsPerClient),
+        .int("catalogWorkers", \.catalogWorkers), .int("commentWorkers", \.commentWorkers), .int("imageWorkers", \.imageWorkers),
+        .int("rendersPerPhoto", \.rendersPerPhoto), .int("rendersPerClient", \.rendersPerClient),
     ]
 
     /// The key names, for messages and for checking `config.json`.
@@ -274,6 +291,12 @@ extension Configuration {
         try check(eventLoops >= 0 && eventLoops <= 256, "eventLoops must be between 0 (one per core) and 256.")
         try check(workerThreads >= 0 && workerThreads <= 1024, "workerThreads must be between 0 (automatic) and 1024.")
         try check(maxConnections > 0, "maxConnections must be positive.")
+        try check(maxConnectionsPerClient >= 0, "maxConnectionsPerClient must not be negative (0 turns the cap off).")
+        for (name, value) in [("catalogWorkers", catalogWorkers), ("commentWorkers", commentWorkers), ("imageWorkers", imageWorkers)] {
+            try check((0...1024).contains(value), "\(name) must be between 0 (automatic) and 1024.")
+        }
+        try check(rendersPerPhoto >= 1, "rendersPerPhoto must be at least 1.")
+        try check(rendersPerClient >= 1, "rendersPerClient must be at least 1.")
         for (name, value) in [("headerTimeoutSeconds", headerTimeoutSeconds), ("idleTimeoutSeconds", idleTimeoutSeconds),
                               ("writeTimeoutSeconds", writeTimeoutSeconds), ("shutdownGraceSeconds", shutdownGraceSeconds)] {
             try check(value > 0, "\(name) must be positive.")

@@ -37,7 +37,7 @@ extension IIIFRoutes {
                 return HTTPResponse(headers: headers, body: .bytes(bytes))
             } catch let error as ImagingError {
                 logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
-                throw CrossOrigin.problem(.notFound, error.description)
+                throw CrossOrigin.problem(.notFound, ClientText.photoError(error.description, of: photo))
             }
         }
     }

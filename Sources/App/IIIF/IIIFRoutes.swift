@@ -25,10 +25,10 @@ struct IIIFRoutes: Sendable {
     static let prefix = "/iiif/3"
 
     func register(on router: inout Router) {
-        router.addReply(.GET, "/iiif/3/:id/:region/:size/:rotation/:file") { request in try image(request) }
+        router.addReply(.GET, "/iiif/3/:id/:region/:size/:rotation/:file", lane: WorkLanes.images) { request in try image(request) }
         router.add(.GET, "/iiif/3/:id/info.json", execution: .inline) { request in try information(request) }
         router.add(.GET, "/iiif/3/:id", execution: .inline) { request in try redirect(request) }
-        router.get("/iiif/manifest.json") { request in try libraryManifest(request) }
+        router.get("/iiif/manifest.json", lane: WorkLanes.catalog) { request in try libraryManifest(request) }
         router.add(.GET, "/photos/:id/manifest.json", execution: .inline) { request in try photoManifest(request) }
         for pattern in ["/iiif/3/:id/:region/:size/:rotation/:file", "/iiif/3/:id/info.json", "/iiif/3/:id",
                         "/iiif/manifest.json", "/photos/:id/manifest.json"] {
@@ -79,7 +79,7 @@ struct IIIFRoutes: Sendable {
         guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else {
             throw CrossOrigin.problem(.notFound, "There is no image at \(request.path).")
         }
-        if photo.status == .failed { throw CrossOrigin.problem(.notFound, photo.error ?? "This photo cannot be shown.") }
+        if photo.status == .failed { throw CrossOrigin.problem(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.") }
         return photo
     }
 

@@ -8,7 +8,7 @@ extension PhotoRoutes {
     /// its levels are ours shifted by `TilePyramid.deepZoomShift`; the levels below our level 0
     /// (smaller than one tile, one tile each) are rendered on demand from it.
     func registerDeepZoom(on router: inout Router) {
-        router.addReply(.GET, "/photos/:id/image_files/:level/:tile.jpg") { request in try deepZoomTile(request) }
+        router.addReply(.GET, "/photos/:id/image_files/:level/:tile.jpg", lane: WorkLanes.images) { request in try deepZoomTile(request) }
         router.add(.GET, "/photos/:id/image.dzi", execution: .inline) { request in try deepZoomDescriptor(request) }
         for pattern in ["/photos/:id/image_files/:level/:tile.jpg", "/photos/:id/image.dzi"] {
             router.add(.OPTIONS, pattern, execution: .inline) { request in CrossOrigin.preflight(request) }
@@ -56,7 +56,7 @@ extension PhotoRoutes {
             do {
                 return HTTPResponse(headers: headers, body: .bytes(try library.rendition(of: photo, rendition)))
             } catch let error as ImagingError {
-                throw CrossOrigin.problem(.notFound, error.description)
+                throw CrossOrigin.problem(.notFound, ClientText.photoError(error.description, of: photo))
             }
         }
     }
@@ -65,7 +65,7 @@ extension PhotoRoutes {
         guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id), photo.width > 0, photo.height > 0 else {
             throw CrossOrigin.problem(.notFound, "There is no photo at \(request.path).")
         }
-        if photo.status == .failed { throw CrossOrigin.problem(.notFound, photo.error ?? "This photo cannot be shown.") }
+        if photo.status == .failed { throw CrossOrigin.problem(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.") }
         return photo
     }
 

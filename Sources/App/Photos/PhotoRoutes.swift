@@ -2,6 +2,7 @@ import HTTP
 import Imaging
 import Library
 import Observability
+import Synchronization
 
 /// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg and /photos/:id/tiles/:z/:x/:y.jpg, and
 /// DeepZoom's /photos/:id/image.dzi and /photos/:id/image_files/:level/:x_:y.jpg.
@@ -14,17 +15,23 @@ struct PhotoRoutes: Sendable {
     let tileSize: Int
     let commentCount: @Sendable (Int) -> Int
     let logger: Logger
+    /// Most on-demand renders of one photo, and for one client, running at once.
+    var rendersPerPhoto = 2
+    var rendersPerClient = 4
+    /// Photo versions whose renders have failed, so each is warned about once.
+    let renderFailures = RenderFailures()
 
     func register(on router: inout Router) {
-        // Tiles first: they are most of the traffic, and routes are tried in order.
-        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg") { request in
+        // Tiles first: they are most of the traffic, and routes are tried in order. Images and
+        // the catalog each have worker threads of their own (see `WorkLanes`).
+        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", lane: WorkLanes.images) { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
         }
-        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images) { request in try image(request, tile: nil) }
         registerDeepZoom(on: &router)
-        router.get("/photos") { request in try list(request) }
-        router.get("/photos/:id") { request in try one(request) }
+        router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
+        router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
     }
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -89,7 +96,7 @@ struct PhotoRoutes: Sendable {
     private func image(of photo: Photo, _ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
         if photo.status == .failed {
             // No tile of it exists or will: 404, with the reason the photo's JSON gives.
-            throw HTTPError(.notFound, photo.error ?? "This photo cannot be shown.")
+            throw HTTPError(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.")
         }
         if let tile {
             guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
@@ -112,17 +119,38 @@ struct PhotoRoutes: Sendable {
         if let bytes = library.cachedImage(key) {
             return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
         }
-        return .offload { [library, logger] in
+        let work: @Sendable () throws -> HTTPResponse = { [library, logger, renderFailures] in
             do {
                 let bytes = try library.image(of: photo, tile: tile)
                 return HTTPResponse(headers: headers, body: .bytes(bytes))
             } catch ImagingError.noSuchTile {
                 throw Self.noSuchTile(request)
             } catch let error as ImagingError {
-                logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
-                throw HTTPError(.notFound, error.description)
+                // A deleted or unreadable file fails every tile asked of it: one warning per
+                // photo version (the rest at debug level), and a rescan to notice it is gone.
+                let fields = [("photo", String(photo.id)), ("file", photo.sourcePath), ("path", request.path), ("error", "\(error)")]
+                if renderFailures.first(photo.version) {
+                    logger.warning("cannot render; further failures of this photo are logged at debug level", fields)
+                    library.requestRescan()
+                } else {
+                    logger.debug("cannot render", fields)
+                }
+                // The client learns what went wrong, never where on the server.
+                throw HTTPError(.notFound, ClientText.photoError(error.description, of: photo))
             }
         }
+        guard photo.status == .processing else { return .offload(work) }
+        // No pyramid yet: this is a render from the source, seconds of CPU for a large photo.
+        // They wait their turn per photo and per client, without holding a thread meanwhile.
+        return .offloadCapped([WorkCap(key: "photo \(photo.id)", limit: rendersPerPhoto),
+                               WorkCap(key: "client \(request.remoteAddress)", limit: rendersPerClient)], work)
+    }
+
+    /// Photo versions seen failing to render.
+    final class RenderFailures: Sendable {
+        private let seen = Mutex<Set<String>>([])
+        /// True the first time `version` is reported.
+        func first(_ version: String) -> Bool { seen.withLock { $0.insert(version).inserted } }
     }
 
     private func find(_ request: HTTPRequest) throws -> Photo {

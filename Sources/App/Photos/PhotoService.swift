@@ -13,6 +13,8 @@ public final class PhotoService: Sendable {
     let logger: Logger
     let imageLimits: ImageLimits
     let serviceBase: ServiceBase
+    let rendersPerPhoto: Int
+    let rendersPerClient: Int
 
     public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
@@ -23,6 +25,8 @@ public final class PhotoService: Sendable {
                                        maxWidth: configuration.iiifMaxWidth > 0 ? configuration.iiifMaxWidth : nil,
                                        maxHeight: configuration.iiifMaxHeight > 0 ? configuration.iiifMaxHeight : nil)
         self.serviceBase = ServiceBase(publicURL: configuration.publicURL)
+        self.rendersPerPhoto = configuration.rendersPerPhoto
+        self.rendersPerClient = configuration.rendersPerClient
     }
 
     /// Starts scanning and background ingest; returns at once.
@@ -43,7 +47,8 @@ public final class PhotoService: Sendable {
     /// Registers GET /photos, /photos/:id, thumbnails, tiles, DeepZoom, and the IIIF image
     /// service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
-        let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger)
+        let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
+                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient)
         routes.register(on: &router)
         IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
             .register(on: &router)

@@ -81,6 +81,13 @@ public final class PhotoCatalog: Sendable {
         return state.byID[id]
     }
 
+    /// Every stored row, present or not, in id order: what each id means (for the comments'
+    /// check that their photo ids still name the same files).
+    public var entries: [CatalogEntry] { state.withLock { $0.entries.values.sorted { $0.id < $1.id } } }
+
+    /// The stored row of one id, present or not.
+    public func entry(_ id: Int) -> CatalogEntry? { state.withLock { $0.entries[id] } }
+
     /// The present photo stored under a relative path, or nil.
     public func photo(relativePath: String) -> Photo? {
         photos.first { $0.relativePath == relativePath }

@@ -95,6 +95,13 @@ public final class IngestQueue: @unchecked Sendable {
         }
     }
 
+    /// Forgets that a job was done, so that enqueuing it again builds it again (a retry).
+    public func forget(_ job: IngestJob) {
+        condition.lock()
+        known.remove(job)
+        condition.unlock()
+    }
+
     /// Queued plus running jobs.
     public var length: Int {
         condition.lock()
