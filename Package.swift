@@ -31,7 +31,7 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
-        .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
+        .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
         .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Observability"]),
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library"]),
-        .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
+        .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "SQLTesting"]),
     ],

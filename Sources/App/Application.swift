@@ -3,6 +3,7 @@ import Foundation
 import Comments
 import HTTP
 import Observability
+import SQL
 
 /// The whole server: configuration in, routes wired, serving until SIGTERM or SIGINT.
 public final class Application: @unchecked Sendable {
@@ -11,32 +12,55 @@ public final class Application: @unchecked Sendable {
     public let metrics = MetricsRegistry()
     /// Set when shutdown begins; the health probes then answer 503.
     public let draining = Draining()
+    /// Where the catalog and the comments live: SQLite in the data folder, or PostgreSQL.
+    public let databases: ApplicationDatabases
     let photos: PhotoService
     let comments: CommentService
     public private(set) var server: HTTPServer?
 
+    /// Opens the databases (an unreachable PostgreSQL stops the start here, naming the server),
+    /// migrates them, and loads the catalog.
     public init(configuration: Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
-        let photos = try PhotoService(configuration: configuration, logger: logger.labeled("library"), metrics: metrics)
-        self.photos = photos
-        let catalog = photos.library.catalog
-        self.comments = try CommentService(configuration: configuration, logger: logger.labeled("comments"), metrics: metrics,
-                                           photoExists: { photos.photoExists($0) },
-                                           identity: { id in
-                                               catalog.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
-                                           })
-        // Before anything is served: comments must still sit under the photos they were written for.
-        if let map = comments.store as? any PhotoIdentityMap {
+        let databases = try DatabaseStartup.open(configuration, logger: logger)
+        self.databases = databases
+        do {
+            let photos = try PhotoService(configuration: configuration, logger: logger.labeled("library"), metrics: metrics)
+            self.photos = photos
+            let catalog = photos.library.catalog
             do {
-                try PhotoIdentityCheck.verify(map, catalog: catalog.entries)
+                self.comments = try CommentService(configuration: configuration, database: databases.comments,
+                                                   logger: logger.labeled("comments"), metrics: metrics,
+                                                   photoExists: { photos.photoExists($0) },
+                                                   identity: { id in
+                                                       catalog.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
+                                                   })
             } catch {
-                comments.stop()
                 photos.stop()
                 throw error
             }
+        } catch {
+            databases.close()
+            throw Self.startupError(error)
         }
+        // Before anything is served: comments must still sit under the photos they were written for.
+        if let map = comments.store as? any PhotoIdentityMap {
+            do {
+                try PhotoIdentityCheck.verify(map, catalog: photos.library.catalog.entries)
+            } catch {
+                comments.stop()
+                photos.stop()
+                databases.close()
+                throw error
+            }
+        }
+    }
+
+    /// A database failure at start, in words that name the database.
+    static func startupError(_ error: Error) -> Error {
+        guard let error = error as? SQLError else { return error }
+        return DatabaseStartupError("database: \(error.message)")
     }
 
     /// Every route of the application, static files last.
@@ -46,6 +70,7 @@ public final class Application: @unchecked Sendable {
         let photos = self.photos
         let draining = self.draining
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
+                                  isDatabaseReachable: { comments.isReachable },
                                   isDraining: { draining.isDraining },
                                   workload: { [weak self] in self?.server?.workload ?? [] },
                                   saturation: { [weak self] in self?.server?.saturation ?? [] })
@@ -91,6 +116,7 @@ public final class Application: @unchecked Sendable {
         server?.shutdown(graceSeconds: configuration.shutdownGraceSeconds)
         photos.stop()
         comments.stop()
+        databases.close()
     }
 
     /// Starts, then blocks until SIGTERM or SIGINT has been handled; returns the exit code.

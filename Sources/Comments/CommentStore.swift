@@ -13,7 +13,8 @@ public protocol CommentStore: AnyObject, Sendable {
     /// One comment, or nil when the photo has no comment with that id.
     func comment(photoID: Int, id: Int) throws -> Comment?
 
-    /// Number of comments on a photo; answered from memory, so cheap enough to call per photo per listing.
+    /// Number of comments on a photo; answered from memory (kept current by every committed
+    /// change, this process's or another replica's), so cheap enough to call per photo per listing.
     func count(photoID: Int) -> Int
 
     /// Removes a comment; false when the photo has no comment with that id. `client` is who asked,
@@ -24,16 +25,23 @@ public protocol CommentStore: AnyObject, Sendable {
     /// listener that saw comments up to `lastID` may still be showing although they are gone.
     func deletedIDs(photoID: Int, through lastID: Int) throws -> [Int]
 
-    /// Registers `handler` to be told of every committed change, in commit (id) order, on the
-    /// committing thread while the store still holds its write lock: it must be quick and must not
-    /// call back into the store. Live listeners rely on the order: they resume from the last id seen.
+    /// Registers `handler` to be told of every committed change, by this process or (for a shared
+    /// database) any other, each added comment once and in commit (id) order, on one thread at a
+    /// time: it must be quick and must not call back into the store. Live listeners rely on the
+    /// order: they resume from the last id seen.
     func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void)
+
+    /// Whether the store hears every change and can take writes; false while its database
+    /// cannot be reached (readiness probes answer 503 then).
+    var isReachable: Bool { get }
 
     /// Releases files and connections; later calls throw `CommentStoreError.closed`.
     func close()
 }
 
 extension CommentStore {
+    public var isReachable: Bool { true }
+
     /// Removes a comment without naming who asked.
     public func delete(photoID: Int, commentID: Int) throws -> Bool {
         try delete(photoID: photoID, commentID: commentID, client: "")
@@ -60,18 +68,14 @@ extension CommentStore {
     }
 }
 
-/// Store failures that are not SQLite's own.
+/// Store failures that are not the database's own (those are `SQLError`s).
 public enum CommentStoreError: Error, Equatable, CustomStringConvertible {
     /// The store was closed (the server is stopping).
     case closed
-    /// The database was written by a newer PhotoScroll whose schema this one does not know.
-    case schemaTooNew(found: Int, known: Int)
 
     public var description: String {
         switch self {
         case .closed: "The comment store is closed."
-        case .schemaTooNew(let found, let known):
-            "The comment database has schema version \(found), but this build knows versions up to \(known); run a newer PhotoScroll."
         }
     }
 }

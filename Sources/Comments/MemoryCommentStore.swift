@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A comment store in memory, for unit tests and tools: same behaviour as the SQLite store, no durability.
+/// A comment store in memory, for unit tests and tools: same behaviour as the SQL store, no durability.
 public final class MemoryCommentStore: CommentStore {
     private struct State {
         var nextID = 1

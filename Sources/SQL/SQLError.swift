@@ -101,7 +101,10 @@ extension SQLError.Kind {
         switch code & 0xff {
         case 5, 6: return .busy                                    // BUSY (and BUSY_SNAPSHOT …), LOCKED
         case 13: return .diskFull                                  // FULL
-        case 10 where systemErrno == 28: return .diskFull          // IOERR with ENOSPC
+        case 10 where systemErrno == 28 || systemErrno == 27: return .diskFull  // IOERR with ENOSPC or EFBIG (a file-size limit)
+        // IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE, _SHMSIZE with the errno lost (SQLite reads it
+        // after later calls may have reset it): a write refused, full or limited, the usual cause.
+        case 10 where systemErrno == 0 && [778, 1034, 1290, 1546, 4874].contains(code): return .diskFull
         case 8: return .readOnly                                   // READONLY
         case 11, 26: return .corrupt                               // CORRUPT, NOTADB
         case 14: return .connectionFailed                          // CANTOPEN

@@ -47,7 +47,6 @@ func main() -> Int32 {
     let logger = Logger(label: "photoscroll", level: level, sink: sink)
 
     do {
-        try DatabaseStartup.check(configuration)
         switch parsed.subcommand {
         case "ingest":
             return try IngestCommand.run(configuration: configuration, paths: parsed.positional, logger: logger)

@@ -91,7 +91,7 @@ final class CommentDurabilityTests: XCTestCase {
 
         kill(second.process.processIdentifier, SIGTERM)
         second.process.waitUntilExit()
-        let store = try SQLiteCommentStore(path: directory.appendingPathComponent("data/comments.sqlite").path)
+        let store = try SQLCommentStore(path: directory.appendingPathComponent("data/comments.sqlite").path)
         defer { store.close() }
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
         XCTAssertEqual(store.count(photoID: photo), stored.count + 1)

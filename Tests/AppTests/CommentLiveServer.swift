@@ -21,7 +21,7 @@ final class CommentLiveServer {
         configuration.commentsPerMinute = perMinute
         configuration.adminToken = adminToken
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try given ?? SQLiteCommentStore(path: directory.appendingPathComponent("comments.sqlite").path, metrics: metrics)
+        let store = try given ?? SQLCommentStore(path: directory.appendingPathComponent("comments.sqlite").path, metrics: metrics)
         service = CommentService(store: store, configuration: configuration, logger: .disabled, metrics: metrics,
                                  photoExists: { (1...5).contains($0) }, heartbeatSeconds: heartbeatSeconds)
         var router = Router()

@@ -39,15 +39,31 @@ final class DatabaseSettingTests: XCTestCase {
         XCTAssertFalse(result.stderr.contains("hunter2"), result.stderr)
     }
 
-    func testAReachableServerIsRefusedUntilTheStoresLiveThereRatherThanIgnored() throws {
+    func testAReachableServerIsMigratedAtStartAndHoldsTheComments() throws {
         if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
         let cluster = try PostgresCluster.shared()
         let url = try cluster.createDatabase()
         defer { try? cluster.dropDatabase(url) }
-        let result = try runServe(database: url.description)
-        XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("database: PostgreSQL at 127.0.0.1:\(cluster.port) answers"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("leave database empty"), result.stderr)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("database-setting-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try CommentDurabilityTests.makePhoto(at: folder.appendingPathComponent("photos/one.jpg").path)
+        let server = try ServerProcess(name: "serve", arguments: ["--data", folder.appendingPathComponent("data").path,
+                                                                  "--photos", folder.appendingPathComponent("photos").path],
+                                       environment: ["PHOTOSCROLL_DATABASE": url.description, "PHOTOSCROLL_LOG_LEVEL": "warning"],
+                                       directory: folder)
+        defer { server.stop() }
+        XCTAssertTrue(try eventually { try server.request("/readyz").status == 200 }, server.logTail)
+        let posted = try server.request("/photos/1/comments", method: .POST, headers: ["Content-Type": "application/json"],
+                                        body: Array(#"{"text":"kept in PostgreSQL"}"#.utf8))
+        XCTAssertEqual(posted.status, 201, posted.text)
+
+        let db = try SQLDatabase(.postgres(url))
+        defer { db.close() }
+        XCTAssertEqual(try db.scalar("SELECT text FROM comments", as: String.self), "kept in PostgreSQL")
+        XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'comments'", as: Int.self), 4)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/comments.sqlite").path),
+                       "no comment file of its own beside the shared database")
     }
 
     func testABadURLInTheEnvironmentExitsAsAConfigurationError() throws {

@@ -1,8 +1,11 @@
 import Foundation
+import SQL
+import SQLTesting
 import XCTest
 @testable import Comments
 
-/// The SQLite file: schema migrations, reopening, and the settings that make it durable.
+/// The comment tables on both engines: migrations, files from before the shared SQL layer,
+/// reopening, and two stores (two replicas) on one database.
 final class CommentSchemaTests: XCTestCase {
     private var directory: URL!
     private var path: String { directory.appendingPathComponent("comments.sqlite").path }
@@ -16,32 +19,38 @@ final class CommentSchemaTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func columns(_ db: SQLiteConnection, _ table: String) throws -> [String] {
-        var names: [String] = []
-        try db.query("SELECT name FROM pragma_table_info('\(table)') ORDER BY cid") { names.append($0.text(0)) }
-        return names
+    private func columns(_ db: SQLDatabase, _ table: String) throws -> [String] {
+        let query: SQLQuery = db.engine == .sqlite
+            ? "SELECT name FROM pragma_table_info(\(table)) ORDER BY cid"
+            : "SELECT column_name FROM information_schema.columns WHERE table_name = \(table) ORDER BY ordinal_position"
+        return try db.query(query).map { try $0.decode(0, as: String.self) }
     }
 
-    func testAnEmptyFileIsMigratedToTheLatestSchemaInWALMode() throws {
-        let store = try SQLiteCommentStore(path: path)
-        XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
-        XCTAssertEqual(CommentSchema.latestVersion, 3)
-        store.close()
+    func testAnEmptyDatabaseIsMigratedToTheLatestSchemaOnEitherEngine() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let store = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+            XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
+            XCTAssertEqual(CommentSchema.latestVersion, 4)
+            store.close()
 
-        let db = try SQLiteConnection(path: path, create: false)
-        defer { db.close() }
-        XCTAssertEqual(try columns(db, "comments"), ["id", "photo_id", "author", "text", "created_at", "client"])
-        XCTAssertEqual(try columns(db, "comment_deletions"), ["comment_id", "photo_id", "client", "deleted_at"])
-        var mode = ""
-        try db.query("PRAGMA journal_mode") { mode = $0.text(0) }
-        XCTAssertEqual(mode, "wal", "WAL is a property of the file and persists")
+            let db = try place.open()
+            defer { db.close() }
+            XCTAssertEqual(try columns(db, "comments"), ["id", "photo_id", "author", "text", "created_at", "client"], "\(place.engine)")
+            XCTAssertEqual(try columns(db, "comment_deletions"), ["comment_id", "photo_id", "client", "deleted_at"])
+            XCTAssertEqual(try columns(db, "comment_rate_buckets"), ["client", "tokens", "updated_at", "allowed"])
+            if db.engine == .sqlite {
+                XCTAssertEqual(try db.scalar("PRAGMA journal_mode", as: String.self), "wal", "WAL is a property of the file and persists")
+            }
+            let again = try db.migrate(CommentSchema.schema)
+            XCTAssertEqual(again.applied, [], "a migrated database is left alone")
+        }
     }
 
-    func testAVersion1FileMadeByHandIsMigratedWithItsDataIntact() throws {
+    func testAVersion1FileMadeByHandIsAdoptedAndMigratedWithItsDataIntact() throws {
         // The schema as version 1 shipped it, written out here rather than taken from the migration list,
         // so a later edit of migration 1 cannot make this test agree with itself.
-        let v1 = try SQLiteConnection(path: path)
-        try v1.execute("""
+        let v1 = try SQLDatabase(.sqlite(path: path))
+        try v1.withConnection { try $0.execute("""
             CREATE TABLE comments (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 photo_id INTEGER NOT NULL,
@@ -58,10 +67,10 @@ final class CommentSchemaTests: XCTestCase {
                 (3, 'Cy', 'deleted before the upgrade', 1795948500);
             DELETE FROM comments WHERE id = 4;
             PRAGMA user_version = 1;
-            """)
+            """) }
         v1.close()
 
-        let store = try SQLiteCommentStore(path: path)
+        let store = try SQLCommentStore(path: path)
         defer { store.close() }
         XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
         XCTAssertEqual(try store.photoIdentities(), [], "no identities are known for comments written before they were kept")
@@ -71,77 +80,142 @@ final class CommentSchemaTests: XCTestCase {
         XCTAssertEqual(photo3[0].text, "Looks like a Pip")
         XCTAssertEqual(photo3[0].createdAtText, "2026-11-29T10:31:02Z")
         XCTAssertEqual(try store.comment(photoID: 4, id: 3)?.text, "Line one\nline two")
-        XCTAssertEqual(store.count(photoID: 3), 2, "counts are loaded from the migrated file")
+        XCTAssertEqual(store.count(photoID: 3), 2, "counts are read from the migrated file")
         XCTAssertEqual(store.count(photoID: 4), 1)
 
         let added = try store.add(photoID: 3, author: "Dee", text: "after the upgrade", client: "192.0.2.7")
         XCTAssertEqual(added.id, 5, "AUTOINCREMENT carries over: id 4 was used once and stays retired")
         XCTAssertTrue(try store.delete(photoID: 3, commentID: 1, client: "192.0.2.9"))
 
-        let db = try SQLiteConnection(path: path, create: false)
-        defer { db.close() }
-        var clients: [String] = []
-        try db.query("SELECT client FROM comments ORDER BY id") { clients.append($0.text(0)) }
-        XCTAssertEqual(clients, ["", "", "192.0.2.7"], "old rows get the column's default, new ones the poster")
-        var audit: [String] = []
-        try db.query("SELECT comment_id, photo_id, client FROM comment_deletions") { audit.append("\($0.int(0)) \($0.int(1)) \($0.text(2))") }
-        XCTAssertEqual(audit, ["1 3 192.0.2.9"])
+        let db = store.database
+        XCTAssertEqual(try db.query("SELECT client FROM comments ORDER BY id").map { try $0.decode(0, as: String.self) },
+                       ["", "", "192.0.2.7"], "old rows get the column's default, new ones the poster")
+        XCTAssertEqual(try db.query("SELECT comment_id, photo_id, client FROM comment_deletions").map {
+            "\(try $0.decode(0, as: Int.self)) \(try $0.decode(1, as: Int.self)) \(try $0.decode(2, as: String.self))"
+        }, ["1 3 192.0.2.9"])
+        let history = try db.query("SELECT version FROM schema_migrations WHERE schema_name = 'comments' ORDER BY version")
+            .map { try $0.decode(0, as: Int.self) }
+        XCTAssertEqual(history, [1, 2, 3, 4], "step 1 adopted from PRAGMA user_version, the rest run")
     }
 
-    func testMigrationStopsAtTheRequestedVersionAndResumesLater() throws {
-        let db = try SQLiteConnection(path: path)
-        XCTAssertEqual(try CommentSchema.migrate(db, upTo: 1).to, 1)
-        XCTAssertFalse(try columns(db, "comments").contains("client"))
-        let second = try CommentSchema.migrate(db)
-        XCTAssertEqual(second.from, 1)
-        XCTAssertEqual(second.to, CommentSchema.latestVersion)
-        XCTAssertTrue(try columns(db, "photo_identities").contains("content_hash"))
-        let again = try CommentSchema.migrate(db)
-        XCTAssertEqual(again.from, CommentSchema.latestVersion, "a migrated file is left alone")
-        XCTAssertEqual(again.to, CommentSchema.latestVersion)
-        db.close()
+    func testAVersion3FileGainsOnlyTheNewStep() throws {
+        let v3 = try SQLDatabase(.sqlite(path: path))
+        for migration in CommentSchema.schema.migrations.prefix(3) {
+            try v3.withConnection { try $0.execute(migration.sql(for: SQLDialect(.sqlite))) }
+        }
+        try v3.run("INSERT INTO comments (photo_id, author, text, created_at, client) VALUES (1, 'a', 'old', 0, 'c')")
+        try v3.withConnection { try $0.execute("PRAGMA user_version = 3") }
+        v3.close()
+        let store = try SQLCommentStore(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try store.list(photoID: 1, after: nil, limit: 5).map(\.text), ["old"])
+        XCTAssertEqual(try store.schemaVersion, 4)
     }
 
     func testAFileFromANewerVersionIsRefusedUntouched() throws {
-        let db = try SQLiteConnection(path: path)
-        try db.execute("CREATE TABLE future (x); PRAGMA user_version = 99;")
+        let db = try SQLDatabase(.sqlite(path: path))
+        try db.withConnection { try $0.execute("CREATE TABLE future (x); PRAGMA user_version = 99;") }
         db.close()
-        XCTAssertThrowsError(try SQLiteCommentStore(path: path)) { error in
-            XCTAssertEqual(error as? CommentStoreError, .schemaTooNew(found: 99, known: CommentSchema.latestVersion))
+        XCTAssertThrowsError(try SQLCommentStore(path: path)) { error in
+            XCTAssertEqual((error as? SQLError)?.kind, .schemaTooNew, "\(error)")
+            XCTAssertTrue("\(error)".contains("version 99"), "\(error)")
         }
+        let after = try SQLDatabase(.sqlite(path: path))
+        defer { after.close() }
+        XCTAssertEqual(try after.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'comments'", as: Int.self), 0)
     }
 
     func testCommentsSurviveClosingAndReopening() throws {
-        var store: SQLiteCommentStore? = try SQLiteCommentStore(path: path)
-        let a = try store!.add(photoID: 1, author: "Ana", text: "kept", client: "c")
-        store!.close()
-        store = nil
-        let reopened = try SQLiteCommentStore(path: path)
-        defer { reopened.close() }
-        XCTAssertEqual(try reopened.list(photoID: 1, after: nil, limit: 10), [a])
-        XCTAssertEqual(reopened.count(photoID: 1), 1)
+        try SQLTestDatabase.forEachEngine { place in
+            var store: SQLCommentStore? = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+            let a = try store!.add(photoID: 1, author: "Ana", text: "kept", client: "c")
+            store!.close()
+            store = nil
+            let reopened = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+            defer { reopened.close() }
+            XCTAssertEqual(try reopened.list(photoID: 1, after: nil, limit: 10), [a], "\(place.engine)")
+            XCTAssertEqual(reopened.count(photoID: 1), 1)
+        }
     }
 
-    func testTwoStoresOnOneFileSeeEachOthersComments() throws {
-        let first = try SQLiteCommentStore(path: path)
-        let second = try SQLiteCommentStore(path: path)
-        defer { first.close(); second.close() }
-        let a = try first.add(photoID: 1, author: "a", text: "from the first", client: "c")
-        let b = try second.add(photoID: 1, author: "b", text: "from the second", client: "c")
-        XCTAssertGreaterThan(b.id, a.id)
-        XCTAssertEqual(try first.list(photoID: 1, after: nil, limit: 10), [a, b])
+    func testTwoStoresOnOneDatabaseSeeEachOthersCommentsAndAgreeOnCounts() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let first = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+            let second = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+            defer { first.close(); second.close() }
+            XCTAssertEqual(second.count(photoID: 1), 0)
+            let a = try first.add(photoID: 1, author: "a", text: "from the first", client: "c")
+            let b = try second.add(photoID: 1, author: "b", text: "from the second", client: "c")
+            XCTAssertGreaterThan(b.id, a.id)
+            XCTAssertEqual(try first.list(photoID: 1, after: nil, limit: 10), [a, b])
+            if place.engine == .postgres {
+                // Another process's commits are heard through the database's notifications.
+                XCTAssertTrue(first.waitForDelivery())
+                XCTAssertTrue(second.waitForDelivery())
+                XCTAssertEqual(first.count(photoID: 1), 2, "the first store heard the second's comment")
+                XCTAssertTrue(try second.delete(photoID: 1, commentID: a.id))
+                let deadline = Date().addingTimeInterval(5)
+                while first.count(photoID: 1) != 1 && Date() < deadline { usleep(5_000) }
+                XCTAssertEqual(first.count(photoID: 1), 1, "and its deletion")
+            }
+        }
     }
 
-    func testSQLiteErrorsCarrySQLitesMessage() throws {
-        XCTAssertThrowsError(try SQLiteCommentStore(path: directory.appendingPathComponent("missing/dir/comments.sqlite").path)) { error in
-            let sqlite = error as? SQLiteError
-            XCTAssertEqual(sqlite.map { $0.code & 0xff }, 14, "SQLITE_CANTOPEN")
-            XCTAssertEqual(sqlite?.message.contains("unable to open"), true, "\(error)")
+    func testLiveEventsCrossStoresOnPostgreSQLAndNothingIsMissedWhileTheListenerIsDown() throws {
+        let place = try SQLTestDatabase.postgres()
+        defer { place.remove() }
+        let poster = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+        let listener = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+        defer { poster.close(); listener.close() }
+        let heard = EventLog()
+        listener.onChange { heard.append($0) }
+        let first = try poster.add(photoID: 2, author: "a", text: "one", client: "c")
+        XCTAssertTrue(heard.wait(count: 1), "the other store hears the comment")
+        XCTAssertEqual(heard.events, [.added(first)])
+
+        // The listening session is cut; comments posted before it reconnects arrive all the same, once each.
+        XCTAssertEqual(try place.cluster!.terminateSessions(database: place.name, application: "photoscroll-listener"), 2)
+        var posted = [first]
+        for i in 0..<5 { posted.append(try poster.add(photoID: 2, author: "a", text: "while away \(i)", client: "c")) }
+        XCTAssertTrue(try poster.delete(photoID: 2, commentID: first.id))
+        XCTAssertTrue(heard.wait(count: 7, timeout: 10), "\(heard.events)")
+        XCTAssertEqual(heard.events.compactMap { if case .added(let c) = $0 { return c } else { return nil } }, posted,
+                       "every comment once, in id order")
+        XCTAssertTrue(heard.events.contains(.deleted(photoID: 2, commentID: first.id)))
+        XCTAssertEqual(listener.count(photoID: 2), 5)
+    }
+
+    func testAnUnopenableFileIsAnErrorThatSaysWhy() throws {
+        XCTAssertThrowsError(try SQLCommentStore(path: directory.appendingPathComponent("missing/dir/comments.sqlite").path)) { error in
+            let sql = error as? SQLError
+            XCTAssertEqual(sql?.kind, .connectionFailed, "SQLITE_CANTOPEN: \(error)")
+            XCTAssertEqual(sql?.message.contains("unable to open"), true, "\(error)")
         }
-        let db = try SQLiteConnection(path: path)
-        defer { db.close() }
-        XCTAssertThrowsError(try db.run("INSERT INTO nowhere VALUES (1)")) { error in
-            XCTAssertEqual((error as? SQLiteError)?.message, "no such table: nowhere")
+    }
+}
+
+/// Events a store's `onChange` handler was told, for waiting on.
+final class EventLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var list: [CommentEvent] = []
+
+    func append(_ event: CommentEvent) {
+        condition.withLock {
+            list.append(event)
+            condition.broadcast()
         }
+    }
+
+    var events: [CommentEvent] { condition.withLock { list } }
+
+    /// Waits until `count` events have arrived; false on timeout.
+    func wait(count: Int, timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while list.count < count {
+            if !condition.wait(until: deadline) { return list.count >= count }
+        }
+        return true
     }
 }

@@ -1,33 +1,26 @@
 import Foundation
+import SQL
+import SQLTesting
 import Synchronization
 import XCTest
 @testable import Comments
 
-/// Behaviour every `CommentStore` must have; each test runs against the SQLite and the in-memory store.
+/// Behaviour every `CommentStore` must have; each test runs against the SQL store on SQLite and
+/// on PostgreSQL, and against the in-memory store.
 final class CommentStoreBehaviourTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("comments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
     private let clock = Date(timeIntervalSince1970: 1_795_948_262) // 2026-11-29T10:31:02Z
 
-    /// Runs `body` once per store implementation, each on a fresh, empty store.
+    /// Runs `body` once per store, each on a fresh, empty one: the memory store, then the SQL
+    /// store on SQLite and on PostgreSQL (skipped, after the others ran, when PostgreSQL is not installed).
     private func forEachStore(_ body: (CommentStore, String) throws -> Void) throws {
         let clock = self.clock
-        let stores: [(CommentStore, String)] = [
-            (try SQLiteCommentStore(path: directory.appendingPathComponent("c-\(UUID().uuidString).sqlite").path, now: { clock }), "sqlite"),
-            (MemoryCommentStore(now: { clock }), "memory"),
-        ]
-        for (store, name) in stores {
+        let memory = MemoryCommentStore(now: { clock })
+        defer { memory.close() }
+        try body(memory, "memory")
+        try SQLTestDatabase.forEachEngine { place in
+            let store = try SQLCommentStore(database: try place.open(), ownsDatabase: true, now: { clock })
             defer { store.close() }
-            try body(store, name)
+            try body(store, place.engine.rawValue)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+import SQLTesting
 @testable import Comments
 
 final class GroupCommitTests: XCTestCase {
@@ -36,22 +37,24 @@ final class GroupCommitTests: XCTestCase {
     }
 
     func testChangesAreReportedInCommitOrderUnderConcurrentWrites() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let stores: [CommentStore] = [try SQLiteCommentStore(path: directory.appendingPathComponent("c.sqlite").path), MemoryCommentStore()]
-        for store in stores {
-            defer { store.close() }
-            let reported = Mutex<[Int]>([])
-            store.onChange { event in
-                if case .added(let comment) = event { reported.withLock { $0.append(comment.id) } }
-            }
-            DispatchQueue.concurrentPerform(iterations: 8) { worker in
-                for i in 0..<20 { _ = try? store.add(photoID: 1, author: "w\(worker)", text: "\(i)", client: "c") }
-            }
-            let ids = reported.withLock { $0 }
-            XCTAssertEqual(ids.count, 160, "\(type(of: store))")
-            XCTAssertEqual(ids, ids.sorted(), "ids reach listeners in increasing order (\(type(of: store)))")
+        try check(MemoryCommentStore(), "memory")
+        try SQLTestDatabase.forEachEngine { place in
+            try check(try SQLCommentStore(database: try place.open(), ownsDatabase: true), place.engine.rawValue)
         }
+    }
+
+    private func check(_ store: CommentStore, _ name: String) throws {
+        defer { store.close() }
+        let reported = Mutex<[Int]>([])
+        store.onChange { event in
+            if case .added(let comment) = event { reported.withLock { $0.append(comment.id) } }
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for i in 0..<20 { _ = try? store.add(photoID: 1, author: "w\(worker)", text: "\(i)", client: "c") }
+        }
+        if let sql = store as? SQLCommentStore { XCTAssertTrue(sql.waitForDelivery(), name) }
+        let ids = reported.withLock { $0 }
+        XCTAssertEqual(ids.count, 160, name)
+        XCTAssertEqual(ids, ids.sorted(), "ids reach listeners in increasing order (\(name))")
     }
 }

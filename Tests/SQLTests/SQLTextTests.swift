@@ -65,7 +65,7 @@ final class SQLTextTests: XCTestCase {
         let sqlite: [(Int32, Int32, SQLError.Kind)] = [
             (2067, 0, .uniqueViolation), (1555, 0, .uniqueViolation), (787, 0, .foreignKeyViolation),
             (1299, 0, .notNullViolation), (275, 0, .checkViolation), (5, 0, .busy), (517, 0, .busy), (6, 0, .busy),
-            (13, 0, .diskFull), (778, 28, .diskFull), (778, 5, .other), (8, 0, .readOnly), (11, 0, .corrupt),
+            (13, 0, .diskFull), (778, 28, .diskFull), (778, 27, .diskFull), (778, 0, .diskFull), (1034, 0, .diskFull), (778, 5, .other), (266, 0, .other), (8, 0, .readOnly), (11, 0, .corrupt),
             (26, 0, .corrupt), (14, 0, .connectionFailed), (1, 0, .invalidStatement),
         ]
         for (code, errno, kind) in sqlite {

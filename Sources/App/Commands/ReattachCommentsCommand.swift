@@ -5,7 +5,7 @@ import Observability
 
 /// `photoscroll reattach-comments`: after the catalog was deleted or replaced, moves each photo's
 /// comments to the photo that now holds its file, found by content hash (else by path) in a
-/// fresh scan. Run with no server on the data folder.
+/// fresh scan. Run with no server on the data folder (or, for PostgreSQL, on the database).
 public enum ReattachCommentsCommand {
     /// What was done, for the summary line.
     struct Plan: Equatable {
@@ -35,7 +35,9 @@ public enum ReattachCommentsCommand {
     public static func run(configuration: Configuration, logger: Logger) throws -> Int32 {
         let library = try OfflineLibrary.open(configuration, logger: logger)
         defer { library.stop() }
-        let store = try SQLiteCommentStore(path: URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path)
+        let databases = try DatabaseStartup.open(configuration, logger: logger)
+        defer { databases.close() }
+        let store = try SQLCommentStore(database: databases.comments, logger: logger)
         defer { store.close() }
         let recorded = try store.photoIdentities()
         let unrecorded = Set(try store.photosWithComments()).subtracting(recorded.map(\.photoID))

@@ -55,7 +55,7 @@ extension CommentService {
         let photoID = try existingPhoto(request)
         let (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
         let client = clients.of(request)
-        if case .limited(let seconds) = limiter.take(for: client) {
+        if case .limited(let seconds) = try storeCall({ try limiter.take(for: client) }) {
             throw HTTPError(.tooManyRequests,
                             "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
                             headers: ["Retry-After": String(seconds)])

@@ -2,13 +2,14 @@ import Comments
 import Foundation
 import HTTP
 import Observability
+import SQL
 import Synchronization
 
 /// The comment side of the application: store, validation, rate limit, routes and live events.
 public final class CommentService: Sendable {
     let store: any CommentStore
     let photoExists: @Sendable (Int) -> Bool
-    let limiter: CommentRateLimiter
+    let limiter: CommentRateLimit
     let adminToken: AdminToken
     let clients: ClientAddress
     let events: CommentLiveEvents
@@ -21,27 +22,29 @@ public final class CommentService: Sendable {
     /// Photo ids whose identity is recorded already; nil until first needed.
     private let recordedIdentities = Mutex<Set<Int>?>(nil)
 
-    /// Opens (or creates) `<data>/comments.sqlite`.
-    public convenience init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
+    /// Opens the comments in `database` (migrating their schema). On PostgreSQL the rate limit
+    /// is kept there too, shared by every replica; on SQLite, one process's, it stays in memory.
+    public convenience init(configuration: Configuration, database: SQLDatabase, logger: Logger, metrics: MetricsRegistry,
                             photoExists: @escaping @Sendable (Int) -> Bool,
                             identity: @escaping @Sendable (Int) -> PhotoIdentity? = { _ in nil }) throws {
-        try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
-        let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
-        let store = try SQLiteCommentStore(path: path, metrics: metrics)
+        let store = try SQLCommentStore(database: database, metrics: metrics, logger: logger)
+        let limiter: CommentRateLimit = database.engine == .postgres
+            ? .shared(SQLCommentRateLimiter(database: database, perMinute: configuration.commentsPerMinute))
+            : .memory(CommentRateLimiter(perMinute: configuration.commentsPerMinute))
         self.init(store: store, configuration: configuration, logger: logger, metrics: metrics, photoExists: photoExists,
-                  identity: identity)
-        logger.debug("comment store open", [("path", path)])
+                  identity: identity, limiter: limiter)
+        logger.debug("comment store open", [("database", database.location.description)])
     }
 
     /// Wires a given store; tests hand in a memory store, a rate-limit clock and a short heartbeat.
     init(store: any CommentStore, configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
          photoExists: @escaping @Sendable (Int) -> Bool, identity: @escaping @Sendable (Int) -> PhotoIdentity? = { _ in nil },
          rateLimitClock: @escaping @Sendable () -> Double = { CommentRateLimiter.monotonicSeconds() },
-         heartbeatSeconds: Double = 15) {
+         limiter: CommentRateLimit? = nil, heartbeatSeconds: Double = 15) {
         self.store = store
         self.photoExists = photoExists
         self.identity = identity
-        self.limiter = CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock)
+        self.limiter = limiter ?? .memory(CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock))
         self.adminToken = AdminToken(configuration.adminToken)
         self.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
         self.logger = logger
@@ -56,6 +59,9 @@ public final class CommentService: Sendable {
 
     /// Number of comments on a photo.
     public func commentCount(photoID: Int) -> Int { store.count(photoID: photoID) }
+
+    /// Whether the comment database answers and every replica's changes are heard (for /readyz).
+    public var isReachable: Bool { store.isReachable }
 
     /// Closes live streams and the store.
     public func stop() {
@@ -97,24 +103,44 @@ public final class CommentService: Sendable {
         try storeCall { try store.delete(photoID: photoID, commentID: commentID, client: client) }
     }
 
-    /// Runs a store call; a store that is busy or closed is a 503 the client may retry, anything
-    /// else is logged and left to become a 500.
+    /// Runs a store call. A database that is busy, full, unreachable or closing is a 503 with
+    /// `Retry-After` (nothing was stored, so the client may send the same again); anything else
+    /// is logged and left to become a 500.
     func storeCall<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SQLiteError where error.isBusy {
-            logger.warning("comment store busy", [("error", error.description)])
-            throw HTTPError(.serviceUnavailable, "Comments are busy; try again in a moment.", headers: ["Retry-After": "1"])
-        } catch let error as SQLiteError where error.isStorageFull {
-            // Nothing was stored, nothing is lost: the client may send the same comment again.
-            logger.error("comment store cannot write: the disk is full or failing", [("error", error.description)])
-            throw HTTPError(.serviceUnavailable, "The server cannot store comments right now (its disk is full); try again later.",
-                            headers: ["Retry-After": "60"])
+        } catch let error as SQLError {
+            throw unavailable(error) ?? error
         } catch CommentStoreError.closed {
             throw HTTPError(.serviceUnavailable, "The server is stopping; try again in a moment.", headers: ["Retry-After": "1"])
         } catch {
             logger.error("comment store failed", [("error", "\(error)")])
             throw error
+        }
+    }
+
+    /// The 503 for a database failure a client can wait out, or nil (logged) for one it cannot.
+    private func unavailable(_ error: SQLError) -> HTTPError? {
+        switch error.kind {
+        case .busy, .poolTimeout:
+            logger.warning("comment store busy", [("error", error.description)])
+            return HTTPError(.serviceUnavailable, "Comments are busy; try again in a moment.", headers: ["Retry-After": "1"])
+        case .diskFull:
+            logger.error("comment store cannot write: the disk is full or failing", [("error", error.description)])
+            return HTTPError(.serviceUnavailable, "The server cannot store comments right now (its disk is full); try again later.",
+                             headers: ["Retry-After": "60"])
+        case .connectionLost, .connectionFailed, .readOnly:
+            logger.warning("comment database unavailable", [("error", error.description)])
+            return HTTPError(.serviceUnavailable, "The comment database cannot be reached right now; nothing was stored. Try again in a moment.",
+                             headers: ["Retry-After": "2"])
+        case .commitOutcomeUnknown:
+            logger.error("the comment database connection broke during a commit", [("error", error.description)])
+            return HTTPError(.serviceUnavailable,
+                             "The connection to the comment database broke while saving; the comment may or may not be stored. Reload the thread before sending it again.",
+                             headers: ["Retry-After": "2"])
+        default:
+            logger.error("comment store failed", [("error", error.description), ("kind", error.kind.rawValue)])
+            return nil
         }
     }
 }

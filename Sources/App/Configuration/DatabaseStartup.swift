@@ -1,27 +1,69 @@
+import Foundation
+import Observability
 import SQL
+
+/// The databases the application keeps its state in, as the `database` setting names them.
+public final class ApplicationDatabases: Sendable {
+    /// The comments: `<data>/comments.sqlite`, or the PostgreSQL database.
+    public let comments: SQLDatabase
+
+    init(comments: SQLDatabase) {
+        self.comments = comments
+    }
+
+    /// Whether the state is in PostgreSQL, shared by every replica.
+    public var isShared: Bool { comments.engine == .postgres }
+
+    /// Closes every database.
+    public func close() {
+        comments.close()
+    }
+}
 
 /// What the server does with the `database` setting before anything else starts.
 public enum DatabaseStartup {
-    /// Nothing for SQLite in the data folder. For a PostgreSQL URL: connects once, so an
-    /// unreachable server or a refused login stops the start with a message naming the server.
-    /// This build keeps the catalog and comments in SQLite only, so a reachable server stops
-    /// the start too, rather than being silently ignored while replicas each keep their own state.
-    public static func check(_ configuration: Configuration) throws {
-        guard !configuration.database.isEmpty else { return }
+    /// Opens the databases: SQLite files in the data folder when `database` is empty, else the
+    /// PostgreSQL server it names, connected once so an unreachable server or a refused login
+    /// stops the start with a message naming the server. Schemas are migrated by the stores
+    /// that open them, under the database's migration lock.
+    public static func open(_ configuration: Configuration, logger: Logger) throws -> ApplicationDatabases {
+        try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
+        guard !configuration.database.isEmpty else {
+            let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
+            return ApplicationDatabases(comments: try SQLDatabase(.sqlite(path: path), logger: logger.labeled("database")))
+        }
         guard let url = configuration.postgresURL else {
             throw ConfigurationError("database is not a usable PostgreSQL URL.")
         }
+        try check(url)
+        do {
+            let database = try SQLDatabase(.postgres(url), options: options(configuration), logger: logger.labeled("database"))
+            return ApplicationDatabases(comments: database)
+        } catch let error as SQLError {
+            throw DatabaseStartupError("database: \(error.message)")
+        }
+    }
+
+    /// Connects once: the failure, named in libpq's words, is the whole message.
+    static func check(_ url: PostgresURL) throws {
         var options = SQLDatabaseOptions()
         options.postgres.maxConnections = 1
         do {
-            // The failure is the error itself; the pool's own warning would only repeat it.
+            // The pool's own warning would only repeat the error.
             let database = try SQLDatabase(.postgres(url), options: options, logger: .disabled)
             database.close()
         } catch let error as SQLError {
-            // The driver's message names the server and says why, in libpq's words.
             throw DatabaseStartupError("database: \(error.message)")
         }
-        throw DatabaseStartupError("database: PostgreSQL at \(url.serverDescription) answers, but this build keeps the catalog and comments in SQLite in the data folder only: leave database empty.")
+    }
+
+    /// A replica's pool: enough connections for the comment lane's threads and the background
+    /// work beside them, and a short wait, so a stalled database turns into 503s, not queues.
+    static func options(_ configuration: Configuration) -> SQLDatabaseOptions {
+        var options = SQLDatabaseOptions()
+        options.postgres.maxConnections = 10
+        options.acquireTimeout = .seconds(5)
+        return options
     }
 }
 

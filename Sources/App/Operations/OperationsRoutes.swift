@@ -14,6 +14,8 @@ public enum OperationsRoutes {
     /// - Parameters:
     ///   - metrics: the registry every layer records into; `/metrics` renders it.
     ///   - isReady: whether the catalog is loaded; `/readyz` answers 503 until it is.
+    ///   - isDatabaseReachable: whether the database answers and its changes are heard; `/readyz`
+    ///     answers 503 while it does not (tiles and the page are still served meanwhile).
     ///   - isDraining: whether shutdown has begun; `/healthz` and `/readyz` then answer 503 so a
     ///     load balancer stops sending work while in-flight requests finish.
     ///   - workload: every worker lane's load now, for `/metrics`.
@@ -23,6 +25,7 @@ public enum OperationsRoutes {
         on router: inout Router,
         metrics: MetricsRegistry,
         isReady: @escaping @Sendable () -> Bool,
+        isDatabaseReachable: @escaping @Sendable () -> Bool = { true },
         isDraining: @escaping @Sendable () -> Bool = { false },
         workload: @escaping @Sendable () -> [LaneLoad] = { [] },
         saturation: @escaping @Sendable () -> [LaneLoad] = { [] }
@@ -39,6 +42,9 @@ public enum OperationsRoutes {
         router.get("/readyz", execution: .inline) { _ in
             if isDraining() { return unavailable("The server is shutting down.") }
             guard isReady() else { return unavailable("The photo catalog is still loading; try again in a moment.") }
+            guard isDatabaseReachable() else {
+                return unavailable("The database cannot be reached; tiles already built are still served. Reconnecting.")
+            }
             let behind = saturation()
             guard behind.isEmpty else {
                 let lanes = behind.map { "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)" }

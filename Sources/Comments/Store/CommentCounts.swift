@@ -1,0 +1,131 @@
+import Dispatch
+import SQL
+import Synchronization
+
+/// Comments per photo, read from the database and kept in memory, so a listing of thousands of
+/// photos asks nothing of the database.
+///
+/// A count is dropped (made stale) when a change to its photo is committed: by this process at
+/// once, and by any other replica through the change notification that the same commit sends.
+/// A stale count is read again on its next use. While the notifications cannot be trusted (the
+/// listening connection is down, so another replica's change could go unheard), every count is
+/// treated as stale, and all are read again in one query at most once a second, in the
+/// background: until then, and whenever the database cannot answer, the last known count is
+/// served rather than an error.
+final class CommentCounts: Sendable {
+    private struct State {
+        var known: [Int: Int] = [:]
+        /// Photos whose count changed since it was read, with the change number that made them stale.
+        var stale: [Int: Int] = [:]
+        /// The change number of the last invalidation of every count, or nil when none is pending.
+        var allStale: Int?
+        /// Every invalidation takes the next number, so a read that began before it cannot undo it.
+        var changes = 0
+        /// Whether every committed change is being heard.
+        var trusted = false
+        var reloading = false
+        var lastReload: ContinuousClock.Instant?
+    }
+
+    private let database: SQLDatabase
+    private let state = Mutex(State())
+
+    init(database: SQLDatabase) {
+        self.database = database
+        state.withLock { $0.allStale = 0 }
+    }
+
+    /// The count of `photoID`.
+    func count(_ photoID: Int) -> Int {
+        enum Read { case none, one(since: Int), allNow(since: Int), allInBackground(since: Int) }
+        let (value, read) = state.withLock { state -> (Int, Read) in
+            let value = state.known[photoID] ?? 0
+            // A change this process made, or heard of: read now, so a write is seen by the next read.
+            if state.stale[photoID] != nil { return (value, .one(since: state.changes)) }
+            if state.allStale != nil {
+                if state.trusted { return (value, .allNow(since: state.changes)) }
+                // Unheard changes are possible: refresh in the background, at most once a second.
+                guard !state.reloading, state.lastReload.map({ ContinuousClock.now - $0 > .seconds(1) }) ?? true else {
+                    return (value, .none)
+                }
+                state.reloading = true
+                return (value, .allInBackground(since: state.changes))
+            }
+            return (value, .none)
+        }
+        switch read {
+        case .none:
+            return value
+        case .one(let change):
+            guard let fresh = try? database.scalar("SELECT COUNT(*) FROM comments WHERE photo_id = \(photoID)", as: Int.self) else {
+                return value
+            }
+            state.withLock { state in
+                state.known[photoID] = fresh
+                if let stale = state.stale[photoID], stale <= change { state.stale[photoID] = nil }
+            }
+            return fresh
+        case .allNow(let change):
+            return (try? reloadAll(startedAt: change)[photoID] ?? 0) ?? value
+        case .allInBackground(let change):
+            DispatchQueue.global(qos: .utility).async { [self] in
+                _ = try? reloadAll(startedAt: change)
+                state.withLock { $0.reloading = false }
+            }
+            return value
+        }
+    }
+
+    /// Reads every count in one query; returns them.
+    @discardableResult
+    func reloadAll() throws -> [Int: Int] {
+        try reloadAll(startedAt: state.withLock { $0.changes })
+    }
+
+    private func reloadAll(startedAt change: Int) throws -> [Int: Int] {
+        var fresh: [Int: Int] = [:]
+        do {
+            for row in try database.query("SELECT photo_id, COUNT(*) FROM comments GROUP BY photo_id") {
+                fresh[try row.decode(0)] = try row.decode(1)
+            }
+        } catch {
+            state.withLock { $0.lastReload = .now }
+            throw error
+        }
+        state.withLock { state in
+            state.lastReload = .now
+            state.known = fresh
+            state.stale = state.stale.filter { $0.value > change }
+            if let all = state.allStale, all <= change, state.trusted { state.allStale = nil }
+        }
+        return fresh
+    }
+
+    /// A change to `photoID`'s thread was committed.
+    func invalidate(_ photoID: Int) {
+        state.withLock { state in
+            state.changes += 1
+            state.stale[photoID] = state.changes
+        }
+    }
+
+    /// Anything may have changed.
+    func invalidateAll() {
+        state.withLock { state in
+            state.changes += 1
+            state.allStale = state.changes
+        }
+    }
+
+    /// Whether every committed change is being heard. Losing that makes every count stale
+    /// until it is regained and the counts read again.
+    func setTrusted(_ trusted: Bool) {
+        state.withLock { state in
+            state.trusted = trusted
+            if !trusted {
+                state.changes += 1
+                state.allStale = state.changes
+            }
+        }
+    }
+}

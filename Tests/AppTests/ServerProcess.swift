@@ -1,0 +1,110 @@
+import Foundation
+import HTTP
+import Synchronization
+import XCTest
+
+/// A `photoscroll serve` child process on a free loopback port, its log kept in a file.
+final class ServerProcess {
+    let process: Process
+    let port: Int
+    let name: String
+    /// stderr (the log) of the process.
+    let logPath: String
+
+    /// Starts `photoscroll serve --port 0 <arguments>` in `directory` (no config.json there: defaults,
+    /// then `environment`, then the flags) and waits for its `listening on` line.
+    init(name: String, arguments: [String], environment: [String: String], directory: URL, timeout: Double = 60) throws {
+        self.name = name
+        let process = Process()
+        process.executableURL = try CommentDurabilityTests.photoscrollBinary()
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.currentDirectoryURL = directory
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOSCROLL_") && $0.key != "PORT" }
+        inherited.merge(environment) { _, new in new }
+        process.environment = inherited
+        logPath = directory.appendingPathComponent("\(name).log").path
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        try process.run()
+        self.process = process
+        let line: String
+        do {
+            line = try Self.firstLine(of: output.fileHandleForReading, timeout: timeout)
+        } catch {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw HTTPClientError("\(name) did not start: \(error)\n\(Self.tail(logPath))")
+        }
+        guard line.hasPrefix("listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            throw HTTPClientError("unexpected first line from \(name): \(line)\n\(Self.tail(logPath))")
+        }
+        self.port = port
+    }
+
+    deinit { stop(signal: SIGKILL) }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` and waits for the process to end.
+    func stop(signal: Int32 = SIGTERM) {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    /// One request on its own connection.
+    func request(_ target: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                 timeout: Double = 10) throws -> HTTPClientResponse {
+        try HTTPClient.request(method, url: "http://127.0.0.1:\(port)\(target)", headers: headers, body: body, timeoutSeconds: timeout)
+    }
+
+    /// The value of one sample in `/metrics` (`name{labels}`, labels as written), or nil.
+    func metric(_ sample: String) throws -> Double? {
+        let text = try request("/metrics").text
+        for line in text.split(separator: "\n") where line.hasPrefix(sample + " ") {
+            return Double(line.dropFirst(sample.count + 1))
+        }
+        return nil
+    }
+
+    /// The last lines of the log, for failure messages.
+    var logTail: String { Self.tail(logPath) }
+
+    static func tail(_ path: String, lines: Int = 30) -> String {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    private static func firstLine(of handle: FileHandle, timeout: Double) throws -> String {
+        let line = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = handle.readData(ofLength: 1)
+                if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
+                bytes.append(contentsOf: chunk)
+            }
+            line.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success, let text = line.withLock({ $0 }) else {
+            throw HTTPClientError("no first line within \(timeout) s")
+        }
+        return text
+    }
+}
+
+/// Waits until `condition` holds, checking every 20 ms, for at most `timeout` seconds; whether it held.
+@discardableResult
+func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
