@@ -1,0 +1,224 @@
+import Foundation
+import HTTP
+import SQL
+import SQLTesting
+import Synchronization
+import XCTest
+
+/// Two replicas on one data folder and one PostgreSQL database, behind nginx: comments cross
+/// between them live, counts agree, a killed replica loses no acknowledged comment, and a
+/// database that goes away for a while costs 503s, never data.
+final class ReplicaLiveTests: XCTestCase {
+    private static let json: HTTPHeaders = ["Content-Type": "application/json"]
+
+    private func post(_ server: ServerProcess, photo: Int, _ text: String) throws -> HTTPClientResponse {
+        try server.request("/photos/\(photo)/comments", method: .POST, headers: Self.json, body: Array("{\"text\":\"\(text)\"}".utf8))
+    }
+
+    private func commentCount(_ server: ServerProcess, photo: Int) throws -> Int? {
+        try server.request("/photos/\(photo)").object["commentCount"] as? Int
+    }
+
+    /// Every comment stored on the photo, read a page at a time from `server`: id → text.
+    private func stored(on server: ServerProcess, photo: Int) throws -> [Int: String] {
+        var stored: [Int: String] = [:]
+        var cursor = 0
+        while true {
+            let page = try server.request("/photos/\(photo)/comments?limit=200&after=\(cursor)")
+            XCTAssertEqual(page.status, 200, page.text)
+            let comments = page.object["comments"] as? [[String: Any]] ?? []
+            for comment in comments {
+                if let id = comment["id"] as? Int, let text = comment["text"] as? String { stored[id] = text }
+            }
+            guard let last = comments.last?["id"] as? Int else { return stored }
+            cursor = last
+        }
+    }
+
+    private func waitForPhotos(_ servers: [ServerProcess], count: Int, _ cluster: ReplicaCluster) throws {
+        for server in servers {
+            let listed = try eventually(timeout: 30) {
+                ((try? server.request("/photos"))?.object["photos"] as? [Any])?.count == count
+            }
+            XCTAssertTrue(listed, "\(server.name) lists \(count) photos\n\(cluster.logs)")
+        }
+    }
+
+    func testACommentPostedOnOneReplicaIsLiveAndReadOnTheOtherAndCountsAgree() throws {
+        let cluster = try ReplicaCluster(makePhotos: ReplicaCluster.smallPhotos(2))
+        defer { cluster.tearDown() }
+        try cluster.start(together: true)
+        try waitForPhotos(cluster.replicas, count: 2, cluster)
+        let balancer = try XCTUnwrap(cluster.balancer)
+
+        let onB = try openEventStream(port: cluster.b.port, "/photos/1/comments/events")
+        defer { onB.close() }
+        let throughBalancer = try openEventStream(port: balancer.port, "/photos/1/comments/events")
+        defer { throughBalancer.close() }
+        XCTAssertEqual(onB.head.status, 200)
+        XCTAssertEqual(throughBalancer.head.status, 200)
+        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("retry:") })
+        XCTAssertTrue(throughBalancer.read(timeout: 5) { $0.contains("retry:") }, "nginx passes the stream on unbuffered")
+
+        let started = Date()
+        let posted = try post(cluster.a, photo: 1, "posted on A")
+        XCTAssertEqual(posted.status, 201, posted.text)
+        let id = try XCTUnwrap(posted.object["id"] as? Int)
+        XCTAssertTrue(onB.read(timeout: 2) { $0.contains("id: \(id)\n") }, "B's stream hears A's comment: \(onB.text)")
+        let latency = Date().timeIntervalSince(started)
+        XCTAssertTrue(throughBalancer.read(timeout: 2) { $0.contains("id: \(id)\n") }, throughBalancer.text)
+        print("a comment posted on A reached a stream on B \(Int(latency * 1000)) ms after the POST was sent")
+
+        XCTAssertEqual(try stored(on: cluster.b, photo: 1), [id: "posted on A"], "B reads what A stored")
+        XCTAssertEqual(try commentCount(cluster.b, photo: 1), 1, "B's count includes A's comment")
+        XCTAssertEqual(try commentCount(cluster.a, photo: 1), 1)
+
+        // Posts through the balancer land on either replica; both agree on every count after each.
+        var ids = [id]
+        for i in 0..<6 {
+            let photo = i % 2 + 1
+            let response = try balancer.request("/photos/\(photo)/comments", method: .POST, headers: Self.json,
+                                                body: Array("{\"text\":\"through nginx \(i)\"}".utf8))
+            XCTAssertEqual(response.status, 201, response.text)
+            if photo == 1 { ids.append(try XCTUnwrap(response.object["id"] as? Int)) }
+        }
+        XCTAssertTrue(onB.read(timeout: 3) { text in ids.allSatisfy { text.contains("id: \($0)\n") } }, onB.text)
+        XCTAssertEqual(onB.commentEventIDs, ids, "each comment once, in id order")
+        for server in cluster.replicas {
+            XCTAssertTrue(try eventually(timeout: 3) { try commentCount(server, photo: 1) == 4 && commentCount(server, photo: 2) == 3 },
+                          "\(server.name): \((try? commentCount(server, photo: 1)) ?? nil ?? -1), \((try? commentCount(server, photo: 2)) ?? nil ?? -1)")
+        }
+    }
+
+    func testSIGKILLOfAReplicaDuringEightPostersLosesNoAcknowledgedComment() throws {
+        let cluster = try ReplicaCluster(makePhotos: ReplicaCluster.smallPhotos(1))
+        defer { cluster.tearDown() }
+        try cluster.start()
+        try waitForPhotos(cluster.replicas, count: 1, cluster)
+        let balancer = try XCTUnwrap(cluster.balancer)
+
+        let acknowledged = Mutex<[Int: String]>([:])
+        let afterTheKill = Atomic(0)
+        let killed = Atomic(false)
+        let stop = Atomic(false)
+        let posters = DispatchGroup()
+        for poster in 0..<8 {
+            DispatchQueue.global().async(group: posters) {
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    let text = "poster \(poster) comment \(n)"
+                    n += 1
+                    // One connection per post, through nginx, which spreads them over both replicas.
+                    guard let response = try? balancer.request("/photos/1/comments", method: .POST, headers: Self.json,
+                                                               body: Array("{\"text\":\"\(text)\"}".utf8), timeout: 5) else { continue }
+                    guard response.status == 201, let id = response.object["id"] as? Int else { continue }
+                    acknowledged.withLock { $0[id] = text }
+                    if killed.load(ordering: .relaxed) { afterTheKill.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        XCTAssertTrue(eventually(timeout: 20) { acknowledged.withLock { $0.count } >= 100 }, cluster.logs)
+        let onA = try cluster.a.metric(#"photoscroll_comment_posts_total{status="201"}"#) ?? 0
+        XCTAssertGreaterThan(onA, 0, "A acknowledged comments of its own before it was killed")
+        cluster.a.stop(signal: SIGKILL)
+        killed.store(true, ordering: .relaxed)
+        XCTAssertEqual(cluster.a.process.terminationReason, .uncaughtSignal)
+        XCTAssertTrue(eventually(timeout: 20) { afterTheKill.load(ordering: .relaxed) >= 50 }, "B takes every post after the kill\n\(cluster.logs)")
+        stop.store(true, ordering: .relaxed)
+        XCTAssertEqual(posters.wait(timeout: .now() + 15), .success)
+
+        let acked = acknowledged.withLock { $0 }
+        let stored = try stored(on: cluster.b, photo: 1)
+        let lost = acked.filter { stored[$0.key] != $0.value }
+        XCTAssertEqual(lost.count, 0, "acknowledged but lost or changed: \(lost.keys.sorted().prefix(10))")
+        XCTAssertLessThanOrEqual(stored.count - acked.count, 8, "at most one unanswered post per poster was in flight at the kill")
+        XCTAssertEqual(try commentCount(cluster.b, photo: 1), stored.count)
+    }
+
+    func testPostgreSQLStoppedForFiveSecondsMeans503sThenRecoveryWithNothingLost() throws {
+        let cluster = try ReplicaCluster(makePhotos: ReplicaCluster.smallPhotos(1))
+        defer { cluster.tearDown() }
+        try cluster.start()
+        try waitForPhotos(cluster.replicas, count: 1, cluster)
+        for server in cluster.replicas {
+            XCTAssertTrue(try eventually { try server.request("/readyz").status == 200 }, server.logTail)
+        }
+        let tile = "/photos/1/tiles/0/0/0.jpg"
+        XCTAssertEqual(try cluster.a.request(tile).status, 200)
+        let onB = try openEventStream(port: cluster.b.port, "/photos/1/comments/events")
+        defer { onB.close() }
+        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("retry:") })
+
+        // One poster per replica, all along.
+        let acknowledged = Mutex<[Int: String]>([:])
+        let refused = Mutex<[Int: Int]>([:])
+        let stop = Atomic(false)
+        let posters = DispatchGroup()
+        for (index, server) in cluster.replicas.enumerated() {
+            DispatchQueue.global().async(group: posters) {
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    let text = "replica \(index) comment \(n)"
+                    n += 1
+                    guard let response = try? self.post(server, photo: 1, text) else { continue }
+                    if response.status == 201, let id = response.object["id"] as? Int {
+                        acknowledged.withLock { $0[id] = text }
+                    } else {
+                        XCTAssertEqual(response.status, 503, response.text)
+                        XCTAssertNotNil(response.headers["Retry-After"], "a 503 says when to try again")
+                        refused.withLock { $0[response.status, default: 0] += 1 }
+                    }
+                    usleep(20_000)
+                }
+            }
+        }
+        XCTAssertTrue(eventually { acknowledged.withLock { $0.count } >= 10 })
+
+        try cluster.postgres.stopServer()
+        let stoppedAt = Date()
+        for server in cluster.replicas {
+            XCTAssertTrue(try eventually(timeout: 4) { try server.request("/readyz").status == 503 }, "\(server.name) is not ready without its database")
+        }
+        XCTAssertTrue(eventually(timeout: 4) { refused.withLock { $0[503] ?? 0 } > 0 }, "posts are refused while the database is away")
+        let unavailable = try post(cluster.a, photo: 1, "while the database is away")
+        XCTAssertEqual(unavailable.status, 503, unavailable.text)
+        XCTAssertEqual(unavailable.headers["Content-Type"], "application/problem+json")
+        XCTAssertTrue(unavailable.text.contains("database"), unavailable.text)
+        XCTAssertFalse(unavailable.text.contains("127.0.0.1"), "no server address in the answer: \(unavailable.text)")
+        let readyz = try cluster.b.request("/readyz")
+        XCTAssertTrue(readyz.text.contains("database"), readyz.text)
+        XCTAssertEqual(try cluster.a.request(tile).status, 200, "a cached tile is still served")
+        XCTAssertEqual(try cluster.b.request(tile).status, 200, "a tile from disk is still served")
+        XCTAssertEqual(try cluster.b.request("/").status, 200, "the page is still served")
+        XCTAssertEqual(try cluster.b.request("/photos/1").status, 200, "the photo, with its last known count")
+        XCTAssertEqual(try cluster.b.request("/healthz").status, 200, "alive, so nobody restarts it")
+
+        let away = stoppedAt.addingTimeInterval(5).timeIntervalSinceNow
+        if away > 0 { usleep(UInt32(away * 1e6)) }
+        try cluster.postgres.startServer()
+        for server in cluster.replicas {
+            XCTAssertTrue(try eventually(timeout: 20) { try server.request("/readyz").status == 200 },
+                          "\(server.name) is ready again once the database is back\n\(server.logTail)")
+        }
+        let before = acknowledged.withLock { $0.count }
+        XCTAssertTrue(eventually(timeout: 20) { acknowledged.withLock { $0.count } >= before + 10 }, "posting works again\n\(cluster.logs)")
+        let after = try post(cluster.a, photo: 1, "after the database came back")
+        XCTAssertEqual(after.status, 201, after.text)
+        let afterID = try XCTUnwrap(after.object["id"] as? Int)
+        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("id: \(afterID)\n") }, "B hears A's comments again")
+        stop.store(true, ordering: .relaxed)
+        XCTAssertEqual(posters.wait(timeout: .now() + 15), .success)
+
+        let acked = acknowledged.withLock { $0 }
+        let stored = try stored(on: cluster.b, photo: 1)
+        let lost = acked.filter { stored[$0.key] != $0.value }
+        XCTAssertEqual(lost.count, 0, "acknowledged but lost: \(lost.keys.sorted().prefix(10))")
+        XCTAssertGreaterThan(refused.withLock { $0[503] ?? 0 }, 0)
+        let heard = onB.read(timeout: 5) { _ in Set(onB.commentEventIDs).isSuperset(of: stored.keys) }
+        XCTAssertTrue(heard, "B's stream got every stored comment, those of the outage too: missing \(Set(stored.keys).subtracting(onB.commentEventIDs).sorted().prefix(10))")
+        for server in cluster.replicas {
+            XCTAssertTrue(try eventually(timeout: 5) { try commentCount(server, photo: 1) == stored.count },
+                          "\(server.name) counts \((try? commentCount(server, photo: 1)) ?? nil ?? -1), stored \(stored.count)")
+        }
+    }
+}
