@@ -7,10 +7,21 @@
 #   durable acknowledgement costs on this disk one at a time, with no HTTP, JSON or validation).
 #   A ratio above 1 is group commit at work: concurrent posts share one fsync.
 #
-# Usage: bash bench/comments.sh            (PHOTOSCROLL_BIN overrides the binary; DURATION seconds)
-# Needs: wrk, sqlite3, vips (scripts/install-deps.sh build bench). Loopback only; stops by itself.
+# Then replicas (docs/scale-out.md), in the same run, each figure the median of ROUNDS
+# alternating runs, every server in its default configuration (shipped config.json, request
+# log on, to a file):
+# - durable POSTs per second and p99 through nginx to two replicas on one PostgreSQL (its
+#   default durability: fsync and synchronous_commit on), against the same load through nginx
+#   to one process on SQLite in its data folder;
+# - a hot tile through nginx to two replicas, against the same through nginx to one replica.
+#
+# Usage: bash bench/comments.sh            (PHOTOSCROLL_BIN overrides the binary; DURATION seconds,
+#                                           ROUNDS for the replica part, default 3)
+# Needs: wrk, sqlite3, vips, nginx, postgresql (make bench installs them). Loopback only; stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib/common.sh
+. bench/lib/replicas.sh
 
 BIN=${PHOTOSCROLL_BIN:-.build/release/photoscroll}
 DURATION=${DURATION:-10}
@@ -21,9 +32,15 @@ done
 [ -x "$BIN" ] || { echo "no binary at $BIN: run 'swift build -c release' (or set PHOTOSCROLL_BIN)" >&2; exit 1; }
 
 work=$(mktemp -d)
+chmod 755 "$work"
+WORK="$work"
 server_pid=""
+OURS_PIDS=""
+NGINX_PIDS=""
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    local pid
+    for pid in $server_pid $OURS_PIDS $NGINX_PIDS; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
+    stop_postgres
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -111,3 +128,70 @@ echo "GET /healthz, same clients and tile load: $health_rps req/s, p99 $health_p
 echo "sqlite3 CLI, durable inserts one commit each: $ref_rps inserts/s ($n in ${DURATION}s)"
 awk -v a="$post_rps" -v b="$health_rps" 'BEGIN { printf "ratio: durable POST / GET /healthz throughput = %.2f\n", a / b }'
 awk -v a="$post_rps" -v b="$ref_rps" 'BEGIN { printf "ratio: durable POST / sqlite3 one-commit-per-insert throughput = %.2f (above 1: group commit)\n", a / b }'
+
+# --- Replicas: two on PostgreSQL behind nginx, against one on SQLite behind nginx ---------------
+ROUNDS=${ROUNDS:-3}
+kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+server_pid=""
+if ! command -v nginx >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    echo "replicas: not measured (needs nginx and postgresql: make bench installs them)"
+    exit 0
+fi
+start_postgres "$work/pg"
+mkdir -p "$work/shared" "$work/single"
+start_server replica-a PHOTOSCROLL_DATABASE="$PG_URL" PHOTOSCROLL_COMMENTS_PER_MINUTE=0 PHOTOSCROLL_TRUSTED_PROXIES=127.0.0.1 -- \
+    --data "$work/shared" --photos "$work/photos"
+port_a=$SERVER_PORT
+start_server replica-b PHOTOSCROLL_DATABASE="$PG_URL" PHOTOSCROLL_COMMENTS_PER_MINUTE=0 PHOTOSCROLL_TRUSTED_PROXIES=127.0.0.1 -- \
+    --data "$work/shared" --photos "$work/photos"
+port_b=$SERVER_PORT
+start_server single PHOTOSCROLL_COMMENTS_PER_MINUTE=0 PHOTOSCROLL_TRUSTED_PROXIES=127.0.0.1 -- \
+    --data "$work/single" --photos "$work/photos"
+port_single=$SERVER_PORT
+two=$(free_port); start_balancer "$work/nginx-two" "$two" "$port_a" "$port_b"
+one_sqlite=$(free_port); start_balancer "$work/nginx-sqlite" "$one_sqlite" "$port_single"
+one_replica=$(free_port); start_balancer "$work/nginx-one" "$one_replica" "$port_a"
+for port in "$port_a" "$port_b" "$port_single"; do wait_for_photo "http://127.0.0.1:$port"; done
+replica_photo=$PHOTO
+# Hot tiles: one URL, fetched once through each path so every replica has it in memory.
+hot="/photos/$replica_photo/tiles/0/0/0.jpg"
+for port in "$port_a" "$port_b" "$port_single"; do
+    for _ in 1 2; do curl -fsS -o /dev/null "http://127.0.0.1:$port$hot"; done
+done
+
+# post_run PORT OUT: one wrk run of durable POSTs; appends "req/s p99_ms non2xx" to OUT.
+post_run() {
+    wrk -t2 -c"$CLIENTS" -d"${DURATION}s" -s "$work/post.lua" "http://127.0.0.1:$1/photos/$replica_photo/comments" >"$work/wrk.txt"
+    local r
+    r=$(grep '^RESULT' "$work/wrk.txt")
+    awk -v r="$r" 'BEGIN { split(r, f, /[ =]/); for (i = 1; i in f; i++) v[f[i]] = f[i + 1];
+        printf "%.0f %.2f %d\n", v["requests"] / v["seconds"], v["p99_ms"], v["non2xx"] }' >>"$2"
+}
+# tile_run PORT OUT: one wrk run of the hot tile; appends "req/s p99_ms" to OUT.
+tile_run() {
+    wrk -t2 -c"$CLIENTS" -d"${DURATION}s" --latency "http://127.0.0.1:$1$hot" >"$work/wrk.txt"
+    awk '/Requests\/sec/ { rps = $2 } $1 == "99%" { p = $2; if (p ~ /us$/) p = p / 1000; else if (p ~ /ms$/) p = p + 0; else if (p ~ /s$/) p = p * 1000 }
+        END { printf "%.0f %.2f\n", rps, p }' "$work/wrk.txt" >>"$2"
+}
+median() { sort -n -k"$2" "$1" | awk -v k="$2" '{ v[NR] = $k } END { print v[int((NR + 1) / 2)] }'; }
+
+: >"$work/post-two.txt"; : >"$work/post-sqlite.txt"; : >"$work/tile-two.txt"; : >"$work/tile-one.txt"
+echo "replicas: $CLIENTS clients, ${DURATION}s a run, $ROUNDS rounds; nginx on :$two (two replicas on PostgreSQL), :$one_sqlite (one on SQLite), :$one_replica (one replica)"
+for round in $(seq 1 "$ROUNDS"); do
+    post_run "$two" "$work/post-two.txt"
+    post_run "$one_sqlite" "$work/post-sqlite.txt"
+    tile_run "$two" "$work/tile-two.txt"
+    tile_run "$one_replica" "$work/tile-one.txt"
+    echo "round $round (req/s p99-ms): POST two replicas $(tail -1 "$work/post-two.txt"), POST one SQLite $(tail -1 "$work/post-sqlite.txt"), tile two $(tail -1 "$work/tile-two.txt"), tile one $(tail -1 "$work/tile-one.txt")"
+done
+stored_pg=$(curl -fsS "http://127.0.0.1:$port_b/photos/$replica_photo" | grep -o '"commentCount":[0-9]*' | cut -d: -f2)
+stored_a=$(curl -fsS "http://127.0.0.1:$port_a/photos/$replica_photo" | grep -o '"commentCount":[0-9]*' | cut -d: -f2)
+post_two=$(median "$work/post-two.txt" 1); post_two_p99=$(median "$work/post-two.txt" 2)
+post_one=$(median "$work/post-sqlite.txt" 1); post_one_p99=$(median "$work/post-sqlite.txt" 2)
+tile_two=$(median "$work/tile-two.txt" 1); tile_one=$(median "$work/tile-one.txt" 1)
+echo "POST, two replicas on PostgreSQL through nginx: median $post_two req/s, p99 $post_two_p99 ms (commentCount on A $stored_a, on B $stored_pg)"
+echo "POST, one SQLite process through nginx:         median $post_one req/s, p99 $post_one_p99 ms"
+awk -v a="$post_two" -v b="$post_one" 'BEGIN { printf "ratio: durable POST throughput, two replicas on PostgreSQL / one SQLite process = %.2f\n", a / b }'
+awk -v a="$post_two_p99" -v b="$post_one_p99" 'BEGIN { printf "ratio: POST p99, two replicas on PostgreSQL / one SQLite process = %.2f\n", a / b }'
+echo "hot tile through nginx: two replicas median $tile_two req/s, one replica median $tile_one req/s"
+awk -v a="$tile_two" -v b="$tile_one" 'BEGIN { printf "ratio: hot tile throughput, two replicas / one replica = %.2f (on a machine of %d cores)\n", a / b, '"$(nproc)"' }'

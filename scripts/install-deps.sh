@@ -11,7 +11,7 @@ packages_for() {
         # postgresql: the tests start a private cluster of their own (initdb, pg_ctl); nginx-light:
         # the replica tests put it in front of two servers, configured from deploy/nginx.conf.
         test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet" ;;
-        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server" ;;
+        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql" ;;
         container) echo "debootstrap" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;
     esac
