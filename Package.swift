@@ -11,6 +11,7 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"]),
@@ -23,7 +24,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CShims", "CZlib", "Observability"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
-        .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
+        .target(name: "Library", dependencies: ["Imaging", "CSQLite", "CXXHash", "CShims", "Observability"]),
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
         .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),

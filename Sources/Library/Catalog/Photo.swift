@@ -58,9 +58,12 @@ public struct Photo: Sendable, Hashable {
     public var status: PhotoStatus
     /// Why the photo failed, in words a person understands; nil unless `status` is `.failed`.
     public var error: String?
+    /// The photo's date, in seconds since the epoch: the file's modification time (until the
+    /// catalog reads a date taken).
+    public var date: Int
 
     public init(id: Int, relativePath: String, sourcePath: String, title: String, width: Int, height: Int,
-                version: String, status: PhotoStatus, error: String? = nil) {
+                version: String, status: PhotoStatus, error: String? = nil, date: Int = 0) {
         self.id = id
         self.relativePath = relativePath
         self.sourcePath = sourcePath
@@ -70,6 +73,7 @@ public struct Photo: Sendable, Hashable {
         self.version = version
         self.status = status
         self.error = error
+        self.date = date
     }
 
     /// The pyramid geometry, or nil when the size is unknown.
