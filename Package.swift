@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP"]),
     ],

@@ -31,7 +31,7 @@ public final class Application: @unchecked Sendable {
         let photos = self.photos
         let draining = self.draining
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
-                                  isDraining: { draining.isDraining })
+                                  isDraining: { draining.isDraining }, degradation: { photos.degradation })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)

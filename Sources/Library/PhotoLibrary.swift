@@ -357,6 +357,13 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
     }
 
+    /// Someone opened this photo: it is examined now when it was not (a viewer needs its size),
+    /// and its build, if still queued, goes to the front.
+    public func prepareForViewing(_ id: Int) {
+        if catalog.entry(id)?.hashed == false { catalog.examine(id) }
+        if catalog.photo(id)?.status == .processing { ingest.prioritize(photoID: id) }
+    }
+
     /// Queues builds for listed photos (in one go, however many).
     func queue(_ ids: [Int]) {
         guard !ids.isEmpty else { return }

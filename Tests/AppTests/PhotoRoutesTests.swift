@@ -85,7 +85,7 @@ final class PhotoRoutesTests: XCTestCase {
         XCTAssertEqual(first["tiles"] as? String, "/photos/1/tiles/{z}/{x}/{y}.jpg?v=\(version)")
         XCTAssertNil(first["error"])
         XCTAssertEqual(Set(first.keys), ["id", "title", "width", "height", "tileSize", "maxZoom", "version", "status",
-                                         "commentCount", "thumbnail", "tiles"])
+                                         "commentCount", "date", "thumbnail", "tiles"])
     }
 
     func testOnePhotoAndEveryMalformedId() throws {

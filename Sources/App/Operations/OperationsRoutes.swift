@@ -16,11 +16,15 @@ public enum OperationsRoutes {
     ///   - isReady: whether the catalog is loaded; `/readyz` answers 503 until it is.
     ///   - isDraining: whether shutdown has begun; `/healthz` and `/readyz` then answer 503 so a
     ///     load balancer stops sending work while in-flight requests finish.
+    ///   - degradation: why the server works but not fully (a folder of photos cannot be
+    ///     reached), or nil. `/readyz` then answers 200 `{"status":"degraded","detail":…}`: what
+    ///     is there is still served, so traffic should keep coming.
     public static func register(
         on router: inout Router,
         metrics: MetricsRegistry,
         isReady: @escaping @Sendable () -> Bool,
-        isDraining: @escaping @Sendable () -> Bool = { false }
+        isDraining: @escaping @Sendable () -> Bool = { false },
+        degradation: @escaping @Sendable () -> String? = { nil }
     ) {
         let process = ProcessMetrics(metrics: metrics)
 
@@ -31,6 +35,7 @@ public enum OperationsRoutes {
         router.get("/readyz", execution: .inline) { _ in
             if isDraining() { return unavailable("The server is shutting down.") }
             guard isReady() else { return unavailable("The photo catalog is still loading; try again in a moment.") }
+            if let detail = degradation() { return statusResponse("degraded", detail: detail) }
             return statusResponse("ready")
         }
 
@@ -48,10 +53,11 @@ public enum OperationsRoutes {
     }
 
     /// `{"status":"…"}`, never cached: a probe must see the server as it is now.
-    static func statusResponse(_ status: String) -> HTTPResponse {
+    static func statusResponse(_ status: String, detail: String? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Cache-Control", "no-store")
+        let extra = detail.map { ",\"detail\":\(jsonString($0))" } ?? ""
         return HTTPResponse(contentType: "application/json; charset=utf-8",
-                            bytes: Array("{\"status\":\(jsonString(status))}".utf8), headers: headers)
+                            bytes: Array("{\"status\":\(jsonString(status))\(extra)}".utf8), headers: headers)
     }
 }

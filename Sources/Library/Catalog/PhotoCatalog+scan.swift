@@ -120,6 +120,7 @@ extension PhotoCatalog {
             entry.present = true
             entry.missingSince = nil
             if let hashes = match.hashes { entry.hashed = entry.hashed || hashes.hash(entry.hashKind) == entry.contentHash }
+            if !match.entry.present { result.added.append(entry.id) }
             updates[entry.id] = entry
             result.moved.append(entry.id)
         }

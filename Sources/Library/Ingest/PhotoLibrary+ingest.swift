@@ -31,7 +31,8 @@ extension PhotoLibrary {
     @discardableResult
     public func buildPyramid(_ photo: Photo) -> String? {
         let directory = catalog.pyramidDirectory(photo.version)
-        let before = catalog.folder.fingerprint(photo.relativePath)
+        // Gone (or moved) since it was queued: the scan that notices decides what it is now.
+        guard let before = catalog.folder.fingerprint(photo.relativePath) else { return nil }
         let started = DispatchTime.now()
         do {
             _ = try renderer.buildPyramid(source: photo.sourcePath, into: directory)
@@ -51,6 +52,10 @@ extension PhotoLibrary {
             return nil
         } catch {
             let text = "\(error)"
+            if catalog.folder.fingerprint(photo.relativePath) != before || catalog.photo(photo.id)?.relativePath != photo.relativePath {
+                // The file changed or moved while it was read: not the photo's fault.
+                return nil
+            }
             metrics.ingestFailures.increment()
             // A file that could not be written (disk full, permissions) is the server's trouble,
             // not the photo's: remembered until restart only, so the next run tries again.
