@@ -1,8 +1,9 @@
 // The page's views and the URL: #/ is the grid, #/photos/3 the pager at photo 3,
 // #/photos/3/zoom its zoom view. Reload, Back and a shared link land on the same view.
 
-import { listPhotos } from './api.js';
-import { renderGrid } from './grid.js';
+import { PhotoIndex } from './photo-index.js';
+import { PhotoGrid } from './grid.js';
+import { Scrubber } from './scrubber.js';
 import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
@@ -12,7 +13,15 @@ const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
 const zoomView = document.getElementById('zoom-view');
 const pagerTitle = pagerView.querySelector('.pager-title');
+// The library as the page knows it; the grid draws it, and the pager reads it as a sequence.
+const library = new PhotoIndex();
+const grid = new PhotoGrid(document.getElementById('grid'), library);
+new Scrubber(gridView, grid, library);
+// The pager is handed the photos around the one opened (PAGER_REACH on each side), fetched in one
+// request, and a new stretch when it reaches an end: a library of any size opens as fast as ten.
+const PAGER_REACH = 25;
 let photos = [];
+let gridAnchor = null; // where the grid was scrolled when a photo was opened
 let cameFromGrid = false;
 let zoomPushed = false;
 let landed = false; // the first view shown, straight from the URL (a reload or a shared link)
@@ -42,6 +51,7 @@ const viewer = new ZoomViewer(zoomView, {
 
 const pager = new Pager(pagerView, {
   onChange(photo) {
+    extendPager(photo);
     composer.setPhoto(photo);
     pagerTitle.textContent = photo.title;
     document.title = `${photo.title} · Photos`;
@@ -84,9 +94,35 @@ function closeZoom() {
   }
 }
 
-function show(route) {
+/** At either end of its stretch, the pager is handed the next one, centred on the photo in front. */
+function extendPager(photo) {
+  const i = photos.indexOf(photo);
+  const position = library.indexOf(photo.id);
+  const more = (i === 0 && position > 0) || (i === photos.length - 1 && position >= 0 && position < library.count - 1);
+  if (!more) return;
+  setTimeout(async () => {
+    if (pager.current?.id !== photo.id || !(await loadPagerAround(photo.id))) return;
+    pager.goTo(photos.findIndex((p) => p.id === photo.id), 'instant');
+  }, 0);
+}
+
+/** Hands the pager the stretch of the library around photo `id`; false when there is no such photo. */
+async function loadPagerAround(id) {
+  const position = await library.positionOf(id);
+  if (position < 0) return false;
+  // The photo opened comes as GET /photos/{id} gives it: examined, if the server had not yet.
+  const [stretch, opened] = await Promise.all([
+    library.slice(position - PAGER_REACH, position + PAGER_REACH + 1), library.get(id).catch(() => null)]);
+  if (!opened || !stretch.some((p) => p.id === id)) return false;
+  photos = stretch.map((p) => (p.id === id ? opened : p));
+  pager.setPhotos(photos);
+  return true;
+}
+
+async function show(route) {
   const index = route.view === 'grid' ? -1 : photos.findIndex((p) => p.id === route.id);
   if (route.view !== 'grid' && index < 0) {
+    if (await loadPagerAround(route.id)) return show(route);
     history.replaceState(null, '', '#/');
     return show({ view: 'grid' });
   }
@@ -98,13 +134,13 @@ function show(route) {
     gridView.hidden = false;
     document.title = 'Photos';
     cameFromGrid = false;
-    const cell = last && gridView.querySelector(`[data-photo-id="${last.id}"]`);
-    if (cell) { cell.scrollIntoView({ block: 'nearest' }); cell.focus({ preventScroll: true }); }
+    showGrid(last);
     return;
   }
   // The grid is on screen before the first route is applied; a shared link did not come from it.
   const fromGrid = !gridView.hidden && landed;
   if (fromGrid) cameFromGrid = true;
+  if (!gridView.hidden) hideGrid();
   gridView.hidden = true;
   pagerView.hidden = false;
   if (route.view === 'zoom' && photos[index].status !== 'failed') pager.setCovered(true);
@@ -145,50 +181,57 @@ window.addEventListener('hashchange', () => {
 window.addEventListener('pagehide', () => pager.setLive(false));
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
-/** What, of the list, the grid shows: a change in any of it redraws the grid. */
-const signature = (list) => list.map((p) => `${p.id}:${p.status}:${p.version}:${p.title}`).join('|');
-
-function applyPhotos(list) {
-  photos = list;
-  const count = document.getElementById('grid-count');
-  count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
-  document.getElementById('grid-status').textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
-  renderGrid(document.getElementById('grid'), photos);
-  pager.setPhotos(photos);
+/** The grid on screen again: where it was, with the photo last shown in view and focused, and live. */
+function showGrid(last) {
+  grid.setActive(true);
+  grid.restore(gridAnchor);
+  library.setLive(document.visibilityState === 'visible');
+  if (last) {
+    const position = library.indexOf(last.id);
+    grid.reveal(position);
+    grid.linkAt(position)?.focus({ preventScroll: true });
+  }
 }
 
 /**
- * New photos in the folder, and photos that finish processing, show up without a reload. Only
- * while the grid is on screen: pages are never rebuilt under someone reading or zooming.
+ * The grid leaves the screen: where it was is kept for the way back, and the live list events
+ * stop (a stream held open under the pager would take one of the browser's few connections to
+ * the server from the tiles; coming back asks what changed meanwhile).
  */
-async function refresh() {
-  if (!gridView.hidden && document.visibilityState === 'visible') {
-    try {
-      const list = await listPhotos();
-      if (!gridView.hidden && signature(list) !== signature(photos)) {
-        const focused = document.activeElement?.dataset?.photoId;
-        applyPhotos(list);
-        if (focused) gridView.querySelector(`[data-photo-id="${focused}"]`)?.focus({ preventScroll: true });
-      }
-    } catch { /* the next round tries again */ }
-  }
-  setTimeout(refresh, photos.some((p) => p.status === 'processing') ? 2000 : 5000);
+function hideGrid() {
+  gridAnchor = grid.anchor();
+  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
+  grid.setActive(false);
+  library.setLive(false);
 }
+
+function updateCount() {
+  const count = library.count;
+  document.getElementById('grid-count').textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
+  document.getElementById('grid-status').textContent = count ? '' : 'No photos yet. Put some in the photos folder.';
+}
+
+library.addEventListener('change', updateCount);
+document.addEventListener('visibilitychange', () => {
+  if (!gridView.hidden) library.setLive(document.visibilityState === 'visible');
+});
 
 async function start() {
   const status = document.getElementById('grid-status');
-  let list;
   try {
-    list = await listPhotos();
+    await library.load();
   } catch (error) {
     status.textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
     return;
   }
-  applyPhotos(list);
-  document.documentElement.dataset.ready = 'true';
-  show(parseRoute(location.hash));
+  updateCount();
+  try { gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid')); } catch { gridAnchor = null; }
+  grid.layout();
+  if (parseRoute(location.hash).view === 'grid') grid.restore(gridAnchor);
+  library.setLive(document.visibilityState === 'visible');
+  await show(parseRoute(location.hash));
   landed = true;
-  setTimeout(refresh, 5000);
+  document.documentElement.dataset.ready = 'true';
 }
 
 start();

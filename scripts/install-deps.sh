@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages_for() {
     case "$1" in
-        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev" ;;
+        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libxxhash-dev" ;;
         test) echo "chromium chromium-driver python3-venv sqlite3 curl" ;;
         bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl" ;;
         container) echo "debootstrap" ;;

@@ -44,7 +44,10 @@ struct PhotoRoutes: Sendable {
                                     "after must be a photo id (a whole number) from a previous page's next.")
         let page = library.catalog.page(after: after, limit: limit)
         let next = page.more ? page.photos.last.map { "/photos?after=\($0.id)&limit=\(limit)" } : nil
-        var response = json(PhotoJSON.page(page.photos, total: page.total, next: next, tileSize: tileSize,
+        // During a first ingest most photos are listed but not examined yet: their headers are read
+        // now, so every record on the page has its size.
+        let photos = library.catalog.probeSizes(page.photos)
+        var response = json(PhotoJSON.page(photos, total: page.total, next: next, tileSize: tileSize,
                                            commentCount: commentCount), request)
         if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
         return response

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension PhotoCatalog {
     /// The entry as examined: its bytes hashed (with `knownHashes` when the scan already read
@@ -73,6 +74,44 @@ extension PhotoCatalog {
         do { try store.update(result) } catch { logger.warning("cannot record a photo", [("error", "\(error)")]) }
         notify(CatalogChange(changed: [id]))
         return photo(id)
+    }
+
+    /// Reads the headers of listed photos not examined yet whose size is not known, so that a page
+    /// of them says how large each is: a header is a few kilobytes, while the hash, which reads the
+    /// whole file, waits for the build. Returns the photos as they are now.
+    public func probeSizes(_ photos: [Photo]) -> [Photo] {
+        let wanted = state.withLock { state in
+            photos.compactMap { photo -> CatalogEntry? in
+                guard photo.width == 0, let entry = state.entries[photo.id], entry.present, !entry.hashed, entry.width == 0 else { return nil }
+                return entry
+            }
+        }
+        guard !wanted.isEmpty else { return photos }
+        let sizes = Mutex<[Int: PhotoSize]>([:])
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
+            guard let size = try? renderer.probe(folder.absolute(wanted[i].path)) else { return }
+            sizes.withLock { $0[wanted[i].id] = size }
+        }
+        let found = sizes.withLock { $0 }
+        guard !found.isEmpty else { return photos }
+        writing.lock()
+        let updated = state.withLock { state -> [CatalogEntry] in
+            var updated: [CatalogEntry] = []
+            for entry in wanted {
+                guard let size = found[entry.id], var current = state.entries[entry.id], current.present, !current.hashed,
+                      current.fingerprint == entry.fingerprint, current.path == entry.path else { continue }
+                current.width = size.width
+                current.height = size.height
+                state.entries[entry.id] = current
+                updated.append(current)
+            }
+            Self.refresh(updated.map(\.id), in: &state, folder: folder, settings: settings)
+            return updated
+        }
+        do { try store.update(updated) } catch { logger.warning("cannot record photo sizes", [("error", "\(error)")]) }
+        writing.unlock()
+        notify(CatalogChange(changed: updated.map(\.id)))
+        return photos.map { photo($0.id) ?? $0 }
     }
 
     /// Records that a version's pyramid is complete on disk.
