@@ -7,6 +7,13 @@
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
+/**
+ * Faster than this (screens a frame), the grid is being travelled through, not looked at: cells
+ * are placed and named but no thumbnail is asked for, until the scrolling slows or stops.
+ */
+const TRAVEL_SCREENS_PER_FRAME = 0.5;
+/** Still for this long (ms), travelling ends. */
+const SETTLE_MS = 90;
 
 export class PhotoGrid {
   /**
@@ -23,6 +30,8 @@ export class PhotoGrid {
     this.top = 0;
     this.scheduled = false;
     this.active = true;
+    this.travelling = false;
+    this.lastScroll = { y: window.scrollY, t: performance.now() };
     // One listener each, for every cell: a broken thumbnail marks its cell.
     list.addEventListener('error', (e) => {
       if (e.target instanceof HTMLImageElement) e.target.closest('.cell')?.classList.add('broken');
@@ -47,10 +56,28 @@ export class PhotoGrid {
   schedule() {
     if (this.scheduled || !this.active) return;
     this.scheduled = true;
-    requestAnimationFrame(() => {
+    requestAnimationFrame((t) => {
       this.scheduled = false;
+      this.track(t);
       this.update();
     });
+  }
+
+  /** Notices travel (very fast scrolling, a scrubber drag) and its end. */
+  track(t) {
+    const y = window.scrollY;
+    const frames = Math.max(1, (t - this.lastScroll.t) / 16.7);
+    const speed = Math.abs(y - this.lastScroll.y) / frames / Math.max(1, window.innerHeight);
+    this.lastScroll = { y, t };
+    if (speed > TRAVEL_SCREENS_PER_FRAME) this.travelling = true;
+    clearTimeout(this.settleTimer);
+    if (this.travelling) {
+      this.settleTimer = setTimeout(() => {
+        this.travelling = false;
+        this.refill();
+        this.update();
+      }, SETTLE_MS);
+    }
   }
 
   /** Columns, cell size and height from the list's width and its CSS properties. */
@@ -71,8 +98,12 @@ export class PhotoGrid {
     const rows = Math.ceil(this.index.count / columns);
     this.list.style.height = `${Math.max(0, rows * (this.cell + gap) - gap) + number('padding-bottom', 0)}px`;
     this.list.setAttribute('aria-rowcount', String(rows));
-    for (const cell of this.cells.values()) this.release(cell);
-    this.cells.clear();
+    // The drawn cells are moved and refilled in place, never rebuilt: one of them may have the focus.
+    for (const [i, cell] of this.cells) {
+      if (i >= this.index.count) continue;
+      this.place(cell, i);
+      this.fill(cell, i);
+    }
     this.update();
   }
 
@@ -112,7 +143,7 @@ export class PhotoGrid {
       this.fill(cell, i);
       if (i < lowest && before) this.list.insertBefore(cell.item, before); else this.list.appendChild(cell.item);
     }
-    if (last >= first) this.index.want(first, last);
+    if (last >= first && !this.travelling) this.index.want(first, last);
   }
 
   release(cell) {
@@ -148,7 +179,7 @@ export class PhotoGrid {
   /** Draws the photo at position i into a cell: its record when fetched, its link at least. */
   fill(cell, i) {
     const id = this.index.ids[i];
-    const photo = this.index.recordAt(i);
+    const photo = this.travelling ? null : this.index.recordAt(i);
     if (cell.photo === photo && cell.id === id) return;
     cell.photo = photo;
     cell.id = id;

@@ -79,8 +79,10 @@ export class Scrubber {
   }
 
   move(e) {
+    // The finger holds the thumb by its middle, so both ends are within reach of the track's ends.
     const box = this.root.getBoundingClientRect();
-    const fraction = Math.max(0, Math.min(1, (e.clientY - box.top) / box.height));
+    const thumb = this.thumb.offsetHeight;
+    const fraction = Math.max(0, Math.min(1, (e.clientY - box.top - thumb / 2) / Math.max(1, box.height - thumb)));
     this.grid.scrollToFraction(fraction);
     this.label.textContent = this.month(this.grid.positionAtFraction(fraction));
     this.label.style.transform = `translateY(${e.clientY - box.top}px) translateY(-50%)`;

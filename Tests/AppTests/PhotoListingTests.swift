@@ -192,4 +192,37 @@ final class PhotoListingTests: XCTestCase {
         stream.hangUp()
         XCTAssertEqual(f.events.count, 0)
     }
+
+    func testReadyzSaysDegradedWhileThePhotosFolderIsAway() throws {
+        let f = try makeFixture(count: 30)
+        var router = f.router
+        let library = f.library
+        OperationsRoutes.register(on: &router, metrics: MetricsRegistry(), isReady: { true },
+                                  degradation: { library.health.summary })
+        XCTAssertEqual(try object(get(router, "/readyz"))["status"] as? String, "ready")
+        try FileManager.default.moveItem(atPath: f.photos, toPath: f.photos + ".away")
+        library.refresh()
+        let degraded = get(router, "/readyz")
+        XCTAssertEqual(degraded.status, .ok, "what is there is still served")
+        let body = try object(degraded)
+        XCTAssertEqual(body["status"] as? String, "degraded")
+        XCTAssertTrue((body["detail"] as? String ?? "").contains("The photos folder is missing; its 30 photos are kept"))
+        XCTAssertEqual((try object(get(router, "/photos"))["total"] as? Int), 30)
+        try FileManager.default.moveItem(atPath: f.photos + ".away", toPath: f.photos)
+        library.refresh()
+        XCTAssertEqual(try object(get(router, "/readyz"))["status"] as? String, "ready")
+    }
+
+    func testIngestUsesEveryCoreUnlessToldAndTheGraceIsConfigurable() throws {
+        var configuration = Configuration()
+        XCTAssertEqual(configuration.ingestConcurrency, 0)
+        XCTAssertEqual(configuration.rescanSeconds, 3600)
+        XCTAssertEqual(LibraryConfiguration(configuration).ingestConcurrency, System.coreCount)
+        configuration.ingestConcurrency = 3
+        configuration.missingGraceSeconds = 60
+        XCTAssertEqual(LibraryConfiguration(configuration).ingestConcurrency, 3)
+        XCTAssertEqual(LibraryConfiguration(configuration).missingGraceSeconds, 60)
+        configuration.ingestConcurrency = 65
+        XCTAssertThrowsError(try configuration.validate())
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Library
+import Observability
 import XCTest
 
 /// Changes below the photos folder found as they happen (inotify), with no timed rescans.
@@ -63,6 +64,30 @@ final class WatcherTests: XCTestCase {
         XCTAssertFalse(library.isWatching)
         folders.fake("b/c.jpg", 300, 200)
         XCTAssertTrue(eventually { library.photos.count == 2 })
+    }
+}
+
+extension WatcherTests {
+    func testAPhotosFolderThatAppearsLaterIsWatchedOnceItIsThereAndTheLogSaysWhy() throws {
+        #if !os(Linux)
+        throw XCTSkip("inotify is Linux only")
+        #endif
+        let folders = try Folders(self)
+        let later = folders.photos + "/mounted-later"
+        let sink = MemoryLogSink()
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(
+            photosDirectory: later, dataDirectory: folders.data, ingestConcurrency: 1, rescanSeconds: 0, settleSeconds: 0),
+            renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: .init())
+        library.start()
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
+        XCTAssertTrue(eventually { library.isReady })
+        XCTAssertFalse(library.isWatching)
+        XCTAssertTrue(eventually { sink.all.contains { $0.level == .warning && $0.message.hasPrefix("cannot watch the photos folder") } })
+        // The folder appears (a disk mounted late): found by the health check, watched from then on.
+        folders.fake("mounted-later/a.jpg", 300, 200)
+        XCTAssertTrue(eventually(15) { library.isWatching && library.photos.count == 1 })
+        folders.fake("mounted-later/b.jpg", 300, 200)
+        XCTAssertTrue(eventually { library.photos.count == 2 }, "watched now: no timed rescan is configured")
     }
 }
 
