@@ -120,12 +120,14 @@ async function loadPagerAround(id) {
 }
 
 async function show(route) {
-  const index = route.view === 'grid' ? -1 : photos.findIndex((p) => p.id === route.id);
-  if (route.view !== 'grid' && index < 0) {
-    if (await loadPagerAround(route.id)) return show(route);
-    history.replaceState(null, '', '#/');
-    return show({ view: 'grid' });
+  // Opened from the grid (or a link): the stretch around it, fresh; paging within it: as it is.
+  if (route.view !== 'grid' && (!gridView.hidden || !photos.some((p) => p.id === route.id))) {
+    if (!(await loadPagerAround(route.id))) {
+      history.replaceState(null, '', '#/');
+      return show({ view: 'grid' });
+    }
   }
+  const index = route.view === 'grid' ? -1 : photos.findIndex((p) => p.id === route.id);
   if (route.view === 'grid') {
     const last = pager.current;
     if (viewer.isOpen) viewer.close();

@@ -170,10 +170,17 @@ export class PhotoGrid {
   place(cell, i) {
     const row = Math.floor(i / this.columns), column = i % this.columns;
     const x = this.left + column * (this.cell + this.gap), y = row * this.rowHeight;
-    cell.item.style.width = cell.item.style.height = `${this.cell}px`;
+    // Only what differs is written: a style or attribute write costs a recalculation.
+    if (cell.size !== this.cell) {
+      cell.size = this.cell;
+      cell.item.style.width = cell.item.style.height = `${this.cell}px`;
+    }
     cell.item.style.transform = `translate(${x}px, ${y}px)`;
     cell.item.setAttribute('aria-posinset', String(i + 1));
-    cell.item.setAttribute('aria-setsize', String(this.index.count));
+    if (cell.setSize !== this.index.count) {
+      cell.setSize = this.index.count;
+      cell.item.setAttribute('aria-setsize', String(this.index.count));
+    }
   }
 
   /** Draws the photo at position i into a cell: its record when fetched, its link at least. */

@@ -151,6 +151,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         // Watching starts before the first scan, so nothing that changes during it is missed.
         startWatching()
         scanInBackground(.everything)
+        settleFirstListing()
         loop.withLock { $0.ready = true }
         var lastFull = DispatchTime.now()
         while !isStopping {
@@ -177,6 +178,25 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
     }
 
+    /// Files written just before the start are waited for (up to 10 s), so that once ready the
+    /// listing holds everything that was there at the start.
+    private func settleFirstListing() {
+        let deadline = DispatchTime.now() + 10
+        while !isStopping && DispatchTime.now() < deadline {
+            let (folders, settles) = loop.withLock { loop -> (Set<String>, Int?) in
+                defer {
+                    loop.unsettled = []
+                    loop.settlesAt = nil
+                }
+                return (loop.unsettled, loop.settlesAt)
+            }
+            guard let settles, !folders.isEmpty else { return }
+            let delay = max(0, Double(settles - PhotoCatalog.wallClock()) / 1e9) + 0.05
+            _ = wake.wait(timeout: .now() + delay) // a wake-up's work is in `loop`, for the main loop
+            scanInBackground(ScanScope(directories: folders))
+        }
+    }
+
     /// While something cannot be reached, or changes cannot be watched, this often the folders
     /// that matter are looked at (a `stat` or two, not a scan).
     static let healthCheckSeconds = 5.0
@@ -188,6 +208,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         return loop.withLock { loop in
             var deadline: DispatchTime?
             func consider(_ time: DispatchTime) { deadline = min(deadline ?? time, time) }
+            if loop.fullScanRequested { consider(.now()) }
             if configuration.rescanSeconds > 0 { consider(lastFull + configuration.rescanSeconds) }
             if let since = loop.pendingSince { consider(since + Self.eventDelaySeconds) }
             if let settles = loop.settlesAt {

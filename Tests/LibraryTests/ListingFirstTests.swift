@@ -95,6 +95,20 @@ final class ListingFirstTests: XCTestCase {
         XCTAssertTrue(later.unsettled.isEmpty)
     }
 
+    func testFilesWrittenJustBeforeTheStartAreListedOnceReady() throws {
+        let folders = try Folders(self)
+        folders.fake("old/a.jpg", 100, 100)
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(
+            photosDirectory: folders.photos, dataDirectory: folders.data, ingestConcurrency: 1, rescanSeconds: 0,
+            watchesFolder: false, settleSeconds: 0.5),
+            renderer: FakeRenderer(), logger: .disabled, metrics: .init())
+        folders.fake("new/b.jpg", 100, 100) // still "being written" for half a second
+        library.start()
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
+        XCTAssertTrue(eventually { library.isReady })
+        XCTAssertEqual(library.photos.count, 2, "ready means what was there at the start is listed")
+    }
+
     func testAPartialScanLooksOnlyAtItsFolders() throws {
         let folders = try Folders(self)
         folders.fake("a/one.jpg", 100, 100)
