@@ -138,7 +138,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
 
     private func run() {
         defer { finished.signal() }
-        BackgroundThread.lowerPriority()
+        // Scans keep the normal priority: the first listing is what /readyz waits for, and later
+        // ones are short. Only the ingest and the watcher yield to request threads.
         if configuration.makesDemo {
             // Drawn beside the scans: each photo is listed as soon as it lands, in name order.
             let demo = Thread { [self] in

@@ -134,7 +134,7 @@ extension PhotoCatalog {
             returning[entry.path] = entry
         }
         var fresh: [CatalogEntry] = []
-        for file in moves.unmatched.sorted(by: { NaturalOrder.less($0.path, $1.path) }) {
+        for file in Self.nameOrdered(moves.unmatched) {
             if var entry = returning.removeValue(forKey: file.path) {
                 if entry.fingerprint != file.fingerprint { entry.hashed = false }
                 entry.fingerprint = file.fingerprint
@@ -247,6 +247,24 @@ extension PhotoCatalog {
         }
         notify(change)
         return result
+    }
+
+    /// Files in name order for numbering: the walk already meets folders in name order and a
+    /// folder's files together, so only the names within each folder are sorted.
+    static func nameOrdered(_ files: [FolderListing.File]) -> [FolderListing.File] {
+        var ordered: [FolderListing.File] = []
+        ordered.reserveCapacity(files.count)
+        var start = 0
+        while start < files.count {
+            let folder = PhotoFolder.parent(of: files[start].path)
+            var end = start + 1
+            while end < files.count && PhotoFolder.parent(of: files[end].path) == folder { end += 1 }
+            let skip = folder.isEmpty ? 0 : folder.utf8.count + 1
+            let named = files[start..<end].map { (name: String(Substring($0.path.utf8.dropFirst(skip))), file: $0) }
+            ordered += named.sorted { NaturalOrder.less($0.name, $1.name) }.map(\.file)
+            start = end
+        }
+        return ordered
     }
 
     /// The files of the scope.
