@@ -9,6 +9,8 @@ import { getPhoto, getSummary, listPage, photoEvents } from './api.js';
 const BLOCK = 100;
 /** Blocks fetched at once; the rest wait, and are dropped when scrolled past. */
 const PARALLEL = 2;
+/** Records kept, the least recently fetched going first: memory stays the same at any size. */
+const KEEP = 3000;
 const DAY = 86_400_000;
 
 /**
@@ -18,9 +20,10 @@ const DAY = 86_400_000;
 export class PhotoIndex extends EventTarget {
   constructor() {
     super();
-    this.ids = [];
-    this.ratios = [];
-    this.days = [];
+    // Typed arrays: 12 bytes a photo, outside the garbage-collected heap.
+    this.ids = new Int32Array(0);
+    this.ratios = new Float32Array(0);
+    this.days = new Int32Array(0);
     this.records = new Map();
     this.epochs = new Map(); // id → epoch its record was fetched or pushed in
     this.epoch = 0; // bumped after a gap in the events: older records are shown but fetched again
@@ -56,11 +59,12 @@ export class PhotoIndex extends EventTarget {
   async load() {
     const summary = await getSummary(this.etag);
     if (!summary) return false;
-    const ids = [];
-    for (const [first, count] of summary.idRuns) for (let k = 0; k < count; k++) ids.push(first + k);
+    const ids = new Int32Array(summary.total);
+    let n = 0;
+    for (const [first, count] of summary.idRuns) for (let k = 0; k < count; k++) ids[n++] = first + k;
     this.ids = ids;
-    this.ratios = summary.ratios;
-    this.days = summary.days;
+    this.ratios = Float32Array.from(summary.ratios);
+    this.days = Int32Array.from(summary.days);
     this.etag = summary.etag;
     this.forgetBlocks();
     this.emit('change', { structural: true });
@@ -125,8 +129,17 @@ export class PhotoIndex extends EventTarget {
   }
 
   keep(photo) {
+    this.records.delete(photo.id); // to the end: the Map's order is the order of use
     this.records.set(photo.id, photo);
     this.epochs.set(photo.id, this.epoch);
+    if (this.records.size <= KEEP) return;
+    for (const id of this.records.keys()) {
+      if (this.records.size <= KEEP * 0.9) break;
+      this.records.delete(id);
+      this.epochs.delete(id);
+      const i = this.indexOf(id);
+      if (i >= 0) this.blocks.delete(Math.floor(i / BLOCK)); // fetched again when wanted
+    }
   }
 
   /** The record at a position, fetched when needed. */
@@ -219,9 +232,9 @@ export class PhotoIndex extends EventTarget {
       this.records.delete(id);
       this.epochs.delete(id);
       if (i < 0) continue;
-      this.ids.splice(i, 1);
-      this.ratios.splice(i, 1);
-      this.days.splice(i, 1);
+      this.ids = without(this.ids, i);
+      this.ratios = without(this.ratios, i);
+      this.days = without(this.days, i);
       structural = true;
     }
     for (const photo of added) {
@@ -232,9 +245,9 @@ export class PhotoIndex extends EventTarget {
         const mid = (low + high) >> 1;
         if (this.ids[mid] < photo.id) low = mid + 1; else high = mid;
       }
-      this.ids.splice(low, 0, photo.id);
-      this.ratios.splice(low, 0, ratio(photo));
-      this.days.splice(low, 0, Math.floor(Date.parse(photo.date) / DAY));
+      this.ids = inserting(this.ids, low, photo.id);
+      this.ratios = inserting(this.ratios, low, ratio(photo));
+      this.days = inserting(this.days, low, Math.floor(Date.parse(photo.date) / DAY));
       structural = true;
     }
     for (const photo of changed) {
@@ -252,6 +265,23 @@ export class PhotoIndex extends EventTarget {
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+}
+
+/** A copy of a typed array without the element at i. */
+function without(array, i) {
+  const copy = new array.constructor(array.length - 1);
+  copy.set(array.subarray(0, i));
+  copy.set(array.subarray(i + 1), i);
+  return copy;
+}
+
+/** A copy of a typed array with `value` inserted at i. */
+function inserting(array, i, value) {
+  const copy = new array.constructor(array.length + 1);
+  copy.set(array.subarray(0, i));
+  copy[i] = value;
+  copy.set(array.subarray(i), i + 1);
+  return copy;
 }
 
 function ratio(photo) {

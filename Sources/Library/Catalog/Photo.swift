@@ -84,8 +84,10 @@ public struct Photo: Sendable, Hashable {
 
     /// The title for a file name: the last path component without its extension.
     static func title(for relativePath: String) -> String {
-        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        let utf8 = relativePath.utf8
+        let start = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        let name = utf8[start...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return String(Substring(name)) }
+        return String(Substring(utf8[start..<dot]))
     }
 }

@@ -23,7 +23,7 @@ extension PhotoCatalog {
             result.width = 0
             result.height = 0
             result.error = "\(error)"
-            result.errorVersion = settings.version(contentHash: result.contentHash)
+            result.errorVersion = names.version(contentHash: result.contentHash)
             return result
         }
         if !entry.contentHash.isEmpty, hashes.hash(entry.hashKind) == entry.contentHash, entry.width > 0 || entry.error != nil {
@@ -41,7 +41,7 @@ extension PhotoCatalog {
             result.height = size.height
         } catch {
             result.error = "\(error)"
-            result.errorVersion = settings.version(contentHash: result.contentHash)
+            result.errorVersion = names.version(contentHash: result.contentHash)
         }
         return result
     }
@@ -55,7 +55,7 @@ extension PhotoCatalog {
         guard !entry.hashed else { return photo(id) }
         let result = examined(entry)
         guard folder.fingerprint(entry.path) == entry.fingerprint else { return photo(id) }
-        let version = settings.version(contentHash: result.contentHash)
+        let version = names.version(contentHash: result.contentHash)
         let built = Self.pyramidExists(pyramidDirectory(version))
         writing.lock()
         defer { writing.unlock() }
@@ -67,7 +67,7 @@ extension PhotoCatalog {
             state.entries[id] = result
             state.unexamined -= 1
             if built { state.built.insert(version) }
-            Self.refresh([id], in: &state, folder: folder, settings: settings)
+            Self.refresh([id], in: &state, folder: folder, names: names)
             return true
         }
         guard applied else { return photo(id) }
@@ -105,7 +105,7 @@ extension PhotoCatalog {
                 state.entries[entry.id] = current
                 updated.append(current)
             }
-            Self.refresh(updated.map(\.id), in: &state, folder: folder, settings: settings)
+            Self.refresh(updated.map(\.id), in: &state, folder: folder, names: names)
             return updated
         }
         do { try store.update(updated) } catch { logger.warning("cannot record photo sizes", [("error", "\(error)")]) }
@@ -118,8 +118,8 @@ extension PhotoCatalog {
     public func markBuilt(_ version: String) {
         let ids = state.withLock { state -> [Int] in
             state.built.insert(version)
-            let ids = state.byVersion[version] ?? []
-            Self.refresh(ids, in: &state, folder: folder, settings: settings)
+            let ids = state.byVersion.ids(version)
+            Self.refresh(ids, in: &state, folder: folder, names: names)
             return ids
         }
         notify(CatalogChange(changed: ids))
@@ -130,8 +130,8 @@ extension PhotoCatalog {
     public func markMissing(_ version: String) -> [Int] {
         let ids = state.withLock { state -> [Int] in
             guard state.built.remove(version) != nil else { return [] }
-            let ids = state.byVersion[version] ?? []
-            Self.refresh(ids, in: &state, folder: folder, settings: settings)
+            let ids = state.byVersion.ids(version)
+            Self.refresh(ids, in: &state, folder: folder, names: names)
             return ids
         }
         notify(CatalogChange(changed: ids))
@@ -143,11 +143,11 @@ extension PhotoCatalog {
         writing.lock()
         defer { writing.unlock() }
         let entry = state.withLock { state -> CatalogEntry? in
-            guard var entry = state.entries[id], entry.hashed, settings.version(contentHash: entry.contentHash) == version else { return nil }
+            guard var entry = state.entries[id], entry.hashed, names.version(contentHash: entry.contentHash) == version else { return nil }
             entry.error = error
             entry.errorVersion = version
             state.entries[id] = entry
-            Self.refresh([id], in: &state, folder: folder, settings: settings)
+            Self.refresh([id], in: &state, folder: folder, names: names)
             return entry
         }
         guard let entry else { return }

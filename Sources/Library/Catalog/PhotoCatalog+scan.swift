@@ -178,7 +178,7 @@ extension PhotoCatalog {
             fresh = fresh.map { examined($0, knownHashes: moves.hashes[$0.path]) }
         }
         let versions = Set((Array(updates.values) + fresh).filter { $0.present && $0.hashed }
-            .map { settings.version(contentHash: $0.contentHash) })
+            .map { names.version(contentHash: $0.contentHash) })
         let verifyAll = scope.isEverything
         let builtNow = pyramidsOnDisk(versions, verifyingAll: verifyAll)
 
@@ -213,9 +213,9 @@ extension PhotoCatalog {
                 state.health.unreachable.merge(unreachable) { _, new in new }
             }
             if structural || verifyAll {
-                Self.rebuild(&state, folder: folder, settings: settings)
+                Self.rebuild(&state, folder: folder, names: names)
             } else {
-                Self.refresh(Array(updates.keys), in: &state, folder: folder, settings: settings)
+                Self.refresh(Array(updates.keys), in: &state, folder: folder, names: names)
                 state.unexamined = state.entries.values.reduce(0) { $0 + ($1.present && !$1.hashed ? 1 : 0) }
             }
             var changed: Set<Int> = []
@@ -360,17 +360,10 @@ extension PhotoCatalog {
         return (matched, unmatched, hashes)
     }
 
-    /// Which of `versions` have their pyramid on disk; with `verifyingAll`, every listed photo's
-    /// too (one `stat` each), so a deleted pyramid is noticed by the next full scan.
+    /// Which of `versions` have their pyramid on disk; with `verifyingAll`, every pyramid folder
+    /// there is (one read of the tiles folder), so a deleted pyramid is noticed by the next full scan.
     private func pyramidsOnDisk(_ versions: Set<String>, verifyingAll: Bool) -> Set<String> {
-        var check = versions
-        if verifyingAll {
-            state.withLock { state in
-                for entry in state.entries.values where entry.present && entry.hashed {
-                    check.insert(settings.version(contentHash: entry.contentHash))
-                }
-            }
-        }
-        return Set(check.filter { Self.pyramidExists(pyramidDirectory($0)) })
+        if verifyingAll { return Self.pyramidVersions(in: tilesDirectory) }
+        return Set(versions.filter { Self.pyramidExists(pyramidDirectory($0)) })
     }
 }

@@ -24,7 +24,7 @@ public final class PhotoCatalog: Sendable {
         /// Path → id of every present entry.
         var byPath: [String: Int] = [:]
         /// Version → ids of the listed photos at that version.
-        var byVersion: [String: [Int]] = [:]
+        var byVersion = VersionIndex()
         /// Listed photos by status.
         var counts: [PhotoStatus: Int] = [:]
         /// Present entries not examined yet.
@@ -38,6 +38,7 @@ public final class PhotoCatalog: Sendable {
     /// `<data>/tiles`: one immutable folder per version.
     public let tilesDirectory: String
     public let settings: RenderSettings
+    let names: VersionNames
     let store: any CatalogStore
     let renderer: any PhotoRendering
     let logger: Logger
@@ -55,21 +56,35 @@ public final class PhotoCatalog: Sendable {
         self.folder = folder
         self.tilesDirectory = tilesDirectory
         self.settings = settings
+        let names = VersionNames(settings)
+        self.names = names
         self.store = store
         self.renderer = renderer
         self.logger = logger
         let entries = try store.entries()
-        var built: Set<String> = []
-        for entry in entries where entry.present && entry.hashed {
-            let version = settings.version(contentHash: entry.contentHash)
-            if Self.pyramidExists(tilesDirectory + "/" + version) { built.insert(version) }
-        }
         state.withLock { state in
             state.entries.reserveCapacity(entries.count)
             for entry in entries { state.entries[entry.id] = entry }
-            state.built = built
-            Self.rebuild(&state, folder: folder, settings: settings)
+            state.built = Self.pyramidVersions(in: tilesDirectory)
+            Self.rebuild(&state, folder: folder, names: names)
         }
+    }
+
+    /// The versions with a pyramid folder in `tilesDirectory`, from one read of the folder:
+    /// for a large library far cheaper than a `stat` per photo.
+    static func pyramidVersions(in tilesDirectory: String) -> Set<String> {
+        guard let directory = opendir(tilesDirectory) else { return [] }
+        defer { closedir(directory) }
+        var versions: Set<String> = []
+        while let entry = readdir(directory) {
+            let type = Int32(entry.pointee.d_type)
+            guard type == DT_DIR || type == DT_UNKNOWN else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            guard name.utf8.count == 12, name.utf8.first != UInt8(ascii: ".") else { continue }
+            if type == DT_UNKNOWN && !pyramidExists(tilesDirectory + "/" + name) { continue }
+            versions.insert(name)
+        }
+        return versions
     }
 
     /// Whether a pyramid folder is there: one `stat`.
@@ -177,11 +192,11 @@ public final class PhotoCatalog: Sendable {
     /// for less than `graceNanoseconds` before `now`.
     public func retainedVersions(now: Int, graceNanoseconds: Int) -> Set<String> {
         state.withLock { state in
-            var versions = Set(state.byVersion.keys)
+            var versions = state.byVersion.versions
             for entry in state.entries.values where !entry.contentHash.isEmpty {
                 let recent = entry.missingSince.map { now - $0 < graceNanoseconds } ?? false
                 if (entry.present && !entry.hashed) || recent {
-                    versions.insert(settings.version(contentHash: entry.contentHash))
+                    versions.insert(names.version(contentHash: entry.contentHash))
                 }
             }
             return versions
@@ -189,51 +204,59 @@ public final class PhotoCatalog: Sendable {
     }
 
     /// Versions the catalog currently points at (tiles of any other version are garbage).
-    public var currentVersions: Set<String> { state.withLock { Set($0.byVersion.keys) } }
+    public var currentVersions: Set<String> { state.withLock { $0.byVersion.versions } }
 
     // MARK: - Publishing
 
     /// The version an entry is served under now: from its bytes once examined, provisional before.
-    static func version(of entry: CatalogEntry, settings: RenderSettings) -> String {
-        entry.hashed ? settings.version(contentHash: entry.contentHash)
-            : settings.provisionalVersion(path: entry.path, fingerprint: entry.fingerprint)
+    static func version(of entry: CatalogEntry, names: VersionNames) -> String {
+        entry.hashed ? names.version(contentHash: entry.contentHash)
+            : names.provisionalVersion(path: entry.path, fingerprint: entry.fingerprint)
     }
 
-    static func photo(_ entry: CatalogEntry, built: Set<String>, folder: PhotoFolder, settings: RenderSettings) -> Photo {
-        let version = version(of: entry, settings: settings)
+    static func photo(_ entry: CatalogEntry, version: String, built: Bool, folder: PhotoFolder) -> Photo {
         let failed = entry.hashed && entry.error != nil && entry.errorVersion == version
-        let status: PhotoStatus = failed ? .failed : built.contains(version) ? .ready : .processing
+        let status: PhotoStatus = failed ? .failed : built ? .ready : .processing
         return Photo(id: entry.id, relativePath: entry.path, sourcePath: folder.absolute(entry.path),
                      title: Photo.title(for: entry.path), width: entry.width, height: entry.height,
                      version: version, status: status, error: failed ? entry.error : nil,
                      date: entry.fingerprint.modified / 1_000_000_000)
     }
 
+    static func photo(_ entry: CatalogEntry, built: Set<String>, folder: PhotoFolder, names: VersionNames) -> Photo {
+        let version = version(of: entry, names: names)
+        return photo(entry, version: version, built: built.contains(version), folder: folder)
+    }
+
     /// Rebuilds the whole published list from the entries: after adds and removals.
-    static func rebuild(_ state: inout State, folder: PhotoFolder, settings: RenderSettings) {
-        let built = state.built
+    static func rebuild(_ state: inout State, folder: PhotoFolder, names: VersionNames) {
+        let ids = state.entries.compactMap { $0.value.present ? $0.key : nil }.sorted()
         var photos: [Photo] = []
-        photos.reserveCapacity(state.entries.count)
+        photos.reserveCapacity(ids.count)
+        var infos: [PhotoImageInfo] = []
+        infos.reserveCapacity(ids.count)
         var byPath: [String: Int] = [:]
-        byPath.reserveCapacity(state.entries.count)
+        byPath.reserveCapacity(ids.count)
+        var byID: [Int: Int] = [:]
+        byID.reserveCapacity(ids.count)
+        var byVersion = VersionIndex()
+        byVersion.reserve(ids.count)
+        var counts: [PhotoStatus: Int] = [:]
         var unexamined = 0
-        for entry in state.entries.values where entry.present {
-            photos.append(photo(entry, built: built, folder: folder, settings: settings))
-            byPath[entry.path] = entry.id
+        for (i, id) in ids.enumerated() {
+            let entry = state.entries[id]!
+            let version = version(of: entry, names: names)
+            let photo = photo(entry, version: version, built: state.built.contains(version), folder: folder)
+            photos.append(photo)
+            infos.append(PhotoImageInfo(photo))
+            byPath[entry.path] = id
+            byID[id] = i
+            byVersion.insert(id, version)
+            counts[photo.status, default: 0] += 1
             if !entry.hashed { unexamined += 1 }
         }
-        photos.sort { $0.id < $1.id }
-        var byID: [Int: Int] = [:]
-        byID.reserveCapacity(photos.count)
-        var byVersion: [String: [Int]] = [:]
-        var counts: [PhotoStatus: Int] = [:]
-        for (i, photo) in photos.enumerated() {
-            byID[photo.id] = i
-            byVersion[photo.version, default: []].append(photo.id)
-            counts[photo.status, default: 0] += 1
-        }
         state.photos = photos
-        state.infos = photos.map(PhotoImageInfo.init)
+        state.infos = infos
         state.byID = byID
         state.byPath = byPath
         state.byVersion = byVersion
@@ -244,18 +267,17 @@ public final class PhotoCatalog: Sendable {
 
     /// Republishes listed photos whose entries changed without changing what is listed: one
     /// record each, no sort, for each of thousands of examinations and builds.
-    static func refresh(_ ids: [Int], in state: inout State, folder: PhotoFolder, settings: RenderSettings) {
+    static func refresh(_ ids: [Int], in state: inout State, folder: PhotoFolder, names: VersionNames) {
         var touched = false
         for id in ids {
             guard let entry = state.entries[id], let i = position(of: id, in: state) else { continue }
             let old = state.photos[i]
-            let new = photo(entry, built: state.built, folder: folder, settings: settings)
+            let new = photo(entry, built: state.built, folder: folder, names: names)
             guard new != old else { continue }
             touched = true
             if old.version != new.version {
-                state.byVersion[old.version]?.removeAll { $0 == id }
-                if state.byVersion[old.version]?.isEmpty == true { state.byVersion[old.version] = nil }
-                state.byVersion[new.version, default: []].append(id)
+                state.byVersion.remove(id, old.version)
+                state.byVersion.insert(id, new.version)
             }
             if old.relativePath != new.relativePath {
                 if state.byPath[old.relativePath] == id { state.byPath[old.relativePath] = nil }
@@ -268,4 +290,42 @@ public final class PhotoCatalog: Sendable {
         }
         if touched { state.generation += 1 }
     }
+}
+
+/// Version → the ids listed at it. Nearly every version has one photo (duplicates share one), so
+/// one id is kept inline and only the shared versions get a list.
+struct VersionIndex: Sendable {
+    private var single: [String: Int] = [:]
+    private var shared: [String: [Int]] = [:]
+
+    mutating func reserve(_ count: Int) { single.reserveCapacity(count) }
+
+    mutating func insert(_ id: Int, _ version: String) {
+        if let list = shared[version] {
+            shared[version] = list + [id]
+        } else if let other = single[version], other != id {
+            single[version] = nil
+            shared[version] = [other, id]
+        } else {
+            single[version] = id
+        }
+    }
+
+    mutating func remove(_ id: Int, _ version: String) {
+        if single[version] == id {
+            single[version] = nil
+        } else if var list = shared[version] {
+            list.removeAll { $0 == id }
+            if list.count == 1 {
+                shared[version] = nil
+                single[version] = list[0]
+            } else {
+                shared[version] = list.isEmpty ? nil : list
+            }
+        }
+    }
+
+    func ids(_ version: String) -> [Int] { shared[version] ?? single[version].map { [$0] } ?? [] }
+
+    var versions: Set<String> { Set(single.keys).union(shared.keys) }
 }
