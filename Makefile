@@ -5,7 +5,11 @@ export PATH := $(PATH):/opt/swift/usr/bin
 BIN_RELEASE := .build/release/photoscroll
 BIN_DEBUG := .build/debug/photoscroll
 
-.PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test
+.PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test fuzz fuzz-build
+
+## Seconds `make fuzz` runs the request-parser fuzzer; `make test` gives it 60.
+FUZZ_SECONDS ?= 300
+FUZZ_BIN := .build/fuzz/release/HTTPFuzz
 
 ## Install what is missing, build the release binary, serve http://localhost:8080 (a demo library if no photos are set).
 run: deps release
@@ -15,6 +19,7 @@ run: deps release
 ## container-image checks, and (as root) the boot of the image's runtime stage in a bookworm root.
 test: deps test-deps build
 	$(MAKE) unit-test
+	$(MAKE) fuzz FUZZ_SECONDS=60
 	$(MAKE) browser-test
 	@if [ "$$(id -u)" -eq 0 ]; then $(MAKE) test-container; \
 	else echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"; fi
@@ -37,6 +42,16 @@ unit-test:
 ## Browser tests (headless Chromium) and container-image checks, against the real binary.
 browser-test: build
 	PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
+
+## libFuzzer on the request parser and the chunked decoder (Sources/HTTPFuzz), with AddressSanitizer,
+## for FUZZ_SECONDS; seeds in Fuzz/corpus, new finds in .build/fuzz-corpus. A crash stops it with
+## exit 1 and leaves the input as crash-*; replay it with `swift run HTTPFuzz crash-…`.
+fuzz: fuzz-build
+	@mkdir -p .build/fuzz-corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/ .build/fuzz-corpus Fuzz/corpus
+
+fuzz-build: deps
+	swift build -c release --product HTTPFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 
 ## Benchmarks against nginx and vips dzsave; each prints its ratio.
 bench: release

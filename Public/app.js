@@ -7,24 +7,25 @@ import { Scrubber } from './scrubber.js';
 import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
-import { tileURL } from './geometry.js';
+import { flyPhoto, cancelFlight } from './photo-transition.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
 const zoomView = document.getElementById('zoom-view');
 const pagerTitle = pagerView.querySelector('.pager-title');
-// The library as the page knows it; the grid draws it, and the pager reads it as a sequence.
+// The library as the page knows it: the summary of every photo and the records near the screen.
+// The grid draws it, and the pager and the zoom view page through it as their sequence
+// (count / indexOf / at / peek / subscribe, see photo-sequence.js).
 const library = new PhotoIndex();
+const sequence = library;
 const grid = new PhotoGrid(document.getElementById('grid'), library);
 new Scrubber(gridView, grid, library);
-// The pager is handed the photos around the one opened (PAGER_REACH on each side), fetched in one
-// request, and a new stretch when it reaches an end: a library of any size opens as fast as ten.
-const PAGER_REACH = 25;
-let photos = [];
 let gridAnchor = null; // where the grid was scrolled when a photo was opened
 let cameFromGrid = false;
-let zoomPushed = false;
+let zoomPushed = false;   // the zoom view has a history entry of its own, pushed from the pager
+let zoomOpenedOn = null;  // the photo that entry was pushed from
 let landed = false; // the first view shown, straight from the URL (a reload or a shared link)
+let routing = 0;    // the latest route shown; an older one still waiting for its photo gives way
 
 function parseRoute(hash) {
   const match = /^#\/photos\/(\d+)(\/zoom)?\/?$/.exec(hash);
@@ -32,26 +33,22 @@ function parseRoute(hash) {
   return { view: match[2] ? 'zoom' : 'photo', id: Number(match[1]) };
 }
 
+/** The grid cell of photo `id` and its box on screen, if the grid has drawn it. */
+function gridCell(id) {
+  const cell = gridView.querySelector(`[data-photo-id="${id}"]`);
+  return cell ? { cell, rect: cell.getBoundingClientRect(), square: true } : null;
+}
+
 const viewer = new ZoomViewer(zoomView, {
+  sequence,
   onClose: closeZoom,
-  onPage(step) {
-    // A photo that could not be read has no tiles to zoom into: the swipe goes past it.
-    let next = pager.index + step;
-    while (next >= 0 && next < photos.length && photos[next].status === 'failed') next += step;
-    if (next < 0 || next >= photos.length) return false;
-    pager.goTo(next, 'instant');
-    viewer.show(photos[next]);
-    return true;
-  },
-  // Once the photo in front is on screen, the ones beside it are fetched, never before.
-  onFirstScreen(photo) {
-    preloadNeighbours(photos.indexOf(photo));
-  },
+  // A swipe in the zoom view moves the pager under it too, so closing lands on the same photo.
+  onShow: (photo, index) => pager.goTo(index, 'instant'),
 });
 
 const pager = new Pager(pagerView, {
+  sequence,
   onChange(photo) {
-    extendPager(photo);
     composer.setPhoto(photo);
     pagerTitle.textContent = photo.title;
     document.title = `${photo.title} · Photos`;
@@ -63,6 +60,7 @@ const pager = new Pager(pagerView, {
   },
   onOpenZoom(photo) {
     zoomPushed = true;
+    zoomOpenedOn = photo.id;
     location.hash = `#/photos/${photo.id}/zoom`;
   },
   isBusy: () => viewer.isOpen,
@@ -72,21 +70,10 @@ const composer = new Composer(document.getElementById('composer'), {
   onPosted: (comment) => pager.addComment(comment),
 });
 
-/** The one-tile level 0 of the photos beside `index`, so a swipe in the zoom view never shows black. */
-function preloadNeighbours(index) {
-  for (const j of [index - 1, index + 1]) {
-    const photo = photos[j];
-    if (photo && photo.status !== 'failed') new Image().src = tileURL(photo, 0, 0, 0);
-  }
-}
-
-let closingOn = null; // the photo the zoom view showed when it closed (it may have been swiped to)
-
 function closeZoom() {
-  const photo = pager.current;
+  const photo = viewer.photo || pager.current;
   if (zoomPushed) {
-    zoomPushed = false;
-    closingOn = photo.id;
+    // Back, as the browser's own Back button would; the hashchange below lands on the photo shown.
     history.back();
   } else {
     history.replaceState(history.state, '', `#/photos/${photo.id}`);
@@ -94,76 +81,84 @@ function closeZoom() {
   }
 }
 
-/** At either end of its stretch, the pager is handed the next one, centred on the photo in front. */
-function extendPager(photo) {
-  const i = photos.indexOf(photo);
-  const position = library.indexOf(photo.id);
-  const more = (i === 0 && position > 0) || (i === photos.length - 1 && position >= 0 && position < library.count - 1);
-  if (!more) return;
-  setTimeout(async () => {
-    if (pager.current?.id !== photo.id || !(await loadPagerAround(photo.id))) return;
-    pager.goTo(photos.findIndex((p) => p.id === photo.id), 'instant');
-  }, 0);
-}
-
-/** Hands the pager the stretch of the library around photo `id`; false when there is no such photo. */
-async function loadPagerAround(id) {
-  const position = await library.positionOf(id);
-  if (position < 0) return false;
-  // The photo opened comes as GET /photos/{id} gives it: examined, if the server had not yet.
-  const [stretch, opened] = await Promise.all([
-    library.slice(position - PAGER_REACH, position + PAGER_REACH + 1), library.get(id).catch(() => null)]);
-  if (!opened || !stretch.some((p) => p.id === id)) return false;
-  photos = stretch.map((p) => (p.id === id ? opened : p));
-  pager.setPhotos(photos);
-  return true;
-}
+/** The pager fades in or out while a photo flies between the grid and its page. */
+function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : String(opacity); }
 
 async function show(route) {
-  // Opened from the grid (or a link): the stretch around it, fresh; paging within it: as it is.
-  if (route.view !== 'grid' && (!gridView.hidden || !photos.some((p) => p.id === route.id))) {
-    if (!(await loadPagerAround(route.id))) {
-      history.replaceState(null, '', '#/');
-      return show({ view: 'grid' });
-    }
+  const token = ++routing;
+  // The photo opened comes as GET /photos/{id} gives it: examined now if the server had not yet,
+  // and first in line for its pyramid.
+  if (route.view !== 'grid' && pagerView.hidden) await library.get(route.id).catch(() => null);
+  const index = route.view === 'grid' ? -1 : await sequence.indexOf(route.id);
+  const photo = index >= 0 ? await sequence.at(index) : null;
+  if (token !== routing) return;
+  if (route.view !== 'grid' && !photo) {
+    history.replaceState(null, '', '#/');
+    return show({ view: 'grid' });
   }
-  const index = route.view === 'grid' ? -1 : photos.findIndex((p) => p.id === route.id);
+  cancelFlight();
   if (route.view === 'grid') {
     const last = pager.current;
     if (viewer.isOpen) viewer.close();
     pager.setCovered(false);
-    pagerView.hidden = true;
-    gridView.hidden = false;
+    zoomPushed = false;
     document.title = 'Photos';
     cameFromGrid = false;
+    const from = !pagerView.hidden ? pager.zoomSource() : null;
     showGrid(last);
+    const cell = last && gridCell(last.id);
+    // The photo shrinks back into its cell while the pager fades away over the grid.
+    pagerView.inert = true;
+    if (from) from.element.style.opacity = '0';
+    await flyPhoto(last, from, cell && gridCell(last.id), (p) => fadePager(1 - p));
+    if (from) from.element.style.opacity = '';
+    if (token !== routing) return;
+    pagerView.hidden = true;
+    pagerView.inert = false;
+    fadePager(1);
     return;
   }
   // The grid is on screen before the first route is applied; a shared link did not come from it.
   const fromGrid = !gridView.hidden && landed;
+  const fromPager = !pagerView.hidden && landed && !viewer.isOpen;
   if (fromGrid) cameFromGrid = true;
-  if (!gridView.hidden) hideGrid();
-  gridView.hidden = true;
-  pagerView.hidden = false;
-  if (route.view === 'zoom' && photos[index].status !== 'failed') pager.setCovered(true);
-  pager.goTo(index, 'instant');
-  if (fromGrid) pager.focusPhoto();
-  if (route.view === 'zoom' && photos[index].status === 'failed') {
+  if (route.view === 'zoom' && photo.status === 'failed') {
     history.replaceState(history.state, '', `#/photos/${route.id}`);
     return show({ view: 'photo', id: route.id });
   }
+  const cell = fromGrid ? gridCell(route.id) : null;
+  // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
+  if (!fromGrid) hideGrid();
+  pagerView.hidden = false;
+  if (route.view === 'zoom') pager.setCovered(true);
+  pager.goTo(index, 'instant');
   // Under the zoom dialog the pager takes no focus and no clicks.
   pagerView.inert = route.view === 'zoom';
   if (route.view === 'zoom') {
-    pager.setCovered(true);
-    if (!viewer.isOpen || viewer.photo.id !== route.id) viewer.open(photos[index]);
-  } else if (viewer.isOpen) {
-    viewer.close();
+    if (!viewer.isOpen || viewer.photo?.id !== route.id) viewer.open(index, { from: fromPager ? pager.zoomSource() : null });
+    hideGrid();
+    return;
+  }
+  if (viewer.isOpen) {
     pager.setCovered(false);
     zoomPushed = false;
-    pagerView.querySelector('.page.current .photo-open')?.focus({ preventScroll: true });
+    viewer.close({ to: pager.zoomSource() });
+    pager.focusPhoto();
   }
+  if (fromGrid) {
+    pager.focusPhoto();
+    const to = pager.zoomSource();
+    if (to) to.element.style.opacity = '0';
+    await flyPhoto(photo, cell, to, (p) => fadePager(p));
+    if (to) to.element.style.opacity = '';
+    fadePager(1);
+    if (token !== routing) return;
+  }
+  hideGrid();
 }
+
+// A finger on the pager while the photo still flies in: it lands at once, and the finger takes over.
+pagerView.addEventListener('pointerdown', () => cancelFlight(), true);
 
 pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
   // Back to the grid is the browser's Back when the grid is where the person came from.
@@ -172,12 +167,12 @@ pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
 
 window.addEventListener('hashchange', () => {
   let route = parseRoute(location.hash);
-  if (closingOn !== null && route.view === 'photo' && route.id !== closingOn) {
-    // Back closed the zoom view, but onto the photo it was opened on: stay on the one it showed last.
-    history.replaceState(history.state, '', `#/photos/${closingOn}`);
-    route = { view: 'photo', id: closingOn };
+  // Back out of a zoom view that was paged lands on the photo it showed last, not the one it was
+  // opened on: the swipes replaced the zoom view's entry, as they replace the pager's.
+  if (viewer.isOpen && zoomPushed && route.view === 'photo' && route.id === zoomOpenedOn && viewer.photo && viewer.photo.id !== route.id) {
+    history.replaceState(history.state, '', `#/photos/${viewer.photo.id}`);
+    route = { view: 'photo', id: viewer.photo.id };
   }
-  closingOn = null;
   show(route);
 });
 window.addEventListener('pagehide', () => pager.setLive(false));
@@ -185,11 +180,12 @@ window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true
 
 /** The grid on screen again: where it was, with the photo last shown in view and focused, and live. */
 function showGrid(last) {
+  gridView.hidden = false;
   grid.setActive(true);
   grid.restore(gridAnchor);
   library.setLive(document.visibilityState === 'visible');
   if (last) {
-    const position = library.indexOf(last.id);
+    const position = library.position(last.id);
     grid.reveal(position);
     grid.linkAt(position)?.focus({ preventScroll: true });
   }
@@ -201,10 +197,12 @@ function showGrid(last) {
  * the server from the tiles; coming back asks what changed meanwhile).
  */
 function hideGrid() {
+  if (gridView.hidden) return;
   gridAnchor = grid.anchor();
   sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
   grid.setActive(false);
   library.setLive(false);
+  gridView.hidden = true;
 }
 
 function updateCount() {
@@ -229,7 +227,8 @@ async function start() {
   updateCount();
   try { gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid')); } catch { gridAnchor = null; }
   grid.layout();
-  if (parseRoute(location.hash).view === 'grid') grid.restore(gridAnchor);
+  // Also under a photo opened by a reload or a link: Back to the grid lands where it was.
+  grid.restore(gridAnchor);
   library.setLive(document.visibilityState === 'visible');
   await show(parseRoute(location.hash));
   landed = true;

@@ -21,22 +21,31 @@ setInterval(() => {
   for (const time of document.querySelectorAll('.comment time')) time.textContent = when(time.dateTime);
 }, 60_000);
 
-/** The list of comments of one photo inside `list` (an <ol>). */
+/**
+ * The list of comments of one photo inside `list` (an <ol>). `onChange({state, count})` hears
+ * whether the thread is 'loading', 'ready' or in 'error', and how many comments it shows.
+ */
 export class CommentThread {
-  constructor(list, photoId, onCount) {
+  constructor(list, photoId, onChange) {
     this.list = list;
     this.photoId = photoId;
-    this.onCount = onCount;
+    this.onChange = onChange;
     this.items = new Map(); // comment id → <li>
     this.events = null;
     this.loading = null;
+    this.state = 'loading';
+  }
+
+  report(state = this.state) {
+    this.state = state;
+    this.onChange({ state, count: this.items.size });
   }
 
   /** Loads what is on the server (again); already shown comments are kept, not repeated. */
   load() {
     this.loading = listComments(this.photoId)
-      .then((comments) => comments.forEach((c) => this.add(c)))
-      .catch(() => this.list.setAttribute('data-error', 'Comments could not be loaded.'))
+      .then((comments) => { comments.forEach((c) => this.add(c)); this.report('ready'); })
+      .catch(() => this.report(this.items.size ? 'ready' : 'error'))
       .finally(() => { this.list.removeAttribute('aria-busy'); });
     return this.loading;
   }
@@ -53,6 +62,8 @@ export class CommentThread {
       try { const data = JSON.parse(e.data); id = data.id ?? data; } catch { /* plain id */ }
       this.remove(Number(id));
     });
+    // A stream that comes back after a drop reloads, so what was missed meanwhile shows.
+    this.events.addEventListener('open', () => { if (this.state === 'error') this.load(); });
     this.load();
   }
 
@@ -61,10 +72,10 @@ export class CommentThread {
     this.events = null;
   }
 
-  /** Adds a comment in id order unless it is already shown. */
+  /** Adds a comment in id order unless it is already shown; returns its item. */
   add(comment) {
-    if (comment.photoId !== undefined && comment.photoId !== this.photoId) return;
-    if (this.items.has(comment.id)) return;
+    if (comment.photoId !== undefined && comment.photoId !== this.photoId) return null;
+    if (this.items.has(comment.id)) return this.items.get(comment.id);
     const item = document.createElement('li');
     item.className = 'comment';
     item.dataset.id = comment.id;
@@ -85,7 +96,8 @@ export class CommentThread {
     const later = [...this.items.keys()].filter((id) => id > comment.id).sort((a, b) => a - b)[0];
     this.list.insertBefore(item, later === undefined ? null : this.items.get(later));
     this.items.set(comment.id, item);
-    this.onCount(this.items.size);
+    this.report(this.state === 'error' ? 'ready' : this.state);
+    return item;
   }
 
   remove(id) {
@@ -93,6 +105,6 @@ export class CommentThread {
     if (!item) return;
     item.remove();
     this.items.delete(id);
-    this.onCount(this.items.size);
+    this.report();
   }
 }

@@ -14,12 +14,20 @@ export class Composer {
     this.author = form.querySelector('input[name=author]');
     this.button = form.querySelector('button[type=submit]');
     this.status = form.querySelector('.composer-status');
+    this.hint = form.querySelector('.composer-hint');
     this.onPosted = onPosted;
     this.photoId = null;
+    this.waitUntil = 0;      // a rate limit: no sending before this time (ms)
+    this.countdown = null;
+    this.offline = false;    // the status line says there is no connection
     this.author.value = localStorage.getItem(AUTHOR_KEY) || '';
     form.addEventListener('submit', (e) => { e.preventDefault(); this.send(); });
     this.input.addEventListener('input', () => this.updateButton());
     this.author.addEventListener('change', () => localStorage.setItem(AUTHOR_KEY, this.author.value.trim()));
+    // The field stops at what the server takes, and says so when it does.
+    this.author.addEventListener('input', () => { this.hint.hidden = this.author.value.length < this.author.maxLength; });
+    // The connection is back: "no connection" is no longer true.
+    window.addEventListener('online', () => { if (this.offline) this.showStatus(''); });
     this.followKeyboard();
     // Tapping anywhere else closes the on-screen keyboard, as in a native app.
     document.addEventListener('pointerdown', (e) => {
@@ -39,18 +47,43 @@ export class Composer {
   }
 
   updateButton() {
-    this.button.disabled = this.input.value.trim() === '' || this.sending;
+    this.button.disabled = this.input.value.trim() === '' || this.sending || Date.now() < this.waitUntil;
   }
 
   showStatus(message, kind = 'error') {
+    if (message === '' && this.countdown) return; // a rate limit clears itself when it is over
+    this.offline = false;
     this.status.textContent = message;
     this.status.dataset.kind = kind;
     this.status.hidden = message === '';
   }
 
+  /** "Try again in 12 s.", counting down each second, gone (and Send back) when the wait is over. */
+  waitFor(seconds) {
+    clearInterval(this.countdown);
+    this.countdown = null;
+    this.waitUntil = Date.now() + seconds * 1000;
+    const tick = () => {
+      const left = Math.ceil((this.waitUntil - Date.now()) / 1000);
+      if (left <= 0) {
+        clearInterval(this.countdown);
+        this.countdown = null;
+        this.showStatus('');
+        this.updateButton();
+        return;
+      }
+      this.status.textContent = `Too many comments. Try again in ${left} s.`;
+      this.status.dataset.kind = 'error';
+      this.status.hidden = false;
+    };
+    tick();
+    this.countdown = setInterval(tick, 250);
+    this.updateButton();
+  }
+
   async send() {
     const text = this.input.value;
-    if (text.trim() === '' || this.sending || this.photoId === null) return;
+    if (text.trim() === '' || this.sending || this.photoId === null || Date.now() < this.waitUntil) return;
     const photoId = this.photoId;
     this.sending = true;
     this.updateButton();
@@ -60,7 +93,12 @@ export class Composer {
       if (this.photoId === photoId) this.input.value = '';
       this.onPosted(comment);
     } catch (error) {
-      this.showStatus(this.describe(error));
+      if (error.status === 429 && error.retryAfter !== null) {
+        this.waitFor(error.retryAfter);
+      } else {
+        this.showStatus(this.describe(error));
+        this.offline = error.status === undefined;
+      }
     } finally {
       this.sending = false;
       this.updateButton();
@@ -68,9 +106,6 @@ export class Composer {
   }
 
   describe(error) {
-    if (error.status === 429 && error.retryAfter !== null) {
-      return `Too many comments. Try again in ${error.retryAfter} s.`;
-    }
     if (error.status === undefined) return 'No connection to the server. Try again.';
     return error.detail || error.title || `The server answered ${error.status}.`;
   }

@@ -257,7 +257,7 @@ export class PhotoGrid {
   /** Scrolls back to an anchor taken before (the same photo at the same place). */
   restore(anchor) {
     if (!anchor) return;
-    const i = this.index.indexOf(anchor.id);
+    const i = this.index.position(anchor.id);
     if (i < 0) return;
     window.scrollTo(0, this.listTop() + Math.floor(i / this.columns) * this.rowHeight + anchor.offset);
     this.update();

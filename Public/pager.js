@@ -1,128 +1,137 @@
-// The pager: one page per photo on a horizontal scroll-snap strip with an 8 px gap, page dots
-// that follow the swipe, arrow keys, and the neighbours of the current page preloaded.
+// The pager: photo pages on a strip with an 8 px gap, moved by the finger (a zoomed photo pans to
+// its edge first, then the same drag brings its neighbour), by trackpad, arrow keys, the buttons
+// beside the photo and the page dots. Five pages exist whatever the size of the library: the one
+// in front, drawn with its neighbours, and one more on each side waiting to be handed a photo.
+// Photos come from a sequence (see photo-sequence.js), never from a list of them all.
 
 import { PhotoPage } from './photo-page.js';
+import { PageDots } from './page-dots.js';
+import { SlideStrip } from './slide-strip.js';
+import { ViewerGestures } from './viewer-gestures.js';
+import { WheelGesture } from './gesture-wheel.js';
+
+const GAP = 8;
 
 /** Horizontal photo pager; `onChange(photo)` is told whenever another page settles in front. */
 export class Pager {
-  constructor(root, { onChange, onOpenZoom, isBusy }) {
+  constructor(root, { sequence, onChange, onOpenZoom, isBusy }) {
     this.root = root;
-    this.strip = root.querySelector('.pager-strip');
-    this.dots = root.querySelector('.pager-dots');
+    this.sequence = sequence;
     this.onChange = onChange;
     this.onOpenZoom = onOpenZoom;
     this.isBusy = isBusy;
-    this.photos = [];
-    this.pages = [];
+    this.element = root.querySelector('.pager-strip');
     this.index = -1;
-    this.strip.addEventListener('scroll', () => this.scrolled(), { passive: true });
-    this.strip.addEventListener('scrollend', () => this.settled());
-    // A new width moves every page; a new height (a phone's address bar sliding away) moves none,
-    // and snapping then would jerk a swipe in progress.
-    let width = 0;
-    new ResizeObserver(() => {
-      if (this.strip.clientWidth === width) return;
-      width = this.strip.clientWidth;
-      this.snapTo(this.index, 'instant');
-    }).observe(this.strip);
+    this.covered = false;
+    this.strip = new SlideStrip(this.element, {
+      slots: 5, gap: GAP, count: () => sequence.count,
+      createSlot: () => {
+        const slot = document.createElement('section');
+        slot.className = 'page';
+        slot.page = null;
+        return slot;
+      },
+      fill: (slot, i) => this.fill(slot, i),
+      onSettle: (i) => this.select(i),
+      onMove: (position) => this.markDot(Math.round(position)),
+    });
+    this.dots = new PageDots(root.querySelector('.pager-dots'), { onSelect: (i) => this.goTo(i) });
+    const target = (e) => this.target(e);
+    this.gestures = new ViewerGestures(this.element, {
+      strip: this.strip, target,
+      // The mouse selects text and clicks; it drags only a photo that is zoomed in.
+      accepts: (e, t) => e.pointerType !== 'mouse' || Boolean(t?.photo && !t.photo.atFit),
+    });
+    this.wheel = new WheelGesture(this.element, { strip: this.strip, target, wheelZooms: false });
+    sequence.subscribe(() => this.sequenceChanged());
+    // A new width moves every page; a new height (a phone's address bar sliding away) moves none.
+    new ResizeObserver(() => this.strip.layout()).observe(this.element);
     document.addEventListener('keydown', (e) => this.key(e));
     this.previousButton = root.querySelector('.pager-prev');
     this.nextButton = root.querySelector('.pager-next');
     this.previousButton.addEventListener('click', () => this.goTo(this.index - 1));
     this.nextButton.addEventListener('click', () => this.goTo(this.index + 1));
+    this.exposeDebugHook();
   }
 
-  /** Builds one (empty) page and one dot per photo. */
-  setPhotos(photos) {
-    this.pages.forEach((page) => page.destroy());
-    this.photos = photos;
-    this.strip.replaceChildren();
-    this.dots.replaceChildren();
-    this.pages = photos.map((photo, i) => {
-      const page = new PhotoPage(photo, { onOpenZoom: () => this.onOpenZoom(photo) });
-      this.strip.appendChild(page.element);
-      const dot = document.createElement('button');
-      dot.type = 'button';
-      dot.className = 'dot';
-      dot.setAttribute('aria-label', `Photo ${i + 1} of ${photos.length}`);
-      dot.addEventListener('click', () => this.goTo(i, 'smooth'));
-      this.dots.appendChild(dot);
-      return page;
-    });
-    this.index = -1;
+  get count() { return this.sequence.count; }
+  /** The photo in front. */
+  get current() { return this.sequence.peek(this.index); }
+  get page() { return this.strip.slotFor(this.index)?.page ?? null; }
+
+  /** The photo under the finger: the page mostly in view, and its photo if the finger is on it. */
+  target(e) {
+    const slot = this.strip.slotFor(this.strip.nearest);
+    if (!slot) return null;
+    const onPhoto = slot.page?.zoomable && e.target instanceof Element && slot.contains(e.target.closest('.photo-open'));
+    return { photo: onPhoto ? slot.page.zoomable : null, page: slot.pageIndex };
   }
 
-  get pageStride() {
-    const gap = Number.parseFloat(getComputedStyle(this.strip).columnGap) || 0;
-    return this.strip.clientWidth + gap;
+  /** A slot was handed page `i`: it gets that photo's page, drawn now if it is near the front. */
+  fill(slot, i) {
+    slot.page?.destroy();
+    slot.page = null;
+    slot.removeAttribute('aria-label');
+    delete slot.dataset.photoId;
+    if (!this.strip.hasPage(i)) return;
+    const place = (photo) => {
+      if (!photo || slot.pageIndex !== i || slot.page) return;
+      slot.page = new PhotoPage(photo, { onOpenZoom: (p) => this.onOpenZoom(p) });
+      slot.dataset.photoId = photo.id;
+      slot.setAttribute('aria-label', photo.title);
+      slot.scrollTop = 0;
+      slot.appendChild(slot.page.element);
+      if (!this.covered && Math.abs(i - this.strip.nearest) <= 1) slot.page.render();
+      if (i === this.index) this.pageArrived(slot);
+    };
+    const known = this.sequence.peek(i);
+    if (known) place(known);
+    else this.sequence.at(i).then(place, () => {});
   }
-
-  get current() { return this.photos[this.index]; }
-
-  indexOf(id) { return this.photos.findIndex((p) => p.id === id); }
 
   /** Brings page `i` in front: 'instant' for a link or reload, 'smooth' for a tap or key. */
   goTo(i, behavior = 'smooth') {
-    if (i < 0 || i >= this.photos.length) return false;
-    this.snapTo(i, behavior);
-    if (behavior !== 'smooth') this.select(i);
+    if (i < 0 || i >= this.count) return false;
+    if (behavior === 'instant') this.strip.jump(i);
+    else this.strip.animateTo(i);
     return true;
   }
 
-  snapTo(i, behavior) {
-    if (i < 0) return;
-    this.strip.scrollTo({ left: i * this.pageStride, behavior });
-  }
-
-  scrolled() {
-    // The dots follow the finger: the page that is mostly in view is the current one.
-    const i = Math.max(0, Math.min(this.photos.length - 1, Math.round(this.strip.scrollLeft / this.pageStride)));
-    this.markDot(i);
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => this.settled(), 160);
-  }
-
-  settled() {
-    clearTimeout(this.settleTimer);
-    const i = Math.round(this.strip.scrollLeft / this.pageStride);
-    if (i >= 0 && i < this.photos.length) this.select(i);
-  }
-
   markDot(i) {
+    const count = this.count;
     this.previousButton.disabled = i <= 0;
-    this.nextButton.disabled = i >= this.photos.length - 1;
-    [...this.dots.children].forEach((dot, j) => {
-      if (j === i) dot.setAttribute('aria-current', 'page');
-      else dot.removeAttribute('aria-current');
-    });
+    this.nextButton.disabled = i >= count - 1;
+    if (this.dots.count !== count || this.dots.index !== i) this.dots.set(count, Math.max(0, Math.min(count - 1, i)));
   }
 
   select(i) {
     this.markDot(i);
-    if (i === this.index) return;
-    const previous = this.pages[this.index];
+    const changed = i !== this.index;
     this.index = i;
-    previous?.setCurrent(false);
-    // The pages beside the current one are drawn ahead, so a swipe never lands on an empty page.
     this.renderAround(i);
-    this.pages[i].setCurrent(true);
-    // Only the page in front takes focus and clicks: Tab never wanders onto a page off screen
-    // (which would scroll the strip back to it).
-    this.pages.forEach((page, j) => { page.element.inert = j !== i; });
-    const active = document.activeElement;
-    if (!this.root.hidden && active && active.closest('.page') && active.closest('.page') !== this.pages[i].element) {
-      this.focusPhoto();
+    for (const slot of this.strip.slots) {
+      if (slot.pageIndex !== i) { slot.page?.setCurrent(false); slot.page?.resetZoom(); }
     }
-    this.onChange(this.photos[i]);
+    const slot = this.strip.slotFor(i);
+    if (!changed || !slot?.page) return;
+    this.pageArrived(slot);
   }
 
-  /** Draws the page in front and its neighbours (unless covered by the zoom view); drops far ones. */
+  /** The page in front is drawn: it goes live, takes focus from a page that left, and is announced. */
+  pageArrived(slot) {
+    slot.page.render();
+    if (!this.covered) slot.page.setCurrent(true);
+    const active = document.activeElement;
+    if (!this.root.hidden && active?.closest?.('.page') && active.closest('.page') !== slot) this.focusPhoto();
+    this.onChange(slot.page.photo);
+  }
+
+  /** Draws the page in front and its neighbours, unless the zoom view covers them. */
   renderAround(i) {
     if (this.covered) return;
-    this.pages.forEach((page, j) => {
-      if (Math.abs(j - i) <= 1) page.render();
-      else if (Math.abs(j - i) > 3) page.unrender();
-    });
+    for (const slot of this.strip.slots) {
+      if (slot.page && Math.abs(slot.pageIndex - i) <= 1) slot.page.render();
+    }
   }
 
   /**
@@ -131,10 +140,9 @@ export class Pager {
    */
   setCovered(covered) {
     this.covered = covered;
-    if (!covered && this.index >= 0) {
-      this.renderAround(this.index);
-      this.pages[this.index].setCurrent(true);
-    }
+    if (covered || this.index < 0) return;
+    this.renderAround(this.index);
+    this.page?.setCurrent(true);
   }
 
   /**
@@ -142,20 +150,31 @@ export class Pager {
    * perhaps kept in the back-forward cache) must not hold one of the browser's few connections
    * to the server: over HTTP/1.1 six open streams would leave no room for tiles.
    */
-  setLive(live) {
-    const page = this.pages[this.index];
-    if (page) page.setCurrent(live);
+  setLive(live) { this.page?.setCurrent(live); }
+
+  /** The library changed: the same pages are asked for their photos again. */
+  sequenceChanged() {
+    this.strip.refill();
+    if (this.index >= this.count) this.strip.jump(Math.max(0, this.count - 1));
+    else this.markDot(this.index);
   }
 
   /** Puts keyboard focus on the photo in front, without scrolling anything. */
   focusPhoto() {
-    this.pages[this.index]?.element.querySelector('.photo-open')?.focus({ preventScroll: true });
+    this.strip.slotFor(this.index)?.querySelector('.photo-open, .photo-error')?.focus({ preventScroll: true });
   }
 
-  /** A comment the person just sent shows at once, whatever the live stream does. */
+  /** The photo in front, where it is on screen, for the zoom view to grow from or shrink into. */
+  zoomSource() { return this.page?.zoomSource() ?? null; }
+
+  /** A comment the person just sent shows at once, whatever the live stream does, and in view. */
   addComment(comment) {
-    const page = this.pages[this.indexOf(comment.photoId)];
-    page?.thread?.add(comment);
+    const slot = this.strip.slots.find((s) => s.page?.photo.id === comment.photoId);
+    const item = slot?.page?.thread?.add(comment);
+    if (item && slot.pageIndex === this.index) {
+      const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
+      item.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
+    }
   }
 
   key(e) {
@@ -164,5 +183,24 @@ export class Pager {
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
     if (e.key === 'ArrowLeft' && this.goTo(this.index - 1)) e.preventDefault();
     else if (e.key === 'ArrowRight' && this.goTo(this.index + 1)) e.preventDefault();
+  }
+
+  exposeDebugHook() {
+    const pager = this;
+    // Read-only view of the pager's state, for browser tests and the benchmark.
+    window.__pager = {
+      get index() { return pager.index; },
+      get count() { return pager.count; },
+      get position() { return pager.strip.position; },
+      get moving() { return pager.strip.moving || pager.gestures.active; },
+      get animating() { return pager.strip.moving || Boolean(pager.page?.zoomable?.animating); },
+      get pages() { return pager.element.querySelectorAll('.page').length; },
+      get photo() { return pager.page?.zoomable ?? null; },
+      get complete() {
+        const z = pager.page?.zoomable;
+        return Boolean(z && z.complete && !pager.strip.moving);
+      },
+      get completeAt() { return pager.page?.zoomable?.completeAt ?? null; },
+    };
   }
 }

@@ -1,7 +1,7 @@
 // The library as the page knows it: the summary (every id, aspect ratio and day, a few bytes a
 // photo) and the records of the photos someone is near, fetched a block at a time, kept up to
-// date by the server's events. It is also the sequence the pager reads: `count`,
-// `positionOf(id)` and `at(position)`, the last two async.
+// date by the server's events. It is also the sequence the pager and the zoom view read
+// (count, indexOf, at, peek, subscribe: see photo-sequence.js), over the paged API.
 
 import { getPhoto, getSummary, listPage, photoEvents } from './api.js';
 
@@ -40,7 +40,7 @@ export class PhotoIndex extends EventTarget {
   get count() { return this.ids.length; }
 
   /** The position of a photo in the library (binary search: ids are in order), or -1. */
-  indexOf(id) {
+  position(id) {
     let low = 0, high = this.ids.length;
     while (low < high) {
       const mid = (low + high) >> 1;
@@ -51,6 +51,21 @@ export class PhotoIndex extends EventTarget {
 
   /** The record at a position when fetched, else null. */
   recordAt(i) { return this.records.get(this.ids[i]) ?? null; }
+
+  // The sequence the pager and the zoom view read (photo-sequence.js).
+
+  /** Promise of the position of photo `id`, or -1. */
+  indexOf(id) { return this.positionOf(id); }
+
+  /** The Photo at `index` if it is at hand now, else undefined. */
+  peek(index) { return this.recordAt(index) ?? undefined; }
+
+  /** `listener()` whenever photos are added, removed or changed; returns the unsubscribe. */
+  subscribe(listener) {
+    const handler = () => listener();
+    this.addEventListener('change', handler);
+    return () => this.removeEventListener('change', handler);
+  }
 
   /** The photo's date, as a Date (UTC day), or null. */
   dateAt(i) { return i >= 0 && i < this.days.length ? new Date(this.days[i] * DAY) : null; }
@@ -137,7 +152,7 @@ export class PhotoIndex extends EventTarget {
       if (this.records.size <= KEEP * 0.9) break;
       this.records.delete(id);
       this.epochs.delete(id);
-      const i = this.indexOf(id);
+      const i = this.position(id);
       if (i >= 0) this.blocks.delete(Math.floor(i / BLOCK)); // fetched again when wanted
     }
   }
@@ -166,13 +181,13 @@ export class PhotoIndex extends EventTarget {
 
   /** The position of a photo, asking the server when the summary does not have it (yet); -1 when it is not there. */
   async positionOf(id) {
-    const i = this.indexOf(id);
+    const i = this.position(id);
     if (i >= 0) return i;
     try {
       const photo = await getPhoto(id);
       this.keep(photo);
       await this.load();
-      return this.indexOf(id);
+      return this.position(id);
     } catch {
       return -1;
     }
@@ -182,7 +197,7 @@ export class PhotoIndex extends EventTarget {
   async get(id) {
     const photo = await getPhoto(id);
     this.keep(photo);
-    const i = this.indexOf(id);
+    const i = this.position(id);
     if (i >= 0 && photo.width > 0 && photo.height > 0) this.ratios[i] = photo.width / photo.height;
     return photo;
   }
@@ -228,7 +243,7 @@ export class PhotoIndex extends EventTarget {
   apply({ added = [], changed = [], removed = [] }) {
     let structural = false;
     for (const id of removed) {
-      const i = this.indexOf(id);
+      const i = this.position(id);
       this.records.delete(id);
       this.epochs.delete(id);
       if (i < 0) continue;
@@ -239,7 +254,7 @@ export class PhotoIndex extends EventTarget {
     }
     for (const photo of added) {
       this.keep(photo);
-      if (this.indexOf(photo.id) >= 0) continue;
+      if (this.position(photo.id) >= 0) continue;
       let low = 0, high = this.ids.length;
       while (low < high) {
         const mid = (low + high) >> 1;
@@ -252,7 +267,7 @@ export class PhotoIndex extends EventTarget {
     }
     for (const photo of changed) {
       this.keep(photo);
-      const i = this.indexOf(photo.id);
+      const i = this.position(photo.id);
       if (i >= 0) {
         this.ratios[i] = ratio(photo);
         this.days[i] = Math.floor(Date.parse(photo.date) / DAY);

@@ -1,55 +1,68 @@
-// One page of the pager: the photo fitted to the width (a button that opens the zoom view),
-// the prompt, and the live comment thread.
+// One page of the pager: the photo as large as its column allows (a button that opens the zoom
+// view, and a photo that pinches in place), its name and size, the prompt, and the live comment
+// thread. On a wide screen the photo takes the left and the thread sits beside it.
 
-import { FittedPhoto } from './fitted-photo.js';
+import { ZoomablePhoto } from './zoomable-photo.js';
 import { CommentThread } from './comment-thread.js';
 
-/** The page of one photo; drawn only when it is near the one in front. */
+/** The page of one photo, drawn into a slot of the pager's strip. */
 export class PhotoPage {
+  /** @param {{onOpenZoom: (photo) => void}} callbacks */
   constructor(photo, { onOpenZoom }) {
     this.photo = photo;
     this.onOpenZoom = onOpenZoom;
-    this.element = document.createElement('section');
-    this.element.className = 'page';
-    this.element.dataset.photoId = photo.id;
-    this.element.setAttribute('aria-label', photo.title);
-    this.fitted = null;
+    this.element = document.createElement('div');
+    this.element.className = 'page-inner';
+    this.zoomable = null;
     this.thread = null;
+    this.rendered = false;
   }
 
   render() {
-    if (this.fitted || this.thread) return;
+    if (this.rendered) return;
+    this.rendered = true;
     const photo = this.photo;
-    const inner = document.createElement('div');
-    inner.className = 'page-inner';
+    const failed = photo.status === 'failed';
 
     const frame = document.createElement('div');
     frame.className = 'photo-frame';
-    if (photo.status === 'failed') {
+    if (failed) {
       const failure = document.createElement('p');
       failure.className = 'photo-error';
-      failure.textContent = `This photo could not be shown: ${photo.error || 'it could not be read.'}`;
+      failure.tabIndex = -1;
+      failure.textContent = `This photo could not be shown: ${photo.error || 'the file could not be read.'}`;
       frame.appendChild(failure);
     } else {
       const open = document.createElement('button');
       open.type = 'button';
       open.className = 'photo-open';
       open.setAttribute('aria-label', `${photo.title}: open zoom view`);
-      open.addEventListener('click', () => this.onOpenZoom());
+      // The box keeps the photo's shape; CSS makes it as large as the column and the screen allow.
+      open.style.setProperty('--ratio', String(photo.width / photo.height));
+      open.addEventListener('click', () => this.onOpenZoom(photo));
       frame.appendChild(open);
-      this.fitted = new FittedPhoto(open, photo);
+      this.button = open;
+      this.zoomable = new ZoomablePhoto(open, { onChange: () => this.zoomChanged() });
+      this.zoomable.setPhoto(photo);
+      this.resizer = new ResizeObserver(() => this.zoomable?.resize());
+      this.resizer.observe(open);
     }
 
+    const side = document.createElement('div');
+    side.className = 'page-side';
     const caption = document.createElement('div');
     caption.className = 'photo-caption';
     const title = document.createElement('h2');
     title.textContent = photo.title;
-    const meta = document.createElement('p');
-    meta.className = 'photo-meta';
-    const megapixels = (photo.width * photo.height) / 1e6;
-    meta.textContent = `${photo.width} × ${photo.height} · ${megapixels >= 1 ? megapixels.toFixed(1) + ' MP' : 'small'}` +
-      (photo.status === 'processing' ? ' · processing' : '');
-    caption.append(title, meta);
+    caption.appendChild(title);
+    if (!failed) {
+      const meta = document.createElement('p');
+      meta.className = 'photo-meta';
+      const megapixels = (photo.width * photo.height) / 1e6;
+      meta.textContent = `${photo.width} × ${photo.height} · ${megapixels >= 1 ? megapixels.toFixed(1) + ' MP' : 'small'}` +
+        (photo.status === 'processing' ? ' · processing' : '');
+      caption.appendChild(meta);
+    }
 
     const prompt = document.createElement('h3');
     prompt.className = 'prompt';
@@ -63,28 +76,59 @@ export class PhotoPage {
     const empty = document.createElement('p');
     empty.className = 'comments-empty';
     empty.textContent = 'No names yet. Be the first.';
-    this.thread = new CommentThread(list, photo.id, (count) => { empty.hidden = count > 0; });
+    empty.hidden = true;
+    const problem = document.createElement('p');
+    problem.className = 'comments-error';
+    problem.setAttribute('role', 'status');
+    problem.hidden = true;
+    // "No names yet" is said only of a thread that loaded, never beside an error.
+    this.thread = new CommentThread(list, photo.id, ({ state, count }) => {
+      empty.hidden = !(state === 'ready' && count === 0);
+      problem.hidden = state !== 'error';
+      problem.textContent = state === 'error' ? 'The comments could not be loaded. They will be tried again.' : '';
+    });
     this.thread.load();
 
-    inner.append(frame, caption, prompt, list, empty);
-    this.element.replaceChildren(inner);
+    side.append(caption, prompt, list, empty, problem);
+    this.element.replaceChildren(frame, side);
   }
 
-  unrender() {
-    this.fitted?.destroy();
-    this.thread?.stop();
-    this.fitted = null;
-    this.thread = null;
-    this.element.replaceChildren();
+  /** A zoomed photo takes every touch on it (it pans); at fit, a vertical drag scrolls the page. */
+  zoomChanged() {
+    this.button?.classList.toggle('zoomed', !this.zoomable.atFit);
+  }
+
+  /** Where the photo is on screen, and what part of it shows, for the zoom view to grow from. */
+  zoomSource() {
+    if (!this.zoomable?.photo) return null;
+    const z = this.zoomable;
+    z.resize(); // a page drawn a moment ago may not have been measured yet
+    const rect = z.screenRect();
+    const frame = this.button.getBoundingClientRect();
+    // A photo scrolled out of sight has nothing to grow from.
+    if (frame.bottom <= 0 || frame.top >= window.innerHeight || frame.width < 1) return null;
+    const view = z.atFit ? null : { relative: z.s / z.fitScale, centre: z.toPhoto(z.vw / 2, z.vh / 2) };
+    return { rect, view, element: this.button };
+  }
+
+  /** Back at fit (the page went off screen, as in Photos). */
+  resetZoom() {
+    if (this.zoomable?.photo && !this.zoomable.atFit) this.zoomable.fit();
   }
 
   /** Only the page in front keeps a live connection. */
   setCurrent(current) {
-    this.element.classList.toggle('current', current);
     if (!this.thread) return;
     if (current) this.thread.listen();
     else this.thread.stop();
   }
 
-  destroy() { this.unrender(); }
+  destroy() {
+    this.resizer?.disconnect();
+    this.zoomable?.destroy();
+    this.thread?.stop();
+    this.zoomable = null;
+    this.thread = null;
+    this.element.remove();
+  }
 }

@@ -14,6 +14,7 @@ export class ViewerTiles {
     this.requested = new Set();  // every tile asked for since the last reset
     this.requestCount = 0;
     this.level = 0;
+    this.layoutScale = null;
   }
 
   /** True when every wanted tile has been decoded. */
@@ -29,6 +30,8 @@ export class ViewerTiles {
     for (const tile of this.tiles.values()) this.drop(tile);
     this.tiles.clear();
     this.wantedKeys = new Set();
+    this.layoutScale = null;
+    this.lastVisible = null;
     this.resetRequests();
   }
 
@@ -41,7 +44,7 @@ export class ViewerTiles {
    * Makes `wanted` the tiles to show; keeps the level-0 tile as a permanent underlay;
    * cancels pending tiles that are no longer wanted.
    */
-  want(photo, wanted, visible, urlOf, rectOf) {
+  want(wanted, visible, urlOf, rectOf) {
     this.wantedKeys = new Set(wanted.map(key));
     this.level = wanted.length ? wanted[0].z : 0;
     const underlay = { z: 0, x: 0, y: 0 };
@@ -51,6 +54,7 @@ export class ViewerTiles {
       if (this.tiles.has(k)) continue;
       this.add(k, t, urlOf(t), rectOf(t), t === underlay && !this.wantedKeys.has(k));
     }
+    for (const tile of this.tiles.values()) tile.img.style.zIndex = this.wantedKeys.has(tile.key) ? 100 : tile.z;
     this.prune(visible);
   }
 
@@ -80,7 +84,7 @@ export class ViewerTiles {
     this.requested.add(k);
     this.requestCount += 1;
     this.layer.appendChild(img);
-    if (this.lastLayout) this.position(tile, ...this.lastLayout);
+    if (this.layoutScale !== null) this.position(tile, this.layoutScale);
   }
 
   /** Removes what is neither wanted nor needed as a stand-in for a wanted tile still on its way. */
@@ -105,16 +109,22 @@ export class ViewerTiles {
     tile.img.remove();
   }
 
-  /** Places every tile on screen; edges are rounded once so neighbouring tiles meet without seams. */
-  layout(photo, s, tx, ty) {
-    this.lastLayout = [s, tx, ty];
-    for (const tile of this.tiles.values()) this.position(tile, s, tx, ty);
+  /**
+   * Places the tiles for scale `s` and translation (tx, ty). Tiles sit at whole pixels inside the
+   * layer, edges rounded once so neighbours meet without seams; a pan only moves the layer.
+   */
+  layout(s, tx, ty) {
+    if (s !== this.layoutScale) {
+      this.layoutScale = s;
+      for (const tile of this.tiles.values()) this.position(tile, s);
+    }
+    this.layer.style.transform = `translate3d(${Math.round(tx)}px,${Math.round(ty)}px,0)`;
   }
 
-  position(tile, s, tx, ty) {
+  position(tile, s) {
     const { rect, img } = tile;
-    const left = Math.round(tx + rect.x0 * s), top = Math.round(ty + rect.y0 * s);
-    const right = Math.round(tx + rect.x1 * s), bottom = Math.round(ty + rect.y1 * s);
+    const left = Math.round(rect.x0 * s), top = Math.round(rect.y0 * s);
+    const right = Math.round(rect.x1 * s), bottom = Math.round(rect.y1 * s);
     img.style.transform = `translate3d(${left}px,${top}px,0)`;
     img.style.width = `${right - left}px`;
     img.style.height = `${bottom - top}px`;

@@ -1,256 +1,357 @@
-// The zoom view: the photo's tile pyramid under pinch, wheel, double-tap, drag and keys.
-// Scale `s` is CSS px per photo px; (tx, ty) is where the photo's top left sits on the stage.
-// Native resolution is one photo pixel per device pixel, so the largest scale is 1 / devicePixelRatio.
+// The zoom view: the photo's tile pyramid full screen, on a strip of three slides (the photo and
+// its neighbours, with the pager's gap between them) so a swipe shows the next photo sliding in.
+// It opens growing out of the photo on its page and closes shrinking back into it; a drag down
+// at fit pulls the photo away and closes it. Pinch, wheel, double-tap, drag and keys zoom and pan.
 
-import { levelFor, tilesCovering, tileRectInPhoto, tileURL } from './geometry.js';
-import { ViewerTiles } from './viewer-tiles.js';
+import { ZoomablePhoto } from './zoomable-photo.js';
+import { SlideStrip } from './slide-strip.js';
 import { ViewerGestures } from './viewer-gestures.js';
+import { WheelGesture } from './gesture-wheel.js';
+import { prefersReducedMotion } from './motion.js';
 
-const EPSILON = 1e-6;
+const GAP = 8;
 
-/** One full-screen viewer, reused for every photo. */
 export class ZoomViewer {
   /**
-   * @param {HTMLElement} root the dialog element holding `.zoom-stage`
-   * @param {{onClose: () => void, onPage: (step: number) => boolean, onFirstScreen?: (photo) => void}} callbacks
+   * @param {HTMLElement} root the dialog element
+   * @param {{sequence, onClose: () => void, onShow: (photo, index: number) => void}} options
+   *   `sequence` is the pager's PhotoSequence; onShow hears of every photo paged to
    */
-  constructor(root, callbacks) {
+  constructor(root, { sequence, onClose, onShow }) {
     this.root = root;
-    this.callbacks = callbacks;
+    this.sequence = sequence;
+    this.onClose = onClose;
+    this.onShow = onShow;
     this.stage = root.querySelector('.zoom-stage');
-    this.layer = root.querySelector('.zoom-layer');
+    this.backdrop = root.querySelector('.zoom-backdrop');
     this.title = root.querySelector('.zoom-title');
-    this.photo = null;
-    this.s = 1; this.tx = 0; this.ty = 0;
-    this.offsetX = 0; // horizontal drag of the whole photo while swiping to a neighbour
-    this.vw = 1; this.vh = 1;
-    this.tiles = new ViewerTiles(this.layer, () => this.tilesChanged());
-    this.gestures = new ViewerGestures(this);
-    this.animation = null;
-    this.settling = null;
-    this.openedAt = null;
-    this.completeAt = null;
-    new ResizeObserver(() => { if (this.photo) this.refit(); }).observe(this.stage);
+    this.buttons = {
+      in: root.querySelector('.zoom-in'), out: root.querySelector('.zoom-out'), fit: root.querySelector('.zoom-fit'),
+    };
+    this.index = -1;
+    this.isOpen = false;
+    this.closing = null;
+    this.strip = new SlideStrip(this.stage, {
+      slots: 3, gap: GAP, count: () => sequence.count,
+      createSlot: () => this.createSlide(),
+      fill: (slide, i) => this.fillSlide(slide, i),
+      onSettle: (i) => this.settled(i),
+    });
+    this.gestures = new ViewerGestures(this.stage, {
+      strip: this.strip,
+      target: () => this.target(),
+      dismiss: this.dismissal(),
+      tap: () => this.toggleChrome(),
+      doubleTap: (p, target) => {
+        const photo = target?.photo;
+        if (!photo?.photo || photo.photo.status === 'failed') return;
+        const r = photo.stage.getBoundingClientRect();
+        photo.toggleZoomAt(p.x - r.left, p.y - r.top);
+      },
+    });
+    this.wheel = new WheelGesture(this.stage, { strip: this.strip, target: () => this.target(), wheelZooms: true });
+    new ResizeObserver(() => this.resized()).observe(this.stage);
     this.watchPixelRatio();
-    root.querySelector('.zoom-close').addEventListener('click', () => this.callbacks.onClose());
-    root.querySelector('.zoom-in').addEventListener('click', () => this.zoomBy(2));
-    root.querySelector('.zoom-out').addEventListener('click', () => this.zoomBy(0.5));
-    root.querySelector('.zoom-fit').addEventListener('click', () => this.animateTo(this.fitScale, null, null));
+    root.querySelector('.zoom-close').addEventListener('click', () => this.onClose());
+    this.buttons.in.addEventListener('click', () => this.current?.zoomTo(this.current.s * 2));
+    this.buttons.out.addEventListener('click', () => this.current?.zoomTo(this.current.s / 2));
+    this.buttons.fit.addEventListener('click', () => this.current?.zoomTo(this.current.fitScale));
+    document.addEventListener('keydown', (e) => this.key(e));
     this.exposeDebugHook();
   }
 
-  get isOpen() { return this.photo !== null; }
-  get dpr() { return window.devicePixelRatio || 1; }
-  /** The whole photo visible, as large as fits. */
-  get fitScale() { return Math.min(this.vw / this.photo.width, this.vh / this.photo.height); }
-  /** One photo pixel per device pixel; never below fit, so a small photo can still fill the screen. */
-  get maxScale() { return Math.max(this.fitScale, 1 / this.dpr); }
-  get atFit() { return this.s <= this.fitScale * (1 + 1e-3); }
-  get level() { return levelFor(this.photo, this.s * this.dpr); }
-
-  /** Shows `photo` fitted to the screen. */
-  open(photo) {
-    this.root.hidden = false;
-    this.root.classList.remove('bare');
-    document.documentElement.classList.add('zooming');
-    this.show(photo);
-    this.stage.focus({ preventScroll: true });
+  createSlide() {
+    const slide = document.createElement('div');
+    slide.className = 'zoom-slide';
+    slide.photo = new ZoomablePhoto(slide, {
+      onChange: () => { if (slide.photo === this.current) this.changed(); },
+      onComplete: () => { if (slide.photo === this.current) this.firstScreen(); },
+    });
+    const failure = document.createElement('p');
+    failure.className = 'zoom-error';
+    failure.hidden = true;
+    slide.appendChild(failure);
+    slide.failure = failure;
+    return slide;
   }
 
-  /** Switches to another photo (swipe or arrow key while fitted). */
-  show(photo) {
-    this.cancelAnimation();
-    this.tiles.clear();
-    this.photo = photo;
-    this.title.textContent = photo.title;
-    this.stage.setAttribute('aria-label', `${photo.title}, ${photo.width} × ${photo.height} pixels. Plus and minus zoom, arrows pan, Escape closes.`);
-    this.openedAt = performance.now();
-    this.completeAt = null;
-    this.setOffset(0); // the swipe that brought this photo has done its work
-    this.measure();
-    this.fit();
+  /** A slide was handed photo `i`: the one in front loads at once, its neighbours once it is on screen. */
+  fillSlide(slide, i) {
+    slide.photo.setPhoto(null);
+    slide.failure.hidden = true;
+    slide.wanted = i;
+    if (!this.isOpen || !this.strip.hasPage(i)) return;
+    if (i === this.index || this.current?.completeAt != null) this.loadSlide(slide);
   }
 
-  /** Shows or hides the bar over the photo. */
-  toggleChrome() {
-    this.root.classList.toggle('bare');
+  loadSlide(slide) {
+    const i = slide.wanted;
+    const show = (photo) => {
+      if (slide.pageIndex !== i || !photo || slide.photo.photo === photo) return;
+      slide.photo.setPhoto(photo);
+      slide.failure.hidden = photo.status !== 'failed';
+      slide.failure.textContent = photo.status === 'failed' ? `${photo.title} could not be shown: ${photo.error || 'it could not be read.'}` : '';
+    };
+    const known = this.sequence.peek(i);
+    if (known) show(known);
+    else this.sequence.at(i).then(show, () => {});
   }
 
-  close() {
-    this.cancelAnimation();
-    this.tiles.clear();
-    this.photo = null;
-    this.root.hidden = true;
-    document.documentElement.classList.remove('zooming');
-  }
+  /** The slide in front and its ZoomablePhoto. */
+  get slide() { return this.strip.slotFor(this.index); }
+  get current() { return this.slide?.photo ?? null; }
+  get photo() { return this.current?.photo ?? null; }
 
-  measure() {
-    const rect = this.stage.getBoundingClientRect();
-    this.vw = Math.max(1, rect.width);
-    this.vh = Math.max(1, rect.height);
-  }
-
-  fit() {
-    this.s = this.fitScale;
-    this.place(this.s, 0, 0);
-  }
-
-  /** Resize or rotation: the screen changed, so the photo is fitted again. */
-  refit() {
-    const before = [this.vw, this.vh];
-    this.measure();
-    if (before[0] === this.vw && before[1] === this.vh) return;
-    this.cancelAnimation();
-    this.fit();
+  target() {
+    const slide = this.strip.slotFor(this.strip.nearest);
+    return slide ? { photo: slide.photo, page: slide.pageIndex } : null;
   }
 
   /**
-   * A window dragged to a screen of another pixel density changes native resolution and the level
-   * that matches the zoom, without any resize: clamp to the new limit and fetch the right level.
+   * Shows photo `index` full screen. `from` is where it is on screen now (its box on the page):
+   * it grows from there to fit, or to the same part of it when it was zoomed on the page.
    */
+  open(index, { from = null } = {}) {
+    const wasOpen = this.isOpen;
+    this.finishClosing();
+    this.isOpen = true;
+    this.root.hidden = false;
+    this.root.classList.remove('bare');
+    document.documentElement.classList.add('zooming');
+    this.index = index;
+    this.strip.layout();
+    this.strip.jump(index);
+    const photo = this.current;
+    if (!photo?.photo) return;
+    this.stage.focus({ preventScroll: true });
+    if (wasOpen || !from || prefersReducedMotion() || photo.photo.status === 'failed') {
+      this.setBackdrop(1);
+      return;
+    }
+    // The photo on the page would show through the black as it fades in: it waits, hidden.
+    this.source = from.element;
+    this.source.style.opacity = '0';
+    // Fitted first, so the tiles it lands on are on their way during the flight.
+    photo.fit();
+    const end = from.view ? this.sameView(photo, from) : { s: photo.s, tx: photo.tx, ty: photo.ty };
+    const stage = this.stage.getBoundingClientRect();
+    photo.zooming = true; // the fitted tiles just asked for stay asked for during the flight
+    photo.place(from.rect.width / photo.photo.width, from.rect.left - stage.left, from.rect.top - stage.top);
+    // The black fades in from nothing: its transparent start is made the style to transition from.
+    this.setBackdrop(0);
+    void getComputedStyle(this.backdrop).opacity;
+    this.setBackdrop(1);
+    photo.animateTo(end, { frequency: 20 });
+  }
+
+  /** The zoom and centre a zoomed page photo showed, carried over to the full screen. */
+  sameView(photo, from) {
+    const { relative, centre } = from.view;
+    const s = photo.clampScale(relative * photo.fitScale);
+    const t = photo.around(s, photo.vw / 2, photo.vh / 2, centre.x, centre.y);
+    return photo.clamped(t.s, t.tx, t.ty);
+  }
+
+  /**
+   * Hides the view. `to` ({rect, element}) is the photo's box on its page: the photo shrinks
+   * into it while the black fades, `element` hidden meanwhile so it shows once. Resolves when done.
+   */
+  close({ to = null } = {}) {
+    if (!this.isOpen) return Promise.resolve();
+    this.isOpen = false;
+    this.dismissing = false;
+    const photo = this.current;
+    const finish = () => {
+      if (this.closing?.element) this.closing.element.style.opacity = '';
+      if (this.source) this.source.style.opacity = '';
+      this.source = null;
+      this.closing = null;
+      for (const slide of this.strip.slots) slide.photo.setPhoto(null);
+      this.root.hidden = true;
+      this.root.classList.remove('closing');
+      document.documentElement.classList.remove('zooming');
+    };
+    if (!to || !photo?.photo || photo.photo.status === 'failed' || prefersReducedMotion()) {
+      finish();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.closing = { element: to.element, finish: () => { finish(); resolve(); } };
+      if (to.element) to.element.style.opacity = '0';
+      this.root.classList.add('closing');
+      this.setBackdrop(0);
+      const stage = this.stage.getBoundingClientRect();
+      photo.animateTo({ s: to.rect.width / photo.photo.width, tx: to.rect.left - stage.left, ty: to.rect.top - stage.top },
+        { frequency: 22, onDone: () => this.closing?.finish() });
+    });
+  }
+
+  /** A close still flying ends at once (the view is reopened, or something else takes over). */
+  finishClosing() {
+    if (!this.closing) return;
+    this.current?.stop();
+    this.closing.finish();
+  }
+
+  setBackdrop(opacity) {
+    this.backdrop.style.opacity = String(opacity);
+  }
+
+  /** The strip came to rest on photo `i`. */
+  settled(i) {
+    if (!this.isOpen) return;
+    const changed = i !== this.index;
+    const before = this.index;
+    this.index = i;
+    for (const slide of this.strip.slots) {
+      // A photo that went off screen is back at fit when it returns, as in Photos.
+      if (slide.pageIndex !== i && slide.photo.photo && !slide.photo.atFit) slide.photo.fit();
+      if (slide.pageIndex === i && !slide.photo.photo && slide.wanted === i) this.loadSlide(slide);
+    }
+    const photo = this.photo;
+    if (!photo) return;
+    this.title.textContent = photo.title;
+    this.stage.setAttribute('aria-label', `${photo.title}, ${photo.width} × ${photo.height} pixels. Plus and minus zoom, arrows pan, Escape closes.`);
+    this.changed();
+    if (this.current.completeAt != null) this.firstScreen();
+    if (changed && before >= 0) this.onShow(photo, i);
+  }
+
+  /** The photo in front is complete on screen: now its neighbours may load. */
+  firstScreen() {
+    for (const slide of this.strip.slots) {
+      if (slide.pageIndex !== this.index && !slide.photo.photo && this.strip.hasPage(slide.wanted)) this.loadSlide(slide);
+    }
+  }
+
+  /** Controls that can do nothing right now are disabled, not silent. */
+  changed() {
+    const photo = this.current;
+    if (!photo?.photo) return;
+    const failed = photo.photo.status === 'failed';
+    const set = (button, disabled) => { if (button.disabled !== disabled) button.disabled = disabled; };
+    set(this.buttons.in, failed || photo.atMax);
+    set(this.buttons.out, failed || photo.atFit);
+    set(this.buttons.fit, failed || photo.atFit);
+    if (this.dismissing) this.followDismiss();
+  }
+
+  toggleChrome() { this.root.classList.toggle('bare'); }
+
+  /** Pulling the fitted photo down closes the view; the black fades as it goes. */
+  dismissal() {
+    const viewer = this;
+    return {
+      begin() {
+        const photo = viewer.current;
+        viewer.dismissing = true;
+        viewer.dismissFrom = { s: photo.s, tx: photo.tx, ty: photo.ty };
+        viewer.root.classList.add('dismissing');
+      },
+      move(dx, dy) {
+        const photo = viewer.current, from = viewer.dismissFrom;
+        // It shrinks a little as it goes down, around the finger.
+        const k = dy > 0 ? Math.max(0.7, 1 - dy / (photo.vh * 2.5)) : 1;
+        const cx = photo.vw / 2, cy = photo.vh / 2;
+        const s = from.s * k;
+        photo.place(s, cx + dx - (cx - from.tx) * k, cy + dy - (cy - from.ty) * k);
+      },
+      end(vx, vy) {
+        const photo = viewer.current, from = viewer.dismissFrom;
+        const dy = photo.ty - from.ty;
+        if ((dy > photo.vh * 0.12 && vy > -0.1) || vy > 0.5) {
+          viewer.root.classList.remove('dismissing');
+          viewer.onClose();
+          return;
+        }
+        photo.animateTo(from, { frequency: 20, onDone: () => {
+          viewer.dismissing = false;
+          viewer.root.classList.remove('dismissing');
+          viewer.setBackdrop(1);
+        } });
+      },
+    };
+  }
+
+  followDismiss() {
+    const photo = this.current, from = this.dismissFrom;
+    if (!from || !this.isOpen) return;
+    const dy = Math.abs(photo.ty + (photo.photo.height * photo.s) / 2 - (from.ty + (photo.photo.height * from.s) / 2));
+    this.setBackdrop(Math.max(0, 1 - dy / (photo.vh * 0.6)));
+  }
+
+  resized() {
+    if (!this.isOpen) return;
+    this.strip.layout();
+    for (const slide of this.strip.slots) slide.photo.resize();
+  }
+
+  /** A window moved to a screen of another pixel density changes native resolution, without a resize. */
   watchPixelRatio() {
-    const query = matchMedia(`(resolution: ${this.dpr}dppx)`);
+    const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
     query.addEventListener('change', () => {
-      if (this.photo) this.place(this.s, this.tx, this.ty);
+      for (const slide of this.strip.slots) slide.photo.pixelRatioChanged();
+      this.changed();
       this.watchPixelRatio();
     }, { once: true });
   }
 
-  /** Sets scale and translation, clamped: never beyond fit or native, never dragged out of view. */
-  place(s, tx, ty) {
-    const { width, height } = this.photo;
-    this.s = Math.min(this.maxScale, Math.max(this.fitScale, s));
-    const w = width * this.s, h = height * this.s;
-    this.tx = w <= this.vw + EPSILON ? (this.vw - w) / 2 : Math.min(0, Math.max(this.vw - w, tx));
-    this.ty = h <= this.vh + EPSILON ? (this.vh - h) / 2 : Math.min(0, Math.max(this.vh - h, ty));
-    this.render();
-  }
-
-  /** Zooms to scale `s` keeping the stage point (px, py) over the same photo point. */
-  zoomAround(px, py, s) {
-    const photoX = (px - this.tx) / this.s, photoY = (py - this.ty) / this.s;
-    const clamped = Math.min(this.maxScale, Math.max(this.fitScale, s));
-    this.place(clamped, px - photoX * clamped, py - photoY * clamped);
-  }
-
-  /** Keyboard and buttons: zoom by a factor around the centre of the screen, animated. */
-  zoomBy(factor) {
-    this.animateTo(this.s * factor, this.vw / 2, this.vh / 2);
-  }
-
-  /** Double tap: twice as close around the point, or back to fit once at native resolution. */
-  toggleZoomAt(px, py) {
-    if (this.s >= this.maxScale * (1 - 1e-3)) this.animateTo(this.fitScale, null, null);
-    else this.animateTo(Math.min(this.maxScale, this.s * 2), px, py);
-  }
-
-  panBy(dx, dy) {
-    this.place(this.s, this.tx + dx, this.ty + dy);
-  }
-
-  /** Animates to scale `s` around stage point (px, py); null means "around the centre, re-centred". */
-  animateTo(target, px, py) {
-    this.cancelAnimation();
-    const clamped = Math.min(this.maxScale, Math.max(this.fitScale, target));
-    const from = { s: this.s, tx: this.tx, ty: this.ty };
-    const end = { s: clamped, tx: (this.vw - this.photo.width * clamped) / 2, ty: (this.vh - this.photo.height * clamped) / 2 };
-    const anchor = px === null ? null : { x: px, y: py, photoX: (px - this.tx) / this.s, photoY: (py - this.ty) / this.s };
-    const started = performance.now(), duration = 260;
-    const step = (now) => {
-      const t = Math.min(1, (now - started) / duration);
-      const e = 1 - Math.pow(1 - t, 3);
-      const s = from.s * Math.pow(end.s / from.s, e);
-      if (anchor) {
-        // Every frame keeps the tapped photo point under the finger, not only the last one.
-        this.place(s, anchor.x - anchor.photoX * s, anchor.y - anchor.photoY * s);
-      } else {
-        this.place(s, from.tx + (end.tx - from.tx) * e, from.ty + (end.ty - from.ty) * e);
-      }
-      this.animation = t < 1 ? requestAnimationFrame(step) : null;
-      if (t >= 1) this.render();
+  key(e) {
+    const photo = this.current;
+    if (!this.isOpen || !photo || e.altKey || e.metaKey || (e.ctrlKey && e.key !== '0')) return;
+    const step = 80;
+    const ready = photo.photo && photo.photo.status !== 'failed';
+    const actions = {
+      Escape: () => this.onClose(),
+      '+': () => ready && photo.zoomTo(photo.s * 2), '=': () => ready && photo.zoomTo(photo.s * 2),
+      '-': () => ready && photo.zoomTo(photo.s / 2), _: () => ready && photo.zoomTo(photo.s / 2),
+      0: () => ready && photo.zoomTo(photo.fitScale),
+      ArrowLeft: () => (photo.atFit || !ready ? this.strip.animateTo(this.index - 1) : this.pan(step, 0)),
+      ArrowRight: () => (photo.atFit || !ready ? this.strip.animateTo(this.index + 1) : this.pan(-step, 0)),
+      ArrowUp: () => ready && this.pan(0, step),
+      ArrowDown: () => ready && this.pan(0, -step),
     };
-    this.animation = requestAnimationFrame(step);
+    const action = actions[e.key];
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    action();
   }
 
-  cancelAnimation() {
-    if (this.animation !== null) cancelAnimationFrame(this.animation);
-    this.animation = null;
-  }
-
-  /** Swipe feedback at fit: the photo follows the finger sideways. */
-  setOffset(dx) {
-    this.offsetX = dx;
-    this.layer.style.transform = dx ? `translate3d(${dx}px,0,0)` : '';
-  }
-
-  get interacting() {
-    return this.gestures.pinching || this.animation !== null || this.gestures.wheeling;
-  }
-
-  /** Positions every tile; asks for new tiles now, or once a pinch or animation pauses. */
-  render() {
-    this.tiles.layout(this.photo, this.s, this.tx, this.ty);
-    clearTimeout(this.settling);
-    // Mid-gesture a level may be skipped in a moment, so its tiles are asked for only once the fingers pause.
-    if (this.interacting) this.settling = setTimeout(() => this.requestTiles(), 250);
-    else this.requestTiles();
-  }
-
-  /** The visible part of the photo, in photo pixels. */
-  visiblePhotoRect() {
-    return {
-      x0: Math.max(0, -this.tx / this.s), y0: Math.max(0, -this.ty / this.s),
-      x1: Math.min(this.photo.width, (this.vw - this.tx) / this.s),
-      y1: Math.min(this.photo.height, (this.vh - this.ty) / this.s),
-    };
-  }
-
-  requestTiles() {
-    if (!this.photo) return;
-    const z = this.level;
-    const v = this.visiblePhotoRect();
-    const range = tilesCovering(this.photo, z, v.x0, v.y0, v.x1, v.y1);
-    const wanted = [];
-    if (range) {
-      for (let y = range.r0; y <= range.r1; y++) {
-        for (let x = range.c0; x <= range.c1; x++) wanted.push({ z, x, y });
-      }
-    }
-    this.tiles.want(this.photo, wanted, v, (t) => tileURL(this.photo, t.z, t.x, t.y), (t) => tileRectInPhoto(this.photo, t.z, t.x, t.y));
-    this.tiles.layout(this.photo, this.s, this.tx, this.ty);
-  }
-
-  tilesChanged() {
-    if (this.completeAt === null && this.tiles.complete) {
-      this.completeAt = performance.now();
-      this.callbacks.onFirstScreen?.(this.photo);
-    }
+  pan(dx, dy) {
+    const photo = this.current;
+    const to = photo.clamped(photo.s, photo.tx + dx, photo.ty + dy);
+    photo.animateTo(to, { frequency: 26 });
   }
 
   exposeDebugHook() {
     const viewer = this;
+    const photo = () => viewer.current;
     // Read-only view of the viewer's state, for browser tests and the benchmark.
     window.__viewer = {
-      get open() { return viewer.isOpen; },
+      get open() { return viewer.isOpen && Boolean(viewer.photo); },
       get photoId() { return viewer.photo && viewer.photo.id; },
-      get scale() { return viewer.s; },
-      get fitScale() { return viewer.photo ? viewer.fitScale : null; },
-      get maxScale() { return viewer.photo ? viewer.maxScale : null; },
-      get level() { return viewer.photo ? viewer.level : null; },
-      get devicePixelRatio() { return viewer.dpr; },
-      get photoRect() {
-        const stage = viewer.stage.getBoundingClientRect();
-        return { left: stage.left + viewer.tx, top: stage.top + viewer.ty,
-          width: viewer.photo.width * viewer.s, height: viewer.photo.height * viewer.s };
+      get index() { return viewer.index; },
+      get scale() { return photo().s; },
+      get fitScale() { return viewer.photo ? photo().fitScale : null; },
+      get maxScale() { return viewer.photo ? photo().maxScale : null; },
+      get level() { return viewer.photo ? photo().level : null; },
+      get devicePixelRatio() { return window.devicePixelRatio || 1; },
+      get photoRect() { return photo().screenRect(); },
+      get translation() { return [photo().tx, photo().ty]; },
+      get stageRect() { return photo().stage.getBoundingClientRect().toJSON(); },
+      get stripOffset() { return viewer.strip.shiftFrom(viewer.index); },
+      get requestedTiles() { return new Set(photo().tiles.requested); },
+      get wantedTiles() { return new Set(photo().tiles.wantedKeys); },
+      get requestCount() { return photo().tiles.requestCount; },
+      get complete() {
+        return photo().complete && !viewer.gestures.active && !viewer.strip.moving && !viewer.closing;
       },
-      get stageRect() { return viewer.stage.getBoundingClientRect().toJSON(); },
-      get requestedTiles() { return new Set(viewer.tiles.requested); },
-      get wantedTiles() { return new Set(viewer.tiles.wantedKeys); },
-      get requestCount() { return viewer.tiles.requestCount; },
-      get complete() { return viewer.tiles.complete && !viewer.interacting; },
-      get openedAt() { return viewer.openedAt; },
-      get completeAt() { return viewer.completeAt; },
-      resetRequests() { viewer.tiles.resetRequests(); },
+      get moving() { return Boolean(photo()?.animating) || viewer.strip.moving || viewer.gestures.active; },
+      get animating() { return Boolean(photo()?.animating) || viewer.strip.moving || Boolean(viewer.closing); },
+      get openedAt() { return photo().openedAt; },
+      get completeAt() { return photo().completeAt; },
+      resetRequests() { photo().tiles.resetRequests(); },
     };
   }
 }

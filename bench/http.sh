@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Static-file throughput: a 10 KB file served by our release server and by nginx (sendfile on,
-# access_log off, the same number of workers as our event loops, keep-alive), measured with wrk
-# over loopback in the same run. Prints requests/s for both and the ratio ours/nginx.
+# the same number of workers as our event loops, keep-alive), measured with wrk over loopback in
+# the same run, alternating rounds. Two races, both printed:
+#   - the default configuration: ours as a user starts it (the shipped config.json, request log
+#     on, written to a file) against nginx with its default access log (combined, to a file);
+#   - request logging off: ours with --log-level warning against nginx with access_log off;
+# then our default against our own log-off figure (median requests/s, CPU per request, ratios).
 #
 # Usage: bench/http.sh   (env: DURATION=10s ROUNDS=3 CONNECTIONS=64 THREADS=2;
 #                         BIN=path/to/photoscroll measures another build, e.g. an older one)
@@ -21,35 +25,53 @@ require_binary
 make_workdir
 
 # The page's files plus one 10 KB file, in a temporary copy so nothing is added to Public/.
-mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data" "$WORK/nginx/logs"
+mkdir -p "$WORK/public" "$WORK/photos" "$WORK/data"
 [ -d Public ] && cp -R Public/. "$WORK/public/"
 python3 -c "import sys; sys.stdout.write(('PhotoScroll static file benchmark. ' * 400)[:10240])" > "$WORK/public/bench.txt"
 chmod -R a+rX "$WORK/public"
 
-# Ours: no photo library (an empty folder), only warnings logged, one event loop per core.
-OURS_PORT="$(free_port)"
-"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" --public "$WORK/public" --photos "$WORK/photos" --data "$WORK/data" \
-    --log-level warning --event-loops "$CORES" > "$WORK/ours.log" 2>&1 &
-OURS_PID=$!
-wait_for "$OURS_PORT"
+# Ours: no photo library (an empty folder), otherwise as configured by the shipped config.json
+# (one event loop per core); one as it comes, request log on, one with only warnings logged.
+DEFAULT_PORT="$(free_port)"
+"$BIN" serve --host 127.0.0.1 --port "$DEFAULT_PORT" --public "$WORK/public" --photos "$WORK/photos" --data "$WORK/data" \
+    > "$WORK/ours-default.log" 2>&1 &
+DEFAULT_PID=$!
+OURS_PIDS="$DEFAULT_PID"
+mkdir -p "$WORK/data-off"
+OFF_PORT="$(free_port)"
+"$BIN" serve --host 127.0.0.1 --port "$OFF_PORT" --public "$WORK/public" --photos "$WORK/photos" --data "$WORK/data-off" \
+    --log-level warning > "$WORK/ours-off.log" 2>&1 &
+OFF_PID=$!
+OURS_PIDS="$OURS_PIDS $OFF_PID"
+wait_for "$DEFAULT_PORT"
+wait_for "$OFF_PORT"
 
-NGINX_PORT="$(free_port)"
-start_nginx "$WORK/nginx" "$WORK/public" "$NGINX_PORT" "text/plain txt; text/html html; text/css css; text/javascript js;"
-NGINX_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+TYPES="text/plain txt; text/html html; text/css css; text/javascript js;"
+NGINX_LOG_PORT="$(free_port)"
+start_nginx "$WORK/nginx-log" "$WORK/public" "$NGINX_LOG_PORT" "$TYPES" "" on
+NGINX_LOG_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+NGINX_OFF_PORT="$(free_port)"
+start_nginx "$WORK/nginx-off" "$WORK/public" "$NGINX_OFF_PORT" "$TYPES" "" off
+NGINX_OFF_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 
-OURS_URL="http://127.0.0.1:$OURS_PORT/bench.txt"
-NGINX_URL="http://127.0.0.1:$NGINX_PORT/bench.txt"
-for url in "$OURS_URL" "$NGINX_URL"; do
-    [ "$(curl -s -o /dev/null -w '%{size_download}' "$url")" = 10240 ] || { echo "$url does not serve the 10 KB file" >&2; exit 1; }
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$url" > /dev/null   # warm-up
+url() { echo "http://127.0.0.1:$1/bench.txt"; }
+for port in "$DEFAULT_PORT" "$OFF_PORT" "$NGINX_LOG_PORT" "$NGINX_OFF_PORT"; do
+    [ "$(curl -s -o /dev/null -w '%{size_download}' "$(url "$port")")" = 10240 ] || { echo "$(url "$port") does not serve the 10 KB file" >&2; exit 1; }
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$(url "$port")" > /dev/null   # warm-up
 done
 
-# Rounds alternate between the two servers so that other load on the machine hits both alike.
-: > "$WORK/ours.txt"; : > "$WORK/nginx.txt"
+# Rounds alternate between the four servers so that other load on the machine hits all alike.
+for name in ours-default nginx-log ours-off nginx-off; do : > "$WORK/$name.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
-    measure_wrk "$OURS_PID" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$OURS_URL" >> "$WORK/ours.txt"
-    measure_wrk "$NGINX_WORKERS" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$NGINX_URL" >> "$WORK/nginx.txt"
-    echo "round $round: ours $(tail -1 "$WORK/ours.txt" | cut -d' ' -f1) req/s, nginx $(tail -1 "$WORK/nginx.txt" | cut -d' ' -f1) req/s" >&2
+    race ours-default "$DEFAULT_PID" "$(url "$DEFAULT_PORT")"
+    race nginx-log "$NGINX_LOG_WORKERS" "$(url "$NGINX_LOG_PORT")"
+    race ours-off "$OFF_PID" "$(url "$OFF_PORT")"
+    race nginx-off "$NGINX_OFF_WORKERS" "$(url "$NGINX_OFF_PORT")"
+    echo "round $round (requests/s): ours default $(tail -1 "$WORK/ours-default.txt" | cut -d' ' -f1), nginx log $(tail -1 "$WORK/nginx-log.txt" | cut -d' ' -f1), ours log off $(tail -1 "$WORK/ours-off.txt" | cut -d' ' -f1), nginx log off $(tail -1 "$WORK/nginx-off.txt" | cut -d' ' -f1)" >&2
 done
+echo "request log lines written: ours $(wc -l < "$WORK/ours-default.log"), nginx $(wc -l < "$WORK/nginx-log/logs/access.log")" >&2
 
-report_medians "static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, median of $ROUNDS alternating rounds"
+SETUP="static 10 KB, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, median of $ROUNDS alternating rounds"
+report_medians "default configuration (ours: shipped config.json, request log on; nginx: default access log), $SETUP" "$WORK/ours-default.txt" "$WORK/nginx-log.txt"
+report_medians "request logging off (ours: --log-level warning; nginx: access_log off)" "$WORK/ours-off.txt" "$WORK/nginx-off.txt"
+report_log_cost "$WORK/ours-default.txt" "$WORK/ours-off.txt"

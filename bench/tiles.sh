@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Hot tiles: random tiles over every level of a 75-megapixel photo, served by our release server
 # (`?v=` URLs, the in-memory tile cache) and by nginx serving the same pyramid exported as static
-# files (sendfile on, access_log off, one worker per core), measured with wrk over loopback in the
-# same run, keep-alive, 64 connections, alternating rounds. Prints the median requests/s and CPU
-# time per request (all threads, user and system) of both, and their ratios.
+# files (sendfile on, open_file_cache, one worker per core), measured with wrk over loopback in the
+# same run, keep-alive, 64 connections, alternating rounds. Two races, both printed:
+#   - the default configuration: ours as a user starts it (the shipped config.json, request log
+#     on, written to a file) against nginx with its default access log (combined, to a file);
+#   - request logging off: ours with --log-level warning against nginx with access_log off;
+# then our default against our own log-off figure. Each prints the median requests/s and CPU
+# time per request (all threads, user and system) and the ratios.
 #
 # Usage: bench/tiles.sh   (env: ROUNDS=3 DURATION=5s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
-#                          TILE_CACHE_MEGABYTES=256; 0 sends the built tiles from disk with sendfile;
+#                          TILE_CACHE_MEGABYTES=n passes --tile-cache-megabytes to both of ours (a
+#                          tuned variant; 0 sends the built tiles from disk with sendfile);
 #                          HEADERS=browser sends the nine header fields a browser adds to an image
 #                          request, instead of wrk's Host alone;
 #                          BIN=path/to/photoscroll measures another build, e.g. an older one)
@@ -20,7 +25,7 @@ CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 WIDTH="${WIDTH:-10000}"
 HEIGHT="${HEIGHT:-7500}"
-TILE_CACHE_MEGABYTES="${TILE_CACHE_MEGABYTES:-256}"
+TILE_CACHE_MEGABYTES="${TILE_CACHE_MEGABYTES:-}"
 HEADERS="${HEADERS:-wrk}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
@@ -30,7 +35,7 @@ require_binary
 make_workdir
 
 
-mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www" "$WORK/nginx/logs"
+mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www"
 echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
 bench/lib/make-photo.sh "$WORK/photos/photo1.jpg" "$WIDTH" "$HEIGHT"
 COMMON=(--photos "$WORK/photos" --data "$WORK/data" --log-level warning)
@@ -73,25 +78,46 @@ script("ours", "/photos/1/tiles/{z}/{x}/{y}.jpg?v=VERSION")
 print(f"{len(tiles)} tiles over {len(info['levels'])} levels", file=sys.stderr)
 PY
 
-OURS_PORT="$(free_port)"
-"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" --event-loops "$CORES" --tile-cache-megabytes "$TILE_CACHE_MEGABYTES" > "$WORK/ours.log" 2>&1 &
-OURS_PID=$!
-wait_for "$OURS_PORT"
-VERSION="$(curl -sf "http://127.0.0.1:$OURS_PORT/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
+# Each of ours has its own copy of the built data folder.
+cp -a "$WORK/data" "$WORK/data-off"
+TUNED=()
+[ -n "$TILE_CACHE_MEGABYTES" ] && TUNED=(--tile-cache-megabytes "$TILE_CACHE_MEGABYTES")
+DEFAULT_PORT="$(free_port)"
+"$BIN" serve --host 127.0.0.1 --port "$DEFAULT_PORT" --photos "$WORK/photos" --data "$WORK/data" "${TUNED[@]}" > "$WORK/ours-default.log" 2>&1 &
+DEFAULT_PID=$!
+OURS_PIDS="$DEFAULT_PID"
+OFF_PORT="$(free_port)"
+"$BIN" serve --host 127.0.0.1 --port "$OFF_PORT" --photos "$WORK/photos" --data "$WORK/data-off" --log-level warning "${TUNED[@]}" > "$WORK/ours-off.log" 2>&1 &
+OFF_PID=$!
+OURS_PIDS="$OURS_PIDS $OFF_PID"
+wait_for "$DEFAULT_PORT"
+wait_for "$OFF_PORT"
+VERSION="$(curl -sf "http://127.0.0.1:$DEFAULT_PORT/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
 sed -i "s/VERSION/$VERSION/" "$WORK/ours.lua"
 
-NGINX_PORT="$(free_port)"
-start_nginx "$WORK/nginx" "$WORK/www" "$NGINX_PORT" "image/jpeg jpg;" "open_file_cache max=10000 inactive=60s;"
+NGINX_LOG_PORT="$(free_port)"
+start_nginx "$WORK/nginx-log" "$WORK/www" "$NGINX_LOG_PORT" "image/jpeg jpg;" "open_file_cache max=10000 inactive=60s;" on
+NGINX_LOG_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+NGINX_OFF_PORT="$(free_port)"
+start_nginx "$WORK/nginx-off" "$WORK/www" "$NGINX_OFF_PORT" "image/jpeg jpg;" "open_file_cache max=10000 inactive=60s;" off
+NGINX_OFF_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 
-# Warm-up: every tile once into both servers' caches (and the page cache).
-wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/ours.lua" "http://127.0.0.1:$OURS_PORT" >/dev/null
-wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_PORT" >/dev/null
-# Rounds alternate between the two, so a busy moment on the machine hits both alike; medians count.
-NGINX_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
-: > "$WORK/ours.txt"; : > "$WORK/nginx.txt"
-for round in $(seq 1 "$ROUNDS"); do
-    measure_wrk "$OURS_PID" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/ours.lua" "http://127.0.0.1:$OURS_PORT" >> "$WORK/ours.txt"
-    measure_wrk "$NGINX_WORKERS" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_PORT" >> "$WORK/nginx.txt"
-    echo "round $round: ours $(tail -1 "$WORK/ours.txt"), nginx $(tail -1 "$WORK/nginx.txt") (requests/s, CPU-us/request)" >&2
+# Warm-up: every tile once into every server's caches (and the page cache).
+for target in "ours.lua $DEFAULT_PORT" "ours.lua $OFF_PORT" "nginx.lua $NGINX_LOG_PORT" "nginx.lua $NGINX_OFF_PORT"; do
+    set -- $target
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/$1" "http://127.0.0.1:$2" >/dev/null
 done
-report_medians "random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, tile cache ${TILE_CACHE_MEGABYTES} MiB, $HEADERS headers"
+# Rounds alternate between the four, so a busy moment on the machine hits all alike; medians count.
+for name in ours-default nginx-log ours-off nginx-off; do : > "$WORK/$name.txt"; done
+for round in $(seq 1 "$ROUNDS"); do
+    race ours-default "$DEFAULT_PID" -s "$WORK/ours.lua" "http://127.0.0.1:$DEFAULT_PORT"
+    race nginx-log "$NGINX_LOG_WORKERS" -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_LOG_PORT"
+    race ours-off "$OFF_PID" -s "$WORK/ours.lua" "http://127.0.0.1:$OFF_PORT"
+    race nginx-off "$NGINX_OFF_WORKERS" -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_OFF_PORT"
+    echo "round $round (requests/s, CPU-us/request): ours default $(tail -1 "$WORK/ours-default.txt"), nginx log $(tail -1 "$WORK/nginx-log.txt"), ours log off $(tail -1 "$WORK/ours-off.txt"), nginx log off $(tail -1 "$WORK/nginx-off.txt")" >&2
+done
+echo "request log lines written: ours $(wc -l < "$WORK/ours-default.log"), nginx $(wc -l < "$WORK/nginx-log/logs/access.log")" >&2
+SETUP="random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, $HEADERS headers${TILE_CACHE_MEGABYTES:+, tile cache $TILE_CACHE_MEGABYTES MiB}"
+report_medians "default configuration (ours: shipped config.json, request log on; nginx: default access log), $SETUP" "$WORK/ours-default.txt" "$WORK/nginx-log.txt"
+report_medians "request logging off (ours: --log-level warning; nginx: access_log off)" "$WORK/ours-off.txt" "$WORK/nginx-off.txt"
+report_log_cost "$WORK/ours-default.txt" "$WORK/ours-off.txt"

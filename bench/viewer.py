@@ -7,26 +7,39 @@
 2. Tiles for one pinch from fit to native resolution: tile requests the viewer made during and
    after one continuous two-finger pinch, against what a perfect viewer needs: the visible tiles
    at the final level (the level shown at fit is already on screen and not counted).
+3. Frames dropped during a fling on the 108 MP demo photo (photo5 of the library a fresh server
+   makes): animation frames more than 20 ms apart, from the finger landing until the photo comes
+   to rest, zoomed in four times past fit. Reference, in the same run and browser: a bare canvas
+   that draws the same tiles at the same positions, frame by frame, while the same touch events
+   arrive (what any page must at least do to show that fling).
+4. Time to open photo 5,000 of a 10,000-photo library: from navigation to every tile of the
+   photo's page on screen (a fresh page, cache off), against photo 5 of a 10-photo library.
 
-Run through bench/viewer.sh; env RUNS (default 5), WIDTH×HEIGHT of the photo (default 8000×6000).
+Run through bench/viewer.sh; env RUNS (default 5), WIDTH×HEIGHT of the photo (default 8000×6000),
+FLINGS (default 5), LIBRARY (default 10000; the small library is always 10).
 """
 
+import math
 import os
 import statistics
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Browser"))
 
-from conftest import new_driver, start_server  # noqa: E402
-from gestures import emulate, js, pinch, settled_viewer  # noqa: E402
-from photos import make_photo  # noqa: E402
+from conftest import REPO, Server, new_driver, start_server  # noqa: E402
+from gestures import emulate, js, line, pinch, release, settled_viewer, touch, wait_for  # noqa: E402
+from photos import make_many, make_photo  # noqa: E402
 
 RUNS = int(os.environ.get("RUNS", "5"))
 WIDTH = int(os.environ.get("WIDTH", "8000"))
 HEIGHT = int(os.environ.get("HEIGHT", "6000"))
 SCREENS = [("phone 390x844 @2x", 390, 844, 2), ("desktop 1280x800 @1x", 1280, 800, 1)]
+FLINGS = int(os.environ.get("FLINGS", "5"))
+LIBRARY = int(os.environ.get("LIBRARY", "10000"))
+GAP_MS = 20
 
 REFERENCE = """
 const [urls, done] = [arguments[0], arguments[arguments.length - 1]];
@@ -69,6 +82,223 @@ def pinch_to_native(driver, server, photo, width, height):
     return final["requestCount"], len(final["wanted"]), fetched, final["level"]
 
 
+FRAMES = """
+window.__frames = [];
+window.__stopFrames = false;
+const tick = (now) => { const [x, y] = window.__viewer.translation; window.__frames.push([now, x, y]);
+                        if (!window.__stopFrames) requestAnimationFrame(tick); };
+requestAnimationFrame(tick);
+"""
+
+# The reference: the same tiles drawn by hand on one canvas, each frame at the place the viewer
+# had them at that moment of its fling (replayed against the clock), while the same touch events arrive.
+CANVAS = """
+const [tiles, path, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+document.body.style.margin = '0';
+const canvas = document.createElement('canvas');
+canvas.width = innerWidth * devicePixelRatio; canvas.height = innerHeight * devicePixelRatio;
+canvas.style.cssText = `width:${innerWidth}px;height:${innerHeight}px;touch-action:none;display:block`;
+document.body.appendChild(canvas);
+const g = canvas.getContext('2d');
+const decoded = (url) => { const img = new Image(); img.src = url;
+  return img.decode().then(() => createImageBitmap(img), (e) => { throw new Error(`${url}: ${e}`); }); };
+Promise.all(tiles.map(t => decoded(t.url).then(bitmap => ({...t, bitmap}))))
+  .then(loaded => {
+    window.__frames = [];
+    window.__replay = (start) => {
+      const draw = (now) => {
+        const t = now - start;
+        let i = 0; while (i < path.length - 1 && path[i + 1][0] <= t) i++;
+        const [, tx, ty] = path[i];
+        g.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0);
+        g.clearRect(0, 0, innerWidth, innerHeight);
+        for (const tile of loaded) {
+          const x = Math.round(tx + tile.x), y = Math.round(ty + tile.y);
+          if (x + tile.w < 0 || y + tile.h < 0 || x > innerWidth || y > innerHeight) continue;
+          g.drawImage(tile.bitmap, x, y, tile.w, tile.h);
+        }
+        window.__frames.push([now, tx, ty]);
+        if (t < path[path.length - 1][0]) requestAnimationFrame(draw);
+      };
+      requestAnimationFrame(draw);
+    };
+    done(loaded.length);
+  }, (e) => done(String(e)));
+"""
+
+
+def gaps(frames):
+    """Frames later than GAP_MS after the one before, and the median frame interval."""
+    times = [f[0] for f in frames]
+    intervals = [b - a for a, b in zip(times, times[1:])]
+    return sum(1 for i in intervals if i > GAP_MS), statistics.median(intervals) if intervals else 0.0
+
+
+def flick(driver, width, height):
+    """A quick sideways flick across the middle of the screen, lifted while still moving."""
+    path = line(width * 0.75, height * 0.55, width * 0.35, height * 0.55, 6)
+    touch(driver, "touchStart", [path[0]])
+    for point in path[1:]:
+        touch(driver, "touchMove", [point])
+        time.sleep(0.012)
+    release(driver)
+
+
+def tile_boxes(server, photo, keys, scale):
+    """CSS px boxes of tiles "z/x/y" at `scale`, from the photo's top left (DESIGN.md's geometry)."""
+    W, H, T, top = photo["width"], photo["height"], photo["tileSize"], photo["maxZoom"]
+    boxes = []
+    for key in keys:
+        z, x, y = map(int, key.split("/"))
+        lw, lh = math.ceil(W * 2 ** (z - top)), math.ceil(H * 2 ** (z - top))
+        fx, fy = W / lw, H / lh
+        x0, y0 = x * T * fx * scale, y * T * fy * scale
+        x1, y1 = min((x + 1) * T, lw) * fx * scale, min((y + 1) * T, lh) * fy * scale
+        url = server.url + photo["tiles"].replace("{z}", str(z)).replace("{x}", str(x)).replace("{y}", str(y))
+        boxes.append({"url": url, "x": round(x0), "y": round(y0), "w": round(x1) - round(x0), "h": round(y1) - round(y0)})
+    return boxes
+
+
+def one_fling(driver, server, photo, width, height):
+    driver.get("about:blank")
+    driver.get(f"{server.url}/#/photos/{photo['id']}/zoom")
+    settled_viewer(driver, timeout=120)
+    for _ in range(2):  # four times past fit, around the middle
+        js(driver, "document.dispatchEvent(new KeyboardEvent('keydown', {key: '+', bubbles: true}))")
+        settled_viewer(driver, timeout=120)
+    state = settled_viewer(driver, timeout=120)
+    js(driver, "window.__viewer.resetRequests()")
+    js(driver, FRAMES)
+    started = js(driver, "return performance.now()")
+    flick(driver, width, height)
+    wait_for(lambda: not js(driver, "return window.__viewer.moving"), timeout=20, message="fling at rest")
+    js(driver, "window.__stopFrames = true")
+    frames = [f for f in js(driver, "return window.__frames") if f[0] >= started]
+    requested = set(js(driver, "return [...window.__viewer.requestedTiles]"))
+    keys = (set(state["wanted"]) | requested) - {"0/0/0"}
+    path = [(f[0] - started, f[1], f[2]) for f in frames]
+    return frames, tile_boxes(server, photo, sorted(keys), state["scale"]), path, len(requested - {"0/0/0"})
+
+
+def reference_fling(driver, server, tiles, path, width, height):
+    # A page of the server's own origin (the browser keeps pages of other origins from loopback),
+    # emptied to a bare document.
+    driver.get(f"{server.url}/healthz")
+    js(driver, "document.open(); document.write('<!doctype html><html><body></body></html>'); document.close()")
+    loaded = driver.execute_async_script(CANVAS, tiles, path)
+    if not isinstance(loaded, int) or loaded <= 0:
+        raise SystemExit(f"the reference could not load the tiles: {loaded}")
+    started = js(driver, "const now = performance.now(); window.__replay(now); return now")
+    flick(driver, width, height)
+    end = path[-1][0]
+    wait_for(lambda: js(driver, "const f = window.__frames; return f.length > 0 && f[f.length - 1][0] - arguments[0] >= arguments[1]",
+                        started, end - 20), timeout=20, message="reference replayed")
+    return js(driver, "return window.__frames")
+
+
+def start_demo_server(work):
+    """A server as a new user starts one: shipped config.json, no photos configured, so it makes the demo."""
+    binary = os.environ["PHOTOSCROLL_BIN"]
+    command = [os.path.join(REPO, binary) if not os.path.isabs(binary) else binary, "serve",
+               "--port", "0", "--data", os.path.join(work, "demo-data")]
+    return Server(command, dict(os.environ), expected_photos=5, ready_timeout=900)
+
+
+def fling_figures(work):
+    server = start_demo_server(work)
+    try:
+        photo = next(p for p in server.photos.values() if p["width"] * p["height"] >= 100e6)
+        print(f"demo photo {photo['title']} {photo['width']}x{photo['height']} "
+              f"({photo['width'] * photo['height'] / 1e6:.0f} MP), {FLINGS} flings each")
+        for name, width, height, dpr in SCREENS:
+            driver = new_driver(width, height)
+            try:
+                emulate(driver, width, height, dpr=dpr, mobile=True)
+                ours, bare, intervals, bare_intervals, counts = [], [], [], [], []
+                for _ in range(FLINGS):
+                    frames, tiles, path, requested = one_fling(driver, server, photo, width, height)
+                    dropped, interval = gaps(frames)
+                    reference = reference_fling(driver, server, tiles, path, width, height)
+                    ref_dropped, ref_interval = gaps(reference)
+                    ours.append(dropped); bare.append(ref_dropped)
+                    intervals.append(interval); bare_intervals.append(ref_interval)
+                    counts.append((len(frames), len(tiles), requested))
+                o, b = statistics.median(ours), statistics.median(bare)
+                ratio = f"{o / b:.2f}" if b else ("1.00 (neither dropped a frame)" if o == 0 else "n/a (the reference dropped none)")
+                frames_seen = statistics.median(c[0] for c in counts)
+                print(f"[{name}] fling frames over {GAP_MS} ms apart: viewer {o:g} of {frames_seen:g} frames "
+                      f"(median interval {statistics.median(intervals):.1f} ms), bare canvas of the same "
+                      f"{statistics.median(c[1] for c in counts):g} tiles {b:g} "
+                      f"(median interval {statistics.median(bare_intervals):.1f} ms), ratio viewer/bare {ratio}; "
+                      f"tiles fetched during the fling {statistics.median(c[2] for c in counts):g}")
+            finally:
+                driver.quit()
+    finally:
+        server.stop()
+
+
+LONG_TASKS = """window.__longTasks = [];
+new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__longTasks.push(e.duration)))
+  .observe({type: 'longtask', buffered: true});"""
+
+
+def open_time(driver, server, photo):
+    driver.get("about:blank")
+    driver.get(f"{server.url}/#/photos/{photo['id']}")
+    wait_for(lambda: js(driver, "return window.__pager && window.__pager.complete && window.__pager.index >= 0"),
+             timeout=120, interval=0.02, message="photo page drawn")
+    return js(driver, """return {done: window.__pager.completeAt,
+        list: performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/photos').map(e => e.responseEnd)[0] || 0,
+        longest: Math.max(0, ...window.__longTasks),
+        pages: document.querySelectorAll('.page').length, dots: document.querySelectorAll('.pager-dots .dot').length,
+        cells: document.querySelectorAll('#grid .cell').length}""")
+
+
+def library_figures(work):
+    servers = {}
+    try:
+        for count in (10, LIBRARY):
+            folder = os.path.join(work, f"library-{count}")
+            make_many(folder, count)
+            servers[count] = Server(*library_command(folder, os.path.join(work, f"library-{count}-data")),
+                                    expected_photos=count, ready_timeout=1800)
+        small = sorted(servers[10].photos.values(), key=lambda p: p["id"])[4]
+        large = sorted(servers[LIBRARY].photos.values(), key=lambda p: p["id"])[LIBRARY // 2 - 1]
+        for name, width, height, dpr in SCREENS:
+            driver = new_driver(width, height)
+            try:
+                emulate(driver, width, height, dpr=dpr, mobile=True)
+                driver.execute_cdp_cmd("Network.enable", {})
+                driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+                driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LONG_TASKS})
+                few, many = [], []
+                for _ in range(RUNS):
+                    few.append(open_time(driver, servers[10], small))
+                    many.append(open_time(driver, servers[LIBRARY], large))
+                f = statistics.median(r["done"] for r in few)
+                m = statistics.median(r["done"] for r in many)
+                print(f"[{name}] open photo {LIBRARY // 2:,} of {LIBRARY:,}: {m:.0f} ms "
+                      f"(GET /photos answered at {statistics.median(r['list'] for r in many):.0f} ms, "
+                      f"longest main-thread task {statistics.median(r['longest'] for r in many):.0f} ms; "
+                      f"{many[0]['pages']} pages, {many[0]['dots']} dots, {many[0]['cells']:,} grid cells in the document), "
+                      f"photo 5 of 10: {f:.0f} ms (GET /photos at {statistics.median(r['list'] for r in few):.0f} ms, "
+                      f"longest task {statistics.median(r['longest'] for r in few):.0f} ms), "
+                      f"ratio {m / f:.2f}")
+            finally:
+                driver.quit()
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+def library_command(folder, data):
+    """The big library's server, as start_server makes one, but patient: thousands of photos to ingest."""
+    binary = os.environ["PHOTOSCROLL_BIN"]
+    binary = binary if os.path.isabs(binary) else os.path.join(REPO, binary)
+    return ([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", folder, "--data", data],
+            dict(os.environ))
+
+
 def main():
     work = tempfile.mkdtemp(prefix="photoscroll-viewer-bench-")
     photos = os.path.join(work, "photos")
@@ -99,6 +329,8 @@ def main():
                 driver.quit()
     finally:
         server.stop()
+    fling_figures(work)
+    library_figures(work)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 
 packages_for() {
     case "$1" in
-        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libxxhash-dev" ;;
-        test) echo "chromium chromium-driver python3-venv sqlite3 curl" ;;
-        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl" ;;
+        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev libxxhash-dev" ;;
+        # postgresql: the tests start a private cluster of their own (initdb, pg_ctl).
+        test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql libjs-leaflet" ;;
+        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server" ;;
         container) echo "debootstrap" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;
     esac
@@ -31,12 +32,38 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# A Python 3.12 or newer: on PATH, or one of pyenv's under the user's home. Prints its path.
+python_312_or_newer() {
+    local candidate
+    for candidate in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.*/bin/python3 \
+                     "$(command -v python3.14 || true)" "$(command -v python3.13 || true)" \
+                     "$(command -v python3.12 || true)" "$(command -v python3 || true)"; do
+        [ -x "$candidate" ] || continue
+        if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
 for group in "$@"; do
     if [ "$group" = test ]; then
-        # Browser tests: selenium and pytest in a project-local virtualenv.
-        if [ ! -x .venv/bin/pytest ] || ! .venv/bin/python -c 'import selenium' 2>/dev/null; then
+        # Browser tests: selenium, pytest and iiif-prezi3 in a project-local virtualenv.
+        if [ ! -x .venv/bin/pytest ] || ! .venv/bin/python -c 'import selenium, iiif_prezi3' 2>/dev/null; then
             python3 -m venv .venv
             .venv/bin/pip install --quiet --disable-pip-version-check -r Tests/Browser/requirements.txt
+        fi
+        # The official IIIF validator needs Python 3.12 or newer, which Debian 12 does not ship.
+        if [ ! -x .venv-iiif/bin/python ] || ! .venv-iiif/bin/python -c 'import iiif_validator.validate' 2>/dev/null; then
+            if python=$(python_312_or_newer); then
+                rm -rf .venv-iiif
+                "$python" -m venv .venv-iiif
+                .venv-iiif/bin/pip install --quiet --disable-pip-version-check -r Tests/Browser/iiif-validator-requirements.txt
+            else
+                echo "No Python 3.12 or newer (looked on PATH and under ${PYENV_ROOT:-$HOME/.pyenv}/versions):" \
+                     "the official IIIF validator cannot be installed, and its test will not run." >&2
+            fi
         fi
     fi
 done

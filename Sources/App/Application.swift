@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Comments
 import HTTP
 import Observability
 
@@ -20,8 +21,22 @@ public final class Application: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
         let photos = try PhotoService(configuration: configuration, logger: logger.labeled("library"), metrics: metrics)
         self.photos = photos
+        let catalog = photos.library.catalog
         self.comments = try CommentService(configuration: configuration, logger: logger.labeled("comments"), metrics: metrics,
-                                           photoExists: { photos.photoExists($0) })
+                                           photoExists: { photos.photoExists($0) },
+                                           identity: { id in
+                                               catalog.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
+                                           })
+        // Before anything is served: comments must still sit under the photos they were written for.
+        if let map = comments.store as? any PhotoIdentityMap {
+            do {
+                try PhotoIdentityCheck.verify(map, catalog: catalog.entries)
+            } catch {
+                comments.stop()
+                photos.stop()
+                throw error
+            }
+        }
     }
 
     /// Every route of the application, static files last.
@@ -31,7 +46,10 @@ public final class Application: @unchecked Sendable {
         let photos = self.photos
         let draining = self.draining
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
-                                  isDraining: { draining.isDraining }, degradation: { photos.degradation })
+                                  isDraining: { draining.isDraining },
+                                  workload: { [weak self] in self?.server?.workload ?? [] },
+                                  saturation: { [weak self] in self?.server?.saturation ?? [] },
+                                  degradation: { photos.degradation })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
@@ -45,12 +63,13 @@ public final class Application: @unchecked Sendable {
         limits.headTimeoutSeconds = configuration.headerTimeoutSeconds
         limits.idleTimeoutSeconds = configuration.idleTimeoutSeconds
         limits.writeTimeoutSeconds = configuration.writeTimeoutSeconds
+        limits.maxConnectionsPerAddress = configuration.maxConnectionsPerClient
         let cores = System.coreCount
         return HTTPServerConfiguration(
             host: configuration.host, port: configuration.port,
             eventLoops: configuration.eventLoops == 0 ? cores : configuration.eventLoops,
             workerThreads: configuration.workerThreads == 0 ? max(4, cores * 2) : configuration.workerThreads,
-            limits: limits)
+            limits: limits, lanes: WorkLanes.threads(configuration, cores: cores))
     }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
@@ -80,6 +99,9 @@ public final class Application: @unchecked Sendable {
     /// so one that arrives while the server is still starting waits here instead of being lost.
     public func run() throws -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (ulimit -f) makes a write fail with EFBIG, handled like a full disk,
+        // instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         ShutdownSignals.block()
         try start()
         let received = ShutdownSignals.wait()

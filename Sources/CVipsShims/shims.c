@@ -141,6 +141,10 @@ int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
 
+int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage **out) {
+    return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LINEAR, NULL);
+}
+
 int cvips_embed_copy(VipsImage *in, int width, int height, VipsImage **out) {
     return vips_embed(in, out, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
 }
@@ -175,5 +179,117 @@ int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *mean) {
     }
     if (magnitude) g_object_unref(magnitude);
     if (difference) g_object_unref(difference);
+    return result;
+}
+
+int cvips_flip_horizontal(VipsImage *in, VipsImage **out) {
+    return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL);
+}
+
+int cvips_rot(VipsImage *in, int quarter_turns, VipsImage **out) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
+}
+
+int cvips_rotate(VipsImage *in, double degrees, const double *background, int bands, VipsImage **out) {
+    VipsArrayDouble *fill = vips_array_double_new(background, bands);
+    int result = vips_rotate(in, out, degrees, "background", fill, NULL);
+    vips_area_unref(VIPS_AREA(fill));
+    return result;
+}
+
+int cvips_threshold(VipsImage *in, double level, VipsImage **out) {
+    return vips_moreeq_const1(in, out, level, NULL);
+}
+
+int cvips_add_alpha(VipsImage *in, VipsImage **out) {
+    return vips_bandjoin_const1(in, out, 255.0, NULL);
+}
+
+int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length) {
+    return vips_image_write_to_buffer(in, suffix, buffer, length, NULL);
+}
+
+/* Pyramid tiles decoded straight with libjpeg: through libvips, each small tile costs the
+ * machinery of a whole image load (about five times the decode itself). */
+#include <setjmp.h>
+#include <stdio.h>
+#include <jpeglib.h>
+
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+} TileError;
+
+static void tile_error_exit(j_common_ptr info) {
+    TileError *error = (TileError *) info->err;
+    info->err->format_message(info, error->message);
+    longjmp(error->escape, 1);
+}
+
+static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *want, VipsPel *buffer) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) {
+        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
+        return -1;
+    }
+    struct jpeg_decompress_struct decoder;
+    TileError error;
+    JSAMPROW row = NULL;
+    decoder.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = tile_error_exit;
+    if (setjmp(error.escape)) {
+        vips_error("cvips_decode_jpeg_tiles", "%s: %s", path, error.message);
+        jpeg_destroy_decompress(&decoder);
+        fclose(file);
+        g_free(row);
+        return -1;
+    }
+    jpeg_create_decompress(&decoder);
+    jpeg_stdio_src(&decoder, file);
+    jpeg_read_header(&decoder, TRUE);
+    decoder.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&decoder);
+    int width = decoder.output_width;
+    row = g_malloc((size_t) width * 3);
+    VipsRect tile = {origin_x, origin_y, width, decoder.output_height}, overlap;
+    vips_rect_intersectrect(&tile, want, &overlap);
+    while (decoder.output_scanline < decoder.output_height) {
+        int y = origin_y + (int) decoder.output_scanline;
+        jpeg_read_scanlines(&decoder, &row, 1);
+        if (y >= overlap.top && y < VIPS_RECT_BOTTOM(&overlap) && overlap.width > 0) {
+            memcpy(buffer + ((size_t) (y - want->top) * want->width + (overlap.left - want->left)) * 3,
+                   row + (size_t) (overlap.left - origin_x) * 3, (size_t) overlap.width * 3);
+        }
+        if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
+    }
+    jpeg_abort_decompress(&decoder);
+    jpeg_destroy_decompress(&decoder);
+    fclose(file);
+    g_free(row);
+    return 0;
+}
+
+int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
+                            int left, int top, int width, int height, VipsImage **out) {
+    *out = NULL;
+    VipsRect want = {left, top, width, height};
+    VipsPel *buffer = g_try_malloc0((size_t) width * height * 3);
+    if (buffer == NULL) {
+        vips_error("cvips_decode_jpeg_tiles", "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        if (decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &want, buffer)) {
+            g_free(buffer);
+            return -1;
+        }
+    }
+    VipsImage *flat = vips_image_new_from_memory_copy(buffer, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    g_free(buffer);
+    if (flat == NULL) return -1;
+    int result = vips_copy(flat, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(flat);
     return result;
 }

@@ -80,6 +80,19 @@ final class VipsImage {
         return VipsImage(owning: out)
     }
 
+    /// `rect` of a grid of JPEG tiles laid row by row, `columns` wide, `tileSize` apart (edge
+    /// tiles may be smaller), decoded into memory as 8-bit sRGB.
+    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect) throws -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let copies = paths.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var pointers = copies.map { UnsafePointer($0) }
+        guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
+                                      Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &out) == 0,
+              let out else { throw lastError(kind: .corrupt) }
+        return VipsImage(owning: out)
+    }
+
     var width: Int { Int(vips_image_get_width(pointer)) }
     var height: Int { Int(vips_image_get_height(pointer)) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }
@@ -142,6 +155,12 @@ final class VipsImage {
         try derive { cvips_resize(pointer, horizontal, vertical, &$0) }
     }
 
+    /// Scaled with a triangle kernel (widened for shrinks): cheaper than `resized`, for regions
+    /// cut from a pyramid level that is at most twice the size wanted.
+    func resizedLinearly(horizontal: Double, vertical: Double) throws -> VipsImage {
+        try derive { cvips_resize_linear(pointer, horizontal, vertical, &$0) }
+    }
+
     /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).
     func croppedToAttention(width: Int, height: Int) throws -> VipsImage {
         try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
@@ -164,6 +183,38 @@ final class VipsImage {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard cvips_jpegsave_buffer(pointer, Int32(quality), &buffer, &length) == 0, let buffer else {
+            throw VipsImage.lastError(kind: .corrupt)
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
+    func flippedHorizontally() throws -> VipsImage { try derive { cvips_flip_horizontal(pointer, &$0) } }
+
+    /// Turned clockwise by `quarterTurns` × 90 degrees.
+    func rotated(quarterTurns: Int) throws -> VipsImage { try derive { cvips_rot(pointer, Int32(quarterTurns), &$0) } }
+
+    /// Turned clockwise by any angle, the corners of the bounding box filled with `background`
+    /// (one value per band).
+    func rotated(degrees: Double, background: [Double]) throws -> VipsImage {
+        try derive { out in background.withUnsafeBufferPointer { cvips_rotate(pointer, degrees, $0.baseAddress, Int32(background.count), &out) } }
+    }
+
+    /// One band of luminance.
+    func greyscale() throws -> VipsImage { try derive { cvips_colourspace(pointer, VIPS_INTERPRETATION_B_W, &$0) } }
+
+    /// 255 where a pixel is at least `level`, else 0.
+    func thresholded(at level: Double) throws -> VipsImage { try derive { cvips_threshold(pointer, level, &$0) } }
+
+    /// With an opaque alpha band appended.
+    func withAlpha() throws -> VipsImage { try derive { cvips_add_alpha(pointer, &$0) } }
+
+    /// Computes the pixels and encodes them in the format `suffix` names, with its options
+    /// (".png[bitdepth=1]", ".webp[Q=85,strip]").
+    func encoded(suffix: String) throws -> [UInt8] {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard cvips_save_buffer(pointer, suffix, &buffer, &length) == 0, let buffer else {
             throw VipsImage.lastError(kind: .corrupt)
         }
         defer { g_free(buffer) }

@@ -31,12 +31,19 @@ public struct LibraryConfiguration: Sendable {
     /// A background build starts this long after its photo was queued, so that the first
     /// on-demand tiles of a new photo do not compete with it. Default 0.
     public var ingestDelaySeconds: Double
+    /// A build that failed for a reason not the file's own (a full disk, a write error) is tried
+    /// again after this long, doubling on each failure up to `maxRetryDelaySeconds`. Default 5 s.
+    public var retryDelaySeconds: Double
+    /// The longest wait between retries of one build. Default one hour.
+    public var maxRetryDelaySeconds: Double
 
     public init(photosDirectory: String, dataDirectory: String, settings: RenderSettings = RenderSettings(),
                 tileCacheBytes: Int = 256 << 20, ingestConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
                 rescanSeconds: Double = 3600, watchesFolder: Bool = true, settleSeconds: Double = 2,
                 missingGraceSeconds: Double = 86_400, makesDemo: Bool = false, garbageAgeSeconds: Double = 60,
-                ingestDelaySeconds: Double = 0) {
+                ingestDelaySeconds: Double = 0, retryDelaySeconds: Double = 5, maxRetryDelaySeconds: Double = 3600) {
+        self.retryDelaySeconds = retryDelaySeconds
+        self.maxRetryDelaySeconds = maxRetryDelaySeconds
         self.photosDirectory = photosDirectory
         self.dataDirectory = dataDirectory
         self.settings = settings

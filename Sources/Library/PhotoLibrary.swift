@@ -19,6 +19,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let ingest: IngestQueue
     let onDemand = OnDemandGate()
     let progress: Mutex<IngestProgressLog>
+    /// Builds waiting to be tried again after a failure that was not the file's.
+    let retries = BuildRetries()
 
     struct Loop {
         var started = false
@@ -46,6 +48,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         let registry = metrics
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
+        // Half-built pyramids of a build that crashed are of no use to anyone.
+        BuildLock.removeLeftovers(in: configuration.tilesDirectory, logger: logger)
         if configuration.makesDemo {
             try FileManager.default.createDirectory(atPath: configuration.photosDirectory, withIntermediateDirectories: true)
         } else if !FileManager.default.fileExists(atPath: configuration.photosDirectory) {
@@ -390,12 +394,14 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     func queue(_ ids: [Int]) {
         guard !ids.isEmpty else { return }
         let jobs = ids.compactMap { id in catalog.photo(id).map { IngestJob(photoID: $0.id, version: $0.version, pixels: $0.width * $0.height) } }
+            .filter { retries.isDue($0.version) }
         ingest.enqueue(jobs)
         progress.withLock { $0.queued(jobs.count) }
     }
 
-    /// Queues a photo's pyramid build in the background.
+    /// Queues a photo's pyramid build in the background, unless it waits to be retried.
     func queue(_ photo: Photo) {
+        guard retries.isDue(photo.version) else { return }
         ingest.enqueue(IngestJob(photoID: photo.id, version: photo.version, pixels: photo.width * photo.height))
     }
 

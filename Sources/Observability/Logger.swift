@@ -37,6 +37,13 @@ public struct LogRecord: Sendable {
 /// Where formatted log records go.
 public protocol LogSink: Sendable {
     func write(_ record: LogRecord)
+    /// A buffer one thread may fill with lines of its own and write in batches (an event
+    /// loop's access log), or nil when this sink takes records only. By default nil.
+    func makeLineBuffer() -> LogLineBuffer?
+}
+
+extension LogSink {
+    public func makeLineBuffer() -> LogLineBuffer? { nil }
 }
 
 /// A logger handed down to every component; libraries never create a global one.
@@ -96,59 +103,40 @@ public enum LogFormat: String, Sendable, CaseIterable {
     case json
 }
 
-/// Writes formatted records to a file descriptor (stderr by default), one write per line.
+/// Writes formatted records to a file descriptor (stderr by default), one write per line, at once.
+/// Threads that log often take a `LogLineBuffer` of their own for the same descriptor instead.
 public final class StreamLogSink: LogSink {
     private let format: LogFormat
     private let fd: Int32
-    private let lock = Mutex<Void>(())
+    /// One line at a time through one buffer; only records written one by one take this lock.
+    private let line: Mutex<LogLineBuffer>
 
     public init(format: LogFormat, fileDescriptor: Int32 = 2) {
         self.format = format
         self.fd = fileDescriptor
+        self.line = Mutex(LogLineBuffer(format: format, fileDescriptor: fileDescriptor))
     }
 
     public func write(_ record: LogRecord) {
-        var line = format == .json ? Self.json(record) : Self.text(record)
-        line.append("\n")
-        lock.withLock { _ in
-            var bytes = Array(line.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeMutableBytes { buffer in
-                    Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                }
-                if n < 0 { if errno == EINTR { continue } else { return } }
-                offset += n
-            }
-            bytes.removeAll()
+        line.withLock { buffer in
+            buffer.append(record)
+            buffer.flush()
         }
     }
 
-    /// `2026-11-29T10:31:02.123Z info  http: GET /photos 200 key=value`
-    public static func text(_ record: LogRecord) -> String {
-        var line = "\(timestamp(record.date)) \(record.level.description.padding(toLength: 7, withPad: " ", startingAt: 0)) \(record.label): \(record.message)"
-        for (key, value) in record.metadata {
-            line += " \(key)=\(value.contains(" ") ? "\"\(value)\"" : value)"
-        }
-        return line
+    public func makeLineBuffer() -> LogLineBuffer? {
+        LogLineBuffer(format: format, fileDescriptor: fd)
     }
 
-    /// `{"time":"…","level":"info","logger":"http","message":"…","key":"value"}`
-    public static func json(_ record: LogRecord) -> String {
-        var fields: [(String, String)] = [
-            ("time", timestamp(record.date)),
-            ("level", record.level.description),
-            ("logger", record.label),
-            ("message", record.message),
-        ]
-        fields.append(contentsOf: record.metadata)
-        return "{" + fields.map { "\(Observability.jsonString($0.0)):\(Observability.jsonString($0.1))" }.joined(separator: ",") + "}"
-    }
+    /// `2026-11-29T10:31:02.123Z info    http: GET /photos 200 key=value`, without the line end.
+    public static func text(_ record: LogRecord) -> String { spelled(record, .text) }
 
-    static func timestamp(_ date: Date) -> String {
-        // UTC with its "Z": a timestamp without a zone is ambiguous to log collectors.
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
-            .timeSeparator(.colon).timeZone(separator: .omitted))
-    }
+    /// `{"time":"…","level":"info","logger":"http","message":"…","key":"value"}`, without the line end.
+    public static func json(_ record: LogRecord) -> String { spelled(record, .json) }
 
+    private static func spelled(_ record: LogRecord, _ format: LogFormat) -> String {
+        let buffer = LogLineBuffer(format: format, fileDescriptor: nil)
+        buffer.append(record)
+        return String(buffer.text.dropLast())
+    }
 }

@@ -14,7 +14,7 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 enum CommandLineParser {
-    static let subcommands = ["serve", "ingest", "export", "health"]
+    static let subcommands = ["serve", "ingest", "export", "health", "reattach-comments"]
 
     /// Options that are not configuration keys.
     static let extraOptions = ["config", "out", "url", "timeout"]
@@ -74,12 +74,16 @@ enum CommandLineParser {
       photoscroll ingest  [--config FILE] [--photos DIR] [--data DIR] [PATH…]
       photoscroll export  (ID | PATH) --out DIR
       photoscroll health  [--url URL] [--timeout SECONDS]
+      photoscroll reattach-comments [--config FILE] [--photos DIR] [--data DIR]
 
     SUBCOMMANDS:
       serve    Serve the photo library, the API and the web page (the default).
       ingest   Build the tile pyramids of the library, or of the given files, ahead of time.
       export   Write one photo's pyramid as static files any web server can serve.
       health   Exit 0 when the server at URL answers /healthz (default http://127.0.0.1:8080).
+      reattach-comments
+               After catalog.sqlite was lost: scan, and move each photo's comments to the photo
+               that now holds its file. Run with no server on the data folder.
 
     OPTIONS:
       --config FILE   Settings file (default: config.json in the current folder, if present).

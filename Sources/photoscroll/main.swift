@@ -47,9 +47,12 @@ func main() -> Int32 {
     let logger = Logger(label: "photoscroll", level: level, sink: sink)
 
     do {
+        try DatabaseStartup.check(configuration)
         switch parsed.subcommand {
         case "ingest":
             return try IngestCommand.run(configuration: configuration, paths: parsed.positional, logger: logger)
+        case "reattach-comments":
+            return try ReattachCommentsCommand.run(configuration: configuration, logger: logger)
         case "export":
             guard parsed.positional.count == 1, let out = parsed.options["out"] else {
                 throw UsageError(description: "export takes one photo (an id or a file path) and --out DIR.")

@@ -95,7 +95,8 @@ final class CommentLiveEventsTests: XCTestCase {
         XCTAssertTrue(staying.isClosed)
         XCTAssertEqual(fixture.metrics.gauge("photoscroll_comment_streams", help: "").value(), 0)
         let late = RecordingStream()
-        fixture.service.events.open(photoID: 1, stream: late, lastEventID: nil) { _ in [] }
+        fixture.service.events.open(photoID: 1, stream: late, lastEventID: nil,
+                                    replay: CommentReplaySource(deletedIDs: { _ in [] }, page: { _, _ in [] }))
         XCTAssertTrue(late.isClosed, "no new streams once stopping")
     }
 

@@ -14,14 +14,14 @@ final class CommentLiveServer {
     let metrics = MetricsRegistry()
     var port: Int { server.port }
 
-    init(perMinute: Int = 0, adminToken: String = "", heartbeatSeconds: Double = 15) throws {
+    init(perMinute: Int = 0, adminToken: String = "", heartbeatSeconds: Double = 15, store given: (any CommentStore)? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("comments-live-\(UUID().uuidString)")
         var configuration = Configuration()
         configuration.data = directory.path
         configuration.commentsPerMinute = perMinute
         configuration.adminToken = adminToken
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteCommentStore(path: directory.appendingPathComponent("comments.sqlite").path, metrics: metrics)
+        let store = try given ?? SQLiteCommentStore(path: directory.appendingPathComponent("comments.sqlite").path, metrics: metrics)
         service = CommentService(store: store, configuration: configuration, logger: .disabled, metrics: metrics,
                                  photoExists: { (1...5).contains($0) }, heartbeatSeconds: heartbeatSeconds)
         var router = Router()

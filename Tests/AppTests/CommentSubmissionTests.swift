@@ -80,6 +80,21 @@ final class CommentSubmissionTests: XCTestCase {
         XCTAssertEqual(CommentSubmission.cleaned("\r\r\n", singleLine: false), "\n\n", "a lone CR then a CRLF are two line breaks")
     }
 
+    /// Bidirectional overrides and isolates would show a comment (or an author name) in another
+    /// order than it was written; they are removed from both, other right-to-left text is kept.
+    func testBidirectionalOverridesAreStrippedFromTextAndAuthor() throws {
+        let spoof = try decode(#"{"text":"my photo gpj\u202E.exe \u2066isolated\u2069 \u202Aembedded\u202C \u202Bx\u202D\u2067y\u2068","author":"Ana\u202Enimda"}"#)
+        XCTAssertEqual(spoof.text, "my photo gpj.exe isolated embedded xy")
+        XCTAssertEqual(spoof.author, "Ananimda")
+        for scalar in (0x202A...0x202E).map({ Unicode.Scalar($0)! }) + (0x2066...0x2069).map({ Unicode.Scalar($0)! }) {
+            XCTAssertFalse(spoof.text.unicodeScalars.contains(scalar) || spoof.author.unicodeScalars.contains(scalar))
+        }
+        // Hebrew and Arabic themselves, and the marks U+200E/U+200F, stay.
+        XCTAssertEqual(try decode(#"{"text":"שלום مرحبا \u200F!"}"#).text, "שלום مرحبا \u{200F}!")
+        // A comment made only of overrides is empty.
+        XCTAssertEqual(failure(#"{"text":"\u202E\u2066"}"#)?.status, .badRequest)
+    }
+
     func testFormPostsAreDecoded() throws {
         let (submission, format) = try CommentSubmission.decode(
             body: Array("author=Ana+B&text=Looks+like+a+Pip%21%0D%0Asecond+line&ignored=1".utf8),

@@ -14,6 +14,7 @@ final class OperationsApplicationMetricsTests: XCTestCase {
         "photoscroll_library_watched_folders", "photoscroll_library_scans_total", "photoscroll_library_scan_duration_seconds",
         "photoscroll_photo_streams", "photoscroll_comment_posts_total", "photoscroll_comment_streams",
         "photoscroll_comment_commit_seconds", "photoscroll_comment_commit_batch_size",
+        "photoscroll_worker_queue_length", "photoscroll_worker_busy_threads", "photoscroll_worker_oldest_wait_seconds",
         "process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds", "process_max_fds",
         "process_cpu_seconds_total", "process_threads", "process_start_time_seconds", "photoscroll_build_info",
     ]

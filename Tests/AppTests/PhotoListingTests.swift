@@ -25,6 +25,9 @@ final class TextRenderer: PhotoRendering, @unchecked Sendable {
     func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { Array("tile".utf8) }
     func thumbnail(source: String) throws -> [UInt8] { Array("thumbnail".utf8) }
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String { "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg" }
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        Array("region".utf8)
+    }
 }
 
 /// The paged list, the summary, a photo's neighbours and the live events, in-process over a

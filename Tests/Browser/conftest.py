@@ -27,8 +27,9 @@ os.environ["SE_OFFLINE"] = "true"
 class Server:
     """One running server process: its base URL, its photos, and its stdout/stderr lines."""
 
-    def __init__(self, command, env, expected_photos, ready_timeout=120, listing_only=False):
+    def __init__(self, command, env, expected_photos, ready_timeout=120, all_ready=True, listing_only=False):
         self.expected_photos = expected_photos
+        self.all_ready = all_ready
         self.listing_only = listing_only
         self.lines = []
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -50,6 +51,15 @@ class Server:
         with urllib.request.urlopen(self.url + path, timeout=10) as response:
             return json.load(response)
 
+    def all_photos(self):
+        """Every photo, page after page of GET /photos."""
+        photos, target = [], "/photos?limit=1000"
+        while target:
+            page = self.get_json(target)
+            photos += page["photos"]
+            target = page["next"]
+        return photos
+
     def _wait_ready(self, timeout):
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -60,9 +70,10 @@ class Server:
                         return {}
                     time.sleep(0.25)
                     continue
-                photos = self.get_json("/photos")["photos"]
+                photos = self.all_photos()
                 # Photos are listed as they are found, so wait for all of them, not just the first.
-                if len(photos) >= self.expected_photos and all(p["status"] in ("ready", "failed") for p in photos):
+                if len(photos) >= self.expected_photos and (
+                        not self.all_ready or all(p["status"] in ("ready", "failed") for p in photos)):
                     return {p["title"]: p for p in photos}
             except OSError:
                 pass
@@ -84,7 +95,8 @@ class Server:
 ADMIN_TOKEN = "browser-test-admin-token"
 
 
-def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, listing_only=False, env_extra=None):
+def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True, listing_only=False,
+                 env_extra=None):
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
                PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN, **(env_extra or {}))
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
@@ -96,7 +108,7 @@ def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, lis
             binary = os.path.join(REPO, binary)
         command = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", photos_dir,
                    "--data", data_dir, "--public", os.path.join(REPO, "Public")]
-    return Server(command, env, expected_photos, listing_only=listing_only)
+    return Server(command, env, expected_photos, all_ready=all_ready, listing_only=listing_only)
 
 
 @pytest.fixture(scope="session")

@@ -88,5 +88,55 @@ def settled_viewer(driver, timeout=15):
     try:
         return wait_for(settled, timeout=timeout, message="viewer settled")
     except AssertionError:
-        pending = js(driver, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => i.src)")
+        pending = js(driver, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img:not(.loaded)')].map(i => i.src)")
         raise AssertionError(f"viewer never settled: {seen[0]!r}, tiles still loading: {pending!r}") from None
+
+
+def release(driver):
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def line(x0, y0, x1, y1, steps):
+    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+def drag(driver, path, pause=0.016, hold=0.0, lift=True):
+    """One finger along `path`; `hold` seconds still before lifting (then nothing flings)."""
+    touch(driver, "touchStart", [path[0]])
+    for point in path[1:]:
+        touch(driver, "touchMove", [point])
+        time.sleep(pause)
+    if hold:
+        time.sleep(hold)
+    if lift:
+        release(driver)
+
+
+SAMPLER = """
+window.__samples = [];
+const expr = new Function('return (' + arguments[0] + ')');
+const tick = (now) => { window.__samples.push([now, expr()]); if (window.__samples.length < arguments[1]) requestAnimationFrame(tick); };
+requestAnimationFrame(tick);
+"""
+
+
+def sample_frames(driver, expression, frames=240):
+    """Records `expression` (JS) on every animation frame from now on, `frames` of them at most."""
+    js(driver, SAMPLER, expression, frames)
+
+
+def samples(driver):
+    return js(driver, "return window.__samples")
+
+
+def still(driver, expression, timeout=10):
+    """Waits until `expression` (JS, a number) stops changing, and returns it."""
+    last = [None]
+
+    def settled():
+        value = js(driver, f"return {expression}")
+        same = last[0] is not None and abs(value - last[0]) < 1e-6
+        last[0] = value
+        return same
+    wait_for(settled, timeout=timeout, interval=0.15, message=f"{expression} at rest")
+    return last[0]

@@ -18,13 +18,20 @@ def wait_hash(driver, expected, timeout=10):
 
 
 def current_dot(driver):
-    """Index of the red dot (aria-current=page) and the dot labels."""
+    """The page dots as a person sees them: which dot is red, how many are drawn, what the control says."""
     return js(driver, """
-        const dots = [...document.querySelectorAll('.pager-dots .dot')];
-        return {index: dots.findIndex(d => d.getAttribute('aria-current') === 'page'),
-                labels: dots.map(d => d.getAttribute('aria-label')),
-                colour: dots.length ? getComputedStyle(dots.find(d => d.getAttribute('aria-current') === 'page') || dots[0], '::before').backgroundColor : null};
+        const control = document.querySelector('.pager-dots');
+        const dots = [...control.querySelectorAll('.dot')].filter(d => !d.hidden);
+        const current = dots.find(d => d.classList.contains('current'));
+        return {index: Number(control.getAttribute('aria-valuenow')) - 1, drawn: dots.length,
+                red: dots.indexOf(current), text: control.getAttribute('aria-valuetext'),
+                colour: current ? getComputedStyle(current, '::before').backgroundColor : null};
     """)
+
+
+def photo_drawn(driver):
+    """The photo of the page in front is on screen, every tile of it."""
+    return js(driver, "return window.__pager?.complete === true")
 
 
 def visible_view(driver):
@@ -45,3 +52,38 @@ def centre_of(driver, css):
 
 def sorted_photos(server):
     return sorted(server.photos.values(), key=lambda p: p["id"])
+
+
+def open_zoom(driver, server, photo):
+    """The zoom view on `photo`, straight from its URL, once every tile is on screen."""
+    from gestures import settled_viewer
+    open_app(driver, server, f"photos/{photo['id']}/zoom")
+    return settled_viewer(driver)
+
+
+def slides(driver):
+    """The zoom view's slides as drawn: page index, left edge, width and how many tiles they show."""
+    return js(driver, """return [...document.querySelectorAll('.zoom-slide:not([hidden])')].map(s => {
+        const r = s.getBoundingClientRect();
+        return {index: Number(s.dataset.index), left: r.left, right: r.right,
+                tiles: s.querySelectorAll('.tile-layer img.loaded').length};
+    }).sort((a, b) => a.left - b.left);""")
+
+
+def pages(driver):
+    """The pager's page slots as drawn, left to right."""
+    return js(driver, """return [...document.querySelectorAll('.page:not([hidden])')].map(p => {
+        const r = p.getBoundingClientRect();
+        return {index: Number(p.dataset.index), id: p.dataset.photoId, left: r.left, right: r.right,
+                tiles: p.querySelectorAll('.tile-layer img.loaded').length};
+    }).sort((a, b) => a.left - b.left);""")
+
+
+def page_photo(driver):
+    """The pager's photo in front: its box on screen and its zoom."""
+    return js(driver, """
+        const p = window.__pager.photo; if (!p || !p.photo) return null;
+        const box = p.stage.getBoundingClientRect();
+        return {box: box.toJSON(), scale: p.s, fit: p.fitScale, left: box.left + p.tx, top: box.top + p.ty,
+                width: p.photo.width * p.s, height: p.photo.height * p.s, moving: p.animating};
+    """)

@@ -40,3 +40,20 @@ def make_library(folder, shapes=SHAPES):
         make_photo(os.path.join(folder, f"{name}.jpg"), width, height, seed)
         made[name] = (width, height)
     return made
+
+
+def make_many(folder, count, width=96, height=64):
+    """`count` small photos, each a different file: one JPEG made once, then written again with its
+    number in a comment segment, so a library of thousands is made in a moment."""
+    import struct
+    os.makedirs(folder, exist_ok=True)
+    base = os.path.join(folder, ".base.jpg")
+    make_photo(base, width, height)
+    with open(base, "rb") as f:
+        jpeg = f.read()
+    os.remove(base)
+    for i in range(count):
+        text = f"photo {i}".encode()
+        segment = b"\xff\xfe" + struct.pack(">H", len(text) + 2) + text
+        with open(os.path.join(folder, f"p{i:05d}.jpg"), "wb") as f:
+            f.write(jpeg[:2] + segment + jpeg[2:])

@@ -55,24 +55,27 @@ def test_tap_swipe_dots_and_back(phone, server):
     wait_hash(phone, f"#/photos/{photos[0]['id']}")
     wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
     dots = current_dot(phone)
-    assert dots["index"] == 0
-    assert dots["labels"] == [f"Photo {i + 1} of {len(photos)}" for i in range(len(photos))]
+    assert dots["index"] == 0 and dots["red"] == 0
+    assert dots["drawn"] == len(photos)
+    assert dots["text"] == f"1 of {len(photos)}"
     # Red for the current photo (light or dark appearance), once the dot's short fade is over.
-    wait_for(lambda: current_dot(phone)["colour"] in ("rgb(255, 59, 48)", "rgb(255, 69, 58)"), message="red dot")
-    wait_for(lambda: js(phone, "return document.querySelector('.page.current canvas')?.width > 0"), message="photo drawn")
+    wait_for(lambda: current_dot(phone)["colour"] in ("rgb(215, 0, 21)", "rgb(255, 69, 58)"), message="red dot")
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="photo drawn")
     screenshot(phone, "pager-first")
 
     # A finger swipes right to left across the photo: the next page snaps in, dot and URL follow.
     swipe(phone, 330, 260, 50, 265)
     wait_hash(phone, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: current_dot(phone)["index"] == 1, message="second dot red")
-    strip = js(phone, """const s = document.querySelector('.pager-strip');
-                         return {left: s.scrollLeft, width: s.clientWidth, gap: parseFloat(getComputedStyle(s).columnGap)};""")
-    assert strip["gap"] == 8
-    wait_for(lambda: abs(js(phone, "return document.querySelector('.pager-strip').scrollLeft") - (strip["width"] + 8)) < 1,
-             message="snapped to page 2")
-    # The neighbours are drawn ahead of time.
-    assert js(phone, f"return !!document.querySelector('.page[data-photo-id=\"{photos[2]['id']}\"] canvas')")
+    wait_for(lambda: js(phone, "return window.__pager.position === 1 && !window.__pager.moving"), message="snapped to page 2")
+    # Pages sit one screen width and an 8 px gap apart; the neighbours are drawn ahead of time.
+    pages = js(phone, """return [...document.querySelectorAll('.page:not([hidden])')].map(p => ({
+        id: p.dataset.photoId, left: p.getBoundingClientRect().left, tiles: p.querySelectorAll('.tile-layer img').length}))
+        .sort((a, b) => a.left - b.left);""")
+    lefts = [p["left"] for p in pages]
+    assert 0 in lefts
+    assert all(abs((b - a) - 398) < 1 for a, b in zip(lefts, lefts[1:]))
+    assert any(p["id"] == str(photos[2]["id"]) and p["tiles"] > 0 for p in pages)
     screenshot(phone, "pager-swiped")
 
     # Tapping the last dot brings its photo.
@@ -157,3 +160,30 @@ def test_a_photo_added_to_the_folder_appears_in_the_open_grid(phone, limited_ser
              timeout=40, message="new photo in the grid")
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == before + 1
     assert js(phone, "return window.__sameDocument === true")
+
+
+def test_a_trackpad_swipe_pages_and_a_mouse_drag_on_a_zoomed_photo_pans_it(desktop, server):
+    driver = desktop
+    photos = sorted_photos(server)
+    open_app(driver, server, f"photos/{photos[0]['id']}")
+    wait_for(lambda: js(driver, "return window.__pager?.complete === true"), message="photo drawn")
+    # Two fingers sideways on a trackpad: the pages follow, and settle on the next one.
+    for _ in range(12):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 600, "y": 400, "deltaX": 40, "deltaY": 0})
+    wait_hash(driver, f"#/photos/{photos[1]['id']}")
+    wait_for(lambda: js(driver, "return window.__pager.position === 1 && !window.__pager.moving"), message="settled on page 2")
+    # A trackpad pinch (ctrl+wheel) on the photo zooms it in place; the page does not zoom.
+    box = js(driver, "return document.querySelector('.page.current .photo-open').getBoundingClientRect().toJSON()")
+    cx, cy = box["left"] + box["width"] / 2, box["top"] + box["height"] / 2
+    for _ in range(6):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": cx, "y": cy, "deltaX": 0, "deltaY": -30, "modifiers": 2})
+    wait_for(lambda: js(driver, "const p = window.__pager.photo; return p.s > 1.5 * p.fitScale"), message="photo zoomed in place")
+    assert js(driver, "return visualViewport.scale") == 1
+    # A mouse drag on the zoomed photo pans it, and opens nothing.
+    before = js(driver, "return window.__pager.photo.tx")
+    ActionChains(driver).move_by_offset(0, 0).perform()
+    ActionChains(driver).move_to_element_with_offset(driver.find_element(By.CSS_SELECTOR, ".page.current .photo-open"), 0, 0) \
+        .click_and_hold().move_by_offset(-120, 0).move_by_offset(-60, 0).release().perform()
+    wait_for(lambda: js(driver, "return !window.__pager.photo.animating"), message="pan at rest")
+    assert js(driver, "return window.__pager.photo.tx") < before - 100
+    assert hash_of(driver) == f"#/photos/{photos[1]['id']}"

@@ -60,7 +60,7 @@ def assert_exact_tiles(driver, server, photo, log_mark, on_screen=frozenset(), s
     if stalled:
         assert requested >= expected - set(on_screen)
         # Whatever a pause fetched that is no longer in view is gone from the screen.
-        kept = set(js(driver, "return [...document.querySelectorAll('.zoom-layer img')].map(i => i.dataset.tile)"))
+        kept = set(js(driver, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img')].map(i => i.dataset.tile)"))
         assert kept - {"0/0/0"} <= expected
     else:
         assert requested == expected - set(on_screen)
@@ -90,7 +90,7 @@ def test_opens_fitted_and_centred(phone, server, name, width, height):
     # As large as fits: one axis fills the screen.
     assert min(abs(rect["width"] - width), abs(rect["height"] - height)) < 0.5
     # The tiles on screen really are drawn there.
-    drawn = js(phone, """return [...document.querySelectorAll('.zoom-layer img.loaded')].map(i => i.getBoundingClientRect())
+    drawn = js(phone, """return [...document.querySelectorAll('.zoom-slide.current .tile-layer img.loaded')].map(i => i.getBoundingClientRect())
                          .reduce((a, r) => ({l: Math.min(a.l, r.left), t: Math.min(a.t, r.top), r: Math.max(a.r, r.right), b: Math.max(a.b, r.bottom)}),
                                  {l: 1e9, t: 1e9, r: -1e9, b: -1e9});""")
     assert drawn["l"] == pytest.approx(rect["left"], abs=1) and drawn["r"] == pytest.approx(rect["left"] + rect["width"], abs=1)
@@ -120,13 +120,15 @@ def test_pinch_pan_and_tiles(phone, server):
     assert after["photoRect"]["left"] + px * after["scale"] == pytest.approx(cx, abs=3)
     screenshot(phone, "zoom-pinched")
 
-    # Zoomed in, the same horizontal swipe pans instead of paging, and only the newly visible tiles come.
+    # Zoomed in, the same horizontal swipe pans instead of paging (and glides on after the finger
+    # lifts), and only the newly visible tiles come.
     js(phone, "window.__viewer.resetRequests()")
     log_mark = len(server.lines)
     swipe(phone, 300, 420, 100, 420)
     panned = assert_exact_tiles(phone, server, photo, log_mark, on_screen=set(after["wanted"]))
     assert panned["photoId"] == photo["id"]
-    assert panned["photoRect"]["left"] == pytest.approx(after["photoRect"]["left"] - 200, abs=6)
+    edge = 390 - panned["photoRect"]["width"]
+    assert panned["photoRect"]["left"] <= after["photoRect"]["left"] - 200 + 6 or panned["photoRect"]["left"] == pytest.approx(edge, abs=1)
     assert set(panned["requested"]), "panning showed no new tiles"
 
 
@@ -160,7 +162,8 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     fit = state["scale"]
     tap(phone, 195, 422)
     tap(phone, 195, 422)
-    zoomed = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(2 * fit, s["maxScale"]), rel=1e-3) else None)(viewer_state(phone)),
+    fill = max(390 / photo["width"], 844 / photo["height"])
+    zoomed = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(max(2 * fit, fill), s["maxScale"]), rel=1e-3) else None)(viewer_state(phone)),
                       message="double tap zooms in")
     assert zoomed["scale"] > fit
     # A double tap is not two single taps: the bar stays. One tap alone hides it, the next brings it back.
@@ -173,7 +176,11 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     tap(phone, 300, 600)
     wait_for(lambda: not js(phone, bare), message="next tap shows it")
 
-    # Resize (a phone turned sideways): the photo is fitted again to the new screen.
+    # Back to fit, then a resize (a phone turned sideways): fitted again to the new screen.
+    tap(phone, 195, 422)
+    tap(phone, 195, 422)
+    wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(fit, rel=1e-6) else None)(settled_viewer(phone)),
+             message="second double tap returns to fit")
     emulate(phone, 844, 390, dpr=1, mobile=True)
     refit = min(844 / photo["width"], 390 / photo["height"])
     state = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(refit, rel=1e-6) else None)(viewer_state(phone)),
@@ -189,8 +196,8 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     assert hash_of(phone) == f"#/photos/{following['id']}/zoom"
     # The new photo is fitted and centred where it belongs, not left where the finger dragged the old one.
     arrived = settled_viewer(phone)
-    assert js(phone, "return document.querySelector('.zoom-layer').style.transform") == ""
-    drawn = js(phone, "return [...document.querySelectorAll('.zoom-layer img.loaded')].map(i => i.getBoundingClientRect().left)")
+    assert js(phone, "return window.__viewer.stripOffset") == 0
+    drawn = js(phone, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img.loaded')].map(i => i.getBoundingClientRect().left)")
     assert min(drawn) == pytest.approx(arrived["photoRect"]["left"], abs=1)
 
 
@@ -214,14 +221,25 @@ def test_wheel_and_double_click_zoom_around_the_cursor(desktop, server):
     _, expected = expected_tiles(photo, wheeled)
     assert set(wheeled["wanted"]) == expected
 
-    # Double-click: twice as close around the pointer.
+    screenshot(desktop, "zoom-wheel-desktop")
+    # Double-click on a zoomed photo: back to fit; again: in to the clicked point.
     from selenium.webdriver.common.action_chains import ActionChains
     stage = desktop.find_element("css selector", ".zoom-stage")
     ActionChains(desktop).move_to_element_with_offset(stage, 0, 0).double_click().perform()
-    doubled = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(2 * wheeled["scale"], s["maxScale"]), rel=1e-3) else None)(viewer_state(desktop)),
+    wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(s["fitScale"], rel=1e-6) else None)(settled_viewer(desktop)),
+             message="double-click returns to fit")
+    fitted = viewer_state(desktop)
+    point = (fitted["photoRect"]["left"] + fitted["photoRect"]["width"] / 4, fitted["photoRect"]["top"] + fitted["photoRect"]["height"] / 4)
+    photo_point = ((point[0] - fitted["photoRect"]["left"]) / fitted["scale"], (point[1] - fitted["photoRect"]["top"]) / fitted["scale"])
+    ActionChains(desktop).move_to_element_with_offset(stage, point[0] - fitted["stageRect"]["width"] / 2,
+                                                      point[1] - fitted["stageRect"]["height"] / 2).double_click().perform()
+    doubled = wait_for(lambda: (lambda s: s if s["scale"] > 1.5 * s["fitScale"] and s["complete"] else None)(viewer_state(desktop)),
                        message="double-click zooms in")
-    assert doubled["level"] >= wheeled["level"]
-    screenshot(desktop, "zoom-wheel-desktop")
+    # The clicked photo point stays under the pointer, unless the photo's edge would have come into view.
+    shown_x = doubled["photoRect"]["left"] + photo_point[0] * doubled["scale"]
+    shown_y = doubled["photoRect"]["top"] + photo_point[1] * doubled["scale"]
+    assert shown_x == pytest.approx(point[0], abs=2) or doubled["photoRect"]["left"] == pytest.approx(0, abs=1)
+    assert shown_y == pytest.approx(point[1], abs=2) or doubled["photoRect"]["top"] == pytest.approx(0, abs=1)
 
 
 def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
@@ -236,13 +254,14 @@ def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
         # Pan right across the photo while the tiles are still on their way.
         for _ in range(3):
             swipe(phone, 360, 300, 30, 300, steps=6, pause=0.01)
+        wait_for(lambda: not js(phone, "return window.__viewer.moving"), message="the pan came to rest")
         moved = viewer_state(phone)
-        pending = js(phone, "return [...document.querySelectorAll('.zoom-layer img:not(.loaded)')].map(i => [i.dataset.tile, i.getAttribute('src')])")
+        pending = js(phone, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img:not(.loaded)')].map(i => [i.dataset.tile, i.getAttribute('src')])")
         # Every tile still loading is one in view; those that went out of view were dropped, src and all.
         assert {key for key, _ in pending} <= set(moved["wanted"])
         assert all(src for _, src in pending)
         assert set(moved["requested"]) - set(moved["wanted"]) - {"0/0/0"}, "the pan should have passed over tiles"
-        dropped = js(phone, "return document.querySelectorAll('.zoom-layer img:not([src])').length")
+        dropped = js(phone, "return document.querySelectorAll('.zoom-slide.current .tile-layer img:not([src])').length")
         assert dropped == 0
     finally:
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
@@ -255,7 +274,7 @@ def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
 def test_closing_after_swiping_stays_on_the_photo_shown(phone, server):
     photos = sorted(server.photos.values(), key=lambda p: p["id"])
     open_app(phone, server, f"photos/{photos[0]['id']}")
-    wait_for(lambda: js(phone, "return document.querySelector('.page.current canvas')?.width > 0"), message="photo drawn")
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="photo drawn")
     phone.find_element("css selector", ".page.current .photo-open").click()
     wait_hash(phone, f"#/photos/{photos[0]['id']}/zoom")
     settled_viewer(phone)
@@ -266,3 +285,27 @@ def test_closing_after_swiping_stays_on_the_photo_shown(phone, server):
     wait_hash(phone, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: js(phone, "return document.querySelector('.page.current')?.dataset.photoId") == str(photos[1]["id"]),
              message="pager on the photo last shown")
+
+
+BUTTONS = "return ['.zoom-in', '.zoom-out', '.zoom-fit'].map(s => document.querySelector(s).disabled)"
+
+
+def test_every_photo_zooms_and_controls_that_can_do_nothing_are_disabled(desktop, server):
+    # 1600×1000 on a 1440×900 screen at 2×: fitted, it is already past native resolution (0.9 CSS px
+    # per photo px against 0.5), yet it still zooms, to twice its fitted size.
+    emulate(desktop, 1440, 900, dpr=2, mobile=False)
+    photo = server.photos["landscape"]
+    state = open_zoom(desktop, server, photo)
+    assert state["fitScale"] == pytest.approx(0.9)
+    assert state["maxScale"] == pytest.approx(1.8)
+    assert js(desktop, BUTTONS) == [False, True, True]  # at fit nothing zooms out
+    js(desktop, "document.querySelector('.zoom-in').click()")
+    zoomed = wait_for(lambda: (lambda s: s if s["complete"] and s["scale"] == pytest.approx(1.8) else None)(settled_viewer(desktop)),
+                      message="zoomed to twice the fit")
+    assert zoomed["level"] == photo["maxZoom"]
+    assert js(desktop, BUTTONS) == [True, False, False]  # at the limit nothing zooms in
+    js(desktop, "document.querySelector('.zoom-fit').click()")
+    wait_for(lambda: js(desktop, BUTTONS) == [False, True, True], message="back at fit")
+    # A photo larger than the screen stops at native pixels, as before.
+    state = open_zoom(desktop, server, server.photos["large"])
+    assert state["maxScale"] == pytest.approx(0.5)

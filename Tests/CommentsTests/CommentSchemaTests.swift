@@ -25,7 +25,7 @@ final class CommentSchemaTests: XCTestCase {
     func testAnEmptyFileIsMigratedToTheLatestSchemaInWALMode() throws {
         let store = try SQLiteCommentStore(path: path)
         XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
-        XCTAssertEqual(CommentSchema.latestVersion, 2)
+        XCTAssertEqual(CommentSchema.latestVersion, 3)
         store.close()
 
         let db = try SQLiteConnection(path: path, create: false)
@@ -63,7 +63,8 @@ final class CommentSchemaTests: XCTestCase {
 
         let store = try SQLiteCommentStore(path: path)
         defer { store.close() }
-        XCTAssertEqual(try store.schemaVersion, 2)
+        XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
+        XCTAssertEqual(try store.photoIdentities(), [], "no identities are known for comments written before they were kept")
         let photo3 = try store.list(photoID: 3, after: nil, limit: 50)
         XCTAssertEqual(photo3.map(\.id), [1, 2])
         XCTAssertEqual(photo3.map(\.author), ["Ana", "Ben"])
@@ -93,10 +94,11 @@ final class CommentSchemaTests: XCTestCase {
         XCTAssertFalse(try columns(db, "comments").contains("client"))
         let second = try CommentSchema.migrate(db)
         XCTAssertEqual(second.from, 1)
-        XCTAssertEqual(second.to, 2)
+        XCTAssertEqual(second.to, CommentSchema.latestVersion)
+        XCTAssertTrue(try columns(db, "photo_identities").contains("content_hash"))
         let again = try CommentSchema.migrate(db)
-        XCTAssertEqual(again.from, 2, "a migrated file is left alone")
-        XCTAssertEqual(again.to, 2)
+        XCTAssertEqual(again.from, CommentSchema.latestVersion, "a migrated file is left alone")
+        XCTAssertEqual(again.to, CommentSchema.latestVersion)
         db.close()
     }
 
@@ -105,7 +107,7 @@ final class CommentSchemaTests: XCTestCase {
         try db.execute("CREATE TABLE future (x); PRAGMA user_version = 99;")
         db.close()
         XCTAssertThrowsError(try SQLiteCommentStore(path: path)) { error in
-            XCTAssertEqual(error as? CommentStoreError, .schemaTooNew(found: 99, known: 2))
+            XCTAssertEqual(error as? CommentStoreError, .schemaTooNew(found: 99, known: CommentSchema.latestVersion))
         }
     }
 

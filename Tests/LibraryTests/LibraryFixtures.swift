@@ -58,6 +58,14 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
         "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg"
     }
+
+    /// Counted with the tiles; says where it came from, so tests can tell the pyramid from the source.
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        lock.withLock { _tileRenders += 1 }
+        if delaySeconds > 0 { Thread.sleep(forTimeInterval: delaySeconds) }
+        _ = try probe(source)
+        return Array("\(pyramidDirectory == nil ? "source" : "pyramid") \(rendition.name)".utf8)
+    }
 }
 
 /// A fresh photos folder and data folder, removed when the test ends.
@@ -94,10 +102,12 @@ struct Folders {
     }
 
     func library(renderer: (any PhotoRendering)? = nil, store: (any CatalogStore)? = nil, cacheBytes: Int = 1 << 20,
-                 garbageAge: Double = 60, metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
+                 garbageAge: Double = 60, retryDelay: Double = 5, logger: Logger = .disabled,
+                 metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
         let library = try PhotoLibrary(configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: data, tileCacheBytes: cacheBytes,
-                                                             ingestConcurrency: 2, rescanSeconds: 0, garbageAgeSeconds: garbageAge),
-                         store: store, renderer: renderer, logger: .disabled, metrics: metrics)
+                                                             ingestConcurrency: 2, rescanSeconds: 0, garbageAgeSeconds: garbageAge,
+                                                             retryDelaySeconds: retryDelay),
+                         store: store, renderer: renderer, logger: logger, metrics: metrics)
         // Registered after the folder removal, so it runs before it: no build may write into a removed folder.
         test.addTeardownBlock {
             library.stop()

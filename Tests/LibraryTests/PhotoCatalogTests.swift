@@ -100,6 +100,9 @@ final class PhotoCatalogTests: XCTestCase {
             func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
             func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
             func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+            func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+                try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+            }
         }
         let renderer = CountingProbe()
         let library = try folders.library(renderer: renderer)

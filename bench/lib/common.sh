@@ -20,10 +20,14 @@ wait_for() {
     exit 1
 }
 
-# start_nginx DIR ROOT PORT TYPES [EXTRA_HTTP_DIRECTIVES]: nginx as the current user from prefix DIR,
-# serving ROOT on 127.0.0.1:PORT with one worker per core. Sets NGINX_PID.
+# start_nginx DIR ROOT PORT TYPES [EXTRA_HTTP_DIRECTIVES] [ACCESS_LOG]: nginx as the current user from
+# prefix DIR, serving ROOT on 127.0.0.1:PORT with one worker per core. ACCESS_LOG is `off` (the
+# default) or `on`: nginx's own default, the combined format to DIR/logs/access.log, one write per
+# request. Sets NGINX_PID and adds it to NGINX_PIDS.
 start_nginx() {
-    local dir="$1" root="$2" port="$3" types="$4" extra="${5:-}"
+    local dir="$1" root="$2" port="$3" types="$4" extra="${5:-}" log="${6:-off}"
+    local access_log="access_log off;"
+    [ "$log" = on ] && access_log="access_log $dir/logs/access.log combined;"
     local user_line=""
     [ "$(id -u)" -eq 0 ] && user_line="user $(id -un) $(id -gn);"
     mkdir -p "$dir/logs"
@@ -34,7 +38,7 @@ pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-    access_log off;
+    $access_log
     sendfile on;
     tcp_nopush on;
     tcp_nodelay on;
@@ -57,6 +61,7 @@ http {
 CONF
     nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' 2>"$dir/stderr" &
     NGINX_PID=$!
+    NGINX_PIDS="$NGINX_PIDS $NGINX_PID"
     wait_for "$port"
 }
 
@@ -74,18 +79,23 @@ require_binary() {
     [ -x "$BIN" ] || { echo "no server binary at $BIN" >&2; exit 1; }
 }
 
-# make_workdir: a temporary folder in WORK, removed on exit after stopping OURS_PID and NGINX_PID.
+# make_workdir: a temporary folder in WORK, removed on exit after stopping OURS_PID, every server
+# in OURS_PIDS and every nginx in NGINX_PIDS.
 make_workdir() {
     WORK="$(mktemp -d)"
     chmod 755 "$WORK"
     OURS_PID=""
+    OURS_PIDS=""
     NGINX_PID=""
+    NGINX_PIDS=""
     trap cleanup_workdir EXIT
 }
 
 cleanup_workdir() {
-    [ -n "$OURS_PID" ] && kill "$OURS_PID" 2>/dev/null && wait "$OURS_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
+    local pid
+    for pid in $OURS_PID $OURS_PIDS $NGINX_PIDS; do
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    done
     rm -rf "$WORK"
 }
 
@@ -119,17 +129,36 @@ measure_wrk() {
 # Median of the numbers on standard input, one per line.
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# report_medians TITLE: the title, then the median requests/s and CPU per request of the rounds in
-# $WORK/ours.txt and $WORK/nginx.txt (one measure_wrk line each), and their ratios.
+# report_medians TITLE [OURS_FILE NGINX_FILE]: the title, then the median requests/s and CPU per
+# request of the rounds in the two files (default $WORK/ours.txt and $WORK/nginx.txt, one
+# measure_wrk line each), and their ratios.
 report_medians() {
+    local ours_file="${2:-$WORK/ours.txt}" nginx_file="${3:-$WORK/nginx.txt}"
     local ours_rps nginx_rps ours_cpu nginx_cpu
-    ours_rps="$(cut -d' ' -f1 "$WORK/ours.txt" | median)"
-    nginx_rps="$(cut -d' ' -f1 "$WORK/nginx.txt" | median)"
-    ours_cpu="$(cut -d' ' -f2 "$WORK/ours.txt" | median)"
-    nginx_cpu="$(cut -d' ' -f2 "$WORK/nginx.txt" | median)"
+    ours_rps="$(cut -d' ' -f1 "$ours_file" | median)"
+    nginx_rps="$(cut -d' ' -f1 "$nginx_file" | median)"
+    ours_cpu="$(cut -d' ' -f2 "$ours_file" | median)"
+    nginx_cpu="$(cut -d' ' -f2 "$nginx_file" | median)"
     echo "$1"
     printf 'ours   %12.0f requests/s  %6.1f CPU-us/request\n' "$ours_rps" "$ours_cpu"
     printf 'nginx  %12.0f requests/s  %6.1f CPU-us/request\n' "$nginx_rps" "$nginx_cpu"
     awk -v a="$ours_rps" -v b="$nginx_rps" -v c="$ours_cpu" -v d="$nginx_cpu" \
         'BEGIN { printf "ratio ours/nginx = %.2f (throughput), %.2f (CPU per request, nginx/ours)\n", a / b, d / c }'
+}
+
+# report_log_cost DEFAULT_FILE OFF_FILE: our default configuration against our own request-log-off
+# figure, from the medians of two measure_wrk files.
+report_log_cost() {
+    local on_rps off_rps on_cpu off_cpu
+    on_rps="$(cut -d' ' -f1 "$1" | median)"; off_rps="$(cut -d' ' -f1 "$2" | median)"
+    on_cpu="$(cut -d' ' -f2 "$1" | median)"; off_cpu="$(cut -d' ' -f2 "$2" | median)"
+    awk -v a="$on_rps" -v b="$off_rps" -v c="$on_cpu" -v d="$off_cpu" \
+        'BEGIN { printf "ours default / ours request log off = %.2f (throughput), %.2f (CPU per request, off/default)\n", a / b, d / c }'
+}
+
+# race NAME PIDS URL_OR_SCRIPT_ARGS…: one measured wrk round against a server, appended to $WORK/NAME.txt.
+race() {
+    local name="$1" pids="$2"
+    shift 2
+    measure_wrk "$pids" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$@" >> "$WORK/$name.txt"
 }

@@ -5,7 +5,7 @@ import HTTP
 /// One open event stream on one photo's thread.
 ///
 /// A listener that reconnects with `Last-Event-ID` first gets what it missed, read from the store
-/// (deletions of comments it may be showing, then newer comments),
+/// a page at a time (`CommentReplay`: deletions of comments it may be showing, then newer comments),
 /// while live events that arrive meanwhile wait in `pending`; then it turns live. Events reach the
 /// client in id order and each comment at most once: anything at or below `lastSentID` is dropped,
 /// which absorbs the overlap between the replay and the live events.
@@ -27,21 +27,34 @@ final class CommentListener: @unchecked Sendable {
     /// Whether it is still waiting for its replay.
     var isCatchingUp: Bool { lock.withLock { pending != nil } }
 
+    /// Live events held back during a replay beyond which the stream is closed instead: the
+    /// client reconnects and replays from where it got to, so nothing is lost and nothing grows.
+    static let maxPending = 1000
+
     /// Sends a live event now, or holds it until the replay has been sent.
     func deliver(_ event: CommentEvent) {
-        lock.withLock {
+        let overflow = lock.withLock { () -> Bool in
             if pending != nil {
+                guard pending!.count < Self.maxPending else { return true }
                 pending!.append(event)
             } else {
                 send(event)
             }
+            return false
+        }
+        if overflow { stream.close() }
+    }
+
+    /// Sends one page of what was missed while away.
+    func sendReplay(_ missed: [CommentEvent]) {
+        lock.withLock {
+            for event in missed { send(event) }
         }
     }
 
-    /// Sends what was missed while away, then whatever arrived meanwhile, and turns live.
-    func finishCatchUp(_ missed: [CommentEvent]) {
+    /// Sends whatever arrived during the replay, and turns live.
+    func finishCatchUp() {
         lock.withLock {
-            for event in missed { send(event) }
             for event in pending ?? [] { send(event) }
             pending = nil
         }

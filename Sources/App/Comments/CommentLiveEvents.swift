@@ -30,9 +30,8 @@ final class CommentLiveEvents: Sendable {
     }
 
     /// Starts a listener on `stream`. With `lastEventID`, first replays what was missed since,
-    /// read by `replay` off the calling thread (which may be an event loop).
-    func open(photoID: Int, stream: any ResponseStream, lastEventID: Int?,
-              replay: @escaping @Sendable (Int) throws -> [CommentEvent]) {
+    /// read from `replay` a page at a time off the calling thread (which may be an event loop).
+    func open(photoID: Int, stream: any ResponseStream, lastEventID: Int?, replay: CommentReplaySource) {
         let listener = CommentListener(photoID: photoID, stream: stream, lastEventID: lastEventID)
         listener.write(CommentEvent.retryPreamble)
         let added = state.withLock { state -> Bool in
@@ -52,14 +51,7 @@ final class CommentLiveEvents: Sendable {
         // Registered before the replay is read, so a comment stored in between is either in the
         // replay or delivered live (or both, and then sent once).
         if let lastEventID {
-            DispatchQueue.global().async { [logger] in
-                do {
-                    listener.finishCatchUp(try replay(lastEventID))
-                } catch {
-                    logger.error("replaying comments failed", [("photo", String(photoID)), ("error", "\(error)")])
-                    stream.close() // the browser reconnects with the same Last-Event-ID
-                }
-            }
+            CommentReplay(listener: listener, after: lastEventID, source: replay, logger: logger).start()
         }
     }
 

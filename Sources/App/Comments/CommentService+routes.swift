@@ -12,12 +12,14 @@ extension CommentService {
 
     /// Registers the comment routes under /photos/:id/comments.
     public func register(on router: inout Router) {
-        router.get("/photos/:id/comments") { [self] request in try listComments(request) }
-        router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes) { [self] request in try postComment(request) }
+        // Comments have worker threads of their own (see `WorkLanes`): a tile flood never delays a post.
+        let lane = WorkLanes.comments
+        router.get("/photos/:id/comments", lane: lane) { [self] request in try listComments(request) }
+        router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane) { [self] request in try postComment(request) }
         // Before /:cid, which would otherwise claim "events" (and answer 404, since it is no id).
-        router.get("/photos/:id/comments/events") { [self] request in try openEvents(request) }
-        router.get("/photos/:id/comments/:cid") { [self] request in try showComment(request) }
-        router.delete("/photos/:id/comments/:cid") { [self] request in try deleteComment(request) }
+        router.get("/photos/:id/comments/events", lane: lane) { [self] request in try openEvents(request) }
+        router.get("/photos/:id/comments/:cid", lane: lane) { [self] request in try showComment(request) }
+        router.delete("/photos/:id/comments/:cid", lane: lane) { [self] request in try deleteComment(request) }
     }
 
     func listComments(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -102,9 +104,9 @@ extension CommentService {
         headers.set("Cache-Control", "no-cache")
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
         return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
-            events.open(photoID: photoID, stream: stream, lastEventID: lastEventID) { after in
-                try store.replay(photoID: photoID, after: after)
-            }
+            let source = CommentReplaySource(deletedIDs: { try store.deletedIDs(photoID: photoID, through: $0) },
+                                             page: { try store.list(photoID: photoID, after: $0, limit: $1) })
+            events.open(photoID: photoID, stream: stream, lastEventID: lastEventID, replay: source)
         })
     }
 

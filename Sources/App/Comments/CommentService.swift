@@ -2,6 +2,7 @@ import Comments
 import Foundation
 import HTTP
 import Observability
+import Synchronization
 
 /// The comment side of the application: store, validation, rate limit, routes and live events.
 public final class CommentService: Sendable {
@@ -14,24 +15,32 @@ public final class CommentService: Sendable {
     let logger: Logger
     /// `photoscroll_comment_posts_total{status}`: every answered POST, by status.
     let posts: Counter
+    /// The file a photo id means now (path and content hash), recorded beside a photo's first
+    /// comment so a renumbered catalog is caught at the next start (`PhotoIdentityCheck`).
+    let identity: @Sendable (Int) -> PhotoIdentity?
+    /// Photo ids whose identity is recorded already; nil until first needed.
+    private let recordedIdentities = Mutex<Set<Int>?>(nil)
 
     /// Opens (or creates) `<data>/comments.sqlite`.
     public convenience init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
-                            photoExists: @escaping @Sendable (Int) -> Bool) throws {
+                            photoExists: @escaping @Sendable (Int) -> Bool,
+                            identity: @escaping @Sendable (Int) -> PhotoIdentity? = { _ in nil }) throws {
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
         let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
         let store = try SQLiteCommentStore(path: path, metrics: metrics)
-        self.init(store: store, configuration: configuration, logger: logger, metrics: metrics, photoExists: photoExists)
+        self.init(store: store, configuration: configuration, logger: logger, metrics: metrics, photoExists: photoExists,
+                  identity: identity)
         logger.debug("comment store open", [("path", path)])
     }
 
     /// Wires a given store; tests hand in a memory store, a rate-limit clock and a short heartbeat.
     init(store: any CommentStore, configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
-         photoExists: @escaping @Sendable (Int) -> Bool,
+         photoExists: @escaping @Sendable (Int) -> Bool, identity: @escaping @Sendable (Int) -> PhotoIdentity? = { _ in nil },
          rateLimitClock: @escaping @Sendable () -> Double = { CommentRateLimiter.monotonicSeconds() },
          heartbeatSeconds: Double = 15) {
         self.store = store
         self.photoExists = photoExists
+        self.identity = identity
         self.limiter = CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock)
         self.adminToken = AdminToken(configuration.adminToken)
         self.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
@@ -56,7 +65,31 @@ public final class CommentService: Sendable {
 
     /// Stores a comment; live listeners hear of it through the store's change handler.
     func add(_ submission: CommentSubmission, photoID: Int, client: String) throws -> Comment {
-        try storeCall { try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client) }
+        let comment = try storeCall { try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client) }
+        recordIdentity(of: photoID)
+        return comment
+    }
+
+    /// Records which file `photoID` means, the first time it gets a comment.
+    private func recordIdentity(of photoID: Int) {
+        guard let map = store as? any PhotoIdentityMap else { return }
+        let known = recordedIdentities.withLock { recorded -> Bool? in
+            recorded?.contains(photoID)
+        }
+        if known == true { return }
+        do {
+            if known == nil {
+                let all = Set(try map.photoIdentities().map(\.photoID))
+                recordedIdentities.withLock { $0 = all }
+                if all.contains(photoID) { return }
+            }
+            guard let current = identity(photoID) else { return }
+            try map.record([current])
+            recordedIdentities.withLock { _ = $0?.insert(photoID) }
+        } catch {
+            // The comment itself is stored; the next start records the identity.
+            logger.warning("cannot record which file a commented photo is", [("photo", String(photoID)), ("error", "\(error)")])
+        }
     }
 
     /// Deletes a comment; false when there was none.
@@ -72,6 +105,11 @@ public final class CommentService: Sendable {
         } catch let error as SQLiteError where error.isBusy {
             logger.warning("comment store busy", [("error", error.description)])
             throw HTTPError(.serviceUnavailable, "Comments are busy; try again in a moment.", headers: ["Retry-After": "1"])
+        } catch let error as SQLiteError where error.isStorageFull {
+            // Nothing was stored, nothing is lost: the client may send the same comment again.
+            logger.error("comment store cannot write: the disk is full or failing", [("error", error.description)])
+            throw HTTPError(.serviceUnavailable, "The server cannot store comments right now (its disk is full); try again later.",
+                            headers: ["Retry-After": "60"])
         } catch CommentStoreError.closed {
             throw HTTPError(.serviceUnavailable, "The server is stopping; try again in a moment.", headers: ["Retry-After": "1"])
         } catch {

@@ -11,6 +11,9 @@ import HTTP
 /// - `author` is optional; missing, null or blank becomes "Anonymous"; at most 80 characters.
 /// - Line endings become `\n` (CRLF and lone CR alike); other control characters except tab are
 ///   removed. Authors are one line: their line breaks and tabs become spaces, and they are trimmed.
+/// - Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) are
+///   removed: they make text display in another order than it is stored ("gpj.exe" shown as
+///   "exe.jpg"), and would reorder the page around the comment.
 /// Text is otherwise kept exactly as given; it is never interpreted as HTML.
 struct CommentSubmission: Equatable, Sendable {
     var text: String
@@ -60,8 +63,8 @@ struct CommentSubmission: Equatable, Sendable {
         return CommentSubmission(text: text, author: author)
     }
 
-    /// CRLF and lone CR become LF, and control characters other than LF and tab are dropped;
-    /// with `singleLine`, LF and tab become spaces as well.
+    /// CRLF and lone CR become LF, and control characters other than LF and tab are dropped, as
+    /// are bidirectional overrides and isolates; with `singleLine`, LF and tab become spaces as well.
     static func cleaned(_ input: String, singleLine: Bool) -> String {
         var out = String.UnicodeScalarView()
         var previousWasCR = false
@@ -75,6 +78,8 @@ struct CommentSubmission: Equatable, Sendable {
                 out.append(singleLine ? " " : "\n")
             case "\t":
                 out.append(singleLine ? " " : "\t")
+            case "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+                continue
             default:
                 if scalar.properties.generalCategory != .control { out.append(scalar) }
             }

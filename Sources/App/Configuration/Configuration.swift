@@ -1,5 +1,6 @@
 import Foundation
 import Observability
+import SQL
 
 /// Every setting of the server, with its default. `config.json` at the root lists the same keys.
 ///
@@ -15,6 +16,9 @@ public struct Configuration: Sendable, Equatable {
     public var photos = ""
     /// Folder for the catalog, comments and tile cache.
     public var data = "data"
+    /// Where the catalog and comments live: empty for SQLite files in the data folder, or a
+    /// `postgres://user:password@host:port/database?sslmode=…` URL for a PostgreSQL server.
+    public var database = ""
     /// Folder of the web page's static files.
     public var `public` = "Public"
     /// Tile edge in pixels.
@@ -68,6 +72,29 @@ public struct Configuration: Sendable, Equatable {
     public var writeTimeoutSeconds = 30.0
     /// Seconds in-flight requests get to finish after SIGTERM or SIGINT.
     public var shutdownGraceSeconds = 10.0
+    /// The server's public address, e.g. `https://photos.example.org`, for the absolute URLs of
+    /// IIIF documents. Empty: `http://` and the request's Host.
+    public var publicURL = ""
+    /// Most pixels (width × height) of one IIIF image answer (`maxArea`).
+    public var iiifMaxArea = 50_000_000
+    /// Widest IIIF image answer in pixels (`maxWidth`); 0 for no limit but the area.
+    public var iiifMaxWidth = 0
+    /// Highest IIIF image answer in pixels (`maxHeight`); 0 for the same as `iiifMaxWidth`.
+    public var iiifMaxHeight = 0
+    /// Most open connections from one client address; when it has that many, its oldest idle
+    /// connection is closed for a new one. 0 turns the cap off (behind a proxy that does not
+    /// pass `trustedProxies`, every client shares the proxy's address).
+    public var maxConnectionsPerClient = 256
+    /// Worker threads for catalog queries (photo listings); 0 means 2.
+    public var catalogWorkers = 0
+    /// Worker threads for comment reads and writes; 0 means 2.
+    public var commentWorkers = 0
+    /// Worker threads for images read from disk or rendered on demand; 0 means one per core, at least 2.
+    public var imageWorkers = 0
+    /// Most on-demand renders of one photo (before its pyramid is built) running at once; more wait their turn.
+    public var rendersPerPhoto = 2
+    /// Most on-demand renders for one client running at once; more wait their turn.
+    public var rendersPerClient = 4
 
     public init() {}
 }
@@ -97,12 +124,15 @@ extension Configuration {
             Key(name: name, kind: .double, set: { $0[keyPath: path] = $1 as! Double }, get: { $0[keyPath: path] })
         }
 
-        /// `tileCacheMegabytes` → `PHOTOSCROLL_TILE_CACHE_MEGABYTES`.
+        /// `tileCacheMegabytes` → `PHOTOSCROLL_TILE_CACHE_MEGABYTES`; a run of capitals is one
+        /// word (`publicURL` → `PHOTOSCROLL_PUBLIC_URL`).
         var environmentName: String {
             var out = "PHOTOSCROLL_"
+            var previous: Character = "_"
             for c in name {
-                if c.isUppercase { out += "_" }
+                if c.isUppercase && !previous.isUppercase { out += "_" }
                 out += c.uppercased()
+                previous = c
             }
             return out
         }
@@ -111,7 +141,7 @@ extension Configuration {
     /// Every key, in the order `config.json` lists them.
     static let keys: [Key] = [
         .string("host", \.host), .int("port", \.port),
-        .string("photos", \.photos), .string("data", \.data), .string("public", \.public),
+        .string("photos", \.photos), .string("data", \.data), .string("database", \.database), .string("public", \.public),
         .int("tileSize", \.tileSize), .int("jpegQuality", \.jpegQuality), .int("thumbnailSize", \.thumbnailSize),
         .string("background", \.background), .int("tileCacheMegabytes", \.tileCacheMegabytes),
         .int("maxImagePixels", \.maxImagePixels), .int("ingestConcurrency", \.ingestConcurrency),
@@ -125,6 +155,11 @@ extension Configuration {
         .int("maxConnections", \.maxConnections),
         .double("headerTimeoutSeconds", \.headerTimeoutSeconds), .double("idleTimeoutSeconds", \.idleTimeoutSeconds),
         .double("writeTimeoutSeconds", \.writeTimeoutSeconds), .double("shutdownGraceSeconds", \.shutdownGraceSeconds),
+        .string("publicURL", \.publicURL), .int("iiifMaxArea", \.iiifMaxArea),
+        .int("iiifMaxWidth", \.iiifMaxWidth), .int("iiifMaxHeight", \.iiifMaxHeight),
+        .int("maxConnectionsPerClient", \.maxConnectionsPerClient),
+        .int("catalogWorkers", \.catalogWorkers), .int("commentWorkers", \.commentWorkers), .int("imageWorkers", \.imageWorkers),
+        .int("rendersPerPhoto", \.rendersPerPhoto), .int("rendersPerClient", \.rendersPerClient),
     ]
 
     /// The key names, for messages and for checking `config.json`.
@@ -238,6 +273,13 @@ extension Configuration {
         try check((0...65535).contains(port), "port must be between 0 and 65535, not \(port).")
         try check(!host.isEmpty, "host must not be empty.")
         try check(!data.isEmpty, "data must name a folder.")
+        if !database.isEmpty {
+            do {
+                _ = try PostgresURL(parsing: database)
+            } catch {
+                throw ConfigurationError("database must be empty (SQLite in the data folder) or a PostgreSQL URL like postgres://user:password@host:5432/photoscroll, but \(error).")
+            }
+        }
         try check((16...4096).contains(tileSize) && tileSize.nonzeroBitCount == 1,
                   "tileSize must be a power of two between 16 and 4096, not \(tileSize).")
         try check((1...100).contains(jpegQuality), "jpegQuality must be between 1 and 100, not \(jpegQuality).")
@@ -257,10 +299,33 @@ extension Configuration {
         try check(eventLoops >= 0 && eventLoops <= 256, "eventLoops must be between 0 (one per core) and 256.")
         try check(workerThreads >= 0 && workerThreads <= 1024, "workerThreads must be between 0 (automatic) and 1024.")
         try check(maxConnections > 0, "maxConnections must be positive.")
+        try check(maxConnectionsPerClient >= 0, "maxConnectionsPerClient must not be negative (0 turns the cap off).")
+        for (name, value) in [("catalogWorkers", catalogWorkers), ("commentWorkers", commentWorkers), ("imageWorkers", imageWorkers)] {
+            try check((0...1024).contains(value), "\(name) must be between 0 (automatic) and 1024.")
+        }
+        try check(rendersPerPhoto >= 1, "rendersPerPhoto must be at least 1.")
+        try check(rendersPerClient >= 1, "rendersPerClient must be at least 1.")
         for (name, value) in [("headerTimeoutSeconds", headerTimeoutSeconds), ("idleTimeoutSeconds", idleTimeoutSeconds),
                               ("writeTimeoutSeconds", writeTimeoutSeconds), ("shutdownGraceSeconds", shutdownGraceSeconds)] {
             try check(value > 0, "\(name) must be positive.")
         }
+        try check(publicURL.isEmpty || Self.isPublicURL(publicURL),
+                  "publicURL must be an http:// or https:// address without a path's trailing slash, query or fragment, like https://photos.example.org, not \"\(publicURL)\".")
+        try check(iiifMaxArea > 0, "iiifMaxArea must be positive.")
+        try check(iiifMaxWidth >= 0 && iiifMaxHeight >= 0, "iiifMaxWidth and iiifMaxHeight must not be negative (0: no limit).")
+        try check(iiifMaxHeight == 0 || iiifMaxWidth > 0, "iiifMaxHeight needs iiifMaxWidth too, as IIIF requires.")
+    }
+
+    /// Whether `text` is an absolute http(s) URL that paths can be appended to.
+    static func isPublicURL(_ text: String) -> Bool {
+        guard text.hasPrefix("http://") || text.hasPrefix("https://"), !text.hasSuffix("/") else { return false }
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty else { return false }
+        return url.query == nil && url.fragment == nil && !text.contains(" ")
+    }
+
+    /// The PostgreSQL server of the `database` setting, or nil for SQLite in the data folder.
+    public var postgresURL: PostgresURL? {
+        database.isEmpty ? nil : try? PostgresURL(parsing: database)
     }
 
     /// `#rrggbb` → (r, g, b), or nil.
@@ -269,12 +334,14 @@ extension Configuration {
         return (UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff))
     }
 
-    /// `tileCacheMegabytes` → `tile-cache-megabytes`, the flag spelling.
+    /// `tileCacheMegabytes` → `tile-cache-megabytes`, the flag spelling (`publicURL` → `public-url`).
     public static func flagName(_ key: String) -> String {
         var out = ""
+        var previous: Character = "-"
         for c in key {
-            if c.isUppercase { out += "-" }
+            if c.isUppercase && !previous.isUppercase { out += "-" }
             out += c.lowercased()
+            previous = c
         }
         return out
     }

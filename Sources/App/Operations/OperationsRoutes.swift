@@ -16,6 +16,9 @@ public enum OperationsRoutes {
     ///   - isReady: whether the catalog is loaded; `/readyz` answers 503 until it is.
     ///   - isDraining: whether shutdown has begun; `/healthz` and `/readyz` then answer 503 so a
     ///     load balancer stops sending work while in-flight requests finish.
+    ///   - workload: every worker lane's load now, for `/metrics`.
+    ///   - saturation: the lanes falling behind (their oldest queued job has waited too long);
+    ///     `/readyz` answers 503 naming them while there are any.
     ///   - degradation: why the server works but not fully (a folder of photos cannot be
     ///     reached), or nil. `/readyz` then answers 200 `{"status":"degraded","detail":…}`: what
     ///     is there is still served, so traffic should keep coming.
@@ -24,9 +27,14 @@ public enum OperationsRoutes {
         metrics: MetricsRegistry,
         isReady: @escaping @Sendable () -> Bool,
         isDraining: @escaping @Sendable () -> Bool = { false },
+        workload: @escaping @Sendable () -> [LaneLoad] = { [] },
+        saturation: @escaping @Sendable () -> [LaneLoad] = { [] },
         degradation: @escaping @Sendable () -> String? = { nil }
     ) {
         let process = ProcessMetrics(metrics: metrics)
+        let queued = metrics.gauge("photoscroll_worker_queue_length", help: "Requests waiting for a worker thread, by lane.")
+        let busy = metrics.gauge("photoscroll_worker_busy_threads", help: "Worker threads at work, by lane.")
+        let waited = metrics.gauge("photoscroll_worker_oldest_wait_seconds", help: "How long the oldest waiting request of a lane has waited.")
 
         router.get("/healthz", execution: .inline) { _ in
             isDraining() ? unavailable("The server is shutting down.") : statusResponse("ok")
@@ -35,12 +43,23 @@ public enum OperationsRoutes {
         router.get("/readyz", execution: .inline) { _ in
             if isDraining() { return unavailable("The server is shutting down.") }
             guard isReady() else { return unavailable("The photo catalog is still loading; try again in a moment.") }
+            let behind = saturation()
+            guard behind.isEmpty else {
+                let lanes = behind.map { "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)" }
+                return unavailable("The server is saturated: " + lanes.joined(separator: ", ") + ".")
+            }
             if let detail = degradation() { return statusResponse("degraded", detail: detail) }
             return statusResponse("ready")
         }
 
         router.get("/metrics", execution: .inline) { _ in
             process.update()
+            for load in workload() {
+                let lane = [("lane", load.lane.name)]
+                queued.set(Double(load.queued), lane)
+                busy.set(Double(load.running), lane)
+                waited.set(load.oldestWaitSeconds, lane)
+            }
             var headers = HTTPHeaders()
             headers.set("Cache-Control", "no-store")
             return HTTPResponse(contentType: metricsContentType, bytes: Array(metrics.render().utf8), headers: headers)

@@ -13,7 +13,8 @@ enum PhotoJSON {
         json += ",\"commentCount\":\(commentCount),\"date\":\"\(date(photo.date))\""
         json += ",\"thumbnail\":\"/photos/\(photo.id)/thumbnail.jpg?v=\(v)\""
         json += ",\"tiles\":\"/photos/\(photo.id)/tiles/{z}/{x}/{y}.jpg?v=\(v)\""
-        if let error = photo.error { json += ",\"error\":\(jsonString(error))" }
+        json += ",\"iiif\":\"/iiif/3/\(photo.id)/info.json\",\"dzi\":\"/photos/\(photo.id)/image.dzi?v=\(v)\""
+        if let error = photo.error { json += ",\"error\":\(jsonString(ClientText.photoError(error, of: photo)))" }
         return json + place + "}"
     }
 

@@ -2,9 +2,11 @@ import HTTP
 import Imaging
 import Library
 import Observability
+import Synchronization
 
 /// GET /photos (paged), /photos/summary, /photos/events, /photos/:id, /photos/:id/thumbnail.jpg
-/// and /photos/:id/tiles/:z/:x/:y.jpg.
+/// and /photos/:id/tiles/:z/:x/:y.jpg, and DeepZoom's /photos/:id/image.dzi and
+/// /photos/:id/image_files/:level/:x_:y.jpg.
 ///
 /// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
 /// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
@@ -20,19 +22,26 @@ struct PhotoRoutes: Sendable {
     /// Photos in a page when `limit` is not given, and the most a page may hold.
     static let defaultLimit = 200
     static let maxLimit = 1000
+    /// Most on-demand renders of one photo, and for one client, running at once.
+    var rendersPerPhoto = 2
+    var rendersPerClient = 4
+    /// Photo versions whose renders have failed, so each is warned about once.
+    let renderFailures = RenderFailures()
 
     func register(on router: inout Router) {
-        // Tiles first: they are most of the traffic, and routes are tried in order.
-        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg") { request in
+        // Tiles first: they are most of the traffic, and routes are tried in order. Images and
+        // the catalog each have worker threads of their own (see `WorkLanes`).
+        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", lane: WorkLanes.images) { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
         }
-        router.addReply(.GET, "/photos/:id/thumbnail.jpg") { request in try image(request, tile: nil) }
-        router.get("/photos") { request in try list(request) }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images) { request in try image(request, tile: nil) }
+        registerDeepZoom(on: &router)
+        router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
         // Before /photos/:id, which would otherwise claim these names (and answer 404: no id).
-        router.get("/photos/summary") { request in summaryResponse(request) }
-        router.get("/photos/events") { _ in events.response() }
-        router.get("/photos/:id") { request in try one(request) }
+        router.get("/photos/summary", lane: WorkLanes.catalog) { request in summaryResponse(request) }
+        router.get("/photos/events", lane: WorkLanes.catalog) { _ in events.response() }
+        router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
     }
 
     /// One page: `?limit=` (1–1000, default 200) photos after the id `?after=`, with the total
@@ -119,20 +128,25 @@ struct PhotoRoutes: Sendable {
         // The answer depends on the key alone: built on the entry's first hit, head fields
         // encoded, and kept with it as the entry's attachment, so a hit spells, encodes and
         // allocates nothing, and reaches one object of the entry's.
-        if let answer = library.cachedAttachment(key) as? EncodedResponse { return .encoded(answer) }
+        if let answers = library.cachedAttachment(key) as? CachedTileAnswers { return .encoded(answers.plain) }
         guard let hit = library.cachedEntry(key) else { return nil }
-        // Shares the one copy of the bytes the cache holds.
-        let answer = EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag),
-                                                           ("Cache-Control", PhotoCaching.immutable)]), body: hit.bytes)
-        library.cache.attach(answer, to: key)
+        let answer = Self.plainAnswer(hit)
+        library.cache.attach(CachedTileAnswers(plain: answer), to: key)
         return .encoded(answer)
+    }
+
+    /// The answer to a plain GET of a cached image with the current `?v=`, sharing the one copy
+    /// of the bytes the cache holds.
+    static func plainAnswer(_ hit: TileCache.Hit) -> EncodedResponse {
+        EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag),
+                                              ("Cache-Control", PhotoCaching.immutable), CrossOrigin.allowOrigin]), body: hit.bytes)
     }
 
     /// Every case of an image request, from the photo's full record.
     private func image(of photo: Photo, _ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
         if photo.status == .failed {
             // No tile of it exists or will: 404, with the reason the photo's JSON gives.
-            throw HTTPError(.notFound, photo.error ?? "This photo cannot be shown.")
+            throw HTTPError(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.")
         }
         if let tile {
             guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
@@ -141,10 +155,13 @@ struct PhotoRoutes: Sendable {
         let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
         let etag = key.entityTag
         if PhotoCaching.notModified(request, etag: etag) {
-            return .response(PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl))
+            var answer = PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl)
+            answer.headers.add(CrossOrigin.allowOrigin.0, CrossOrigin.allowOrigin.1)
+            return .response(answer)
         }
         // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
-        let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl)])
+        let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl),
+                                   CrossOrigin.allowOrigin])
         if library.cache.capacity == 0, photo.status == .ready {
             // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
             return .response(HTTPResponse(headers: headers, body: .file(path: library.builtPath(of: photo, tile: tile))))
@@ -152,17 +169,38 @@ struct PhotoRoutes: Sendable {
         if let bytes = library.cachedImage(key) {
             return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
         }
-        return .offload { [library, logger] in
+        let work: @Sendable () throws -> HTTPResponse = { [library, logger, renderFailures] in
             do {
                 let bytes = try library.image(of: photo, tile: tile)
                 return HTTPResponse(headers: headers, body: .bytes(bytes))
             } catch ImagingError.noSuchTile {
                 throw Self.noSuchTile(request)
             } catch let error as ImagingError {
-                logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
-                throw HTTPError(.notFound, error.description)
+                // A deleted or unreadable file fails every tile asked of it: one warning per
+                // photo version (the rest at debug level), and a rescan to notice it is gone.
+                let fields = [("photo", String(photo.id)), ("file", photo.sourcePath), ("path", request.path), ("error", "\(error)")]
+                if renderFailures.first(photo.version) {
+                    logger.warning("cannot render; further failures of this photo are logged at debug level", fields)
+                    library.requestRescan()
+                } else {
+                    logger.debug("cannot render", fields)
+                }
+                // The client learns what went wrong, never where on the server.
+                throw HTTPError(.notFound, ClientText.photoError(error.description, of: photo))
             }
         }
+        guard photo.status == .processing else { return .offload(work) }
+        // No pyramid yet: this is a render from the source, seconds of CPU for a large photo.
+        // They wait their turn per photo and per client, without holding a thread meanwhile.
+        return .offloadCapped([WorkCap(key: "photo \(photo.id)", limit: rendersPerPhoto),
+                               WorkCap(key: "client \(request.remoteAddress)", limit: rendersPerClient)], work)
+    }
+
+    /// Photo versions seen failing to render.
+    final class RenderFailures: Sendable {
+        private let seen = Mutex<Set<String>>([])
+        /// True the first time `version` is reported.
+        func first(_ version: String) -> Bool { seen.withLock { $0.insert(version).inserted } }
     }
 
     private func find(_ request: HTTPRequest) throws -> Photo {

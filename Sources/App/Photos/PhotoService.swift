@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import IIIF
 import Imaging
 import Library
 import Observability
@@ -13,6 +14,10 @@ public final class PhotoService: Sendable {
     let logger: Logger
     let metrics: MetricsRegistry
     private let events = Mutex<PhotoLiveEvents?>(nil)
+    let imageLimits: ImageLimits
+    let serviceBase: ServiceBase
+    let rendersPerPhoto: Int
+    let rendersPerClient: Int
 
     public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
@@ -20,6 +25,12 @@ public final class PhotoService: Sendable {
         self.tileSize = configuration.tileSize
         self.logger = logger
         self.metrics = metrics
+        self.imageLimits = ImageLimits(maxArea: configuration.iiifMaxArea,
+                                       maxWidth: configuration.iiifMaxWidth > 0 ? configuration.iiifMaxWidth : nil,
+                                       maxHeight: configuration.iiifMaxHeight > 0 ? configuration.iiifMaxHeight : nil)
+        self.serviceBase = ServiceBase(publicURL: configuration.publicURL)
+        self.rendersPerPhoto = configuration.rendersPerPhoto
+        self.rendersPerClient = configuration.rendersPerClient
     }
 
     /// Starts scanning and background ingest; returns at once.
@@ -40,14 +51,17 @@ public final class PhotoService: Sendable {
     /// Number of photos in the catalog.
     public var count: Int { library.catalog.count }
 
-    /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails and
-    /// tiles. `commentCount` gives each photo's count.
+    /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails, tiles,
+    /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics)
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
-                                 summary: PhotoSummary(catalog: library.catalog), events: events)
+                                 summary: PhotoSummary(catalog: library.catalog), events: events,
+                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient)
         routes.register(on: &router)
+        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
+            .register(on: &router)
     }
 
     /// Why the library is degraded (a folder of photos cannot be reached), or nil.

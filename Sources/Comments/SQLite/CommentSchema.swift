@@ -33,6 +33,14 @@ enum CommentSchema {
                 deleted_at INTEGER NOT NULL
             );
             """),
+        // Which file each commented photo id meant, so a renumbered catalog is noticed at start.
+        SchemaMigration(version: 3, summary: "photo identities beside the comments", sql: """
+            CREATE TABLE photo_identities (
+                photo_id INTEGER PRIMARY KEY,
+                path TEXT NOT NULL,
+                content_hash TEXT NOT NULL
+            );
+            """),
     ]
 
     /// The version this build writes.

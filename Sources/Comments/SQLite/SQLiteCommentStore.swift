@@ -18,11 +18,11 @@ import Synchronization
 public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     /// The database file.
     public let path: String
-    private let writer: Mutex<SQLiteConnection?>
+    let writer: Mutex<SQLiteConnection?>
     private let idleReaders = Mutex<[SQLiteConnection]>([])
     private let closed = Atomic<Bool>(false)
     /// Comments per photo, loaded at open and kept current by this store's own writes.
-    private let counts: Mutex<[Int: Int]>
+    let counts: Mutex<[Int: Int]>
     private let now: @Sendable () -> Date
     private let busyTimeoutMilliseconds: Int
     private let handlers = Mutex<[@Sendable (CommentEvent) -> Void]>([])
@@ -201,7 +201,7 @@ public final class SQLiteCommentStore: CommentStore, @unchecked Sendable {
     }
 
     /// Runs `body` on a read connection taken from the pool (or opened), then gives it back.
-    private func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         guard !closed.load(ordering: .acquiring) else { throw CommentStoreError.closed }
         let db = try idleReaders.withLock { $0.popLast() } ?? openReader()
         defer {

@@ -17,5 +17,15 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// Whether another connection held the lock for longer than the busy timeout.
     public var isBusy: Bool { code & 0xff == 5 || code & 0xff == 6 }
 
+    /// Whether the disk refused the write: full (SQLITE_FULL), or a write or sync that failed
+    /// (SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE, _SHMSIZE …; ENOSPC and EFBIG arrive as these).
+    /// The data is untouched and the same call can succeed once there is room again.
+    public var isStorageFull: Bool {
+        if code & 0xff == 13 { return true }
+        guard code & 0xff == 10 else { return false }
+        // SQLITE_IOERR_WRITE 778, _FSYNC 1034, _DIR_FSYNC 1290, _TRUNCATE 1546, _SHMSIZE 4874.
+        return [778, 1034, 1290, 1546, 4874].contains(code)
+    }
+
     public var description: String { "SQLite error \(code): \(message) (\(context))" }
 }

@@ -5,7 +5,8 @@ import Glibc
 /// A blocking client connection that sends raw bytes and reads responses one by one: for tools,
 /// health checks and live tests that need to control exactly what goes on the wire.
 public final class HTTPClientConnection {
-    private let fd: Int32
+    /// The socket, for callers that set its options (a small receive buffer, say).
+    public let fd: Int32
     private var buffer: [UInt8] = []
     private var closedByPeer = false
     private var isClosed = false
@@ -13,6 +14,12 @@ public final class HTTPClientConnection {
     /// Connects to `host:port`; reads and writes give up after `timeoutSeconds`.
     public init(host: String = "127.0.0.1", port: Int, timeoutSeconds: Double = 5) throws {
         fd = try Socket.connect(host: host, port: port, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Takes over a socket connected by the caller (from a chosen source address, say).
+    public init(adopting fd: Int32, timeoutSeconds: Double = 5) {
+        self.fd = fd
+        Socket.setTimeout(fd, seconds: timeoutSeconds)
     }
 
     deinit { close() }

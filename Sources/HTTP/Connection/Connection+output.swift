@@ -8,6 +8,7 @@ extension Connection {
     /// Writes queued output until it is gone or the socket is full.
     func flush() {
         var progressed = false
+        defer { if progressed { notifyStreamIfDrained() } }
         while outputHead < output.count && !isClosed {
             switch output[outputHead] {
             case .completed(let record, let status, let bytes):
@@ -25,6 +26,8 @@ extension Connection {
                     return waitForSocket(progressed: progressed)
                 }
                 progressed = true
+                machine.unsentBytes -= sent
+                machine.sentBytes += sent
                 if sent == remaining { outputHead += 1 } else { output[outputHead] = .file(file, offset: offset, remaining: remaining - sent) }
             case .bytes, .encoded:
                 let result = writeGathered()
@@ -91,6 +94,8 @@ extension Connection {
         }
         guard let (result, end) = gathered else { return .failed }
         guard case .done(var written) = result else { return .wouldBlock }
+        machine.unsentBytes -= written
+        machine.sentBytes += written
         // Drop what was written; log markers fire as they are passed, so they stay in order.
         var index = outputHead
         while index < end {
@@ -136,10 +141,7 @@ extension Connection {
         let duration = loop.now - record.startedAt
         context.observer.requestCompleted(CompletedRequest(record: record, status: status, bytesSent: bytes, durationSeconds: max(0, duration)))
         if context.logsRequests {
-            context.logger.info("\(record.method) \(record.path) \(status.rawValue)", [
-                ("method", record.method.rawValue), ("path", record.path), ("status", String(status.rawValue)),
-                ("bytes", String(bytes)), ("ms", String(Int((max(0, duration) * 1000).rounded()))), ("remote", record.remoteAddress),
-            ])
+            loop.accessLog.log(record, status: status, bytes: bytes, milliseconds: Int((max(0, duration) * 1000).rounded()), now: loop.now)
         }
     }
 }

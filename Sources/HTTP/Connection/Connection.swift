@@ -23,9 +23,15 @@ final class Connection: @unchecked Sendable {
     var output: [Segment] = []
     var outputHead = 0
     private var readable = true
+    /// The peer shut its sending side (EPOLLRDHUP): the end of input is already in the socket,
+    /// and under edge-triggered epoll no later event will say so again, so reading goes on past
+    /// a short read until it returns 0.
+    private var peerClosed = false
     /// The socket said EAGAIN; EPOLLOUT will resume the flush.
     var blocked = false
     private var depth = 0
+    /// Set while the outermost `apply` starts the requests already received, one by one.
+    private var resuming = false
     private(set) var isClosed = false
     private var stream: StreamChannel?
     /// Emptied action lists kept for reuse, one per nesting level of `apply`: every request
@@ -46,6 +52,7 @@ final class Connection: @unchecked Sendable {
         }
         if events & EpollFlags.writable != 0 && blocked { flush() }
         if events & (EpollFlags.readable | EpollFlags.peerClosed) != 0 {
+            if events & EpollFlags.peerClosed != 0 { peerClosed = true }
             readable = true
             pump()
         }
@@ -70,8 +77,9 @@ final class Connection: @unchecked Sendable {
                 readable = false
                 apply(.inputClosed)
             case .done(let count):
-                // A short read drained the socket; edge-triggered epoll will report new bytes.
-                if count < loop.readBuffer.count { readable = false }
+                // A short read drained the socket; edge-triggered epoll will report new bytes
+                // (but not an end of input it has reported already).
+                if count < loop.readBuffer.count && !peerClosed { readable = false }
                 machine.inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 apply(.bytesReceived)
             }
@@ -91,6 +99,11 @@ final class Connection: @unchecked Sendable {
         depth -= 1
         if depth == 0 && !isClosed {
             if outputHead < output.count && !blocked { flush() }
+            if !resuming {
+                resuming = true
+                while !isClosed && machine.hasPendingRequests { apply(.resume) }
+                resuming = false
+            }
             if readable && machine.wantsInput { pump() }
         }
     }
@@ -104,6 +117,7 @@ final class Connection: @unchecked Sendable {
             run(dispatch)
         case .sendContinue:
             output.append(.bytes(ResponseHeadEncoder.continueLine, offset: 0))
+            machine.unsentBytes += ResponseHeadEncoder.continueLine.count
         case .send(let response, let record, let close):
             let keepAliveForHTTP10 = record.http10 && !close
             if let (answer, withBody) = response.sentAsEncoded,
@@ -112,7 +126,9 @@ final class Connection: @unchecked Sendable {
                 // prefix, then the answer's own bytes; no head is built.
                 output.append(.bytes(prefix, offset: 0))
                 output.append(.encoded(answer, withBody: withBody, offset: 0))
-                output.append(.completed(record, .ok, bytes: prefix.count + answer.wireCount(withBody: withBody)))
+                let bytes = prefix.count + answer.wireCount(withBody: withBody)
+                output.append(.completed(record, .ok, bytes: bytes))
+                machine.unsentBytes += bytes
                 return
             }
             let head = loop.encoder.encode(response, close: close, keepAliveForHTTP10: keepAliveForHTTP10)
@@ -124,6 +140,7 @@ final class Connection: @unchecked Sendable {
             case .stream(let start): startStream(start)
             }
             output.append(.completed(record, response.status, bytes: head.count + response.payloadLength))
+            machine.unsentBytes += head.count + response.payloadLength
         case .shutdownWrite:
             Socket.shutdownWrite(fd)
         case .close:
@@ -147,14 +164,23 @@ final class Connection: @unchecked Sendable {
         case .encoded(let encoded):
             apply(.responseReady(sequence: sequence, PreparedResponse(encoded, for: dispatch.request)))
         case .offload(let work):
-            let request = dispatch.request
-            let loop = self.loop
-            context.pool.submit { [self] in
-                let response: HTTPResponse
-                do { response = try work() } catch { response = context.response(for: error, request: request) }
-                let prepared = PreparedResponse(response, for: request)
-                loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
-            }
+            offload(work, caps: [], dispatch: dispatch)
+        case .offloadCapped(let caps, let work):
+            offload(work, caps: caps, dispatch: dispatch)
+        }
+    }
+
+    /// Runs `work` in the route's lane, queued fairly under this client's address, and posts the answer back.
+    private func offload(_ work: @escaping @Sendable () throws -> HTTPResponse, caps: [WorkCap], dispatch: borrowing Dispatch) {
+        let request = dispatch.request
+        let sequence = dispatch.sequence
+        let context = loop.context
+        let loop = self.loop
+        context.pool.submit(lane: dispatch.route.lane, group: machine.remoteAddress, caps: caps) { [self] in
+            let response: HTTPResponse
+            do { response = try work() } catch { response = context.response(for: error, request: request) }
+            let prepared = PreparedResponse(response, for: request)
+            loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
         }
     }
 
@@ -168,8 +194,19 @@ final class Connection: @unchecked Sendable {
     private func drainStream() {
         guard let stream, !isClosed else { return }
         let (chunks, closeRequested) = stream.take()
-        for chunk in chunks where !chunk.isEmpty { output.append(.bytes(chunk, offset: 0)) }
+        for chunk in chunks where !chunk.isEmpty {
+            output.append(.bytes(chunk, offset: 0))
+            machine.unsentBytes += chunk.count
+        }
+        if machine.unsentBytes > loop.context.limits.maxStreamBacklogBytes {
+            // The client takes events slower than they come: rather than hold an ever longer
+            // backlog for it, close; it reconnects and resumes from the last event it saw.
+            machine.resetOnClose = true
+            close()
+            return
+        }
         if !blocked { flush() }
+        notifyStreamIfDrained()
         if closeRequested {
             // The application ended the stream: it is closed for it now, whatever the socket still does.
             stream.markClosed()
@@ -177,11 +214,21 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Tells a stream waiting to write more (a paged replay) that the queue has emptied enough.
+    func notifyStreamIfDrained() {
+        guard let stream, !isClosed, machine.unsentBytes <= Self.streamLowWaterBytes else { return }
+        stream.runDrainWaiters()
+    }
+
+    /// Queued stream bytes at or below which a stream waiting for the socket to drain is told to go on.
+    static let streamLowWaterBytes = 64 * 1024
+
     /// Closes the socket at once and forgets the connection.
     func close() {
         guard !isClosed else { return }
         isClosed = true
         loop.epoll.remove(fd)
+        if machine.resetOnClose { Socket.setResetOnClose(fd) }
         Socket.close(fd)
         output.removeAll()
         stream?.markClosed()

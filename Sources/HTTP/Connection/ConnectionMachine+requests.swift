@@ -5,8 +5,9 @@ extension ConnectionMachine {
         while true {
             switch phase {
             case .head(let startedAt):
-                guard !outputPending, slots.count < maxPipelined else { return }
+                guard mayStartRequest else { return }
                 if inboundStart == inbound.count {
+                    if inputEnded { return endOfInput(into: &actions) }
                     phase = .head(startedAt: nil)
                     return
                 }
@@ -14,6 +15,9 @@ extension ConnectionMachine {
                 let result = inbound.withUnsafeBufferPointer { RequestParser.parseHead(UnsafeBufferPointer(rebasing: $0[start...]), limits: limits) }
                 switch result {
                 case .needMore:
+                    // Half a head will never be finished once the input has ended.
+                    if inputEnded { return endOfInput(into: &actions) }
+                    awaitingBytes = true
                     if startedAt == nil { phase = .head(startedAt: now) }
                     return
                 case .invalid(let error):
@@ -56,6 +60,7 @@ extension ConnectionMachine {
                     return
                 }
                 reader.request.body = reader.body
+                if inputEnded && inboundStart == inbound.count { reader.closeAfter = true }
                 phase = reader.closeAfter ? .stopped : .head(startedAt: nil)
                 dispatch(reader.request, route: reader.route, record: reader.record, closeAfter: reader.closeAfter, now: now, into: &actions)
             case .stopped, .streaming, .lingering, .closed:
@@ -75,7 +80,9 @@ extension ConnectionMachine {
         let unmatched = { [remoteAddress] in
             RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now, http10: http10)
         }
+        // The last request before the client's end of input says so in its answer.
         let closeAfter = HTTPRequest.wantsClose(head.headers, version: head.version)
+            || (inputEnded && !head.hasBody && inboundStart == inbound.count)
         switch router.match(head.method, path: path) {
         case .notFound:
             refuse(HTTPError(.notFound, "No resource at \(path)."), head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
@@ -110,6 +117,15 @@ extension ConnectionMachine {
         }
     }
 
+    /// The client's input has ended and holds no further complete request: the answers still
+    /// owed go out, the last saying `Connection: close`, and then the connection closes.
+    private mutating func endOfInput(into actions: inout [Action]) {
+        phase = .stopped
+        closeWhenDrained = true
+        if !slots.isEmpty { slots[slots.count - 1].closeAfter = true }
+        if slots.isEmpty && !outputPending { close(into: &actions) }
+    }
+
     /// Answers a request whose route will not take it; when a body was announced, the connection
     /// closes after the answer rather than reading a body nobody wants.
     private mutating func refuse(_ error: HTTPResponseError, head: RequestHead, record: RequestRecord, closeAfter: Bool, now: Double,
@@ -124,6 +140,7 @@ extension ConnectionMachine {
     private mutating func dispatch(_ request: consuming HTTPRequest, route: Route, record: RequestRecord, closeAfter: Bool, now: Double,
                                    into actions: inout [Action]) {
         let sequence = appendSlot(record: record, response: nil, closeAfter: closeAfter)
+        inFlight += 1
         actions.append(.dispatch(Dispatch(sequence: sequence, request: request, route: route)))
     }
 
@@ -159,6 +176,7 @@ extension ConnectionMachine {
                 actions.append(.send(response, first.record, close: true))
                 phase = .streaming
                 slots.removeAll()
+                inFlight = 0
                 inbound.removeAll(keepingCapacity: true)
                 inboundStart = 0
                 return
@@ -168,6 +186,7 @@ extension ConnectionMachine {
                 phase = .stopped
                 closeWhenDrained = true
                 slots.removeAll()
+                inFlight = 0
                 return
             }
         }

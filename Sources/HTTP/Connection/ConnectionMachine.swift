@@ -85,6 +85,10 @@ struct ConnectionMachine {
         case timer
         /// The server is shutting down.
         case shutdown
+        /// Requests already received may be read now (see `hasPendingRequests`); the connection
+        /// sends this from its outermost level, one request at a time, so a thousand pipelined
+        /// requests are a loop and never a thousand nested calls.
+        case resume
     }
 
     enum Action {
@@ -140,6 +144,8 @@ struct ConnectionMachine {
     let remoteAddress: String
     /// Most requests read ahead of their responses; further pipelined requests wait in `inbound`.
     let maxPipelined: Int
+    /// Most requests dispatched and not answered yet (`HTTPLimits.maxRequestsInFlight`).
+    let maxInFlight: Int
     /// How long a closing connection waits for the peer to finish sending.
     let lingerSeconds: Double
 
@@ -149,8 +155,23 @@ struct ConnectionMachine {
     var phase: Phase
     var slots: [Slot] = []
     var nextSequence = 0
+    /// Requests dispatched whose answer has not come back.
+    var inFlight = 0
+    /// The unparsed bytes are only part of a head: nothing to do until more arrive.
+    var awaitingBytes = false
     var outputPending = false
     var outputStalledSince: Double?
+    /// Bytes queued for the socket and not written yet; kept by the connection.
+    var unsentBytes = 0
+    /// Bytes written to the socket so far; kept by the connection.
+    var sentBytes = 0
+    /// Since when output has waited for the client without a pause, and `sentBytes` then: a
+    /// window of the send-rate floor.
+    var outputWaitingSince: Double?
+    var sentWhenWaitingBegan = 0
+    /// Set when the client is dropped for not reading: the close then resets the connection, so
+    /// the kernel does not go on holding (and trickling out) what was queued for it.
+    var resetOnClose = false
     var idleSince: Double
     var closeWhenDrained = false
     var inputEnded = false
@@ -161,12 +182,13 @@ struct ConnectionMachine {
     /// How long a closing connection lingers by default.
     static let defaultLingerSeconds = 2.0
 
-    init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16,
+    init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16, maxInFlight: Int? = nil,
          lingerSeconds: Double = ConnectionMachine.defaultLingerSeconds) {
         self.limits = limits
         self.router = router
         self.remoteAddress = remoteAddress
         self.maxPipelined = maxPipelined
+        self.maxInFlight = max(1, maxInFlight ?? limits.maxRequestsInFlight)
         self.lingerSeconds = lingerSeconds
         self.phase = .head(startedAt: nil)
         self.idleSince = now
@@ -175,7 +197,8 @@ struct ConnectionMachine {
     /// Whether the connection wants bytes from the socket now (false pauses reading: backpressure).
     var wantsInput: Bool {
         switch phase {
-        case .head, .body: return !inputEnded && !outputPending && slots.count < maxPipelined
+        case .head: return !inputEnded && mayStartRequest
+        case .body: return !inputEnded && !outputPending && slots.count < maxPipelined
         case .streaming, .lingering: return true
         case .stopped, .closed: return false
         }
@@ -184,6 +207,26 @@ struct ConnectionMachine {
     var isClosed: Bool {
         if case .closed = phase { return true }
         return false
+    }
+
+    /// When an idle keep-alive connection (between requests, nothing owed, nothing queued) became
+    /// idle; nil while it is busy in any way.
+    var idleSinceIfIdle: Double? {
+        guard case .head(nil) = phase, slots.isEmpty, !outputPending, unsentBytes == 0, inboundStart == inbound.count else { return nil }
+        return idleSince
+    }
+
+    /// Whether received bytes may hold a request that can start now (the one before it is
+    /// answered); false once they have been found to be only part of a head.
+    var hasPendingRequests: Bool {
+        guard case .head = phase, inboundStart < inbound.count, !awaitingBytes else { return false }
+        return mayStartRequest
+    }
+
+    /// Whether another request may be read now: the socket takes what is sent, the answers
+    /// queued are under the output budget, and fewer than the most requests are in flight.
+    var mayStartRequest: Bool {
+        !outputPending && slots.count < maxPipelined && inFlight < maxInFlight && unsentBytes < limits.maxUnsentOutputBytes
     }
 
     /// Feeds one event; returns what to do, in order.
@@ -198,6 +241,7 @@ struct ConnectionMachine {
         if case .closed = phase { return }
         switch event {
         case .bytesReceived:
+            awaitingBytes = false
             switch phase {
             case .streaming, .lingering:
                 inbound.removeAll(keepingCapacity: true)
@@ -210,18 +254,10 @@ struct ConnectionMachine {
             switch phase {
             case .streaming, .lingering:
                 close(into: &actions)
-            case .head(let startedAt):
-                if startedAt == nil && slots.isEmpty && !outputPending {
-                    close(into: &actions)
-                } else if startedAt != nil {
-                    // Half a head will never be finished; answer what is pending and stop.
-                    phase = .stopped
-                    closeWhenDrained = true
-                    if slots.isEmpty && !outputPending { close(into: &actions) }
-                } else {
-                    phase = .stopped
-                    closeWhenDrained = true
-                }
+            case .head:
+                // Every complete request already received is still answered, in order; then,
+                // or at once if there is none, the connection closes (see `endOfInput`).
+                advance(now: now, into: &actions)
             case .body:
                 close(into: &actions)
             case .stopped:
@@ -232,21 +268,34 @@ struct ConnectionMachine {
             }
         case .responseReady(let sequence, let response):
             guard let index = slots.firstIndex(where: { $0.sequence == sequence }) else { break }
+            if slots[index].response == nil { inFlight -= 1 }
             slots[index].response = response
             emitReady(now: now, into: &actions)
         case .outputBlocked:
             outputPending = true
             if outputStalledSince == nil { outputStalledSince = now }
+            if outputWaitingSince == nil {
+                outputWaitingSince = now
+                sentWhenWaitingBegan = sentBytes
+            }
         case .outputProgressed:
             outputStalledSince = now
         case .outputDrained:
             outputPending = false
             outputStalledSince = nil
+            outputWaitingSince = nil
             if closeWhenDrained && slots.isEmpty {
                 finishClosing(now: now, into: &actions)
             } else {
                 if slots.isEmpty, case .head(nil) = phase { idleSince = now }
-                advance(now: now, into: &actions)
+                switch phase {
+                case .head:
+                    // Requests already received start from the connection's outermost level
+                    // (`.resume`); here only an ended input is settled.
+                    if inputEnded { advance(now: now, into: &actions) }
+                default:
+                    advance(now: now, into: &actions)
+                }
             }
         case .streamEnded:
             if case .streaming = phase {
@@ -255,6 +304,8 @@ struct ConnectionMachine {
             }
         case .timer:
             checkDeadlines(now: now, into: &actions)
+        case .resume:
+            if case .head = phase { advance(now: now, into: &actions) }
         case .shutdown:
             switch phase {
             case .streaming, .lingering:
@@ -285,13 +336,28 @@ struct ConnectionMachine {
         default: break
         }
         if let stalled = outputStalledSince { deadline = min(deadline ?? .infinity, stalled + limits.writeTimeoutSeconds) }
+        if let waiting = outputWaitingSince { deadline = min(deadline ?? .infinity, waiting + limits.writeTimeoutSeconds) }
         return deadline
     }
 
     mutating func checkDeadlines(now: Double, into actions: inout [Action]) {
         if let stalled = outputStalledSince, now - stalled >= limits.writeTimeoutSeconds {
+            resetOnClose = true
             close(into: &actions)
             return
+        }
+        if let waiting = outputWaitingSince, now - waiting >= limits.writeTimeoutSeconds {
+            // Output has waited for the client a whole window: it must have taken at least the
+            // floor's worth meanwhile, or it is only trickling to hold the connection (and the
+            // memory of what is queued for it).
+            let rate = Double(sentBytes - sentWhenWaitingBegan) / (now - waiting)
+            if rate < Double(limits.minSendBytesPerSecond) {
+                resetOnClose = true
+                close(into: &actions)
+                return
+            }
+            outputWaitingSince = now
+            sentWhenWaitingBegan = sentBytes
         }
         switch phase {
         case .head(let startedAt?) where now - startedAt >= limits.headTimeoutSeconds:
@@ -310,6 +376,7 @@ struct ConnectionMachine {
     mutating func close(into actions: inout [Action]) {
         phase = .closed
         slots.removeAll()
+        inFlight = 0
         actions.append(.close)
     }
 

@@ -149,6 +149,13 @@ enum Socket {
     /// Shuts the write side so the peer reads end-of-stream before the descriptor closes.
     static func shutdownWrite(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
+    /// Makes the next `close` reset the connection: what the kernel still holds for the peer is
+    /// dropped at once instead of trickling out after the close.
+    static func setResetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     private static func describe(_ storage: inout sockaddr_storage) -> String {

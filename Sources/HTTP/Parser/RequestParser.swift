@@ -19,6 +19,9 @@ enum RequestParser {
         if position < bytes.count, bytes[position] == lf { return .invalid(.bad("A line ended in LF without CR.")) }
 
         let lineStart = position
+        // Bytes that cannot begin a request (a TLS ClientHello, a stray binary protocol) are
+        // refused as soon as they are seen, not after the head timeout.
+        if let error = refusedStart(bytes, from: lineStart) { return .invalid(error) }
         let requestLine: Range<Int>
         switch findLineEnd(bytes, from: lineStart, limit: limits.maxRequestLineBytes) {
         case .needMore: return .needMore
@@ -61,6 +64,42 @@ enum RequestParser {
                 }
             }
         }
+    }
+
+    /// `GET ` as the word the machine loads from those four bytes.
+    @inline(__always)
+    private static var getSpace: UInt32 { UInt32(littleEndian: 0x2054_4547) }
+
+    /// The longest method accepted; a longer run of token bytes is no method of HTTP's.
+    static let maxMethodBytes = 20
+
+    /// Why the bytes from `start` cannot be the start of a request line, or nil while they may
+    /// be: the method must be token bytes followed by a space, and the target must begin with
+    /// `/`, `*` or a letter (absolute-form). CR and LF are left to the line rules. Checked
+    /// before anything else, so a request is refused the same way however it is split.
+    static func refusedStart(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> RequestError? {
+        guard let base = bytes.baseAddress else { return nil }
+        let end = bytes.count
+        // Nearly every request starts `GET /`: settled by one comparison.
+        if end - start >= 5 && UnsafeRawPointer(base + start).loadUnaligned(as: UInt32.self) == getSpace
+            && base[start + 4] == UInt8(ascii: "/") { return nil }
+        var index = start
+        while index < end && index - start <= maxMethodBytes {
+            let byte = base[index]
+            if byte == cr || byte == lf { return nil }
+            if byte == space {
+                guard index > start else { break }
+                guard index + 1 < end else { return nil }
+                let first = base[index + 1]
+                if first == UInt8(ascii: "/") || first == UInt8(ascii: "*") || first == cr || first == lf { return nil }
+                if (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") { return nil }
+                return .bad("The request target must be a path starting with /.")
+            }
+            guard isTokenByte(byte) else { break }
+            index += 1
+        }
+        guard index < end else { return nil }
+        return .bad("This is not an HTTP/1.1 request: it must start with a method such as GET (TLS needs another port).")
     }
 
     enum LineEnd {
@@ -226,6 +265,8 @@ enum RequestParser {
     /// compared only when their length matches, rather than each field against every name.
     struct Framing {
         var hosts = 0
+        /// The first Host value.
+        var host: String?
         var lengths: [String] = []
         var encodings: [String] = []
         var expectations: [String] = []
@@ -238,7 +279,11 @@ enum RequestParser {
             let letter = first | 0x20
             guard letter == UInt8(ascii: "h") || letter == UInt8(ascii: "e") || letter == UInt8(ascii: "c") || letter == UInt8(ascii: "t") else { return }
             switch name.utf8.count {
-            case 4: if name.caseInsensitiveEquals("Host") { hosts += 1 }
+            case 4:
+                if name.caseInsensitiveEquals("Host") {
+                    hosts += 1
+                    if host == nil { host = value }
+                }
             case 6: if name.caseInsensitiveEquals("Expect") { expectations.append(value) }
             case 14: if name.caseInsensitiveEquals("Content-Length") { lengths.append(value) }
             case 17: if name.caseInsensitiveEquals("Transfer-Encoding") { encodings.append(value) }
@@ -254,6 +299,9 @@ enum RequestParser {
         if version.minor >= 1 {
             if hosts == 0 { return .invalid(.bad("An HTTP/1.1 request must carry a Host header.")) }
             if hosts > 1 { return .invalid(.bad("The request carries more than one Host header.")) }
+        }
+        if let host = framing.host, !isValidHost(host) {
+            return .invalid(.bad(host.isEmpty ? "The Host header is empty." : "The Host header is not a host name or address with an optional port."))
         }
         if !lengths.isEmpty && !encodings.isEmpty {
             return .invalid(.bad("Content-Length and Transfer-Encoding must not both be sent."))
@@ -285,6 +333,50 @@ enum RequestParser {
         let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers,
                                contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue)
         return .complete(head, consumed: consumed)
+    }
+
+    /// Whether `value` is `uri-host [ ":" port ]` (RFC 9110 §7.2, RFC 3986 §3.2.2): a name of
+    /// unreserved, sub-delim and percent-encoded bytes, or an address in brackets; never empty.
+    static func isValidHost(_ value: String) -> Bool {
+        if let valid = value.utf8.withContiguousStorageIfAvailable({ isValidHost(bytes: $0) }) { return valid }
+        var native = value
+        native.makeContiguousUTF8()
+        return isValidHost(native)
+    }
+
+    static func isValidHost(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        let count = bytes.count
+        var index = 0
+        if base[0] == UInt8(ascii: "[") {
+            // IP-literal: hex digits, colons and dots (IPv6, IPv4-mapped), or an IPvFuture.
+            index = 1
+            while index < count, base[index] != UInt8(ascii: "]") {
+                guard isHostByte(base[index]) || base[index] == colon else { return false }
+                index += 1
+            }
+            guard index < count, index > 1 else { return false }
+            index += 1
+        } else {
+            while index < count, isHostByte(base[index]) { index += 1 }
+            guard index > 0 else { return false }
+        }
+        guard index < count else { return true }
+        guard base[index] == colon, count - index - 1 <= 5 else { return false }
+        index += 1
+        while index < count {
+            guard base[index] >= 48 && base[index] <= 57 else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// unreserved / sub-delims / `%` (RFC 3986): letters, digits, `-._~!$&'()*+,;=%`. A bitmap
+    /// in two constant words, like `isTokenByte`.
+    @inline(__always)
+    static func isHostByte(_ byte: UInt8) -> Bool {
+        let word: UInt64 = byte < 64 ? 0x2BFF_7FF2_0000_0000 : byte < 128 ? 0x47FF_FFFE_87FF_FFFE : 0
+        return word >> UInt64(byte & 63) & 1 != 0
     }
 
     /// `http://host/path?q` → `/path?q`; nil when `target` is not an absolute http(s) URI.

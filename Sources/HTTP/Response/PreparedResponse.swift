@@ -19,6 +19,40 @@ final class OpenFile: Sendable {
         self.size = Int(info.st_size)
     }
 
+    /// Opens `path`, which must lie under `root`, component by component from the root with
+    /// `O_NOFOLLOW`: a symlink anywhere below the root (one swapped in after the path was
+    /// resolved, say) refuses the open instead of leading out of it. nil when it cannot be
+    /// opened that way or is not a regular file.
+    init?(beneath root: String, path: String) {
+        let base = root.hasSuffix("/") ? root : root + "/"
+        guard path.hasPrefix(base) else { return nil }
+        let parts = path.dropFirst(base.count).split(separator: "/", omittingEmptySubsequences: true)
+        guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        var directory = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return nil }
+        for (index, part) in parts.enumerated() {
+            let last = index == parts.count - 1
+            let next = openat(directory, String(part), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY))
+            close(directory)
+            guard next >= 0 else { return nil }
+            directory = next
+        }
+        var info = stat()
+        guard fstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(directory)
+            return nil
+        }
+        // O_NONBLOCK kept a FIFO from blocking the open; reads of a regular file ignore it.
+        self.fd = directory
+        self.size = Int(info.st_size)
+    }
+
+    /// The opened file's inode.
+    var inode: UInt64 {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+
     deinit { close(fd) }
 }
 

@@ -12,8 +12,12 @@ public enum Reply: Sendable {
     /// A cached answer with its head fields encoded once: a plain GET of it is sent without
     /// building a response at all.
     case encoded(EncodedResponse)
-    /// Run on the worker pool; lets an inline handler answer a cache hit at once and offload a miss.
+    /// Run on the worker pool, in the route's lane; lets an inline handler answer a cache hit at
+    /// once and offload a miss.
     case offload(@Sendable () throws -> HTTPResponse)
+    /// Like `offload`, started only once every cap allows it (renders per photo, per client);
+    /// until then it waits in the lane's queue without holding a thread.
+    case offloadCapped([WorkCap], @Sendable () throws -> HTTPResponse)
 }
 
 /// A handler that answers with a response.
@@ -28,6 +32,8 @@ public final class Route: Sendable {
     public let pattern: String
     /// The largest request body accepted; a larger one is answered 413 before it is read.
     public let maxBodyBytes: Int
+    /// Where its offloaded work runs.
+    public let lane: WorkLane
     public let handler: @Sendable (HTTPRequest) throws -> Reply
     let segments: [PatternSegment]
     /// The names of the pattern's parameters in order, shared by every match of this route.
@@ -40,11 +46,12 @@ public final class Route: Sendable {
     /// or for the root pattern. Paths with another count are passed over without matching.
     let partCount: Int
 
-    init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, handler: @escaping @Sendable (HTTPRequest) throws -> Reply,
-         segments: [PatternSegment], parameterNames: [String]) {
+    init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, lane: WorkLane = .general,
+         handler: @escaping @Sendable (HTTPRequest) throws -> Reply, segments: [PatternSegment], parameterNames: [String]) {
         self.method = method
         self.pattern = pattern
         self.maxBodyBytes = maxBodyBytes
+        self.lane = lane
         self.handler = handler
         self.segments = segments
         self.parameterNames = parameterNames
@@ -70,7 +77,8 @@ public final class Route: Sendable {
 
     /// The same route in a new object, for an event loop of its own (see `Router.copyingRoutes`).
     func copy() -> Route {
-        Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler, segments: segments, parameterNames: parameterNames)
+        Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: handler, segments: segments,
+              parameterNames: parameterNames)
     }
 }
 
@@ -128,13 +136,14 @@ public struct Router: Sendable {
         _ method: HTTPMethod, _ pattern: String,
         maxBodyBytes: Int = Router.defaultMaxBodyBytes,
         execution: Execution = .worker,
+        lane: WorkLane = .general,
         _ handler: @escaping Handler
     ) {
         switch execution {
         case .inline:
-            addReply(method, pattern, maxBodyBytes: maxBodyBytes) { request in .response(try handler(request)) }
+            addReply(method, pattern, maxBodyBytes: maxBodyBytes, lane: lane) { request in .response(try handler(request)) }
         case .worker:
-            addReply(method, pattern, maxBodyBytes: maxBodyBytes) { request in .offload { try handler(request) } }
+            addReply(method, pattern, maxBodyBytes: maxBodyBytes, lane: lane) { request in .offload { try handler(request) } }
         }
     }
 
@@ -142,6 +151,7 @@ public struct Router: Sendable {
     public mutating func addReply(
         _ method: HTTPMethod, _ pattern: String,
         maxBodyBytes: Int = Router.defaultMaxBodyBytes,
+        lane: WorkLane = .general,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> Reply
     ) {
         let segments = Router.parse(pattern)
@@ -151,7 +161,7 @@ public struct Router: Sendable {
             case .parameter(let name, _), .rest(let name): name
             }
         }
-        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: handler,
                             segments: segments, parameterNames: names))
         if case .literal(let first) = segments.first {
             if let known = byFirstLiteral.firstIndex(where: { $0.literal == first }) {
@@ -164,16 +174,17 @@ public struct Router: Sendable {
         }
     }
 
-    public mutating func get(_ pattern: String, execution: Execution = .worker, _ handler: @escaping Handler) {
-        add(.GET, pattern, execution: execution, handler)
+    public mutating func get(_ pattern: String, execution: Execution = .worker, lane: WorkLane = .general, _ handler: @escaping Handler) {
+        add(.GET, pattern, execution: execution, lane: lane, handler)
     }
 
-    public mutating func post(_ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, _ handler: @escaping Handler) {
-        add(.POST, pattern, maxBodyBytes: maxBodyBytes, execution: .worker, handler)
+    public mutating func post(_ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, lane: WorkLane = .general,
+                              _ handler: @escaping Handler) {
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, execution: .worker, lane: lane, handler)
     }
 
-    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) {
-        add(.DELETE, pattern, execution: .worker, handler)
+    public mutating func delete(_ pattern: String, lane: WorkLane = .general, _ handler: @escaping Handler) {
+        add(.DELETE, pattern, execution: .worker, lane: lane, handler)
     }
 
     /// Finds the first route whose pattern matches `path`; HEAD matches GET routes.
@@ -245,6 +256,7 @@ public struct Router: Sendable {
                 case .response(let response): return response
                 case .encoded(let encoded): return HTTPResponse(encoded)
                 case .offload(let work): return try work()
+                case .offloadCapped(_, let work): return try work()
                 }
             } catch let error as HTTPResponseError {
                 return error.response

@@ -11,6 +11,8 @@ final class EventLoop: @unchecked Sendable {
     let epoll: Epoll
     private(set) var listener: Int32
     private var connections: [Int32: Connection] = [:]
+    /// This loop's connections by remote address, for the per-address cap.
+    private var byAddress: [String: [Connection]] = [:]
     private let inbox = Mutex<[@Sendable () -> Void]>([])
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -24,6 +26,13 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now: Double
     /// The number of connections, readable from other threads during shutdown.
     let connectionCount = Atomic<Int>(0)
+    /// This loop's access log; its lines are written in batches.
+    let accessLog: AccessLog
+
+    static let tooManyFromAddress: [UInt8] = {
+        let body = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"Your address has too many connections open; close some or try again soon.\"}"
+        return Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+    }()
 
     static let tooBusy: [UInt8] = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 127\r\n\r\n"
         + "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"The server has too many connections; try again soon.\"}").utf8)
@@ -35,6 +44,7 @@ final class EventLoop: @unchecked Sendable {
         self.readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         self.encoder = ResponseHeadEncoder(serverName: context.serverName)
         self.now = monotonicSeconds()
+        self.accessLog = AccessLog(logger: context.logger)
         try epoll.add(listener, events: EpollFlags.readable)
     }
 
@@ -73,7 +83,8 @@ final class EventLoop: @unchecked Sendable {
         var events = EpollEvents(capacity: 256)
         var nextSweep = monotonicSeconds() + shortestLimit
         while running {
-            let wait = max(0, min(nextSweep, acceptPausedUntil ?? .infinity) - monotonicSeconds())
+            let wake = min(nextSweep, acceptPausedUntil ?? .infinity, accessLog.flushDeadline ?? .infinity)
+            let wait = max(0, wake - monotonicSeconds())
             epoll.wait(into: &events, timeoutMilliseconds: Int32(min(wait, 60) * 1000 + 1))
             now = monotonicSeconds()
             for index in 0..<events.count {
@@ -88,6 +99,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             resumeAcceptingIfDue()
+            accessLog.flushIfDue(now: now)
             if now >= nextSweep {
                 nextSweep = now + shortestLimit
                 for connection in Array(connections.values) {
@@ -100,6 +112,8 @@ final class EventLoop: @unchecked Sendable {
         }
         for connection in Array(connections.values) { connection.close() }
         if listener >= 0 { Socket.close(listener) }
+        // Every answered request is in the log before the loop's thread ends (shutdown waits for it).
+        accessLog.flush()
     }
 
     /// The shortest time from any event to the deadline it arms.
@@ -141,6 +155,12 @@ final class EventLoop: @unchecked Sendable {
                 Socket.close(fd)
                 continue
             }
+            guard makeRoom(for: remote) else {
+                context.openConnections.subtract()
+                Self.tooManyFromAddress.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
+                Socket.close(fd)
+                continue
+            }
             Socket.setNoDelay(fd)
             let connection = Connection(fd: fd, remoteAddress: remote, loop: self)
             do {
@@ -151,6 +171,7 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             connections[fd] = connection
+            if context.maxConnectionsPerAddress > 0 { byAddress[remote, default: []].append(connection) }
             connectionCount.add(1, ordering: .relaxed)
             context.observer.connectionOpened()
             if shuttingDown { connection.shutdown() }
@@ -163,9 +184,28 @@ final class EventLoop: @unchecked Sendable {
         if listener >= 0 { try? epoll.add(listener, events: EpollFlags.readable) }
     }
 
+    /// Whether `remote` may open one more connection on this loop, closing its connection idle
+    /// the longest if it is at its share; false when all of its connections are busy.
+    private func makeRoom(for remote: String) -> Bool {
+        let cap = context.maxConnectionsPerAddress
+        guard cap > 0, let open = byAddress[remote], open.count >= cap else { return true }
+        var oldest: Connection?
+        for connection in open {
+            guard let since = connection.machine.idleSinceIfIdle else { continue }
+            if oldest == nil || since < oldest!.machine.idleSince { oldest = connection }
+        }
+        guard let oldest else { return false }
+        oldest.close()
+        return true
+    }
+
     /// Called by a connection once its descriptor is closed.
     func removed(_ connection: Connection) {
         connections[connection.fd] = nil
+        if context.maxConnectionsPerAddress > 0, var open = byAddress[connection.machine.remoteAddress] {
+            open.removeAll { $0 === connection }
+            byAddress[connection.machine.remoteAddress] = open.isEmpty ? nil : open
+        }
         connectionCount.subtract(1, ordering: .relaxed)
         context.openConnections.subtract()
         context.observer.connectionClosed()

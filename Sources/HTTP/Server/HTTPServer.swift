@@ -10,6 +10,12 @@ public struct HTTPLimits: Sendable {
     public var maxHeaderCount = 100
     /// Most open connections; further ones are accepted and closed at once. Default 10 000.
     public var maxConnections = 10_000
+    /// Most open connections from one remote address, shared out evenly over the event loops
+    /// (each loop takes its part of the connections); 0 for no cap. When an address has its
+    /// share, its connection idle the longest is closed to make room, and with none idle the
+    /// new one is answered 503. Default 256: well below `maxConnections`, so one host holding
+    /// idle connections cannot crowd everyone else out.
+    public var maxConnectionsPerAddress = 256
     /// Time allowed for a request head to arrive completely once its first byte has. Default 10 s.
     public var headTimeoutSeconds: Double = 10
     /// Time an idle keep-alive connection is kept open. Default 60 s.
@@ -18,6 +24,19 @@ public struct HTTPLimits: Sendable {
     public var writeTimeoutSeconds: Double = 30
     /// Time a request body may take to arrive. Default 60 s.
     public var bodyTimeoutSeconds: Double = 60
+    /// Requests of one connection worked on at once; further pipelined requests wait unread
+    /// until the earlier ones are answered, as nginx does. Default 1: a client pipelining a
+    /// thousand slow requests holds one worker, not a thousand answers' memory.
+    public var maxRequestsInFlight = 1
+    /// Answer bytes queued for one connection beyond which none of its further requests is
+    /// read, until the client has taken them. Default 1 MiB.
+    public var maxUnsentOutputBytes = 1 << 20
+    /// Unsent bytes of one stream response (Server-Sent Events) beyond which it is closed: the
+    /// client reconnects and resumes from its last event id. Default 1 MiB.
+    public var maxStreamBacklogBytes = 1 << 20
+    /// A client that takes what it is sent slower than this, over a whole `writeTimeoutSeconds`
+    /// in which output kept waiting for it, is dropped. Default 1 KiB/s.
+    public var minSendBytesPerSecond = 1024
 
     public init() {}
 }
@@ -29,8 +48,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int
     /// Event loops (epoll instances, one thread each); default one per core.
     public var eventLoops: Int
-    /// Threads in the worker pool for `.worker` routes and offloaded replies.
+    /// Threads in the worker pool's general lane, for `.worker` routes and offloaded replies
+    /// that name no lane of their own.
     public var workerThreads: Int
+    /// Threads of each further lane (`WorkLane`); a route naming a lane not listed runs in the general one.
+    public var lanes: [WorkLane: Int]
+    /// A lane whose oldest queued job has waited this long makes `HTTPServer.saturation` report it. Default 2 s.
+    public var saturatedAfterSeconds: Double
     /// The `Server` header's value.
     public var serverName: String
     public var limits: HTTPLimits
@@ -38,12 +62,15 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080,
         eventLoops: Int = System.coreCount, workerThreads: Int = max(4, System.coreCount * 2),
-        serverName: String = "PhotoScroll", limits: HTTPLimits = HTTPLimits()
+        serverName: String = "PhotoScroll", limits: HTTPLimits = HTTPLimits(), lanes: [WorkLane: Int] = [:],
+        saturatedAfterSeconds: Double = 2
     ) {
         self.host = host
         self.port = port
         self.eventLoops = eventLoops
         self.workerThreads = workerThreads
+        self.lanes = lanes
+        self.saturatedAfterSeconds = saturatedAfterSeconds
         self.serverName = serverName
         self.limits = limits
     }

@@ -46,16 +46,28 @@ public final class HTTPServer: @unchecked Sendable {
             listeners.forEach { Socket.close($0) }
             throw error
         }
-        let pool = WorkerPool(threads: configuration.workerThreads)
+        var lanes = configuration.lanes
+        lanes[.general] = configuration.workerThreads
+        let pool = WorkerPool(lanes: lanes)
         self.pool = pool
         let openConnections = ConnectionCount()
         for (index, fd) in listeners.enumerated() {
             let context = ServerContext(router: router.copyingRoutes(), limits: configuration.limits, logger: logger, observer: observer.forEventLoop(),
-                                        pool: pool, serverName: configuration.serverName, openConnections: openConnections)
+                                        pool: pool, serverName: configuration.serverName, openConnections: openConnections,
+                                        loops: listeners.count)
             let loop = try EventLoop(context: context, listener: fd)
             loops.append(loop)
             loop.start(name: "http-loop-\(index)")
         }
+    }
+
+    /// How busy each worker lane is now; empty before `start()`.
+    public var workload: [LaneLoad] { pool?.load ?? [] }
+
+    /// The lanes whose oldest queued job has waited longer than `saturatedAfterSeconds`: work
+    /// there is arriving faster than it is done. Empty when the server keeps up.
+    public var saturation: [LaneLoad] {
+        workload.filter { $0.oldestWaitSeconds >= configuration.saturatedAfterSeconds }
     }
 
     /// Blocks until `shutdown` has finished.

@@ -19,9 +19,13 @@ final class ServerContext: Sendable {
     let openConnections: ConnectionCount
     /// Logged per request only when the logger would keep info lines.
     let logsRequests: Bool
+    /// This loop's share of `limits.maxConnectionsPerAddress`; 0 for no cap.
+    let maxConnectionsPerAddress: Int
 
     init(router: Router, limits: HTTPLimits, logger: Logger, observer: any HTTPServerObserver, pool: WorkerPool, serverName: String,
-         openConnections: ConnectionCount) {
+         openConnections: ConnectionCount, loops: Int = 1) {
+        let cap = limits.maxConnectionsPerAddress
+        self.maxConnectionsPerAddress = cap <= 0 ? 0 : max(1, (cap + loops - 1) / max(1, loops))
         self.router = router
         self.openConnections = openConnections
         self.limits = limits

@@ -9,6 +9,7 @@ final class StreamChannel: ResponseStream, @unchecked Sendable {
         var closeRequested = false
         var scheduled = false
         var callbacks: [@Sendable () -> Void] = []
+        var drainWaiters: [@Sendable () -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -54,6 +55,28 @@ final class StreamChannel: ResponseStream, @unchecked Sendable {
         if runNow { callback() }
     }
 
+    func whenDrained(_ callback: @escaping @Sendable () -> Void) {
+        let wake = state.withLock { state -> Bool? in
+            if state.closed { return nil }
+            state.drainWaiters.append(callback)
+            let wake = !state.scheduled
+            state.scheduled = true
+            return wake
+        }
+        // The loop looks at its queue when it next takes this stream's writes.
+        if wake == true { schedule() }
+    }
+
+    /// Loop side: the connection's queue is low; runs the writers waiting for that.
+    func runDrainWaiters() {
+        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+            if state.closed || state.drainWaiters.isEmpty { return [] }
+            defer { state.drainWaiters.removeAll() }
+            return state.drainWaiters
+        }
+        waiters.forEach { $0() }
+    }
+
     /// Loop side: the queued writes and whether the application closed the stream.
     func take() -> (chunks: [[UInt8]], closeRequested: Bool) {
         state.withLock { state in
@@ -70,6 +93,7 @@ final class StreamChannel: ResponseStream, @unchecked Sendable {
             if state.closed { return [] }
             state.closed = true
             state.pending.removeAll()
+            state.drainWaiters.removeAll()
             let callbacks = state.callbacks
             state.callbacks.removeAll()
             return callbacks

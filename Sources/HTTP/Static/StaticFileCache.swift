@@ -108,10 +108,11 @@ final class StaticFileCache: Sendable {
         }
     }
 
-    /// Reads (and, when asked, compresses) the file and caches it; nil when it cannot be read
-    /// or changed while being read.
-    func load(_ identity: FileIdentity, contentType: String, compressible: Bool, compress: Bool) -> CachedFile? {
-        guard let file = OpenFile(path: identity.path), file.size == identity.size else { return nil }
+    /// Reads (and, when asked, compresses) the file and caches it; nil when it cannot be read,
+    /// changed while being read, or cannot be reached under `root` without following a symlink.
+    func load(_ identity: FileIdentity, root: String, contentType: String, compressible: Bool, compress: Bool) -> CachedFile? {
+        guard let file = OpenFile(beneath: root, path: identity.path), file.size == identity.size,
+              file.inode == identity.inode else { return nil }
         var bytes = [UInt8](repeating: 0, count: identity.size)
         var done = 0
         while done < bytes.count {

@@ -41,8 +41,12 @@ public struct StaticFiles: Sendable {
     func reply(for request: HTTPRequest, path: String?) throws -> Reply {
         guard let path else { throw HTTPError(.notFound, "No file at \(request.path).") }
         var info = stat()
+        // The resolved path holds no symlink; one there now was swapped in since (the resolution
+        // is remembered for a second), so lstat refuses it rather than follow it. A directory
+        // swapped for a symlink higher up changes the file's identity, which misses the cache,
+        // and files are opened only component by component without following symlinks.
         // withCString hands over the string's own bytes; passing `path` itself builds a C copy.
-        guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard path.withCString({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
         let size = Int(info.st_size)
@@ -54,14 +58,15 @@ public struct StaticFiles: Sendable {
         let identity = FileIdentity(path: path, info: info)
         let contentType = MediaType.forPath(path)
         let compressible = MediaType.isCompressible(contentType)
+        guard let root = resolver.realRoot else { throw HTTPError(.notFound, "No file at \(request.path).") }
         guard identity.size <= Self.cachedFileLimit else {
             return .response(HTTPResponse(headers: CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible),
-                                          body: .file(path: path)))
+                                          body: .confinedFile(root: root, path: path)))
         }
         let wantsGzip = gzipAllowed && compressible
         let cache = self.cache
         return .offload {
-            guard let file = cache.load(identity, contentType: contentType, compressible: compressible, compress: wantsGzip) else {
+            guard let file = cache.load(identity, root: root, contentType: contentType, compressible: compressible, compress: wantsGzip) else {
                 throw HTTPError(.notFound, "No file at \(request.path).")
             }
             return HTTPResponse(file.answer(gzip: wantsGzip))

@@ -30,6 +30,18 @@ final class StaticPathResolver: Sendable {
         return path
     }
 
+    /// The root's own real path (remembered for a second), or nil when it does not exist.
+    var realRoot: String? {
+        let now = monotonicSeconds()
+        if let remembered = memory.withLock({ now - $0.rootCheckedAt < Self.lifetimeSeconds ? $0.realRoot : nil }) { return remembered }
+        guard let real = StaticPath.realPath(root) else { return nil }
+        memory.withLock { memory in
+            memory.realRoot = real
+            memory.rootCheckedAt = now
+        }
+        return real
+    }
+
     /// The real path of `relative`, or nil when it does not exist or leads outside the root.
     func resolve(_ relative: String) -> String? {
         let now = monotonicSeconds()

@@ -182,6 +182,10 @@ public final class PhotoCatalog: Sendable {
         return low
     }
 
+    /// Every stored row, present or not, in id order: what each id means (for the comments'
+    /// check that their photo ids still name the same files).
+    public var entries: [CatalogEntry] { state.withLock { $0.entries.values.sorted { $0.id < $1.id } } }
+
     /// The present photo stored under a relative path, or nil.
     public func photo(relativePath: String) -> Photo? {
         state.withLock { state in state.byPath[relativePath].flatMap { Self.position(of: $0, in: state) }.map { state.photos[$0] } }

@@ -28,12 +28,22 @@ extension PhotoLibrary {
     }
 
     /// Builds the photo's pyramid now, in the calling thread; returns the error text on failure.
+    ///
+    /// Only a fault of the file itself fails the photo (and is saved in the catalog). A build can
+    /// also fail because the disk filled or a write failed, whether or not libvips said so (a
+    /// level missing from dzsave's output is often all that shows), or because the file was
+    /// rewritten while it was read ("Premature end of input file"). So a failure is judged by
+    /// reading the file again on its own: if it changed, the next scan gives it a new version;
+    /// if it reads whole, the build is retried with backoff; only if it cannot be decoded is the
+    /// photo marked failed.
     @discardableResult
     public func buildPyramid(_ photo: Photo) -> String? {
         let directory = catalog.pyramidDirectory(photo.version)
         // Gone (or moved) since it was queued: the scan that notices decides what it is now.
         guard let before = catalog.folder.fingerprint(photo.relativePath) else { return nil }
         let started = DispatchTime.now()
+        let lock = BuildLock.shared(in: configuration.tilesDirectory)
+        defer { BuildLock.release(lock) }
         do {
             _ = try renderer.buildPyramid(source: photo.sourcePath, into: directory)
             if catalog.folder.fingerprint(photo.relativePath) != before {
@@ -45,6 +55,7 @@ extension PhotoLibrary {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             metrics.ingestDuration.observe(seconds)
+            retries.succeeded(photo.version)
             catalog.markBuilt(photo.version)
             logger.debug("pyramid built", [("photo", String(photo.id)), ("version", photo.version),
                                            ("seconds", String(format: "%.2f", seconds))])
@@ -52,17 +63,24 @@ extension PhotoLibrary {
             return nil
         } catch {
             let text = "\(error)"
-            if catalog.folder.fingerprint(photo.relativePath) != before || catalog.photo(photo.id)?.relativePath != photo.relativePath {
-                // The file changed or moved while it was read: not the photo's fault.
+            if catalog.photo(photo.id)?.relativePath != photo.relativePath {
+                // Moved while it was read: the photo is built again from where it is now.
                 return nil
             }
             metrics.ingestFailures.increment()
-            // A file that could not be written (disk full, permissions) is the server's trouble,
-            // not the photo's: remembered until restart only, so the next run tries again.
-            let transient: Bool
-            if case ImagingError.io = error { transient = true } else { transient = false }
-            catalog.markFailed(id: photo.id, version: photo.version, error: text, persist: !transient)
-            logger.warning("pyramid failed", [("photo", String(photo.id)), ("path", photo.relativePath), ("error", text)])
+            switch judge(error, photo: photo, fingerprintBefore: before) {
+            case .changedWhileRead:
+                logger.info("the file changed while its pyramid was built; it is built again in its new version",
+                            [("photo", String(photo.id)), ("path", photo.relativePath), ("error", text)])
+                requestRescan()
+            case .notTheFile(let why):
+                scheduleRetry(photo, error: text, why: why)
+            case .theFile(let reason):
+                catalog.markFailed(id: photo.id, version: photo.version, error: reason, persist: true)
+                logger.warning("pyramid failed: the file cannot be shown", [("photo", String(photo.id)), ("path", photo.relativePath),
+                                                                           ("error", reason)])
+                metrics.record(catalog)
+            }
             progress.withLock { $0.built() }
             return text
         }
@@ -84,6 +102,55 @@ extension PhotoLibrary {
                      ("photosPerSecond", String(format: "%.1f", line.rate))])
     }
 
+    /// Whose fault a failed build was.
+    enum BuildFault: Equatable {
+        /// The file changed (size, time or inode) while it was read.
+        case changedWhileRead
+        /// The file reads whole on its own: the disk, a write, the machine. Retried.
+        case notTheFile(String)
+        /// The file cannot be decoded; the reason is what its photo shows.
+        case theFile(String)
+    }
+
+    func judge(_ error: Error, photo: Photo, fingerprintBefore before: FileFingerprint?) -> BuildFault {
+        if catalog.folder.fingerprint(photo.relativePath) != before { return .changedWhileRead }
+        switch error {
+        case ImagingError.notAnImage, ImagingError.tooLarge:
+            // Judged from the file's header, which no write can change.
+            return .theFile("\(error)")
+        default:
+            break
+        }
+        do {
+            // A whole decode of the source, writing nothing: the thumbnail reads every row.
+            _ = try renderer.thumbnail(source: photo.sourcePath)
+        } catch ImagingError.io(let why) {
+            // Unreadable for now (permissions, an I/O error, a mount gone): not the image's fault.
+            return .notTheFile("the file could not be read: \(why)")
+        } catch {
+            if catalog.folder.fingerprint(photo.relativePath) != before { return .changedWhileRead }
+            return .theFile("\(error)")
+        }
+        if catalog.folder.fingerprint(photo.relativePath) != before { return .changedWhileRead }
+        return .notTheFile("the file decodes on its own, so writing the pyramid failed (a full disk?)")
+    }
+
+    /// Tries the build again after a backoff that doubles with each failure; the photo stays
+    /// `processing` meanwhile (its tiles are rendered on demand) and nothing is saved.
+    private func scheduleRetry(_ photo: Photo, error: String, why: String) {
+        let (seconds, attempt) = retries.failed(photo.version, baseSeconds: configuration.retryDelaySeconds,
+                                                maxSeconds: configuration.maxRetryDelaySeconds)
+        logger.warning("pyramid build failed, not for a fault of the file; trying again later", [
+            ("photo", String(photo.id)), ("path", photo.relativePath), ("error", error), ("judged", why),
+            ("attempt", String(attempt)), ("retryInSeconds", String(format: "%.0f", seconds)),
+        ])
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self, !self.isStopping, let current = self.catalog.photo(photo.id),
+                  current.version == photo.version, current.status == .processing else { return }
+            self.queue(current)
+        }
+    }
+
     /// Deletes tile folders that no photo's current version uses, once older than
     /// `garbageAgeSeconds` (another process may have just made one for a file it sees
     /// differently), except those of photos missing for less than `missingGraceSeconds`, which
@@ -97,7 +164,7 @@ extension PhotoLibrary {
         let wall = Int(now.timeIntervalSince1970 * 1e9)
         let retained = catalog.retainedVersions(now: wall, graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9))
         var removed: [String] = []
-        for name in names where !retained.contains(name) {
+        for name in names where !retained.contains(name) && name != ".builds.lock" {
             let path = root + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { continue }

@@ -13,6 +13,9 @@ public protocol PhotoRendering: Sendable {
     func thumbnail(source: String) throws -> [UInt8]
     /// Where a built pyramid keeps a tile.
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String
+    /// A region of the photo scaled, turned and encoded: cut from the built pyramid in
+    /// `pyramidDirectory` when there is one, else rendered from the source.
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8]
 }
 
 extension PhotoRendering {
@@ -52,5 +55,14 @@ public struct VipsPhotoRendering: PhotoRendering {
 
     public func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
         PhotoRenderer.tilePath(in: directory, tile)
+    }
+
+    public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid,
+                             _ rendition: RegionRendition) throws -> [UInt8] {
+        if let pyramidDirectory,
+           let bytes = try PhotoRenderer.renderRegion(pyramid: pyramid, directory: pyramidDirectory, rendition, settings: settings) {
+            return bytes
+        }
+        return try PhotoRenderer.renderRegion(source: source, rendition, settings: settings)
     }
 }

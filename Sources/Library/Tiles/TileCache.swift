@@ -1,32 +1,48 @@
 import Imaging
 import Synchronization
 
-/// What a cached image is: one tile of one version, or that version's thumbnail.
+/// What a cached image is: one tile of one version, that version's thumbnail, or a rendition
+/// of it (a region rendered on request, named by `RegionRendition.name` or the like).
 public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     public var version: String
-    /// The tile, or nil for the thumbnail.
+    /// The tile, or nil for the thumbnail or a rendition.
     public var tile: TileCoordinate?
+    /// The rendition's name, or nil for a tile or the thumbnail.
+    public var rendition: String?
 
     public init(version: String, tile: TileCoordinate?) {
         self.version = version
         self.tile = tile
+        self.rendition = nil
     }
 
-    public var description: String { tile.map { "\(version)/\($0)" } ?? "\(version)/thumbnail" }
+    /// A rendition of the version, named so that equal names are equal images.
+    public init(version: String, rendition: String) {
+        self.version = version
+        self.tile = nil
+        self.rendition = rendition
+    }
+
+    public var description: String {
+        if let rendition { return "\(version)/\(rendition)" }
+        return tile.map { "\(version)/\($0)" } ?? "\(version)/thumbnail"
+    }
 
     /// The coordinate packed into one word rather than hashed as an optional and three words:
     /// every hot tile hashes one key. Coordinates too large to pack apart only collide, and ==
-    /// settles those.
+    /// settles those. Renditions, never on the hottest path, add their name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)
         hasher.combine(tile.map { $0.z &<< 48 ^ $0.x &<< 24 ^ $0.y } ?? -1)
+        if let rendition { hasher.combine(rendition) }
     }
 
     public static func == (lhs: TileKey, rhs: TileKey) -> Bool {
-        lhs.tile == rhs.tile && lhs.version == rhs.version
+        lhs.tile == rhs.tile && lhs.version == rhs.version && lhs.rendition == rhs.rendition
     }
 
-    /// The strong ETag of this image, quoted: `"version-z-x-y"`, or `"version-thumbnail"`.
+    /// The strong ETag of this image, quoted: `"version-z-x-y"`, `"version-thumbnail"`, or
+    /// `"version-r<hash of the rendition's name>"` (names hold commas, which If-None-Match lists split at).
     /// Spelled by appending into one reserved buffer: interpolation costs several times more,
     /// and the cache keeps the result with its entry so a hot tile never spells it again.
     public var entityTag: String {
@@ -38,6 +54,8 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
             tag.append("-"); tag.append(String(tile.z))
             tag.append("-"); tag.append(String(tile.x))
             tag.append("-"); tag.append(String(tile.y))
+        } else if let rendition {
+            tag.append("-r"); tag.append(ContentHash.hex(of: Array(rendition.utf8)))
         } else {
             tag.append("-thumbnail")
         }

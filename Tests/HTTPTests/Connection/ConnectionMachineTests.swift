@@ -30,7 +30,7 @@ final class ConnectionMachineTests: XCTestCase {
     }
 
     func machine(now: Double = 0) -> ConnectionMachine {
-        ConnectionMachine(limits: limits, router: router, remoteAddress: "127.0.0.1", now: now, maxPipelined: 4, lingerSeconds: 2)
+        ConnectionMachine(limits: limits, router: router, remoteAddress: "127.0.0.1", now: now, maxPipelined: 4, maxInFlight: 4, lingerSeconds: 2)
     }
 
     var sequences: [Int] = []
@@ -81,8 +81,9 @@ final class ConnectionMachineTests: XCTestCase {
         let one = "GET /b HTTP/1.1\r\nHost: x\r\n\r\n"
         XCTAssertEqual(receive(&m, String(repeating: one, count: 6), at: 0).count, 4)
         XCTAssertFalse(m.wantsInput)
+        // An answer frees a place: the next request starts when the connection resumes.
         XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
-        XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.dispatch("/b", body: "")])
+        XCTAssertEqual(steps(m.event(.resume, now: 0)), [.dispatch("/b", body: "")])
     }
 
     func testConnectionCloseAnswersThenCloses() {
@@ -165,6 +166,7 @@ final class ConnectionMachineTests: XCTestCase {
         _ = ok(&m, sequences[0], at: 0)
         _ = m.event(.outputBlocked, now: 1)
         XCTAssertFalse(m.wantsInput)
+        m.sentBytes += 100_000
         _ = m.event(.outputProgressed, now: 5)
         XCTAssertEqual(steps(m.event(.timer, now: 14)), [])
         XCTAssertEqual(steps(m.event(.timer, now: 15)), [.close])
@@ -218,7 +220,8 @@ final class ConnectionMachineTests: XCTestCase {
         var m = machine()
         _ = receive(&m, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n", at: 0)
         XCTAssertEqual(steps(m.event(.inputClosed, now: 0)), [])
-        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: false)])
+        // The last answer owed says `Connection: close`: no request can follow it.
+        XCTAssertEqual(ok(&m, sequences[0], at: 0), [.send(200, close: true)])
         XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [.close])
     }
 

@@ -9,13 +9,15 @@ final class LiveServer {
     let observer = RecordingObserver()
     var port: Int { server.port }
 
-    init(limits: HTTPLimits = HTTPLimits(), eventLoops: Int = 2, workerThreads: Int = 4, _ build: (inout Router) -> Void) throws {
+    init(limits: HTTPLimits = HTTPLimits(), eventLoops: Int = 2, workerThreads: Int = 4, lanes: [WorkLane: Int] = [:],
+         saturatedAfterSeconds: Double = 2, sink: (any LogSink)? = nil, _ build: (inout Router) -> Void) throws {
         var router = Router()
         build(&router)
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: eventLoops, workerThreads: workerThreads,
-                                                    serverName: "PhotoScroll", limits: limits)
+                                                    serverName: "PhotoScroll", limits: limits, lanes: lanes,
+                                                    saturatedAfterSeconds: saturatedAfterSeconds)
         server = HTTPServer(configuration: configuration, router: router,
-                            logger: Logger(label: "http", level: .info, sink: logs), observer: observer)
+                            logger: Logger(label: "http", level: .info, sink: sink ?? logs), observer: observer)
         try server.start()
     }
 

@@ -34,6 +34,39 @@ final class ProtocolErrorTests: XCTestCase {
         XCTAssertTrue(c.waitForClose(), "connection left open after \(raw.debugDescription)", file: file, line: line)
     }
 
+    /// A TLS client on the plain port, or anything else that cannot start a request, hears 400
+    /// at once instead of waiting out the head timeout for a 408.
+    func testBytesThatCannotStartARequestAreRefusedAtOnce() throws {
+        var limits = HTTPLimits()
+        limits.headTimeoutSeconds = 30
+        let live = try LiveServer(limits: limits) { router in
+            router.get("/ok", execution: .inline) { _ in HTTPResponse(contentType: "text/plain", bytes: [65]) }
+        }
+        defer { live.stop() }
+        let clientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03] + [UInt8](repeating: 0x5a, count: 32)
+        for attempt in [clientHello, Array("\u{0}\u{0}\u{0}".utf8), Array("GET \u{1}".utf8)] {
+            let started = Date()
+            let c = try live.connect(timeoutSeconds: 5)
+            try c.send(attempt)
+            let response = try c.readResponse()
+            XCTAssertEqual(response.status, 400)
+            XCTAssertEqual(response.headers["Connection"], "close")
+            XCTAssertTrue(c.waitForClose())
+            XCTAssertLessThan(Date().timeIntervalSince(started), 3, "refused only after \(Date().timeIntervalSince(started)) s")
+        }
+    }
+
+    func testEmptyOrInvalidHostIsRefused() throws {
+        let live = try makeServer()
+        defer { live.stop() }
+        try expectClose(live, "GET /ok HTTP/1.1\r\nHost:\r\n\r\n", status: 400)
+        try expectClose(live, "GET /ok HTTP/1.1\r\nHost: a b\r\n\r\n", status: 400)
+        try expectClose(live, "GET /ok HTTP/1.1\r\nHost: evil.example/x\r\n\r\n", status: 400)
+        let c = try live.connect()
+        try c.send("GET /ok HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n")
+        XCTAssertEqual(try c.readResponse().status, 200)
+    }
+
     func testParseErrorsCloseTheConnection() throws {
         let live = try makeServer()
         defer { live.stop() }

@@ -100,6 +100,57 @@ final class StaticFilesTests: XCTestCase {
         }
     }
 
+    /// A file, or a folder above it, replaced by a symlink out of the root after it was served
+    /// (and while its resolution is remembered) is refused on every later request, never followed.
+    func testASymlinkSwappedInAfterTheFirstRequestIsNotFollowed() throws {
+        let fm = FileManager.default
+        try "a 300 KB secret, too big for the cache: ".appending(String(repeating: "s", count: 300_000))
+            .write(toFile: outside + "/big-secret.bin", atomically: true, encoding: .utf8)
+        try fm.createDirectory(atPath: outside + "/js", withIntermediateDirectories: true)
+        try "top secret".write(toFile: outside + "/js/app.js", atomically: true, encoding: .utf8)
+        let live = try makeServer()
+        defer { live.stop() }
+        func get(_ path: String) throws -> HTTPClientResponse {
+            let c = try live.connect()
+            try c.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            return try c.readResponse()
+        }
+        XCTAssertEqual(try get("/style.css").status, 200)
+        XCTAssertEqual(try get("/big.webp").status, 200)
+        XCTAssertEqual(try get("/js/app.js").status, 200)
+
+        // The files themselves become symlinks to a secret; a folder becomes a symlink out.
+        try fm.removeItem(atPath: root + "/style.css")
+        try fm.createSymbolicLink(atPath: root + "/style.css", withDestinationPath: outside + "/passwd")
+        try fm.removeItem(atPath: root + "/big.webp")
+        try fm.createSymbolicLink(atPath: root + "/big.webp", withDestinationPath: outside + "/big-secret.bin")
+        try fm.removeItem(atPath: root + "/js")
+        try fm.createSymbolicLink(atPath: root + "/js", withDestinationPath: outside + "/js")
+        for _ in 0..<3 {
+            for path in ["/style.css", "/big.webp", "/js/app.js"] {
+                let response = try get(path)
+                XCTAssertEqual(response.status, 404, path)
+                XCTAssertFalse(response.text.contains("secret"), path)
+            }
+        }
+        // After the remembered resolution expires the answer is the same.
+        Thread.sleep(forTimeInterval: StaticPathResolver.lifetimeSeconds + 0.1)
+        for path in ["/style.css", "/big.webp", "/js/app.js"] { XCTAssertEqual(try get(path).status, 404, path) }
+    }
+
+    /// Opening beneath the root refuses a symlink at any depth, and anything not a regular file.
+    func testOpeningBeneathTheRootFollowsNoSymlink() throws {
+        let real = try XCTUnwrap(StaticPath.realPath(root))
+        XCTAssertNotNil(OpenFile(beneath: real, path: real + "/js/app.js"))
+        XCTAssertNil(OpenFile(beneath: real, path: real + "/leak.txt"))
+        XCTAssertNil(OpenFile(beneath: real, path: real + "/escape/passwd"))
+        XCTAssertNil(OpenFile(beneath: real, path: real + "/js"))
+        XCTAssertNil(OpenFile(beneath: real, path: real + "/js/../index.html"))
+        XCTAssertNil(OpenFile(beneath: real, path: outside + "/passwd"))
+        mkfifo(real + "/pipe", 0o644)
+        XCTAssertNil(OpenFile(beneath: real, path: real + "/pipe"), "a FIFO neither blocks nor is served")
+    }
+
     func testContentTypes() {
         XCTAssertEqual(MediaType.forPath("a.mjs"), "text/javascript; charset=utf-8")
         XCTAssertEqual(MediaType.forPath("a.JPG"), "image/jpeg")

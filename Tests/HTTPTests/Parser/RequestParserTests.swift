@@ -60,6 +60,27 @@ final class RequestParserTests: XCTestCase {
         ("transfer coding not ending in chunked", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", .status(400)),
         ("chunked on HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", .status(400)),
         ("unsupported expectation", "POST / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\n\r\n", .status(417)),
+        // Bytes that cannot start a request are refused on sight.
+        ("TLS ClientHello", "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}", .status(400)),
+        ("NUL before the method", "\u{0}GET / HTTP/1.1\r\nHost: a\r\n\r\n", .status(400)),
+        ("space before the method", " GET / HTTP/1.1\r\nHost: a\r\n\r\n", .status(400)),
+        ("target starting with neither / nor * nor a letter", "GET %2F HTTP/1.1\r\nHost: a\r\n\r\n", .status(400)),
+        ("a 21-byte method", "ABCDEFGHIJKLMNOPQRSTU / HTTP/1.1\r\nHost: a\r\n\r\n", .status(400)),
+        ("a 20-byte method is merely unknown", "ABCDEFGHIJKLMNOPQRST / HTTP/1.1\r\nHost: a\r\n\r\n", .status(501)),
+        ("SSH banner", "SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n", .status(400)),
+        // Host must be a host, with an optional port.
+        ("empty Host", "GET / HTTP/1.1\r\nHost: \r\n\r\n", .status(400)),
+        ("empty Host on 1.0", "GET / HTTP/1.0\r\nHost:\r\n\r\n", .status(400)),
+        ("Host with a space", "GET / HTTP/1.1\r\nHost: a b\r\n\r\n", .status(400)),
+        ("Host with a slash", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", .status(400)),
+        ("Host with userinfo", "GET / HTTP/1.1\r\nHost: user@a\r\n\r\n", .status(400)),
+        ("Host with a non-numeric port", "GET / HTTP/1.1\r\nHost: a:b\r\n\r\n", .status(400)),
+        ("Host with a six-digit port", "GET / HTTP/1.1\r\nHost: a:123456\r\n\r\n", .status(400)),
+        ("Host with an unclosed bracket", "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", .status(400)),
+        ("Host of only a port", "GET / HTTP/1.1\r\nHost: :80\r\n\r\n", .status(400)),
+        ("IPv6 Host with a port", "GET / HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", .complete(method: "GET", target: "/", minor: 1)),
+        ("Host with an empty port", "GET / HTTP/1.1\r\nHost: photos.example:\r\n\r\n", .complete(method: "GET", target: "/", minor: 1)),
+        ("Host with sub-delims and escapes", "GET / HTTP/1.1\r\nHost: my_host-1.example%41\r\n\r\n", .complete(method: "GET", target: "/", minor: 1)),
     ]
 
     func outcome(_ bytes: [UInt8]) -> (Expected?, Int) {
@@ -98,6 +119,14 @@ final class RequestParserTests: XCTestCase {
         let (first, consumed) = outcome(bytes)
         XCTAssertEqual(first, .complete(method: "GET", target: "/a", minor: 1))
         XCTAssertEqual(outcome(Array(bytes[consumed...])).0, .complete(method: "GET", target: "/b", minor: 1))
+    }
+
+    /// The host-byte bitmap says what RFC 3986's sets say, for every byte value.
+    func testHostBytesAreUnreservedSubDelimsAndPercent() {
+        let allowed = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=%".utf8))
+        for byte in 0...255 {
+            XCTAssertEqual(RequestParser.isHostByte(UInt8(byte)), allowed.contains(UInt8(byte)), "byte \(byte)")
+        }
     }
 
     func testHeadFieldsAndFraming() throws {

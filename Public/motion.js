@@ -1,0 +1,182 @@
+// How things move after the finger lets go, as UIScrollView moves them: a fling decelerates
+// (velocity × 0.998 every millisecond), an edge stretches like rubber, and every settle is a
+// spring that starts from the finger's velocity. Positions are px, velocities px per ms.
+
+/** UIScrollView's normal deceleration: the share of velocity kept after one millisecond. */
+export const DECELERATION_RATE = 0.998;
+
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+/** True when the person asked for less motion: programmatic animations then jump to their end. */
+export function prefersReducedMotion() { return reducedMotion.matches; }
+
+/**
+ * How far a drag of `overshoot` px past an edge shows, for a view `dimension` px long:
+ * UIScrollView's curve, which follows the finger at first and never reaches `dimension`.
+ */
+export function rubberBand(overshoot, dimension, constant = 0.55) {
+  if (overshoot === 0 || dimension <= 0) return 0;
+  const shown = (1 - 1 / ((Math.abs(overshoot) * constant) / dimension + 1)) * dimension;
+  return Math.sign(overshoot) * shown;
+}
+
+/** The inverse of rubberBand: the drag that shows `shown` px past the edge. */
+export function rubberBandInverse(shown, dimension, constant = 0.55) {
+  if (shown === 0 || dimension <= 0) return 0;
+  const s = Math.min(Math.abs(shown), dimension * 0.999);
+  return (Math.sign(shown) * ((1 / (1 - s / dimension) - 1) * dimension)) / constant;
+}
+
+/** Where a fling starting at `velocity` comes to rest, relative to where it started. */
+export function projectedDistance(velocity, rate = DECELERATION_RATE) {
+  return -velocity / Math.log(rate);
+}
+
+/**
+ * A damped spring from `from` to `to`, solved in closed form (no per-frame integration, so a
+ * slow frame never changes the path). `velocity` is the finger's, px per ms; `frequency` is the
+ * natural frequency in radians per second; a damping ratio of 1 never oscillates.
+ */
+export class Spring {
+  constructor({ from, to, velocity = 0, dampingRatio = 1, frequency = 20, precision = 0.5 }) {
+    this.to = to;
+    this.x0 = from - to;
+    this.v0 = velocity * 1000; // px per second
+    this.zeta = dampingRatio;
+    this.omega = frequency;
+    this.precision = precision;
+    if (this.zeta < 1) this.omegaD = this.omega * Math.sqrt(1 - this.zeta * this.zeta);
+  }
+
+  /** Displacement from the target and its velocity (px per ms) `t` ms after the start. */
+  state(t) {
+    const s = t / 1000, { x0, v0, zeta, omega } = this;
+    const decay = Math.exp(-zeta * omega * s);
+    if (zeta >= 1) {
+      const b = v0 + omega * x0;
+      return { x: decay * (x0 + b * s), v: (decay * (b - omega * (x0 + b * s))) / 1000 };
+    }
+    const wd = this.omegaD, a = x0, b = (v0 + zeta * omega * x0) / wd;
+    const cos = Math.cos(wd * s), sin = Math.sin(wd * s);
+    const x = decay * (a * cos + b * sin);
+    const v = -zeta * omega * x + decay * (-a * wd * sin + b * wd * cos);
+    return { x, v: v / 1000 };
+  }
+
+  /** The position at `t` ms, and whether the spring has come to rest there. */
+  at(t) {
+    const { x, v } = this.state(t);
+    const done = Math.abs(x) < this.precision && Math.abs(v) < this.precision / 50;
+    return { value: done ? this.to : this.to + x, velocity: v, done };
+  }
+}
+
+/**
+ * A fling in one axis between `min` and `max`: decelerates at DECELERATION_RATE, and where it
+ * reaches an edge with speed left, carries on past it and springs back (the bounce). Starting
+ * outside the bounds (a release mid-stretch), it springs straight back to the edge.
+ */
+export class Momentum {
+  constructor({ from, velocity, min, max, rate = DECELERATION_RATE, precision = 0.5 }) {
+    this.from = from;
+    this.velocity = velocity;
+    this.min = min;
+    this.max = max;
+    this.logRate = Math.log(rate);
+    this.precision = precision;
+    this.bounce = null;      // {spring, start}
+    if (from < min || from > max) this.bounce = { spring: this.edgeSpring(from, velocity), start: 0 };
+    this.rest = from + projectedDistance(velocity, rate);
+  }
+
+  edgeSpring(from, velocity) {
+    const to = from < this.min ? this.min : this.max;
+    return new Spring({ from, to, velocity, dampingRatio: 1, frequency: 16, precision: this.precision });
+  }
+
+  at(t) {
+    if (this.bounce) return this.bounce.spring.at(t - this.bounce.start);
+    const decay = Math.exp(this.logRate * t);
+    const value = this.from + (this.velocity * (decay - 1)) / this.logRate;
+    const velocity = this.velocity * decay;
+    if (value < this.min || value > this.max) {
+      // Past the edge with speed to spare: from here on the edge pulls it back.
+      this.bounce = { spring: this.edgeSpring(value, velocity), start: t };
+      return this.bounce.spring.at(0);
+    }
+    const done = Math.abs(this.rest - value) < this.precision;
+    return { value: done ? Math.min(this.max, Math.max(this.min, this.rest)) : value, velocity, done };
+  }
+}
+
+/**
+ * Runs one or more motions (anything with `at(t) → {value, done}`) on animation frames, calling
+ * `onFrame(values)` each frame and `onDone()` once all have come to rest. `stop()` leaves things
+ * where they are. Under reduced motion a Spring jumps to its end; a fling still glides, since it
+ * is the finger's own movement carried on, as scrolling is.
+ */
+export class Animation {
+  constructor(motions, onFrame, onDone) {
+    this.motions = motions;
+    this.onFrame = onFrame;
+    this.onDone = onDone;
+    this.frame = null;
+    this.start = null;
+    this.running = true;
+    if (prefersReducedMotion() && motions.every((m) => m instanceof Spring)) {
+      this.running = false;
+      onFrame(motions.map((m) => m.to));
+      onDone?.();
+      return;
+    }
+    this.frame = requestAnimationFrame((now) => this.tick(now));
+  }
+
+  tick(now) {
+    if (!this.running) return;
+    if (this.start === null) this.start = now - 1000 / 60; // the first frame already shows one step
+    const t = now - this.start;
+    const states = this.motions.map((m) => m.at(t));
+    this.onFrame(states.map((s) => s.value));
+    if (states.every((s) => s.done)) {
+      this.running = false;
+      this.onDone?.();
+      return;
+    }
+    this.frame = requestAnimationFrame((next) => this.tick(next));
+  }
+
+  stop() {
+    this.running = false;
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.frame = null;
+  }
+}
+
+/**
+ * The finger's velocity at release, from its positions over the last 100 ms; zero when it rested
+ * before lifting (a drag that stops and then lets go does not fling).
+ */
+export class VelocityTracker {
+  constructor() { this.samples = []; }
+
+  reset(x, y, time) { this.samples = [{ x, y, time }]; }
+
+  add(x, y, time) {
+    this.samples.push({ x, y, time });
+    while (this.samples.length > 2 && time - this.samples[0].time > 100) this.samples.shift();
+  }
+
+  velocity(now) {
+    const samples = this.samples;
+    if (samples.length < 2) return { x: 0, y: 0 };
+    const last = samples[samples.length - 1];
+    if (now - last.time > 60) return { x: 0, y: 0 };
+    const first = samples.find((s) => last.time - s.time <= 100) || samples[0];
+    const dt = last.time - first.time;
+    if (dt < 8) return { x: 0, y: 0 };
+    const cap = 8; // px per ms: a jittery last sample never flings across a library
+    const clamp = (v) => Math.max(-cap, Math.min(cap, v));
+    return { x: clamp((last.x - first.x) / dt), y: clamp((last.y - first.y) / dt) };
+  }
+}

@@ -1,0 +1,289 @@
+// One photo's tile pyramid on one stage (the zoom view's screen, or the photo's box on its page):
+// scale, translation, their limits, and how they animate. Scale `s` is CSS px per photo px and
+// (tx, ty) is where the photo's top left sits on the stage. Native resolution is one photo pixel
+// per device pixel; when the fitted photo is already that sharp, it can still be zoomed to twice
+// its fitted size, so every photo zooms.
+
+import { levelFor, tilesCovering, tileRectInPhoto, tileURL } from './geometry.js';
+import { ViewerTiles } from './viewer-tiles.js';
+import { PanBounds } from './pan-bounds.js';
+import { Animation, Momentum, Spring, rubberBand } from './motion.js';
+
+const EPSILON = 1e-3;
+
+/** A zoomable, pannable photo drawn from its tiles; `photo` may be set and replaced. */
+export class ZoomablePhoto {
+  /**
+   * @param {HTMLElement} stage the box the photo is seen through (it clips)
+   * @param {{onChange?: () => void, onComplete?: () => void}} callbacks onChange after every
+   *   move, onComplete once all tiles in view have arrived
+   */
+  constructor(stage, { onChange, onComplete } = {}) {
+    this.stage = stage;
+    this.layer = document.createElement('div');
+    this.layer.className = 'tile-layer';
+    stage.appendChild(this.layer);
+    this.onChange = onChange;
+    this.onComplete = onComplete;
+    this.photo = null;
+    this.s = 1; this.tx = 0; this.ty = 0;
+    this.vw = 1; this.vh = 1;
+    this.zooming = false;      // a pinch or a zoom animation: tiles are asked for once it pauses
+    this.animation = null;
+    this.settling = null;
+    this.completeAt = null;
+    this.tiles = new ViewerTiles(this.layer, () => this.tilesChanged());
+  }
+
+  get dpr() { return window.devicePixelRatio || 1; }
+  /** The whole photo visible, as large as fits. */
+  get fitScale() { return Math.min(this.vw / this.photo.width, this.vh / this.photo.height); }
+  /** The stage filled, the photo cropped on one axis. */
+  get fillScale() { return Math.max(this.vw / this.photo.width, this.vh / this.photo.height); }
+  /** Native pixels, or twice the fitted size where fit is already at or past native. */
+  get maxScale() {
+    const native = 1 / this.dpr, fit = this.fitScale;
+    return fit >= native * (1 - EPSILON) ? 2 * fit : native;
+  }
+  get atFit() { return this.s <= this.fitScale * (1 + EPSILON); }
+  get atMax() { return this.s >= this.maxScale * (1 - EPSILON); }
+  get level() { return levelFor(this.photo, this.s * this.dpr); }
+  get animating() { return this.animation !== null; }
+
+  /** Shows `photo` (or nothing) fitted to the stage. */
+  setPhoto(photo) {
+    this.stop();
+    this.tiles.clear();
+    this.photo = photo;
+    this.completeAt = null;
+    this.openedAt = performance.now();
+    if (!photo) { this.layer.style.transform = ''; return; }
+    this.measure();
+    this.fit();
+  }
+
+  measure() {
+    const w = Math.max(1, this.stage.clientWidth), h = Math.max(1, this.stage.clientHeight);
+    const changed = w !== this.vw || h !== this.vh;
+    this.vw = w; this.vh = h;
+    return changed;
+  }
+
+  bounds(s = this.s) {
+    return new PanBounds(this.photo.width * s, this.photo.height * s, this.vw, this.vh);
+  }
+
+  /** Clamps a scale to the limits. */
+  clampScale(s) { return Math.min(this.maxScale, Math.max(this.fitScale, s)); }
+
+  /** A pinch's raw scale as shown: below fit or above the maximum it stretches, and resists. */
+  stretchScale(raw) {
+    const min = this.fitScale, max = this.maxScale;
+    if (raw < min) return min * Math.exp(rubberBand(Math.log(raw / min), 0.5));
+    if (raw > max) return max * Math.exp(rubberBand(Math.log(raw / max), 0.4));
+    return raw;
+  }
+
+  /** The photo point under stage point (px, py). */
+  toPhoto(px, py) { return { x: (px - this.tx) / this.s, y: (py - this.ty) / this.s }; }
+
+  fit() {
+    const s = this.fitScale, b = this.bounds(s);
+    this.place(s, b.min.x, b.min.y);
+  }
+
+  /** Shows the photo at exactly this scale and translation, limits or not (a gesture's own frame). */
+  place(s, tx, ty) {
+    if (!this.photo) return;
+    this.s = s; this.tx = tx; this.ty = ty;
+    this.render();
+    this.onChange?.();
+  }
+
+  /** The same transform, brought inside the limits. */
+  clamped(s, tx, ty) {
+    const c = this.clampScale(s), b = this.bounds(c);
+    return { s: c, tx: b.clamp('x', tx), ty: b.clamp('y', ty) };
+  }
+
+  placeClamped(s, tx, ty) {
+    const c = this.clamped(s, tx, ty);
+    this.place(c.s, c.tx, c.ty);
+  }
+
+  /** The transform that keeps photo point (x, y) under stage point (px, py) at scale `s`. */
+  around(s, px, py, x, y) { return { s, tx: px - x * s, ty: py - y * s }; }
+
+  /** Resize or rotation: the point under the centre and the zoom relative to fit both stay. */
+  resize() {
+    if (!this.photo) { this.measure(); return; }
+    const before = { vw: this.vw, vh: this.vh, fit: this.fitScale, s: this.s, tx: this.tx, ty: this.ty };
+    if (!this.measure()) return;
+    this.stop();
+    const centre = { x: (before.vw / 2 - before.tx) / before.s, y: (before.vh / 2 - before.ty) / before.s };
+    const s = this.clampScale((before.s / before.fit) * this.fitScale);
+    const t = this.around(s, this.vw / 2, this.vh / 2, centre.x, centre.y);
+    this.placeClamped(t.s, t.tx, t.ty);
+  }
+
+  /** A new devicePixelRatio changes the limit and the level that matches the zoom. */
+  pixelRatioChanged() {
+    if (this.photo) this.placeClamped(this.s, this.tx, this.ty);
+  }
+
+  stop() {
+    if (this.animation) this.animation.stop();
+    this.animation = null;
+    if (this.zooming) { this.zooming = false; this.render(); }
+  }
+
+  /**
+   * Animates to transform `to` along the zoom that keeps one screen point still (the fixed point
+   * of the change), so a zoom around a point never wobbles, whatever the clamp did to the end.
+   */
+  animateTo(to, { frequency = 22, onDone } = {}) {
+    // Not stop(): a zoom handing over to another zoom asks for no tiles in between.
+    this.animation?.stop();
+    this.animation = null;
+    const from = { s: this.s, tx: this.tx, ty: this.ty };
+    const r = to.s / from.s;
+    const path = (p) => {
+      if (Math.abs(r - 1) < 1e-4) {
+        return { s: to.s, tx: from.tx + (to.tx - from.tx) * p, ty: from.ty + (to.ty - from.ty) * p };
+      }
+      const s = from.s * Math.pow(r, p), k = s / from.s;
+      const fx = (to.tx - from.tx * r) / (1 - r), fy = (to.ty - from.ty * r) / (1 - r);
+      return { s, tx: fx - (fx - from.tx) * k, ty: fy - (fy - from.ty) * k };
+    };
+    this.zooming = Math.abs(r - 1) >= 1e-4;
+    const spring = new Spring({ from: 0, to: 1, frequency, precision: 1e-3 });
+    this.animation = new Animation([spring], ([p]) => {
+      const t = p >= 1 ? to : path(p);
+      this.place(t.s, t.tx, t.ty);
+    }, () => {
+      this.animation = null;
+      this.zooming = false;
+      this.place(to.s, to.tx, to.ty);
+      onDone?.();
+    });
+    if (!this.animation.running) this.animation = null; // it jumped to its end at once
+  }
+
+  /** Zooms to `target` (clamped) keeping stage point (px, py) still; null means the centre. */
+  zoomTo(target, px = null, py = null) {
+    if (!this.photo) return;
+    const x = px ?? this.vw / 2, y = py ?? this.vh / 2;
+    const p = this.toPhoto(x, y);
+    const t = this.around(this.clampScale(target), x, y, p.x, p.y);
+    this.animateTo(this.clamped(t.s, t.tx, t.ty));
+  }
+
+  /** Double tap: in to the tapped point (filling the stage, at least twice as close), or back to fit. */
+  toggleZoomAt(px, py) {
+    if (!this.atFit) { this.zoomTo(this.fitScale); return; }
+    this.zoomTo(Math.min(this.maxScale, Math.max(2 * this.fitScale, this.fillScale)), px, py);
+  }
+
+  /**
+   * After a drag: carries on with the finger's velocity and decelerates, bouncing off an edge it
+   * reaches; a photo left stretched past an edge (or past a zoom limit) springs back.
+   */
+  fling(vx, vy, anchor = null) {
+    if (!this.photo) return;
+    this.stop();
+    if (this.s < this.fitScale * (1 - EPSILON) || this.s > this.maxScale * (1 + EPSILON)) {
+      this.settle(anchor);
+      return;
+    }
+    const b = this.bounds();
+    const motions = [
+      new Momentum({ from: this.tx, velocity: b.pannable('x') ? vx : 0, min: b.min.x, max: b.max.x }),
+      new Momentum({ from: this.ty, velocity: b.pannable('y') ? vy : 0, min: b.min.y, max: b.max.y }),
+    ];
+    this.animation = new Animation(motions, ([x, y]) => this.place(this.s, x, y), () => {
+      this.animation = null;
+      this.render();
+    });
+    if (!this.animation.running) this.animation = null; // it jumped to its end at once
+  }
+
+  /** Springs back inside the limits, keeping `anchor` (a stage point, say the pinch's centre) still. */
+  settle(anchor = null) {
+    if (!this.photo) return;
+    const a = anchor || { x: this.vw / 2, y: this.vh / 2 };
+    const p = this.toPhoto(a.x, a.y);
+    const t = this.around(this.clampScale(this.s), a.x, a.y, p.x, p.y);
+    const to = this.clamped(t.s, t.tx, t.ty);
+    if (Math.abs(to.s - this.s) < 1e-9 && Math.abs(to.tx - this.tx) < 0.5 && Math.abs(to.ty - this.ty) < 0.5) {
+      this.place(to.s, to.tx, to.ty);
+      return;
+    }
+    this.animateTo(to, { frequency: 18 });
+  }
+
+  /** Where the photo is drawn, in viewport px (the stage's own transform included). */
+  screenRect() {
+    const stage = this.stage.getBoundingClientRect();
+    return { left: stage.left + this.tx, top: stage.top + this.ty,
+      width: this.photo.width * this.s, height: this.photo.height * this.s };
+  }
+
+  /** Positions every tile; asks for new tiles now, or once a zoom pauses. */
+  render() {
+    if (!this.photo || this.photo.status === 'failed') return;
+    this.tiles.layout(this.s, this.tx, this.ty);
+    clearTimeout(this.settling);
+    // Mid-zoom a level may be skipped in a moment, and a photo stretched past a limit is about to
+    // spring back: tiles are asked for only once it pauses, or drops what it will show again.
+    if (this.zooming || this.stretched) this.settling = setTimeout(() => this.requestTiles(), 250);
+    else this.requestTiles();
+  }
+
+  /** Past a zoom limit or an edge, as a finger or a bounce leaves it for a moment. */
+  get stretched() {
+    if (this.s < this.fitScale * (1 - EPSILON) || this.s > this.maxScale * (1 + EPSILON)) return true;
+    const b = this.bounds();
+    return Math.abs(b.overshoot('x', this.tx)) > 0.5 || Math.abs(b.overshoot('y', this.ty)) > 0.5;
+  }
+
+  /** The visible part of the photo, in photo pixels. */
+  visiblePhotoRect() {
+    return {
+      x0: Math.max(0, -this.tx / this.s), y0: Math.max(0, -this.ty / this.s),
+      x1: Math.min(this.photo.width, (this.vw - this.tx) / this.s),
+      y1: Math.min(this.photo.height, (this.vh - this.ty) / this.s),
+    };
+  }
+
+  requestTiles() {
+    if (!this.photo || this.photo.status === 'failed') return;
+    const photo = this.photo, z = this.level, v = this.visiblePhotoRect();
+    const range = tilesCovering(photo, z, v.x0, v.y0, v.x1, v.y1);
+    const wanted = [];
+    if (range) {
+      for (let y = range.r0; y <= range.r1; y++) {
+        for (let x = range.c0; x <= range.c1; x++) wanted.push({ z, x, y });
+      }
+    }
+    this.tiles.want(wanted, v, (t) => tileURL(photo, t.z, t.x, t.y), (t) => tileRectInPhoto(photo, t.z, t.x, t.y));
+    this.tiles.layout(this.s, this.tx, this.ty);
+  }
+
+  /** True once every tile in view has arrived and nothing is moving. */
+  get complete() { return this.tiles.complete && !this.zooming && !this.animating; }
+
+  tilesChanged() {
+    if (this.completeAt === null && this.tiles.complete) {
+      this.completeAt = performance.now();
+      this.onComplete?.();
+    }
+  }
+
+  destroy() {
+    this.stop();
+    clearTimeout(this.settling);
+    this.tiles.clear();
+    this.layer.remove();
+    this.photo = null;
+  }
+}

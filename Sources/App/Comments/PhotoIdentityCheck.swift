@@ -1,0 +1,71 @@
+import Comments
+import Library
+
+/// The check at start that comments still sit under the photos they were written for.
+///
+/// The comment store keeps, beside the comments, which file each commented photo id meant
+/// (`PhotoIdentity`: path and content hash). A catalog row with that id agrees when it has the
+/// same path (a file edited in place) or the same hash (a file moved, which keeps its id).
+/// Anything else is a catalog that numbered its photos anew: the server refuses to start
+/// rather than show comments under other photos.
+enum PhotoIdentityCheck {
+    /// One recorded identity the catalog does not bear out.
+    struct Disagreement: Equatable {
+        var recorded: PhotoIdentity
+        /// The catalog's row under the same id, if there is one.
+        var catalog: CatalogEntry?
+    }
+
+    /// The recorded identities the catalog contradicts.
+    static func disagreements(recorded: [PhotoIdentity], catalog: [CatalogEntry]) -> [Disagreement] {
+        let byID = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return recorded.compactMap { identity in
+            let row = byID[identity.photoID]
+            if let row, identity.matches(path: row.path, contentHash: row.contentHash) { return nil }
+            return Disagreement(recorded: identity, catalog: row)
+        }
+    }
+
+    /// What to record now: the current identity of every commented photo whose record is
+    /// missing or out of date (moved, or edited in place). Call only when nothing disagrees.
+    static func updates(recorded: [PhotoIdentity], catalog: [CatalogEntry], commented: [Int]) -> [PhotoIdentity] {
+        let known = Dictionary(recorded.map { ($0.photoID, $0) }, uniquingKeysWith: { a, _ in a })
+        let byID = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return Set(commented + recorded.map(\.photoID)).sorted().compactMap { id in
+            guard let row = byID[id], !row.contentHash.isEmpty else { return nil }
+            let current = PhotoIdentity(photoID: id, path: row.path, contentHash: row.contentHash)
+            return known[id] == current ? nil : current
+        }
+    }
+
+    /// Verifies the store against the catalog and brings the record up to date; throws the
+    /// refusal to start when they disagree.
+    static func verify(_ map: any PhotoIdentityMap, catalog: [CatalogEntry]) throws {
+        let recorded = try map.photoIdentities()
+        let wrong = disagreements(recorded: recorded, catalog: catalog)
+        guard wrong.isEmpty else { throw PhotoIdentityError(wrong, photos: recorded.count) }
+        try map.record(updates(recorded: recorded, catalog: catalog, commented: try map.photosWithComments()))
+    }
+}
+
+/// The refusal to start: what disagrees, in words, and how to recover.
+public struct PhotoIdentityError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ wrong: [PhotoIdentityCheck.Disagreement], photos: Int) {
+        let examples = wrong.prefix(3).map { item -> String in
+            let was = "\(item.recorded.path) (content \(item.recorded.contentHash.prefix(8)))"
+            guard let row = item.catalog else { return "photo \(item.recorded.photoID) was \(was) and is not in the catalog" }
+            return "photo \(item.recorded.photoID) was \(was) and is now \(row.path) (content \(row.contentHash.prefix(8)))"
+        }
+        let more = wrong.count > 3 ? ", and \(wrong.count - 3) more" : ""
+        description = """
+            the comments and the photo catalog disagree about which photo is which: \(examples.joined(separator: "; "))\(more) \
+            (\(wrong.count) of \(photos) photos with comments). The catalog (catalog.sqlite in the data folder) was probably \
+            deleted or replaced and its photos numbered anew; started like this, comments would show under other photos. \
+            To recover, stop every server on this data folder, then either put back the catalog.sqlite that belongs with \
+            these comments, or run `photoscroll reattach-comments` to move each photo's comments to the photo that now holds \
+            its file (by content, else by path).
+            """
+    }
+}

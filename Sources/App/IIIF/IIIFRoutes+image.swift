@@ -1,0 +1,127 @@
+import HTTP
+import IIIF
+import Imaging
+import Library
+
+extension IIIFRoutes {
+    /// One image request: a tile's own bytes when it names a pyramid tile, otherwise a rendition.
+    /// A memory hit for a tile is answered on the event loop; everything else on the workers.
+    func image(_ request: HTTPRequest) throws -> Reply {
+        if let hit = cachedTile(request) { return .encoded(hit) }
+        let photo = try find(request)
+        guard let pyramid = photo.pyramid(tileSize: tileSize) else { throw Self.unknownSize(photo) }
+        let resolved = try resolve(request, width: photo.width, height: photo.height)
+        let origin = try base.origin(of: request)
+        let immutable = PhotoCaching.carriesVersion(request.queryString, photo.version)
+        let key: TileKey
+        let rendition: RegionRendition?
+        if let tile = Self.tile(for: resolved, in: pyramid) {
+            key = TileKey(version: photo.version, tile: tile)
+            rendition = nil
+        } else {
+            let made = Self.rendition(resolved)
+            key = TileKey(version: photo.version, rendition: made.name)
+            rendition = made
+        }
+        let etag = key.entityTag
+        let headers = Self.headers(resolved, photoID: photo.id, origin: origin, etag: etag, immutable: immutable)
+        if PhotoCaching.notModified(request, etag: etag) {
+            var kept = headers
+            kept.remove("Content-Type")
+            return .response(HTTPResponse(status: .notModified, headers: kept))
+        }
+        if let bytes = library.cachedImage(key) { return .response(HTTPResponse(headers: headers, body: .bytes(bytes))) }
+        return .offload { [library, logger] in
+            do {
+                let bytes = try rendition.map { try library.rendition(of: photo, $0) } ?? library.image(of: photo, tile: key.tile)
+                return HTTPResponse(headers: headers, body: .bytes(bytes))
+            } catch let error as ImagingError {
+                logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
+                throw CrossOrigin.problem(.notFound, ClientText.photoError(error.description, of: photo))
+            }
+        }
+    }
+
+    /// The hot path: an unconditional request naming a pyramid tile that is in memory, answered
+    /// from the photo's version, size and status alone with an answer encoded once per tile,
+    /// origin and caching. Nil for everything else, which the full path answers.
+    private func cachedTile(_ request: HTTPRequest) -> EncodedResponse? {
+        guard library.cache.capacity > 0, request.headers["If-None-Match"] == nil,
+              let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed,
+              let pyramid = info.pyramid(tileSize: tileSize),
+              let resolved = try? resolve(request, width: info.width, height: info.height),
+              let tile = Self.tile(for: resolved, in: pyramid) else { return nil }
+        let immutable = request.queryString == info.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
+        let key = TileKey(version: info.version, tile: tile)
+        // The answer depends on the Host only through the origin, so the header's value is the
+        // key: a hit compares it and spells nothing.
+        let host = base.publicURL.isEmpty ? request.headers["Host"] ?? "" : ""
+        let answers = library.cachedAttachment(key) as? CachedTileAnswers
+        if let answer = answers?.iiifAnswer(photoID: id, host: host, immutable: immutable) { return answer }
+        guard let origin = try? base.origin(of: request), let hit = library.cache.entry(key, countingHit: answers == nil) else { return nil }
+        let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: hit.entityTag,
+                                                           immutable: immutable), body: hit.bytes)
+        let kept = answers ?? (hit.attachment as? CachedTileAnswers) ?? CachedTileAnswers(plain: PhotoRoutes.plainAnswer(hit))
+        if answers == nil && hit.attachment == nil { library.cache.attach(kept, to: key) }
+        kept.keep(.init(photoID: id, host: host, immutable: immutable, answer: answer))
+        return answer
+    }
+
+    /// The request's grammar parsed and resolved for a `width` × `height` photo under the limits.
+    func resolve(_ request: HTTPRequest, width: Int, height: Int) throws -> ResolvedImageRequest {
+        let p = request.parameters
+        do {
+            return try ImageRequest(region: p["region"] ?? "", size: p["size"] ?? "", rotation: p["rotation"] ?? "",
+                                    qualityAndFormat: p["file"] ?? "")
+                .resolved(width: width, height: height, limits: limits)
+        } catch {
+            throw CrossOrigin.problem(error.kind == .notImplemented ? .notImplemented : .badRequest, error.message)
+        }
+    }
+
+    /// Head fields of an image answer: type, validators, caching, CORS, and the canonical URI
+    /// and profile as Link headers.
+    static func headers(_ resolved: ResolvedImageRequest, photoID: Int, origin: String, etag: String, immutable: Bool) -> HTTPHeaders {
+        let link = "<\(origin)\(prefix)/\(photoID)/\(resolved.canonicalPath)>;rel=\"canonical\",<\(ImageInformation.profileDocument)>;rel=\"profile\""
+        return HTTPHeaders([("Content-Type", resolved.format.mediaType), ("ETag", etag),
+                            ("Cache-Control", immutable ? PhotoCaching.immutable : PhotoCaching.short),
+                            CrossOrigin.allowOrigin, ("Link", link)])
+    }
+
+    /// The pyramid tile whose bytes are exactly this answer: a plain colour JPEG of a region
+    /// aligned to the tile grid at some level, at that level's size (edge tiles included), as
+    /// info.json's `tiles` lead clients to ask.
+    static func tile(for resolved: ResolvedImageRequest, in pyramid: TilePyramid) -> TileCoordinate? {
+        guard resolved.format == .jpg, resolved.isPlainColor else { return nil }
+        let r = resolved.region
+        for z in 0...pyramid.maxZoom {
+            let span = pyramid.tileSize << (pyramid.maxZoom - z)
+            guard r.x % span == 0, r.y % span == 0,
+                  r.width == min(span, pyramid.width - r.x), r.height == min(span, pyramid.height - r.y) else { continue }
+            let tile = TileCoordinate(z: z, x: r.x / span, y: r.y / span)
+            guard let rect = pyramid.rect(tile), rect.width == resolved.width, rect.height == resolved.height else { continue }
+            return tile
+        }
+        return nil
+    }
+
+    /// The rendition libvips makes for a request that is not a tile.
+    static func rendition(_ resolved: ResolvedImageRequest) -> RegionRendition {
+        let tone: RegionRendition.Tone = switch resolved.quality {
+        case .default, .color: .color
+        case .gray: .gray
+        case .bitonal: .bitonal
+        }
+        let format: RegionRendition.ImageFormat = switch resolved.format {
+        case .jpg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .gif: .gif
+        case .tif: .tiff
+        }
+        let r = resolved.region
+        return RegionRendition(region: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height), width: resolved.width,
+                               height: resolved.height, mirrored: resolved.mirrored, degrees: resolved.degrees, tone: tone,
+                               format: format)
+    }
+}

@@ -1,0 +1,89 @@
+import HTTP
+import IIIF
+import Imaging
+import Library
+import Observability
+
+/// The IIIF Image API 3.0 (level 2) and Presentation API 3.0 over the photo library:
+///
+/// - `GET /iiif/3/:id` → 303 to its info.json
+/// - `GET /iiif/3/:id/info.json`: the image information, ids absolute
+/// - `GET /iiif/3/:id/:region/:size/:rotation/:quality.:format`: an image
+/// - `GET /iiif/manifest.json` and `GET /photos/:id/manifest.json`: Presentation manifests
+///
+/// Requests that name a pyramid tile exactly are answered with that tile's bytes; every other
+/// image is rendered from the pyramid (see `PhotoLibrary.rendition`). Every answer, errors
+/// included, allows any origin, and OPTIONS answers CORS preflights.
+struct IIIFRoutes: Sendable {
+    let library: PhotoLibrary
+    let tileSize: Int
+    let limits: ImageLimits
+    let base: ServiceBase
+    let logger: Logger
+
+    /// The Image API's prefix: `/iiif/3`.
+    static let prefix = "/iiif/3"
+
+    func register(on router: inout Router) {
+        router.addReply(.GET, "/iiif/3/:id/:region/:size/:rotation/:file", lane: WorkLanes.images) { request in try image(request) }
+        router.add(.GET, "/iiif/3/:id/info.json", execution: .inline) { request in try information(request) }
+        router.add(.GET, "/iiif/3/:id", execution: .inline) { request in try redirect(request) }
+        router.get("/iiif/manifest.json", lane: WorkLanes.catalog) { request in try libraryManifest(request) }
+        router.add(.GET, "/photos/:id/manifest.json", execution: .inline) { request in try photoManifest(request) }
+        for pattern in ["/iiif/3/:id/:region/:size/:rotation/:file", "/iiif/3/:id/info.json", "/iiif/3/:id",
+                        "/iiif/manifest.json", "/photos/:id/manifest.json"] {
+            router.add(.OPTIONS, pattern, execution: .inline) { request in CrossOrigin.preflight(request) }
+        }
+    }
+
+    /// 303 to the info.json, as the specification recommends for the base URI.
+    func redirect(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photo = try find(request)
+        let location = try base.origin(of: request) + Self.prefix + "/\(photo.id)/info.json"
+        return HTTPResponse(status: .seeOther, headers: HTTPHeaders([("Location", location), CrossOrigin.allowOrigin]))
+    }
+
+    /// The image information of one photo.
+    func information(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photo = try find(request)
+        guard let pyramid = photo.pyramid(tileSize: tileSize) else { throw Self.unknownSize(photo) }
+        let id = try base.origin(of: request) + Self.prefix + "/\(photo.id)"
+        let levels = (0...pyramid.maxZoom).map { pyramid.levelSize($0)! }
+        let info = ImageInformation(id: id, width: photo.width, height: photo.height, tileSize: tileSize,
+                                    scaleFactors: (0...pyramid.maxZoom).map { 1 << $0 }, sizes: levels, limits: limits)
+        var headers = HTTPHeaders([CrossOrigin.allowOrigin, ("Link", "<\(ImageInformation.profileDocument)>;rel=\"profile\"")])
+        headers.add("Cache-Control", PhotoCaching.cacheControl(request, version: photo.version))
+        return document(info.json, context: ImageInformation.context, request, headers: headers)
+    }
+
+    /// JSON-LD when the client names `application/ld+json`, plain JSON otherwise; a strong ETag
+    /// of the body and its type, answering If-None-Match with 304.
+    func document(_ body: String, context: String, _ request: HTTPRequest, headers: HTTPHeaders) -> HTTPResponse {
+        let asked = AcceptPreference.match(of: "application/ld+json", in: AcceptPreference.parse(request.headers["Accept"] ?? ""))
+        let contentType = asked.specificity == 2 && asked.q > 0 ? "application/ld+json;profile=\"\(context)\"" : "application/json"
+        let bytes = Array(body.utf8)
+        let etag = "\"" + ContentHash.hex(of: bytes + Array(contentType.utf8)) + "\""
+        var headers = headers
+        headers.add("ETag", etag)
+        headers.add("Vary", "Accept, Accept-Encoding")
+        if PhotoCaching.notModified(request, etag: etag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", contentType)
+        return HTTPResponse(headers: headers, body: .bytes(bytes))
+    }
+
+    /// The photo named by `:id`, or a 404 a page on any site can read. A photo that cannot be
+    /// shown has no image service either.
+    func find(_ request: HTTPRequest) throws -> Photo {
+        guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else {
+            throw CrossOrigin.problem(.notFound, "There is no image at \(request.path).")
+        }
+        if photo.status == .failed { throw CrossOrigin.problem(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.") }
+        return photo
+    }
+
+    static func unknownSize(_ photo: Photo) -> HTTPError {
+        CrossOrigin.problem(.notFound, "The size of photo \(photo.id) is not known yet.")
+    }
+}

@@ -1,0 +1,21 @@
+import HTTP
+
+/// The worker lanes of the application: each kind of blocking work has threads of its own, so a
+/// flood of tile renders cannot hold up the photo list or a comment being posted.
+enum WorkLanes {
+    /// Photo listings and records.
+    static let catalog = WorkLane("catalog")
+    /// Comment reads, posts and deletions (SQLite, fsync).
+    static let comments = WorkLane("comments")
+    /// Tiles and thumbnails read from disk or rendered on demand (libvips).
+    static let images = WorkLane("images")
+
+    /// Threads per lane from the configuration; 0 means the default stated on each key.
+    static func threads(_ configuration: Configuration, cores: Int) -> [WorkLane: Int] {
+        [
+            catalog: configuration.catalogWorkers == 0 ? 2 : configuration.catalogWorkers,
+            comments: configuration.commentWorkers == 0 ? 2 : configuration.commentWorkers,
+            images: configuration.imageWorkers == 0 ? max(2, cores) : configuration.imageWorkers,
+        ]
+    }
+}

@@ -1,0 +1,65 @@
+import Observability
+
+/// The image information document (`info.json`) of one image service, level 2.
+public struct ImageInformation: Hashable, Sendable {
+    /// The specification's context, the `profile` parameter of the JSON-LD media type.
+    public static let context = "http://iiif.io/api/image/3/context.json"
+    /// The profile document of level 2, for the `Link: <…>;rel="profile"` header.
+    public static let profileDocument = "http://iiif.io/api/image/3/level2.json"
+    /// Formats beyond level 2's jpg and png.
+    public static let extraFormats: [ImageRequest.Format] = [.webp, .gif, .tif]
+    /// Qualities beyond `default`.
+    public static let extraQualities: [ImageRequest.Quality] = [.color, .gray, .bitonal]
+    /// Features beyond level 2.
+    public static let extraFeatures = ["canonicalLinkHeader", "mirroring", "profileLinkHeader", "rotationArbitrary", "sizeUpscaling"]
+
+    /// The base URI of the service: scheme, server, prefix and identifier, no trailing slash.
+    public var id: String
+    public var width: Int
+    public var height: Int
+    /// Edge of the square tiles.
+    public var tileSize: Int
+    /// The scale factors at which whole tiles exist, smallest first (1 is full resolution).
+    public var scaleFactors: [Int]
+    /// Preferred full-image sizes, smallest first.
+    public var sizes: [(width: Int, height: Int)]
+    public var limits: ImageLimits
+
+    /// `sizes` are kept only where `limits` allow them (the specification requires that).
+    public init(id: String, width: Int, height: Int, tileSize: Int, scaleFactors: [Int],
+                sizes: [(width: Int, height: Int)], limits: ImageLimits) {
+        self.id = id
+        self.width = width
+        self.height = height
+        self.tileSize = tileSize
+        self.scaleFactors = scaleFactors
+        self.sizes = sizes.filter { limits.allows(width: $0.width, height: $0.height) }.sorted { $0.width < $1.width }
+        self.limits = limits
+    }
+
+    public static func == (lhs: ImageInformation, rhs: ImageInformation) -> Bool { lhs.json == rhs.json }
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+
+    /// The document, `@context` first, keys in the specification's order.
+    public var json: String {
+        var out = "{\"@context\":\"\(Self.context)\",\"id\":\(jsonString(id)),\"type\":\"ImageService3\""
+        out += ",\"protocol\":\"http://iiif.io/api/image\",\"profile\":\"level2\""
+        out += ",\"width\":\(width),\"height\":\(height)"
+        if let maxWidth = limits.maxWidth {
+            out += ",\"maxWidth\":\(maxWidth)"
+            if let maxHeight = limits.maxHeight { out += ",\"maxHeight\":\(maxHeight)" }
+        }
+        out += ",\"maxArea\":\(limits.maxArea)"
+        if !sizes.isEmpty {
+            out += ",\"sizes\":[" + sizes.map { "{\"type\":\"Size\",\"width\":\($0.width),\"height\":\($0.height)}" }
+                .joined(separator: ",") + "]"
+        }
+        out += ",\"tiles\":[{\"type\":\"Tile\",\"width\":\(tileSize),\"height\":\(tileSize),\"scaleFactors\":["
+            + scaleFactors.map(String.init).joined(separator: ",") + "]}]"
+        out += ",\"preferredFormats\":[\"jpg\"]"
+        out += ",\"extraFormats\":[" + Self.extraFormats.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
+        out += ",\"extraQualities\":[" + Self.extraQualities.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
+        out += ",\"extraFeatures\":[" + Self.extraFeatures.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        return out + "}"
+    }
+}

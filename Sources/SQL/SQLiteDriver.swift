@@ -1,0 +1,176 @@
+private import CSQLite
+
+/// Settings of an embedded SQLite database.
+public struct SQLiteOptions: Sendable, Equatable {
+    /// How SQLite makes a commit durable.
+    public enum Synchronous: String, Sendable {
+        /// A commit is on disk when it returns (an fsync of the WAL per commit).
+        case full = "FULL"
+        /// A commit survives a crash of the process, not of the machine (fsync at checkpoints).
+        case normal = "NORMAL"
+    }
+
+    /// Milliseconds a statement waits for another connection's lock before failing with `.busy`. Default 5000.
+    public var busyTimeoutMilliseconds = 5000
+    /// Default `.full`: an acknowledged write is on disk.
+    public var synchronous = Synchronous.full
+    /// Prepared statements kept per connection. Default 128.
+    public var statementCacheCapacity = 128
+
+    public init(busyTimeoutMilliseconds: Int = 5000, synchronous: Synchronous = .full, statementCacheCapacity: Int = 128) {
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.synchronous = synchronous
+        self.statementCacheCapacity = statementCacheCapacity
+    }
+}
+
+/// One SQLite connection: the only file that touches the SQLite C API. Every result code becomes
+/// an `SQLError` here, with `sqlite3_errmsg` and the kind from `SQLError.Kind.sqlite`.
+///
+/// Opened without SQLite's own mutex (`SQLITE_OPEN_NOMUTEX`): the pool guarantees one user at a time.
+final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
+    // @unchecked: one borrower at a time; the pool's lock orders each hand-over.
+    private var handle: OpaquePointer?
+    private var statements: StatementCache<OpaquePointer>
+    let path: String
+
+    var engine: SQLEngine { .sqlite }
+
+    /// Opens (creating when missing) the database at `path` in WAL mode with `options`.
+    init(path: String, options: SQLiteOptions) throws {
+        self.path = path
+        statements = StatementCache(capacity: options.statementCacheCapacity)
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(db)
+            throw SQLError(.sqlite(code: code), code: Self.codeName(code), message: "cannot open the SQLite database \(path): \(message)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        handle = db
+        sqlite3_busy_timeout(db, Int32(clamping: options.busyTimeoutMilliseconds))
+        do {
+            try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(options.synchronous.rawValue); PRAGMA foreign_keys = ON")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        statements.removeAll { sqlite3_finalize($0) }
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    var isBroken: Bool { handle == nil }
+
+    func isUsable() -> Bool { handle != nil }
+
+    func resetAfterLoan() {
+        if let handle, sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+    }
+
+    var statementStatistics: SQLStatementStatistics {
+        SQLStatementStatistics(prepares: statements.prepares, hits: statements.hits, cached: statements.count)
+    }
+
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(try open(), sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(errorMessage)
+            throw error(sqlite3_extended_errcode(handle), message: message, sql)
+        }
+    }
+
+    func perform(_ sql: String, _ bindings: [SQLValue]) throws -> SQLResult {
+        let db = try open()
+        let statement = try statements.statement(for: sql, prepare: {
+            var prepared: OpaquePointer?
+            let text = SQLDialect(.sqlite).statement(sql)
+            let code = sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+            guard code == SQLITE_OK, let prepared else { throw error(code, sql) }
+            return prepared
+        }, evicted: { sqlite3_finalize($0) })
+        // Reset at once so a finished statement holds no read snapshot while it sits in the cache.
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        let expected = Int(sqlite3_bind_parameter_count(statement))
+        guard expected == bindings.count else {
+            throw SQLError(.misuse, message: "the statement has \(expected) parameters but \(bindings.count) values were given", context: sql)
+        }
+        for (index, value) in bindings.prefix(expected).enumerated() {
+            try bind(value, at: Int32(index + 1), statement, sql)
+        }
+        var rows: [SQLRow] = []
+        var columns: [String]?
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw error(sqlite3_extended_errcode(db), sql) }
+            let count = Int(sqlite3_column_count(statement))
+            if columns == nil {
+                columns = (0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
+            }
+            rows.append(SQLRow(columns: columns!, values: (0..<count).map { value(statement, Int32($0)) }))
+        }
+        let changed = sqlite3_stmt_readonly(statement) != 0 ? 0 : Int(sqlite3_changes64(db))
+        return SQLResult(rows: rows, changed: changed)
+    }
+
+    private func bind(_ value: SQLValue, at position: Int32, _ statement: OpaquePointer, _ sql: String) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(statement, position)
+        case .integer(let n): code = sqlite3_bind_int64(statement, position, n)
+        case .double(let d): code = sqlite3_bind_double(statement, position, d)
+        case .text(let s): code = sqlite3_bind_text(statement, position, s, Int32(s.utf8.count), Self.transient)
+        case .blob(let bytes):
+            // An empty buffer has no base address, which SQLite would bind as NULL.
+            code = bytes.isEmpty ? sqlite3_bind_zeroblob(statement, position, 0)
+                : bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), Self.transient) }
+        }
+        guard code == SQLITE_OK else { throw error(code, sql) }
+    }
+
+    private func value(_ statement: OpaquePointer, _ column: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            guard let bytes = sqlite3_column_text(statement, column) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func open() throws -> OpaquePointer {
+        guard let handle else { throw SQLError(.misuse, message: "the SQLite connection is closed", context: path) }
+        return handle
+    }
+
+    private func error(_ code: Int32, message: String? = nil, _ sql: String) -> SQLError {
+        let extended = code == SQLITE_OK ? SQLITE_ERROR : code
+        let text = message ?? handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(extended))
+        let errno = handle.map { sqlite3_system_errno($0) } ?? 0
+        return SQLError(.sqlite(code: extended, systemErrno: errno), code: Self.codeName(extended), message: text, context: sql)
+    }
+
+    private static func codeName(_ code: Int32) -> String { "SQLite \(code)" }
+
+    /// SQLITE_TRANSIENT, a C macro Swift cannot import: SQLite copies the bound bytes before returning.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

@@ -1,0 +1,97 @@
+import Comments
+import Foundation
+import HTTP
+import Synchronization
+import XCTest
+@testable import App
+
+/// A store that counts the comments it hands out, to see how much of a replay has been read.
+final class CountingCommentStore: CommentStore, @unchecked Sendable {
+    let inner = MemoryCommentStore()
+    let listed = Atomic<Int>(0)
+
+    func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
+        try inner.add(photoID: photoID, author: author, text: text, client: client)
+    }
+    func list(photoID: Int, after: Int?, limit: Int) throws -> [Comment] {
+        let page = try inner.list(photoID: photoID, after: after, limit: limit)
+        listed.add(page.count, ordering: .relaxed)
+        return page
+    }
+    func comment(photoID: Int, id: Int) throws -> Comment? { try inner.comment(photoID: photoID, id: id) }
+    func count(photoID: Int) -> Int { inner.count(photoID: photoID) }
+    func delete(photoID: Int, commentID: Int, client: String) throws -> Bool { try inner.delete(photoID: photoID, commentID: commentID, client: client) }
+    func deletedIDs(photoID: Int, through lastID: Int) throws -> [Int] { try inner.deletedIDs(photoID: photoID, through: lastID) }
+    func onChange(_ handler: @escaping @Sendable (CommentEvent) -> Void) { inner.onChange(handler) }
+    func close() { inner.close() }
+}
+
+final class CommentReplayTests: XCTestCase {
+    /// `?lastEventId=0` on a photo with 1 500 long comments, from a client that does not read: the
+    /// replay is read a page at a time as the socket drains, not all at once per stream.
+    func testAReplayIsReadOnlyAsFastAsTheClientTakesIt() throws {
+        let store = CountingCommentStore()
+        // 2 000 four-byte characters: about 8 KB a frame, 12 MB for the whole thread.
+        let text = String(repeating: "🙂", count: 2000)
+        var ids: [Int] = []
+        for _ in 0..<1500 { ids.append(try store.add(photoID: 1, author: "A", text: text, client: "").id) }
+        let live = try CommentLiveServer(store: store)
+        defer { live.stop() }
+
+        let readers = [try live.openEvents("/photos/1/comments/events?lastEventId=0")]
+        Thread.sleep(forTimeInterval: 1)
+        // What the sockets' buffers hold (about 4 MB) plus a page; not all 1 500.
+        let early = store.listed.load(ordering: .relaxed)
+        XCTAssertLessThan(early, 1000, "\(early) comments read for a client that reads nothing")
+
+        // Read, each client gets the whole thread, in order, once.
+        for reader in readers {
+            XCTAssertEqual(try Self.commentIDs(reader.connection, count: ids.count), ids)
+            reader.close()
+        }
+    }
+
+    /// Reads raw bytes until `count` comment frames have arrived; their ids, in order.
+    static func commentIDs(_ connection: HTTPClientConnection, count: Int, timeout: Double = 30) throws -> [Int] {
+        var bytes: [UInt8] = []
+        var frames = 0
+        var scanned = 0
+        let marker = Array("event: comment\n".utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        while frames < count && Date() < deadline {
+            guard let chunk = try? connection.readAvailable() else { continue }
+            if chunk.isEmpty { break }
+            bytes += chunk
+            // memchr and memcmp: a byte loop is slow in a debug build.
+            bytes.withUnsafeBytes { raw in
+                let base = raw.baseAddress!
+                while scanned + marker.count <= raw.count,
+                      let found = memchr(base + scanned, Int32(marker[0]), raw.count - scanned - marker.count + 1) {
+                    let at = base.distance(to: UnsafeRawPointer(found))
+                    if memcmp(found, marker, marker.count) == 0 { frames += 1 }
+                    scanned = at + 1
+                }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n\n").compactMap { frame in
+            guard frame.contains("event: comment") else { return nil }
+            return frame.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int($0.dropFirst(4)) }
+        }
+    }
+
+    /// Comments posted during a replay arrive after it, once, and the stream then stays live.
+    func testCommentsPostedDuringAReplayFollowIt() throws {
+        let store = CountingCommentStore()
+        var ids: [Int] = []
+        for i in 0..<(CommentReplay.pageSize * 3 + 7) { ids.append(try store.add(photoID: 2, author: "A", text: "old \(i)", client: "").id) }
+        let live = try CommentLiveServer(store: store)
+        defer { live.stop() }
+        let reader = try live.openEvents("/photos/2/comments/events", headers: ["Last-Event-ID": String(ids[10])])
+        defer { reader.close() }
+        let during = try XCTUnwrap(try live.postJSON(2, #"{"text":"during"}"#).object["id"] as? Int)
+        XCTAssertTrue(reader.read(timeout: 5) { _ in reader.commentEventIDs.last == during }, reader.text)
+        XCTAssertEqual(reader.commentEventIDs, Array(ids[11...]) + [during])
+        let after = try XCTUnwrap(try live.postJSON(2, #"{"text":"after"}"#).object["id"] as? Int)
+        XCTAssertTrue(reader.read(timeout: 2) { _ in reader.commentEventIDs.last == after })
+    }
+}

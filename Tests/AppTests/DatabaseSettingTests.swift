@@ -1,0 +1,93 @@
+import Foundation
+import SQL
+import SQLTesting
+import XCTest
+@testable import App
+
+/// The `database` setting: parsed and checked with the other settings, and tried at start.
+final class DatabaseSettingTests: XCTestCase {
+    func testEmptyMeansSQLiteAndAURLIsParsedFromEveryPlaceSettingsComeFrom() throws {
+        XCTAssertNil(try Configuration.load(file: nil, environment: [:]).postgresURL)
+        let fromEnvironment = try Configuration.load(file: nil, environment: ["PHOTOSCROLL_DATABASE": "postgres://app:pw@db:5433/photos?sslmode=require"])
+        XCTAssertEqual(fromEnvironment.postgresURL?.host, "db")
+        XCTAssertEqual(fromEnvironment.postgresURL?.port, 5433)
+        let fromFlag = try Configuration.load(file: nil, environment: [:], flags: ["database": "postgresql://db/photos"])
+        XCTAssertEqual(fromFlag.postgresURL?.database, "photos")
+    }
+
+    func testABadURLStopsTheLoadNamingTheSettingAndTheMistakeButNotThePassword() {
+        let cases = [
+            ("mysql://app:hunter2@db/photos", "scheme must be postgres://"),
+            ("postgres://app:hunter2@db/photos?sslmode=sometimes", "sslmode must be one of"),
+            ("postgres://app:hunter2@db:0/photos", "port must be a number from 1 to 65535"),
+            ("data/catalog.sqlite", "not a URL"),
+        ]
+        for (value, expected) in cases {
+            XCTAssertThrowsError(try Configuration.load(file: nil, environment: ["PHOTOSCROLL_DATABASE": value])) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.hasPrefix("database must be empty"), text)
+                XCTAssertTrue(text.contains(expected), "\(value): \(text)")
+                XCTAssertFalse(text.contains("hunter2"), "the password stays out of messages: \(text)")
+            }
+        }
+    }
+
+    func testAnUnreachableServerStopsTheStartNamingIt() throws {
+        let result = try runServe(database: "postgres://app:hunter2@127.0.0.1:\(try closedPort())/photos?connect_timeout=2")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("database: cannot connect to PostgreSQL at 127.0.0.1:"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("hunter2"), result.stderr)
+    }
+
+    func testAReachableServerIsRefusedUntilTheStoresLiveThereRatherThanIgnored() throws {
+        if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.createDatabase()
+        defer { try? cluster.dropDatabase(url) }
+        let result = try runServe(database: url.description)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("database: PostgreSQL at 127.0.0.1:\(cluster.port) answers"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("leave database empty"), result.stderr)
+    }
+
+    func testABadURLInTheEnvironmentExitsAsAConfigurationError() throws {
+        let result = try runServe(database: "postgres://db/photos?sslmod=require")
+        XCTAssertEqual(result.status, 78)
+        XCTAssertTrue(result.stderr.contains("unknown parameter \"sslmod\""), result.stderr)
+    }
+
+    /// Runs `photoscroll serve` in a fresh folder with `PHOTOSCROLL_DATABASE` set; it is expected to stop by itself.
+    private func runServe(database: String) throws -> (status: Int32, stderr: String) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"].map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(".build/debug/photoscroll")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("database-setting-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0"]
+        process.environment = ["PHOTOSCROLL_DATABASE": database, "PHOTOSCROLL_DATA": folder.path, "PHOTOSCROLL_RESCAN_SECONDS": "0"]
+        process.currentDirectoryURL = folder
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    private func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

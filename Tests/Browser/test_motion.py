@@ -1,0 +1,100 @@
+"""Open and close transitions (the photo grows out of its grid cell and out of its page, and
+shrinks back), and prefers-reduced-motion turning every animation off."""
+
+import pytest
+
+from gestures import js, sample_frames, samples, settled_viewer, tap, viewer_state, wait_for
+from pages import current_dot, open_app, page_photo, sorted_photos, visible_view, wait_hash
+
+FLIGHT = """(() => { const f = document.querySelector('.photo-flight');
+    if (!f) return null; const r = f.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()"""
+
+
+def box(rect):
+    return [rect["left"], rect["top"], rect["width"], rect["height"]]
+
+
+def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server):
+    photo = sorted_photos(server)[1]
+    open_app(phone, server)
+    cell = js(phone, f"return document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').getBoundingClientRect().toJSON()")
+    sample_frames(phone, FLIGHT, frames=90)
+    tap(phone, cell["left"] + cell["width"] / 2, cell["top"] + cell["height"] / 2)
+    wait_hash(phone, f"#/photos/{photo['id']}")
+    wait_for(lambda: js(phone, "return !document.querySelector('.photo-flight')"), message="landed")
+    flight = [v for _, v in samples(phone) if v]
+    target = page_photo(phone)["box"]
+    assert len(flight) >= 5, flight
+    assert flight[0] == pytest.approx(box(cell), abs=6)
+    assert flight[-1] == pytest.approx(box(target), abs=3)
+    # It grows steadily from one to the other.
+    widths = [f[2] for f in flight]
+    assert widths == sorted(widths)
+
+    sample_frames(phone, FLIGHT, frames=90)
+    js(phone, "document.querySelector('.pager-back').click()")
+    wait_for(lambda: visible_view(phone) == "grid" and js(phone, "return !document.querySelector('.photo-flight')"), message="back in the grid")
+    flight = [v for _, v in samples(phone) if v]
+    cell = js(phone, f"return document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').getBoundingClientRect().toJSON()")
+    assert len(flight) >= 5
+    assert flight[0] == pytest.approx(box(target), abs=6)
+    assert flight[-1] == pytest.approx(box(cell), abs=3)
+
+
+def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, server):
+    photo = server.photos["portrait"]
+    open_app(phone, server, f"photos/{photo['id']}")
+    wait_for(lambda: js(phone, "return window.__pager.complete"), message="photo drawn")
+    on_page = page_photo(phone)
+    sample_frames(phone, "window.__viewer.open ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=90)
+    js(phone, "document.querySelector('.page.current .photo-open').click()")
+    fitted = settled_viewer(phone)
+    frames = [v for _, v in samples(phone) if v]
+    assert frames[0] == pytest.approx([on_page["left"], on_page["top"], on_page["width"]], abs=4)
+    assert frames[-1] == pytest.approx(box(fitted["photoRect"])[:3], abs=1)
+    assert len(frames) >= 5
+
+    sample_frames(phone, "window.__viewer.open || document.querySelector('.zoom-view.closing') ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=90)
+    js(phone, "document.querySelector('.zoom-close').click()")
+    wait_for(lambda: js(phone, "return document.getElementById('zoom-view').hidden"), message="closed")
+    frames = [v for _, v in samples(phone) if v]
+    assert frames[0] == pytest.approx(box(fitted["photoRect"])[:3], abs=4)
+    assert frames[-1] == pytest.approx([on_page["left"], on_page["top"], on_page["width"]], abs=4)
+
+
+ANIMATIONS = """(() => {
+    const running = document.getAnimations().filter(a => a.playState === 'running').length;
+    const moving = (window.__pager?.animating ? 1 : 0) + (window.__viewer?.animating ? 1 : 0);
+    return [running, moving, document.querySelectorAll('.photo-flight').length,
+            [window.__pager?.animating, window.__viewer?.animating, location.hash].join()];
+})()"""
+
+
+def test_reduced_motion_turns_every_animation_off(phone, server):
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    photos = sorted_photos(server)
+    open_app(phone, server)
+    cell = js(phone, f"return document.querySelector('#grid .cell[data-photo-id=\"{photos[0]['id']}\"]').getBoundingClientRect().toJSON()")
+    sample_frames(phone, ANIMATIONS, frames=400)
+    # Into the pager without a flight ...
+    tap(phone, cell["left"] + cell["width"] / 2, cell["top"] + cell["height"] / 2)
+    wait_hash(phone, f"#/photos/{photos[0]['id']}")
+    wait_for(lambda: js(phone, "return window.__pager.complete"), message="photo drawn")
+    # ... to the next photo with a key, the dots and the strip jumping, not sliding ...
+    js(phone, "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+    assert js(phone, "return window.__pager.position") == 1
+    assert current_dot(phone)["index"] == 1
+    # ... and into the zoom view, already fitted, where a double tap zooms at once.
+    js(phone, "document.querySelector('.page.current .photo-open').click()")
+    state = viewer_state(phone)
+    assert state["scale"] == pytest.approx(state["fitScale"], rel=1e-6)
+    tap(phone, 195, 422)
+    tap(phone, 195, 422)
+    assert viewer_state(phone)["scale"] > state["scale"]
+    js(phone, "document.querySelector('.zoom-close').click()")
+    wait_for(lambda: visible_view(phone) == "pager", message="pager")
+    frames = [v for _, v in samples(phone)]
+    assert frames, "no frames sampled"
+    assert max(f[0] for f in frames) == 0, "a CSS animation or transition ran"
+    assert max(f[1] for f in frames) == 0, [f[3] for f in frames if f[1]]
+    assert max(f[2] for f in frames) == 0, "the photo flew"

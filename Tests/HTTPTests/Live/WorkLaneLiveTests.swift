@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+@testable import HTTP
+
+/// Over real sockets: a flood in one lane leaves the others answering, the server reports it
+/// saturated, and one address cannot hold more than its share of connections.
+final class WorkLaneLiveTests: XCTestCase {
+    func testAFloodOfSlowRequestsInOneLaneLeavesTheOthersFast() throws {
+        let renders = WorkLane("renders"), catalog = WorkLane("catalog")
+        let live = try LiveServer(workerThreads: 1, lanes: [renders: 2, catalog: 1], saturatedAfterSeconds: 0.3) { router in
+            router.get("/render", lane: renders) { _ in
+                Thread.sleep(forTimeInterval: 0.2)
+                return HTTPResponse(contentType: "text/plain", bytes: Array("tile".utf8))
+            }
+            router.get("/photos", lane: catalog) { _ in HTTPResponse(contentType: "text/plain", bytes: Array("list".utf8)) }
+        }
+        defer { live.stop(graceSeconds: 0.1) }
+        // 40 clients, each with a render in flight: 4 s of work for the two render threads.
+        var flood: [HTTPClientConnection] = []
+        for _ in 0..<40 {
+            let c = try live.connect(timeoutSeconds: 10)
+            try c.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
+            flood.append(c)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(live.server.saturation.map(\.lane), [renders], "the render lane is behind")
+        for _ in 0..<5 {
+            let started = Date()
+            XCTAssertEqual(try HTTPClient.get(url: live.url("/photos")).status, 200)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "the catalog waited behind renders")
+        }
+        flood.forEach { $0.close() }
+    }
+
+    /// Opens a connection from `source` (any 127.x.y.z address is this machine).
+    func connect(from source: String, to port: Int) throws -> HTTPClientConnection? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, source, &local.sin_addr)
+        var remote = sockaddr_in()
+        remote.sin_family = sa_family_t(AF_INET)
+        remote.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
+        let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, connected == 0 else { close(fd); return nil }
+        return HTTPClientConnection(adopting: fd, timeoutSeconds: 5)
+    }
+
+    func testOneAddressHoldsAtMostItsShareAndItsOldestIdleConnectionGoesFirst() throws {
+        var limits = HTTPLimits()
+        limits.maxConnectionsPerAddress = 3
+        let live = try LiveServer(limits: limits, eventLoops: 1) { router in
+            router.get("/ok", execution: .inline) { _ in HTTPResponse() }
+            router.get("/slow") { _ in
+                Thread.sleep(forTimeInterval: 0.5)
+                return HTTPResponse()
+            }
+        }
+        defer { live.stop() }
+        var idle: [HTTPClientConnection] = []
+        for _ in 0..<3 {
+            let c = try XCTUnwrap(try connect(from: "127.0.0.2", to: live.port))
+            try c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(try c.readResponse().status, 200)
+            idle.append(c)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        // A fourth from the same address is served; the one idle the longest is closed for it.
+        let fourth = try XCTUnwrap(try connect(from: "127.0.0.2", to: live.port))
+        try fourth.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try fourth.readResponse().status, 200)
+        XCTAssertTrue(idle[0].waitForClose())
+        for c in idle[1...] {
+            try c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(try c.readResponse().status, 200, "a newer connection was kept")
+        }
+        // Every connection of the address busy: a further one is turned away with 503.
+        for c in idle[1...] + [fourth] { try c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
+        Thread.sleep(forTimeInterval: 0.1)
+        let refused = try XCTUnwrap(try connect(from: "127.0.0.2", to: live.port))
+        XCTAssertEqual(try refused.readResponse().status, 503)
+        // Another address is not affected.
+        let other = try XCTUnwrap(try connect(from: "127.0.0.3", to: live.port))
+        try other.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try other.readResponse().status, 200)
+        for c in idle[1...] + [fourth] { XCTAssertEqual(try c.readResponse().status, 200) }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+@testable import Observability
+
+final class LogLineTests: XCTestCase {
+    /// The timestamp is spelled without Foundation; it must say what Foundation's ISO 8601 says.
+    func testTimestampsMatchFoundationsISO8601() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var seconds: [Int] = [0, 59, 86_399, 86_400, 951_782_400 /* 2000-02-29 */, 1_709_164_800 /* 2024-02-29 */,
+                              4_107_542_399 /* 2100-02-28T23:59:59 */, 4_107_542_400, 253_402_300_799 /* 9999-12-31T23:59:59 */]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 { seconds.append(Int.random(in: 0...4_102_444_800, using: &generator)) }
+        for second in seconds {
+            let ms = second % 1000
+            let expected = formatter.string(from: Date(timeIntervalSince1970: Double(second) + Double(ms) / 1000 + 0.0004))
+            XCTAssertEqual(LogTimestamp.string(seconds: second, milliseconds: ms), expected, "second \(second)")
+        }
+    }
+
+    /// A buffer reuses its spelled second and re-spells it when the second changes.
+    func testOneBufferFollowsTheClockAcrossSeconds() {
+        let buffer = LogLineBuffer(format: .text, fileDescriptor: nil)
+        for (second, ms) in [(1_700_000_000, 1), (1_700_000_000, 999), (1_700_000_001, 0), (1_700_086_400, 5)] {
+            buffer.begin(level: .info, label: "t", seconds: second, milliseconds: ms)
+            buffer.endMessage()
+            buffer.end()
+        }
+        XCTAssertEqual(buffer.text, """
+            2023-11-14T22:13:20.001Z info    t: \n2023-11-14T22:13:20.999Z info    t: \n\
+            2023-11-14T22:13:21.000Z info    t: \n2023-11-15T22:13:20.005Z info    t: \n
+            """)
+    }
+
+    func testTextLinesCannotBeForged() {
+        let record = LogRecord(date: Date(timeIntervalSince1970: 1_700_000_000), level: .info, label: "http",
+                               message: "GET /a\n2023-11-14T22:13:20.000Z error   http: forged 200",
+                               metadata: [("path", "/a\r\nstatus=500"), ("agent", "x\u{1b}[31mred"), ("q", "say \"hi\" \\o/"),
+                                          ("bidi", "abc\u{202E}gpj.exe"), ("c1", "\u{9b}2J"), ("sep", "a\u{2028}b")])
+        let line = StreamLogSink.text(record)
+        XCTAssertFalse(line.contains("\n"))
+        XCTAssertFalse(line.contains("\r"))
+        XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) || $0 == "\u{202E}" || $0 == "\u{2028}" })
+        XCTAssertEqual(line, #"2023-11-14T22:13:20.000Z info    http: GET /a\n2023-11-14T22:13:20.000Z error   http: forged 200"#
+            + #" path=/a\r\nstatus=500 agent=x\x1b[31mred q="say \"hi\" \\o/" bidi=abc\u{202e}gpj.exe c1=\u{9b}2J sep=a\u{2028}b"#)
+    }
+
+    func testPlainValuesAreWrittenAsTheyAre() {
+        let record = LogRecord(date: Date(timeIntervalSince1970: 0.25), level: .warning, label: "library",
+                               message: "pyramid failed", metadata: [("photo", "3"), ("error", "disk full"), ("empty", ""), ("name", "Ana Łódź")])
+        XCTAssertEqual(StreamLogSink.text(record), #"1970-01-01T00:00:00.250Z warning library: pyramid failed photo=3 error="disk full" empty= name="Ana Łódź""#)
+    }
+
+    /// JSON lines escape what JSON needs, as `jsonString` does, and stay parseable whatever the input.
+    func testJSONLinesStayValidForAnyText() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Unicode.Scalar] = ["a", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1b}", "\u{7f}", "\u{9b}", "é", "\u{202E}", "\u{2028}", "🙂", "/", "%"]
+        for _ in 0..<500 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...24, using: &generator) { text.append(alphabet.randomElement(using: &generator)!) }
+            let value = String(text)
+            let line = StreamLogSink.json(LogRecord(level: .info, label: "http", message: value, metadata: [("path", value)]))
+            XCTAssertFalse(line.contains("\n"))
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], line)
+            XCTAssertEqual(object["message"], value)
+            XCTAssertEqual(object["path"], value)
+            XCTAssertEqual(object["level"], "info")
+            XCTAssertTrue(line.contains("\"message\":" + jsonString(value)))
+        }
+    }
+
+    func testNumbersAreSpelledAsStringDoes() {
+        for format in LogFormat.allCases {
+            let buffer = LogLineBuffer(format: format, fileDescriptor: nil)
+            let numbers = [0, 7, 10, 404, 123_456_789, -1, Int.max, Int.min]
+            buffer.begin(level: .info, label: "n", seconds: 0, milliseconds: 0)
+            buffer.endMessage()
+            for n in numbers { buffer.field("n", n) }
+            buffer.end()
+            let slow = LogLineBuffer(format: format, fileDescriptor: nil)
+            slow.append(LogRecord(date: Date(timeIntervalSince1970: 0), level: .info, label: "n", message: "",
+                                  metadata: numbers.map { ("n", String($0)) }))
+            XCTAssertEqual(buffer.text, slow.text)
+        }
+    }
+
+    /// Lines wait in the buffer until flushed, and leave whole: a batch for a pipe is cut at
+    /// line ends into writes no longer than PIPE_BUF.
+    func testBatchesWaitForAFlushAndKeepLinesWhole() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let buffer = LogLineBuffer(format: .text, fileDescriptor: fds[1], flushThreshold: 1 << 20)
+        let path = String(repeating: "p", count: 300)
+        for i in 0..<100 {
+            buffer.begin(level: .info, label: "http", seconds: 1_700_000_000, milliseconds: i)
+            buffer.message(path)
+            buffer.endMessage()
+            buffer.field("i", i)
+            buffer.end()
+        }
+        var waiting: Int32 = 0
+        XCTAssertEqual(ioctl(fds[0], UInt(FIONREAD), &waiting), 0)
+        XCTAssertEqual(waiting, 0, "nothing is written before a flush")
+        let expected = buffer.count
+        buffer.flush()
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < expected {
+            let n = read(fds[0], &chunk, chunk.count)
+            XCTAssertGreaterThan(n, 0)
+            bytes += chunk[0..<n]
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, 100)
+        for (i, line) in lines.enumerated() { XCTAssertTrue(line.hasSuffix(" i=\(i)"), String(line)) }
+    }
+}

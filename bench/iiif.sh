@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# IIIF Image API requests against iipsrv (Debian's iipimage-server, FastCGI behind nginx, one
+# process per core) serving a pyramidal TIFF of the same photo (`vips tiffsave --tile --pyramid`,
+# JPEG tiles at the same quality), and against our own /tiles, all in one run on a 75-megapixel
+# photo whose pyramid is built. Our server runs as a user starts it (shipped config.json).
+#
+#  1. Tiles: every tile of every level, requested as a IIIF client following info.json does
+#     (region and size from the implementation notes), at random; wrk over loopback, keep-alive.
+#     Prints median requests/s of our IIIF, our /tiles (same tiles, `?v=` URLs) and iipsrv, and
+#     the ratios IIIF/tiles and IIIF/iipsrv.
+#  2. Arbitrary regions: random x,y,w,h with size !1024,1024, each URL asked once (nothing is a
+#     repeat the cache could answer); requests/s of both servers, and the median latency of one
+#     cold request at a time.
+#
+# Usage: bench/iiif.sh   (env: ROUNDS=3 DURATION=5s REGION_DURATION=10s CONNECTIONS=64
+#                          REGION_CONNECTIONS=4 COLD=25 WIDTH=10000 HEIGHT=7500 BIN=…;
+#                          LOG_LEVEL=warning measures the tuned variant without the request log)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib/common.sh
+
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-5s}"
+REGION_DURATION="${REGION_DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+REGION_CONNECTIONS="${REGION_CONNECTIONS:-4}"
+COLD="${COLD:-25}"
+WIDTH="${WIDTH:-10000}"
+HEIGHT="${HEIGHT:-7500}"
+THREADS=2
+CORES="$(nproc)"
+BIN="${BIN:-.build/release/photoscroll}"
+IIPSRV=/usr/lib/iipimage-server/iipsrv.fcgi
+
+require_tools bench/iiif.sh wrk nginx vips python3 curl
+[ -x "$IIPSRV" ] || { echo "bench/iiif.sh needs iipsrv (make bench installs iipimage-server)" >&2; exit 1; }
+require_binary
+make_workdir
+IIP_PIDS=""
+trap 'for p in $IIP_PIDS; do kill "$p" 2>/dev/null || true; done; cleanup_workdir' EXIT
+
+mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www" "$WORK/images"
+echo "== drawing a ${WIDTH}x${HEIGHT} photo, building our pyramid and a pyramidal TIFF" >&2
+bench/lib/make-photo.sh "$WORK/photos/photo1.jpg" "$WIDTH" "$HEIGHT"
+COMMON=(--photos "$WORK/photos" --data "$WORK/data")
+"$BIN" ingest "${COMMON[@]}" >&2
+vips tiffsave "$WORK/photos/photo1.jpg" "$WORK/images/photo1.tif" --tile --pyramid --tile-width 256 --tile-height 256 \
+    --compression jpeg --Q 85
+chmod -R a+rX "$WORK"
+
+OURS_PORT="$(free_port)"
+SERVE_FLAGS=()
+[ -n "${LOG_LEVEL:-}" ] && SERVE_FLAGS=(--log-level "$LOG_LEVEL")
+"$BIN" serve --host 127.0.0.1 --port "$OURS_PORT" "${COMMON[@]}" "${SERVE_FLAGS[@]}" > "$WORK/ours.log" 2>&1 &
+OURS_PID=$!
+wait_for "$OURS_PORT"
+OURS="http://127.0.0.1:$OURS_PORT"
+VERSION="$(curl -sf "$OURS/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
+
+# iipsrv: one FastCGI process per core, nginx in front of them.
+UPSTREAMS=""
+for n in $(seq 1 "$CORES"); do
+    port="$(free_port)"
+    env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY=85 VERBOSITY=0 LOGFILE=/dev/null MAX_CVT=5000 \
+        "$IIPSRV" --bind "127.0.0.1:$port" --backlog 1024 >/dev/null 2>&1 &
+    IIP_PIDS="$IIP_PIDS $!"
+    UPSTREAMS="$UPSTREAMS server 127.0.0.1:$port;"
+    wait_for "$port"
+done
+NGINX_PORT="$(free_port)"
+mkdir -p "$WORK/nginx/logs"
+USER_LINE=""
+[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+$USER_LINE
+worker_processes $CORES;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    upstream iipsrv { $UPSTREAMS }
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        location /fcgi-bin/iipsrv.fcgi {
+            fastcgi_pass iipsrv;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SERVER_NAME \$host;
+            fastcgi_param SERVER_PORT \$server_port;
+            fastcgi_param HTTP_HOST \$host;
+        }
+    }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
+NGINX_PID=$!
+wait_for "$NGINX_PORT"
+IIP="http://127.0.0.1:$NGINX_PORT"
+IIP_PREFIX="/fcgi-bin/iipsrv.fcgi?IIIF=photo1.tif"
+
+python3 - "$WORK" "$WIDTH" "$HEIGHT" "$VERSION" "$IIP_PREFIX" <<'PY'
+import math, random, sys
+work, W, H, version, iip = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+T = 256
+max_zoom = max(0, math.ceil(math.log2(max(W, H) / T)))
+tiles, ours_tiles = [], []
+for z in range(max_zoom + 1):
+    s = 1 << (max_zoom - z)
+    for m in range(-(-H // (T * s))):
+        for n in range(-(-W // (T * s))):
+            xr, yr = n * T * s, m * T * s
+            wr, hr = min(T * s, W - xr), min(T * s, H - yr)
+            ws = T if xr + T * s <= W else (W - xr + s - 1) // s
+            hs = T if yr + T * s <= H else (H - yr + s - 1) // s
+            region = "full" if (xr, yr, wr, hr) == (0, 0, W, H) else f"{xr},{yr},{wr},{hr}"
+            tiles.append(f"{region}/{ws},{hs}/0/default.jpg")
+            ours_tiles.append(f"/photos/1/tiles/{z}/{n}/{m}.jpg?v={version}")
+random.seed(14)
+regions = []
+for _ in range(50000):
+    # At least 1024 pixels one way: a smaller region would need !1024,1024 to scale it up.
+    while True:
+        w, h = random.randint(256, W), random.randint(256, H)
+        if max(w, h) >= 1024:
+            break
+    x, y = random.randint(0, W - w), random.randint(0, H - h)
+    regions.append(f"{x},{y},{w},{h}/!1024,1024/0/default.jpg")
+def script(name, paths, sequential):
+    with open(f"{work}/{name}.lua", "w") as f:
+        f.write("local paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\nlocal n = #paths\n")
+        # Sequential lists start each thread of each round (wrk's argument) at a place of its own,
+        # so no URL is asked twice; random ones pick anywhere.
+        f.write("local counter = 0\nlocal threads = 0\n")
+        f.write("function setup(thread) threads = threads + 1; thread:set('id', threads); thread:set('seed', math.random(1, 1000000)) end\n")
+        f.write("function init(args) math.randomseed(seed or os.time()); counter = ((tonumber(args[1]) or 0) * 8 + id) * 1000 end\n")
+        pick = "counter = counter % n + 1; return wrk.format('GET', paths[counter])" if sequential \
+            else "return wrk.format('GET', paths[math.random(n)])"
+        f.write(f"function request() {pick} end\n")
+script("ours-iiif", ["/iiif/3/1/" + t for t in tiles], False)
+script("ours-tiles", ours_tiles, False)
+script("iip-tiles", [iip + "/" + t for t in tiles], False)
+script("ours-regions", ["/iiif/3/1/" + r for r in regions], True)
+script("iip-regions", [iip + "/" + r for r in regions], True)
+# Cold single requests: regions nobody asked for in the runs (the list's far end).
+with open(f"{work}/cold.txt", "w") as f:
+    for r in regions[-200:]:
+        f.write(r + "\n")
+print(f"{len(tiles)} tiles over {max_zoom + 1} levels, {len(regions)} regions", file=sys.stderr)
+PY
+
+# Both servers must answer the same URLs, and at the size asked for.
+for url in "$OURS/iiif/3/1/0,0,256,256/256,256/0/default.jpg" "$IIP$IIP_PREFIX/0,0,256,256/256,256/0/default.jpg" \
+           "$OURS/iiif/3/1/100,200,3000,2000/!1024,1024/0/default.jpg" "$IIP$IIP_PREFIX/100,200,3000,2000/!1024,1024/0/default.jpg"; do
+    curl -sf -o "$WORK/check.jpg" "$url" || { echo "no image from $url" >&2; exit 1; }
+    echo "check: $(vipsheader "$WORK/check.jpg" | cut -d: -f2) from $url" >&2
+done
+
+echo "== tiles: wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds" >&2
+for name in ours-iiif ours-tiles; do wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/$name.lua" "$OURS" >/dev/null; done
+wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/iip-tiles.lua" "$IIP" >/dev/null
+# measure_wrk keeps wrk's output in $WORK/wrk.out; a copy per run is checked for errors at the end.
+keep() { cp "$WORK/wrk.out" "$WORK/$1-$2.wrk"; }
+IIP_ALL="$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ') $IIP_PIDS"
+: > "$WORK/iiif.txt"; : > "$WORK/tiles.txt"; : > "$WORK/iip.txt"
+for round in $(seq 1 "$ROUNDS"); do
+    measure_wrk "$OURS_PID" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/ours-iiif.lua" "$OURS" >> "$WORK/iiif.txt"; keep iiif "$round"
+    measure_wrk "$OURS_PID" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/ours-tiles.lua" "$OURS" >> "$WORK/tiles.txt"; keep tiles "$round"
+    measure_wrk "$IIP_ALL" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/iip-tiles.lua" "$IIP" >> "$WORK/iip.txt"; keep iip "$round"
+    echo "round $round: iiif $(tail -1 "$WORK/iiif.txt"), tiles $(tail -1 "$WORK/tiles.txt"), iipsrv $(tail -1 "$WORK/iip.txt") (requests/s, CPU-us/request)" >&2
+done
+
+echo "== arbitrary regions: wrk -t$THREADS -c$REGION_CONNECTIONS -d$REGION_DURATION, $ROUNDS rounds" >&2
+: > "$WORK/rours.txt"; : > "$WORK/riip.txt"
+for round in $(seq 1 "$ROUNDS"); do
+    measure_wrk "$OURS_PID" -t"$THREADS" -c"$REGION_CONNECTIONS" -d"$REGION_DURATION" -s "$WORK/ours-regions.lua" "$OURS" -- "$round" >> "$WORK/rours.txt"; keep rours "$round"
+    measure_wrk "$IIP_ALL" -t"$THREADS" -c"$REGION_CONNECTIONS" -d"$REGION_DURATION" -s "$WORK/iip-regions.lua" "$IIP" -- "$round" >> "$WORK/riip.txt"; keep riip "$round"
+    echo "round $round: ours $(tail -1 "$WORK/rours.txt"), iipsrv $(tail -1 "$WORK/riip.txt") (requests/s, CPU-us/request)" >&2
+done
+: > "$WORK/cold-ours.txt"; : > "$WORK/cold-iip.txt"
+head -n "$COLD" "$WORK/cold.txt" | while read -r region; do
+    curl -sf -o /dev/null -w '%{time_total}\n' "$OURS/iiif/3/1/$region" >> "$WORK/cold-ours.txt"
+    curl -sf -o /dev/null -w '%{time_total}\n' "$IIP$IIP_PREFIX/$region" >> "$WORK/cold-iip.txt"
+done
+
+col() { cut -d' ' -f"$1" "$2" | median; }
+if grep -l "Non-2xx" "$WORK"/*.wrk 2>/dev/null; then echo "some answers were not 200 (see above)" >&2; exit 1; fi
+echo "IIIF on a ${WIDTH}x${HEIGHT} photo, pyramid built, $CORES cores, medians of $ROUNDS rounds, log level ${LOG_LEVEL:-as shipped (info: request log on)}"
+printf 'tiles   ours IIIF  %9.0f requests/s  %6.1f CPU-us/request\n' "$(col 1 "$WORK/iiif.txt")" "$(col 2 "$WORK/iiif.txt")"
+printf 'tiles   ours tiles %9.0f requests/s  %6.1f CPU-us/request\n' "$(col 1 "$WORK/tiles.txt")" "$(col 2 "$WORK/tiles.txt")"
+printf 'tiles   iipsrv     %9.0f requests/s  %6.1f CPU-us/request\n' "$(col 1 "$WORK/iip.txt")" "$(col 2 "$WORK/iip.txt")"
+printf 'regions ours IIIF  %9.1f requests/s  %6.0f CPU-us/request  cold median %5.1f ms\n' \
+    "$(col 1 "$WORK/rours.txt")" "$(col 2 "$WORK/rours.txt")" "$(awk '{ print $1 * 1000 }' "$WORK/cold-ours.txt" | median)"
+printf 'regions iipsrv     %9.1f requests/s  %6.0f CPU-us/request  cold median %5.1f ms\n' \
+    "$(col 1 "$WORK/riip.txt")" "$(col 2 "$WORK/riip.txt")" "$(awk '{ print $1 * 1000 }' "$WORK/cold-iip.txt" | median)"
+awk -v a="$(col 1 "$WORK/iiif.txt")" -v b="$(col 1 "$WORK/tiles.txt")" -v c="$(col 1 "$WORK/iip.txt")" \
+    -v d="$(col 1 "$WORK/rours.txt")" -v e="$(col 1 "$WORK/riip.txt")" \
+    'BEGIN { printf "ratio IIIF tiles / our tiles = %.2f, IIIF tiles / iipsrv = %.1f, regions ours / iipsrv = %.2f\n", a / b, a / c, d / e }'
