@@ -73,7 +73,8 @@ public final class Application: @unchecked Sendable {
                                   isDatabaseReachable: { comments.isReachable },
                                   isDraining: { draining.isDraining },
                                   workload: { [weak self] in self?.server?.workload ?? [] },
-                                  saturation: { [weak self] in self?.server?.saturation ?? [] })
+                                  saturation: { [weak self] in self?.server?.saturation ?? [] },
+                                  degradation: { photos.degradation })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
