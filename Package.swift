@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "Observability"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
-        .target(name: "Library", dependencies: ["Imaging", "CSQLite", "CXXHash", "CShims", "Observability"]),
+        .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "CShims", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
@@ -47,10 +47,10 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite", "SQL", "SQLTesting"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "SQLTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "SQLTesting"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -26,7 +26,8 @@ public final class Application: @unchecked Sendable {
         let databases = try DatabaseStartup.open(configuration, logger: logger)
         self.databases = databases
         do {
-            let photos = try PhotoService(configuration: configuration, logger: logger.labeled("library"), metrics: metrics)
+            let photos = try PhotoService(configuration: configuration, database: databases.catalog,
+                                          logger: logger.labeled("library"), metrics: metrics)
             self.photos = photos
             let catalog = photos.library.catalog
             do {

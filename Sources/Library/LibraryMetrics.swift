@@ -8,6 +8,8 @@ struct LibraryMetrics: Sendable {
     let queueLength: Gauge
     let ingestDuration: Histogram
     let ingestFailures: Counter
+    let pyramidsBuilt: Counter
+    let buildsElsewhere: Counter
     let photos: Gauge
     let unexamined: Gauge
     let degraded: Gauge
@@ -22,6 +24,9 @@ struct LibraryMetrics: Sendable {
         queueLength = registry.gauge("photoscroll_ingest_queue_length", help: "Pyramids queued or being built.")
         ingestDuration = registry.histogram("photoscroll_ingest_duration_seconds", help: "Time to build one photo's pyramid.",
                                             buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 60, 120, 300])
+        pyramidsBuilt = registry.counter("photoscroll_pyramids_built_total", help: "Pyramids this process built (each is built by one process of a cluster).")
+        buildsElsewhere = registry.counter("photoscroll_pyramid_builds_elsewhere_total",
+                                           help: "Builds left to another process that held the photo's build claim.")
         ingestFailures = registry.counter("photoscroll_ingest_failures_total", help: "Photos that could not be probed or built.")
         photos = registry.gauge("photoscroll_photos", help: "Photos in the catalog, by status.")
         unexamined = registry.gauge("photoscroll_photos_unexamined", help: "Listed photos whose bytes are not hashed yet.")

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Observability
+import SQL
 import Synchronization
 
 /// The photo library: catalog, background scans and ingest, and the tile and thumbnail caches.
@@ -21,6 +22,9 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let progress: Mutex<IngestProgressLog>
     /// Builds waiting to be tried again after a failure that was not the file's.
     let retries = BuildRetries()
+    /// Where the claims every process on this catalog shares live (one scanner at a time, one
+    /// builder per pyramid): the catalog's database, or nil for a store of its own (tests).
+    let claims: SQLDatabase?
 
     struct Loop {
         var started = false
@@ -37,13 +41,21 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         /// Watching failed because the photos folder was not there: try again once it is.
         var watchRetry = false
         var lastGarbageCollection = DispatchTime(uptimeNanoseconds: 0)
+        /// Another process said the catalog changed: read it again soon (at most every
+        /// `reloadSpacingSeconds`, however many builds finish meanwhile).
+        var reloadRequested = false
+        var lastReload = DispatchTime(uptimeNanoseconds: 0)
+        /// The last scan was another process's (its claim was held): read the store before scanning.
+        var scannedElsewhere = false
+        var listener: SQLListener?
     }
     let loop = Mutex(Loop())
     let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Opens the catalog (SQLite in the data folder unless a store is given) and the caches.
-    public init(configuration: LibraryConfiguration, store: (any CatalogStore)? = nil,
+    /// Opens the catalog and the caches. The catalog is `database`'s (PostgreSQL shared by
+    /// replicas, or a SQLite file), else `store`'s, else `<data>/catalog.sqlite`'s.
+    public init(configuration: LibraryConfiguration, database: SQLDatabase? = nil, store: (any CatalogStore)? = nil,
                 renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         let registry = metrics
         self.configuration = configuration
@@ -57,7 +69,18 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             logger.warning("the photos folder does not exist", [("path", configuration.photosDirectory)])
         }
         let renderer = renderer ?? VipsPhotoRendering(settings: configuration.settings)
-        let store = try store ?? SQLiteCatalogStore(path: configuration.catalogPath)
+        let catalogStore: any CatalogStore
+        if let database {
+            catalogStore = try SQLCatalogStore(database: database)
+            claims = database
+        } else if let store {
+            catalogStore = store
+            claims = nil
+        } else {
+            let opened = try SQLCatalogStore(path: configuration.catalogPath)
+            catalogStore = opened
+            claims = opened.database
+        }
         self.renderer = renderer
         self.logger = logger
         let metrics = LibraryMetrics(metrics)
@@ -65,7 +88,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         self.cache = TileCache(capacityBytes: configuration.tileCacheBytes)
         self.catalog = try PhotoCatalog(folder: PhotoFolder(root: configuration.photosDirectory),
                                         tilesDirectory: configuration.tilesDirectory, settings: configuration.settings,
-                                        store: store, renderer: renderer, logger: logger)
+                                        store: catalogStore, renderer: renderer, logger: logger)
         self.progress = Mutex(IngestProgressLog())
         // The queue calls back into the library; a box breaks the init-order cycle.
         let box = WeakBox()
@@ -127,6 +150,10 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
         ingest.stop()
         watcher?.stop()
+        loop.withLock { loop in
+            defer { loop.listener = nil }
+            return loop.listener
+        }?.stop()
         guard wasRunning else { return }
         wake.signal()
         _ = finished.wait(timeout: .now() + 5)
@@ -153,6 +180,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             demo.name = "demo-photos"
             demo.start()
         }
+        listenForOtherProcesses()
         // Watching starts before the first scan, so nothing that changes during it is missed.
         startWatching()
         scanInBackground(.everything)
@@ -163,6 +191,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             if let deadline = nextDeadline(lastFull: lastFull) { _ = wake.wait(timeout: deadline) } else { wake.wait() }
             if isStopping { break }
             let work = takeWork(lastFull: lastFull)
+            if work.reload { reloadFromStore() }
             if work.full {
                 if loop.withLock({ $0.watcher == nil }) { startWatching() }
                 scanInBackground(.everything)
@@ -214,6 +243,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             var deadline: DispatchTime?
             func consider(_ time: DispatchTime) { deadline = min(deadline ?? time, time) }
             if loop.fullScanRequested { consider(.now()) }
+            if loop.reloadRequested { consider(max(.now(), loop.lastReload + Self.reloadSpacingSeconds)) }
             if configuration.rescanSeconds > 0 { consider(lastFull + configuration.rescanSeconds) }
             if let since = loop.pendingSince { consider(since + Self.eventDelaySeconds) }
             if let settles = loop.settlesAt {
@@ -225,10 +255,15 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
     }
 
-    private func takeWork(lastFull: DispatchTime) -> (full: Bool, partial: ScanScope?, checkHealth: Bool) {
+    private func takeWork(lastFull: DispatchTime) -> (full: Bool, partial: ScanScope?, checkHealth: Bool, reload: Bool) {
         let now = DispatchTime.now()
         let wall = PhotoCatalog.wallClock()
         return loop.withLock { loop in
+            let reload = loop.reloadRequested && now >= loop.lastReload + Self.reloadSpacingSeconds
+            if reload {
+                loop.reloadRequested = false
+                loop.lastReload = now
+            }
             let timed = configuration.rescanSeconds > 0 && now >= lastFull + configuration.rescanSeconds
             if loop.fullScanRequested || timed {
                 loop.fullScanRequested = false
@@ -236,7 +271,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 loop.pendingSince = nil
                 loop.unsettled = []
                 loop.settlesAt = nil
-                return (true, nil, false)
+                return (true, nil, false, false)
             }
             var scope = ScanScope()
             if let since = loop.pendingSince, now >= since + Self.eventDelaySeconds {
@@ -249,7 +284,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 loop.unsettled = []
                 loop.settlesAt = nil
             }
-            return (false, scope.isEmpty ? nil : scope, true)
+            return (false, scope.isEmpty ? nil : scope, true, reload)
         }
     }
 
@@ -333,14 +368,46 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         scan(.everything, options: PhotoCatalog.ScanOptions(graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9)))
     }
 
+    /// One scanner at a time among the processes on this catalog: a scan first takes the scan
+    /// claim; when another process holds it, this one reads what that one wrote instead.
+    static let scanClaim = SQLLockKey("catalog-scan", 0)
+    /// Where processes on one shared catalog say that it changed; the payload names the sender.
+    static let changeChannel = "photoscroll_catalog"
+    /// Names this process in its change notifications, so it does not reload after its own.
+    static let processToken = UUID().uuidString
+    /// Reloads after other replicas' changes are at least this far apart.
+    static let reloadSpacingSeconds = 0.5
+
     @discardableResult
     func scan(_ scope: ScanScope, options: PhotoCatalog.ScanOptions) -> PhotoCatalog.ScanResult? {
         let kind = scope.isEverything ? "full" : "partial"
         let started = DispatchTime.now()
         let wasDegraded = catalog.health
         var outcome: PhotoCatalog.ScanResult?
+        var claim: SQLAdvisoryLock?
+        if let claims {
+            do {
+                claim = try claims.tryLock(Self.scanClaim)
+            } catch {
+                logger.warning("cannot take the scan claim; the folder is scanned later", [("error", "\(error)")])
+                return nil
+            }
+            guard claim != nil else {
+                loop.withLock { $0.scannedElsewhere = true }
+                reloadFromStore()
+                return nil
+            }
+        }
+        defer { claim?.release() }
         do {
+            // Rows other processes wrote (their scans, examinations) come first, so this scan
+            // neither adds what they added nor writes back what they changed.
+            if loop.withLock({ $0.scannedElsewhere }) || claims?.engine == .postgres {
+                try catalog.reload()
+                loop.withLock { $0.scannedElsewhere = false }
+            }
             let result = try catalog.scan(scope, options: options)
+            if !(result.added.isEmpty && result.changed.isEmpty && result.removed.isEmpty) { announceChange() }
             outcome = result
             if !(result.changed.isEmpty && result.removed.isEmpty) {
                 // Old versions' tiles would only crowd out current ones.
@@ -368,6 +435,51 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         report(healthBefore: wasDegraded)
         metrics.record(catalog)
         return outcome
+    }
+
+    /// Reads the catalog as another process left it: the scanning replica's new photos, other
+    /// replicas' built pyramids; queues what still wants a build (its claim decides who builds).
+    func reloadFromStore() {
+        do {
+            let pending = try catalog.reload()
+            queue(pending)
+            metrics.record(catalog)
+        } catch {
+            logger.warning("cannot read the catalog; trying again at the next scan", [("error", "\(error)")])
+        }
+    }
+
+    /// Tells the other processes on a shared catalog that it changed (PostgreSQL `NOTIFY`).
+    func announceChange() {
+        guard let claims, claims.engine == .postgres else { return }
+        do {
+            try claims.notify(channel: Self.changeChannel, payload: Self.processToken)
+        } catch {
+            logger.debug("cannot announce a catalog change; other replicas find it at their next scan", [("error", "\(error)")])
+        }
+    }
+
+    /// Hears other replicas' changes to a shared catalog and reloads it soon after each batch.
+    private func listenForOtherProcesses() {
+        guard let claims, claims.engine == .postgres else { return }
+        do {
+            let listener = try claims.listen([Self.changeChannel]) { [weak self] event in
+                guard let self else { return }
+                switch event {
+                case .notification(let notification) where notification.payload == Self.processToken:
+                    break
+                case .notification, .connected:
+                    // On (re)connection too: changes made while not listening are read then.
+                    self.loop.withLock { $0.reloadRequested = true }
+                    self.wake.signal()
+                case .disconnected:
+                    break
+                }
+            }
+            loop.withLock { $0.listener = listener }
+        } catch {
+            logger.warning("cannot listen for other replicas' catalog changes; they are read at each rescan", [("error", "\(error)")])
+        }
     }
 
     /// Says in the log when folders stop or start being reachable.

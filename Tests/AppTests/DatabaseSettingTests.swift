@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import SQL
 import SQLTesting
 import XCTest
@@ -39,7 +40,7 @@ final class DatabaseSettingTests: XCTestCase {
         XCTAssertFalse(result.stderr.contains("hunter2"), result.stderr)
     }
 
-    func testAReachableServerIsMigratedAtStartAndHoldsTheComments() throws {
+    func testAReachableServerIsMigratedAtStartAndHoldsTheCatalogAndTheComments() throws {
         if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
         let cluster = try PostgresCluster.shared()
         let url = try cluster.createDatabase()
@@ -62,8 +63,13 @@ final class DatabaseSettingTests: XCTestCase {
         defer { db.close() }
         XCTAssertEqual(try db.scalar("SELECT text FROM comments", as: String.self), "kept in PostgreSQL")
         XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'comments'", as: Int.self), 4)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/comments.sqlite").path),
-                       "no comment file of its own beside the shared database")
+        XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'catalog'", as: Int.self),
+                       CatalogSchema.latestVersion)
+        XCTAssertEqual(try db.scalar("SELECT path FROM photos WHERE id = 1", as: String.self), "one.jpg")
+        for file in ["comments.sqlite", "catalog.sqlite"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/" + file).path),
+                           "no \(file) of its own beside the shared database")
+        }
     }
 
     func testABadURLInTheEnvironmentExitsAsAConfigurationError() throws {

@@ -11,6 +11,8 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     private var _tileRenders = 0
     private var _builds = 0
     var delaySeconds: Double = 0
+    /// How long each pyramid build takes.
+    var buildDelaySeconds: Double = 0
 
     var tileRenders: Int { lock.withLock { _tileRenders } }
     var builds: Int { lock.withLock { _builds } }
@@ -27,6 +29,7 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
 
     func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
         lock.withLock { _builds += 1 }
+        if buildDelaySeconds > 0 { Thread.sleep(forTimeInterval: buildDelaySeconds) }
         let info = try probe(source)
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: 256)
         let staging = directory + ".partial"

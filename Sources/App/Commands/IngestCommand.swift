@@ -7,11 +7,14 @@ import Observability
 public enum IngestCommand {
     /// Returns the process exit code: 0 when every photo is ready, 1 when any failed.
     public static func run(configuration: Configuration, paths: [String], logger: Logger) throws -> Int32 {
-        let library = try OfflineLibrary.open(configuration, logger: logger)
+        let databases = try DatabaseStartup.open(configuration, logger: logger)
+        defer { databases.close() }
+        let library = try OfflineLibrary.open(configuration, databases: databases, logger: logger)
         let selected = try select(paths, in: library)
         var progress = IngestProgress(total: selected.count, terminal: isatty(1) == 1)
         var failures: [(Photo, String)] = []
         var built = 0
+        var elsewhere = 0
         for (index, photo) in selected.enumerated() {
             progress.show(done: index, name: photo.relativePath)
             switch photo.status {
@@ -20,16 +23,17 @@ public enum IngestCommand {
             case .failed:
                 failures.append((photo, photo.error ?? "unknown error"))
             case .processing:
-                if let error = library.buildPyramid(photo) {
-                    failures.append((photo, error))
-                } else {
-                    built += 1
+                switch library.buildClaimed(photo) {
+                case .built: built += 1
+                case .failed(let error): failures.append((photo, error))
+                case .elsewhere: elsewhere += 1
                 }
             }
             progress.finished(done: index + 1, name: photo.relativePath, failed: failures.last?.0.id == photo.id)
         }
         progress.end()
-        print("\(selected.count) photos: \(built) built, \(selected.count - built - failures.count) already ready, \(failures.count) failed.")
+        let others = elsewhere > 0 ? ", \(elsewhere) left to a server building them" : ""
+        print("\(selected.count) photos: \(built) built, \(selected.count - built - elsewhere - failures.count) already ready\(others), \(failures.count) failed.")
         for (photo, error) in failures {
             FileHandle.standardError.write(Data("failed: \(photo.relativePath): \(error)\n".utf8))
         }
@@ -55,7 +59,9 @@ public enum IngestCommand {
 /// `photoscroll export (ID | PATH) --out DIR`: writes a static pyramid any web server can serve.
 public enum ExportCommand {
     public static func run(configuration: Configuration, photo: String, outputDirectory: String, logger: Logger) throws -> Int32 {
-        let library = try OfflineLibrary.open(configuration, logger: logger)
+        let databases = try DatabaseStartup.open(configuration, logger: logger)
+        defer { databases.close() }
+        let library = try OfflineLibrary.open(configuration, databases: databases, logger: logger)
         let chosen: Photo
         if let id = Int(photo), id > 0, !photo.hasPrefix("0") {
             guard let found = library.photo(id) else {
@@ -110,7 +116,8 @@ extension ExportCommand {
 
 /// The library without the server: the demo made when needed, one scan, no background work.
 enum OfflineLibrary {
-    static func open(_ configuration: Configuration, logger: Logger) throws -> PhotoLibrary {
+    /// The catalog is `databases.catalog`'s (the `database` setting's), else `<data>/catalog.sqlite`'s.
+    static func open(_ configuration: Configuration, databases: ApplicationDatabases? = nil, logger: Logger) throws -> PhotoLibrary {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
         var settings = LibraryConfiguration(configuration)
         settings.rescanSeconds = 0
@@ -118,7 +125,7 @@ enum OfflineLibrary {
         if settings.makesDemo {
             DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
         }
-        let library = try PhotoLibrary(configuration: settings, logger: logger, metrics: MetricsRegistry())
+        let library = try PhotoLibrary(configuration: settings, database: databases?.catalog, logger: logger, metrics: MetricsRegistry())
         try library.catalog.scan()
         return library
     }

@@ -33,10 +33,10 @@ public enum ReattachCommentsCommand {
 
     /// Returns the process exit code: 0 when every commented photo was found.
     public static func run(configuration: Configuration, logger: Logger) throws -> Int32 {
-        let library = try OfflineLibrary.open(configuration, logger: logger)
-        defer { library.stop() }
         let databases = try DatabaseStartup.open(configuration, logger: logger)
         defer { databases.close() }
+        let library = try OfflineLibrary.open(configuration, databases: databases, logger: logger)
+        defer { library.stop() }
         let store = try SQLCommentStore(database: databases.comments, logger: logger)
         defer { store.close() }
         let recorded = try store.photoIdentities()

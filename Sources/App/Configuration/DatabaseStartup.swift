@@ -4,10 +4,13 @@ import SQL
 
 /// The databases the application keeps its state in, as the `database` setting names them.
 public final class ApplicationDatabases: Sendable {
-    /// The comments: `<data>/comments.sqlite`, or the PostgreSQL database.
+    /// The photo catalog: `<data>/catalog.sqlite`, or the PostgreSQL database.
+    public let catalog: SQLDatabase
+    /// The comments: `<data>/comments.sqlite`, or the PostgreSQL database (the same handle as `catalog`).
     public let comments: SQLDatabase
 
-    init(comments: SQLDatabase) {
+    init(catalog: SQLDatabase, comments: SQLDatabase) {
+        self.catalog = catalog
         self.comments = comments
     }
 
@@ -16,6 +19,7 @@ public final class ApplicationDatabases: Sendable {
 
     /// Closes every database.
     public func close() {
+        catalog.close()
         comments.close()
     }
 }
@@ -29,8 +33,20 @@ public enum DatabaseStartup {
     public static func open(_ configuration: Configuration, logger: Logger) throws -> ApplicationDatabases {
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
         guard !configuration.database.isEmpty else {
-            let path = URL(fileURLWithPath: configuration.data).appendingPathComponent("comments.sqlite").path
-            return ApplicationDatabases(comments: try SQLDatabase(.sqlite(path: path), logger: logger.labeled("database")))
+            let data = URL(fileURLWithPath: configuration.data)
+            let comments = try SQLDatabase(.sqlite(path: data.appendingPathComponent("comments.sqlite").path), logger: logger.labeled("database"))
+            // The catalog is learnt again from the folder if a crash of the machine loses its
+            // last commits, so a scan of thousands of rows does not wait for an fsync each time.
+            var options = SQLDatabaseOptions()
+            options.sqlite.synchronous = .normal
+            do {
+                let catalog = try SQLDatabase(.sqlite(path: data.appendingPathComponent("catalog.sqlite").path), options: options,
+                                              logger: logger.labeled("database"))
+                return ApplicationDatabases(catalog: catalog, comments: comments)
+            } catch {
+                comments.close()
+                throw error
+            }
         }
         guard let url = configuration.postgresURL else {
             throw ConfigurationError("database is not a usable PostgreSQL URL.")
@@ -38,7 +54,7 @@ public enum DatabaseStartup {
         try check(url)
         do {
             let database = try SQLDatabase(.postgres(url), options: options(configuration), logger: logger.labeled("database"))
-            return ApplicationDatabases(comments: database)
+            return ApplicationDatabases(catalog: database, comments: database)
         } catch let error as SQLError {
             throw DatabaseStartupError("database: \(error.message)")
         }

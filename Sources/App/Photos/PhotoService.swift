@@ -4,6 +4,7 @@ import IIIF
 import Imaging
 import Library
 import Observability
+import SQL
 import Synchronization
 
 /// The photo side of the application: catalog, ingest and the photo, thumbnail and tile routes.
@@ -19,9 +20,11 @@ public final class PhotoService: Sendable {
     let rendersPerPhoto: Int
     let rendersPerClient: Int
 
-    public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
+    /// The library's catalog lives in `database` (SQLite in the data folder, or PostgreSQL shared
+    /// by every replica); nil opens `<data>/catalog.sqlite`.
+    public init(configuration: Configuration, database: SQLDatabase? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
-        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), logger: logger, metrics: metrics)
+        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database, logger: logger, metrics: metrics)
         self.tileSize = configuration.tileSize
         self.logger = logger
         self.metrics = metrics

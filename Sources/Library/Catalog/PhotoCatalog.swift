@@ -333,3 +333,46 @@ struct VersionIndex: Sendable {
 
     var versions: Set<String> { Set(single.keys).union(shared.keys) }
 }
+
+extension PhotoCatalog {
+    /// Takes the catalog as the store holds it now, and the pyramids on disk: what a process that
+    /// did not scan does to learn what another one (the replica that scanned, examined or built)
+    /// found. Returns the listed photos still waiting for a pyramid.
+    @discardableResult
+    public func reload() throws -> [Int] {
+        writing.lock()
+        defer { writing.unlock() }
+        let rows = try store.entries()
+        let built = Self.pyramidVersions(in: tilesDirectory)
+        let (change, pending) = state.withLock { state -> (CatalogChange, [Int]) in
+            var entries: [Int: CatalogEntry] = [:]
+            entries.reserveCapacity(rows.count)
+            for row in rows { entries[row.id] = row }
+            if entries != state.entries || built != state.built {
+                var before: [Int: Photo] = [:]
+                before.reserveCapacity(state.photos.count)
+                for photo in state.photos { before[photo.id] = photo }
+                state.entries = entries
+                state.built = built
+                Self.rebuild(&state, folder: folder, names: names)
+                var change = CatalogChange()
+                for photo in state.photos {
+                    if let old = before.removeValue(forKey: photo.id) {
+                        if old != photo { change.changed.append(photo.id) }
+                    } else {
+                        change.added.append(photo.id)
+                    }
+                }
+                change.removed = before.keys.sorted()
+                return (change, state.photos.filter { $0.status == .processing }.map(\.id))
+            }
+            return (CatalogChange(), state.photos.filter { $0.status == .processing }.map(\.id))
+        }
+        if !change.isEmpty {
+            logger.debug("catalog reloaded", [("added", String(change.added.count)), ("changed", String(change.changed.count)),
+                                              ("removed", String(change.removed.count))])
+        }
+        notify(change)
+        return pending
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import SQL
 
 extension PhotoLibrary {
     /// Examines (when not done yet) and builds one queued photo, unless it is ready or failed by now.
@@ -11,6 +12,11 @@ extension PhotoLibrary {
             Thread.sleep(forTimeInterval: min(0.05, Double(due - DispatchTime.now().uptimeNanoseconds) / 1e9))
         }
         guard !isStopping, var photo = catalog.photo(job.photoID), photo.status == .processing else { return }
+        // One builder per pyramid among the processes on this catalog (see `claimBuild`).
+        var claims: [SQLAdvisoryLock] = []
+        defer { for claim in claims { claim.release() } }
+        guard let first = claimBuild(photo) else { return }
+        claims.append(contentsOf: first)
         if catalog.entry(photo.id)?.hashed == false {
             // Hashed right before the build, which then reads the file from the page cache: at
             // start every file is read from disk once.
@@ -22,9 +28,59 @@ extension PhotoLibrary {
                 noteProgress()
                 return
             }
+            // Examined, the photo has its version from its bytes: that is what is built, so
+            // that is what is claimed too.
+            guard let second = claimBuild(photo) else { return }
+            claims.append(contentsOf: second)
         }
         _ = buildPyramid(photo)
         noteProgress()
+    }
+
+    /// Claims the build of `photo`'s version among every process on this catalog: a
+    /// session-scoped advisory lock (PostgreSQL for replicas, a file lock beside a SQLite
+    /// catalog), so a process that dies mid-build releases it and the next one to look takes the
+    /// build over. Nil when the build is not this process's to do now: another holds the claim
+    /// (this one serves tiles on demand meanwhile, and picks the pyramid up from the shared data
+    /// folder at its next reload), or the pyramid is already on disk (then it is marked built).
+    func claimBuild(_ photo: Photo) -> [SQLAdvisoryLock]? {
+        guard let claims = self.claims else { return [] }
+        let claim: SQLAdvisoryLock?
+        do {
+            claim = try claims.tryLock(SQLLockKey("pyramid-build:" + photo.version, 0))
+        } catch {
+            logger.warning("cannot claim a pyramid build; it is tried again at the next scan",
+                           [("photo", String(photo.id)), ("error", "\(error)")])
+            return nil
+        }
+        guard let claim else {
+            metrics.buildsElsewhere.increment()
+            logger.debug("pyramid claimed by another process", [("photo", String(photo.id)), ("version", photo.version)])
+            return nil
+        }
+        if PhotoCatalog.pyramidExists(catalog.pyramidDirectory(photo.version)) {
+            claim.release()
+            catalog.markBuilt(photo.version)
+            noteProgress()
+            return nil
+        }
+        return [claim]
+    }
+
+    /// What `buildClaimed` did.
+    public enum ClaimedBuild: Equatable, Sendable {
+        case built
+        case failed(String)
+        /// Another process holds the build claim, or built the pyramid already.
+        case elsewhere
+    }
+
+    /// Builds the photo's pyramid now, in the calling thread, under its build claim (for tools
+    /// run beside servers on the same catalog, such as `photoscroll ingest`).
+    public func buildClaimed(_ photo: Photo) -> ClaimedBuild {
+        guard let claims = claimBuild(photo) else { return .elsewhere }
+        defer { for claim in claims { claim.release() } }
+        return buildPyramid(photo).map { .failed($0) } ?? .built
     }
 
     /// Builds the photo's pyramid now, in the calling thread; returns the error text on failure.
@@ -55,11 +111,13 @@ extension PhotoLibrary {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             metrics.ingestDuration.observe(seconds)
+            metrics.pyramidsBuilt.increment()
             retries.succeeded(photo.version)
             catalog.markBuilt(photo.version)
             logger.debug("pyramid built", [("photo", String(photo.id)), ("version", photo.version),
                                            ("seconds", String(format: "%.2f", seconds))])
             progress.withLock { $0.built() }
+            announceChange()
             return nil
         } catch {
             let text = "\(error)"
