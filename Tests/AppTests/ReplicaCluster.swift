@@ -105,10 +105,24 @@ final class ReplicaCluster {
         FileManager.default.fileExists(atPath: cluster.directory + "/data/postmaster.pid")
     }
 
-    /// `count` small JPEGs, `photo-1.jpg` …, written by the vips command-line tool.
+    /// A JPEG of `width` × `height` written by the vips command-line tool.
+    static func makePhoto(at path: String, width: Int, height: Int) throws {
+        let vips = Process()
+        vips.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Written beside and moved in, so the scan never sees a half-written file.
+        let partial = (path as NSString).deletingLastPathComponent + "/.partial-" + (path as NSString).lastPathComponent
+        vips.arguments = ["vips", "sines", partial, String(width), String(height)]
+        try vips.run()
+        vips.waitUntilExit()
+        guard vips.terminationStatus == 0 else { throw HTTPClientError("vips could not write \(path)") }
+        try FileManager.default.moveItem(atPath: partial, toPath: path)
+    }
+
+    /// `count` small JPEGs, `photo-1.jpg` …, different from each other, written by the vips command-line tool.
     static func smallPhotos(_ count: Int) -> (URL) throws -> Void {
         { folder in
-            for i in 1...count { try CommentDurabilityTests.makePhoto(at: folder.appendingPathComponent("photo-\(i).jpg").path) }
+            // Each of its own size, so each has a pyramid of its own (equal bytes would share one).
+            for i in 1...count { try makePhoto(at: folder.appendingPathComponent("photo-\(i).jpg").path, width: 320 + i, height: 240) }
         }
     }
 }

@@ -44,12 +44,35 @@ final class ReplicaLiveTests: XCTestCase {
         }
     }
 
+    /// The status of every listed photo on `server`, in id order.
+    private func statuses(_ server: ServerProcess) -> [String] {
+        let photos = ((try? server.request("/photos?limit=500"))?.object["photos"] as? [[String: Any]]) ?? []
+        return photos.map { $0["status"] as? String ?? "?" }
+    }
+
+    private func built(_ server: ServerProcess) -> Int {
+        Int((try? server.metric("photoscroll_pyramids_built_total")) ?? nil ?? 0)
+    }
+
     func testACommentPostedOnOneReplicaIsLiveAndReadOnTheOtherAndCountsAgree() throws {
-        let cluster = try ReplicaCluster(makePhotos: ReplicaCluster.smallPhotos(2))
+        let cluster = try ReplicaCluster(makePhotos: ReplicaCluster.smallPhotos(6))
         defer { cluster.tearDown() }
         try cluster.start(together: true)
-        try waitForPhotos(cluster.replicas, count: 2, cluster)
+        try waitForPhotos(cluster.replicas, count: 6, cluster)
         let balancer = try XCTUnwrap(cluster.balancer)
+
+        // Both started at once on one catalog: one id per file, every pyramid built by one of
+        // them, and each replica serves the other's pyramids as ready.
+        for server in cluster.replicas {
+            XCTAssertTrue(eventually(timeout: 30) { self.statuses(server) == Array(repeating: "ready", count: 6) },
+                          "\(server.name): \(statuses(server))\n\(cluster.logs)")
+        }
+        let ids = cluster.replicas.map { server in
+            (((try? server.request("/photos"))?.object["photos"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int }
+        }
+        XCTAssertEqual(ids[0], ids[1])
+        XCTAssertEqual(built(cluster.a) + built(cluster.b), 6,
+                       "each pyramid built exactly once across the replicas: A \(built(cluster.a)), B \(built(cluster.b))")
 
         let onB = try openEventStream(port: cluster.b.port, "/photos/1/comments/events")
         defer { onB.close() }
@@ -74,23 +97,23 @@ final class ReplicaLiveTests: XCTestCase {
         XCTAssertEqual(try commentCount(cluster.a, photo: 1), 1)
 
         // Posts through the balancer land on either replica; both agree on every count after each.
-        var ids = [id]
+        var posted1 = [id]
         for i in 0..<6 {
             let photo = i % 2 + 1
             let response = try balancer.request("/photos/\(photo)/comments", method: .POST, headers: Self.json,
                                                 body: Array("{\"text\":\"through nginx \(i)\"}".utf8))
             XCTAssertEqual(response.status, 201, response.text)
-            if photo == 1 { ids.append(try XCTUnwrap(response.object["id"] as? Int)) }
+            if photo == 1 { posted1.append(try XCTUnwrap(response.object["id"] as? Int)) }
         }
-        XCTAssertTrue(onB.read(timeout: 3) { text in ids.allSatisfy { text.contains("id: \($0)\n") } }, onB.text)
-        XCTAssertEqual(onB.commentEventIDs, ids, "each comment once, in id order")
+        XCTAssertTrue(onB.read(timeout: 3) { text in posted1.allSatisfy { text.contains("id: \($0)\n") } }, onB.text)
+        XCTAssertEqual(onB.commentEventIDs, posted1, "each comment once, in id order")
         for server in cluster.replicas {
             XCTAssertTrue(try eventually(timeout: 3) { try commentCount(server, photo: 1) == 4 && commentCount(server, photo: 2) == 3 },
                           "\(server.name): \((try? commentCount(server, photo: 1)) ?? nil ?? -1), \((try? commentCount(server, photo: 2)) ?? nil ?? -1)")
         }
     }
 
-    func testSIGKILLOfAReplicaDuringEightPostersLosesNoAcknowledgedComment() throws {
+    func testSIGKILLOfAReplicaDuringEightPostersAndAPyramidBuildLosesNoAcknowledgedCommentAndTheOtherFinishesTheBuild() throws {
         let cluster = try ReplicaCluster(makePhotos: ReplicaCluster.smallPhotos(1))
         defer { cluster.tearDown() }
         try cluster.start()
@@ -118,21 +141,43 @@ final class ReplicaLiveTests: XCTestCase {
             }
         }
         XCTAssertTrue(eventually(timeout: 20) { acknowledged.withLock { $0.count } >= 100 }, cluster.logs)
-        let onA = try cluster.a.metric(#"photoscroll_comment_posts_total{status="201"}"#) ?? 0
-        XCTAssertGreaterThan(onA, 0, "A acknowledged comments of its own before it was killed")
-        cluster.a.stop(signal: SIGKILL)
+
+        // A large photo arrives: one replica claims its build, the other leaves it (and counts so).
+        let leftBefore = cluster.replicas.map { ((try? $0.metric("photoscroll_pyramid_builds_elsewhere_total")) ?? nil) ?? 0 }
+        try ReplicaCluster.makePhoto(at: cluster.photosDirectory.appendingPathComponent("large.jpg").path, width: 12000, height: 8000)
+        var holderIndex: Int?
+        XCTAssertTrue(eventually(timeout: 30) {
+            for (i, server) in cluster.replicas.enumerated()
+            where ((try? server.metric("photoscroll_pyramid_builds_elsewhere_total")) ?? nil ?? 0) > leftBefore[i] {
+                holderIndex = 1 - i
+                return true
+            }
+            return false
+        }, "one replica leaves the build to the other\n\(cluster.logs)")
+        let holder = cluster.replicas[try XCTUnwrap(holderIndex)]
+        let other = cluster.replicas[1 - holderIndex!]
+        XCTAssertEqual(statuses(holder), ["ready", "processing"], "the holder is still building")
+        let onHolder = try holder.metric(#"photoscroll_comment_posts_total{status="201"}"#) ?? 0
+        XCTAssertGreaterThan(onHolder, 0, "the killed replica acknowledged comments of its own")
+        let builtBefore = built(other)
+        holder.stop(signal: SIGKILL)
         killed.store(true, ordering: .relaxed)
-        XCTAssertEqual(cluster.a.process.terminationReason, .uncaughtSignal)
-        XCTAssertTrue(eventually(timeout: 20) { afterTheKill.load(ordering: .relaxed) >= 50 }, "B takes every post after the kill\n\(cluster.logs)")
+        XCTAssertEqual(holder.process.terminationReason, .uncaughtSignal)
+        XCTAssertTrue(eventually(timeout: 20) { afterTheKill.load(ordering: .relaxed) >= 50 }, "the other takes every post after the kill\n\(cluster.logs)")
         stop.store(true, ordering: .relaxed)
         XCTAssertEqual(posters.wait(timeout: .now() + 15), .success)
 
         let acked = acknowledged.withLock { $0 }
-        let stored = try stored(on: cluster.b, photo: 1)
+        let stored = try stored(on: other, photo: 1)
         let lost = acked.filter { stored[$0.key] != $0.value }
         XCTAssertEqual(lost.count, 0, "acknowledged but lost or changed: \(lost.keys.sorted().prefix(10))")
         XCTAssertLessThanOrEqual(stored.count - acked.count, 8, "at most one unanswered post per poster was in flight at the kill")
-        XCTAssertEqual(try commentCount(cluster.b, photo: 1), stored.count)
+        XCTAssertEqual(try commentCount(other, photo: 1), stored.count)
+
+        // The killed replica's claim went with its session: the other builds the pyramid, once.
+        XCTAssertTrue(eventually(timeout: 60) { self.statuses(other) == ["ready", "ready"] },
+                      "\(other.name) finishes the build: \(statuses(other))\n\(cluster.logs)")
+        XCTAssertEqual(built(other) - builtBefore, 1)
     }
 
     func testPostgreSQLStoppedForFiveSecondsMeans503sThenRecoveryWithNothingLost() throws {
