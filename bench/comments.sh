@@ -164,7 +164,7 @@ post_run() {
     wrk -t2 -c"$CLIENTS" -d"${DURATION}s" -s "$work/post.lua" "http://127.0.0.1:$1/photos/$replica_photo/comments" >"$work/wrk.txt"
     local r
     r=$(grep '^RESULT' "$work/wrk.txt")
-    awk -v r="$r" 'BEGIN { split(r, f, /[ =]/); for (i = 1; i in f; i++) v[f[i]] = f[i + 1];
+    awk -v r="$r" 'BEGIN { n = split(r, f, /[ =]/); for (i = 2; i < n; i += 2) v[f[i]] = f[i + 1];
         printf "%.0f %.2f %d\n", v["requests"] / v["seconds"], v["p99_ms"], v["non2xx"] }' >>"$2"
 }
 # tile_run PORT OUT: one wrk run of the hot tile; appends "req/s p99_ms" to OUT.

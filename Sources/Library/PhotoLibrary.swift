@@ -25,6 +25,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// Where the claims every process on this catalog shares live (one scanner at a time, one
     /// builder per pyramid): the catalog's database, or nil for a store of its own (tests).
     let claims: SQLDatabase?
+    /// Versions whose build claim a job of this process holds.
+    let localBuildClaims = Mutex<Set<String>>([])
 
     struct Loop {
         var started = false

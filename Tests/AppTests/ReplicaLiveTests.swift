@@ -72,7 +72,7 @@ final class ReplicaLiveTests: XCTestCase {
         }
         XCTAssertEqual(ids[0], ids[1])
         XCTAssertEqual(built(cluster.a) + built(cluster.b), 6,
-                       "each pyramid built exactly once across the replicas: A \(built(cluster.a)), B \(built(cluster.b))")
+                       "each pyramid built exactly once across the replicas: A \(built(cluster.a)), B \(built(cluster.b))\n\(cluster.logs)")
 
         let onB = try openEventStream(port: cluster.b.port, "/photos/1/comments/events")
         defer { onB.close() }
@@ -146,17 +146,17 @@ final class ReplicaLiveTests: XCTestCase {
         let leftBefore = cluster.replicas.map { ((try? $0.metric("photoscroll_pyramid_builds_elsewhere_total")) ?? nil) ?? 0 }
         try ReplicaCluster.makePhoto(at: cluster.photosDirectory.appendingPathComponent("large.jpg").path, width: 12000, height: 8000)
         var holderIndex: Int?
+        let left = { (i: Int) in ((try? cluster.replicas[i].metric("photoscroll_pyramid_builds_elsewhere_total")) ?? nil ?? 0) - leftBefore[i] }
         XCTAssertTrue(eventually(timeout: 30) {
-            for (i, server) in cluster.replicas.enumerated()
-            where ((try? server.metric("photoscroll_pyramid_builds_elsewhere_total")) ?? nil ?? 0) > leftBefore[i] {
+            for i in 0..<2 where left(i) > 0 && self.statuses(cluster.replicas[1 - i]) == ["ready", "processing"] {
                 holderIndex = 1 - i
                 return true
             }
             return false
-        }, "one replica leaves the build to the other\n\(cluster.logs)")
+        }, "one replica leaves the build to the other, which is building: left \(left(0)), \(left(1)); "
+            + "statuses \(statuses(cluster.a)), \(statuses(cluster.b))\n\(cluster.logs)")
         let holder = cluster.replicas[try XCTUnwrap(holderIndex)]
         let other = cluster.replicas[1 - holderIndex!]
-        XCTAssertEqual(statuses(holder), ["ready", "processing"], "the holder is still building")
         let onHolder = try holder.metric(#"photoscroll_comment_posts_total{status="201"}"#) ?? 0
         XCTAssertGreaterThan(onHolder, 0, "the killed replica acknowledged comments of its own")
         let builtBefore = built(other)

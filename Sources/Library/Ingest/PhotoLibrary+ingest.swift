@@ -12,11 +12,20 @@ extension PhotoLibrary {
             Thread.sleep(forTimeInterval: min(0.05, Double(due - DispatchTime.now().uptimeNanoseconds) / 1e9))
         }
         guard !isStopping, var photo = catalog.photo(job.photoID), photo.status == .processing else { return }
-        // One builder per pyramid among the processes on this catalog (see `claimBuild`).
+        // One builder per pyramid among the processes on this catalog (see `claimBuild`): the
+        // version read first is claimed before it is examined, and the version examined (here,
+        // or by another replica whose row a reload brought in meanwhile) before it is built.
         var claims: [SQLAdvisoryLock] = []
-        defer { for claim in claims { claim.release() } }
-        guard let first = claimBuild(photo) else { return }
-        claims.append(contentsOf: first)
+        var claimed: Set<String> = []
+        defer { releaseBuildClaims(claims, versions: claimed) }
+        func claim(_ photo: Photo) -> Bool {
+            guard !claimed.contains(photo.version) else { return true }
+            guard let taken = claimBuild(photo) else { return false }
+            claims.append(contentsOf: taken)
+            claimed.insert(photo.version)
+            return true
+        }
+        guard claim(photo) else { return }
         if catalog.entry(photo.id)?.hashed == false {
             // Hashed right before the build, which then reads the file from the page cache: at
             // start every file is read from disk once.
@@ -28,11 +37,15 @@ extension PhotoLibrary {
                 noteProgress()
                 return
             }
-            // Examined, the photo has its version from its bytes: that is what is built, so
-            // that is what is claimed too.
-            guard let second = claimBuild(photo) else { return }
-            claims.append(contentsOf: second)
         }
+        for _ in 0..<3 {
+            guard let current = catalog.photo(photo.id), current.status == .processing else { return }
+            photo = current
+            guard claim(photo) else { return }
+            // Still the version claimed once the claim is held: that one is built.
+            if catalog.photo(photo.id)?.version == photo.version { break }
+        }
+        guard claimed.contains(photo.version), catalog.photo(photo.id)?.version == photo.version else { return }
         _ = buildPyramid(photo)
         noteProgress()
     }
@@ -45,26 +58,37 @@ extension PhotoLibrary {
     /// folder at its next reload), or the pyramid is already on disk (then it is marked built).
     func claimBuild(_ photo: Photo) -> [SQLAdvisoryLock]? {
         guard let claims = self.claims else { return [] }
+        // Held by another job of this process (the same version queued twice): not counted.
+        guard localBuildClaims.withLock({ $0.insert(photo.version).inserted }) else { return nil }
         let claim: SQLAdvisoryLock?
         do {
             claim = try claims.tryLock(SQLLockKey("pyramid-build:" + photo.version, 0))
         } catch {
+            localBuildClaims.withLock { _ = $0.remove(photo.version) }
             logger.warning("cannot claim a pyramid build; it is tried again at the next scan",
                            [("photo", String(photo.id)), ("error", "\(error)")])
             return nil
         }
         guard let claim else {
+            localBuildClaims.withLock { _ = $0.remove(photo.version) }
             metrics.buildsElsewhere.increment()
             logger.debug("pyramid claimed by another process", [("photo", String(photo.id)), ("version", photo.version)])
             return nil
         }
         if PhotoCatalog.pyramidExists(catalog.pyramidDirectory(photo.version)) {
-            claim.release()
+            releaseBuildClaims([claim], versions: [photo.version])
             catalog.markBuilt(photo.version)
             noteProgress()
             return nil
         }
         return [claim]
+    }
+
+    /// Releases what `claimBuild` took for `versions`.
+    func releaseBuildClaims(_ claims: [SQLAdvisoryLock], versions: Set<String>) {
+        for claim in claims { claim.release() }
+        guard self.claims != nil else { return }
+        localBuildClaims.withLock { $0.subtract(versions) }
     }
 
     /// What `buildClaimed` did.
@@ -79,7 +103,7 @@ extension PhotoLibrary {
     /// run beside servers on the same catalog, such as `photoscroll ingest`).
     public func buildClaimed(_ photo: Photo) -> ClaimedBuild {
         guard let claims = claimBuild(photo) else { return .elsewhere }
-        defer { for claim in claims { claim.release() } }
+        defer { releaseBuildClaims(claims, versions: [photo.version]) }
         return buildPyramid(photo).map { .failed($0) } ?? .built
     }
 
