@@ -121,7 +121,8 @@ async function show(route) {
   // The grid is on screen before the first route is applied; a shared link did not come from it.
   const fromGrid = !gridView.hidden && landed;
   const fromPager = !pagerView.hidden && landed && !viewer.isOpen;
-  if (fromGrid) cameFromGrid = true;
+  // Taken now, not when the flight ends: a Back during the flight must still find the place.
+  if (fromGrid) { cameFromGrid = true; rememberGrid(); }
   if (route.view === 'zoom' && photo.status === 'failed') {
     history.replaceState(history.state, '', `#/photos/${route.id}`);
     return show({ view: 'photo', id: route.id });
@@ -175,7 +176,10 @@ window.addEventListener('hashchange', () => {
   }
   show(route);
 });
-window.addEventListener('pagehide', () => pager.setLive(false));
+window.addEventListener('pagehide', () => {
+  pager.setLive(false);
+  if (!gridView.hidden) rememberGrid();
+});
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
 /** The grid on screen again: where it was, with the photo last shown in view and focused, and live. */
@@ -191,6 +195,12 @@ function showGrid(last) {
   }
 }
 
+/** Where the grid is scrolled, kept for the way back and for a reload of the page. */
+function rememberGrid() {
+  gridAnchor = grid.anchor();
+  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
+}
+
 /**
  * The grid leaves the screen: where it was is kept for the way back, and the live list events
  * stop (a stream held open under the pager would take one of the browser's few connections to
@@ -198,8 +208,7 @@ function showGrid(last) {
  */
 function hideGrid() {
   if (gridView.hidden) return;
-  gridAnchor = grid.anchor();
-  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
+  rememberGrid();
   grid.setActive(false);
   library.setLive(false);
   gridView.hidden = true;
