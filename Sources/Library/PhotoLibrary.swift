@@ -46,7 +46,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         /// Another process said the catalog changed: read it again soon (at most every
         /// `reloadSpacingSeconds`, however many builds finish meanwhile).
         var reloadRequested = false
-        var lastReload = DispatchTime(uptimeNanoseconds: 0)
+        var lastReload: DispatchTime?
         /// The last scan was another process's (its claim was held): read the store before scanning.
         var scannedElsewhere = false
         var listener: SQLListener?
@@ -245,7 +245,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             var deadline: DispatchTime?
             func consider(_ time: DispatchTime) { deadline = min(deadline ?? time, time) }
             if loop.fullScanRequested { consider(.now()) }
-            if loop.reloadRequested { consider(max(.now(), loop.lastReload + Self.reloadSpacingSeconds)) }
+            if loop.reloadRequested { consider(loop.lastReload.map { max(.now(), $0 + Self.reloadSpacingSeconds) } ?? .now()) }
             if configuration.rescanSeconds > 0 { consider(lastFull + configuration.rescanSeconds) }
             if let since = loop.pendingSince { consider(since + Self.eventDelaySeconds) }
             if let settles = loop.settlesAt {
@@ -261,7 +261,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         let now = DispatchTime.now()
         let wall = PhotoCatalog.wallClock()
         return loop.withLock { loop in
-            let reload = loop.reloadRequested && now >= loop.lastReload + Self.reloadSpacingSeconds
+            let reload = loop.reloadRequested && (loop.lastReload.map { now >= $0 + Self.reloadSpacingSeconds } ?? true)
             if reload {
                 loop.reloadRequested = false
                 loop.lastReload = now

@@ -57,6 +57,28 @@ final class SharedCatalogTests: XCTestCase {
         }
     }
 
+    func testOnPostgreSQLTheOthersHearOfAChangeAtOnceNotAtTheirNextRescan() throws {
+        let place = try SQLTestDatabase.postgres()
+        defer { place.remove() }
+        let folders = try Folders(self)
+        folders.fake("first.jpg", 600, 400)
+        let renderer = FakeRenderer()
+        // An hour between rescans: only the notifications can tell B in time.
+        let a = try library(folders, try place.open(), renderer, rescan: 3600)
+        a.start()
+        XCTAssertTrue(eventually { a.photos.first?.status == .ready })
+        let b = try library(folders, try place.open(), renderer, rescan: 3600)
+        XCTAssertEqual(b.photos.map(\.id), a.photos.map(\.id), "the catalog is read at start")
+        b.start()
+        folders.fake("second.jpg", 300, 200)
+        let added = Date()
+        XCTAssertTrue(eventually(10) { a.photos.count == 2 && b.photos.count == 2 && allReadyOf(a, 2) && allReadyOf(b, 2) },
+                      "A \(a.photos.map(\.status)), B \(b.photos.map(\.status))")
+        XCTAssertLessThan(Date().timeIntervalSince(added), 8)
+        XCTAssertEqual(a.photos.map(\.id), b.photos.map(\.id))
+        XCTAssertEqual(renderer.builds, 2, "each pyramid built once")
+    }
+
     func testABuildClaimedElsewhereIsLeftToItsHolderAndTakenOverWhenItIsReleased() throws {
         try SQLTestDatabase.forEachEngine { place in
             let name = place.engine.rawValue
