@@ -4,8 +4,8 @@ import Library
 import Observability
 import Synchronization
 
-/// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg and /photos/:id/tiles/:z/:x/:y.jpg, and
-/// DeepZoom's /photos/:id/image.dzi and /photos/:id/image_files/:level/:x_:y.jpg.
+/// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg, /photos/:id/tiles/:z/:x/:y.jpg and
+/// /photos/:id/original, and DeepZoom's /photos/:id/image.dzi and /photos/:id/image_files/:level/:x_:y.jpg.
 ///
 /// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
 /// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
@@ -20,6 +20,8 @@ struct PhotoRoutes: Sendable {
     var rendersPerClient = 4
     /// Photo versions whose renders have failed, so each is warned about once.
     let renderFailures = RenderFailures()
+    /// Whether GET /photos/:id/original answers (the `downloadOriginals` setting).
+    var downloadOriginals = true
 
     func register(on router: inout Router) {
         // Tiles first: they are most of the traffic, and routes are tried in order. Images and
@@ -29,6 +31,7 @@ struct PhotoRoutes: Sendable {
             return try image(request, tile: tile)
         }
         router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images) { request in try image(request, tile: nil) }
+        router.get("/photos/:id/original", lane: WorkLanes.images) { request in try original(request) }
         registerDeepZoom(on: &router)
         router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
         router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
@@ -153,7 +156,7 @@ struct PhotoRoutes: Sendable {
         func first(_ version: String) -> Bool { seen.withLock { $0.insert(version).inserted } }
     }
 
-    private func find(_ request: HTTPRequest) throws -> Photo {
+    func find(_ request: HTTPRequest) throws -> Photo {
         guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else {
             throw HTTPError(.notFound, "There is no photo at \(request.path).")
         }

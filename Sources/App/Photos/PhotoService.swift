@@ -15,6 +15,8 @@ public final class PhotoService: Sendable {
     let serviceBase: ServiceBase
     let rendersPerPhoto: Int
     let rendersPerClient: Int
+    let downloadOriginals: Bool
+    let showLocation: Bool
 
     public init(configuration: Configuration, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
@@ -27,6 +29,8 @@ public final class PhotoService: Sendable {
         self.serviceBase = ServiceBase(publicURL: configuration.publicURL)
         self.rendersPerPhoto = configuration.rendersPerPhoto
         self.rendersPerClient = configuration.rendersPerClient
+        self.downloadOriginals = configuration.downloadOriginals
+        self.showLocation = configuration.showLocation
     }
 
     /// Starts scanning and background ingest; returns at once.
@@ -48,7 +52,8 @@ public final class PhotoService: Sendable {
     /// service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
-                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient)
+                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
+                                 downloadOriginals: downloadOriginals)
         routes.register(on: &router)
         IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
             .register(on: &router)
