@@ -8,6 +8,9 @@ import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
 import { ListSequence } from './photo-sequence.js';
 import { flyPhoto, cancelFlight } from './photo-transition.js';
+import { PhotoActions } from './photo-actions.js';
+import { FullScreen } from './fullscreen.js';
+import { Slideshow } from './slideshow.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
@@ -46,6 +49,7 @@ const pager = new Pager(pagerView, {
   sequence,
   onChange(photo) {
     composer.setPhoto(photo);
+    actions.setPhoto(photo);
     pagerTitle.textContent = photo.title;
     document.title = `${photo.title} · Photos`;
     // A swipe replaces the URL rather than adding to history: Back leaves the pager, as in Photos.
@@ -60,6 +64,20 @@ const pager = new Pager(pagerView, {
     location.hash = `#/photos/${photo.id}/zoom`;
   },
   isBusy: () => viewer.isOpen,
+});
+
+const fullscreen = new FullScreen({
+  onChange: (active) => pagerView.querySelector('.action-fullscreen').setAttribute('aria-pressed', String(active)),
+});
+const slideshow = new Slideshow(document.getElementById('slideshow'), {
+  sequence,
+  // Stopped: the pager is at the photo the show had reached.
+  onStop: (index) => pager.goTo(index, 'instant'),
+});
+const actions = new PhotoActions(pagerView, {
+  pager, fullscreen, slideshow,
+  // The link of a photo as the URL says it now, zoom view left out.
+  link: (photo) => `${location.origin}${location.pathname}#/photos/${photo.id}`,
 });
 
 const composer = new Composer(document.getElementById('composer'), {

@@ -79,9 +79,9 @@ class Server:
 ADMIN_TOKEN = "browser-test-admin-token"
 
 
-def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True):
+def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True, settings=None):
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
-               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN)
+               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN, **(settings or {}))
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
         # Only for working on the page without a Swift build; `make test` always uses the real binary.
         command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), "0", photos_dir]
@@ -107,19 +107,22 @@ def server(work_dir):
     photos = os.path.join(work_dir, "photos")
     made = make_library(photos)
     running = start_server(photos, os.path.join(work_dir, "data"), comments_per_minute=0, expected_photos=len(made))
+    running.photos_dir = photos
     yield running
     running.stop()
 
 
 @pytest.fixture(scope="session")
 def limited_server(work_dir):
-    """A second server with one small photo, one file that is no photo, and a limit of two comments a minute."""
+    """A second server with one small photo, one file that is no photo, a limit of two comments a
+    minute, and originals that cannot be downloaded."""
     photos = os.path.join(work_dir, "photos-limited")
     made = make_library(photos, [("small", 640, 480)])
     with open(os.path.join(photos, "broken.jpg"), "w") as f:
         f.write("this is a text file with a .jpg name\n")
     made["broken"] = None
-    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
+    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made),
+                           settings={"PHOTOSCROLL_DOWNLOAD_ORIGINALS": "false"})
     running.photos_dir = photos
     yield running
     running.stop()

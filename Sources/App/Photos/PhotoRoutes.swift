@@ -38,12 +38,12 @@ struct PhotoRoutes: Sendable {
     }
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
-        json(PhotoJSON.list(library.photos, tileSize: tileSize, commentCount: commentCount), request)
+        json(PhotoJSON.list(library.photos, tileSize: tileSize, commentCount: commentCount, original: downloadOriginals), request)
     }
 
     func one(_ request: HTTPRequest) throws -> HTTPResponse {
         let photo = try find(request)
-        return json(PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(photo.id)), request)
+        return json(PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(photo.id), original: downloadOriginals), request)
     }
 
     /// JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
