@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "Observability"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
-        .target(name: "Library", dependencies: ["Imaging", "CSQLite", "Observability"]),
+        .target(name: "Library", dependencies: ["Imaging", "CSQLite", "CXXHash", "CShims", "Observability"]),
         .target(name: "Comments", dependencies: ["CSQLite", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
@@ -46,7 +47,7 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "SQLTesting"]),

@@ -28,14 +28,39 @@ async function getJSON(url, options = {}) {
   return response.json();
 }
 
-/** Every photo, in id order. */
-export async function listPhotos() {
-  return (await getJSON('/photos')).photos;
+/**
+ * One page of the library, in its order: up to `limit` photos (at most 1,000) after the photo
+ * with id `after` (from the start when null). Resolves to {photos, total, next}.
+ */
+export function listPage({ after = null, limit = 200, signal } = {}) {
+  const query = after === null ? `limit=${limit}` : `after=${after}&limit=${limit}`;
+  return getJSON(`/photos?${query}`, { signal });
 }
 
-/** One photo. */
+/**
+ * The whole library in a few bytes a photo: {total, idRuns, ratios, days, etag}. With the etag of
+ * the summary already held, resolves to null when nothing changed (the server answers 304).
+ */
+export async function getSummary(etag = null) {
+  const headers = { Accept: 'application/json' };
+  if (etag) headers['If-None-Match'] = etag;
+  // The page keeps the summary itself; the browser's cache would only turn a 304 into a copy.
+  const response = await fetch('/photos/summary', { headers, cache: 'no-store' });
+  if (response.status === 304) return null;
+  if (!response.ok) throw await failure(response);
+  const summary = await response.json();
+  summary.etag = response.headers.get('ETag');
+  return summary;
+}
+
+/** One photo, with its place in the library: position, previous and next ids. */
 export function getPhoto(id) {
   return getJSON(`/photos/${id}`);
+}
+
+/** Photos added, changed and removed, live (Server-Sent Events: `photos`, `reset`). */
+export function photoEvents() {
+  return new EventSource('/photos/events');
 }
 
 /** Comments of a photo, oldest first, all pages of them. */

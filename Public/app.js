@@ -1,12 +1,12 @@
 // The page's views and the URL: #/ is the grid, #/photos/3 the pager at photo 3,
 // #/photos/3/zoom its zoom view. Reload, Back and a shared link land on the same view.
 
-import { listPhotos } from './api.js';
-import { renderGrid } from './grid.js';
+import { PhotoIndex } from './photo-index.js';
+import { PhotoGrid } from './grid.js';
+import { Scrubber } from './scrubber.js';
 import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
-import { ListSequence } from './photo-sequence.js';
 import { flyPhoto, cancelFlight } from './photo-transition.js';
 import { PhotoActions } from './photo-actions.js';
 import { FullScreen } from './fullscreen.js';
@@ -16,10 +16,14 @@ const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
 const zoomView = document.getElementById('zoom-view');
 const pagerTitle = pagerView.querySelector('.pager-title');
-let photos = [];
-// What the pager and the zoom view page through: today the whole list, fetched at once; any
-// object answering count / indexOf / at / peek / subscribe will do (see photo-sequence.js).
-const sequence = new ListSequence();
+// The library as the page knows it: the summary of every photo and the records near the screen.
+// The grid draws it, and the pager and the zoom view page through it as their sequence
+// (count / indexOf / at / peek / subscribe, see photo-sequence.js).
+const library = new PhotoIndex();
+const sequence = library;
+const grid = new PhotoGrid(document.getElementById('grid'), library);
+new Scrubber(gridView, grid, library);
+let gridAnchor = null; // where the grid was scrolled when a photo was opened
 let cameFromGrid = false;
 let zoomPushed = false;   // the zoom view has a history entry of its own, pushed from the pager
 let zoomOpenedOn = null;  // the photo that entry was pushed from
@@ -32,7 +36,7 @@ function parseRoute(hash) {
   return { view: match[2] ? 'zoom' : 'photo', id: Number(match[1]) };
 }
 
-/** The grid cell of photo `id` and its box on screen, if the grid has it. */
+/** The grid cell of photo `id` and its box on screen, if the grid has drawn it. */
 function gridCell(id) {
   const cell = gridView.querySelector(`[data-photo-id="${id}"]`);
   return cell ? { cell, rect: cell.getBoundingClientRect(), square: true } : null;
@@ -100,6 +104,9 @@ function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : Stri
 
 async function show(route) {
   const token = ++routing;
+  // The photo opened comes as GET /photos/{id} gives it: examined now if the server had not yet,
+  // and first in line for its pyramid.
+  if (route.view !== 'grid' && pagerView.hidden) await library.get(route.id).catch(() => null);
   const index = route.view === 'grid' ? -1 : await sequence.indexOf(route.id);
   const photo = index >= 0 ? await sequence.at(index) : null;
   if (token !== routing) return;
@@ -116,9 +123,8 @@ async function show(route) {
     document.title = 'Photos';
     cameFromGrid = false;
     const from = !pagerView.hidden ? pager.zoomSource() : null;
-    gridView.hidden = false;
+    showGrid(last);
     const cell = last && gridCell(last.id);
-    if (cell) { cell.cell.scrollIntoView({ block: 'nearest' }); cell.cell.focus({ preventScroll: true }); }
     // The photo shrinks back into its cell while the pager fades away over the grid.
     pagerView.inert = true;
     if (from) from.element.style.opacity = '0';
@@ -140,7 +146,7 @@ async function show(route) {
   }
   const cell = fromGrid ? gridCell(route.id) : null;
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
-  if (!fromGrid) gridView.hidden = true;
+  if (!fromGrid) hideGrid();
   pagerView.hidden = false;
   if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');
@@ -148,7 +154,7 @@ async function show(route) {
   pagerView.inert = route.view === 'zoom';
   if (route.view === 'zoom') {
     if (!viewer.isOpen || viewer.photo?.id !== route.id) viewer.open(index, { from: fromPager ? pager.zoomSource() : null });
-    gridView.hidden = true;
+    hideGrid();
     return;
   }
   if (viewer.isOpen) {
@@ -166,7 +172,7 @@ async function show(route) {
     fadePager(1);
     if (token !== routing) return;
   }
-  gridView.hidden = true;
+  hideGrid();
 }
 
 // A finger on the pager while the photo still flies in: it lands at once, and the finger takes over.
@@ -190,50 +196,61 @@ window.addEventListener('hashchange', () => {
 window.addEventListener('pagehide', () => pager.setLive(false));
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
-/** What, of the list, the grid shows: a change in any of it redraws the grid. */
-const signature = (list) => list.map((p) => `${p.id}:${p.status}:${p.version}:${p.title}`).join('|');
-
-function applyPhotos(list) {
-  photos = list;
-  const count = document.getElementById('grid-count');
-  count.textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
-  document.getElementById('grid-status').textContent = photos.length ? '' : 'No photos yet. Put some in the photos folder.';
-  renderGrid(document.getElementById('grid'), photos);
-  sequence.replace(photos);
+/** The grid on screen again: where it was, with the photo last shown in view and focused, and live. */
+function showGrid(last) {
+  gridView.hidden = false;
+  grid.setActive(true);
+  grid.restore(gridAnchor);
+  library.setLive(document.visibilityState === 'visible');
+  if (last) {
+    const position = library.position(last.id);
+    grid.reveal(position);
+    grid.linkAt(position)?.focus({ preventScroll: true });
+  }
 }
 
 /**
- * New photos in the folder, and photos that finish processing, show up without a reload. Only
- * while the grid is on screen: pages are never rebuilt under someone reading or zooming.
+ * The grid leaves the screen: where it was is kept for the way back, and the live list events
+ * stop (a stream held open under the pager would take one of the browser's few connections to
+ * the server from the tiles; coming back asks what changed meanwhile).
  */
-async function refresh() {
-  if (!gridView.hidden && document.visibilityState === 'visible') {
-    try {
-      const list = await listPhotos();
-      if (!gridView.hidden && signature(list) !== signature(photos)) {
-        const focused = document.activeElement?.dataset?.photoId;
-        applyPhotos(list);
-        if (focused) gridView.querySelector(`[data-photo-id="${focused}"]`)?.focus({ preventScroll: true });
-      }
-    } catch { /* the next round tries again */ }
-  }
-  setTimeout(refresh, photos.some((p) => p.status === 'processing') ? 2000 : 5000);
+function hideGrid() {
+  if (gridView.hidden) return;
+  gridAnchor = grid.anchor();
+  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
+  grid.setActive(false);
+  library.setLive(false);
+  gridView.hidden = true;
 }
+
+function updateCount() {
+  const count = library.count;
+  document.getElementById('grid-count').textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
+  document.getElementById('grid-status').textContent = count ? '' : 'No photos yet. Put some in the photos folder.';
+}
+
+library.addEventListener('change', updateCount);
+document.addEventListener('visibilitychange', () => {
+  if (!gridView.hidden) library.setLive(document.visibilityState === 'visible');
+});
 
 async function start() {
   const status = document.getElementById('grid-status');
-  let list;
   try {
-    list = await listPhotos();
+    await library.load();
   } catch (error) {
     status.textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
     return;
   }
-  applyPhotos(list);
+  updateCount();
+  try { gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid')); } catch { gridAnchor = null; }
+  grid.layout();
+  // Also under a photo opened by a reload or a link: Back to the grid lands where it was.
+  grid.restore(gridAnchor);
+  library.setLive(document.visibilityState === 'visible');
   await show(parseRoute(location.hash));
   landed = true;
   document.documentElement.dataset.ready = 'true';
-  setTimeout(refresh, 5000);
 }
 
 start();

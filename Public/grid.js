@@ -1,43 +1,299 @@
 // The grid: square thumbnails that are real links to each photo's page, with the photo's state
 // (processing, failed and why) shown on the cell instead of being hidden.
+//
+// Windowed: only the rows near the screen exist, as absolutely placed cells that are reused as
+// the page scrolls, so the DOM, its listeners and the memory stay the same at 10 photos or
+// 100,000. The layout (columns, cell size, gap) comes from CSS custom properties on the list.
 
-/** Fills `list` (a <ul>) with one cell per photo. */
-export function renderGrid(list, photos) {
-  list.replaceChildren(...photos.map(cell));
-}
+/** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
+const OVERSCAN_ROWS = 4;
+/**
+ * Faster than this (screens a frame), the grid is being travelled through, not looked at: cells
+ * are placed and named but no thumbnail is asked for, until the scrolling slows or stops.
+ */
+const TRAVEL_SCREENS_PER_FRAME = 0.5;
+/** Still for this long (ms), travelling ends. */
+const SETTLE_MS = 90;
 
-function cell(photo) {
-  const item = document.createElement('li');
-  const link = document.createElement('a');
-  link.className = 'cell';
-  link.href = `#/photos/${photo.id}`;
-  link.dataset.photoId = photo.id;
-  const img = document.createElement('img');
-  img.loading = 'lazy';
-  img.decoding = 'async';
-  img.alt = photo.title;
-  img.width = 256;
-  img.height = 256;
-  img.src = photo.thumbnail;
-  img.addEventListener('error', () => link.classList.add('broken'));
-  const title = document.createElement('span');
-  title.className = 'cell-title';
-  title.textContent = photo.title;
-  link.append(img, title);
-  if (photo.status && photo.status !== 'ready') {
-    const badge = document.createElement('span');
-    badge.className = `badge badge-${photo.status}`;
-    badge.textContent = photo.status === 'failed' ? 'Failed' : 'Processing…';
-    if (photo.error) {
-      badge.title = photo.error;
-      const why = document.createElement('span');
-      why.className = 'cell-error';
-      why.textContent = photo.error;
-      link.append(why);
-    }
-    link.append(badge);
-    link.setAttribute('aria-label', `${photo.title} (${photo.status}${photo.error ? ': ' + photo.error : ''})`);
+export class PhotoGrid {
+  /**
+   * `list` is the <ul>; `index` the PhotoIndex it shows.
+   */
+  constructor(list, index) {
+    this.list = list;
+    this.index = index;
+    this.cells = new Map(); // position → cell
+    this.spare = [];
+    this.columns = 1;
+    this.cell = 100;
+    this.gap = 0;
+    this.top = 0;
+    this.scheduled = false;
+    this.active = true;
+    this.travelling = false;
+    this.lastScroll = { y: window.scrollY, t: performance.now() };
+    // One listener each, for every cell: a broken thumbnail marks its cell.
+    list.addEventListener('error', (e) => {
+      if (e.target instanceof HTMLImageElement) e.target.closest('.cell')?.classList.add('broken');
+    }, true);
+    list.addEventListener('load', (e) => {
+      if (e.target instanceof HTMLImageElement) e.target.closest('.cell')?.classList.remove('broken');
+    }, true);
+    window.addEventListener('scroll', () => this.schedule(), { passive: true });
+    new ResizeObserver(() => this.layout()).observe(list);
+    index.addEventListener('change', (e) => {
+      if (e.detail.structural) this.layout(); else this.refill(e.detail.ids);
+    });
+    index.addEventListener('records', () => this.refill());
   }
-  item.appendChild(link);
-  return item;
+
+  /** Whether the grid is on screen; hidden, it draws nothing. */
+  setActive(active) {
+    this.active = active;
+    if (active) this.layout();
+  }
+
+  schedule() {
+    if (this.scheduled || !this.active) return;
+    this.scheduled = true;
+    requestAnimationFrame((t) => {
+      this.scheduled = false;
+      this.track(t);
+      this.update();
+    });
+  }
+
+  /** Notices travel (very fast scrolling, a scrubber drag) and its end. */
+  track(t) {
+    const y = window.scrollY;
+    const frames = Math.max(1, (t - this.lastScroll.t) / 16.7);
+    const speed = Math.abs(y - this.lastScroll.y) / frames / Math.max(1, window.innerHeight);
+    this.lastScroll = { y, t };
+    if (speed > TRAVEL_SCREENS_PER_FRAME) this.travelling = true;
+    clearTimeout(this.settleTimer);
+    if (this.travelling) {
+      this.settleTimer = setTimeout(() => {
+        this.travelling = false;
+        this.refill();
+        this.update();
+      }, SETTLE_MS);
+    }
+  }
+
+  /** Columns, cell size and height from the list's width and its CSS properties. */
+  layout() {
+    if (!this.active || this.list.closest('[hidden]')) return;
+    const style = getComputedStyle(this.list);
+    const number = (name, fallback) => Number.parseFloat(style.getPropertyValue(name)) || fallback;
+    const width = this.list.clientWidth - number('padding-left', 0) - number('padding-right', 0);
+    const gap = number('--grid-gap', 2);
+    const minimum = number('--grid-min-cell', 96);
+    const most = number('--grid-max-columns', 0);
+    const fit = Math.max(1, Math.floor((width + gap) / (minimum + gap)));
+    const columns = most > 0 ? Math.min(most, fit) : fit;
+    this.columns = columns;
+    this.gap = gap;
+    this.cell = (width - gap * (columns - 1)) / columns;
+    this.left = number('padding-left', 0);
+    const rows = Math.ceil(this.index.count / columns);
+    this.list.style.height = `${Math.max(0, rows * (this.cell + gap) - gap) + number('padding-bottom', 0)}px`;
+    this.list.setAttribute('aria-rowcount', String(rows));
+    // The drawn cells are moved and refilled in place, never rebuilt: one of them may have the focus.
+    for (const [i, cell] of this.cells) {
+      if (i >= this.index.count) continue;
+      this.place(cell, i);
+      this.fill(cell, i);
+    }
+    this.update();
+  }
+
+  get rowHeight() { return this.cell + this.gap; }
+
+  /** The list's top in document coordinates. */
+  listTop() { return this.list.getBoundingClientRect().top + window.scrollY; }
+
+  /** Positions first…last of the rows on or near the screen. */
+  range() {
+    const top = window.scrollY - this.listTop();
+    const first = Math.max(0, Math.floor(top / this.rowHeight) - OVERSCAN_ROWS);
+    const last = Math.ceil((top + window.innerHeight) / this.rowHeight) + OVERSCAN_ROWS;
+    return [first * this.columns, Math.min(this.index.count, (last + 1) * this.columns) - 1];
+  }
+
+  update() {
+    if (!this.active) return;
+    const [first, last] = this.range();
+    let lowest = Infinity;
+    for (const [i, cell] of this.cells) {
+      if (i < first || i > last) {
+        this.cells.delete(i);
+        this.release(cell);
+      } else if (i < lowest) {
+        lowest = i;
+      }
+    }
+    // The cells stay in the document in the order of their photos (reading and Tab order): the
+    // drawn ones are one run, so new ones go before it or after it.
+    const before = this.cells.get(lowest)?.item ?? null;
+    for (let i = first; i <= last; i++) {
+      if (this.cells.has(i)) continue;
+      const cell = this.spare.pop() ?? this.make();
+      this.cells.set(i, cell);
+      this.place(cell, i);
+      this.fill(cell, i);
+      if (i < lowest && before) this.list.insertBefore(cell.item, before); else this.list.appendChild(cell.item);
+    }
+    if (last >= first && !this.travelling) this.index.want(first, last);
+  }
+
+  release(cell) {
+    cell.item.remove();
+    this.spare.push(cell);
+  }
+
+  make() {
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.className = 'cell';
+    const img = document.createElement('img');
+    img.loading = 'lazy';
+    img.decoding = 'async';
+    img.width = 256;
+    img.height = 256;
+    const title = document.createElement('span');
+    title.className = 'cell-title';
+    link.append(img, title);
+    item.appendChild(link);
+    return { item, link, img, title, badge: null, error: null, photo: undefined, id: 0 };
+  }
+
+  place(cell, i) {
+    const row = Math.floor(i / this.columns), column = i % this.columns;
+    const x = this.left + column * (this.cell + this.gap), y = row * this.rowHeight;
+    // Only what differs is written: a style or attribute write costs a recalculation.
+    if (cell.size !== this.cell) {
+      cell.size = this.cell;
+      cell.item.style.width = cell.item.style.height = `${this.cell}px`;
+    }
+    cell.item.style.transform = `translate(${x}px, ${y}px)`;
+    cell.item.setAttribute('aria-posinset', String(i + 1));
+    if (cell.setSize !== this.index.count) {
+      cell.setSize = this.index.count;
+      cell.item.setAttribute('aria-setsize', String(this.index.count));
+    }
+  }
+
+  /** Draws the photo at position i into a cell: its record when fetched, its link at least. */
+  fill(cell, i) {
+    const id = this.index.ids[i];
+    const photo = this.travelling ? null : this.index.recordAt(i);
+    if (cell.photo === photo && cell.id === id) return;
+    cell.photo = photo;
+    cell.id = id;
+    const { link, img, title } = cell;
+    link.href = `#/photos/${id}`;
+    link.dataset.photoId = id;
+    link.classList.remove('broken');
+    if (!photo) {
+      img.removeAttribute('src');
+      img.alt = '';
+      title.textContent = '';
+      this.setState(cell, null);
+      return;
+    }
+    if (img.getAttribute('src') !== photo.thumbnail) img.src = photo.thumbnail;
+    img.alt = photo.title;
+    title.textContent = photo.title;
+    this.setState(cell, photo);
+  }
+
+  setState(cell, photo) {
+    const { link } = cell;
+    const status = photo && photo.status !== 'ready' ? photo.status : null;
+    if (!status) {
+      cell.badge?.remove();
+      cell.error?.remove();
+      cell.badge = cell.error = null;
+      link.removeAttribute('aria-label');
+      return;
+    }
+    if (!cell.badge) {
+      cell.badge = document.createElement('span');
+      link.append(cell.badge);
+    }
+    cell.badge.className = `badge badge-${status}`;
+    cell.badge.textContent = status === 'failed' ? 'Failed' : 'Processing…';
+    cell.badge.title = photo.error || '';
+    if (photo.error) {
+      if (!cell.error) {
+        cell.error = document.createElement('span');
+        cell.error.className = 'cell-error';
+        link.insertBefore(cell.error, cell.badge);
+      }
+      cell.error.textContent = photo.error;
+    } else {
+      cell.error?.remove();
+      cell.error = null;
+    }
+    link.setAttribute('aria-label', `${photo.title} (${status}${photo.error ? ': ' + photo.error : ''})`);
+  }
+
+  /** Redraws the drawn cells whose records arrived or changed (all of them without `ids`). */
+  refill(ids) {
+    const only = ids ? new Set(ids) : null;
+    for (const [i, cell] of this.cells) {
+      if (!only || only.has(this.index.ids[i])) this.fill(cell, i);
+    }
+  }
+
+  /** The photo at the top left of the screen, and how far its row is scrolled under the top. */
+  anchor() {
+    const top = window.scrollY - this.listTop();
+    const row = Math.max(0, Math.floor(top / this.rowHeight));
+    const i = Math.min(this.index.count - 1, row * this.columns);
+    return i < 0 ? null : { id: this.index.ids[i], offset: top - row * this.rowHeight };
+  }
+
+  /** Scrolls back to an anchor taken before (the same photo at the same place). */
+  restore(anchor) {
+    if (!anchor) return;
+    const i = this.index.position(anchor.id);
+    if (i < 0) return;
+    window.scrollTo(0, this.listTop() + Math.floor(i / this.columns) * this.rowHeight + anchor.offset);
+    this.update();
+  }
+
+  /** Scrolls just enough for the photo at position i to be on screen. */
+  reveal(i) {
+    if (i < 0) return;
+    const y = this.listTop() + Math.floor(i / this.columns) * this.rowHeight;
+    if (y < window.scrollY) window.scrollTo(0, y);
+    else if (y + this.cell > window.scrollY + window.innerHeight) window.scrollTo(0, y + this.cell - window.innerHeight);
+    this.update();
+  }
+
+  /** The link of the photo at position i, when drawn. */
+  linkAt(i) { return this.cells.get(i)?.link ?? null; }
+
+  /** Scrolls to a fraction (0–1) of the whole grid, as the scrubber asks. */
+  scrollToFraction(fraction) {
+    const top = this.listTop();
+    const height = this.list.offsetHeight - window.innerHeight;
+    window.scrollTo(0, top + Math.max(0, Math.min(1, fraction)) * Math.max(0, height));
+  }
+
+  /** Where the screen is, as a fraction of the grid, and the position at the top of the screen. */
+  progress() {
+    const top = this.listTop();
+    const height = this.list.offsetHeight - window.innerHeight;
+    const fraction = height > 0 ? Math.max(0, Math.min(1, (window.scrollY - top) / height)) : 0;
+    return { fraction, position: this.positionAtFraction(fraction) };
+  }
+
+  /** The first position of the row shown at the top when scrolled to a fraction. */
+  positionAtFraction(fraction) {
+    const height = Math.max(0, this.list.offsetHeight - window.innerHeight);
+    const row = Math.floor((fraction * height) / this.rowHeight);
+    return Math.max(0, Math.min(this.index.count - 1, row * this.columns));
+  }
 }

@@ -5,8 +5,8 @@
 //   at(index)        Promise of the Photo at `index` (undefined past the ends)
 //   peek(index)      the Photo at `index` if it is at hand now, else undefined (drawn without a flash)
 //   subscribe(fn)    fn() is called whenever the photos or their order change; returns unsubscribe
-// ListSequence answers from one list fetched whole; a sequence over the paged API
-// (GET /photos?limit=&after=, with `total`) answers the same questions page by page.
+// ListSequence answers from one list in memory; PhotoIndex (photo-index.js), what the page uses,
+// answers the same questions over the paged API (GET /photos/summary, GET /photos?after=&limit=).
 
 /** A sequence over a list already in memory. */
 export class ListSequence {

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages_for() {
     case "$1" in
-        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev" ;;
+        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev libxxhash-dev" ;;
         # postgresql: the tests start a private cluster of their own (initdb, pg_ctl).
         test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql libjs-leaflet" ;;
         bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server" ;;

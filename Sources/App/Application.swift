@@ -48,7 +48,8 @@ public final class Application: @unchecked Sendable {
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
                                   isDraining: { draining.isDraining },
                                   workload: { [weak self] in self?.server?.workload ?? [] },
-                                  saturation: { [weak self] in self?.server?.saturation ?? [] })
+                                  saturation: { [weak self] in self?.server?.saturation ?? [] },
+                                  degradation: { photos.degradation })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 
 /// What the library needs to know, taken from the application's configuration.
@@ -9,10 +10,20 @@ public struct LibraryConfiguration: Sendable {
     public var settings: RenderSettings
     /// Byte cap of the in-memory tile cache. Default 256 MiB.
     public var tileCacheBytes: Int
-    /// Pyramids built at the same time. Default 1.
+    /// Pyramids built at the same time. Default: one per core.
     public var ingestConcurrency: Int
-    /// Seconds between scans; 0 scans only at start and when asked. Default 5.
+    /// Seconds between full scans; 0 scans in full only at start and when asked. Changes are
+    /// seen as they happen where the folder can be watched (inotify), so this is a safety net
+    /// there, and the only way changes are found elsewhere. Default 3600.
     public var rescanSeconds: Double
+    /// Whether to watch the folder for changes (inotify, on Linux). Default true.
+    public var watchesFolder: Bool
+    /// A new or changed file is taken once it has not been modified for this long, so a photo
+    /// still being copied in is not read half-written. Default 2 s.
+    public var settleSeconds: Double
+    /// How long the pyramid of a removed photo is kept (it comes back ready if the file does),
+    /// and how long photos of a subfolder that cannot be reached stay listed. Default a day.
+    public var missingGraceSeconds: Double
     /// Whether to make the demo photos in `photosDirectory` when it has none. Default false.
     public var makesDemo: Bool
     /// Tile folders of versions no photo uses are deleted once older than this. Default 60 s.
@@ -27,9 +38,10 @@ public struct LibraryConfiguration: Sendable {
     public var maxRetryDelaySeconds: Double
 
     public init(photosDirectory: String, dataDirectory: String, settings: RenderSettings = RenderSettings(),
-                tileCacheBytes: Int = 256 << 20, ingestConcurrency: Int = 1, rescanSeconds: Double = 5,
-                makesDemo: Bool = false, garbageAgeSeconds: Double = 60, ingestDelaySeconds: Double = 0,
-                retryDelaySeconds: Double = 5, maxRetryDelaySeconds: Double = 3600) {
+                tileCacheBytes: Int = 256 << 20, ingestConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+                rescanSeconds: Double = 3600, watchesFolder: Bool = true, settleSeconds: Double = 2,
+                missingGraceSeconds: Double = 86_400, makesDemo: Bool = false, garbageAgeSeconds: Double = 60,
+                ingestDelaySeconds: Double = 0, retryDelaySeconds: Double = 5, maxRetryDelaySeconds: Double = 3600) {
         self.retryDelaySeconds = retryDelaySeconds
         self.maxRetryDelaySeconds = maxRetryDelaySeconds
         self.photosDirectory = photosDirectory
@@ -38,6 +50,9 @@ public struct LibraryConfiguration: Sendable {
         self.tileCacheBytes = tileCacheBytes
         self.ingestConcurrency = ingestConcurrency
         self.rescanSeconds = rescanSeconds
+        self.watchesFolder = watchesFolder
+        self.settleSeconds = settleSeconds
+        self.missingGraceSeconds = missingGraceSeconds
         self.makesDemo = makesDemo
         self.garbageAgeSeconds = garbageAgeSeconds
         self.ingestDelaySeconds = ingestDelaySeconds

@@ -9,6 +9,11 @@ struct LibraryMetrics: Sendable {
     let ingestDuration: Histogram
     let ingestFailures: Counter
     let photos: Gauge
+    let unexamined: Gauge
+    let degraded: Gauge
+    let watchedFolders: Gauge
+    let scans: Counter
+    let scanDuration: Histogram
 
     init(_ registry: MetricsRegistry) {
         cacheHits = registry.counter("photoscroll_tile_cache_hits_total", help: "Tiles and thumbnails answered from memory.")
@@ -19,11 +24,20 @@ struct LibraryMetrics: Sendable {
                                             buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 60, 120, 300])
         ingestFailures = registry.counter("photoscroll_ingest_failures_total", help: "Photos that could not be probed or built.")
         photos = registry.gauge("photoscroll_photos", help: "Photos in the catalog, by status.")
+        unexamined = registry.gauge("photoscroll_photos_unexamined", help: "Listed photos whose bytes are not hashed yet.")
+        degraded = registry.gauge("photoscroll_library_degraded", help: "1 while a folder of photos cannot be reached.")
+        watchedFolders = registry.gauge("photoscroll_library_watched_folders", help: "Folders watched for changes (0: full rescans only).")
+        scans = registry.counter("photoscroll_library_scans_total", help: "Scans of the photos folder, by kind (full or partial).")
+        scanDuration = registry.histogram("photoscroll_library_scan_duration_seconds", help: "Time one scan took, by kind.",
+                                          buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
     }
 
-    func record(photos list: [Photo]) {
+    func record(_ catalog: PhotoCatalog) {
+        let counts = catalog.statusCounts
         for status in PhotoStatus.allCases {
-            photos.set(Double(list.filter { $0.status == status }.count), [("status", status.rawValue)])
+            photos.set(Double(counts[status] ?? 0), [("status", status.rawValue)])
         }
+        unexamined.set(Double(catalog.unexaminedCount))
+        degraded.set(catalog.health.isDegraded ? 1 : 0)
     }
 }

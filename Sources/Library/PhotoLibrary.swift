@@ -6,7 +6,8 @@ import Synchronization
 /// The photo library: catalog, background scans and ingest, and the tile and thumbnail caches.
 ///
 /// It answers from the moment it is made (the stored catalog is loaded first); `start()` then
-/// scans in the background, builds missing pyramids and rescans every `rescanSeconds`.
+/// lists the folder in the background (ready as soon as the listing exists), watches it for
+/// changes, examines and builds what needs it, and rescans in full every `rescanSeconds`.
 public final class PhotoLibrary: Sendable, MetricsCollector {
     public let configuration: LibraryConfiguration
     public let catalog: PhotoCatalog
@@ -16,16 +17,29 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let metrics: LibraryMetrics
     let renders = SingleFlight<TileKey, [UInt8]>()
     let ingest: IngestQueue
+    let onDemand = OnDemandGate()
+    let progress: Mutex<IngestProgressLog>
     /// Builds waiting to be tried again after a failure that was not the file's.
     let retries = BuildRetries()
 
-    private struct Loop {
+    struct Loop {
         var started = false
         var stopped = false
         var ready = false
+        /// What the watcher reported and no scan has looked at yet, and since when.
+        var pending = ScanScope()
+        var pendingSince: DispatchTime?
+        var fullScanRequested = false
+        /// Folders with files still being written, and when to look again (wall clock, ns).
+        var unsettled: Set<String> = []
+        var settlesAt: Int?
+        var watcher: FolderWatcher?
+        /// Watching failed because the photos folder was not there: try again once it is.
+        var watchRetry = false
+        var lastGarbageCollection = DispatchTime(uptimeNanoseconds: 0)
     }
-    private let loop = Mutex(Loop())
-    private let wake = DispatchSemaphore(value: 0)
+    let loop = Mutex(Loop())
+    let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Opens the catalog (SQLite in the data folder unless a store is given) and the caches.
@@ -52,13 +66,18 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         self.catalog = try PhotoCatalog(folder: PhotoFolder(root: configuration.photosDirectory),
                                         tilesDirectory: configuration.tilesDirectory, settings: configuration.settings,
                                         store: store, renderer: renderer, logger: logger)
+        self.progress = Mutex(IngestProgressLog())
         // The queue calls back into the library; a box breaks the init-order cycle.
         let box = WeakBox()
+        let gate = onDemand
         self.ingest = IngestQueue(concurrency: configuration.ingestConcurrency,
                                   onLengthChange: { metrics.queueLength.set(Double($0)) },
+                                  yield: { gate.waitForQuiet() },
                                   work: { job in box.library?.build(job) })
         box.library = self
-        metrics.record(photos: catalog.photos)
+        metrics.record(catalog)
+        // A stored listing is a listing: a restart is ready at once, and the scan runs behind it.
+        if catalog.count > 0 { loop.withLock { $0.ready = true } }
         // Cache hits are counted by the cache and added to the metrics when they are read.
         registry.addCollector(self)
     }
@@ -67,7 +86,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         weak var library: PhotoLibrary?
     }
 
-    /// Every present photo in id order.
+    /// Every listed photo in id order.
     public var photos: [Photo] { catalog.photos }
 
     /// One photo, or nil.
@@ -76,8 +95,14 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// The version, size and status of one photo, or nil: the start of every image request.
     public func imageInfo(_ id: Int) -> PhotoImageInfo? { catalog.imageInfo(id) }
 
-    /// True once the first scan has completed.
+    /// True once a listing exists: the stored catalog had one, or the first scan made it.
     public var isReady: Bool { loop.withLock { $0.ready } }
+
+    /// Folders of photos that could not be reached, if any.
+    public var health: LibraryHealth { catalog.health }
+
+    /// Whether the folder is watched for changes (false: timed full rescans only).
+    public var isWatching: Bool { loop.withLock { $0.watcher != nil } }
 
     /// Starts the background scans (after making the demo photos when configured); returns at once.
     public func start() {
@@ -93,58 +118,285 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
 
     /// Stops scanning and ingest; running builds finish in the background.
     public func stop() {
-        let wasRunning = loop.withLock { loop -> Bool in
-            defer { loop.stopped = true }
-            return loop.started && !loop.stopped
+        let (wasRunning, watcher) = loop.withLock { loop -> (Bool, FolderWatcher?) in
+            defer {
+                loop.stopped = true
+                loop.watcher = nil
+            }
+            return (loop.started && !loop.stopped, loop.watcher)
         }
         ingest.stop()
+        watcher?.stop()
         guard wasRunning else { return }
         wake.signal()
         _ = finished.wait(timeout: .now() + 5)
     }
 
-    /// Asks the background loop to scan now instead of at the next interval.
-    public func requestRescan() { wake.signal() }
+    /// Asks the background loop for a full scan now instead of at the next interval.
+    public func requestRescan() {
+        loop.withLock { $0.fullScanRequested = true }
+        wake.signal()
+    }
 
-    private var stopped: Bool { loop.withLock { $0.stopped } }
-
-    /// Whether `stop()` was called.
-    var isStopping: Bool { stopped }
+    var isStopping: Bool { loop.withLock { $0.stopped } }
 
     private func run() {
         defer { finished.signal() }
+        // Scans keep the normal priority: the first listing is what /readyz waits for, and later
+        // ones are short. Only the ingest and the watcher yield to request threads.
         if configuration.makesDemo {
             // Drawn beside the scans: each photo is listed as soon as it lands, in name order.
             let demo = Thread { [self] in
                 DemoLibrary(directory: configuration.photosDirectory, logger: logger)
-                    .make(isStopped: { [self] in self.stopped }, onPhoto: { [self] in self.requestRescan() })
+                    .make(isStopped: { [self] in self.isStopping }, onPhoto: { [self] in self.requestRescan() })
             }
             demo.name = "demo-photos"
             demo.start()
         }
-        while !stopped {
-            refresh()
-            loop.withLock { $0.ready = true }
-            let interval = configuration.rescanSeconds
-            _ = interval > 0 ? wake.wait(timeout: .now() + interval) : wake.wait(timeout: .distantFuture)
+        // Watching starts before the first scan, so nothing that changes during it is missed.
+        startWatching()
+        scanInBackground(.everything)
+        settleFirstListing()
+        loop.withLock { $0.ready = true }
+        var lastFull = DispatchTime.now()
+        while !isStopping {
+            if let deadline = nextDeadline(lastFull: lastFull) { _ = wake.wait(timeout: deadline) } else { wake.wait() }
+            if isStopping { break }
+            let work = takeWork(lastFull: lastFull)
+            if work.full {
+                if loop.withLock({ $0.watcher == nil }) { startWatching() }
+                scanInBackground(.everything)
+                lastFull = .now()
+            } else if let scope = work.partial {
+                scanInBackground(scope)
+            } else if work.checkHealth && healthChanged() {
+                // A folder that came back is new to the kernel: watch the tree afresh.
+                let old = loop.withLock { loop -> FolderWatcher? in
+                    defer { loop.watcher = nil }
+                    return loop.watcher
+                }
+                old?.stop()
+                startWatching()
+                scanInBackground(.everything)
+                lastFull = .now()
+            }
         }
     }
 
-    /// One scan, then queue what needs building and collect stale tiles. Also usable without `start()`.
-    public func refresh() {
+    /// Files written just before the start are waited for (up to 10 s), so that once ready the
+    /// listing holds everything that was there at the start.
+    private func settleFirstListing() {
+        let deadline = DispatchTime.now() + 10
+        while !isStopping && DispatchTime.now() < deadline {
+            let (folders, settles) = loop.withLock { loop -> (Set<String>, Int?) in
+                defer {
+                    loop.unsettled = []
+                    loop.settlesAt = nil
+                }
+                return (loop.unsettled, loop.settlesAt)
+            }
+            guard let settles, !folders.isEmpty else { return }
+            let delay = max(0, Double(settles - PhotoCatalog.wallClock()) / 1e9) + 0.05
+            _ = wake.wait(timeout: .now() + delay) // a wake-up's work is in `loop`, for the main loop
+            scanInBackground(ScanScope(directories: folders))
+        }
+    }
+
+    /// While something cannot be reached, or changes cannot be watched, this often the folders
+    /// that matter are looked at (a `stat` or two, not a scan).
+    static let healthCheckSeconds = 5.0
+    /// Events are gathered this long before a scan, so a copy of many files is one scan, not many.
+    static let eventDelaySeconds = 0.25
+
+    private func nextDeadline(lastFull: DispatchTime) -> DispatchTime? {
+        let degraded = catalog.health.isDegraded
+        return loop.withLock { loop in
+            var deadline: DispatchTime?
+            func consider(_ time: DispatchTime) { deadline = min(deadline ?? time, time) }
+            if loop.fullScanRequested { consider(.now()) }
+            if configuration.rescanSeconds > 0 { consider(lastFull + configuration.rescanSeconds) }
+            if let since = loop.pendingSince { consider(since + Self.eventDelaySeconds) }
+            if let settles = loop.settlesAt {
+                let delay = max(0, Double(settles - PhotoCatalog.wallClock()) / 1e9)
+                consider(.now() + delay + 0.05)
+            }
+            if degraded || loop.watchRetry { consider(.now() + Self.healthCheckSeconds) }
+            return deadline
+        }
+    }
+
+    private func takeWork(lastFull: DispatchTime) -> (full: Bool, partial: ScanScope?, checkHealth: Bool) {
+        let now = DispatchTime.now()
+        let wall = PhotoCatalog.wallClock()
+        return loop.withLock { loop in
+            let timed = configuration.rescanSeconds > 0 && now >= lastFull + configuration.rescanSeconds
+            if loop.fullScanRequested || timed {
+                loop.fullScanRequested = false
+                loop.pending = ScanScope()
+                loop.pendingSince = nil
+                loop.unsettled = []
+                loop.settlesAt = nil
+                return (true, nil, false)
+            }
+            var scope = ScanScope()
+            if let since = loop.pendingSince, now >= since + Self.eventDelaySeconds {
+                scope = loop.pending
+                loop.pending = ScanScope()
+                loop.pendingSince = nil
+            }
+            if let settles = loop.settlesAt, wall >= settles {
+                scope.directories.formUnion(loop.unsettled)
+                loop.unsettled = []
+                loop.settlesAt = nil
+            }
+            return (false, scope.isEmpty ? nil : scope, true)
+        }
+    }
+
+    /// Starts the watcher when configured and possible, saying in the log when it is not.
+    private func startWatching() {
+        guard configuration.watchesFolder else { return }
+        let watcher = FolderWatcher(root: catalog.folder.root, logger: logger) { [weak self] outcome in
+            self?.watched(outcome)
+        }
         do {
-            // Builds are queued after the scan, once the published list holds every photo.
-            let result = try catalog.scan()
+            try watcher.start()
+            let count = watcher.watchCount
+            loop.withLock { loop in
+                loop.watcher = watcher
+                loop.watchRetry = false
+            }
+            metrics.watchedFolders.set(Double(count))
+            logger.info("watching the photos folder for changes", [("folders", String(count)),
+                                                                    ("fullRescanSeconds", String(Int(configuration.rescanSeconds)))])
+        } catch {
+            watcher.stop()
+            metrics.watchedFolders.set(0)
+            let retry = (error as? FolderWatcher.Unavailable)?.retryable ?? false
+            let first = loop.withLock { loop -> Bool in
+                defer { loop.watchRetry = retry }
+                return !loop.watchRetry
+            }
+            guard first else { return }
+            let every = configuration.rescanSeconds > 0 ? "a full rescan every \(Int(configuration.rescanSeconds)) s (rescanSeconds)" : "none (rescanSeconds is 0)"
+            logger.warning("cannot watch the photos folder; changes are found only by \(every)", [("reason", "\(error)")])
+        }
+    }
+
+    /// A batch from the watcher: a full scan, or a partial one soon.
+    private func watched(_ outcome: WatchOutcome) {
+        loop.withLock { loop in
+            if outcome.needsFullScan {
+                loop.fullScanRequested = true
+            } else {
+                loop.pending.formUnion(outcome.scope)
+                if loop.pendingSince == nil { loop.pendingSince = .now() }
+            }
+        }
+        if outcome.needsFullScan {
+            logger.info("the photos folder changed more than the watcher could follow; scanning it in full")
+        }
+        wake.signal()
+    }
+
+    /// Whether a folder that could not be reached (or the photos folder, when unwatched) looks
+    /// different now: then a full scan is worth it.
+    private func healthChanged() -> Bool {
+        for folder in catalog.health.unreachable.keys {
+            if Self.hasEntries(folder.isEmpty ? catalog.folder.root : catalog.folder.absolute(folder)) { return true }
+        }
+        return loop.withLock { $0.watchRetry } && Self.hasEntries(catalog.folder.root)
+    }
+
+    /// Whether a folder can be read and holds something not hidden.
+    private static func hasEntries(_ path: String) -> Bool {
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let first = withUnsafeBytes(of: entry.pointee.d_name) { $0[0] }
+            if first != UInt8(ascii: ".") { return true }
+        }
+        return false
+    }
+
+    /// One scan by the background loop: listed only (examined later), files still being written
+    /// left for later; then builds queued and stale tiles collected.
+    private func scanInBackground(_ scope: ScanScope) {
+        let options = PhotoCatalog.ScanOptions(examines: false, settleNanoseconds: Int(configuration.settleSeconds * 1e9),
+                                               graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9))
+        scan(scope, options: options)
+    }
+
+    /// One scan, then queue what needs building and collect stale tiles. Also usable without
+    /// `start()`: every new or changed file is examined before it returns.
+    public func refresh() {
+        scan(.everything, options: PhotoCatalog.ScanOptions(graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9)))
+    }
+
+    @discardableResult
+    func scan(_ scope: ScanScope, options: PhotoCatalog.ScanOptions) -> PhotoCatalog.ScanResult? {
+        let kind = scope.isEverything ? "full" : "partial"
+        let started = DispatchTime.now()
+        let wasDegraded = catalog.health
+        var outcome: PhotoCatalog.ScanResult?
+        do {
+            let result = try catalog.scan(scope, options: options)
+            outcome = result
             if !(result.changed.isEmpty && result.removed.isEmpty) {
                 // Old versions' tiles would only crowd out current ones.
                 cache.retainVersions(catalog.currentVersions)
             }
+            if !result.unsettled.isEmpty {
+                loop.withLock { loop in
+                    loop.unsettled.formUnion(result.unsettled)
+                    loop.settlesAt = min(loop.settlesAt ?? result.settlesAt!, result.settlesAt!)
+                }
+            }
+            queue(result.pending)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            metrics.scans.increment(by: 1, [("kind", kind)])
+            metrics.scanDuration.observe(seconds, [("kind", kind)])
+            if scope.isEverything {
+                logger.debug("full scan", [("files", String(result.files)), ("stats", String(result.stats)),
+                                           ("seconds", String(format: "%.3f", seconds))])
+            }
+            let collect = scope.isEverything || !result.removed.isEmpty || !result.changed.isEmpty
+            if collect { collectGarbageNow(force: scope.isEverything) }
         } catch {
             logger.error("scan failed", [("error", "\(error)")])
         }
-        for photo in catalog.photos where photo.status == .processing { queue(photo) }
-        metrics.record(photos: catalog.photos)
-        collectGarbage()
+        report(healthBefore: wasDegraded)
+        metrics.record(catalog)
+        return outcome
+    }
+
+    /// Says in the log when folders stop or start being reachable.
+    private func report(healthBefore: LibraryHealth) {
+        let health = catalog.health
+        guard health != healthBefore else { return }
+        if let summary = health.summary {
+            if Set(health.unreachable.keys) != Set(healthBefore.unreachable.keys) {
+                logger.warning("degraded: \(summary)", [("folders", health.unreachable.keys.sorted().joined(separator: ","))])
+            }
+        } else if healthBefore.isDegraded {
+            logger.info("every folder of photos can be reached again")
+        }
+    }
+
+    /// Someone opened this photo: it is examined now when it was not (a viewer needs its size),
+    /// and its build, if still queued, goes to the front.
+    public func prepareForViewing(_ id: Int) {
+        if catalog.entry(id)?.hashed == false { catalog.examine(id) }
+        if catalog.photo(id)?.status == .processing { ingest.prioritize(photoID: id) }
+    }
+
+    /// Queues builds for listed photos (in one go, however many).
+    func queue(_ ids: [Int]) {
+        guard !ids.isEmpty else { return }
+        let jobs = ids.compactMap { id in catalog.photo(id).map { IngestJob(photoID: $0.id, version: $0.version, pixels: $0.width * $0.height) } }
+            .filter { retries.isDue($0.version) }
+        ingest.enqueue(jobs)
+        progress.withLock { $0.queued(jobs.count) }
     }
 
     /// Queues a photo's pyramid build in the background, unless it waits to be retried.

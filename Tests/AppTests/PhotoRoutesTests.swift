@@ -85,7 +85,7 @@ final class PhotoRoutesTests: XCTestCase {
         XCTAssertEqual(first["tiles"] as? String, "/photos/1/tiles/{z}/{x}/{y}.jpg?v=\(version)")
         XCTAssertNil(first["error"])
         XCTAssertEqual(Set(first.keys), ["id", "title", "width", "height", "tileSize", "maxZoom", "version", "status",
-                                         "commentCount", "thumbnail", "tiles", "iiif", "dzi"])
+                                         "commentCount", "date", "thumbnail", "tiles", "iiif", "dzi"])
         XCTAssertEqual(first["iiif"] as? String, "/iiif/3/1/info.json")
         XCTAssertEqual(first["dzi"] as? String, "/photos/1/image.dzi?v=\(version)")
     }

@@ -27,9 +27,10 @@ os.environ["SE_OFFLINE"] = "true"
 class Server:
     """One running server process: its base URL, its photos, and its stdout/stderr lines."""
 
-    def __init__(self, command, env, expected_photos, ready_timeout=120, all_ready=True):
+    def __init__(self, command, env, expected_photos, ready_timeout=120, all_ready=True, listing_only=False):
         self.expected_photos = expected_photos
         self.all_ready = all_ready
+        self.listing_only = listing_only
         self.lines = []
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True, cwd=REPO)
@@ -50,11 +51,26 @@ class Server:
         with urllib.request.urlopen(self.url + path, timeout=10) as response:
             return json.load(response)
 
+    def all_photos(self):
+        """Every photo, page after page of GET /photos."""
+        photos, target = [], "/photos?limit=1000"
+        while target:
+            page = self.get_json(target)
+            photos += page["photos"]
+            target = page["next"]
+        return photos
+
     def _wait_ready(self, timeout):
         deadline = time.time() + timeout
         while time.time() < deadline:
             try:
-                photos = self.get_json("/photos")["photos"]
+                if self.listing_only:
+                    # A large library: listed is enough (thumbnails render on demand meanwhile).
+                    if self.get_json("/photos/summary")["total"] >= self.expected_photos:
+                        return {}
+                    time.sleep(0.25)
+                    continue
+                photos = self.all_photos()
                 # Photos are listed as they are found, so wait for all of them, not just the first.
                 if len(photos) >= self.expected_photos and (
                         not self.all_ready or all(p["status"] in ("ready", "failed") for p in photos)):
@@ -79,9 +95,10 @@ class Server:
 ADMIN_TOKEN = "browser-test-admin-token"
 
 
-def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True, settings=None):
+def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True, listing_only=False,
+                 env_extra=None):
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
-               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN, **(settings or {}))
+               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN, **(env_extra or {}))
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
         # Only for working on the page without a Swift build; `make test` always uses the real binary.
         command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), "0", photos_dir]
@@ -91,7 +108,7 @@ def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all
             binary = os.path.join(REPO, binary)
         command = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", photos_dir,
                    "--data", data_dir, "--public", os.path.join(REPO, "Public")]
-    return Server(command, env, expected_photos, all_ready=all_ready)
+    return Server(command, env, expected_photos, all_ready=all_ready, listing_only=listing_only)
 
 
 @pytest.fixture(scope="session")
@@ -122,8 +139,23 @@ def limited_server(work_dir):
         f.write("this is a text file with a .jpg name\n")
     made["broken"] = None
     running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made),
-                           settings={"PHOTOSCROLL_DOWNLOAD_ORIGINALS": "false"})
+                           env_extra={"PHOTOSCROLL_DOWNLOAD_ORIGINALS": "false"})
     running.photos_dir = photos
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def collection_server(work_dir):
+    """A server with a collection of 2,500 small photos in year/month folders, one ingest thread."""
+    from collection import make_collection
+    photos = os.path.join(work_dir, "collection")
+    made = make_collection(photos, 2500)
+    running = start_server(photos, os.path.join(work_dir, "data-collection"), comments_per_minute=0,
+                           expected_photos=len(made), listing_only=True,
+                           env_extra={"PHOTOSCROLL_INGEST_CONCURRENCY": "1"})
+    running.photos_dir = photos
+    running.paths = made
     yield running
     running.stop()
 

@@ -121,14 +121,29 @@ class Handler(SimpleHTTPRequestHandler):
         url = urlparse(self.path)
         parts = url.path.strip("/").split("/")
         if url.path == "/photos":
-            return self.send_json(200, {"photos": [LIB.public(p) for p in LIB.photos]})
+            query = parse_qs(url.query)
+            limit = int(query.get("limit", ["200"])[0])
+            after = int(query.get("after", ["0"])[0])
+            page = [p for p in LIB.photos if p["id"] > after][:limit]
+            more = page and page[-1]["id"] < LIB.photos[-1]["id"]
+            nxt = f"/photos?after={page[-1]['id']}&limit={limit}" if more else None
+            return self.send_json(200, {"photos": [LIB.public(p) for p in page], "total": len(LIB.photos), "next": nxt})
+        if url.path == "/photos/summary":
+            return self.send_json(200, {"total": len(LIB.photos), "idRuns": [[p["id"], 1] for p in LIB.photos],
+                                        "ratios": [round(p["width"] / p["height"], 3) if p["height"] else 0 for p in LIB.photos],
+                                        "days": [int(time.time() // 86400) for _ in LIB.photos]})
+        if url.path == "/photos/events":
+            return self.photo_events()
         if parts[0] != "photos":
             return super().do_GET()
         photo = self.photo(parts)
         if photo is None:
             return self.problem(404, "Not Found", "no such photo")
         if len(parts) == 2:
-            return self.send_json(200, LIB.public(photo))
+            i = LIB.photos.index(photo)
+            placed = dict(LIB.public(photo), position=i, previous=LIB.photos[i - 1]["id"] if i > 0 else None,
+                          next=LIB.photos[i + 1]["id"] if i + 1 < len(LIB.photos) else None)
+            return self.send_json(200, placed)
         if parts[2] == "thumbnail.jpg":
             return self.send_file(photo["_thumb"])
         if parts[2] == "tiles" and len(parts) == 6:
@@ -144,6 +159,24 @@ class Handler(SimpleHTTPRequestHandler):
         if parts[2:] == ["comments", "events"]:
             return self.events(photo)
         return self.problem(404, "Not Found", "no such path")
+
+    def photo_events(self):
+        """The photo list never changes here: a hello, then keep-alives."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        try:
+            self.wfile.write(f"event: hello\ndata: {json.dumps({'total': len(LIB.photos)})}\n\n".encode())
+            self.wfile.flush()
+            while True:
+                time.sleep(15)
+                self.wfile.write(b": keep-alive\n\n")
+                self.wfile.flush()
+        except OSError:
+            pass
+        finally:
+            self.close_connection = True
 
     def events(self, photo):
         q = queue.Queue()

@@ -17,7 +17,7 @@ final class BackgroundScanTests: XCTestCase {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 500, 500)
         let library = try PhotoLibrary(configuration: LibraryConfiguration(
-            photosDirectory: folders.photos, dataDirectory: folders.data, rescanSeconds: 0.1),
+            photosDirectory: folders.photos, dataDirectory: folders.data, rescanSeconds: 0.1, settleSeconds: 0),
             renderer: FakeRenderer(), logger: .disabled, metrics: .init())
         XCTAssertFalse(library.isReady)
         library.start()

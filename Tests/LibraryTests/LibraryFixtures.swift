@@ -91,6 +91,11 @@ struct Folders {
         FileManager.default.createFile(atPath: path, contents: Data("fake \(width)x\(height)\n\(extra)".utf8))
     }
 
+    /// The fingerprint of a file, as a scan takes it.
+    static func stat(_ path: String) -> FileFingerprint {
+        PhotoFolder(root: "/").fingerprint(String(path.dropFirst())) ?? FileFingerprint(size: -1, modified: 0, inode: 0)
+    }
+
     /// Writes a real JPEG drawn by libvips.
     func real(_ name: String, _ width: Int, _ height: Int, seed: Int = 1) throws {
         try DemoImage.write(to: photos + "/" + name, width: width, height: height, seed: seed)
@@ -100,7 +105,7 @@ struct Folders {
                  garbageAge: Double = 60, retryDelay: Double = 5, logger: Logger = .disabled,
                  metrics: MetricsRegistry = MetricsRegistry()) throws -> PhotoLibrary {
         let library = try PhotoLibrary(configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: data, tileCacheBytes: cacheBytes,
-                                                             rescanSeconds: 0, garbageAgeSeconds: garbageAge,
+                                                             ingestConcurrency: 2, rescanSeconds: 0, garbageAgeSeconds: garbageAge,
                                                              retryDelaySeconds: retryDelay),
                          store: store, renderer: renderer, logger: logger, metrics: metrics)
         // Registered after the folder removal, so it runs before it: no build may write into a removed folder.

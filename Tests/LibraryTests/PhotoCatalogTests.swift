@@ -19,13 +19,13 @@ final class PhotoCatalogTests: XCTestCase {
 
     func testIdsStayStableAcrossAddsRemovesAndRestarts() throws {
         let folders = try Folders(self)
-        for name in ["photo1.jpg", "photo2.jpg", "photo3.jpg"] { folders.fake(name, 100, 100) }
+        for name in ["photo1.jpg", "photo2.jpg", "photo3.jpg"] { folders.fake(name, 100, 100, extra: name) }
         var library: PhotoLibrary? = try folders.library(renderer: FakeRenderer())
         library!.refresh()
         XCTAssertEqual(library!.photos.map(\.id), [1, 2, 3])
 
         try FileManager.default.removeItem(atPath: folders.photos + "/photo2.jpg")
-        folders.fake("photo0.jpg", 100, 100)  // sorts first, but must not renumber anyone
+        folders.fake("photo0.jpg", 100, 100, extra: "new")  // sorts first, but must not renumber anyone
         library!.refresh()
         XCTAssertEqual(library!.photos.map { "\($0.id):\($0.title)" }, ["1:photo1", "3:photo3", "4:photo0"])
         XCTAssertNil(library!.photo(2))
@@ -34,8 +34,8 @@ final class PhotoCatalogTests: XCTestCase {
         // Restart on the same data folder: the catalog comes from SQLite before any scan.
         let restarted = try folders.library(renderer: FakeRenderer())
         XCTAssertEqual(restarted.photos.map { "\($0.id):\($0.title)" }, ["1:photo1", "3:photo3", "4:photo0"])
-        folders.fake("photo2.jpg", 100, 100)  // the same file returns: it gets its id back
-        folders.fake("photo9.jpg", 100, 100)
+        folders.fake("photo2.jpg", 100, 100, extra: "photo2.jpg")  // the same file returns: it gets its id back
+        folders.fake("photo9.jpg", 100, 100, extra: "nine")
         restarted.refresh()
         XCTAssertEqual(restarted.photos.map { "\($0.id):\($0.title)" }, ["1:photo1", "2:photo2", "3:photo3", "4:photo0", "5:photo9"])
     }

@@ -33,10 +33,16 @@ public struct Configuration: Sendable, Equatable {
     public var tileCacheMegabytes = 256
     /// Largest photo accepted, in pixels (width × height); larger ones are refused from the header.
     public var maxImagePixels = 500_000_000
-    /// Photos whose pyramids are built at the same time.
-    public var ingestConcurrency = 1
-    /// Seconds between scans of the photos folder for added, changed or removed files; 0 turns it off.
-    public var rescanSeconds = 5
+    /// Photos whose pyramids are built at the same time; 0 means one per core. Tiles rendered on
+    /// demand for what people are looking at still come first.
+    public var ingestConcurrency = 0
+    /// Seconds between full scans of the photos folder. Changes are seen as they happen where
+    /// the folder can be watched (inotify on Linux), so this is a safety net there and the only
+    /// way changes are found elsewhere (a network file system changed from another machine). 0: never.
+    public var rescanSeconds = 3600
+    /// Seconds the pyramid of a removed photo is kept (it is ready again if the file comes back),
+    /// and that photos of a subfolder that cannot be reached stay listed.
+    public var missingGraceSeconds = 86_400
     /// libvips' operation cache, in MiB.
     public var vipsCacheMegabytes = 64
     /// libvips worker threads per operation; 0 lets libvips choose.
@@ -148,7 +154,8 @@ extension Configuration {
         .int("tileSize", \.tileSize), .int("jpegQuality", \.jpegQuality), .int("thumbnailSize", \.thumbnailSize),
         .string("background", \.background), .int("tileCacheMegabytes", \.tileCacheMegabytes),
         .int("maxImagePixels", \.maxImagePixels), .int("ingestConcurrency", \.ingestConcurrency),
-        .int("rescanSeconds", \.rescanSeconds), .int("vipsCacheMegabytes", \.vipsCacheMegabytes),
+        .int("rescanSeconds", \.rescanSeconds), .int("missingGraceSeconds", \.missingGraceSeconds),
+        .int("vipsCacheMegabytes", \.vipsCacheMegabytes),
         .int("vipsConcurrency", \.vipsConcurrency),
         .int("commentsPerMinute", \.commentsPerMinute), .string("adminToken", \.adminToken),
         .string("trustedProxies", \.trustedProxies),
@@ -299,8 +306,9 @@ extension Configuration {
         try check(Self.parseColor(background) != nil, "background must be a colour like #ffffff, not \"\(background)\".")
         try check(tileCacheMegabytes >= 0, "tileCacheMegabytes must not be negative.")
         try check(maxImagePixels > 0, "maxImagePixels must be positive.")
-        try check((1...64).contains(ingestConcurrency), "ingestConcurrency must be between 1 and 64.")
+        try check((0...64).contains(ingestConcurrency), "ingestConcurrency must be between 0 (one per core) and 64.")
         try check(rescanSeconds >= 0, "rescanSeconds must not be negative.")
+        try check(missingGraceSeconds >= 0, "missingGraceSeconds must not be negative.")
         try check(vipsCacheMegabytes >= 0, "vipsCacheMegabytes must not be negative.")
         try check(vipsConcurrency >= 0, "vipsConcurrency must not be negative.")
         try check(commentsPerMinute >= 0, "commentsPerMinute must not be negative (0 turns the limit off).")

@@ -19,13 +19,17 @@ public enum OperationsRoutes {
     ///   - workload: every worker lane's load now, for `/metrics`.
     ///   - saturation: the lanes falling behind (their oldest queued job has waited too long);
     ///     `/readyz` answers 503 naming them while there are any.
+    ///   - degradation: why the server works but not fully (a folder of photos cannot be
+    ///     reached), or nil. `/readyz` then answers 200 `{"status":"degraded","detail":…}`: what
+    ///     is there is still served, so traffic should keep coming.
     public static func register(
         on router: inout Router,
         metrics: MetricsRegistry,
         isReady: @escaping @Sendable () -> Bool,
         isDraining: @escaping @Sendable () -> Bool = { false },
         workload: @escaping @Sendable () -> [LaneLoad] = { [] },
-        saturation: @escaping @Sendable () -> [LaneLoad] = { [] }
+        saturation: @escaping @Sendable () -> [LaneLoad] = { [] },
+        degradation: @escaping @Sendable () -> String? = { nil }
     ) {
         let process = ProcessMetrics(metrics: metrics)
         let queued = metrics.gauge("photoscroll_worker_queue_length", help: "Requests waiting for a worker thread, by lane.")
@@ -44,6 +48,7 @@ public enum OperationsRoutes {
                 let lanes = behind.map { "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)" }
                 return unavailable("The server is saturated: " + lanes.joined(separator: ", ") + ".")
             }
+            if let detail = degradation() { return statusResponse("degraded", detail: detail) }
             return statusResponse("ready")
         }
 
@@ -67,10 +72,11 @@ public enum OperationsRoutes {
     }
 
     /// `{"status":"…"}`, never cached: a probe must see the server as it is now.
-    static func statusResponse(_ status: String) -> HTTPResponse {
+    static func statusResponse(_ status: String, detail: String? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Cache-Control", "no-store")
+        let extra = detail.map { ",\"detail\":\(jsonString($0))" } ?? ""
         return HTTPResponse(contentType: "application/json; charset=utf-8",
-                            bytes: Array("{\"status\":\(jsonString(status))}".utf8), headers: headers)
+                            bytes: Array("{\"status\":\(jsonString(status))\(extra)}".utf8), headers: headers)
     }
 }

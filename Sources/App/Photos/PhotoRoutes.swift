@@ -4,8 +4,9 @@ import Library
 import Observability
 import Synchronization
 
-/// GET /photos, /photos/:id, /photos/:id/thumbnail.jpg, /photos/:id/tiles/:z/:x/:y.jpg and
-/// /photos/:id/original, and DeepZoom's /photos/:id/image.dzi and /photos/:id/image_files/:level/:x_:y.jpg.
+/// GET /photos (paged), /photos/summary, /photos/events, /photos/:id, /photos/:id/thumbnail.jpg,
+/// /photos/:id/tiles/:z/:x/:y.jpg and /photos/:id/original, and DeepZoom's /photos/:id/image.dzi
+/// and /photos/:id/image_files/:level/:x_:y.jpg.
 ///
 /// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
 /// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
@@ -15,6 +16,12 @@ struct PhotoRoutes: Sendable {
     let tileSize: Int
     let commentCount: @Sendable (Int) -> Int
     let logger: Logger
+    let summary: PhotoSummary
+    let events: PhotoLiveEvents
+
+    /// Photos in a page when `limit` is not given, and the most a page may hold.
+    static let defaultLimit = 200
+    static let maxLimit = 1000
     /// Most on-demand renders of one photo, and for one client, running at once.
     var rendersPerPhoto = 2
     var rendersPerClient = 4
@@ -34,16 +41,49 @@ struct PhotoRoutes: Sendable {
         router.get("/photos/:id/original", lane: WorkLanes.images) { request in try original(request) }
         registerDeepZoom(on: &router)
         router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
+        // Before /photos/:id, which would otherwise claim these names (and answer 404: no id).
+        router.get("/photos/summary", lane: WorkLanes.catalog) { request in summaryResponse(request) }
+        router.get("/photos/events", lane: WorkLanes.catalog) { _ in events.response() }
         router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
     }
 
+    /// One page: `?limit=` (1–1000, default 200) photos after the id `?after=`, with the total
+    /// and the next page's URL (also as `Link: <…>; rel="next"`).
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
-        json(PhotoJSON.list(library.photos, tileSize: tileSize, commentCount: commentCount, original: downloadOriginals), request)
+        let limit = try Self.number(request, "limit", range: 1...Self.maxLimit,
+                                    "limit must be a whole number from 1 to \(Self.maxLimit).") ?? Self.defaultLimit
+        let after = try Self.number(request, "after", range: 0...Int.max,
+                                    "after must be a photo id (a whole number) from a previous page's next.")
+        let page = library.catalog.page(after: after, limit: limit)
+        let next = page.more ? page.photos.last.map { "/photos?after=\($0.id)&limit=\(limit)" } : nil
+        // During a first ingest most photos are listed but not examined yet: their headers are read
+        // now, so every record on the page has its size.
+        let photos = library.catalog.probeSizes(page.photos)
+        var response = json(PhotoJSON.page(photos, total: page.total, next: next, tileSize: tileSize,
+                                           commentCount: commentCount, original: downloadOriginals), request)
+        if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
+        return response
     }
 
+    /// One photo with its place: `position` in the library and the `previous` and `next` ids.
+    /// A photo not examined yet is examined first (its size is what a viewer needs), and moves
+    /// to the front of the ingest queue: someone is looking at it.
     func one(_ request: HTTPRequest) throws -> HTTPResponse {
         let photo = try find(request)
-        return json(PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(photo.id), original: downloadOriginals), request)
+        library.prepareForViewing(photo.id)
+        guard let place = library.catalog.neighbours(of: photo.id) else { throw HTTPError(.notFound, "There is no photo at \(request.path).") }
+        return json(PhotoJSON.placed(place.photo, position: place.position, previous: place.previous, next: place.next,
+                                     tileSize: tileSize, commentCount: commentCount(photo.id), original: downloadOriginals), request)
+    }
+
+    /// The summary, or 304 when the client has it.
+    func summaryResponse(_ request: HTTPRequest) -> HTTPResponse {
+        let built = summary.current()
+        if PhotoCaching.notModified(request, etag: built.etag) {
+            return PhotoCaching.notModifiedResponse(etag: built.etag, cacheControl: PhotoCaching.revalidate)
+        }
+        return HTTPResponse(contentType: "application/json; charset=utf-8", bytes: built.body,
+                            headers: ["ETag": built.etag, "Cache-Control": PhotoCaching.revalidate])
     }
 
     /// JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
@@ -55,6 +95,16 @@ struct PhotoRoutes: Sendable {
         }
         return HTTPResponse(contentType: "application/json; charset=utf-8", bytes: bytes,
                             headers: ["ETag": etag, "Cache-Control": PhotoCaching.revalidate])
+    }
+
+    /// A whole-number query item within `range`; nil when absent, 400 with `message` otherwise.
+    static func number(_ request: HTTPRequest, _ name: String, range: ClosedRange<Int>, _ message: String) throws -> Int? {
+        guard let text = request.query(name) else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let value = Int(text), range.contains(value) else {
+            throw HTTPError(.badRequest, message + " Got \"\(text)\".")
+        }
+        return value
     }
 
     /// A tile, or the thumbnail when `tile` is nil.

@@ -4,6 +4,7 @@ import IIIF
 import Imaging
 import Library
 import Observability
+import Synchronization
 
 /// The photo side of the application: catalog, ingest and the photo, thumbnail and tile routes.
 public final class PhotoService: Sendable {
@@ -11,6 +12,8 @@ public final class PhotoService: Sendable {
     public let library: PhotoLibrary
     let tileSize: Int
     let logger: Logger
+    let metrics: MetricsRegistry
+    private let events = Mutex<PhotoLiveEvents?>(nil)
     let imageLimits: ImageLimits
     let serviceBase: ServiceBase
     let rendersPerPhoto: Int
@@ -23,6 +26,7 @@ public final class PhotoService: Sendable {
         self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), logger: logger, metrics: metrics)
         self.tileSize = configuration.tileSize
         self.logger = logger
+        self.metrics = metrics
         self.imageLimits = ImageLimits(maxArea: configuration.iiifMaxArea,
                                        maxWidth: configuration.iiifMaxWidth > 0 ? configuration.iiifMaxWidth : nil,
                                        maxHeight: configuration.iiifMaxHeight > 0 ? configuration.iiifMaxHeight : nil)
@@ -36,8 +40,11 @@ public final class PhotoService: Sendable {
     /// Starts scanning and background ingest; returns at once.
     public func start() { library.start() }
 
-    /// Stops background work.
-    public func stop() { library.stop() }
+    /// Stops background work and closes the live streams.
+    public func stop() {
+        events.withLock { $0 }?.closeAll()
+        library.stop()
+    }
 
     /// Whether the catalog has been loaded (for /readyz).
     public var isReady: Bool { library.isReady }
@@ -46,18 +53,24 @@ public final class PhotoService: Sendable {
     public func photoExists(_ id: Int) -> Bool { library.photo(id) != nil }
 
     /// Number of photos in the catalog.
-    public var count: Int { library.photos.count }
+    public var count: Int { library.catalog.count }
 
-    /// Registers GET /photos, /photos/:id, thumbnails, tiles, DeepZoom, and the IIIF image
-    /// service and manifests. `commentCount` gives each photo's count.
+    /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails, tiles,
+    /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
+        let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics)
+        self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
+                                 summary: PhotoSummary(catalog: library.catalog), events: events,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
                                  downloadOriginals: downloadOriginals)
         routes.register(on: &router)
         IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
             .register(on: &router)
     }
+
+    /// Why the library is degraded (a folder of photos cannot be reached), or nil.
+    public var degradation: String? { library.health.summary }
 }
 
 extension LibraryConfiguration {
@@ -73,7 +86,8 @@ extension LibraryConfiguration {
         self.init(photosDirectory: demo ? configuration.data + "/demo" : configuration.photos,
                   dataDirectory: configuration.data, settings: settings,
                   tileCacheBytes: configuration.tileCacheMegabytes << 20,
-                  ingestConcurrency: configuration.ingestConcurrency,
-                  rescanSeconds: Double(configuration.rescanSeconds), makesDemo: demo, ingestDelaySeconds: 1)
+                  ingestConcurrency: configuration.ingestConcurrency == 0 ? System.coreCount : configuration.ingestConcurrency,
+                  rescanSeconds: Double(configuration.rescanSeconds),
+                  missingGraceSeconds: Double(configuration.missingGraceSeconds), makesDemo: demo, ingestDelaySeconds: 1)
     }
 }

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// How a file looked when it was last hashed; unchanged fingerprint means unchanged bytes.
+/// How a file looked when last seen (one `stat`); an unchanged fingerprint means unchanged bytes.
 public struct FileFingerprint: Hashable, Sendable {
     public var size: Int
     /// Modification time in nanoseconds since the epoch.
@@ -17,31 +17,46 @@ public struct FileFingerprint: Hashable, Sendable {
 /// One row of the catalog: everything learnt about a file, kept across restarts.
 public struct CatalogEntry: Hashable, Sendable {
     public var id: Int
-    /// Path relative to the photos folder; the key that keeps ids stable.
+    /// Path relative to the photos folder, where the file was last seen.
     public var path: String
     /// False once the file has gone; the row stays so the id is never given to another file
-    /// and comes back if the same file returns.
+    /// and comes back if the same file returns (at the same path, or elsewhere with the same bytes).
     public var present: Bool
+    /// How the file looked when last seen.
     public var fingerprint: FileFingerprint
-    /// Content hash of the bytes (16 hex digits), settings not included.
+    /// Content hash of the bytes (16 hex digits), settings not included; empty until first hashed.
     public var contentHash: String
+    /// Which function made `contentHash`.
+    public var hashKind: ContentHash.Kind
+    /// Whether `contentHash` (and size, error) describe the file as `fingerprint` says it is now.
+    /// False for a file not examined yet, or changed since: it is listed and queued, and its
+    /// version is provisional until the background examines it.
+    public var hashed: Bool
     public var width: Int
     public var height: Int
     /// Why the photo cannot be shown, valid only while `errorVersion` is the current version.
     public var error: String?
     public var errorVersion: String?
+    /// When the file was first found missing (nanoseconds since the epoch), nil while it is
+    /// there: a removed photo's pyramid is kept for a grace period from then, and a photo of a
+    /// folder that went missing stays listed for that long.
+    public var missingSince: Int?
 
     public init(id: Int = 0, path: String, present: Bool = true, fingerprint: FileFingerprint, contentHash: String,
-                width: Int = 0, height: Int = 0, error: String? = nil, errorVersion: String? = nil) {
+                hashKind: ContentHash.Kind = .xxh3, hashed: Bool = true,
+                width: Int = 0, height: Int = 0, error: String? = nil, errorVersion: String? = nil, missingSince: Int? = nil) {
         self.id = id
         self.path = path
         self.present = present
         self.fingerprint = fingerprint
         self.contentHash = contentHash
+        self.hashKind = hashKind
+        self.hashed = hashed
         self.width = width
         self.height = height
         self.error = error
         self.errorVersion = errorVersion
+        self.missingSince = missingSince
     }
 }
 
@@ -49,10 +64,18 @@ public struct CatalogEntry: Hashable, Sendable {
 public protocol CatalogStore: Sendable {
     /// Every row, present or not, in id order.
     func entries() throws -> [CatalogEntry]
-    /// Stores a new row and returns its id; a path already stored (by another process) keeps its id.
-    func insert(_ entry: CatalogEntry) throws -> Int
-    /// Overwrites the row with `entry.id`.
-    func update(_ entry: CatalogEntry) throws
+    /// Stores new rows in one transaction and returns their ids in order; a path already present
+    /// (added by another process a moment ago) keeps its id.
+    func insert(_ entries: [CatalogEntry]) throws -> [Int]
+    /// Overwrites the rows with these ids, in one transaction.
+    func update(_ entries: [CatalogEntry]) throws
+}
+
+extension CatalogStore {
+    /// Stores one new row and returns its id.
+    public func insert(_ entry: CatalogEntry) throws -> Int { try insert([entry])[0] }
+    /// Overwrites one row.
+    public func update(_ entry: CatalogEntry) throws { try update([entry]) }
 }
 
 /// A catalog kept in memory, for tests and one-off tools.
@@ -65,18 +88,25 @@ public final class MemoryCatalogStore: CatalogStore {
         rows.withLock { $0.entries.values.sorted { $0.id < $1.id } }
     }
 
-    public func insert(_ entry: CatalogEntry) throws -> Int {
+    public func insert(_ entries: [CatalogEntry]) throws -> [Int] {
         rows.withLock { rows in
-            if let existing = rows.entries.values.first(where: { $0.path == entry.path }) { return existing.id }
-            var entry = entry
-            entry.id = rows.next
-            rows.next += 1
-            rows.entries[entry.id] = entry
-            return entry.id
+            var presentPaths: [String: Int] = [:]
+            for row in rows.entries.values where row.present { presentPaths[row.path] = row.id }
+            return entries.map { entry in
+                if entry.present, let existing = presentPaths[entry.path] { return existing }
+                var entry = entry
+                entry.id = rows.next
+                rows.next += 1
+                rows.entries[entry.id] = entry
+                if entry.present { presentPaths[entry.path] = entry.id }
+                return entry.id
+            }
         }
     }
 
-    public func update(_ entry: CatalogEntry) throws {
-        rows.withLock { $0.entries[entry.id] = entry }
+    public func update(_ entries: [CatalogEntry]) throws {
+        rows.withLock { rows in
+            for entry in entries { rows.entries[entry.id] = entry }
+        }
     }
 }

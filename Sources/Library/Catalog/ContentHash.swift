@@ -1,108 +1,43 @@
 import Foundation
+private import CXXHash
 
-/// A fast 64-bit hash of bytes, in the style of xxHash64: four independent lanes over 32-byte
-/// stripes, so a photo of tens of megabytes hashes at memory speed. Not cryptographic: it only
-/// needs to notice that a file's bytes changed.
+/// A file's identity: XXH3-64 (libxxhash) over its bytes, at memory speed. Not cryptographic: it
+/// tells a changed file from an unchanged one and a moved photo from a new one. The only file
+/// that speaks to libxxhash.
 public struct ContentHash: Sendable {
-    private static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
-    private static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
-    private static let p3: UInt64 = 0x1656_67B1_9E37_79F9
-    private static let p4: UInt64 = 0x85EB_CA77_C2B2_AE63
-    private static let p5: UInt64 = 0x27D4_EB2F_1656_67C5
-
-    private var a: UInt64 = p1 &+ p2
-    private var b: UInt64 = p2
-    private var c: UInt64 = 0
-    private var d: UInt64 = 0 &- p1
-    private var total: UInt64 = 0
-    private var tail: [UInt8] = []
-
-    public init() {}
-
-    @inline(__always)
-    private static func round(_ acc: UInt64, _ input: UInt64) -> UInt64 {
-        let mixed = acc &+ input &* p2
-        return ((mixed << 31) | (mixed >> 33)) &* p1
+    /// Which function made a stored hash. Catalogs older than xxHash hold `.legacy` ones.
+    public enum Kind: Int, Sendable, Hashable {
+        /// `VersionDigest` over the bytes.
+        case legacy = 0
+        /// XXH3-64 over the bytes.
+        case xxh3 = 1
     }
 
-    /// Adds bytes. Whole stripes are hashed in place; a short remainder waits for more.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        total &+= UInt64(bytes.count)
-        var offset = 0
-        if !tail.isEmpty {
-            let take = min(32 - tail.count, bytes.count)
-            tail.append(contentsOf: bytes[0..<take])
-            offset = take
-            guard tail.count == 32 else { return }
-            let stripe = tail
-            tail.removeAll(keepingCapacity: true)
-            stripe.withUnsafeBytes { stripeBytes in consumeStripes(stripeBytes, 0, 32) }
-        }
-        let whole = (bytes.count - offset) / 32 * 32
-        consumeStripes(bytes, offset, whole)
-        if offset + whole < bytes.count { tail.append(contentsOf: bytes[(offset + whole)...]) }
+    /// A hashed file: its XXH3 hash and, when asked for, the legacy one from the same read.
+    public struct FileHashes: Sendable, Equatable {
+        public var xxh3: String
+        public var legacy: String?
+
+        /// The hash of the given kind, when it was computed.
+        public func hash(_ kind: Kind) -> String? { kind == .xxh3 ? xxh3 : legacy }
     }
 
-    private mutating func consumeStripes(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ count: Int) {
-        var a = self.a, b = self.b, c = self.c, d = self.d
-        var i = start
-        let end = start + count
-        while i < end {
-            a = Self.round(a, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-            b = Self.round(b, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)))
-            c = Self.round(c, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)))
-            d = Self.round(d, UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)))
-            i += 32
-        }
-        self.a = a; self.b = b; self.c = c; self.d = d
-    }
-
-    /// Adds the bytes of an array.
-    public mutating func update(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { update($0) }
-    }
-
-    /// The hash of everything added so far.
-    public func finalize() -> UInt64 {
-        func rotl(_ v: UInt64, _ n: UInt64) -> UInt64 { (v << n) | (v >> (64 - n)) }
-        var h = rotl(a, 1) &+ rotl(b, 7) &+ rotl(c, 12) &+ rotl(d, 18)
-        for lane in [a, b, c, d] {
-            h = (h ^ Self.round(0, lane)) &* Self.p1 &+ Self.p4
-        }
-        h &+= total
-        for byte in tail {
-            h ^= UInt64(byte) &* Self.p5
-            h = rotl(h, 11) &* Self.p1
-        }
-        h ^= h >> 33
-        h &*= Self.p2
-        h ^= h >> 29
-        h &*= Self.p3
-        h ^= h >> 32
-        return h
-    }
-
-    /// The hash as 16 lowercase hex digits.
-    public var hex: String { Self.hex(finalize()) }
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// The hash of some bytes, as 16 hex digits.
+    /// The XXH3-64 hash of some bytes, as 16 hex digits.
     public static func hex(of bytes: [UInt8]) -> String {
-        var hash = ContentHash()
-        hash.update(bytes)
-        return hash.hex
+        hex(bytes.withUnsafeBytes { XXH3_64bits($0.baseAddress, $0.count) })
     }
 
-    /// Hashes a whole file, reading it in 1 MiB chunks.
-    public static func file(_ path: String) throws -> String {
+    /// Hashes a whole file in one sequential read of 1 MiB chunks, with `alsoLegacy` feeding the
+    /// same chunks to the legacy digest too (to confirm an old catalog's hash without a second read).
+    public static func file(_ path: String, alsoLegacy: Bool = false) throws -> FileHashes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CatalogScanError.unreadable(path, String(cString: strerror(errno))) }
         defer { close(fd) }
-        var hash = ContentHash()
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        guard let state = XXH3_createState() else { throw CatalogScanError.unreadable(path, "out of memory") }
+        defer { XXH3_freeState(state) }
+        XXH3_64bits_reset(state)
+        var legacy = alsoLegacy ? VersionDigest() : nil
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
@@ -113,8 +48,15 @@ public struct ContentHash: Sendable {
                 throw CatalogScanError.unreadable(path, String(cString: strerror(errno)))
             }
             if n == 0 { break }
-            hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            XXH3_64bits_update(state, buffer.baseAddress, n)
+            legacy?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
-        return hash.hex
+        return FileHashes(xxh3: hex(XXH3_64bits_digest(state)), legacy: legacy?.hex)
+    }
+
+    /// 16 lowercase hex digits.
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -58,9 +58,12 @@ public struct Photo: Sendable, Hashable {
     public var status: PhotoStatus
     /// Why the photo failed, in words a person understands; nil unless `status` is `.failed`.
     public var error: String?
+    /// The photo's date, in seconds since the epoch: the file's modification time (until the
+    /// catalog reads a date taken).
+    public var date: Int
 
     public init(id: Int, relativePath: String, sourcePath: String, title: String, width: Int, height: Int,
-                version: String, status: PhotoStatus, error: String? = nil) {
+                version: String, status: PhotoStatus, error: String? = nil, date: Int = 0) {
         self.id = id
         self.relativePath = relativePath
         self.sourcePath = sourcePath
@@ -70,6 +73,7 @@ public struct Photo: Sendable, Hashable {
         self.version = version
         self.status = status
         self.error = error
+        self.date = date
     }
 
     /// The pyramid geometry, or nil when the size is unknown.
@@ -80,8 +84,10 @@ public struct Photo: Sendable, Hashable {
 
     /// The title for a file name: the last path component without its extension.
     static func title(for relativePath: String) -> String {
-        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        let utf8 = relativePath.utf8
+        let start = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        let name = utf8[start...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return String(Substring(name)) }
+        return String(Substring(utf8[start..<dot]))
     }
 }

@@ -5,29 +5,50 @@ import Synchronization
 
 /// The photos folder as a numbered, versioned list, persisted so ids survive restarts.
 ///
-/// Ids come from the store and are never renumbered: the first scan numbers files in name
-/// order, later files get the next id, a removed file keeps its row (and gets its id back if it
-/// returns). A file's bytes are hashed only when its size, mtime or inode changed.
+/// Ids come from the store and are never renumbered: files new to the catalog are numbered in
+/// name order, a removed file keeps its row (and its id when the same file returns), and a file
+/// that moves (same bytes elsewhere, a renamed folder) keeps its id. A file is listed as soon as
+/// it is seen; its bytes are hashed and its header read when it is examined, which the scan does
+/// at once (`.complete`) or leaves to the background (`.listing`).
 public final class PhotoCatalog: Sendable {
-    private struct State {
+    struct State {
         var entries: [Int: CatalogEntry] = [:]
         /// Versions whose pyramid is complete on disk.
         var built: Set<String> = []
+        /// Listed photos in id order.
         var photos: [Photo] = []
         /// `photos` as image facts, position for position: what a hot image request reads.
         var infos: [PhotoImageInfo] = []
+        /// Id → position in `photos`.
         var byID: [Int: Int] = [:]
+        /// Path → id of every present entry.
+        var byPath: [String: Int] = [:]
+        /// Version → ids of the listed photos at that version.
+        var byVersion = VersionIndex()
+        /// Listed photos by status.
+        var counts: [PhotoStatus: Int] = [:]
+        /// Present entries not examined yet.
+        var unexamined = 0
+        /// Bumped by every change a reader could see.
+        var generation = 0
+        var health = LibraryHealth()
     }
 
     public let folder: PhotoFolder
     /// `<data>/tiles`: one immutable folder per version.
     public let tilesDirectory: String
     public let settings: RenderSettings
-    private let store: any CatalogStore
-    private let renderer: any PhotoRendering
-    private let logger: Logger
-    private let state = Mutex(State())
-    private let scanning = NSLock()
+    let names: VersionNames
+    let store: any CatalogStore
+    let renderer: any PhotoRendering
+    let logger: Logger
+    let state = Mutex(State())
+    /// One scan at a time.
+    let scanning = NSLock()
+    /// Changes to entries are applied and persisted under this lock, so the store's rows end up as
+    /// the entries in memory whatever order scans and examinations finish in.
+    let writing = NSLock()
+    private let observers = Mutex<[@Sendable (CatalogChange) -> Void]>([])
 
     /// Loads the stored catalog; nothing on disk is read yet beyond which pyramids exist.
     public init(folder: PhotoFolder, tilesDirectory: String, settings: RenderSettings, store: any CatalogStore,
@@ -35,45 +56,115 @@ public final class PhotoCatalog: Sendable {
         self.folder = folder
         self.tilesDirectory = tilesDirectory
         self.settings = settings
+        let names = VersionNames(settings)
+        self.names = names
         self.store = store
         self.renderer = renderer
         self.logger = logger
         let entries = try store.entries()
-        var built: Set<String> = []
-        for entry in entries where entry.present {
-            let version = settings.version(contentHash: entry.contentHash)
-            if FileManager.default.fileExists(atPath: pyramidDirectory(version)) { built.insert(version) }
-        }
         state.withLock { state in
+            state.entries.reserveCapacity(entries.count)
             for entry in entries { state.entries[entry.id] = entry }
-            state.built = built
-            Self.publish(&state, folder: folder, settings: settings)
+            state.built = Self.pyramidVersions(in: tilesDirectory)
+            Self.rebuild(&state, folder: folder, names: names)
         }
+    }
+
+    /// The versions with a pyramid folder in `tilesDirectory`, from one read of the folder:
+    /// for a large library far cheaper than a `stat` per photo.
+    static func pyramidVersions(in tilesDirectory: String) -> Set<String> {
+        guard let directory = opendir(tilesDirectory) else { return [] }
+        defer { closedir(directory) }
+        var versions: Set<String> = []
+        while let entry = readdir(directory) {
+            let type = Int32(entry.pointee.d_type)
+            guard type == DT_DIR || type == DT_UNKNOWN else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            guard name.utf8.count == 12, name.utf8.first != UInt8(ascii: ".") else { continue }
+            if type == DT_UNKNOWN && !pyramidExists(tilesDirectory + "/" + name) { continue }
+            versions.insert(name)
+        }
+        return versions
+    }
+
+    /// Whether a pyramid folder is there: one `stat`.
+    static func pyramidExists(_ directory: String) -> Bool {
+        var info = stat()
+        return stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Where the pyramid of a version lives.
     public func pyramidDirectory(_ version: String) -> String { tilesDirectory + "/" + version }
 
-    /// Every present photo, in id order.
+    /// Calls `observer` (on the thread that made the change) after every change to the list.
+    public func observe(_ observer: @escaping @Sendable (CatalogChange) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    func notify(_ change: CatalogChange) {
+        guard !change.isEmpty else { return }
+        for observer in observers.withLock({ $0 }) { observer(change) }
+    }
+
+    // MARK: - Reading
+
+    /// Every listed photo, in id order.
     public var photos: [Photo] { state.withLock { $0.photos } }
 
-    /// One present photo, or nil.
+    /// The listed photos and the generation they belong to, read together.
+    public var snapshot: (generation: Int, photos: [Photo]) { state.withLock { ($0.generation, $0.photos) } }
+
+    /// How many photos are listed.
+    public var count: Int { state.withLock { $0.photos.count } }
+
+    /// Bumped by every change a reader could see; equal generations mean equal lists.
+    public var generation: Int { state.withLock { $0.generation } }
+
+    /// Listed photos by status.
+    public var statusCounts: [PhotoStatus: Int] { state.withLock { $0.counts } }
+
+    /// Listed photos whose bytes were not hashed yet.
+    public var unexaminedCount: Int { state.withLock { $0.unexamined } }
+
+    /// Folders that could not be reached in the last scans.
+    public var health: LibraryHealth { state.withLock { $0.health } }
+
+    /// One listed photo, or nil.
     public func photo(_ id: Int) -> Photo? {
         state.withLock { state in Self.position(of: id, in: state).map { state.photos[$0] } }
     }
 
+    /// The catalog row of an id, listed or not.
+    public func entry(_ id: Int) -> CatalogEntry? { state.withLock { $0.entries[id] } }
+
     /// What serving an image of a present photo needs first, or nil: every hot tile asks, and
     /// copying the whole record (five strings to retain and release) was a large part of a hit.
     public func imageInfo(_ id: Int) -> PhotoImageInfo? {
+        state.withLock { state in Self.position(of: id, in: state).map { state.infos[$0] } }
+    }
+
+    /// Up to `limit` listed photos after the one with id `after` (from the start when nil), the
+    /// total listed, and whether more follow. `after` need not be listed any more: the page starts
+    /// at the first id above it.
+    public func page(after: Int?, limit: Int) -> (photos: [Photo], total: Int, more: Bool) {
         state.withLock { state in
-            Self.position(of: id, in: state).map { i in
-                state.infos[i]
-            }
+            let start = after.map { Self.firstPosition(above: $0, in: state.photos) } ?? 0
+            let end = min(state.photos.count, start + max(0, limit))
+            return (Array(state.photos[start..<end]), state.photos.count, end < state.photos.count)
+        }
+    }
+
+    /// A listed photo with its place in the list: position (0-based), and the ids before and after it.
+    public func neighbours(of id: Int) -> (photo: Photo, position: Int, previous: Int?, next: Int?)? {
+        state.withLock { state in
+            guard let i = Self.position(of: id, in: state) else { return nil }
+            return (state.photos[i], i, i > 0 ? state.photos[i - 1].id : nil,
+                    i + 1 < state.photos.count ? state.photos[i + 1].id : nil)
         }
     }
 
     /// Where photo `id` is in the published list.
-    private static func position(of id: Int, in state: State) -> Int? {
+    static func position(of id: Int, in state: State) -> Int? {
         // Ids are handed out in order from 1 and a removed file keeps its id: the photo with
         // id n is usually at n − 1, found without hashing.
         let guess = id - 1
@@ -81,164 +172,164 @@ public final class PhotoCatalog: Sendable {
         return state.byID[id]
     }
 
+    /// The first position whose id is above `id` (binary search; the list is in id order).
+    static func firstPosition(above id: Int, in photos: [Photo]) -> Int {
+        var low = 0, high = photos.count
+        while low < high {
+            let mid = (low + high) / 2
+            if photos[mid].id <= id { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// Every stored row, present or not, in id order: what each id means (for the comments'
     /// check that their photo ids still name the same files).
     public var entries: [CatalogEntry] { state.withLock { $0.entries.values.sorted { $0.id < $1.id } } }
 
-    /// The stored row of one id, present or not.
-    public func entry(_ id: Int) -> CatalogEntry? { state.withLock { $0.entries[id] } }
-
     /// The present photo stored under a relative path, or nil.
     public func photo(relativePath: String) -> Photo? {
-        photos.first { $0.relativePath == relativePath }
+        state.withLock { state in state.byPath[relativePath].flatMap { Self.position(of: $0, in: state) }.map { state.photos[$0] } }
+    }
+
+    /// Versions whose pyramids must stay on disk: every listed photo's, the previous version of a
+    /// changed file not examined yet (the same bytes may be back), and those of photos missing
+    /// for less than `graceNanoseconds` before `now`.
+    public func retainedVersions(now: Int, graceNanoseconds: Int) -> Set<String> {
+        state.withLock { state in
+            var versions = state.byVersion.versions
+            for entry in state.entries.values where !entry.contentHash.isEmpty {
+                let recent = entry.missingSince.map { now - $0 < graceNanoseconds } ?? false
+                if (entry.present && !entry.hashed) || recent {
+                    versions.insert(names.version(contentHash: entry.contentHash))
+                }
+            }
+            return versions
+        }
     }
 
     /// Versions the catalog currently points at (tiles of any other version are garbage).
-    public var currentVersions: Set<String> { Set(photos.map(\.version)) }
+    public var currentVersions: Set<String> { state.withLock { $0.byVersion.versions } }
 
-    /// What changed in one scan.
-    public struct ScanResult: Sendable {
-        public var added: [Int] = []
-        public var changed: [Int] = []
-        public var removed: [Int] = []
+    // MARK: - Publishing
+
+    /// The version an entry is served under now: from its bytes once examined, provisional before.
+    static func version(of entry: CatalogEntry, names: VersionNames) -> String {
+        entry.hashed ? names.version(contentHash: entry.contentHash)
+            : names.provisionalVersion(path: entry.path, fingerprint: entry.fingerprint)
     }
 
-    /// Brings the catalog in line with the folder. `onPhoto` is told of every new, changed or
-    /// returning photo as soon as it is examined (the published list follows within 0.2 s).
-    @discardableResult
-    public func scan(onPhoto: (Photo) -> Void = { _ in }) throws -> ScanResult {
-        scanning.lock()
-        defer { scanning.unlock() }
-        var result = ScanResult()
-        let paths = folder.photoPaths()
-        var nextPublish: UInt64 = 0
-        let known = state.withLock { state in
-            Dictionary(state.entries.values.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        }
-        for path in paths {
-            guard let fingerprint = folder.fingerprint(path) else { continue }
-            var entry: CatalogEntry
-            if var existing = known[path] {
-                if existing.fingerprint == fingerprint && !existing.contentHash.isEmpty {
-                    guard !existing.present else { continue }
-                    existing.present = true
-                    entry = existing
-                } else {
-                    entry = existing
-                    entry.present = true
-                    examine(&entry, fingerprint: fingerprint)
-                    if entry.contentHash == existing.contentHash && existing.present {
-                        // Touched, not changed: same bytes, same version; remember the new fingerprint only.
-                        entry.width = existing.width; entry.height = existing.height
-                        entry.error = existing.error; entry.errorVersion = existing.errorVersion
-                    } else {
-                        result.changed.append(entry.id)
-                    }
-                }
-                try store.update(entry)
-            } else {
-                entry = CatalogEntry(path: path, fingerprint: fingerprint, contentHash: "")
-                examine(&entry, fingerprint: fingerprint)
-                entry.id = try store.insert(entry)
-                result.added.append(entry.id)
-            }
-            let version = settings.version(contentHash: entry.contentHash)
-            let built = FileManager.default.fileExists(atPath: pyramidDirectory(version))
-            // Republishing the whole list per file would be quadratic in a large first scan:
-            // the list is refreshed at most every 0.2 s while scanning, and once at the end.
-            let publishNow = DispatchTime.now().uptimeNanoseconds >= nextPublish
-            let photo = state.withLock { state -> Photo in
-                state.entries[entry.id] = entry
-                if built { state.built.insert(version) }
-                if publishNow { Self.publish(&state, folder: folder, settings: settings) }
-                return Self.photo(entry, built: state.built, folder: folder, settings: settings)
-            }
-            if publishNow { nextPublish = DispatchTime.now().uptimeNanoseconds + 200_000_000 }
-            onPhoto(photo)
-        }
-        let onDisk = Set(paths)
-        for entry in known.values where entry.present && !onDisk.contains(entry.path) {
-            var gone = entry
-            gone.present = false
-            try store.update(gone)
-            result.removed.append(gone.id)
-            state.withLock { $0.entries[gone.id] = gone }
-        }
-        state.withLock { Self.publish(&$0, folder: folder, settings: settings) }
-        if !(result.added.isEmpty && result.changed.isEmpty && result.removed.isEmpty) {
-            logger.info("scanned", [("added", String(result.added.count)), ("changed", String(result.changed.count)),
-                                    ("removed", String(result.removed.count)), ("photos", String(photos.count))])
-        }
-        return result
-    }
-
-    /// Hashes and probes a new or changed file; a failure becomes the entry's error.
-    private func examine(_ entry: inout CatalogEntry, fingerprint: FileFingerprint) {
-        entry.fingerprint = fingerprint
-        entry.error = nil
-        entry.errorVersion = nil
-        entry.width = 0
-        entry.height = 0
-        let source = folder.absolute(entry.path)
-        do {
-            entry.contentHash = try ContentHash.file(source)
-        } catch {
-            entry.contentHash = ContentHash.hex(of: Array(entry.path.utf8))
-            entry.error = "\(error)"
-            entry.errorVersion = settings.version(contentHash: entry.contentHash)
-            return
-        }
-        do {
-            let info = try renderer.probe(source)
-            entry.width = info.width
-            entry.height = info.height
-        } catch {
-            entry.error = "\(error)"
-            entry.errorVersion = settings.version(contentHash: entry.contentHash)
-        }
-    }
-
-    /// Records that a version's pyramid is complete on disk.
-    public func markBuilt(_ version: String) {
-        state.withLock { state in
-            state.built.insert(version)
-            // In place rather than republished: one pass, no sort, for each of thousands of builds.
-            for i in state.photos.indices where state.photos[i].version == version && state.photos[i].status == .processing {
-                state.photos[i].status = .ready
-                state.infos[i].status = .ready
-            }
-        }
-    }
-
-    /// Records that a photo cannot be shown in this version and why; persisted unless told otherwise.
-    public func markFailed(id: Int, version: String, error: String, persist: Bool = true) {
-        let entry = state.withLock { state -> CatalogEntry? in
-            guard var entry = state.entries[id], settings.version(contentHash: entry.contentHash) == version else { return nil }
-            entry.error = error
-            entry.errorVersion = version
-            state.entries[id] = entry
-            Self.publish(&state, folder: folder, settings: settings)
-            return entry
-        }
-        if let entry, persist {
-            do { try store.update(entry) } catch { logger.warning("cannot record a failure", [("error", "\(error)")]) }
-        }
-    }
-
-    private static func photo(_ entry: CatalogEntry, built: Set<String>, folder: PhotoFolder, settings: RenderSettings) -> Photo {
-        let version = settings.version(contentHash: entry.contentHash)
-        let failed = entry.error != nil && entry.errorVersion == version
-        let status: PhotoStatus = failed ? .failed : built.contains(version) ? .ready : .processing
+    static func photo(_ entry: CatalogEntry, version: String, built: Bool, folder: PhotoFolder) -> Photo {
+        let failed = entry.hashed && entry.error != nil && entry.errorVersion == version
+        let status: PhotoStatus = failed ? .failed : built ? .ready : .processing
         return Photo(id: entry.id, relativePath: entry.path, sourcePath: folder.absolute(entry.path),
                      title: Photo.title(for: entry.path), width: entry.width, height: entry.height,
-                     version: version, status: status, error: failed ? entry.error : nil)
+                     version: version, status: status, error: failed ? entry.error : nil,
+                     date: entry.fingerprint.modified / 1_000_000_000)
     }
 
-    private static func publish(_ state: inout State, folder: PhotoFolder, settings: RenderSettings) {
-        let present = state.entries.values.filter(\.present).sorted { $0.id < $1.id }
-        let built = state.built
-        state.photos = present.map { photo($0, built: built, folder: folder, settings: settings) }
-        state.infos = state.photos.map(PhotoImageInfo.init)
-        state.byID = Dictionary(uniqueKeysWithValues: state.photos.enumerated().map { ($1.id, $0) })
+    static func photo(_ entry: CatalogEntry, built: Set<String>, folder: PhotoFolder, names: VersionNames) -> Photo {
+        let version = version(of: entry, names: names)
+        return photo(entry, version: version, built: built.contains(version), folder: folder)
     }
+
+    /// Rebuilds the whole published list from the entries: after adds and removals.
+    static func rebuild(_ state: inout State, folder: PhotoFolder, names: VersionNames) {
+        let ids = state.entries.compactMap { $0.value.present ? $0.key : nil }.sorted()
+        var photos: [Photo] = []
+        photos.reserveCapacity(ids.count)
+        var infos: [PhotoImageInfo] = []
+        infos.reserveCapacity(ids.count)
+        var byPath: [String: Int] = [:]
+        byPath.reserveCapacity(ids.count)
+        var byID: [Int: Int] = [:]
+        byID.reserveCapacity(ids.count)
+        var byVersion = VersionIndex()
+        byVersion.reserve(ids.count)
+        var counts: [PhotoStatus: Int] = [:]
+        var unexamined = 0
+        for (i, id) in ids.enumerated() {
+            let entry = state.entries[id]!
+            let version = version(of: entry, names: names)
+            let photo = photo(entry, version: version, built: state.built.contains(version), folder: folder)
+            photos.append(photo)
+            infos.append(PhotoImageInfo(photo))
+            byPath[entry.path] = id
+            byID[id] = i
+            byVersion.insert(id, version)
+            counts[photo.status, default: 0] += 1
+            if !entry.hashed { unexamined += 1 }
+        }
+        state.photos = photos
+        state.infos = infos
+        state.byID = byID
+        state.byPath = byPath
+        state.byVersion = byVersion
+        state.counts = counts
+        state.unexamined = unexamined
+        state.generation += 1
+    }
+
+    /// Republishes listed photos whose entries changed without changing what is listed: one
+    /// record each, no sort, for each of thousands of examinations and builds.
+    static func refresh(_ ids: [Int], in state: inout State, folder: PhotoFolder, names: VersionNames) {
+        var touched = false
+        for id in ids {
+            guard let entry = state.entries[id], let i = position(of: id, in: state) else { continue }
+            let old = state.photos[i]
+            let new = photo(entry, built: state.built, folder: folder, names: names)
+            guard new != old else { continue }
+            touched = true
+            if old.version != new.version {
+                state.byVersion.remove(id, old.version)
+                state.byVersion.insert(id, new.version)
+            }
+            if old.relativePath != new.relativePath {
+                if state.byPath[old.relativePath] == id { state.byPath[old.relativePath] = nil }
+                state.byPath[new.relativePath] = id
+            }
+            state.counts[old.status, default: 0] -= 1
+            state.counts[new.status, default: 0] += 1
+            state.photos[i] = new
+            state.infos[i] = PhotoImageInfo(new)
+        }
+        if touched { state.generation += 1 }
+    }
+}
+
+/// Version → the ids listed at it. Nearly every version has one photo (duplicates share one), so
+/// one id is kept inline and only the shared versions get a list.
+struct VersionIndex: Sendable {
+    private var single: [String: Int] = [:]
+    private var shared: [String: [Int]] = [:]
+
+    mutating func reserve(_ count: Int) { single.reserveCapacity(count) }
+
+    mutating func insert(_ id: Int, _ version: String) {
+        if let list = shared[version] {
+            shared[version] = list + [id]
+        } else if let other = single[version], other != id {
+            single[version] = nil
+            shared[version] = [other, id]
+        } else {
+            single[version] = id
+        }
+    }
+
+    mutating func remove(_ id: Int, _ version: String) {
+        if single[version] == id {
+            single[version] = nil
+        } else if var list = shared[version] {
+            list.removeAll { $0 == id }
+            if list.count == 1 {
+                shared[version] = nil
+                single[version] = list[0]
+            } else {
+                shared[version] = list.isEmpty ? nil : list
+            }
+        }
+    }
+
+    func ids(_ version: String) -> [Int] { shared[version] ?? single[version].map { [$0] } ?? [] }
+
+    var versions: Set<String> { Set(single.keys).union(shared.keys) }
 }

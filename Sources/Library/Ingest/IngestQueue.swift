@@ -4,7 +4,7 @@ import Foundation
 public struct IngestJob: Hashable, Sendable {
     public var photoID: Int
     public var version: String
-    /// Width × height, so small photos are built first and show as ready soonest.
+    /// Width × height (0 when not known yet), so small photos are built first and show as ready soonest.
     public var pixels: Int
     /// When the job was queued; not part of its identity.
     public var queuedAt: DispatchTime
@@ -24,50 +24,138 @@ public struct IngestJob: Hashable, Sendable {
     }
 }
 
-/// Background pyramid builds, `concurrency` at a time, each job once, smallest photo first.
+/// Background pyramid builds, `concurrency` at a time, each queued job once: photos someone is
+/// looking at first, then the smallest, then in the order queued. Threads run at a lower
+/// priority and wait for `yield` before each job, so on-demand work comes first.
 public final class IngestQueue: @unchecked Sendable {
+    private struct Item {
+        var job: IngestJob
+        var urgent: Bool
+        var sequence: Int
+
+        /// Heap order: urgent first, then fewer pixels, then first queued.
+        func precedes(_ other: Item) -> Bool {
+            if urgent != other.urgent { return urgent }
+            if job.pixels != other.job.pixels { return job.pixels < other.job.pixels }
+            return sequence < other.sequence
+        }
+    }
+
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
-    private var pending: [IngestJob] = []
-    private var known: Set<IngestJob> = []
-    private var running = 0
+    private var heap: [Item] = []
+    /// Queued jobs by identity, with the sequence of their current heap item (older items of
+    /// the same job are skipped when they surface).
+    private var queued: [IngestJob: Int] = [:]
+    private var running: Set<IngestJob> = []
+    private var urgentPhotos: Set<Int> = []
+    private var sequence = 0
     private var stopped = false
     private var threads = 0
 
     private let concurrency: Int
     private let work: @Sendable (IngestJob) -> Void
+    private let yield: @Sendable () -> Void
     private let onLengthChange: @Sendable (Int) -> Void
 
-    /// `work` builds one job; `onLengthChange` hears the count of queued and running jobs.
+    /// `work` builds one job; `yield` runs before each (and may wait); `onLengthChange` hears the
+    /// count of queued and running jobs.
     public init(concurrency: Int, onLengthChange: @escaping @Sendable (Int) -> Void = { _ in },
-                work: @escaping @Sendable (IngestJob) -> Void) {
+                yield: @escaping @Sendable () -> Void = {}, work: @escaping @Sendable (IngestJob) -> Void) {
         self.concurrency = max(1, concurrency)
         self.work = work
+        self.yield = yield
         self.onLengthChange = onLengthChange
     }
 
-    /// Queues a job unless the same photo version is already queued, running or done.
+    /// Queues a job unless the same photo version is already queued or running.
     public func enqueue(_ job: IngestJob) {
+        enqueue([job])
+    }
+
+    /// Queues jobs (one lock, one wake-up for many).
+    public func enqueue(_ jobs: [IngestJob]) {
         condition.lock()
         defer { condition.unlock() }
-        guard !stopped, !known.contains(job) else { return }
-        known.insert(job)
-        pending.append(job)
-        onLengthChange(pending.count + running)
-        if threads < concurrency {
+        guard !stopped else { return }
+        var added = 0
+        for job in jobs where queued[job] == nil && !running.contains(job) {
+            push(Item(job: job, urgent: urgentPhotos.contains(job.photoID), sequence: nextSequence()))
+            added += 1
+        }
+        guard added > 0 else { return }
+        onLengthChange(queued.count + running.count)
+        while threads < min(concurrency, queued.count) {
             threads += 1
-            let thread = Thread { [self] in self.drain() }
+            let thread = Thread { [self] in
+                BackgroundThread.lowerPriority()
+                self.drain()
+            }
             thread.name = "ingest"
             thread.start()
         }
         condition.broadcast()
     }
 
+    /// Moves the queued jobs of a photo to the front, and any queued later too: someone is looking at it.
+    public func prioritize(photoID: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard urgentPhotos.insert(photoID).inserted else { return }
+        if urgentPhotos.count > 64 { urgentPhotos.removeFirst() }
+        for job in queued.keys where job.photoID == photoID {
+            push(Item(job: job, urgent: true, sequence: nextSequence()))
+        }
+    }
+
+    private func nextSequence() -> Int {
+        sequence += 1
+        return sequence
+    }
+
+    private func push(_ item: Item) {
+        queued[item.job] = item.sequence
+        heap.append(item)
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard heap[i].precedes(heap[parent]) else { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    /// The next live job, or nil when none is queued.
+    private func pop() -> IngestJob? {
+        while !heap.isEmpty {
+            let top = heap[0]
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                var i = 0
+                while true {
+                    let left = 2 * i + 1, right = left + 1
+                    var best = i
+                    if left < heap.count && heap[left].precedes(heap[best]) { best = left }
+                    if right < heap.count && heap[right].precedes(heap[best]) { best = right }
+                    if best == i { break }
+                    heap.swapAt(i, best)
+                    i = best
+                }
+            }
+            if queued[top.job] == top.sequence {
+                queued[top.job] = nil
+                return top.job
+            }
+        }
+        return nil
+    }
+
     private func drain() {
         while true {
             condition.lock()
-            while pending.isEmpty && !stopped {
-                if !condition.wait(until: Date().addingTimeInterval(30)) && pending.isEmpty {
+            while queued.isEmpty && !stopped {
+                if !condition.wait(until: Date().addingTimeInterval(30)) && queued.isEmpty {
                     // Idle for a while: let the thread go; enqueue starts another when needed.
                     threads -= 1
                     condition.unlock()
@@ -80,33 +168,33 @@ public final class IngestQueue: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let next = pending.indices.min { pending[$0].pixels < pending[$1].pixels }!
-            let job = pending.remove(at: next)
-            running += 1
+            condition.unlock()
+
+            yield()
+
+            condition.lock()
+            guard !stopped, let job = pop() else {
+                condition.unlock()
+                continue
+            }
+            running.insert(job)
             condition.unlock()
 
             work(job)
 
             condition.lock()
-            running -= 1
-            onLengthChange(pending.count + running)
+            running.remove(job)
+            onLengthChange(queued.count + running.count)
             condition.broadcast()
             condition.unlock()
         }
-    }
-
-    /// Forgets that a job was done, so that enqueuing it again builds it again (a retry).
-    public func forget(_ job: IngestJob) {
-        condition.lock()
-        known.remove(job)
-        condition.unlock()
     }
 
     /// Queued plus running jobs.
     public var length: Int {
         condition.lock()
         defer { condition.unlock() }
-        return pending.count + running
+        return queued.count + running.count
     }
 
     /// Blocks until nothing is queued or running, or the timeout passes; true when idle.
@@ -115,8 +203,8 @@ public final class IngestQueue: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         condition.lock()
         defer { condition.unlock() }
-        while !(pending.isEmpty && running == 0) {
-            if !condition.wait(until: deadline) { return pending.isEmpty && running == 0 }
+        while !(queued.isEmpty && running.isEmpty) {
+            if !condition.wait(until: deadline) { return queued.isEmpty && running.isEmpty }
         }
         return true
     }
@@ -125,7 +213,8 @@ public final class IngestQueue: @unchecked Sendable {
     public func stop() {
         condition.lock()
         stopped = true
-        pending.removeAll()
+        heap.removeAll()
+        queued.removeAll()
         condition.broadcast()
         condition.unlock()
     }

@@ -56,12 +56,34 @@ extension PhotoLibrary {
     }
 
     /// Reads the image from the built pyramid, or renders it when the pyramid is not there yet.
+    /// A photo taken as ready whose pyramid turns out to be gone (deleted behind our back) is
+    /// rendered all the same, turned back to processing and queued for a build.
     private func load(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
         if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
+        if photo.status == .ready { pyramidVanished(photo) }
+        onDemand.enter()
+        defer { onDemand.leave() }
         if let tile {
             return try renderer.renderTile(source: photo.sourcePath, tile: tile)
         }
         return try renderer.thumbnail(source: photo.sourcePath)
+    }
+
+    /// The pyramid of a ready photo is not (all) on disk: what is left is moved aside (a build
+    /// keeps a pyramid already in place), and its photos are built again.
+    func pyramidVanished(_ photo: Photo) {
+        let directory = catalog.pyramidDirectory(photo.version)
+        if PhotoCatalog.pyramidExists(directory) {
+            let aside = configuration.tilesDirectory + "/.\(photo.version).damaged-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            if rename(directory, aside) == 0 {
+                DispatchQueue.global(qos: .utility).async { try? FileManager.default.removeItem(atPath: aside) }
+            }
+        }
+        let ids = catalog.markMissing(photo.version)
+        guard !ids.isEmpty else { return }
+        logger.warning("a pyramid is missing on disk; building it again", [("photo", String(photo.id)), ("version", photo.version)])
+        queue(ids)
+        metrics.record(catalog)
     }
 
     /// The file's bytes, or nil when it is not there.

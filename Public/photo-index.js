@@ -1,0 +1,304 @@
+// The library as the page knows it: the summary (every id, aspect ratio and day, a few bytes a
+// photo) and the records of the photos someone is near, fetched a block at a time, kept up to
+// date by the server's events. It is also the sequence the pager and the zoom view read
+// (count, indexOf, at, peek, subscribe: see photo-sequence.js), over the paged API.
+
+import { getPhoto, getSummary, listPage, photoEvents } from './api.js';
+
+/** Photos per fetched block: about a screen and a half of a desktop grid. */
+const BLOCK = 100;
+/** Blocks fetched at once; the rest wait, and are dropped when scrolled past. */
+const PARALLEL = 2;
+/** Records kept, the least recently fetched going first: memory stays the same at any size. */
+const KEEP = 3000;
+const DAY = 86_400_000;
+
+/**
+ * Emits `change` (detail: {structural}) when photos are added, removed or changed, and `records`
+ * when fetched records arrive.
+ */
+export class PhotoIndex extends EventTarget {
+  constructor() {
+    super();
+    // Typed arrays: 12 bytes a photo, outside the garbage-collected heap.
+    this.ids = new Int32Array(0);
+    this.ratios = new Float32Array(0);
+    this.days = new Int32Array(0);
+    this.records = new Map();
+    this.epochs = new Map(); // id → epoch its record was fetched or pushed in
+    this.epoch = 0; // bumped after a gap in the events: older records are shown but fetched again
+    this.etag = null;
+    this.blocks = new Map(); // block → 'loading' | 'done'
+    this.waiting = [];
+    this.inFlight = 0;
+    this.wanted = [0, -1];
+    this.generation = 0; // bumped when block boundaries move, so late answers are not mistaken
+    this.source = null;
+  }
+
+  /** Photos in the library. */
+  get count() { return this.ids.length; }
+
+  /** The position of a photo in the library (binary search: ids are in order), or -1. */
+  position(id) {
+    let low = 0, high = this.ids.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.ids[mid] < id) low = mid + 1; else high = mid;
+    }
+    return this.ids[low] === id ? low : -1;
+  }
+
+  /** The record at a position when fetched, else null. */
+  recordAt(i) { return this.records.get(this.ids[i]) ?? null; }
+
+  // The sequence the pager and the zoom view read (photo-sequence.js).
+
+  /** Promise of the position of photo `id`, or -1. */
+  indexOf(id) { return this.positionOf(id); }
+
+  /** The Photo at `index` if it is at hand now, else undefined. */
+  peek(index) { return this.recordAt(index) ?? undefined; }
+
+  /** `listener()` whenever photos are added, removed or changed; returns the unsubscribe. */
+  subscribe(listener) {
+    const handler = () => listener();
+    this.addEventListener('change', handler);
+    return () => this.removeEventListener('change', handler);
+  }
+
+  /** The photo's date, as a Date (UTC day), or null. */
+  dateAt(i) { return i >= 0 && i < this.days.length ? new Date(this.days[i] * DAY) : null; }
+
+  /** Fetches the summary; false when it had not changed. */
+  async load() {
+    const summary = await getSummary(this.etag);
+    if (!summary) return false;
+    const ids = new Int32Array(summary.total);
+    let n = 0;
+    for (const [first, count] of summary.idRuns) for (let k = 0; k < count; k++) ids[n++] = first + k;
+    this.ids = ids;
+    this.ratios = Float32Array.from(summary.ratios);
+    this.days = Int32Array.from(summary.days);
+    this.etag = summary.etag;
+    this.forgetBlocks();
+    this.emit('change', { structural: true });
+    return true;
+  }
+
+  forgetBlocks() {
+    this.blocks.clear();
+    this.waiting = [];
+    this.generation += 1;
+  }
+
+  /** Asks for the records of positions first…last; they arrive as a `records` event. */
+  want(first, last) {
+    first = Math.max(0, first);
+    last = Math.min(this.count - 1, last);
+    this.wanted = [Math.floor(first / BLOCK), Math.floor(last / BLOCK)];
+    this.waiting = this.waiting.filter((b) => b >= this.wanted[0] && b <= this.wanted[1]);
+    for (let b = this.wanted[0]; b <= this.wanted[1]; b++) {
+      if (this.blocks.has(b) || this.waiting.includes(b) || this.blockComplete(b)) continue;
+      this.waiting.push(b);
+    }
+    this.pump();
+  }
+
+  blockComplete(b) {
+    const end = Math.min(this.count, (b + 1) * BLOCK);
+    for (let i = b * BLOCK; i < end; i++) if (this.epochs.get(this.ids[i]) !== this.epoch) return false;
+    return true;
+  }
+
+  pump() {
+    while (this.inFlight < PARALLEL && this.waiting.length) {
+      const b = this.waiting.shift();
+      if (b < this.wanted[0] || b > this.wanted[1]) continue;
+      this.fetchBlock(b);
+    }
+  }
+
+  async fetchBlock(b) {
+    const generation = this.generation;
+    this.blocks.set(b, 'loading');
+    this.inFlight += 1;
+    try {
+      await this.fetchRange(b * BLOCK, BLOCK);
+      if (generation === this.generation) this.blocks.set(b, 'done');
+      this.emit('records', {});
+    } catch {
+      if (generation === this.generation) this.blocks.delete(b); // asked again on the next scroll
+    } finally {
+      this.inFlight -= 1;
+      this.pump();
+    }
+  }
+
+  /** Fetches the records of `count` photos from position `start` (one request, up to 1,000). */
+  async fetchRange(start, count) {
+    const after = start > 0 ? this.ids[start - 1] : null;
+    const page = await listPage({ after, limit: Math.min(1000, count) });
+    for (const photo of page.photos) this.keep(photo);
+    return page.photos;
+  }
+
+  keep(photo) {
+    this.records.delete(photo.id); // to the end: the Map's order is the order of use
+    this.records.set(photo.id, photo);
+    this.epochs.set(photo.id, this.epoch);
+    if (this.records.size <= KEEP) return;
+    for (const id of this.records.keys()) {
+      if (this.records.size <= KEEP * 0.9) break;
+      this.records.delete(id);
+      this.epochs.delete(id);
+      const i = this.position(id);
+      if (i >= 0) this.blocks.delete(Math.floor(i / BLOCK)); // fetched again when wanted
+    }
+  }
+
+  /** The record at a position, fetched when needed. */
+  async at(i) {
+    if (i < 0 || i >= this.count) return null;
+    if (!this.recordAt(i)) await this.fetchRange(i, 1);
+    return this.recordAt(i);
+  }
+
+  /** The records of positions start…end − 1, in order (one request for up to 1,000). */
+  async slice(start, end) {
+    start = Math.max(0, start);
+    end = Math.min(this.count, end);
+    let missing = false;
+    for (let i = start; i < end && !missing; i++) missing = !this.records.has(this.ids[i]);
+    if (missing) await this.fetchRange(start, end - start);
+    const photos = [];
+    for (let i = start; i < end; i++) {
+      const photo = this.recordAt(i);
+      if (photo) photos.push(photo);
+    }
+    return photos;
+  }
+
+  /** The position of a photo, asking the server when the summary does not have it (yet); -1 when it is not there. */
+  async positionOf(id) {
+    const i = this.position(id);
+    if (i >= 0) return i;
+    try {
+      const photo = await getPhoto(id);
+      this.keep(photo);
+      await this.load();
+      return this.position(id);
+    } catch {
+      return -1;
+    }
+  }
+
+  /** The photo's full record (examined by the server when it had not been). */
+  async get(id) {
+    const photo = await getPhoto(id);
+    this.keep(photo);
+    const i = this.position(id);
+    if (i >= 0 && photo.width > 0 && photo.height > 0) this.ratios[i] = photo.width / photo.height;
+    return photo;
+  }
+
+  /**
+   * Follows the server's events while `live`. Every (re)connection asks for the summary again,
+   * conditionally: a 304 when nothing was missed.
+   */
+  setLive(live) {
+    if (!live) {
+      this.source?.close();
+      this.source = null;
+      return;
+    }
+    if (this.source) return;
+    const source = photoEvents();
+    this.source = source;
+    let opened = false;
+    source.addEventListener('open', () => {
+      if (opened) this.resync();
+      opened = true;
+    });
+    source.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });
+    source.addEventListener('photos', (e) => this.apply(JSON.parse(e.data)));
+    source.addEventListener('reset', () => this.resync());
+  }
+
+  /** After a gap in the events: the summary again, and records fetched afresh as they are needed. */
+  async resync() {
+    this.pendingResync = false;
+    try {
+      // Records on screen stay shown until their blocks are fetched again.
+      this.epoch += 1;
+      const changed = await this.load();
+      this.forgetBlocks();
+      if (!changed) this.emit('change', { structural: false });
+    } catch {
+      this.pendingResync = true;
+    }
+  }
+
+  /** One batch of events: {added, changed, removed, total}. */
+  apply({ added = [], changed = [], removed = [] }) {
+    let structural = false;
+    for (const id of removed) {
+      const i = this.position(id);
+      this.records.delete(id);
+      this.epochs.delete(id);
+      if (i < 0) continue;
+      this.ids = without(this.ids, i);
+      this.ratios = without(this.ratios, i);
+      this.days = without(this.days, i);
+      structural = true;
+    }
+    for (const photo of added) {
+      this.keep(photo);
+      if (this.position(photo.id) >= 0) continue;
+      let low = 0, high = this.ids.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (this.ids[mid] < photo.id) low = mid + 1; else high = mid;
+      }
+      this.ids = inserting(this.ids, low, photo.id);
+      this.ratios = inserting(this.ratios, low, ratio(photo));
+      this.days = inserting(this.days, low, Math.floor(Date.parse(photo.date) / DAY));
+      structural = true;
+    }
+    for (const photo of changed) {
+      this.keep(photo);
+      const i = this.position(photo.id);
+      if (i >= 0) {
+        this.ratios[i] = ratio(photo);
+        this.days[i] = Math.floor(Date.parse(photo.date) / DAY);
+      }
+    }
+    // The summary held is no longer the server's; the next load fetches it whole.
+    this.etag = null;
+    if (structural) this.forgetBlocks();
+    this.emit('change', { structural, ids: [...added, ...changed].map((p) => p.id).concat(removed) });
+  }
+
+  emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+}
+
+/** A copy of a typed array without the element at i. */
+function without(array, i) {
+  const copy = new array.constructor(array.length - 1);
+  copy.set(array.subarray(0, i));
+  copy.set(array.subarray(i + 1), i);
+  return copy;
+}
+
+/** A copy of a typed array with `value` inserted at i. */
+function inserting(array, i, value) {
+  const copy = new array.constructor(array.length + 1);
+  copy.set(array.subarray(0, i));
+  copy[i] = value;
+  copy.set(array.subarray(i), i + 1);
+  return copy;
+}
+
+function ratio(photo) {
+  return photo.width > 0 && photo.height > 0 ? Math.round((photo.width / photo.height) * 1000) / 1000 : 0;
+}

@@ -1,0 +1,122 @@
+// The scrubber: a thumb at the right edge that appears while the grid scrolls. Dragging it
+// travels through the whole library at once, with the month under the finger in a bubble and
+// a few dates along the track, so photo 80,000 is one drag away rather than a minute of flings.
+
+/** Dates marked along the track while dragging. */
+const MARKS = 8;
+/** How long the thumb stays after the grid stops scrolling, in milliseconds. */
+const LINGER = 1500;
+
+export class Scrubber {
+  constructor(view, grid, index) {
+    this.grid = grid;
+    this.index = index;
+    this.root = document.createElement('div');
+    this.root.className = 'scrubber';
+    this.root.setAttribute('role', 'scrollbar');
+    this.root.setAttribute('aria-controls', grid.list.id);
+    this.root.setAttribute('aria-orientation', 'vertical');
+    this.root.setAttribute('aria-label', 'Scroll through the photos by date');
+    this.root.setAttribute('aria-valuemin', '0');
+    this.root.setAttribute('aria-valuemax', '100');
+    this.thumb = document.createElement('div');
+    this.thumb.className = 'scrubber-thumb';
+    this.label = document.createElement('div');
+    this.label.className = 'scrubber-label';
+    this.marks = document.createElement('div');
+    this.marks.className = 'scrubber-marks';
+    this.root.append(this.marks, this.thumb, this.label);
+    view.appendChild(this.root);
+    this.dragging = false;
+    this.scheduled = false;
+
+    window.addEventListener('scroll', () => this.scrolled(), { passive: true });
+    this.root.addEventListener('pointerdown', (e) => this.start(e));
+    this.root.addEventListener('pointermove', (e) => { if (this.dragging) this.move(e); });
+    this.root.addEventListener('pointerup', () => this.end());
+    this.root.addEventListener('pointercancel', () => this.end());
+    this.root.addEventListener('lostpointercapture', () => this.end());
+    index.addEventListener('change', (e) => { if (e.detail.structural) this.marked = false; });
+  }
+
+  /** Worth showing only when the grid is several screens tall. */
+  get useful() { return this.grid.list.offsetHeight > window.innerHeight * 4; }
+
+  scrolled() {
+    if (!this.grid.active || !this.useful) return;
+    this.show();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.follow();
+    });
+  }
+
+  show() {
+    this.root.classList.add('shown');
+    clearTimeout(this.hideTimer);
+    if (!this.dragging) this.hideTimer = setTimeout(() => this.root.classList.remove('shown'), LINGER);
+  }
+
+  /** The thumb where the screen is. */
+  follow() {
+    const { fraction } = this.grid.progress();
+    const travel = this.root.clientHeight - this.thumb.offsetHeight;
+    this.thumb.style.transform = `translateY(${fraction * travel}px)`;
+    this.root.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
+  }
+
+  start(e) {
+    if (!this.useful) return;
+    e.preventDefault();
+    this.root.setPointerCapture(e.pointerId);
+    this.dragging = true;
+    this.root.classList.add('dragging');
+    this.show();
+    if (!this.marked) this.mark();
+    this.move(e);
+  }
+
+  move(e) {
+    // The finger holds the thumb by its middle, so both ends are within reach of the track's ends.
+    const box = this.root.getBoundingClientRect();
+    const thumb = this.thumb.offsetHeight;
+    const fraction = Math.max(0, Math.min(1, (e.clientY - box.top - thumb / 2) / Math.max(1, box.height - thumb)));
+    this.grid.scrollToFraction(fraction);
+    this.label.textContent = this.month(this.grid.positionAtFraction(fraction));
+    this.label.style.transform = `translateY(${e.clientY - box.top}px) translateY(-50%)`;
+    this.follow();
+  }
+
+  end() {
+    if (!this.dragging) return;
+    this.dragging = false;
+    this.root.classList.remove('dragging');
+    this.show();
+  }
+
+  /** A few months along the track, where the photos of that month are. */
+  mark() {
+    this.marked = true;
+    const labels = [];
+    for (let k = 0; k < MARKS; k++) {
+      const fraction = k / (MARKS - 1);
+      const text = this.month(this.grid.positionAtFraction(fraction));
+      if (text && text !== labels.at(-1)?.text) labels.push({ fraction, text });
+    }
+    this.marks.replaceChildren(...labels.map(({ fraction, text }) => {
+      const mark = document.createElement('span');
+      mark.className = 'scrubber-mark';
+      mark.style.top = `${fraction * 100}%`;
+      mark.textContent = text;
+      return mark;
+    }));
+  }
+
+  /** "May 2024": the month of the photo at a position (its date as the index carries it). */
+  month(i) {
+    const date = this.index.dateAt(i);
+    return date ? date.toLocaleDateString(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }) : '';
+  }
+}

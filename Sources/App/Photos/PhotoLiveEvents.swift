@@ -1,0 +1,150 @@
+import Dispatch
+import HTTP
+import Library
+import Observability
+import Synchronization
+
+/// `GET /photos/events`: photos added, changed and removed, pushed as Server-Sent Events so a
+/// page never re-downloads the list to find out.
+///
+/// Changes are gathered for `batchSeconds` and sent as one `photos` event:
+/// `{"added":[Photo…],"changed":[Photo…],"removed":[id…],"total":N}`, records as
+/// `GET /photos/{id}` gives them (without their place). A batch of more than `maxRecords`
+/// records is sent as `reset` (`{"total":N}`) instead: fetch the summary again. A client that
+/// reconnects fetches the summary again too (a conditional request: 304 when nothing changed),
+/// so nothing is replayed. A comment line every `heartbeatSeconds` keeps proxies from closing
+/// idle streams.
+final class PhotoLiveEvents: Sendable {
+    private enum Pending: Sendable { case added, changed, removed }
+
+    private struct State {
+        var streams: [ObjectIdentifier: any ResponseStream] = [:]
+        var pending: [Int: Pending] = [:]
+        var flushScheduled = false
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let library: PhotoLibrary
+    private let tileSize: Int
+    private let commentCount: @Sendable (Int) -> Int
+    private let batchSeconds: Double
+    private let maxRecords: Int
+    private let queue = DispatchQueue(label: "photo-events")
+    private let heartbeat: Mutex<DispatchSourceTimer?>
+    private let gauge: Gauge
+
+    init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
+         batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
+        self.library = library
+        self.tileSize = tileSize
+        self.commentCount = commentCount
+        self.batchSeconds = batchSeconds
+        self.maxRecords = maxRecords
+        self.gauge = metrics.gauge("photoscroll_photo_streams", help: "Open streams of photo list events.")
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        heartbeat = Mutex(timer)
+        timer.schedule(deadline: .now() + heartbeatSeconds, repeating: heartbeatSeconds, leeway: .seconds(1))
+        timer.setEventHandler { [weak self] in self?.broadcast(": keep-alive\n\n") }
+        timer.resume()
+        library.catalog.observe { [weak self] change in self?.record(change) }
+    }
+
+    /// Open streams.
+    var count: Int { state.withLock { $0.streams.count } }
+
+    /// The response that opens a stream.
+    func response() -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "text/event-stream")
+        headers.set("Cache-Control", "no-cache")
+        headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
+        return HTTPResponse(status: .ok, headers: headers, body: .stream { [self] stream in open(stream) })
+    }
+
+    private func open(_ stream: any ResponseStream) {
+        let key = ObjectIdentifier(stream)
+        let added = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.streams[key] = stream
+            return true
+        }
+        guard added else {
+            stream.close()
+            return
+        }
+        gauge.add(1)
+        stream.onClose { [weak self] in self?.remove(key) }
+        stream.write(Array("retry: 2000\n\nevent: hello\ndata: {\"total\":\(library.catalog.count)}\n\n".utf8))
+        if stream.isClosed { remove(key) }
+    }
+
+    private func remove(_ key: ObjectIdentifier) {
+        let removed = state.withLock { $0.streams.removeValue(forKey: key) != nil }
+        if removed { gauge.add(-1) }
+    }
+
+    /// Notes a change; the batch goes out `batchSeconds` after its first change.
+    private func record(_ change: CatalogChange) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.streams.isEmpty, !state.stopped else { return false }
+            for id in change.added { state.pending[id] = .added }
+            for id in change.changed where state.pending[id] != .added { state.pending[id] = .changed }
+            for id in change.removed { state.pending[id] = .removed }
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        if schedule { queue.asyncAfter(deadline: .now() + batchSeconds) { [weak self] in self?.flush() } }
+    }
+
+    private func flush() {
+        let pending = state.withLock { state -> [Int: Pending] in
+            defer {
+                state.pending = [:]
+                state.flushScheduled = false
+            }
+            return state.streams.isEmpty ? [:] : state.pending
+        }
+        guard !pending.isEmpty else { return }
+        let total = library.catalog.count
+        let records = pending.values.filter { $0 != .removed }.count
+        if records > maxRecords {
+            broadcast("event: reset\ndata: {\"total\":\(total)}\n\n")
+            return
+        }
+        var added: [String] = [], changed: [String] = [], removed: [Int] = []
+        for (id, kind) in pending.sorted(by: { $0.key < $1.key }) {
+            guard kind != .removed, let photo = library.photo(id) else {
+                removed.append(id)
+                continue
+            }
+            let json = PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(id))
+            if kind == .added { added.append(json) } else { changed.append(json) }
+        }
+        let data = "{\"added\":[\(added.joined(separator: ","))],\"changed\":[\(changed.joined(separator: ","))]"
+            + ",\"removed\":[\(removed.map(String.init).joined(separator: ","))],\"total\":\(total)}"
+        broadcast("event: photos\ndata: \(data)\n\n")
+    }
+
+    private func broadcast(_ frame: String) {
+        let streams = state.withLock { Array($0.streams) }
+        guard !streams.isEmpty else { return }
+        let bytes = Array(frame.utf8)
+        for (key, stream) in streams where !stream.write(bytes) { remove(key) }
+    }
+
+    /// Closes every stream and refuses new ones; the server is stopping.
+    func closeAll() {
+        heartbeat.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        let streams = state.withLock { state -> [any ResponseStream] in
+            state.stopped = true
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        if !streams.isEmpty { gauge.add(-Double(streams.count)) }
+        for stream in streams { stream.close() }
+    }
+}

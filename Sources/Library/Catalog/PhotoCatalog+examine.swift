@@ -1,0 +1,159 @@
+import Foundation
+import Synchronization
+
+extension PhotoCatalog {
+    /// The entry as examined: its bytes hashed (with `knownHashes` when the scan already read
+    /// them) and its header read. Bytes that hash as before keep the size and error found before
+    /// (a touched file is not a changed one); a file that cannot be read or decoded gets the error.
+    func examined(_ entry: CatalogEntry, knownHashes: ContentHash.FileHashes? = nil) -> CatalogEntry {
+        var result = entry
+        result.hashed = true
+        let source = folder.absolute(entry.path)
+        let legacy = entry.hashKind == .legacy && !entry.contentHash.isEmpty
+        let hashes: ContentHash.FileHashes
+        do {
+            if let knownHashes, !legacy || knownHashes.legacy != nil {
+                hashes = knownHashes
+            } else {
+                hashes = try ContentHash.file(source, alsoLegacy: legacy)
+            }
+        } catch {
+            result.contentHash = ContentHash.hex(of: Array(entry.path.utf8))
+            result.hashKind = .xxh3
+            result.width = 0
+            result.height = 0
+            result.error = "\(error)"
+            result.errorVersion = names.version(contentHash: result.contentHash)
+            return result
+        }
+        if !entry.contentHash.isEmpty, hashes.hash(entry.hashKind) == entry.contentHash, entry.width > 0 || entry.error != nil {
+            return result
+        }
+        result.contentHash = hashes.xxh3
+        result.hashKind = .xxh3
+        result.error = nil
+        result.errorVersion = nil
+        result.width = 0
+        result.height = 0
+        do {
+            let size = try renderer.probe(source)
+            result.width = size.width
+            result.height = size.height
+        } catch {
+            result.error = "\(error)"
+            result.errorVersion = names.version(contentHash: result.contentHash)
+        }
+        return result
+    }
+
+    /// Examines a listed photo not examined yet (hash, header) and publishes what was learnt;
+    /// returns the photo as it is now. A file that changes while it is read is left as it was:
+    /// the next scan sees the change.
+    @discardableResult
+    public func examine(_ id: Int) -> Photo? {
+        guard let entry = entry(id), entry.present else { return nil }
+        guard !entry.hashed else { return photo(id) }
+        let result = examined(entry)
+        guard folder.fingerprint(entry.path) == entry.fingerprint else { return photo(id) }
+        let version = names.version(contentHash: result.contentHash)
+        let built = Self.pyramidExists(pyramidDirectory(version))
+        writing.lock()
+        defer { writing.unlock() }
+        let applied = state.withLock { state -> Bool in
+            guard let current = state.entries[id], current.present, !current.hashed,
+                  current.fingerprint == entry.fingerprint, current.path == entry.path else { return false }
+            var result = result
+            result.missingSince = current.missingSince
+            state.entries[id] = result
+            state.unexamined -= 1
+            if built { state.built.insert(version) }
+            Self.refresh([id], in: &state, folder: folder, names: names)
+            return true
+        }
+        guard applied else { return photo(id) }
+        do { try store.update(result) } catch { logger.warning("cannot record a photo", [("error", "\(error)")]) }
+        notify(CatalogChange(changed: [id]))
+        return photo(id)
+    }
+
+    /// Reads the headers of listed photos not examined yet whose size is not known, so that a page
+    /// of them says how large each is: a header is a few kilobytes, while the hash, which reads the
+    /// whole file, waits for the build. Returns the photos as they are now.
+    public func probeSizes(_ photos: [Photo]) -> [Photo] {
+        let wanted = state.withLock { state in
+            photos.compactMap { photo -> CatalogEntry? in
+                guard photo.width == 0, let entry = state.entries[photo.id], entry.present, !entry.hashed, entry.width == 0 else { return nil }
+                return entry
+            }
+        }
+        guard !wanted.isEmpty else { return photos }
+        let sizes = Mutex<[Int: PhotoSize]>([:])
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
+            guard let size = try? renderer.probe(folder.absolute(wanted[i].path)) else { return }
+            sizes.withLock { $0[wanted[i].id] = size }
+        }
+        let found = sizes.withLock { $0 }
+        guard !found.isEmpty else { return photos }
+        writing.lock()
+        let updated = state.withLock { state -> [CatalogEntry] in
+            var updated: [CatalogEntry] = []
+            for entry in wanted {
+                guard let size = found[entry.id], var current = state.entries[entry.id], current.present, !current.hashed,
+                      current.fingerprint == entry.fingerprint, current.path == entry.path else { continue }
+                current.width = size.width
+                current.height = size.height
+                state.entries[entry.id] = current
+                updated.append(current)
+            }
+            Self.refresh(updated.map(\.id), in: &state, folder: folder, names: names)
+            return updated
+        }
+        do { try store.update(updated) } catch { logger.warning("cannot record photo sizes", [("error", "\(error)")]) }
+        writing.unlock()
+        notify(CatalogChange(changed: updated.map(\.id)))
+        return photos.map { photo($0.id) ?? $0 }
+    }
+
+    /// Records that a version's pyramid is complete on disk.
+    public func markBuilt(_ version: String) {
+        let ids = state.withLock { state -> [Int] in
+            state.built.insert(version)
+            let ids = state.byVersion.ids(version)
+            Self.refresh(ids, in: &state, folder: folder, names: names)
+            return ids
+        }
+        notify(CatalogChange(changed: ids))
+    }
+
+    /// Records that a version's pyramid is not (or no longer) on disk: its photos are processing
+    /// again, and want a build.
+    public func markMissing(_ version: String) -> [Int] {
+        let ids = state.withLock { state -> [Int] in
+            guard state.built.remove(version) != nil else { return [] }
+            let ids = state.byVersion.ids(version)
+            Self.refresh(ids, in: &state, folder: folder, names: names)
+            return ids
+        }
+        notify(CatalogChange(changed: ids))
+        return ids
+    }
+
+    /// Records that a photo cannot be shown in this version and why; persisted unless told otherwise.
+    public func markFailed(id: Int, version: String, error: String, persist: Bool = true) {
+        writing.lock()
+        defer { writing.unlock() }
+        let entry = state.withLock { state -> CatalogEntry? in
+            guard var entry = state.entries[id], entry.hashed, names.version(contentHash: entry.contentHash) == version else { return nil }
+            entry.error = error
+            entry.errorVersion = version
+            state.entries[id] = entry
+            Self.refresh([id], in: &state, folder: folder, names: names)
+            return entry
+        }
+        guard let entry else { return }
+        if persist {
+            do { try store.update(entry) } catch { logger.warning("cannot record a failure", [("error", "\(error)")]) }
+        }
+        notify(CatalogChange(changed: [id]))
+    }
+}

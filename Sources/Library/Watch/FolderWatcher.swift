@@ -1,0 +1,168 @@
+import Foundation
+import Observability
+import Synchronization
+
+/// Tells the library what changed below the photos folder as it happens (Linux inotify), so
+/// that nothing needs walking while nothing changes. Every folder of the tree is watched,
+/// folders created later too; when the kernel's queue overflows, or the folder itself goes,
+/// the library is asked for one full scan. The only file that makes inotify calls.
+final class FolderWatcher: @unchecked Sendable {
+    /// Why watching could not start, in words for the log.
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+        /// The photos folder could not be watched (not there yet): worth trying again once it is.
+        var retryable = false
+    }
+
+    private let root: String
+    private let logger: Logger
+    private let deliver: @Sendable (WatchOutcome) -> Void
+    private let table = Mutex(WatchTable())
+    private var fd: Int32 = -1
+    private var wake: [Int32] = [-1, -1]
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    /// `deliver` hears every batch of changes, on the watcher's thread.
+    init(root: String, logger: Logger, deliver: @escaping @Sendable (WatchOutcome) -> Void) {
+        self.root = root
+        self.logger = logger
+        self.deliver = deliver
+    }
+
+    deinit { closeDescriptors() }
+
+    /// Folders watched now.
+    var watchCount: Int { table.withLock { $0.count } }
+
+    /// Watches the whole tree and starts reading events; throws when inotify cannot be used
+    /// (another system, no instances left, the watch limit reached, the folder not there).
+    func start() throws {
+        #if os(Linux)
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { throw Unavailable(description: "inotify_init1 failed: \(String(cString: strerror(errno)))") }
+        guard pipe(&wake) == 0 else { throw Unavailable(description: "pipe failed: \(String(cString: strerror(errno)))") }
+        try watchTree("")
+        let thread = Thread { [self] in
+            BackgroundThread.lowerPriority()
+            readLoop()
+            finished.signal()
+        }
+        thread.name = "folder-watch"
+        self.thread = thread
+        thread.start()
+        #else
+        throw Unavailable(description: "inotify exists only on Linux")
+        #endif
+    }
+
+    /// Stops reading; returns once the thread has ended.
+    func stop() {
+        guard let thread, wake[1] >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
+        if !thread.isFinished { _ = finished.wait(timeout: .now() + 5) }
+        self.thread = nil
+    }
+
+    private func closeDescriptors() {
+        for descriptor in [fd, wake[0], wake[1]] where descriptor >= 0 { close(descriptor) }
+        fd = -1
+        wake = [-1, -1]
+    }
+
+    /// Adds watches for `relative` and every folder below it, hidden ones skipped.
+    private func watchTree(_ relative: String) throws {
+        #if os(Linux)
+        var pending = [relative]
+        while let folder = pending.popLast() {
+            let path = folder.isEmpty ? root : root + "/" + folder
+            let watch = inotify_add_watch(fd, path, WatchTable.mask | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK))
+            if watch < 0 {
+                let failure = errno
+                if failure == ENOSPC {
+                    throw Unavailable(description: "the inotify watch limit is reached (fs.inotify.max_user_watches) at \(table.withLock { $0.count }) folders")
+                }
+                if folder == relative && relative.isEmpty {
+                    throw Unavailable(description: "cannot watch \(root): \(String(cString: strerror(failure)))", retryable: true)
+                }
+                continue // gone or unreadable meanwhile; a scan says what it is
+            }
+            table.withLock { $0.add(watch, path: folder) }
+            guard let directory = opendir(path) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+                if name.hasPrefix(".") { continue }
+                let type = Int32(entry.pointee.d_type)
+                guard type == DT_DIR || type == DT_UNKNOWN || type == DT_LNK else { continue }
+                let child = folder.isEmpty ? name : folder + "/" + name
+                if type != DT_DIR {
+                    var info = stat()
+                    guard stat(root + "/" + child, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+                }
+                pending.append(child)
+            }
+        }
+        #endif
+    }
+
+    private func readLoop() {
+        #if os(Linux)
+        let size = 256 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        var batch: [WatchEvent] = []
+        while true {
+            // A moved-away folder waits a moment for its arrival elsewhere, to be told apart
+            // from a folder moved out of the photos folder.
+            let timeout: Int32 = batch.isEmpty ? -1 : 50
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                logger.error("watching the photos folder failed", [("error", String(cString: strerror(errno)))])
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if ready > 0 && fds[0].revents != 0 {
+                while true {
+                    let n = read(fd, buffer, size)
+                    if n <= 0 { break }
+                    batch += Self.parse(UnsafeRawBufferPointer(start: buffer, count: n))
+                }
+                if WatchTable.hasUnpairedMove(batch) { continue }
+            }
+            guard !batch.isEmpty else { continue }
+            let outcome = table.withLock { $0.handle(batch) }
+            batch.removeAll(keepingCapacity: true)
+            for watch in outcome.unwatch { inotify_rm_watch(fd, watch) }
+            for folder in outcome.watch {
+                do { try watchTree(folder) } catch {
+                    logger.warning("a new folder cannot be watched; the timed rescan will find its photos",
+                                   [("folder", folder), ("error", "\(error)")])
+                }
+            }
+            if !outcome.isEmpty { deliver(outcome) }
+        }
+        #endif
+    }
+
+    /// The events in one read: `struct inotify_event` after `struct inotify_event`, each name
+    /// padded with NULs.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> [WatchEvent] {
+        var events: [WatchEvent] = []
+        var offset = 0
+        while offset + 16 <= bytes.count {
+            let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let cookie = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            let nameBytes = bytes[(offset + 16)..<min(bytes.count, offset + 16 + length)]
+            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            events.append(WatchEvent(watch: watch, mask: mask, cookie: cookie, name: name))
+            offset += 16 + length
+        }
+        return events
+    }
+}

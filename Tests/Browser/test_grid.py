@@ -1,0 +1,124 @@
+"""The grid over a collection of thousands: windowed, in order, scrubbable, live without polling,
+and back where it was after opening a photo."""
+
+import os
+import shutil
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from conftest import screenshot
+from gestures import js, wait_for
+from pages import open_app, visible_view, wait_hash
+
+TOTAL = 2500
+
+DRAWN = """
+return [...document.querySelectorAll('#grid .cell')].map(a => {
+    const r = a.getBoundingClientRect();
+    return {id: Number(a.dataset.photoId), top: r.top, left: r.left, w: r.width, h: r.height,
+            src: a.querySelector('img').getAttribute('src')};
+});
+"""
+
+
+def drawn(driver):
+    return js(driver, DRAWN)
+
+
+def elements(driver):
+    return js(driver, "return document.getElementsByTagName('*').length")
+
+
+def test_only_the_rows_near_the_screen_exist_in_order(phone, collection_server):
+    open_app(phone, collection_server)
+    assert js(phone, "return document.getElementById('grid-count').textContent") == "2,500 photos"
+    top = drawn(phone)
+    assert 16 <= len(top) <= 80, len(top)
+    assert [c["id"] for c in top] == list(range(1, len(top) + 1)), "document order is photo order"
+    assert all(abs(c["w"] - c["h"]) < 1 and c["w"] > 60 for c in top)
+    wait_for(lambda: all(c["src"] for c in drawn(phone)[:8]), message="records of the first rows fetched")
+    at_top = elements(phone)
+
+    # The whole collection is scrollable, yet the bottom holds as few elements as the top.
+    height = js(phone, "return document.getElementById('grid').offsetHeight")
+    assert height > 2500 / 4 * 90
+    js(phone, "window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_for(lambda: any(c["id"] == TOTAL for c in drawn(phone)), message="last photo drawn")
+    bottom = drawn(phone)
+    assert [c["id"] for c in bottom] == sorted(c["id"] for c in bottom)
+    assert len(bottom) <= 80
+    assert elements(phone) <= at_top + 120, (elements(phone), at_top)
+    wait_for(lambda: all(c["src"] for c in drawn(phone) if c["top"] > 0), message="records at the bottom fetched")
+    screenshot(phone, "grid-collection-bottom")
+    # Each row is laid out once: cells of a row share a top, rows follow each other.
+    rows = sorted({round(c["top"]) for c in bottom})
+    assert all(b - a > 60 for a, b in zip(rows, rows[1:]))
+
+
+def test_opening_a_photo_and_coming_back_keeps_the_place(phone, collection_server):
+    open_app(phone, collection_server)
+    js(phone, "window.scrollTo(0, document.getElementById('grid').offsetHeight * 0.6)")
+    wait_for(lambda: all(c["src"] for c in drawn(phone) if 100 < c["top"] < 700), message="records on screen")
+    before = js(phone, "return window.scrollY")
+    target = next(c for c in drawn(phone) if 200 < c["top"] < 600)
+    phone.find_element(By.CSS_SELECTOR, f'#grid .cell[data-photo-id="{target["id"]}"]').click()
+    wait_hash(phone, f"#/photos/{target['id']}")
+    wait_for(lambda: visible_view(phone) == "pager", message="pager shown")
+    assert js(phone, "return document.querySelector('.pager-title').textContent") == f"IMG_{target['id'] - 1:06d}"
+    phone.back()
+    wait_for(lambda: visible_view(phone) == "grid", message="grid again")
+    after = js(phone, "return window.scrollY")
+    assert abs(after - before) < 120, (before, after)
+    focused = js(phone, "return Number(document.activeElement?.dataset?.photoId || 0)")
+    assert focused == target["id"]
+    # A reload of the grid lands in the same place too.
+    phone.refresh()
+    wait_for(lambda: js(phone, "return document.documentElement.dataset.ready === 'true'"), message="reloaded")
+    assert abs(js(phone, "return window.scrollY") - before) < 120
+
+
+def test_the_scrubber_travels_the_whole_collection_by_month(desktop, collection_server):
+    open_app(desktop, collection_server)
+    js(desktop, "window.scrollBy(0, 400)")
+    scrubber = desktop.find_element(By.CSS_SELECTOR, ".scrubber")
+    wait_for(lambda: "shown" in scrubber.get_attribute("class"), message="scrubber shown while scrolling")
+    box = js(desktop, "const r = document.querySelector('.scrubber').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
+    x = box[0] + box[2] / 2
+    actions = ActionChains(desktop)
+    actions.move_by_offset(x, box[1] + 5).click_and_hold()
+    for k in range(1, 11):
+        actions.move_by_offset(0, (box[3] - 10) / 10)
+    actions.perform()
+    label = js(desktop, "return document.querySelector('.scrubber-label').textContent")
+    marks = js(desktop, "return [...document.querySelectorAll('.scrubber-mark')].map(m => m.textContent)")
+    screenshot(desktop, "grid-scrubber")
+    ActionChains(desktop).release().perform()
+    assert js(desktop, "return window.scrollY + innerHeight >= document.documentElement.scrollHeight - 400")
+    wait_for(lambda: any(c["id"] == TOTAL for c in drawn(desktop)), message="the end reached")
+    # The collection spans three years: the bubble names a month of the last one, the marks several.
+    assert label and label[-4:].isdigit(), label
+    assert len(marks) >= 3 and len({m[-4:] for m in marks}) >= 2, marks
+
+
+def test_changes_arrive_as_events_not_by_polling(phone, collection_server):
+    open_app(phone, collection_server)
+    js(phone, "performance.setResourceTimingBufferSize(10000); performance.clearResourceTimings()")
+    # Nothing changes for a few seconds (absence can only be waited out): nothing is fetched.
+    time.sleep(3)
+    listings = "return performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/photos(\\?|\\/summary)/.test(n))"
+    assert js(phone, listings) == [], "no list or summary fetched while nothing changes"
+    # A new photo in a new folder reaches the open grid as an event, without a summary or list fetch.
+    folder = os.path.join(collection_server.photos_dir, "2099", "12")
+    os.makedirs(folder, exist_ok=True)
+    source = os.path.join(collection_server.photos_dir, collection_server.paths[0])
+    shutil.copyfile(source, os.path.join(folder, "late-arrival.jpg"))
+    with open(os.path.join(folder, "late-arrival.jpg"), "ab") as f:
+        f.write(b"different bytes")
+    wait_for(lambda: js(phone, "return document.getElementById('grid-count').textContent") == "2,501 photos",
+             timeout=30, message="count updated by the event")
+    assert js(phone, listings) == [], "the new photo came with its event"
+    js(phone, "window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].some(i => i.alt === 'late-arrival')"),
+             timeout=20, message="the new photo drawn at the end")

@@ -1,0 +1,174 @@
+import Foundation
+@testable import Library
+import Observability
+import XCTest
+
+/// Changes below the photos folder found as they happen (inotify), with no timed rescans.
+final class WatcherTests: XCTestCase {
+    private func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    func testNewFoldersRenamesAndDeletionsAreSeenWithoutATimedRescan() throws {
+        #if !os(Linux)
+        throw XCTSkip("inotify is Linux only")
+        #endif
+        let folders = try Folders(self)
+        folders.fake("2020/a.jpg", 300, 200)
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(
+            photosDirectory: folders.photos, dataDirectory: folders.data, ingestConcurrency: 1, rescanSeconds: 0, settleSeconds: 0),
+            renderer: FakeRenderer(), logger: .disabled, metrics: .init())
+        library.start()
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
+        XCTAssertTrue(eventually { library.isReady && library.photos.count == 1 })
+        XCTAssertTrue(library.isWatching)
+
+        // A folder made after the start, and a folder inside it: both watched.
+        folders.fake("2021/05/b.jpg", 300, 200)
+        XCTAssertTrue(eventually { library.catalog.photo(relativePath: "2021/05/b.jpg") != nil })
+        folders.fake("2021/05/deeper/c.jpg", 300, 200)
+        XCTAssertTrue(eventually { library.catalog.photo(relativePath: "2021/05/deeper/c.jpg") != nil })
+
+        // A folder renamed: the same ids at the new paths.
+        let ids = library.photos.map(\.id)
+        try FileManager.default.moveItem(atPath: folders.photos + "/2021", toPath: folders.photos + "/2021-trip")
+        XCTAssertTrue(eventually { library.catalog.photo(relativePath: "2021-trip/05/deeper/c.jpg") != nil })
+        XCTAssertEqual(library.photos.map(\.id), ids)
+        // Still watched under the new name.
+        folders.fake("2021-trip/05/d.jpg", 300, 200)
+        XCTAssertTrue(eventually { library.catalog.photo(relativePath: "2021-trip/05/d.jpg") != nil })
+
+        // A file deleted is removed at once (the watcher saw it go), a folder moved out too.
+        try FileManager.default.removeItem(atPath: folders.photos + "/2020/a.jpg")
+        XCTAssertTrue(eventually { library.photo(1) == nil })
+        try FileManager.default.moveItem(atPath: folders.photos + "/2021-trip", toPath: folders.data + "/elsewhere")
+        XCTAssertTrue(eventually { library.photos.isEmpty })
+        XCTAssertFalse(library.health.isDegraded, "seen moved out, so not a folder that cannot be reached")
+    }
+
+    func testWithoutWatchingTheTimedRescanFindsChanges() throws {
+        let folders = try Folders(self)
+        folders.fake("a.jpg", 300, 200)
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(
+            photosDirectory: folders.photos, dataDirectory: folders.data, ingestConcurrency: 1, rescanSeconds: 0.2,
+            watchesFolder: false, settleSeconds: 0),
+            renderer: FakeRenderer(), logger: .disabled, metrics: .init())
+        library.start()
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
+        XCTAssertTrue(eventually { library.isReady })
+        XCTAssertFalse(library.isWatching)
+        folders.fake("b/c.jpg", 300, 200)
+        XCTAssertTrue(eventually { library.photos.count == 2 })
+    }
+}
+
+extension WatcherTests {
+    func testAPhotosFolderThatAppearsLaterIsWatchedOnceItIsThereAndTheLogSaysWhy() throws {
+        #if !os(Linux)
+        throw XCTSkip("inotify is Linux only")
+        #endif
+        let folders = try Folders(self)
+        let later = folders.photos + "/mounted-later"
+        let sink = MemoryLogSink()
+        let library = try PhotoLibrary(configuration: LibraryConfiguration(
+            photosDirectory: later, dataDirectory: folders.data, ingestConcurrency: 1, rescanSeconds: 0, settleSeconds: 0),
+            renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: .init())
+        library.start()
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
+        XCTAssertTrue(eventually { library.isReady })
+        XCTAssertFalse(library.isWatching)
+        XCTAssertTrue(eventually { sink.all.contains { $0.level == .warning && $0.message.hasPrefix("cannot watch the photos folder") } })
+        // The folder appears (a disk mounted late): found by the health check, watched from then on.
+        folders.fake("mounted-later/a.jpg", 300, 200)
+        XCTAssertTrue(eventually(15) { library.isWatching && library.photos.count == 1 })
+        folders.fake("mounted-later/b.jpg", 300, 200)
+        XCTAssertTrue(eventually { library.photos.count == 2 }, "watched now: no timed rescan is configured")
+    }
+}
+
+/// How batches of inotify events become scans, without the kernel.
+final class WatchTableTests: XCTestCase {
+    private func table() -> WatchTable {
+        var table = WatchTable()
+        table.add(1, path: "")
+        table.add(2, path: "2020")
+        table.add(3, path: "2020/05")
+        return table
+    }
+
+    private func event(_ watch: Int32, _ mask: UInt32, _ name: String = "", cookie: UInt32 = 0) -> WatchEvent {
+        WatchEvent(watch: watch, mask: mask, cookie: cookie, name: name)
+    }
+
+    func testFileEventsScanTheirFolderAndDeletionsAreGone() {
+        var table = table()
+        let outcome = table.handle([
+            event(3, WatchTable.create, "a.jpg"), event(3, WatchTable.closeWrite, "a.jpg"),
+            event(2, WatchTable.delete, "b.JPG"), event(2, WatchTable.create, "notes.txt"), event(3, WatchTable.create, ".hidden.jpg"),
+        ])
+        XCTAssertEqual(outcome.scope.directories, ["2020/05", "2020"])
+        XCTAssertEqual(outcome.scope.goneFiles, ["2020/b.JPG"])
+        XCTAssertFalse(outcome.needsFullScan)
+    }
+
+    func testANewFolderIsWatchedAndListedWhole() {
+        var table = table()
+        let outcome = table.handle([event(1, WatchTable.create | WatchTable.isDirectory, "2021")])
+        XCTAssertEqual(outcome.watch, ["2021"])
+        XCTAssertEqual(outcome.scope.trees, ["2021"])
+    }
+
+    func testARenamedFolderKeepsItsWatchesUnderTheNewName() {
+        var table = table()
+        let outcome = table.handle([
+            event(1, WatchTable.movedFrom | WatchTable.isDirectory, "2020", cookie: 7),
+            event(1, WatchTable.movedTo | WatchTable.isDirectory, "2020-trip", cookie: 7),
+        ])
+        XCTAssertEqual(outcome.scope.trees, ["2020", "2020-trip"])
+        XCTAssertEqual(table.paths[3], "2020-trip/05")
+        XCTAssertEqual(table.paths[2], "2020-trip")
+        XCTAssertEqual(outcome.unwatch, [])
+    }
+
+    func testAFolderMovedOutIsGoneAndUnwatched() {
+        var table = table()
+        let outcome = table.handle([event(1, WatchTable.movedFrom | WatchTable.isDirectory, "2020", cookie: 9)])
+        XCTAssertEqual(outcome.scope.goneTrees, ["2020"])
+        XCTAssertEqual(Set(outcome.unwatch), [2, 3])
+        XCTAssertNil(table.paths[3])
+        XCTAssertTrue(WatchTable.hasUnpairedMove([event(1, WatchTable.movedFrom | WatchTable.isDirectory, "2020", cookie: 9)]))
+    }
+
+    func testOverflowOrThePhotosFolderGoingAsksForAFullScan() {
+        var table = table()
+        XCTAssertTrue(table.handle([event(-1, WatchTable.overflow)]).needsFullScan)
+        XCTAssertTrue(table.handle([event(1, WatchTable.deleteSelf)]).needsFullScan)
+        XCTAssertFalse(table.handle([event(3, WatchTable.deleteSelf)]).needsFullScan, "seen from its parent")
+        let unmounted = table.handle([event(2, WatchTable.unmount)])
+        XCTAssertEqual(unmounted.scope.trees, ["2020"])
+        XCTAssertTrue(unmounted.scope.goneTrees.isEmpty, "an unmounted disk deletes nothing")
+        _ = table.handle([event(3, WatchTable.ignored)])
+        XCTAssertNil(table.paths[3])
+    }
+
+    func testEventsAreParsedFromTheKernelsLayout() {
+        var bytes: [UInt8] = []
+        func append(_ watch: Int32, _ mask: UInt32, _ cookie: UInt32, _ name: String) {
+            withUnsafeBytes(of: watch.littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: mask.littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: cookie.littleEndian) { bytes += $0 }
+            let padded = Array(name.utf8) + [UInt8](repeating: 0, count: 16 - name.utf8.count % 16)
+            withUnsafeBytes(of: UInt32(name.isEmpty ? 0 : padded.count).littleEndian) { bytes += $0 }
+            if !name.isEmpty { bytes += padded }
+        }
+        append(4, WatchTable.create, 0, "photo.jpg")
+        append(-1, WatchTable.overflow, 0, "")
+        let events = bytes.withUnsafeBytes { FolderWatcher.parse($0) }
+        XCTAssertEqual(events, [event(4, WatchTable.create, "photo.jpg"), event(-1, WatchTable.overflow)])
+    }
+}
