@@ -362,12 +362,22 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             }
             let collect = scope.isEverything || !result.removed.isEmpty || !result.changed.isEmpty
             if collect { collectGarbageNow(force: scope.isEverything) }
+            if scope.isEverything { readMissingHeadersInBackground() }
         } catch {
             logger.error("scan failed", [("error", "\(error)")])
         }
         report(healthBefore: wasDegraded)
         metrics.record(catalog)
         return outcome
+    }
+
+    /// Photos catalogued before their details were kept get them from their headers, beside
+    /// the ingest (one pass at a time; a pass already running is left to finish).
+    private func readMissingHeadersInBackground() {
+        let thread = Thread { [self] in catalog.readMissingHeaders(isStopped: { [self] in self.isStopping }) }
+        thread.name = "photo-headers"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     /// Says in the log when folders stop or start being reachable.

@@ -58,12 +58,13 @@ public final class PhotoService: Sendable {
     /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails, tiles,
     /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
-        let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics)
+        let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
+                                     options: PhotoJSON.Options(original: downloadOriginals, showLocation: showLocation))
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(catalog: library.catalog), events: events,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
-                                 downloadOriginals: downloadOriginals)
+                                 downloadOriginals: downloadOriginals, showLocation: showLocation)
         routes.register(on: &router)
         IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
             .register(on: &router)

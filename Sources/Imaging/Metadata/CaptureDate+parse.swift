@@ -102,3 +102,12 @@ private extension String {
         return String(slice)
     }
 }
+
+extension CaptureDate {
+    /// Reads back what `rfc3339` wrote (and the other ISO 8601 spellings `parse` takes); nil for
+    /// anything else.
+    public init?(rfc3339 text: String, source: Source) {
+        guard let parsed = Self.parse(text) else { return nil }
+        self.init(localMilliseconds: parsed.localMilliseconds, offsetMinutes: parsed.offsetMinutes, source: source)
+    }
+}

@@ -12,13 +12,14 @@ public struct CatalogStoreError: Error, CustomStringConvertible {
 ///
 /// Schema versions (`PRAGMA user_version`): 0 had `path UNIQUE` and no hash kind, examination
 /// state or missing time; 1 allows a path on several rows as long as one at most is present (a
-/// photo moved onto the path of a removed one), and adds `hash_kind`, `hashed`, `missing_since`.
+/// photo moved onto the path of a removed one), and adds `hash_kind`, `hashed`, `missing_since`;
+/// 2 adds what a photo's header says (`taken`, `taken_source`, `details`) and the `albums` table.
 public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
     // OpaquePointer is not Sendable; every use is under `lock`.
     private let db: OpaquePointer
     private let lock = Mutex<Void>(())
 
-    static let schemaVersion = 1
+    static let schemaVersion = 2
     private static let columns = """
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         path TEXT NOT NULL,
@@ -35,7 +36,7 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         error_version TEXT,
         missing_since INTEGER
         """
-    private static let fields = "path, present, size, modified, inode, content_hash, hash_kind, hashed, width, height, error, error_version, missing_since"
+    private static let fields = "path, present, size, modified, inode, content_hash, hash_kind, hashed, width, height, error, error_version, missing_since, taken, taken_source, details"
 
     /// Opens (creating or migrating when needed) the catalog database at `path`.
     public init(path: String) throws {
@@ -68,7 +69,8 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
                 // Hashes stored before xxHash are the legacy kind; the rest of the row carries over.
                 try execute("CREATE TABLE photos_v1 (\(Self.columns))")
                 try execute("""
-                    INSERT INTO photos_v1 (id, \(Self.fields))
+                    INSERT INTO photos_v1 (id, path, present, size, modified, inode, content_hash, hash_kind, hashed, width, height,
+                                           error, error_version, missing_since)
                     SELECT id, path, present, size, modified, inode, content_hash, 0, 1, width, height, error, error_version, NULL
                     FROM photos
                     """)
@@ -76,11 +78,58 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
                 try execute("ALTER TABLE photos_v1 RENAME TO photos")
             }
             try execute("CREATE UNIQUE INDEX IF NOT EXISTS photos_present_path ON photos(path) WHERE present = 1")
+            if version < 2 { try migrateToVersion2() }
             try execute("PRAGMA user_version = \(Self.schemaVersion)")
             try execute("COMMIT")
         } catch {
             _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
             throw error
+        }
+    }
+
+    /// Version 2, on its own: what a photo's header says, and albums. Plain SQL that other
+    /// databases take as it is. Rows stored before it have NULLs, read as "header not read yet"
+    /// (the catalog reads the headers then, without rebuilding any pyramid).
+    private func migrateToVersion2() throws {
+        let columns = try names("PRAGMA table_info(photos)")
+        for column in ["taken", "taken_source", "details"] where !columns.contains(column) {
+            try execute("ALTER TABLE photos ADD COLUMN \(column) TEXT")
+        }
+        try execute("CREATE TABLE IF NOT EXISTS albums (id INTEGER PRIMARY KEY, path TEXT NOT NULL)")
+    }
+
+    public func albums() throws -> [AlbumRow] {
+        try lock.withLock { _ in
+            let statement = try prepare("SELECT id, path FROM albums ORDER BY id")
+            defer { sqlite3_finalize(statement) }
+            var rows: [AlbumRow] = []
+            while true {
+                let step = sqlite3_step(statement)
+                if step == SQLITE_DONE { break }
+                guard step == SQLITE_ROW else { throw failure("reading the albums") }
+                rows.append(AlbumRow(id: Int(sqlite3_column_int64(statement, 0)), path: text(statement, 1) ?? ""))
+            }
+            return rows
+        }
+    }
+
+    public func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
+        guard !rows.isEmpty else { return [] }
+        return try transaction {
+            let insert = try prepare("INSERT INTO albums (id, path) SELECT COALESCE(MAX(id), 0) + 1, ?1 FROM albums")
+            defer { sqlite3_finalize(insert) }
+            let update = try prepare("UPDATE albums SET path = ?1 WHERE id = ?2")
+            defer { sqlite3_finalize(update) }
+            var ids: [Int] = []
+            for row in rows {
+                let statement = row.id == 0 ? insert : update
+                sqlite3_reset(statement)
+                sqlite3_bind_text(statement, 1, row.path, -1, transient)
+                if row.id != 0 { sqlite3_bind_int64(statement, 2, Int64(row.id)) }
+                guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("saving the album \(row.path)") }
+                ids.append(row.id == 0 ? Int(sqlite3_last_insert_rowid(db)) : row.id)
+            }
+            return ids
         }
     }
 
@@ -107,7 +156,8 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
                     height: Int(sqlite3_column_int64(statement, 10)),
                     error: text(statement, 11),
                     errorVersion: text(statement, 12),
-                    missingSince: sqlite3_column_type(statement, 13) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(statement, 13))))
+                    missingSince: sqlite3_column_type(statement, 13) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(statement, 13)),
+                    taken: text(statement, 14), takenSource: text(statement, 15), details: text(statement, 16)))
             }
             return rows
         }
@@ -118,7 +168,7 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         return try transaction {
             // INSERT OR IGNORE: a second process may have added the same present path a moment
             // ago; then its id is the id.
-            let statement = try prepare("INSERT OR IGNORE INTO photos (\(Self.fields)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
+            let statement = try prepare("INSERT OR IGNORE INTO photos (\(Self.fields)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)")
             defer { sqlite3_finalize(statement) }
             let lookup = try prepare("SELECT id FROM photos WHERE path = ?1 AND present = 1")
             defer { sqlite3_finalize(lookup) }
@@ -147,13 +197,13 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
             let statement = try prepare("""
                 UPDATE photos SET path = ?1, present = ?2, size = ?3, modified = ?4, inode = ?5, content_hash = ?6,
                     hash_kind = ?7, hashed = ?8, width = ?9, height = ?10, error = ?11, error_version = ?12,
-                    missing_since = ?13 WHERE id = ?14
+                    missing_since = ?13, taken = ?14, taken_source = ?15, details = ?16 WHERE id = ?17
                 """)
             defer { sqlite3_finalize(statement) }
             for entry in entries {
                 sqlite3_reset(statement)
                 bind(entry, to: statement)
-                sqlite3_bind_int64(statement, 14, Int64(entry.id))
+                sqlite3_bind_int64(statement, 17, Int64(entry.id))
                 guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("updating \(entry.path)") }
             }
         }
@@ -192,11 +242,23 @@ public final class SQLiteCatalogStore: CatalogStore, @unchecked Sendable {
         if let error = entry.error { sqlite3_bind_text(statement, 11, error, -1, transient) } else { sqlite3_bind_null(statement, 11) }
         if let version = entry.errorVersion { sqlite3_bind_text(statement, 12, version, -1, transient) } else { sqlite3_bind_null(statement, 12) }
         if let since = entry.missingSince { sqlite3_bind_int64(statement, 13, Int64(since)) } else { sqlite3_bind_null(statement, 13) }
+        for (column, value) in [(Int32(14), entry.taken), (15, entry.takenSource), (16, entry.details)] {
+            if let value { sqlite3_bind_text(statement, column, value, -1, transient) } else { sqlite3_bind_null(statement, column) }
+        }
     }
 
     private func text(_ statement: OpaquePointer, _ column: Int32) -> String? {
         guard sqlite3_column_type(statement, column) != SQLITE_NULL, let c = sqlite3_column_text(statement, column) else { return nil }
         return String(cString: c)
+    }
+
+    /// The second column of every row (`PRAGMA table_info`'s column names).
+    private func names(_ sql: String) throws -> Set<String> {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var names: Set<String> = []
+        while sqlite3_step(statement) == SQLITE_ROW { if let name = text(statement, 1) { names.insert(name) } }
+        return names
     }
 
     private func integer(_ sql: String) throws -> Int {
