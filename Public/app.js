@@ -177,6 +177,8 @@ async function show(route) {
     return show({ view: 'photo', id: route.id, album: route.album });
   }
   const cell = fromGrid ? gridCell(route.id) : null;
+  // Where the grid was is kept now, not after the flight: Back during the flight must find it too.
+  if (fromGrid) saveGridAnchor();
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
   if (!fromGrid) hideGrid();
   pagerView.hidden = false;
@@ -319,11 +321,15 @@ function showGrid(last) {
  */
 function hideGrid() {
   if (gridView.hidden) return;
-  gridAnchor = grid.anchor();
-  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
+  saveGridAnchor();
   grid.setActive(false);
   library.setLive(false);
   gridView.hidden = true;
+}
+
+function saveGridAnchor() {
+  gridAnchor = grid.anchor();
+  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
 }
 
 function updateCount() {

@@ -39,7 +39,6 @@ export class PhotoIndex extends EventTarget {
     this.source = null;
     this.positions = new Map(); // id → position
     this.album = null; // the album shown, or null for the whole library
-    this.scopeToken = 0;
   }
 
   /** The API path of the list: /photos or /albums/{id}. */
@@ -51,19 +50,21 @@ export class PhotoIndex extends EventTarget {
   /** Shows the whole library (null) or one album; resolves once its summary is loaded. */
   async setScope(album) {
     if (album === this.album && this.etag) return;
-    this.album = album;
-    const token = ++this.scopeToken;
-    this.ids = new Int32Array(0);
-    this.ratios = new Float32Array(0);
-    this.days = new Int32Array(0);
-    this.positions = new Map();
-    this.records.clear();
-    this.epochs.clear();
-    this.etag = null;
-    this.forgetBlocks();
-    this.emit('change', { structural: true });
+    if (album !== this.album) {
+      // Another list: nothing of this one is shown meanwhile. (The first load keeps the page as
+      // tall as it was until the summary is in, so the browser can put the scroll back.)
+      this.album = album;
+      this.ids = new Int32Array(0);
+      this.ratios = new Float32Array(0);
+      this.days = new Int32Array(0);
+      this.positions = new Map();
+      this.records.clear();
+      this.epochs.clear();
+      this.etag = null;
+      this.forgetBlocks();
+      this.emit('change', { structural: true });
+    }
     await this.load();
-    if (token !== this.scopeToken) return;
   }
 
   /** Photos in the library. */
@@ -280,7 +281,8 @@ export class PhotoIndex extends EventTarget {
    * summary is fetched again (at most once a second while dates are being read).
    */
   apply({ added = [], changed = [], removed = [] }) {
-    let reorder = removed.length > 0 || (added.length > 0 && this.album === null);
+    // An album learns from a reload whether a photo added is one of its own.
+    let reorder = removed.length > 0 || added.length > 0;
     for (const id of removed) {
       this.records.delete(id);
       this.epochs.delete(id);

@@ -66,6 +66,14 @@ extension PhotoCatalog {
     /// `after` need not be in the list any more: the page starts where it would be.
     public func page(after: Int?, limit: Int, order: PhotoOrder = .taken, scope: PhotoScope = .library)
         -> (photos: [Photo], total: Int, more: Bool)? {
+        if scope == .library && order == .id {
+            // The published list is in id order already.
+            return state.withLock { state in
+                let start = after.map { Self.firstPosition(above: $0, in: state.photos) } ?? 0
+                let end = min(state.photos.count, start + max(0, limit))
+                return (Array(state.photos[start..<end]), state.photos.count, end < state.photos.count)
+            }
+        }
         let identity = albumSnapshot()
         return state.withLock { state in
             guard let list = Self.positions(scope, order, in: &state, identity: identity) else { return nil }
