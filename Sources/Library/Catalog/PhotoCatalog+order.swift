@@ -106,6 +106,13 @@ extension PhotoCatalog {
     /// it; nil when the photo is not in that list.
     public func neighbours(of id: Int, order: PhotoOrder = .taken, scope: PhotoScope = .library)
         -> (photo: Photo, position: Int, previous: Int?, next: Int?)? {
+        if scope == .library && order == .id {
+            return state.withLock { state in
+                guard let i = Self.position(of: id, in: state) else { return nil }
+                return (state.photos[i], i, i > 0 ? state.photos[i - 1].id : nil,
+                        i + 1 < state.photos.count ? state.photos[i + 1].id : nil)
+            }
+        }
         let identity = albumSnapshot()
         return state.withLock { state in
             guard let p = Self.position(of: id, in: state),
