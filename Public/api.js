@@ -32,20 +32,20 @@ async function getJSON(url, options = {}) {
  * One page of the library, in its order: up to `limit` photos (at most 1,000) after the photo
  * with id `after` (from the start when null). Resolves to {photos, total, next}.
  */
-export function listPage({ after = null, limit = 200, signal } = {}) {
+export function listPage({ after = null, limit = 200, signal, base = '/photos' } = {}) {
   const query = after === null ? `limit=${limit}` : `after=${after}&limit=${limit}`;
-  return getJSON(`/photos?${query}`, { signal });
+  return getJSON(`${base}?${query}`, { signal });
 }
 
 /**
  * The whole library in a few bytes a photo: {total, idRuns, ratios, days, etag}. With the etag of
  * the summary already held, resolves to null when nothing changed (the server answers 304).
  */
-export async function getSummary(etag = null) {
+export async function getSummary(etag = null, base = '/photos') {
   const headers = { Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
   // The page keeps the summary itself; the browser's cache would only turn a 304 into a copy.
-  const response = await fetch('/photos/summary', { headers, cache: 'no-store' });
+  const response = await fetch(`${base}/summary`, { headers, cache: 'no-store' });
   if (response.status === 304) return null;
   if (!response.ok) throw await failure(response);
   const summary = await response.json();
@@ -56,6 +56,11 @@ export async function getSummary(etag = null) {
 /** One photo, with its place in the library: position, previous and next ids. */
 export function getPhoto(id) {
   return getJSON(`/photos/${id}`);
+}
+
+/** The albums (folders of the photos folder): {albums: [{id, title, path, count, cover, from, to}]}. */
+export function listAlbums() {
+  return getJSON('/albums');
 }
 
 /** Photos added, changed and removed, live (Server-Sent Events: `photos`, `reset`). */

@@ -1,5 +1,7 @@
 // The page's views and the URL: #/ is the grid, #/photos/3 the pager at photo 3,
-// #/photos/3/zoom its zoom view. Reload, Back and a shared link land on the same view.
+// #/photos/3/zoom its zoom view; #/albums the albums, #/albums/2 one album's grid and
+// #/albums/2/photos/3 the pager paging through that album only. Reload, Back and a shared link
+// land on the same view.
 
 import { PhotoIndex } from './photo-index.js';
 import { PhotoGrid } from './grid.js';
@@ -8,11 +10,17 @@ import { Pager } from './pager.js';
 import { Composer } from './composer.js';
 import { ZoomViewer } from './zoom-viewer.js';
 import { flyPhoto, cancelFlight } from './photo-transition.js';
+import { PhotoActions } from './photo-actions.js';
+import { FullScreen } from './fullscreen.js';
+import { Slideshow } from './slideshow.js';
+import { listAlbums } from './api.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');
 const zoomView = document.getElementById('zoom-view');
+const albumsView = document.getElementById('albums-view');
 const pagerTitle = pagerView.querySelector('.pager-title');
+const pagerBack = pagerView.querySelector('.pager-back');
 // The library as the page knows it: the summary of every photo and the records near the screen.
 // The grid draws it, and the pager and the zoom view page through it as their sequence
 // (count / indexOf / at / peek / subscribe, see photo-sequence.js).
@@ -28,10 +36,21 @@ let landed = false; // the first view shown, straight from the URL (a reload or 
 let routing = 0;    // the latest route shown; an older one still waiting for its photo gives way
 
 function parseRoute(hash) {
-  const match = /^#\/photos\/(\d+)(\/zoom)?\/?$/.exec(hash);
-  if (!match) return { view: 'grid' };
-  return { view: match[2] ? 'zoom' : 'photo', id: Number(match[1]) };
+  if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', album: null };
+  const match = /^#(?:\/albums\/(\d+))?(?:\/photos\/(\d+)(\/zoom)?)?\/?$/.exec(hash);
+  if (!match) return { view: 'grid', album: null };
+  const album = match[1] ? Number(match[1]) : null;
+  if (!match[2]) return { view: 'grid', album };
+  return { view: match[3] ? 'zoom' : 'photo', id: Number(match[2]), album };
 }
+
+/** The URL of a photo in the list shown (the library or one album), or of its zoom view. */
+function photoHash(id, zoom = false) {
+  return `#${library.hashPrefix}/photos/${id}${zoom ? '/zoom' : ''}`;
+}
+
+/** Album titles by id, once the albums were listed. */
+const albumTitles = new Map();
 
 /** The grid cell of photo `id` and its box on screen, if the grid has drawn it. */
 function gridCell(id) {
@@ -50,20 +69,35 @@ const pager = new Pager(pagerView, {
   sequence,
   onChange(photo) {
     composer.setPhoto(photo);
+    actions.setPhoto(photo);
     pagerTitle.textContent = photo.title;
     document.title = `${photo.title} · Photos`;
     // A swipe replaces the URL rather than adding to history: Back leaves the pager, as in Photos.
     const route = parseRoute(location.hash);
     if (route.view !== 'grid' && route.id !== photo.id) {
-      history.replaceState(history.state, '', route.view === 'zoom' ? `#/photos/${photo.id}/zoom` : `#/photos/${photo.id}`);
+      history.replaceState(history.state, '', photoHash(photo.id, route.view === 'zoom'));
     }
   },
   onOpenZoom(photo) {
     zoomPushed = true;
     zoomOpenedOn = photo.id;
-    location.hash = `#/photos/${photo.id}/zoom`;
+    location.hash = photoHash(photo.id, true);
   },
   isBusy: () => viewer.isOpen,
+});
+
+const fullscreen = new FullScreen({
+  onChange: (active) => pagerView.querySelector('.action-fullscreen').setAttribute('aria-pressed', String(active)),
+});
+const slideshow = new Slideshow(document.getElementById('slideshow'), {
+  sequence,
+  // Stopped: the pager is at the photo the show had reached.
+  onStop: (index) => pager.goTo(index, 'instant'),
+});
+const actions = new PhotoActions(pagerView, {
+  pager, fullscreen, slideshow,
+  // The link of a photo as the URL says it now, zoom view left out.
+  link: (photo) => `${location.origin}${location.pathname}${photoHash(photo.id)}`,
 });
 
 const composer = new Composer(document.getElementById('composer'), {
@@ -76,7 +110,7 @@ function closeZoom() {
     // Back, as the browser's own Back button would; the hashchange below lands on the photo shown.
     history.back();
   } else {
-    history.replaceState(history.state, '', `#/photos/${photo.id}`);
+    history.replaceState(history.state, '', photoHash(photo.id));
     show(parseRoute(location.hash));
   }
 }
@@ -86,6 +120,21 @@ function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : Stri
 
 async function show(route) {
   const token = ++routing;
+  if (route.view === 'albums') return showAlbums(token);
+  if (route.album !== library.album || !library.etag) {
+    try {
+      await library.setScope(route.album);
+    } catch (error) {
+      document.getElementById('grid-status').textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
+    }
+    if (token !== routing) return;
+    grid.layout();
+    if (route.view === 'grid') {
+      window.scrollTo(0, 0);
+      grid.restore(gridAnchor);
+    }
+  }
+  labelScope();
   // The photo opened comes as GET /photos/{id} gives it: examined now if the server had not yet,
   // and first in line for its pyramid.
   if (route.view !== 'grid' && pagerView.hidden) await library.get(route.id).catch(() => null);
@@ -93,8 +142,8 @@ async function show(route) {
   const photo = index >= 0 ? await sequence.at(index) : null;
   if (token !== routing) return;
   if (route.view !== 'grid' && !photo) {
-    history.replaceState(null, '', '#/');
-    return show({ view: 'grid' });
+    history.replaceState(null, '', `#${library.hashPrefix}/`);
+    return show({ view: 'grid', album: library.album });
   }
   cancelFlight();
   if (route.view === 'grid') {
@@ -118,14 +167,15 @@ async function show(route) {
     fadePager(1);
     return;
   }
+  albumsView.hidden = true;
   // The grid is on screen before the first route is applied; a shared link did not come from it.
   const fromGrid = !gridView.hidden && landed;
   const fromPager = !pagerView.hidden && landed && !viewer.isOpen;
   // Taken now, not when the flight ends: a Back during the flight must still find the place.
   if (fromGrid) { cameFromGrid = true; rememberGrid(); }
   if (route.view === 'zoom' && photo.status === 'failed') {
-    history.replaceState(history.state, '', `#/photos/${route.id}`);
-    return show({ view: 'photo', id: route.id });
+    history.replaceState(history.state, '', photoHash(route.id));
+    return show({ view: 'photo', id: route.id, album: route.album });
   }
   const cell = fromGrid ? gridCell(route.id) : null;
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
@@ -171,8 +221,8 @@ window.addEventListener('hashchange', () => {
   // Back out of a zoom view that was paged lands on the photo it showed last, not the one it was
   // opened on: the swipes replaced the zoom view's entry, as they replace the pager's.
   if (viewer.isOpen && zoomPushed && route.view === 'photo' && route.id === zoomOpenedOn && viewer.photo && viewer.photo.id !== route.id) {
-    history.replaceState(history.state, '', `#/photos/${viewer.photo.id}`);
-    route = { view: 'photo', id: viewer.photo.id };
+    history.replaceState(history.state, '', photoHash(viewer.photo.id));
+    route = { view: 'photo', id: viewer.photo.id, album: route.album };
   }
   show(route);
 });
@@ -182,8 +232,79 @@ window.addEventListener('pagehide', () => {
 });
 window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
+/** The grid's title, the pager's way back and the tabs say which list is shown. */
+function labelScope() {
+  const album = library.album;
+  const title = album === null ? 'Photos' : (albumTitles.get(album) ?? `Album ${album}`);
+  document.getElementById('grid-title').textContent = title;
+  gridView.querySelector('.album-back').hidden = album === null;
+  gridView.querySelector('.view-tabs').hidden = album !== null;
+  document.getElementById('grid').setAttribute('aria-label', album === null ? 'All photos' : title);
+  pagerBack.href = `#${library.hashPrefix}/`;
+  pagerBack.lastChild.textContent = ` ${album === null ? 'Photos' : title}`;
+  pagerBack.setAttribute('aria-label', album === null ? 'Back to all photos' : `Back to ${title}`);
+  if (album !== null && !albumTitles.has(album)) loadAlbums().then(() => { if (library.album === album) labelScope(); });
+}
+
+/** The albums, as cards: cover, title, count and dates. */
+async function loadAlbums() {
+  const { albums } = await listAlbums();
+  for (const album of albums) albumTitles.set(album.id, album.title);
+  return albums;
+}
+
+const rangeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+function monthOf(taken) {
+  const m = /^(\d{4})-(\d{2})/.exec(taken || '');
+  return m ? rangeFormat.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1))) : '';
+}
+
+async function showAlbums(token) {
+  const status = document.getElementById('albums-status');
+  let albums = [];
+  try {
+    albums = await loadAlbums();
+    status.textContent = albums.length ? '' : 'No albums yet. Each folder in the photos folder is an album.';
+  } catch (error) {
+    status.textContent = `The albums could not be loaded (${error.message}). Reload to try again.`;
+  }
+  if (token !== routing) return;
+  const list = document.getElementById('albums');
+  list.replaceChildren(...albums.map((album) => {
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = `#/albums/${album.id}`;
+    link.dataset.albumId = album.id;
+    const img = document.createElement('img');
+    img.src = album.cover.thumbnail;
+    img.alt = '';
+    img.loading = 'lazy';
+    const title = document.createElement('span');
+    title.className = 'album-title';
+    // Nested folders ("2024/03") are told apart by their path.
+    title.textContent = album.path.split('/').join(' / ');
+    const meta = document.createElement('span');
+    meta.className = 'album-meta';
+    const from = monthOf(album.from), to = monthOf(album.to);
+    meta.textContent = `${album.count.toLocaleString()} ${album.count === 1 ? 'photo' : 'photos'}${from ? ' · ' + (from === to ? from : `${from} – ${to}`) : ''}`;
+    link.title = album.path;
+    link.append(img, title, meta);
+    item.appendChild(link);
+    return item;
+  }));
+  document.getElementById('albums-count').textContent = albums.length === 1 ? '1 album' : `${albums.length} albums`;
+  if (viewer.isOpen) viewer.close();
+  hideGrid();
+  pagerView.hidden = true;
+  const wasHidden = albumsView.hidden;
+  albumsView.hidden = false;
+  if (wasHidden) window.scrollTo(0, 0);
+  document.title = 'Albums · Photos';
+}
+
 /** The grid on screen again: where it was, with the photo last shown in view and focused, and live. */
 function showGrid(last) {
+  albumsView.hidden = true;
   gridView.hidden = false;
   grid.setActive(true);
   grid.restore(gridAnchor);
@@ -227,8 +348,9 @@ document.addEventListener('visibilitychange', () => {
 
 async function start() {
   const status = document.getElementById('grid-status');
+  const first = parseRoute(location.hash);
   try {
-    await library.load();
+    await library.setScope(first.view === 'albums' ? null : first.album);
   } catch (error) {
     status.textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
     return;

@@ -3,7 +3,12 @@
 //
 // Windowed: only the rows near the screen exist, as absolutely placed cells that are reused as
 // the page scrolls, so the DOM, its listeners and the memory stay the same at 10 photos or
-// 100,000. The layout (columns, cell size, gap) comes from CSS custom properties on the list.
+// 100,000. The layout (columns, cell size, gap, month header height) comes from CSS custom
+// properties on the list.
+//
+// The photos come in the order they were taken, and each month starts a section under its
+// header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
+// own, so a position's place is found by a binary search over the sections, not a division.
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
@@ -14,6 +19,8 @@ const OVERSCAN_ROWS = 4;
 const TRAVEL_SCREENS_PER_FRAME = 0.5;
 /** Still for this long (ms), travelling ends. */
 const SETTLE_MS = 90;
+const DAY = 86_400_000;
+const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export class PhotoGrid {
   /**
@@ -24,6 +31,10 @@ export class PhotoGrid {
     this.index = index;
     this.cells = new Map(); // position → cell
     this.spare = [];
+    this.headers = new Map(); // section → header element
+    this.spareHeaders = [];
+    this.sections = { starts: new Int32Array(0), months: new Int32Array(0), tops: new Float64Array(0), days: null };
+    this.header = 0;
     this.columns = 1;
     this.cell = 100;
     this.gap = 0;
@@ -95,9 +106,14 @@ export class PhotoGrid {
     this.gap = gap;
     this.cell = (width - gap * (columns - 1)) / columns;
     this.left = number('padding-left', 0);
-    const rows = Math.ceil(this.index.count / columns);
-    this.list.style.height = `${Math.max(0, rows * (this.cell + gap) - gap) + number('padding-bottom', 0)}px`;
+    this.header = number('--grid-header', 44);
+    const { rows, height } = this.placeSections();
+    this.list.style.height = `${Math.max(0, height - gap) + number('padding-bottom', 0)}px`;
     this.list.setAttribute('aria-rowcount', String(rows));
+    for (const [s, header] of this.headers) {
+      this.headers.delete(s);
+      this.releaseHeader(header);
+    }
     // The drawn cells are moved and refilled in place, never rebuilt: one of them may have the focus.
     for (const [i, cell] of this.cells) {
       if (i >= this.index.count) continue;
@@ -109,19 +125,142 @@ export class PhotoGrid {
 
   get rowHeight() { return this.cell + this.gap; }
 
+  /** The months of the photos (from their days, which are in order), found again when they change. */
+  findSections() {
+    const days = this.index.days;
+    if (this.sections.days === days) return;
+    const starts = [], months = [];
+    let lastDay = NaN, lastMonth = NaN;
+    for (let i = 0; i < days.length; i++) {
+      const day = days[i];
+      if (day === lastDay) continue;
+      lastDay = day;
+      const date = new Date(day * DAY);
+      const month = date.getUTCFullYear() * 12 + date.getUTCMonth();
+      if (month === lastMonth) continue;
+      lastMonth = month;
+      starts.push(i);
+      months.push(month);
+    }
+    this.sections = { starts: Int32Array.from(starts), months: Int32Array.from(months), tops: new Float64Array(starts.length), days };
+  }
+
+  /** Each section's top for the current cell size; the rows and the height of the whole grid. */
+  placeSections() {
+    this.findSections();
+    const { starts, tops } = this.sections;
+    const count = this.index.count;
+    let y = 0, rows = 0;
+    for (let s = 0; s < starts.length; s++) {
+      tops[s] = y;
+      const end = s + 1 < starts.length ? starts[s + 1] : count;
+      const sectionRows = Math.ceil((end - starts[s]) / this.columns);
+      rows += sectionRows;
+      y += this.header + sectionRows * this.rowHeight;
+    }
+    return { rows, height: y };
+  }
+
+  /** The section holding position i (the last whose start is at or before it). */
+  sectionOf(i) {
+    const { starts } = this.sections;
+    let low = 0, high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= i) low = mid; else high = mid - 1;
+    }
+    return low;
+  }
+
+  /** The section on screen at y (list coordinates). */
+  sectionAtY(y) {
+    const { tops } = this.sections;
+    let low = 0, high = tops.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (tops[mid] <= y) low = mid; else high = mid - 1;
+    }
+    return Math.max(0, low);
+  }
+
+  /** The end (exclusive) of section s. */
+  sectionEnd(s) {
+    const { starts } = this.sections;
+    return s + 1 < starts.length ? starts[s + 1] : this.index.count;
+  }
+
+  /** The top of the row of position i, in list coordinates. */
+  yOf(i) {
+    if (!this.sections.starts.length) return 0;
+    const s = this.sectionOf(i);
+    return this.sections.tops[s] + this.header + Math.floor((i - this.sections.starts[s]) / this.columns) * this.rowHeight;
+  }
+
+  /** The first position of the row at y (list coordinates); a header counts as its section's first row. */
+  positionAtY(y) {
+    if (!this.sections.starts.length) return 0;
+    const s = this.sectionAtY(y);
+    const start = this.sections.starts[s];
+    const row = Math.max(0, Math.floor((y - this.sections.tops[s] - this.header) / this.rowHeight));
+    return Math.min(this.sectionEnd(s) - 1, start + row * this.columns);
+  }
+
   /** The list's top in document coordinates. */
   listTop() { return this.list.getBoundingClientRect().top + window.scrollY; }
 
   /** Positions first…last of the rows on or near the screen. */
   range() {
     const top = window.scrollY - this.listTop();
-    const first = Math.max(0, Math.floor(top / this.rowHeight) - OVERSCAN_ROWS);
-    const last = Math.ceil((top + window.innerHeight) / this.rowHeight) + OVERSCAN_ROWS;
-    return [first * this.columns, Math.min(this.index.count, (last + 1) * this.columns) - 1];
+    const margin = OVERSCAN_ROWS * this.rowHeight;
+    const first = this.positionAtY(top - margin);
+    const lastRow = this.positionAtY(top + window.innerHeight + margin);
+    const last = Math.min(this.sectionEnd(this.sectionOf(lastRow)), lastRow + this.columns) - 1;
+    return [first, Math.min(this.index.count - 1, last)];
+  }
+
+  /** The month headers of the sections on or near the screen, drawn from a few reused elements. */
+  updateHeaders() {
+    const count = this.sections.starts.length;
+    const top = window.scrollY - this.listTop();
+    const margin = OVERSCAN_ROWS * this.rowHeight;
+    const first = count ? this.sectionAtY(top - margin) : 0;
+    const last = count ? this.sectionAtY(top + window.innerHeight + margin) : -1;
+    for (const [s, header] of this.headers) {
+      if (s < first || s > last) {
+        this.headers.delete(s);
+        this.releaseHeader(header);
+      }
+    }
+    for (let s = first; s <= last; s++) {
+      if (this.headers.has(s)) continue;
+      const header = this.spareHeaders.pop() ?? this.makeHeader();
+      const month = this.sections.months[s];
+      header.firstChild.textContent = monthFormat.format(new Date(Date.UTC(Math.floor(month / 12), month % 12, 1)));
+      header.style.transform = `translate(${this.left}px, ${this.sections.tops[s]}px)`;
+      header.style.height = `${this.header}px`;
+      header.style.width = `${this.columns * this.cell + (this.columns - 1) * this.gap}px`;
+      this.headers.set(s, header);
+      this.list.appendChild(header);
+    }
+  }
+
+  makeHeader() {
+    const item = document.createElement('li');
+    item.className = 'grid-month';
+    item.setAttribute('role', 'presentation');
+    const heading = document.createElement('h2');
+    item.appendChild(heading);
+    return item;
+  }
+
+  releaseHeader(header) {
+    header.remove();
+    this.spareHeaders.push(header);
   }
 
   update() {
     if (!this.active) return;
+    this.updateHeaders();
     const [first, last] = this.range();
     let lowest = Infinity;
     for (const [i, cell] of this.cells) {
@@ -168,8 +307,11 @@ export class PhotoGrid {
   }
 
   place(cell, i) {
-    const row = Math.floor(i / this.columns), column = i % this.columns;
-    const x = this.left + column * (this.cell + this.gap), y = row * this.rowHeight;
+    const s = this.sectionOf(i);
+    const within = i - this.sections.starts[s];
+    const column = within % this.columns;
+    const x = this.left + column * (this.cell + this.gap);
+    const y = this.sections.tops[s] + this.header + Math.floor(within / this.columns) * this.rowHeight;
     // Only what differs is written: a style or attribute write costs a recalculation.
     if (cell.size !== this.cell) {
       cell.size = this.cell;
@@ -191,7 +333,7 @@ export class PhotoGrid {
     cell.photo = photo;
     cell.id = id;
     const { link, img, title } = cell;
-    link.href = `#/photos/${id}`;
+    link.href = `#${this.index.hashPrefix}/photos/${id}`;
     link.dataset.photoId = id;
     link.classList.remove('broken');
     if (!photo) {
@@ -249,25 +391,24 @@ export class PhotoGrid {
   /** The photo at the top left of the screen, and how far its row is scrolled under the top. */
   anchor() {
     const top = window.scrollY - this.listTop();
-    const row = Math.max(0, Math.floor(top / this.rowHeight));
-    const i = Math.min(this.index.count - 1, row * this.columns);
-    return i < 0 ? null : { id: this.index.ids[i], offset: top - row * this.rowHeight };
+    const i = Math.min(this.index.count - 1, this.positionAtY(Math.max(0, top)));
+    return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), album: this.index.album };
   }
 
   /** Scrolls back to an anchor taken before (the same photo at the same place). */
   restore(anchor) {
-    if (!anchor) return;
+    if (!anchor || (anchor.album ?? null) !== this.index.album) return;
     const i = this.index.position(anchor.id);
     if (i < 0) return;
-    window.scrollTo(0, this.listTop() + Math.floor(i / this.columns) * this.rowHeight + anchor.offset);
+    window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);
     this.update();
   }
 
   /** Scrolls just enough for the photo at position i to be on screen. */
   reveal(i) {
     if (i < 0) return;
-    const y = this.listTop() + Math.floor(i / this.columns) * this.rowHeight;
-    if (y < window.scrollY) window.scrollTo(0, y);
+    const y = this.listTop() + this.yOf(i);
+    if (y - this.header < window.scrollY) window.scrollTo(0, y - (this.sections.starts[this.sectionOf(i)] === i ? this.header : 0));
     else if (y + this.cell > window.scrollY + window.innerHeight) window.scrollTo(0, y + this.cell - window.innerHeight);
     this.update();
   }
@@ -293,7 +434,6 @@ export class PhotoGrid {
   /** The first position of the row shown at the top when scrolled to a fraction. */
   positionAtFraction(fraction) {
     const height = Math.max(0, this.list.offsetHeight - window.innerHeight);
-    const row = Math.floor((fraction * height) / this.rowHeight);
-    return Math.max(0, Math.min(this.index.count - 1, row * this.columns));
+    return Math.max(0, Math.min(this.index.count - 1, this.positionAtY(fraction * height)));
   }
 }

@@ -1,7 +1,8 @@
 // The library as the page knows it: the summary (every id, aspect ratio and day, a few bytes a
-// photo) and the records of the photos someone is near, fetched a block at a time, kept up to
-// date by the server's events. It is also the sequence the pager and the zoom view read
-// (count, indexOf, at, peek, subscribe: see photo-sequence.js), over the paged API.
+// photo, in the order of the list: by date taken) and the records of the photos someone is near,
+// fetched a block at a time, kept up to date by the server's events. It is also the sequence the
+// pager and the zoom view read (count, indexOf, at, peek, subscribe: see photo-sequence.js), over
+// the paged API. Its scope is the whole library or one album (`setScope`).
 
 import { getPhoto, getSummary, listPage, photoEvents } from './api.js';
 
@@ -12,6 +13,8 @@ const PARALLEL = 2;
 /** Records kept, the least recently fetched going first: memory stays the same at any size. */
 const KEEP = 3000;
 const DAY = 86_400_000;
+/** Least time between two fetches of the summary that events asked for (dates still being read). */
+const RELOAD_MS = 1000;
 
 /**
  * Emits `change` (detail: {structural}) when photos are added, removed or changed, and `records`
@@ -34,20 +37,41 @@ export class PhotoIndex extends EventTarget {
     this.wanted = [0, -1];
     this.generation = 0; // bumped when block boundaries move, so late answers are not mistaken
     this.source = null;
+    this.positions = new Map(); // id → position
+    this.album = null; // the album shown, or null for the whole library
+  }
+
+  /** The API path of the list: /photos or /albums/{id}. */
+  get base() { return this.album === null ? '/photos' : `/albums/${this.album}`; }
+
+  /** What the page's URLs of this list start with after `#`: '' or '/albums/{id}'. */
+  get hashPrefix() { return this.album === null ? '' : `/albums/${this.album}`; }
+
+  /** Shows the whole library (null) or one album; resolves once its summary is loaded. */
+  async setScope(album) {
+    if (album === this.album && this.etag) return;
+    if (album !== this.album) {
+      // Another list: nothing of this one is shown meanwhile. (The first load keeps the page as
+      // tall as it was until the summary is in, so the browser can put the scroll back.)
+      this.album = album;
+      this.ids = new Int32Array(0);
+      this.ratios = new Float32Array(0);
+      this.days = new Int32Array(0);
+      this.positions = new Map();
+      this.records.clear();
+      this.epochs.clear();
+      this.etag = null;
+      this.forgetBlocks();
+      this.emit('change', { structural: true });
+    }
+    await this.load();
   }
 
   /** Photos in the library. */
   get count() { return this.ids.length; }
 
-  /** The position of a photo in the library (binary search: ids are in order), or -1. */
-  position(id) {
-    let low = 0, high = this.ids.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (this.ids[mid] < id) low = mid + 1; else high = mid;
-    }
-    return this.ids[low] === id ? low : -1;
-  }
+  /** The position of a photo in the list, or -1. */
+  position(id) { return this.positions.get(id) ?? -1; }
 
   /** The record at a position when fetched, else null. */
   recordAt(i) { return this.records.get(this.ids[i]) ?? null; }
@@ -72,12 +96,24 @@ export class PhotoIndex extends EventTarget {
 
   /** Fetches the summary; false when it had not changed. */
   async load() {
-    const summary = await getSummary(this.etag);
-    if (!summary) return false;
+    const album = this.album;
+    const summary = await getSummary(this.etag, this.base).catch((error) => {
+      // An album emptied meanwhile has no summary any more: it is shown empty.
+      if (album !== null && error.status === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
+      throw error;
+    });
+    if (!summary || album !== this.album) return false;
     const ids = new Int32Array(summary.total);
+    const positions = new Map();
     let n = 0;
-    for (const [first, count] of summary.idRuns) for (let k = 0; k < count; k++) ids[n++] = first + k;
+    for (const [first, count] of summary.idRuns) {
+      for (let k = 0; k < count; k++) {
+        positions.set(first + k, n);
+        ids[n++] = first + k;
+      }
+    }
     this.ids = ids;
+    this.positions = positions;
     this.ratios = Float32Array.from(summary.ratios);
     this.days = Int32Array.from(summary.days);
     this.etag = summary.etag;
@@ -138,7 +174,7 @@ export class PhotoIndex extends EventTarget {
   /** Fetches the records of `count` photos from position `start` (one request, up to 1,000). */
   async fetchRange(start, count) {
     const after = start > 0 ? this.ids[start - 1] : null;
-    const page = await listPage({ after, limit: Math.min(1000, count) });
+    const page = await listPage({ after, limit: Math.min(1000, count), base: this.base });
     for (const photo of page.photos) this.keep(photo);
     return page.photos;
   }
@@ -239,64 +275,49 @@ export class PhotoIndex extends EventTarget {
     }
   }
 
-  /** One batch of events: {added, changed, removed, total}. */
+  /**
+   * One batch of events: {added, changed, removed, total}. Records are updated in place; a photo
+   * added, removed or dated anew moves others in the order, which only the server knows, so the
+   * summary is fetched again (at most once a second while dates are being read).
+   */
   apply({ added = [], changed = [], removed = [] }) {
-    let structural = false;
+    // An album learns from a reload whether a photo added is one of its own.
+    let reorder = removed.length > 0 || added.length > 0;
     for (const id of removed) {
-      const i = this.position(id);
       this.records.delete(id);
       this.epochs.delete(id);
-      if (i < 0) continue;
-      this.ids = without(this.ids, i);
-      this.ratios = without(this.ratios, i);
-      this.days = without(this.days, i);
-      structural = true;
     }
-    for (const photo of added) {
-      this.keep(photo);
-      if (this.position(photo.id) >= 0) continue;
-      let low = 0, high = this.ids.length;
-      while (low < high) {
-        const mid = (low + high) >> 1;
-        if (this.ids[mid] < photo.id) low = mid + 1; else high = mid;
-      }
-      this.ids = inserting(this.ids, low, photo.id);
-      this.ratios = inserting(this.ratios, low, ratio(photo));
-      this.days = inserting(this.days, low, Math.floor(Date.parse(photo.date) / DAY));
-      structural = true;
-    }
-    for (const photo of changed) {
-      this.keep(photo);
+    for (const photo of [...added, ...changed]) {
       const i = this.position(photo.id);
+      if (this.album !== null && i < 0) continue; // another album's
+      this.keep(photo);
       if (i >= 0) {
         this.ratios[i] = ratio(photo);
-        this.days[i] = Math.floor(Date.parse(photo.date) / DAY);
+        if (this.days[i] !== dayOf(photo)) reorder = true;
+      } else {
+        reorder = true;
       }
     }
-    // The summary held is no longer the server's; the next load fetches it whole.
-    this.etag = null;
-    if (structural) this.forgetBlocks();
-    this.emit('change', { structural, ids: [...added, ...changed].map((p) => p.id).concat(removed) });
+    if (reorder) this.reloadSoon();
+    this.emit('change', { structural: false, ids: [...added, ...changed].map((p) => p.id).concat(removed) });
+  }
+
+  reloadSoon() {
+    if (this.reloadTimer) return;
+    const wait = Math.max(0, (this.lastReload ?? 0) + RELOAD_MS - performance.now());
+    this.reloadTimer = setTimeout(async () => {
+      this.lastReload = performance.now();
+      try { await this.load(); } catch { this.pendingResync = true; }
+      this.reloadTimer = null;
+    }, wait);
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 }
 
-/** A copy of a typed array without the element at i. */
-function without(array, i) {
-  const copy = new array.constructor(array.length - 1);
-  copy.set(array.subarray(0, i));
-  copy.set(array.subarray(i + 1), i);
-  return copy;
-}
-
-/** A copy of a typed array with `value` inserted at i. */
-function inserting(array, i, value) {
-  const copy = new array.constructor(array.length + 1);
-  copy.set(array.subarray(0, i));
-  copy[i] = value;
-  copy.set(array.subarray(i), i + 1);
-  return copy;
+/** The day a photo was taken, as the summary counts days: since 1970-01-01 on its own clock. */
+function dayOf(photo) {
+  return Math.floor(Date.parse((photo.date || '').replace(/Z$/, '') + 'Z') / DAY);
 }
 
 function ratio(photo) {

@@ -1,9 +1,11 @@
 // One page of the pager: the photo as large as its column allows (a button that opens the zoom
-// view, and a photo that pinches in place), its name and size, the prompt, and the live comment
-// thread. On a wide screen the photo takes the left and the thread sits beside it.
+// view, and a photo that pinches in place), its name, date and size, the info card (shown while
+// the info panel is open), the prompt, and the live comment thread. On a wide screen the photo
+// takes the left and the rest sits beside it.
 
 import { ZoomablePhoto } from './zoomable-photo.js';
 import { CommentThread } from './comment-thread.js';
+import { dateParts, infoCard } from './photo-info.js';
 
 /** The page of one photo, drawn into a slot of the pager's strip. */
 export class PhotoPage {
@@ -59,10 +61,13 @@ export class PhotoPage {
       const meta = document.createElement('p');
       meta.className = 'photo-meta';
       const megapixels = (photo.width * photo.height) / 1e6;
-      meta.textContent = `${photo.width} × ${photo.height} · ${megapixels >= 1 ? megapixels.toFixed(1) + ' MP' : 'small'}` +
+      const when = dateParts(photo.taken);
+      meta.textContent = (when ? `${when.shortDay}, ${when.time} · ` : '') +
+        `${photo.width} × ${photo.height} · ${megapixels >= 1 ? megapixels.toFixed(1) + ' MP' : 'small'}` +
         (photo.status === 'processing' ? ' · processing' : '');
       caption.appendChild(meta);
     }
+    const info = infoCard(photo);
 
     const prompt = document.createElement('h3');
     prompt.className = 'prompt';
@@ -89,7 +94,7 @@ export class PhotoPage {
     });
     this.thread.load();
 
-    side.append(caption, prompt, list, empty, problem);
+    side.append(caption, info, prompt, list, empty, problem);
     this.element.replaceChildren(frame, side);
   }
 

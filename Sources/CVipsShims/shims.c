@@ -293,3 +293,15 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
     g_object_unref(flat);
     return result;
 }
+
+char **cvips_field_names(VipsImage *image) {
+    return vips_image_get_fields(image);
+}
+
+int cvips_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+
+int cvips_save_file(VipsImage *in, const char *path) {
+    return vips_image_write_to_file(in, path, NULL);
+}

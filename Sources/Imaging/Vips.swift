@@ -118,6 +118,73 @@ final class VipsImage {
     /// Whether a metadata field (e.g. "exif-data", "icc-profile-data") is attached.
     func hasField(_ name: String) -> Bool { vips_image_get_typeof(pointer, name) != 0 }
 
+    /// The names of every metadata field attached ("exif-ifd0-Make", "xmp-data", …).
+    var fieldNames: [String] {
+        guard let names = cvips_field_names(pointer) else { return [] }
+        defer { g_strfreev(names) }
+        var out: [String] = []
+        var i = 0
+        while let name = names[i] {
+            out.append(String(cString: name))
+            i += 1
+        }
+        return out
+    }
+
+    /// The bytes of a blob field ("exif-data", "xmp-data", "iptc-data"), at most `limit` of them;
+    /// nil when the field is absent, not a blob, or larger than `limit`.
+    func blob(_ name: String, limit: Int) -> [UInt8]? {
+        guard hasField(name) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, name, &data, &length) == 0, let data else {
+            vips_error_clear()
+            return nil
+        }
+        guard length <= limit else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// A string field ("heif-compression"), or nil when absent or not a string.
+    func string(_ name: String) -> String? {
+        guard hasField(name) else { return nil }
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, name, &value) == 0, let value else {
+            vips_error_clear()
+            return nil
+        }
+        return String(cString: value)
+    }
+
+    /// The byte length of a blob field, or nil when it is absent or not a blob.
+    func blobLength(_ name: String) -> Int? {
+        guard hasField(name) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, name, &data, &length) == 0 else {
+            vips_error_clear()
+            return nil
+        }
+        return length
+    }
+
+    /// A copy carrying these string fields ("exif-ifd0-Make": "Apple"), integers ("orientation")
+    /// and blobs ("xmp-data"): what a camera would have written, for photos made on the spot.
+    func withFields(strings: [String: String] = [:], integers: [String: Int] = [:], blobs: [String: [UInt8]] = [:]) throws -> VipsImage {
+        let copy = try derive { cvips_copy(pointer, &$0) }
+        for (name, value) in strings { vips_image_set_string(copy.pointer, name, value) }
+        for (name, value) in integers { vips_image_set_int(copy.pointer, name, Int32(value)) }
+        for (name, bytes) in blobs {
+            bytes.withUnsafeBytes { vips_image_set_blob_copy(copy.pointer, name, $0.baseAddress, bytes.count) }
+        }
+        return copy
+    }
+
+    /// Writes the image to `path` in the format its suffix names, metadata included.
+    func save(to path: String) throws {
+        guard cvips_save_file(pointer, path) == 0 else { throw VipsImage.lastError(kind: .vips) }
+    }
+
     func autorotated() throws -> VipsImage { try derive { cvips_autorot(pointer, &$0) } }
 
     /// 8-bit sRGB through the embedded ICC profile, or `profile` ("cmyk", "srgb") when there is none.

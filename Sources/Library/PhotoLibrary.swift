@@ -431,6 +431,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             }
             let collect = scope.isEverything || !result.removed.isEmpty || !result.changed.isEmpty
             if collect { collectGarbageNow(force: scope.isEverything) }
+            if scope.isEverything { readMissingHeadersInBackground() }
         } catch {
             logger.error("scan failed", [("error", "\(error)")])
         }
@@ -482,6 +483,15 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         } catch {
             logger.warning("cannot listen for other replicas' catalog changes; they are read at each rescan", [("error", "\(error)")])
         }
+    }
+
+    /// Photos catalogued before their details were kept get them from their headers, beside
+    /// the ingest (one pass at a time; a pass already running is left to finish).
+    private func readMissingHeadersInBackground() {
+        let thread = Thread { [self] in catalog.readMissingHeaders(isStopped: { [self] in self.isStopping }) }
+        thread.name = "photo-headers"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     /// Says in the log when folders stop or start being reachable.

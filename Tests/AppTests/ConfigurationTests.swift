@@ -47,6 +47,27 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertNoThrow(try Configuration.load(file: "/nonexistent/config.json", environment: [:]))
     }
 
+    func testSwitchesAreTrueOrFalseInEverySource() throws {
+        XCTAssertTrue(Configuration().downloadOriginals)
+        XCTAssertFalse(Configuration().showLocation, "where a photo was taken stays on the server unless the owner says")
+        var c = try Configuration.load(file: try temporaryFile(#"{"showLocation": true, "downloadOriginals": false}"#), environment: [:])
+        XCTAssertTrue(c.showLocation)
+        XCTAssertFalse(c.downloadOriginals)
+        c = try Configuration.load(file: nil, environment: ["PHOTOSCROLL_SHOW_LOCATION": "true", "PHOTOSCROLL_DOWNLOAD_ORIGINALS": "0"])
+        XCTAssertTrue(c.showLocation)
+        XCTAssertFalse(c.downloadOriginals)
+        c = try Configuration.load(file: nil, environment: [:], flags: ["downloadOriginals": "false"])
+        XCTAssertFalse(c.downloadOriginals)
+        for bad in [#"{"showLocation": 1}"#, #"{"showLocation": "yes"}"#] {
+            XCTAssertThrowsError(try Configuration.load(file: try temporaryFile(bad), environment: [:])) { error in
+                XCTAssertTrue("\(error)".contains("\"showLocation\"") && "\(error)".contains("true or false"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try Configuration.load(file: nil, environment: ["PHOTOSCROLL_SHOW_LOCATION": "maybe"])) { error in
+            XCTAssertTrue("\(error)".contains("PHOTOSCROLL_SHOW_LOCATION"), "\(error)")
+        }
+    }
+
     func testEnvironmentNamesAreUpperSnakeCase() {
         let names = Configuration.keys.map(\.environmentName)
         XCTAssertTrue(names.contains("PHOTOSCROLL_COMMENTS_PER_MINUTE"))

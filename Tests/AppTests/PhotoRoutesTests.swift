@@ -85,7 +85,11 @@ final class PhotoRoutesTests: XCTestCase {
         XCTAssertEqual(first["tiles"] as? String, "/photos/1/tiles/{z}/{x}/{y}.jpg?v=\(version)")
         XCTAssertNil(first["error"])
         XCTAssertEqual(Set(first.keys), ["id", "title", "width", "height", "tileSize", "maxZoom", "version", "status",
-                                         "commentCount", "date", "thumbnail", "tiles", "iiif", "dzi"])
+                                         "commentCount", "date", "taken", "thumbnail", "tiles", "iiif", "dzi", "original", "details"])
+        let details = try XCTUnwrap(first["details"] as? [String: Any])
+        XCTAssertEqual(details["fileName"] as? String, "photo1.jpg")
+        XCTAssertEqual(details["takenFrom"] as? String, "file", "a photo without EXIF is dated by its file")
+        XCTAssertEqual(details["mediaType"] as? String, "image/jpeg")
         XCTAssertEqual(first["iiif"] as? String, "/iiif/3/1/info.json")
         XCTAssertEqual(first["dzi"] as? String, "/photos/1/image.dzi?v=\(version)")
     }

@@ -124,19 +124,22 @@ def server(work_dir):
     photos = os.path.join(work_dir, "photos")
     made = make_library(photos)
     running = start_server(photos, os.path.join(work_dir, "data"), comments_per_minute=0, expected_photos=len(made))
+    running.photos_dir = photos
     yield running
     running.stop()
 
 
 @pytest.fixture(scope="session")
 def limited_server(work_dir):
-    """A second server with one small photo, one file that is no photo, and a limit of two comments a minute."""
+    """A second server with one small photo, one file that is no photo, a limit of two comments a
+    minute, and originals that cannot be downloaded."""
     photos = os.path.join(work_dir, "photos-limited")
     made = make_library(photos, [("small", 640, 480)])
     with open(os.path.join(photos, "broken.jpg"), "w") as f:
         f.write("this is a text file with a .jpg name\n")
     made["broken"] = None
-    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made))
+    running = start_server(photos, os.path.join(work_dir, "data-limited"), comments_per_minute=2, expected_photos=len(made),
+                           env_extra={"PHOTOSCROLL_DOWNLOAD_ORIGINALS": "false"})
     running.photos_dir = photos
     yield running
     running.stop()
@@ -153,6 +156,30 @@ def collection_server(work_dir):
                            env_extra={"PHOTOSCROLL_INGEST_CONCURRENCY": "1"})
     running.photos_dir = photos
     running.paths = made
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def album_server(work_dir):
+    """Photos dated by their cameras' EXIF, in two albums and the root."""
+    from photos import make_photo, camera_exif, add_exif
+    photos = os.path.join(work_dir, "photos-albums")
+    os.makedirs(os.path.join(photos, "Trips"))
+    os.makedirs(os.path.join(photos, "Family"))
+    made = []
+    for i, (relative, taken, offset) in enumerate([
+            ("Trips/beach.jpg", "2024:03:05 14:22:01", "+01:00"), ("Trips/hill.jpg", "2019:07:01 09:00:00", None),
+            ("Trips/city.jpg", "2025:12:24 18:30:00", "-05:00"), ("Family/cake.jpg", "2024:03:20 16:00:00", "+01:00"),
+            ("Family/garden.jpg", "2023:08:02 11:00:00", "+01:00"), ("loose.jpg", "2024:03:10 10:00:00", "+01:00")]):
+        path = os.path.join(photos, relative)
+        make_photo(path, 960, 640, i)
+        add_exif(path, camera_exif(make="Apple", model="iPhone 15 Pro", lens="iPhone 15 Pro back camera 6.765mm f/1.78",
+                                   taken=taken, offset=offset, aperture=(178, 100), exposure=(1, 120), iso=80,
+                                   focal=(6765, 1000), focal35=24, flash=16))
+        made.append(relative)
+    running = start_server(photos, os.path.join(work_dir, "data-albums"), comments_per_minute=0, expected_photos=len(made))
+    running.photos_dir = photos
     yield running
     running.stop()
 

@@ -39,6 +39,7 @@ def visible_view(driver):
         if (!document.getElementById('zoom-view').hidden) return 'zoom';
         if (!document.getElementById('pager-view').hidden) return 'pager';
         if (!document.getElementById('grid-view').hidden) return 'grid';
+        if (!document.getElementById('albums-view').hidden) return 'albums';
         return null;
     """)
 
@@ -51,7 +52,9 @@ def centre_of(driver, css):
 
 
 def sorted_photos(server):
-    return sorted(server.photos.values(), key=lambda p: p["id"])
+    """The photos in the library's order (date taken, then id), as the grid and the pager show them."""
+    order = [p["id"] for p in server.all_photos()]
+    return sorted(server.photos.values(), key=lambda p: order.index(p["id"]))
 
 
 def open_zoom(driver, server, photo):

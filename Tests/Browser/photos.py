@@ -57,3 +57,85 @@ def make_many(folder, count, width=96, height=64):
         segment = b"\xff\xfe" + struct.pack(">H", len(text) + 2) + text
         with open(os.path.join(folder, f"p{i:05d}.jpg"), "wb") as f:
             f.write(jpeg[:2] + segment + jpeg[2:])
+
+
+def _exif_block(primary, exif=(), gps=()):
+    """A big-endian TIFF structure: IFD0 entries, then an EXIF and a GPS sub-directory.
+    Entries are (tag, type, values): type 2 a str, 3 shorts, 4 longs, 5 (numerator, denominator) pairs."""
+    import struct
+
+    def encode(kind, values):
+        if kind == 2:
+            data = values.encode() + b"\0"
+            return len(data), data
+        if kind == 3:
+            return len(values), b"".join(struct.pack(">H", v) for v in values)
+        if kind == 4:
+            return len(values), b"".join(struct.pack(">I", v) for v in values)
+        return len(values), b"".join(struct.pack(">II", n, d) for n, d in values)
+
+    def directory(entries, start, extra=()):
+        """Bytes of one IFD placed at `start`, its out-of-line values right after it."""
+        entries = sorted(list(entries) + list(extra))
+        size = 2 + 12 * len(entries) + 4
+        head, tail = struct.pack(">H", len(entries)), b""
+        for tag, kind, values in entries:
+            count, data = encode(kind, values)
+            if len(data) <= 4:
+                head += struct.pack(">HHI", tag, kind, count) + data.ljust(4, b"\0")
+            else:
+                head += struct.pack(">HHII", tag, kind, count, start + size + len(tail))
+                tail += data + (b"\0" if len(data) % 2 else b"")
+        return head + struct.pack(">I", 0) + tail
+
+    # Sizes first (pointers are 4 bytes whatever they hold), then the real offsets.
+    ifd0_len = len(directory(primary, 8, [(0x8769, 4, [0]), (0x8825, 4, [0])]))
+    exif_at = 8 + ifd0_len
+    exif_len = len(directory(exif, exif_at))
+    gps_at = exif_at + exif_len
+    ifd0 = directory(primary, 8, [(0x8769, 4, [exif_at]), (0x8825, 4, [gps_at])])
+    return b"MM\0*" + struct.pack(">I", 8) + ifd0 + directory(exif, exif_at) + directory(gps, gps_at)
+
+
+def camera_exif(make=None, model=None, lens=None, taken=None, offset=None, aperture=None, exposure=None,
+                iso=None, focal=None, focal35=None, flash=None, latitude=None, longitude=None):
+    """EXIF fields as a camera writes them: aperture, exposure and focal as (numerator, denominator)."""
+    primary, exif, gps = [], [], []
+    if make: primary.append((0x010F, 2, make))
+    if model: primary.append((0x0110, 2, model))
+    if taken: exif.append((0x9003, 2, taken))
+    if offset: exif.append((0x9011, 2, offset))
+    if aperture: exif.append((0x829D, 5, [aperture]))
+    if exposure: exif.append((0x829A, 5, [exposure]))
+    if iso: exif.append((0x8827, 3, [iso]))
+    if focal: exif.append((0x920A, 5, [focal]))
+    if focal35: exif.append((0xA405, 3, [focal35]))
+    if flash is not None: exif.append((0x9209, 3, [flash]))
+    if lens: exif.append((0xA434, 2, lens))
+    if latitude is not None:
+        def dms(value):
+            value = abs(value)
+            d = int(value); m = int((value - d) * 60); s = round(((value - d) * 60 - m) * 60 * 100)
+            return [(d, 1), (m, 1), (s, 100)]
+        gps += [(1, 2, "N" if latitude >= 0 else "S"), (2, 5, dms(latitude)),
+                (3, 2, "E" if longitude >= 0 else "W"), (4, 5, dms(longitude))]
+    return _exif_block(primary, exif, gps)
+
+
+def add_exif(path, block):
+    """Makes an EXIF block (the TIFF structure) a JPEG's only APP1 EXIF segment, right after SOI."""
+    import struct
+    with open(path, "rb") as f:
+        jpeg = f.read()
+    assert jpeg[:2] == b"\xff\xd8", "not a JPEG"
+    # Keep every segment up to the image data but an EXIF block libvips may have written.
+    kept, i = b"", 2
+    while i + 4 <= len(jpeg) and jpeg[i] == 0xFF and jpeg[i + 1] not in (0xDA, 0xD9):
+        length = struct.unpack(">H", jpeg[i + 2:i + 4])[0]
+        segment = jpeg[i:i + 2 + length]
+        if not (jpeg[i + 1] == 0xE1 and segment[4:10] == b"Exif\0\0"):
+            kept += segment
+        i += 2 + length
+    payload = b"Exif\0\0" + block
+    with open(path, "wb") as f:
+        f.write(b"\xff\xd8\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + kept + jpeg[i:])

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import screenshot
 from gestures import emulate, js, pinch, settled_viewer, swipe, tap, viewer_state, wait_for
-from pages import hash_of, open_app, wait_hash
+from pages import hash_of, open_app, sorted_photos, wait_hash
 
 
 def expected_tiles(photo, state):
@@ -156,7 +156,7 @@ def test_native_resolution_is_the_limit(phone, server, dpr):
 
 
 def test_double_tap_swipe_at_fit_and_resize(phone, server):
-    photos = sorted(server.photos.values(), key=lambda p: p["id"])
+    photos = sorted_photos(server)
     photo, following = photos[0], photos[1]
     state = open_zoom(phone, server, photo)
     fit = state["scale"]
@@ -272,7 +272,7 @@ def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
 
 
 def test_closing_after_swiping_stays_on_the_photo_shown(phone, server):
-    photos = sorted(server.photos.values(), key=lambda p: p["id"])
+    photos = sorted_photos(server)
     open_app(phone, server, f"photos/{photos[0]['id']}")
     wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="photo drawn")
     phone.find_element("css selector", ".page.current .photo-open").click()

@@ -49,6 +49,35 @@ final class CatalogStoreBehaviourTests: XCTestCase {
         }
     }
 
+    func testDetailsAndAlbumsComeBackAsStored() throws {
+        try forEachStore { store, reopen, name in
+            var taken = entry("2024/03/one.jpg")
+            taken.taken = "2024-03-05T14:22:01+01:00"
+            taken.takenSource = "exif"
+            taken.details = #"{"make":"Apple","model":"iPhone 15 Pro","lens":"24 mm ƒ1.8 — ünïcode"}"#
+            let id = try store.insert(taken)
+            taken.id = id
+            XCTAssertEqual(try store.entries(), [taken], name)
+            taken.details = nil
+            taken.takenSource = "file"
+            try store.update(taken)
+            XCTAssertEqual(try (reopen?() ?? store).entries(), [taken], "updated and read by another process (\(name))")
+
+            let albums = try store.saveAlbums([AlbumRow(path: "2024/03"), AlbumRow(path: "Trips/Ålesund")])
+            XCTAssertEqual(albums.count, 2, name)
+            XCTAssertEqual(albums, albums.sorted(), name)
+            XCTAssertEqual(Set(albums).count, 2, name)
+            // A renamed folder keeps its album's id.
+            XCTAssertEqual(try store.saveAlbums([AlbumRow(id: albums[1], path: "Trips/Alesund 2024")]), [albums[1]], name)
+            let later = try store.saveAlbums([AlbumRow(path: "2024/04")])
+            XCTAssertGreaterThan(later[0], albums.max()!, name)
+            XCTAssertEqual(try (reopen?() ?? store).albums(),
+                           [AlbumRow(id: albums[0], path: "2024/03"), AlbumRow(id: albums[1], path: "Trips/Alesund 2024"),
+                            AlbumRow(id: later[0], path: "2024/04")], name)
+            XCTAssertEqual(try store.saveAlbums([]), [], name)
+        }
+    }
+
     func testAPresentPathAddedAgainKeepsItsIDButARemovedOneMayShareItsPath() throws {
         try forEachStore { store, reopen, name in
             let first = try store.insert(entry("same.jpg"))

@@ -95,6 +95,12 @@ public struct Configuration: Sendable, Equatable {
     public var rendersPerPhoto = 2
     /// Most on-demand renders for one client running at once; more wait their turn.
     public var rendersPerClient = 4
+    /// Whether GET /photos/:id/original sends the files as they are on disk (and the page offers
+    /// a download button). false: 404, and the button is hidden.
+    public var downloadOriginals = true
+    /// Whether a photo's GPS position is served in its details. false (the default): nothing
+    /// about where a photo was taken leaves the server.
+    public var showLocation = false
 
     public init() {}
 }
@@ -108,7 +114,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
 extension Configuration {
     /// One key: its name, how to read it, and where it lives in the struct.
     struct Key: Sendable {
-        enum Kind: Sendable { case string, int, double }
+        enum Kind: Sendable { case string, int, double, bool }
         let name: String
         let kind: Kind
         let set: @Sendable (inout Configuration, Any) -> Void
@@ -122,6 +128,9 @@ extension Configuration {
         }
         static func double(_ name: String, _ path: WritableKeyPath<Configuration, Double> & Sendable) -> Key {
             Key(name: name, kind: .double, set: { $0[keyPath: path] = $1 as! Double }, get: { $0[keyPath: path] })
+        }
+        static func bool(_ name: String, _ path: WritableKeyPath<Configuration, Bool> & Sendable) -> Key {
+            Key(name: name, kind: .bool, set: { $0[keyPath: path] = $1 as! Bool }, get: { $0[keyPath: path] })
         }
 
         /// `tileCacheMegabytes` → `PHOTOSCROLL_TILE_CACHE_MEGABYTES`; a run of capitals is one
@@ -160,6 +169,7 @@ extension Configuration {
         .int("maxConnectionsPerClient", \.maxConnectionsPerClient),
         .int("catalogWorkers", \.catalogWorkers), .int("commentWorkers", \.commentWorkers), .int("imageWorkers", \.imageWorkers),
         .int("rendersPerPhoto", \.rendersPerPhoto), .int("rendersPerClient", \.rendersPerClient),
+        .bool("downloadOriginals", \.downloadOriginals), .bool("showLocation", \.showLocation),
     ]
 
     /// The key names, for messages and for checking `config.json`.
@@ -221,6 +231,9 @@ extension Configuration {
             case .double:
                 guard let n = value as? NSNumber, !Self.isBool(n) else { throw typeError(key, source, "a number") }
                 key.set(&self, n.doubleValue)
+            case .bool:
+                guard let n = value as? NSNumber, Self.isBool(n) else { throw typeError(key, source, "true or false") }
+                key.set(&self, n.boolValue)
             }
         }
     }
@@ -263,6 +276,12 @@ extension Configuration {
                     throw ConfigurationError("\(source(name)) must be a number, not \"\(text)\".")
                 }
                 key.set(&self, d)
+            case .bool:
+                switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "true", "1", "yes", "on": key.set(&self, true)
+                case "false", "0", "no", "off": key.set(&self, false)
+                default: throw ConfigurationError("\(source(name)) must be true or false, not \"\(text)\".")
+                }
             }
         }
     }
@@ -357,6 +376,7 @@ extension Configuration {
             case .double:
                 let d = value as! Double
                 text = d == d.rounded() ? String(format: "%.1f", d) : String(d)
+            case .bool: text = (value as! Bool) ? "true" : "false"
             }
             return "  \"\(key.name)\": \(text)"
         }

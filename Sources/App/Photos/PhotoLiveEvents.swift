@@ -33,9 +33,12 @@ final class PhotoLiveEvents: Sendable {
     private let queue = DispatchQueue(label: "photo-events")
     private let heartbeat: Mutex<DispatchSourceTimer?>
     private let gauge: Gauge
+    private let options: PhotoJSON.Options
 
     init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
+         options: PhotoJSON.Options = PhotoJSON.Options(),
          batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
+        self.options = options
         self.library = library
         self.tileSize = tileSize
         self.commentCount = commentCount
@@ -118,7 +121,7 @@ final class PhotoLiveEvents: Sendable {
                 removed.append(id)
                 continue
             }
-            let json = PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(id))
+            let json = PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(id), options: options)
             if kind == .added { added.append(json) } else { changed.append(json) }
         }
         let data = "{\"added\":[\(added.joined(separator: ","))],\"changed\":[\(changed.joined(separator: ","))]"

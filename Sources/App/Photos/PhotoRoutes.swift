@@ -4,9 +4,9 @@ import Library
 import Observability
 import Synchronization
 
-/// GET /photos (paged), /photos/summary, /photos/events, /photos/:id, /photos/:id/thumbnail.jpg
-/// and /photos/:id/tiles/:z/:x/:y.jpg, and DeepZoom's /photos/:id/image.dzi and
-/// /photos/:id/image_files/:level/:x_:y.jpg.
+/// GET /photos (paged), /photos/summary, /photos/events, /photos/:id, /photos/:id/thumbnail.jpg,
+/// /photos/:id/tiles/:z/:x/:y.jpg and /photos/:id/original, and DeepZoom's /photos/:id/image.dzi
+/// and /photos/:id/image_files/:level/:x_:y.jpg.
 ///
 /// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
 /// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
@@ -27,6 +27,10 @@ struct PhotoRoutes: Sendable {
     var rendersPerClient = 4
     /// Photo versions whose renders have failed, so each is warned about once.
     let renderFailures = RenderFailures()
+    /// Whether GET /photos/:id/original answers (the `downloadOriginals` setting).
+    var downloadOriginals = true
+    /// Whether records say where photos were taken (the `showLocation` setting).
+    var showLocation = false
 
     func register(on router: inout Router) {
         // Tiles first: they are most of the traffic, and routes are tried in order. Images and
@@ -36,46 +40,75 @@ struct PhotoRoutes: Sendable {
             return try image(request, tile: tile)
         }
         router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images) { request in try image(request, tile: nil) }
+        router.get("/photos/:id/original", lane: WorkLanes.images) { request in try original(request) }
         registerDeepZoom(on: &router)
         router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
         // Before /photos/:id, which would otherwise claim these names (and answer 404: no id).
-        router.get("/photos/summary", lane: WorkLanes.catalog) { request in summaryResponse(request) }
+        router.get("/photos/summary", lane: WorkLanes.catalog) { request in try summaryResponse(request) }
         router.get("/photos/events", lane: WorkLanes.catalog) { _ in events.response() }
         router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
+        registerAlbums(on: &router)
     }
 
-    /// One page: `?limit=` (1–1000, default 200) photos after the id `?after=`, with the total
-    /// and the next page's URL (also as `Link: <…>; rel="next"`).
+    /// One page: `?limit=` (1–1000, default 200) photos after the id `?after=`, in the order
+    /// `?order=` (`taken`, the default, or `id`), with the total and the next page's URL (also
+    /// as `Link: <…>; rel="next"`).
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
+        try listResponse(request, scope: .library, base: "/photos")
+    }
+
+    /// A page of a list (the library, or an album's photos under `head`), the same way.
+    func listResponse(_ request: HTTPRequest, scope: PhotoScope, base: String, head: String = "") throws -> HTTPResponse {
         let limit = try Self.number(request, "limit", range: 1...Self.maxLimit,
                                     "limit must be a whole number from 1 to \(Self.maxLimit).") ?? Self.defaultLimit
         let after = try Self.number(request, "after", range: 0...Int.max,
                                     "after must be a photo id (a whole number) from a previous page's next.")
-        let page = library.catalog.page(after: after, limit: limit)
-        let next = page.more ? page.photos.last.map { "/photos?after=\($0.id)&limit=\(limit)" } : nil
+        let order = try Self.order(request)
+        guard let page = library.catalog.page(after: after, limit: limit, order: order, scope: scope) else {
+            throw HTTPError(.notFound, "There is no album at \(request.path).")
+        }
+        let orderQuery = order == .taken ? "" : "&order=\(order.rawValue)"
+        let next = page.more ? page.photos.last.map { "\(base)?after=\($0.id)&limit=\(limit)\(orderQuery)" } : nil
         // During a first ingest most photos are listed but not examined yet: their headers are read
         // now, so every record on the page has its size.
         let photos = library.catalog.probeSizes(page.photos)
         var response = json(PhotoJSON.page(photos, total: page.total, next: next, tileSize: tileSize,
-                                           commentCount: commentCount), request)
+                                           commentCount: commentCount, options: jsonOptions, head: head), request)
         if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
         return response
     }
 
-    /// One photo with its place: `position` in the library and the `previous` and `next` ids.
-    /// A photo not examined yet is examined first (its size is what a viewer needs), and moves
-    /// to the front of the ingest queue: someone is looking at it.
-    func one(_ request: HTTPRequest) throws -> HTTPResponse {
-        let photo = try find(request)
-        library.prepareForViewing(photo.id)
-        guard let place = library.catalog.neighbours(of: photo.id) else { throw HTTPError(.notFound, "There is no photo at \(request.path).") }
-        return json(PhotoJSON.placed(place.photo, position: place.position, previous: place.previous, next: place.next,
-                                     tileSize: tileSize, commentCount: commentCount(photo.id)), request)
+    /// `?order=`: `taken` (the default) or `id`; 400 for anything else.
+    static func order(_ request: HTTPRequest) throws -> PhotoOrder {
+        guard let text = request.query("order") else { return .taken }
+        guard let order = PhotoOrder(rawValue: text) else {
+            throw HTTPError(.badRequest, "order must be taken (by date taken, the default) or id. Got \"\(text.prefix(40))\".")
+        }
+        return order
     }
 
-    /// The summary, or 304 when the client has it.
-    func summaryResponse(_ request: HTTPRequest) -> HTTPResponse {
-        let built = summary.current()
+    /// What the settings change in every record.
+    var jsonOptions: PhotoJSON.Options { PhotoJSON.Options(original: downloadOriginals, showLocation: showLocation) }
+
+    /// One photo with its place: `position` in the library (in `?order=`) and the `previous`
+    /// and `next` ids. A photo not examined yet is examined first (its size is what a viewer
+    /// needs), and moves to the front of the ingest queue: someone is looking at it.
+    func one(_ request: HTTPRequest) throws -> HTTPResponse {
+        let photo = try find(request)
+        let order = try Self.order(request)
+        library.prepareForViewing(photo.id)
+        guard let place = library.catalog.neighbours(of: photo.id, order: order) else {
+            throw HTTPError(.notFound, "There is no photo at \(request.path).")
+        }
+        return json(PhotoJSON.placed(place.photo, position: place.position, previous: place.previous, next: place.next,
+                                     tileSize: tileSize, commentCount: commentCount(photo.id), options: jsonOptions), request)
+    }
+
+    /// The summary of a list (`?order=` as for pages), or 304 when the client has it.
+    func summaryResponse(_ request: HTTPRequest, scope: PhotoScope = .library) throws -> HTTPResponse {
+        guard let built = summary.current(try Self.order(request), scope: scope) else {
+            throw HTTPError(.notFound, "There is no album at \(request.path).")
+        }
         if PhotoCaching.notModified(request, etag: built.etag) {
             return PhotoCaching.notModifiedResponse(etag: built.etag, cacheControl: PhotoCaching.revalidate)
         }
@@ -84,7 +117,7 @@ struct PhotoRoutes: Sendable {
     }
 
     /// JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
-    private func json(_ body: String, _ request: HTTPRequest) -> HTTPResponse {
+    func json(_ body: String, _ request: HTTPRequest) -> HTTPResponse {
         let bytes = Array(body.utf8)
         let etag = "\"" + ContentHash.hex(of: bytes) + "\""
         if PhotoCaching.notModified(request, etag: etag) {
@@ -203,7 +236,7 @@ struct PhotoRoutes: Sendable {
         func first(_ version: String) -> Bool { seen.withLock { $0.insert(version).inserted } }
     }
 
-    private func find(_ request: HTTPRequest) throws -> Photo {
+    func find(_ request: HTTPRequest) throws -> Photo {
         guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else {
             throw HTTPError(.notFound, "There is no photo at \(request.path).")
         }

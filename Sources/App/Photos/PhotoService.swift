@@ -19,6 +19,8 @@ public final class PhotoService: Sendable {
     let serviceBase: ServiceBase
     let rendersPerPhoto: Int
     let rendersPerClient: Int
+    let downloadOriginals: Bool
+    let showLocation: Bool
 
     /// The library's catalog lives in `database` (SQLite in the data folder, or PostgreSQL shared
     /// by every replica); nil opens `<data>/catalog.sqlite`.
@@ -34,6 +36,8 @@ public final class PhotoService: Sendable {
         self.serviceBase = ServiceBase(publicURL: configuration.publicURL)
         self.rendersPerPhoto = configuration.rendersPerPhoto
         self.rendersPerClient = configuration.rendersPerClient
+        self.downloadOriginals = configuration.downloadOriginals
+        self.showLocation = configuration.showLocation
     }
 
     /// Starts scanning and background ingest; returns at once.
@@ -57,11 +61,13 @@ public final class PhotoService: Sendable {
     /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails, tiles,
     /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
-        let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics)
+        let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
+                                     options: PhotoJSON.Options(original: downloadOriginals, showLocation: showLocation))
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(catalog: library.catalog), events: events,
-                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient)
+                                 rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
+                                 downloadOriginals: downloadOriginals, showLocation: showLocation)
         routes.register(on: &router)
         IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
             .register(on: &router)

@@ -1,13 +1,14 @@
 import Library
 import Synchronization
 
-/// `GET /photos/summary`: the whole library in a few bytes a photo, for laying out a grid of
-/// any size without fetching every record.
+/// `GET /photos/summary` (and `/albums/{id}/summary`): a whole list in a few bytes a photo, for
+/// laying out a grid of any size without fetching every record.
 ///
-/// `{"total":N,"idRuns":[[first,count],…],"ratios":[…],"days":[…]}`: ids in library order as
+/// `{"total":N,"idRuns":[[first,count],…],"ratios":[…],"days":[…]}`: ids in the list's order as
 /// runs of consecutive ids, then per photo its width / height (3 decimals; 0 while unknown) and
-/// its date as days since 1970-01-01 (UTC). Built once per catalog generation and kept, with a
-/// strong ETag from its bytes, so every answer after the first is a copy or a 304.
+/// the day it was taken as days since 1970-01-01 (on the clock where it was taken). Built once
+/// per catalog generation and list, and kept, with a strong ETag from its bytes, so every answer
+/// after the first is a copy or a 304.
 final class PhotoSummary: Sendable {
     struct Built: Sendable {
         let generation: Int
@@ -15,19 +16,30 @@ final class PhotoSummary: Sendable {
         let etag: String
     }
 
+    /// Lists whose summaries are kept at once (the library in each order, and recent albums).
+    static let kept = 16
+
     private let catalog: PhotoCatalog
-    private let built = Mutex<Built?>(nil)
+    private let built = Mutex<[String: Built]>([:])
 
     init(catalog: PhotoCatalog) { self.catalog = catalog }
 
-    /// The summary of the catalog as it is now.
-    func current() -> Built {
+    /// The summary of a list as it is now; nil for an album without photos.
+    func current(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) -> Built? {
         let generation = catalog.generation
-        if let cached = built.withLock({ $0 }), cached.generation == generation { return cached }
-        let snapshot = catalog.snapshot
+        let key: String
+        switch scope {
+        case .library: key = order.rawValue
+        case .album(let id): key = "\(id)/\(order.rawValue)"
+        }
+        if let cached = built.withLock({ $0[key] }), cached.generation == generation { return cached }
+        guard let snapshot = catalog.ordered(order, scope: scope) else { return nil }
         let body = Array(Self.json(snapshot.photos).utf8)
         let fresh = Built(generation: snapshot.generation, body: body, etag: "\"s" + ContentHash.hex(of: body) + "\"")
-        built.withLock { $0 = fresh }
+        built.withLock { built in
+            if built.count >= Self.kept { built = built.filter { $0.value.generation == fresh.generation } }
+            built[key] = fresh
+        }
         return fresh
     }
 

@@ -108,4 +108,15 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
 /// Encodes in the format a suffix names, with its options (".png[bitdepth=1]"); *buffer is freed with g_free.
 int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length);
 
+/// The names of every metadata field attached to the image (EXIF fields, "xmp-data", …), as a
+/// NULL-terminated array freed with g_strfreev.
+char **cvips_field_names(VipsImage *image);
+
+/// A copy of the image (sharing its pixels) whose metadata may be changed without touching `in`.
+int cvips_copy(VipsImage *in, VipsImage **out);
+
+/// Writes the image to a file in the format its suffix names (".jpg", ".png[compression=1]"),
+/// keeping its metadata: EXIF fields are written into the file's EXIF block.
+int cvips_save_file(VipsImage *in, const char *path);
+
 #endif

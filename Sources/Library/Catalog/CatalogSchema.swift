@@ -62,6 +62,18 @@ public enum CatalogSchema {
                         ALTER TABLE photos ADD COLUMN missing_since BIGINT;
                         CREATE UNIQUE INDEX photos_present_path ON photos (path) WHERE present = 1;
                         """),
+        // What a photo's header says (RFC 3339 date taken, where it came from, the details JSON),
+        // and albums: the folders, with ids that stay when a folder is renamed. Rows stored before
+        // have NULLs, read as "header not read yet"; the headers are read then, without any build.
+        SQLMigration(version: 3, name: "date taken, details, albums") { d in """
+            ALTER TABLE photos ADD COLUMN taken TEXT;
+            ALTER TABLE photos ADD COLUMN taken_source TEXT;
+            ALTER TABLE photos ADD COLUMN details TEXT;
+            CREATE TABLE albums (
+                id \(d.generatedPrimaryKey),
+                path TEXT NOT NULL
+            );
+            """ },
     ], adoptExisting: { connection in
         // Only SQLite files carry a version of their own; a PostgreSQL database starts at 0.
         guard connection.engine == .sqlite else { return 0 }

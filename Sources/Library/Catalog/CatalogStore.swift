@@ -41,10 +41,17 @@ public struct CatalogEntry: Hashable, Sendable {
     /// there: a removed photo's pyramid is kept for a grace period from then, and a photo of a
     /// folder that went missing stays listed for that long.
     public var missingSince: Int?
+    /// When the photo was taken (RFC 3339, the offset when known), where that came from
+    /// (`CaptureDate.Source`), and what else its header says (the `details` JSON object of
+    /// `PhotoDetails`): nil until the header has been read for them.
+    public var taken: String?
+    public var takenSource: String?
+    public var details: String?
 
     public init(id: Int = 0, path: String, present: Bool = true, fingerprint: FileFingerprint, contentHash: String,
                 hashKind: ContentHash.Kind = .xxh3, hashed: Bool = true,
-                width: Int = 0, height: Int = 0, error: String? = nil, errorVersion: String? = nil, missingSince: Int? = nil) {
+                width: Int = 0, height: Int = 0, error: String? = nil, errorVersion: String? = nil, missingSince: Int? = nil,
+                taken: String? = nil, takenSource: String? = nil, details: String? = nil) {
         self.id = id
         self.path = path
         self.present = present
@@ -57,6 +64,21 @@ public struct CatalogEntry: Hashable, Sendable {
         self.error = error
         self.errorVersion = errorVersion
         self.missingSince = missingSince
+        self.taken = taken
+        self.takenSource = takenSource
+        self.details = details
+    }
+}
+
+/// One album (a folder of the photos folder) as stored: its id stays when the folder is renamed.
+public struct AlbumRow: Hashable, Sendable {
+    public var id: Int
+    /// The folder, relative to the photos folder.
+    public var path: String
+
+    public init(id: Int = 0, path: String) {
+        self.id = id
+        self.path = path
     }
 }
 
@@ -69,6 +91,11 @@ public protocol CatalogStore: Sendable {
     func insert(_ entries: [CatalogEntry]) throws -> [Int]
     /// Overwrites the rows with these ids, in one transaction.
     func update(_ entries: [CatalogEntry]) throws
+    /// Every album row, in id order.
+    func albums() throws -> [AlbumRow]
+    /// Stores album rows in one transaction: a row with id 0 is new and gets the next id, any
+    /// other overwrites its row. Returns the ids in order.
+    func saveAlbums(_ rows: [AlbumRow]) throws -> [Int]
 }
 
 extension CatalogStore {
@@ -81,6 +108,7 @@ extension CatalogStore {
 /// A catalog kept in memory, for tests and one-off tools.
 public final class MemoryCatalogStore: CatalogStore {
     private let rows = Mutex<(next: Int, entries: [Int: CatalogEntry])>((1, [:]))
+    private let albumRows = Mutex<[Int: AlbumRow]>([:])
 
     public init() {}
 
@@ -107,6 +135,21 @@ public final class MemoryCatalogStore: CatalogStore {
     public func update(_ entries: [CatalogEntry]) throws {
         rows.withLock { rows in
             for entry in entries { rows.entries[entry.id] = entry }
+        }
+    }
+
+    public func albums() throws -> [AlbumRow] {
+        albumRows.withLock { $0.values.sorted { $0.id < $1.id } }
+    }
+
+    public func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
+        albumRows.withLock { albums in
+            rows.map { row in
+                var row = row
+                if row.id == 0 { row.id = (albums.keys.max() ?? 0) + 1 }
+                albums[row.id] = row
+                return row.id
+            }
         }
     }
 }

@@ -58,12 +58,21 @@ public struct Photo: Sendable, Hashable {
     public var status: PhotoStatus
     /// Why the photo failed, in words a person understands; nil unless `status` is `.failed`.
     public var error: String?
-    /// The photo's date, in seconds since the epoch: the file's modification time (until the
-    /// catalog reads a date taken).
+    /// The clock reading when the photo was taken, in seconds since 1970 on that clock (the
+    /// day it falls on is the day the owner remembers): from the file's header, else its
+    /// modification time (in UTC).
     public var date: Int
+    /// When it was taken as RFC 3339 (with the offset when known), and where that came from.
+    public var taken: String
+    public var takenSource: CaptureDate.Source
+    /// The library's order: the clock reading in milliseconds, then the id.
+    public var takenKey: Int64
+    /// The `details` JSON object of `PhotoDetails` (position last), or nil until the header is read.
+    public var details: String?
 
     public init(id: Int, relativePath: String, sourcePath: String, title: String, width: Int, height: Int,
-                version: String, status: PhotoStatus, error: String? = nil, date: Int = 0) {
+                version: String, status: PhotoStatus, error: String? = nil, date: Int = 0,
+                taken: CaptureDate? = nil, details: String? = nil) {
         self.id = id
         self.relativePath = relativePath
         self.sourcePath = sourcePath
@@ -73,7 +82,24 @@ public struct Photo: Sendable, Hashable {
         self.version = version
         self.status = status
         self.error = error
-        self.date = date
+        let taken = taken ?? CaptureDate(utcNanoseconds: date * 1_000_000_000)
+        self.taken = taken.rfc3339
+        self.takenSource = taken.source
+        self.takenKey = taken.localMilliseconds
+        let milliseconds = taken.localMilliseconds
+        self.date = Int(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+        self.details = details
+    }
+
+    /// Whether `self` comes before `other` in the library's order (date taken, then id).
+    public func isTaken(before other: Photo) -> Bool {
+        takenKey != other.takenKey ? takenKey < other.takenKey : id < other.id
+    }
+
+    /// The folder it is in, relative to the photos folder ("" for the root): its album.
+    public var folder: Substring {
+        guard let slash = relativePath.lastIndex(of: "/") else { return "" }
+        return relativePath[..<slash]
     }
 
     /// The pyramid geometry, or nil when the size is unknown.

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Synchronization
 
 extension PhotoCatalog {
@@ -27,6 +28,7 @@ extension PhotoCatalog {
             return result
         }
         if !entry.contentHash.isEmpty, hashes.hash(entry.hashKind) == entry.contentHash, entry.width > 0 || entry.error != nil {
+            if result.taken == nil && result.error == nil { readHeader(into: &result) }
             return result
         }
         result.contentHash = hashes.xxh3
@@ -35,15 +37,90 @@ extension PhotoCatalog {
         result.errorVersion = nil
         result.width = 0
         result.height = 0
+        result.taken = nil
+        result.takenSource = nil
+        result.details = nil
         do {
             let size = try renderer.probe(source)
             result.width = size.width
             result.height = size.height
+            readHeader(into: &result)
         } catch {
             result.error = "\(error)"
             result.errorVersion = names.version(contentHash: result.contentHash)
         }
         return result
+    }
+
+    /// Reads when, how and where the photo was taken from its header into the entry. A field
+    /// that is present but unusable is dropped and said once in the log (the header is read
+    /// once a version); a header that cannot be read leaves the file's modification time.
+    func readHeader(into entry: inout CatalogEntry) {
+        let metadata: PhotoMetadata?
+        do {
+            metadata = try renderer.metadata(folder.absolute(entry.path))
+        } catch {
+            logger.info("cannot read the photo's details; its file date stands in", [("path", entry.path), ("error", "\(error)")])
+            metadata = nil
+        }
+        guard let metadata else {
+            entry.taken = CaptureDate(utcNanoseconds: entry.fingerprint.modified).rfc3339
+            entry.takenSource = CaptureDate.Source.file.rawValue
+            entry.details = nil
+            return
+        }
+        entry.taken = metadata.taken.rfc3339
+        entry.takenSource = metadata.taken.source.rawValue
+        entry.details = PhotoDetails.json(metadata)
+        if !metadata.dropped.isEmpty {
+            logger.info("photo details dropped", [("path", entry.path),
+                                                  ("fields", metadata.dropped.map(\.description).joined(separator: "; "))])
+        }
+    }
+
+    /// Reads the headers of examined photos stored before their details were kept (a catalog
+    /// from an older version): a few kilobytes a photo, no pyramid rebuilt. Returns how many.
+    @discardableResult
+    public func readMissingHeaders(batch: Int = 64, isStopped: () -> Bool = { false }) -> Int {
+        guard readingHeaders.try() else { return 0 }
+        defer { readingHeaders.unlock() }
+        let wanted = state.withLock { state in
+            state.entries.values.filter { $0.present && $0.hashed && $0.taken == nil && $0.error == nil }.sorted { $0.id < $1.id }
+        }
+        var done = 0
+        var start = 0
+        while start < wanted.count && !isStopped() {
+            let chunk = Array(wanted[start..<min(wanted.count, start + batch)])
+            start += chunk.count
+            let read = Mutex<[Int: CatalogEntry]>([:])
+            DispatchQueue.concurrentPerform(iterations: chunk.count) { i in
+                var entry = chunk[i]
+                readHeader(into: &entry)
+                read.withLock { $0[entry.id] = entry }
+            }
+            let results = read.withLock { $0 }
+            writing.lock()
+            let updated = state.withLock { state -> [CatalogEntry] in
+                var updated: [CatalogEntry] = []
+                for entry in chunk {
+                    guard let result = results[entry.id], var current = state.entries[entry.id], current.present, current.hashed,
+                          current.taken == nil, current.fingerprint == entry.fingerprint, current.path == entry.path else { continue }
+                    current.taken = result.taken
+                    current.takenSource = result.takenSource
+                    current.details = result.details
+                    state.entries[entry.id] = current
+                    updated.append(current)
+                }
+                Self.refresh(updated.map(\.id), in: &state, folder: folder, names: names)
+                return updated
+            }
+            do { try store.update(updated) } catch { logger.warning("cannot record photo details", [("error", "\(error)")]) }
+            writing.unlock()
+            done += updated.count
+            notify(CatalogChange(changed: updated.map(\.id)))
+        }
+        if done > 0 { logger.info("read the details of photos catalogued before", [("photos", String(done))]) }
+        return done
     }
 
     /// Examines a listed photo not examined yet (hash, header) and publishes what was learnt;

@@ -32,6 +32,15 @@ public final class PhotoCatalog: Sendable {
         /// Bumped by every change a reader could see.
         var generation = 0
         var health = LibraryHealth()
+        /// Positions in `photos` in the library's order (date taken, then id), and each
+        /// position's place in it; sorted again on the first read after a date changed.
+        var order: [Int32] = []
+        var rank: [Int32] = []
+        var orderValid = false
+        /// Bumped when what is listed or where a photo lives changes: albums are looked at again.
+        var pathsGeneration = 0
+        /// Each album's photos in order, for the generation they were gathered in.
+        var albumContents: AlbumContents?
     }
 
     public let folder: PhotoFolder
@@ -49,6 +58,10 @@ public final class PhotoCatalog: Sendable {
     /// the entries in memory whatever order scans and examinations finish in.
     let writing = NSLock()
     private let observers = Mutex<[@Sendable (CatalogChange) -> Void]>([])
+    /// Which folder is which album, kept across renames (see PhotoCatalog+albums.swift).
+    let albumIdentity = Mutex(AlbumIdentity())
+    /// One pass of reading headers at a time.
+    let readingHeaders = NSLock()
 
     /// Loads the stored catalog; nothing on disk is read yet beyond which pyramids exist.
     public init(folder: PhotoFolder, tilesDirectory: String, settings: RenderSettings, store: any CatalogStore,
@@ -68,6 +81,11 @@ public final class PhotoCatalog: Sendable {
             state.built = Self.pyramidVersions(in: tilesDirectory)
             Self.rebuild(&state, folder: folder, names: names)
         }
+        let albums = try store.albums()
+        albumIdentity.withLock { $0.load(albums) }
+        // Before any scan: the folders as they were, so a folder renamed while the server was
+        // stopped is recognised by its photos.
+        syncAlbums()
     }
 
     /// The versions with a pyramid folder in `tilesDirectory`, from one read of the folder:
@@ -103,6 +121,7 @@ public final class PhotoCatalog: Sendable {
 
     func notify(_ change: CatalogChange) {
         guard !change.isEmpty else { return }
+        syncAlbums()
         for observer in observers.withLock({ $0 }) { observer(change) }
     }
 
@@ -141,26 +160,6 @@ public final class PhotoCatalog: Sendable {
     /// copying the whole record (five strings to retain and release) was a large part of a hit.
     public func imageInfo(_ id: Int) -> PhotoImageInfo? {
         state.withLock { state in Self.position(of: id, in: state).map { state.infos[$0] } }
-    }
-
-    /// Up to `limit` listed photos after the one with id `after` (from the start when nil), the
-    /// total listed, and whether more follow. `after` need not be listed any more: the page starts
-    /// at the first id above it.
-    public func page(after: Int?, limit: Int) -> (photos: [Photo], total: Int, more: Bool) {
-        state.withLock { state in
-            let start = after.map { Self.firstPosition(above: $0, in: state.photos) } ?? 0
-            let end = min(state.photos.count, start + max(0, limit))
-            return (Array(state.photos[start..<end]), state.photos.count, end < state.photos.count)
-        }
-    }
-
-    /// A listed photo with its place in the list: position (0-based), and the ids before and after it.
-    public func neighbours(of id: Int) -> (photo: Photo, position: Int, previous: Int?, next: Int?)? {
-        state.withLock { state in
-            guard let i = Self.position(of: id, in: state) else { return nil }
-            return (state.photos[i], i, i > 0 ? state.photos[i - 1].id : nil,
-                    i + 1 < state.photos.count ? state.photos[i + 1].id : nil)
-        }
     }
 
     /// Where photo `id` is in the published list.
@@ -224,7 +223,7 @@ public final class PhotoCatalog: Sendable {
         return Photo(id: entry.id, relativePath: entry.path, sourcePath: folder.absolute(entry.path),
                      title: Photo.title(for: entry.path), width: entry.width, height: entry.height,
                      version: version, status: status, error: failed ? entry.error : nil,
-                     date: entry.fingerprint.modified / 1_000_000_000)
+                     taken: taken(of: entry), details: entry.details)
     }
 
     static func photo(_ entry: CatalogEntry, built: Set<String>, folder: PhotoFolder, names: VersionNames) -> Photo {
@@ -267,6 +266,8 @@ public final class PhotoCatalog: Sendable {
         state.counts = counts
         state.unexamined = unexamined
         state.generation += 1
+        state.orderValid = false
+        state.pathsGeneration += 1
     }
 
     /// Republishes listed photos whose entries changed without changing what is listed: one
@@ -286,7 +287,9 @@ public final class PhotoCatalog: Sendable {
             if old.relativePath != new.relativePath {
                 if state.byPath[old.relativePath] == id { state.byPath[old.relativePath] = nil }
                 state.byPath[new.relativePath] = id
+                state.pathsGeneration += 1
             }
+            if old.takenKey != new.takenKey { state.orderValid = false }
             state.counts[old.status, default: 0] -= 1
             state.counts[new.status, default: 0] += 1
             state.photos[i] = new

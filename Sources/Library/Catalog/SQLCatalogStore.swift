@@ -9,7 +9,7 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
     public let database: SQLDatabase
     private let ownsDatabase: Bool
 
-    private static let fields = "path, present, size, modified, inode, content_hash, hash_kind, hashed, width, height, error, error_version, missing_since"
+    private static let fields = "path, present, size, modified, inode, content_hash, hash_kind, hashed, width, height, error, error_version, missing_since, taken, taken_source, details"
 
     /// Opens the catalog in `database`, migrating it. The database stays open when the store
     /// goes away unless `ownsDatabase`.
@@ -48,7 +48,10 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
                 height: try row.decode(10),
                 error: try row.decode(11),
                 errorVersion: try row.decode(12),
-                missingSince: try row.decode(13))
+                missingSince: try row.decode(13),
+                taken: try row.decode(14),
+                takenSource: try row.decode(15),
+                details: try row.decode(16))
         }
     }
 
@@ -64,7 +67,8 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
                     INSERT INTO photos (\(raw: Self.fields))
                     VALUES (\(entry.path), \(entry.present ? 1 : 0), \(entry.fingerprint.size), \(entry.fingerprint.modified),
                             \(entry.fingerprint.inode), \(entry.contentHash), \(entry.hashKind.rawValue), \(entry.hashed ? 1 : 0),
-                            \(entry.width), \(entry.height), \(entry.error), \(entry.errorVersion), \(entry.missingSince))
+                            \(entry.width), \(entry.height), \(entry.error), \(entry.errorVersion), \(entry.missingSince),
+                            \(entry.taken), \(entry.takenSource), \(entry.details))
                     ON CONFLICT (path) WHERE present = 1 DO NOTHING
                     RETURNING id
                     """) {
@@ -89,9 +93,32 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
                         modified = \(entry.fingerprint.modified), inode = \(entry.fingerprint.inode), content_hash = \(entry.contentHash),
                         hash_kind = \(entry.hashKind.rawValue), hashed = \(entry.hashed ? 1 : 0), width = \(entry.width),
                         height = \(entry.height), error = \(entry.error), error_version = \(entry.errorVersion),
-                        missing_since = \(entry.missingSince)
+                        missing_since = \(entry.missingSince), taken = \(entry.taken), taken_source = \(entry.takenSource),
+                        details = \(entry.details)
                     WHERE id = \(entry.id)
                     """)
+            }
+        }
+    }
+
+    public func albums() throws -> [AlbumRow] {
+        try database.query("SELECT id, path FROM albums ORDER BY id").map { row in
+            AlbumRow(id: try row.decode(0), path: try row.decode(1))
+        }
+    }
+
+    public func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
+        guard !rows.isEmpty else { return [] }
+        return try database.transaction { tx in
+            try rows.map { row in
+                if row.id != 0 {
+                    try tx.run("UPDATE albums SET path = \(row.path) WHERE id = \(row.id)")
+                    return row.id
+                }
+                guard let id = try tx.scalar("INSERT INTO albums (path) VALUES (\(row.path)) RETURNING id", as: Int.self) else {
+                    throw SQLError(.other, message: "adding the album \(row.path) to the catalog returned no id")
+                }
+                return id
             }
         }
     }

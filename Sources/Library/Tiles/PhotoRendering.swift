@@ -16,9 +16,14 @@ public protocol PhotoRendering: Sendable {
     /// A region of the photo scaled, turned and encoded: cut from the built pyramid in
     /// `pyramidDirectory` when there is one, else rendered from the source.
     func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8]
+    /// What the header says about when, how and where the photo was taken; nil from renderers
+    /// that cannot tell (the file's modification time stands in for the date then).
+    func metadata(_ path: String) throws -> PhotoMetadata?
 }
 
 extension PhotoRendering {
+    public func metadata(_ path: String) throws -> PhotoMetadata? { nil }
+
     /// Where a built pyramid keeps its thumbnail.
     public func thumbnailPath(in directory: String) -> String { directory + "/thumbnail.jpg" }
 }
@@ -51,6 +56,10 @@ public struct VipsPhotoRendering: PhotoRendering {
 
     public func thumbnail(source: String) throws -> [UInt8] {
         try PhotoRenderer.thumbnail(source: source, settings: settings)
+    }
+
+    public func metadata(_ path: String) throws -> PhotoMetadata? {
+        try PhotoRenderer.metadata(path, settings: settings)
     }
 
     public func tilePath(in directory: String, _ tile: TileCoordinate) -> String {

@@ -1,0 +1,70 @@
+// Full screen: the Fullscreen API where the browser has it (desktops, Android, iPad), else a
+// full screen of the page's own where it has not (Safari on iPhone offers it only for video):
+// either way the bars go, the photo stands alone on black, and Escape or the exit button ends it.
+
+const root = document.documentElement;
+
+/** The element the browser shows full screen, if any. */
+export function fullscreenElement() {
+  return document.fullscreenElement ?? document.webkitFullscreenElement ?? null;
+}
+
+/** Asks the browser to show `element` full screen; false when it cannot or will not. */
+export async function requestFullscreen(element) {
+  const request = element.requestFullscreen ?? element.webkitRequestFullscreen;
+  if (!request || !(document.fullscreenEnabled ?? document.webkitFullscreenEnabled)) return false;
+  try {
+    await request.call(element, { navigationUI: 'hide' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Leaves the browser's full screen, if it is in it. */
+export async function exitFullscreen() {
+  if (!fullscreenElement()) return;
+  try { await (document.exitFullscreen ?? document.webkitExitFullscreen).call(document); } catch { /* already out */ }
+}
+
+/** The page full screen: `immersive` on <html> while it lasts; `onChange(active)` on every change. */
+export class FullScreen {
+  constructor({ onChange } = {}) {
+    this.onChange = onChange ?? (() => {});
+    this.ownFallback = false;
+    const changed = () => {
+      const ours = fullscreenElement() === root;
+      if (!ours && !this.ownFallback && root.classList.contains('immersive')) this.set(false);
+      else if (ours) this.set(true);
+    };
+    document.addEventListener('fullscreenchange', changed);
+    document.addEventListener('webkitfullscreenchange', changed);
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.ownFallback) { e.preventDefault(); this.exit(); }
+    });
+  }
+
+  get active() { return root.classList.contains('immersive'); }
+
+  async enter() {
+    if (this.active) return;
+    if (await requestFullscreen(root)) return this.set(true);
+    // No Fullscreen API here: the page fills the window by itself.
+    this.ownFallback = true;
+    this.set(true);
+  }
+
+  async exit() {
+    this.ownFallback = false;
+    if (fullscreenElement() === root) await exitFullscreen();
+    this.set(false);
+  }
+
+  toggle() { return this.active ? this.exit() : this.enter(); }
+
+  set(active) {
+    if (root.classList.contains('immersive') === active) return;
+    root.classList.toggle('immersive', active);
+    this.onChange(active);
+  }
+}

@@ -1,0 +1,131 @@
+"""The library by date taken: month headers in the windowed grid over thousands of photos, the
+Albums view, and the pager paging through the album it was opened from; the info panel's date
+and exposure line from the camera's EXIF."""
+
+import calendar
+
+from selenium.webdriver.common.keys import Keys
+
+from conftest import screenshot
+from gestures import js, wait_for
+from pages import open_app, visible_view, wait_hash
+
+LAYOUT = """
+const headers = [...document.querySelectorAll('#grid .grid-month')].map(h => {
+    const r = h.getBoundingClientRect();
+    return {text: h.textContent, top: r.top, bottom: r.bottom};
+}).sort((a, b) => a.top - b.top);
+const cells = [...document.querySelectorAll('#grid .cell')].map(a => {
+    const r = a.getBoundingClientRect();
+    return {id: Number(a.dataset.photoId), top: r.top, left: r.left};
+});
+return {headers, cells};
+"""
+
+
+def month_title(relative):
+    year, month = relative.split("/")[:2]
+    return f"{calendar.month_name[int(month)]} {year}"
+
+
+def test_month_headers_in_order_over_thousands(phone, collection_server):
+    """Every month of the collection gets one header, in order, with its own photos under it."""
+    open_app(phone, collection_server)
+    paths = collection_server.paths  # in id order; dated by their folders' months, in name order
+    expected = []
+    for relative in paths:
+        if not expected or expected[-1] != month_title(relative):
+            expected.append(month_title(relative))
+    seen = []
+    height = js(phone, "return document.documentElement.scrollHeight")
+    screen = js(phone, "return innerHeight")
+    y = 0
+    while True:
+        js(phone, f"window.scrollTo(0, {y})")
+        # Drawn for this place (a frame after the scroll): cells on screen.
+        layout = wait_for(lambda: (lambda l: l if any(0 <= c["top"] < screen for c in l["cells"]) else None)(js(phone, LAYOUT)),
+                          message="drawn here")
+        for header in layout["headers"]:
+            if header["text"] not in seen:
+                seen.append(header["text"])
+        # The cells between a header and the next are that month's.
+        for cell in layout["cells"]:
+            above = [h for h in layout["headers"] if h["bottom"] <= cell["top"] + 1]
+            if above:
+                assert month_title(paths[cell["id"] - 1]) == above[-1]["text"], (cell, above[-1])
+        if y >= height - screen:
+            break
+        y = min(height - screen, y + int(screen * 0.6))
+    assert seen == expected, (seen, expected)
+    assert len(expected) >= 36
+    screenshot(phone, "grid-month-headers")
+
+
+def album_cards(driver):
+    return js(driver, """return [...document.querySelectorAll('#albums a')].map(a => ({
+        id: Number(a.dataset.albumId), href: a.getAttribute('href'),
+        title: a.querySelector('.album-title').textContent, meta: a.querySelector('.album-meta').textContent}));""")
+
+
+def test_album_view_and_paging_within_an_album(desktop, album_server):
+    open_app(desktop, album_server)
+    # The library: every photo, oldest first, under its month.
+    layout = js(desktop, LAYOUT)
+    assert [h["text"] for h in layout["headers"]] == ["July 2019", "August 2023", "March 2024", "December 2025"]
+    titles = {p["id"]: t for t, p in album_server.photos.items()}
+    order = [titles[c["id"]] for c in sorted(layout["cells"], key=lambda c: (c["top"], c["left"]))]
+    assert order == ["hill", "garden", "beach", "loose", "cake", "city"]
+
+    desktop.find_element("css selector", ".view-tabs .tab-albums").click()
+    wait_hash(desktop, "#/albums")
+    wait_for(lambda: len(album_cards(desktop)) == 2, message="two albums")
+    assert visible_view(desktop) == "albums"
+    cards = album_cards(desktop)
+    assert [c["title"] for c in cards] == ["Family", "Trips"]
+    assert cards[1]["meta"].startswith("3 photos · Jul 2019 – Dec 2025"), cards[1]
+    screenshot(desktop, "albums")
+
+    trips = cards[1]["id"]
+    desktop.find_element("css selector", f'#albums a[data-album-id="{trips}"]').click()
+    wait_hash(desktop, f"#/albums/{trips}")
+    wait_for(lambda: js(desktop, "return document.getElementById('grid-title').textContent") == "Trips", message="album title")
+    wait_for(lambda: len(js(desktop, LAYOUT)["cells"]) == 3, message="the album's three photos")
+    cells = sorted(js(desktop, LAYOUT)["cells"], key=lambda c: (c["top"], c["left"]))
+    assert [titles[c["id"]] for c in cells] == ["hill", "beach", "city"]
+    assert js(desktop, "return document.getElementById('grid-count').textContent") == "3 photos"
+
+    # The pager pages through the album only, and the URL says so.
+    desktop.find_element("css selector", f'#grid a[data-photo-id="{cells[0]["id"]}"]').click()
+    wait_hash(desktop, f"#/albums/{trips}/photos/{cells[0]['id']}")
+    wait_for(lambda: visible_view(desktop) == "pager", message="pager")
+    assert js(desktop, "return document.querySelector('.pager-count').textContent") == "1 of 3"
+    for cell in cells[1:]:
+        desktop.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+        wait_hash(desktop, f"#/albums/{trips}/photos/{cell['id']}")
+    desktop.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    assert js(desktop, "return document.querySelector('.pager-count').textContent") == "3 of 3", "the album's last"
+    wait_hash(desktop, f"#/albums/{trips}/photos/{cells[2]['id']}")
+    assert "Trips" in js(desktop, "return document.querySelector('.pager-back').textContent")
+
+    # A reload lands in the album, and Back goes to the album's grid.
+    desktop.refresh()
+    wait_for(lambda: js(desktop, "return document.documentElement.dataset.ready === 'true'"), message="reloaded")
+    assert js(desktop, "return document.querySelector('.pager-count').textContent") == "3 of 3"
+    desktop.find_element("css selector", ".pager-back").click()
+    wait_hash(desktop, f"#/albums/{trips}/")
+    wait_for(lambda: visible_view(desktop) == "grid", message="album grid")
+    assert js(desktop, "return document.getElementById('grid-count').textContent") == "3 photos"
+
+
+def test_info_panel_says_when_and_with_what(phone, album_server):
+    beach = album_server.photos["beach"]
+    open_app(phone, album_server, f"photos/{beach['id']}")
+    wait_for(lambda: js(phone, "return document.querySelector('.page.current')?.dataset.photoId") == str(beach["id"]),
+             message="pager at the photo")
+    js(phone, "document.querySelector('.action-info').click()")
+    text = wait_for(lambda: js(phone, "return document.querySelector('.page.current .photo-info')?.innerText"), message="info")
+    assert "iPhone 15 Pro · 24 mm · ƒ1.8 · 1/120 s · ISO 80" in text, text
+    assert "March 5, 2024" in text or "5 March 2024" in text, text
+    assert "UTC+1" in text, text
+    assert "beach.jpg" in text
+    screenshot(phone, "info-exif-phone")
