@@ -174,7 +174,9 @@ final class CommentSchemaTests: XCTestCase {
         XCTAssertEqual(heard.events, [.added(first)])
 
         // The listening session is cut; comments posted before it reconnects arrive all the same, once each.
-        XCTAssertEqual(try place.cluster!.terminateSessions(database: place.name, application: "photoscroll-listener"), 2)
+        // The listening store's session is up (it heard the first comment), so it is among those
+        // cut; the poster's own listener may still be connecting on a busy machine.
+        XCTAssertGreaterThanOrEqual(try place.cluster!.terminateSessions(database: place.name, application: "photoscroll-listener"), 1)
         var posted = [first]
         for i in 0..<5 { posted.append(try poster.add(photoID: 2, author: "a", text: "while away \(i)", client: "c")) }
         XCTAssertTrue(try poster.delete(photoID: 2, commentID: first.id))
