@@ -147,6 +147,11 @@ final class PhotoDetailsIngestTests: XCTestCase {
         }
         sqlite3_close(db)
 
+        // Migrated on open: the old rows carry no details, meaning "header not read yet".
+        let migrated = try SQLCatalogStore(path: folders.data + "/catalog.sqlite")
+        XCTAssertEqual(try migrated.entries().map(\.taken), [nil, nil])
+        XCTAssertEqual(try migrated.albums(), [])
+
         let renderer = CountingRenderer()
         let library = try folders.library(renderer: renderer)
         library.refresh()
