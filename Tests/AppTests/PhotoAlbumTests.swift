@@ -222,6 +222,23 @@ final class PhotoAlbumTests: XCTestCase {
         XCTAssertEqual(record["taken"] as? String, "2023-04-09T12:00:00+01:00")
     }
 
+    func testAnAlbumsCoverIsItsNewestPhotoThatCanBeShown() throws {
+        let root = newRoot()
+        try write(root, "Mixed/older.jpg", taken: "2023-04-01T12:00:00Z")
+        try write(root, "Mixed/newer.jpg", taken: "2023-05-01T12:00:00Z")
+        // Not a photo: it fails, and with no date of its own it is the newest (its file's time).
+        try FileManager.default.createDirectory(atPath: root + "/photos/Mixed", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/photos/Mixed/broken.jpg", contents: Data("garbage".utf8)))
+        let f = try open(root)
+        f.library.waitForIngest(timeoutSeconds: 60)
+        let broken = try XCTUnwrap(f.library.catalog.photo(relativePath: "Mixed/broken.jpg"))
+        XCTAssertEqual(f.library.photo(broken.id)?.status, .failed)
+        let album = try XCTUnwrap((try get(f, "/albums")["albums"] as? [[String: Any]])?.first)
+        XCTAssertEqual(album["count"] as? Int, 3)
+        let newer = try XCTUnwrap(f.library.catalog.photo(relativePath: "Mixed/newer.jpg"))
+        XCTAssertEqual((album["cover"] as? [String: Any])?["id"] as? Int, newer.id, "a photo that failed has no thumbnail to show")
+    }
+
     func testThePositionStaysOnTheServerUnlessShared() throws {
         let root = newRoot()
         try write(root, "a/one.jpg", taken: "2024-01-01T00:00:00Z")

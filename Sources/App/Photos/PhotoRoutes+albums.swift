@@ -31,7 +31,7 @@ extension PhotoRoutes {
 
     /// `{"id":…,"title":…,"path":…,"count":…,"cover":{…},"from":…,"to":…,"link":…` (open: the caller closes it).
     static func albumMembers(_ album: Album) -> String {
-        let cover = album.last
+        let cover = album.cover
         return "{\"id\":\(album.id),\"title\":\(PhotoDetails.quoted(album.title)),\"path\":\(PhotoDetails.quoted(album.path))"
             + ",\"count\":\(album.count),\"cover\":{\"id\":\(cover.id),\"thumbnail\":\"/photos/\(cover.id)/thumbnail.jpg?v=\(cover.version)\"}"
             + ",\"from\":\"\(album.first.taken)\",\"to\":\"\(album.last.taken)\",\"link\":\"/albums/\(album.id)\""

@@ -11,6 +11,9 @@ public struct Album: Sendable, Hashable {
     /// The oldest and the newest photo; the newest is the cover.
     public var first: Photo
     public var last: Photo
+    /// The newest photo that can be shown (a photo whose file could not be read has no
+    /// thumbnail); the newest of all when none can.
+    public var cover: Photo
 }
 
 /// Which folder is which album. Updated whenever the list or a photo's folder changes; a folder
@@ -145,8 +148,10 @@ extension PhotoCatalog {
             let contents = Self.ensureAlbums(&state, identity: snapshot)
             return contents.lists.compactMap { id, list -> Album? in
                 guard let path = identity.pathOf[id], let first = list.first, let last = list.last else { return nil }
+                let shown = list.last { state.photos[Int($0)].status != .failed } ?? last
                 return Album(id: id, path: path, title: String(path.split(separator: "/").last ?? Substring(path)),
-                             count: list.count, first: state.photos[Int(first)], last: state.photos[Int(last)])
+                             count: list.count, first: state.photos[Int(first)], last: state.photos[Int(last)],
+                             cover: state.photos[Int(shown)])
             }
         }.sorted { NaturalOrder.less($0.path, $1.path) }
     }
