@@ -124,6 +124,8 @@ final class ReplicaLiveTests: XCTestCase {
         let afterTheKill = Atomic(0)
         let killed = Atomic(false)
         let stop = Atomic(false)
+        // However the test leaves (a failed `try` included), the posters stop with it.
+        defer { stop.store(true, ordering: .relaxed) }
         let posters = DispatchGroup()
         for poster in 0..<8 {
             DispatchQueue.global().async(group: posters) {
@@ -198,6 +200,8 @@ final class ReplicaLiveTests: XCTestCase {
         let acknowledged = Mutex<[Int: String]>([:])
         let refused = Mutex<[Int: Int]>([:])
         let stop = Atomic(false)
+        // However the test leaves (a failed `try` included), the posters stop with it.
+        defer { stop.store(true, ordering: .relaxed) }
         let posters = DispatchGroup()
         for (index, server) in cluster.replicas.enumerated() {
             DispatchQueue.global().async(group: posters) {
@@ -205,7 +209,7 @@ final class ReplicaLiveTests: XCTestCase {
                 while !stop.load(ordering: .relaxed) {
                     let text = "replica \(index) comment \(n)"
                     n += 1
-                    guard let response = try? self.post(server, photo: 1, text) else { continue }
+                    guard let response = try? self.post(server, photo: 1, text) else { usleep(20_000); continue }
                     if response.status == 201, let id = response.object["id"] as? Int {
                         acknowledged.withLock { $0[id] = text }
                     } else {
