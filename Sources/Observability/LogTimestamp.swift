@@ -48,7 +48,7 @@ public struct LogTimestamp {
         second = seconds
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
-        let (year, month, day) = Self.civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         var bytes = [UInt8](repeating: 0, count: 20)
         func put(_ value: Int, _ digits: Int, at offset: Int) {
             var value = value
@@ -66,19 +66,5 @@ public struct LogTimestamp {
         bytes.withUnsafeBytes { raw in
             withUnsafeMutableBytes(of: &prefix) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[0..<20])) }
         }
-    }
-
-    /// Year, month and day of the proleptic Gregorian calendar for days since 1970-01-01
-    /// (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Observability
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) without Foundation, so formatting a date per
 /// request or per file costs a few dozen byte appends.
@@ -15,7 +16,7 @@ public enum HTTPDate {
     public static func format(_ seconds: Int) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         let weekday = dayNames[((days % 7) + 7) % 7]
         return "\(weekday), \(two(day)) \(monthNames[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
     }
@@ -38,31 +39,8 @@ public enum HTTPDate {
         guard let day = number(5..<7), let monthIndex = monthNames.firstIndex(of: monthText), let year = number(12..<16),
               let hour = number(17..<19), let minute = number(20..<22), let second = number(23..<25),
               day >= 1, day <= 31, hour < 24, minute < 60, second < 61 else { return nil }
-        return days(fromCivil: year, monthIndex + 1, day) * 86_400 + hour * 3600 + minute * 60 + second
+        return CivilCalendar.days(year: year, month: monthIndex + 1, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-    // Howard Hinnant's days-from-civil algorithms.
-    static func civil(fromDays z: Int) -> (Int, Int, Int) {
-        let z = z + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// When a photo was taken: the clock reading where it was taken, and the offset from UTC when
 /// the file says (a camera without a time zone setting only knows its clock).
@@ -91,7 +92,7 @@ public struct CaptureDate: Sendable, Hashable, Codable, Comparable {
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second), (0...999).contains(millisecond) else {
             return nil
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
         return seconds * 1000 + Int64(millisecond)
     }
@@ -104,31 +105,13 @@ public struct CaptureDate: Sendable, Hashable, Codable, Comparable {
         }
     }
 
-    /// Days from 1970-01-01 to the date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
     /// The calendar fields of a clock reading.
     static func fields(of milliseconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
         let totalSeconds = milliseconds.dividedRoundingDown(by: 1000)
         let millisecond = Int(milliseconds - totalSeconds * 1000)
         let days = Int(totalSeconds.dividedRoundingDown(by: 86_400))
         let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, millisecond)
     }
 }
