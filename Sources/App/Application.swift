@@ -48,7 +48,8 @@ public final class Application: @unchecked Sendable {
         // Before anything is served: comments must still sit under the photos they were written for.
         if let map = comments.store as? any PhotoIdentityMap {
             do {
-                try PhotoIdentityCheck.verify(map, catalog: photos.library.catalog.entries)
+                let catalog = photos.library.catalog
+                try PhotoIdentityCheck.verify(map, row: catalog.entry)
             } catch {
                 comments.stop()
                 photos.stop()

@@ -23,13 +23,13 @@ final class PhotoIdentityTests: XCTestCase {
         let catalog = [row(1, "trips/a.jpg", "aaaa"),   // moved: its id follows its content
                        row(2, "b.jpg", "b2b2"),         // edited in place: same path, new content
                        row(3, "a.jpg", "zzzz")]         // renumbered: another file under id 3
-        let wrong = PhotoIdentityCheck.disagreements(recorded: recorded, catalog: catalog)
+        let byID = Dictionary(uniqueKeysWithValues: (catalog + [row(5, "e.jpg", "eeee")]).map { ($0.id, $0) })
+        let wrong = PhotoIdentityCheck.disagreements(recorded: recorded, row: { id in catalog.first { $0.id == id } })
         XCTAssertEqual(wrong.map(\.recorded.photoID), [3, 4])
         XCTAssertEqual(wrong.first?.catalog?.path, "a.jpg")
         XCTAssertNil(wrong.last?.catalog, "id 4 is not in the catalog at all")
         // Agreeing rows are brought up to date; a commented photo without a record gets one.
-        let updates = PhotoIdentityCheck.updates(recorded: Array(recorded[0...1]), catalog: catalog + [row(5, "e.jpg", "eeee")],
-                                                 commented: [1, 2, 5])
+        let updates = PhotoIdentityCheck.updates(recorded: Array(recorded[0...1]), row: { byID[$0] }, commented: [1, 2, 5])
         XCTAssertEqual(updates, [PhotoIdentity(photoID: 1, path: "trips/a.jpg", contentHash: "aaaa"),
                                  PhotoIdentity(photoID: 2, path: "b.jpg", contentHash: "b2b2"),
                                  PhotoIdentity(photoID: 5, path: "e.jpg", contentHash: "eeee")])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Imaging
 @testable import Library
 
 final class HashTests: XCTestCase {
@@ -12,6 +13,26 @@ final class HashTests: XCTestCase {
             hash.update(Array(bytes[split...]))
             XCTAssertEqual(hash.hex, whole, "split at \(split)")
         }
+    }
+
+    func testOneShotDigestIsTheStreamedOne() {
+        let bytes = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
+        for count in [0, 1, 16, 31, 32, 33, 41, 64, 95, 200] {
+            let prefix = Array(bytes[..<count])
+            let oneShot = prefix.withUnsafeBytes { VersionDigest.digest(of: $0) }
+            XCTAssertEqual(ContentHash.hex(oneShot), VersionDigest.hex(of: prefix), "\(count) bytes")
+        }
+    }
+
+    func testVersionNamesAreTheDigestOfHashAndSettings() {
+        // The fast path names every version exactly as the streamed digest of "hash|settings" did.
+        let names = VersionNames(RenderSettings())
+        for hash in ["", "a", "2d06800538d394c2", "unhashed|trips/2019/IMG_0001.jpg|2811934|1700000000123456789|88123",
+                     String(repeating: "f", count: 40)] {
+            let streamed = String(VersionDigest.hex(of: Array((hash + "|" + names.key).utf8)).prefix(12))
+            XCTAssertEqual(names.version(contentHash: hash), streamed, hash)
+        }
+        XCTAssertEqual(ContentHash.hex(0x0123_4567_89ab_cdef, digits: 12), "0123456789ab")
     }
 
     func testVersionsKeepTheirOldNames() {

@@ -16,11 +16,11 @@ enum PhotoIdentityCheck {
         var catalog: CatalogEntry?
     }
 
-    /// The recorded identities the catalog contradicts.
-    static func disagreements(recorded: [PhotoIdentity], catalog: [CatalogEntry]) -> [Disagreement] {
-        let byID = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return recorded.compactMap { identity in
-            let row = byID[identity.photoID]
+    /// The recorded identities the catalog contradicts. `row` is the catalog's row of an id: only
+    /// the photos with comments are looked up, so the cost follows them, not the library's size.
+    static func disagreements(recorded: [PhotoIdentity], row: (Int) -> CatalogEntry?) -> [Disagreement] {
+        recorded.compactMap { identity in
+            let row = row(identity.photoID)
             if let row, identity.matches(path: row.path, contentHash: row.contentHash) { return nil }
             return Disagreement(recorded: identity, catalog: row)
         }
@@ -28,11 +28,10 @@ enum PhotoIdentityCheck {
 
     /// What to record now: the current identity of every commented photo whose record is
     /// missing or out of date (moved, or edited in place). Call only when nothing disagrees.
-    static func updates(recorded: [PhotoIdentity], catalog: [CatalogEntry], commented: [Int]) -> [PhotoIdentity] {
+    static func updates(recorded: [PhotoIdentity], row: (Int) -> CatalogEntry?, commented: [Int]) -> [PhotoIdentity] {
         let known = Dictionary(recorded.map { ($0.photoID, $0) }, uniquingKeysWith: { a, _ in a })
-        let byID = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return Set(commented + recorded.map(\.photoID)).sorted().compactMap { id in
-            guard let row = byID[id], !row.contentHash.isEmpty else { return nil }
+            guard let row = row(id), !row.contentHash.isEmpty else { return nil }
             let current = PhotoIdentity(photoID: id, path: row.path, contentHash: row.contentHash)
             return known[id] == current ? nil : current
         }
@@ -40,11 +39,11 @@ enum PhotoIdentityCheck {
 
     /// Verifies the store against the catalog and brings the record up to date; throws the
     /// refusal to start when they disagree.
-    static func verify(_ map: any PhotoIdentityMap, catalog: [CatalogEntry]) throws {
+    static func verify(_ map: any PhotoIdentityMap, row: (Int) -> CatalogEntry?) throws {
         let recorded = try map.photoIdentities()
-        let wrong = disagreements(recorded: recorded, catalog: catalog)
+        let wrong = disagreements(recorded: recorded, row: row)
         guard wrong.isEmpty else { throw PhotoIdentityError(wrong, photos: recorded.count) }
-        try map.record(updates(recorded: recorded, catalog: catalog, commented: try map.photosWithComments()))
+        try map.record(updates(recorded: recorded, row: row, commented: try map.photosWithComments()))
     }
 }
 

@@ -55,6 +55,17 @@ public struct ContentHash: Sendable {
     }
 
     /// 16 lowercase hex digits.
+    /// The first `count` (at most 16) of the 16 hex digits, without building the whole text.
+    static func hex(_ value: UInt64, digits count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            for i in 0..<count {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * i)) & 0xF
+                buffer[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return count
+        }
+    }
+
     static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

@@ -8,6 +8,15 @@ public enum PhotoStatus: String, Sendable, Hashable, CaseIterable {
     case ready
     /// The file cannot be shown; `Photo.error` says why.
     case failed
+
+    /// Its place in `allCases`, for tallies kept in an array.
+    var index: Int {
+        switch self {
+        case .processing: 0
+        case .ready: 1
+        case .failed: 2
+        }
+    }
 }
 
 /// The part of a photo that decides which image bytes answer for it: its version, size and status.
@@ -98,7 +107,7 @@ public struct Photo: Sendable, Hashable {
 
     /// The folder it is in, relative to the photos folder ("" for the root): its album.
     public var folder: Substring {
-        guard let slash = relativePath.lastIndex(of: "/") else { return "" }
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return relativePath[..<slash]
     }
 

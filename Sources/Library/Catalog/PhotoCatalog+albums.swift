@@ -63,11 +63,23 @@ extension PhotoCatalog {
             let seen = identity.seen
             let gathered = state.withLock { state -> (Int, [String: Set<Int>])? in
                 guard state.pathsGeneration != seen else { return nil }
+                // Photos in id order mostly come a folder at a time: gather each run of one
+                // folder before looking the folder up, not a dictionary lookup per photo.
                 var folders: [String: Set<Int>] = [:]
+                var run: (folder: Substring, ids: [Int]) = ("", [])
+                func flush() {
+                    if !run.folder.isEmpty { folders[String(run.folder), default: []].formUnion(run.ids) }
+                    run.ids.removeAll(keepingCapacity: true)
+                }
                 for photo in state.photos {
                     let folder = photo.folder
-                    if !folder.isEmpty { folders[String(folder), default: []].insert(photo.id) }
+                    if folder != run.folder {
+                        flush()
+                        run.folder = folder
+                    }
+                    run.ids.append(photo.id)
                 }
+                flush()
                 return (state.pathsGeneration, folders)
             }
             guard let (generation, folders) = gathered else { return }

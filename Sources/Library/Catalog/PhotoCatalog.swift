@@ -244,7 +244,8 @@ public final class PhotoCatalog: Sendable {
         byID.reserveCapacity(ids.count)
         var byVersion = VersionIndex()
         byVersion.reserve(ids.count)
-        var counts: [PhotoStatus: Int] = [:]
+        // Tallied by case, not hashed per photo.
+        var tally = [Int](repeating: 0, count: PhotoStatus.allCases.count)
         var unexamined = 0
         for (i, id) in ids.enumerated() {
             let entry = state.entries[id]!
@@ -255,9 +256,11 @@ public final class PhotoCatalog: Sendable {
             byPath[entry.path] = id
             byID[id] = i
             byVersion.insert(id, version)
-            counts[photo.status, default: 0] += 1
+            tally[photo.status.index] += 1
             if !entry.hashed { unexamined += 1 }
         }
+        var counts: [PhotoStatus: Int] = [:]
+        for status in PhotoStatus.allCases where tally[status.index] > 0 { counts[status] = tally[status.index] }
         state.photos = photos
         state.infos = infos
         state.byID = byID

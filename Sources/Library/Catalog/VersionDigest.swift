@@ -67,13 +67,17 @@ struct VersionDigest: Sendable {
 
     /// The hash of everything added so far.
     func finalize() -> UInt64 {
+        tail.withUnsafeBytes { finalize(remainder: $0) }
+    }
+
+    /// The hash once `remainder` (under 32 bytes, not yet added) is taken as the tail.
+    private func finalize(remainder: UnsafeRawBufferPointer) -> UInt64 {
         func rotl(_ v: UInt64, _ n: UInt64) -> UInt64 { (v << n) | (v >> (64 - n)) }
+        func merge(_ h: UInt64, _ lane: UInt64) -> UInt64 { (h ^ Self.round(0, lane)) &* Self.p1 &+ Self.p4 }
         var h = rotl(a, 1) &+ rotl(b, 7) &+ rotl(c, 12) &+ rotl(d, 18)
-        for lane in [a, b, c, d] {
-            h = (h ^ Self.round(0, lane)) &* Self.p1 &+ Self.p4
-        }
+        h = merge(merge(merge(merge(h, a), b), c), d)
         h &+= total
-        for byte in tail {
+        for byte in remainder {
             h ^= UInt64(byte) &* Self.p5
             h = rotl(h, 11) &* Self.p1
         }
@@ -83,6 +87,16 @@ struct VersionDigest: Sendable {
         h &*= Self.p3
         h ^= h >> 32
         return h
+    }
+
+    /// The digest of bytes given all at once: the same value as `update` then `finalize`, with
+    /// no buffer for the tail (versions are named 100,000 times at the start of a large library).
+    static func digest(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var state = VersionDigest()
+        let whole = bytes.count / 32 * 32
+        state.total = UInt64(bytes.count)
+        state.consumeStripes(bytes, 0, whole)
+        return state.finalize(remainder: UnsafeRawBufferPointer(rebasing: bytes[whole...]))
     }
 
     /// The hash as 16 lowercase hex digits.
