@@ -161,6 +161,109 @@ public final class LogLineBuffer {
         if count >= flushThreshold && fd != nil { flush() }
     }
 
+    /// One access-log line: `GET /path 200 method=GET path=/path status=200 bytes=… ms=… remote=…`
+    /// at level info, byte for byte what the general calls write.
+    ///
+    /// Every answered request writes one, so the common case (text, and values that need no
+    /// escaping or quoting) is written in one pass through a local pointer after one `reserve`;
+    /// anything else goes through the general calls.
+    public func accessLine(label: String, seconds: Int, milliseconds: Int, method: String, path: String,
+                           status: Int, bytes: Int, elapsed: Int, remote: String) {
+        if format == .text && 100...999 ~= status && bytes >= 0 && elapsed >= 0 {
+            if .info != prefixLevel || label != prefixLabel { spellPrefix(level: .info, label: label) }
+            let written = withBytes(method) { m in
+                withBytes(path) { p in
+                    withBytes(remote) { r in
+                        plainAccessLine(seconds: seconds, milliseconds: milliseconds, method: m, path: p,
+                                        status: status, bytes: bytes, elapsed: elapsed, remote: r)
+                    }
+                }
+            }
+            if written {
+                if count >= flushThreshold && fd != nil { flush() }
+                return
+            }
+        }
+        begin(level: .info, label: label, seconds: seconds, milliseconds: milliseconds)
+        message(method)
+        messageSpace()
+        message(path)
+        messageSpace()
+        message(status)
+        endMessage()
+        field("method", method)
+        field("path", path)
+        field("status", status)
+        field("bytes", bytes)
+        field("ms", elapsed)
+        field("remote", remote)
+        end()
+    }
+
+    /// The text access line when method, path and remote are plain (printable ASCII, no space,
+    /// quote or backslash): nothing to escape or quote, so each is copied as it is. False, with
+    /// nothing written, otherwise.
+    @inline(__always)
+    private func plainAccessLine(seconds: Int, milliseconds: Int, method m: UnsafeBufferPointer<UInt8>,
+                                 path p: UnsafeBufferPointer<UInt8>, status: Int, bytes: Int, elapsed: Int,
+                                 remote r: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let mb = m.baseAddress, let pb = p.baseAddress, let rb = r.baseAddress,
+              Self.isPlain(mb, m.count, low: 0x21, checkQuote: true, allowHigh: false),
+              Self.isPlain(pb, p.count, low: 0x21, checkQuote: true, allowHigh: false),
+              Self.isPlain(rb, r.count, low: 0x21, checkQuote: true, allowHigh: false) else { return false }
+        // The time, the prefix, the values twice, three statuses' worth of digits and the keys.
+        reserve(24 + prefixAfterTime.count + 2 * (m.count + p.count) + r.count + 2 * 20 + 3 * 3 + 64)
+        var out = storage + count
+        timestamp.write(seconds: seconds, milliseconds: milliseconds, to: out)
+        out += 24
+        prefixAfterTime.withUnsafeBufferPointer { prefix in
+            out.update(from: prefix.baseAddress!, count: prefix.count)
+            out += prefix.count
+        }
+        @inline(__always) func put(_ base: UnsafePointer<UInt8>, _ n: Int) {
+            out.update(from: base, count: n)
+            out += n
+        }
+        @inline(__always) func put(_ text: StaticString) { put(text.utf8Start, text.utf8CodeUnitCount) }
+        @inline(__always) func putStatus() {
+            out[0] = UInt8(48 + status / 100)
+            out[1] = UInt8(48 + status / 10 % 10)
+            out[2] = UInt8(48 + status % 10)
+            out += 3
+        }
+        put(mb, m.count); put(" "); put(pb, p.count); put(" "); putStatus()
+        put(" method="); put(mb, m.count)
+        put(" path="); put(pb, p.count)
+        put(" status="); putStatus()
+        put(" bytes="); out = Self.writeDecimal(UInt(bytes), at: out)
+        put(" ms="); out = Self.writeDecimal(UInt(elapsed), at: out)
+        put(" remote="); put(rb, r.count)
+        out.pointee = 0x0a
+        out += 1
+        count = out - storage
+        return true
+    }
+
+    /// Writes a number's digits at `out`; returns where they end.
+    @inline(__always)
+    private static func writeDecimal(_ number: UInt, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var digits = 1
+        var scale: UInt = 10
+        while digits < 20 && number >= scale {
+            digits += 1
+            if scale > UInt.max / 10 { break }
+            scale *= 10
+        }
+        var magnitude = number
+        var at = digits
+        repeat {
+            at -= 1
+            out[at] = UInt8(48 + magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return out + digits
+    }
+
     /// A whole record, as `StreamLogSink` writes it.
     public func append(_ record: LogRecord) {
         let time = record.date.timeIntervalSince1970
@@ -255,11 +358,10 @@ public final class LogLineBuffer {
 
     /// The string's UTF-8 bytes, in place when it is native (nearly always), else copied.
     @inline(__always)
-    private func withBytes(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        if string.utf8.withContiguousStorageIfAvailable(body) == nil {
-            var copied = string
-            copied.withUTF8(body)
-        }
+    private func withBytes<Result>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copied = string
+        return copied.withUTF8(body)
     }
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080

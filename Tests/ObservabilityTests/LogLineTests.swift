@@ -70,6 +70,41 @@ final class LogLineTests: XCTestCase {
         }
     }
 
+    func testAccessLinesAreTheGeneralCallsByteForByte() {
+        // The one-pass access line must spell every line as the general calls do, plain or not.
+        let paths = ["/photos/1/tiles/3/1/0.jpg", "/", "/a b", "/say\"hi\"", "/back\\slash", "/new%0aline\nforged",
+                     "/caf\u{e9}", "/\u{202e}gpj.exe", String(repeating: "/long", count: 400), ""]
+        let methods = ["GET", "HEAD", "POST", "BREW"]
+        let remotes = ["127.0.0.1", "::1", "[2001:db8::1]:443", "odd host"]
+        let statuses = [200, 304, 404, 99, 1000]
+        let sizes = [0, 9, 10, 10_240, 1 << 40, -1]
+        for format in LogFormat.allCases {
+            for (i, path) in paths.enumerated() {
+                let method = methods[i % methods.count], remote = remotes[i % remotes.count]
+                let status = statuses[i % statuses.count], bytes = sizes[i % sizes.count]
+                let fast = LogLineBuffer(format: format, fileDescriptor: nil)
+                fast.accessLine(label: "http", seconds: 1_764_584_400 + i, milliseconds: i * 37 % 1000, method: method,
+                                path: path, status: status, bytes: bytes, elapsed: i * 3, remote: remote)
+                let general = LogLineBuffer(format: format, fileDescriptor: nil)
+                general.begin(level: .info, label: "http", seconds: 1_764_584_400 + i, milliseconds: i * 37 % 1000)
+                general.message(method)
+                general.messageSpace()
+                general.message(path)
+                general.messageSpace()
+                general.message(status)
+                general.endMessage()
+                general.field("method", method)
+                general.field("path", path)
+                general.field("status", status)
+                general.field("bytes", bytes)
+                general.field("ms", i * 3)
+                general.field("remote", remote)
+                general.end()
+                XCTAssertEqual(fast.text, general.text, "\(format) \(path)")
+            }
+        }
+    }
+
     func testNumbersAreSpelledAsStringDoes() {
         for format in LogFormat.allCases {
             let buffer = LogLineBuffer(format: format, fileDescriptor: nil)

@@ -46,20 +46,9 @@ final class AccessLog {
         let wall = now + wallOffset
         let seconds = Int(wall.rounded(.down))
         let ms = Int((wall - Double(seconds)) * 1000)
-        buffer.begin(level: .info, label: logger.label, seconds: seconds, milliseconds: ms)
-        buffer.message(record.method.rawValue)
-        buffer.messageSpace()
-        buffer.message(record.path)
-        buffer.messageSpace()
-        buffer.message(Int(status.rawValue))
-        buffer.endMessage()
-        buffer.field("method", record.method.rawValue)
-        buffer.field("path", record.path)
-        buffer.field("status", Int(status.rawValue))
-        buffer.field("bytes", bytes)
-        buffer.field("ms", milliseconds)
-        buffer.field("remote", record.remoteAddress)
-        buffer.end()
+        buffer.accessLine(label: logger.label, seconds: seconds, milliseconds: ms, method: record.method.rawValue,
+                          path: record.path, status: Int(status.rawValue), bytes: bytes, elapsed: milliseconds,
+                          remote: record.remoteAddress)
         if buffer.isEmpty {
             pendingSince = nil  // the line filled a batch, which went out
         } else if pendingSince == nil {
