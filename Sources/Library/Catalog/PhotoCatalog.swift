@@ -311,13 +311,12 @@ struct VersionIndex: Sendable {
     mutating func reserve(_ count: Int) { single.reserveCapacity(count) }
 
     mutating func insert(_ id: Int, _ version: String) {
-        if let list = shared[version] {
-            shared[version] = list + [id]
-        } else if let other = single[version], other != id {
+        // One hash of the version in the common case (a version of its own): a start names 100,000.
+        if !shared.isEmpty, shared[version] != nil {
+            shared[version]!.append(id)
+        } else if let other = single.updateValue(id, forKey: version), other != id {
             single[version] = nil
             shared[version] = [other, id]
-        } else {
-            single[version] = id
         }
     }
 
