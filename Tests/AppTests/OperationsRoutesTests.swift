@@ -23,7 +23,7 @@ final class OperationsRoutesTests: XCTestCase {
     }
 
     private func get(_ router: Router, _ path: String) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: .GET, target: path))
+        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: path))
     }
 
     private func json(_ response: HTTPResponse) throws -> [String: Any] {
@@ -70,8 +70,8 @@ final class OperationsRoutesTests: XCTestCase {
     }
 
     func testHeadOfAProbeWorksForLoadBalancersThatUseIt() {
-        XCTAssertEqual(router().respond(to: HTTPRequest(method: .HEAD, target: "/healthz")).status, .ok)
-        XCTAssertEqual(router().respond(to: HTTPRequest(method: .POST, target: "/healthz")).status, .methodNotAllowed)
+        XCTAssertEqual(Responder(router: router()).respond(to: HTTPRequest(method: .HEAD, target: "/healthz")).status, .ok)
+        XCTAssertEqual(Responder(router: router()).respond(to: HTTPRequest(method: .POST, target: "/healthz")).status, .methodNotAllowed)
     }
 
     func testMetricsIsPrometheusTextWithProcessAndBuildInfo() throws {

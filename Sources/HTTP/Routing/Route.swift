@@ -13,13 +13,6 @@ public final class Route: Sendable {
     let segments: [PatternSegment]
     /// The names of the pattern's parameters in order, shared by every match of this route.
     let parameterNames: [String]
-    /// `segments` as plain numbers over `literalBytes`, which matching walks without reference counting.
-    let steps: [MatchStep]
-    /// Every literal and suffix of the pattern, end to end.
-    let literalBytes: [UInt8]
-    /// How many `/`-separated parts a matching path has; -1 when that varies (a final `*name`)
-    /// or for the root pattern. Paths with another count are passed over without matching.
-    let partCount: Int
 
     init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, lane: WorkLane = .general,
          handler: @escaping @Sendable (HTTPRequest) throws -> Reply, segments: [PatternSegment], parameterNames: [String]) {
@@ -30,24 +23,6 @@ public final class Route: Sendable {
         self.handler = handler
         self.segments = segments
         self.parameterNames = parameterNames
-        var steps: [MatchStep] = []
-        var literalBytes: [UInt8] = []
-        for segment in segments {
-            let start = literalBytes.count
-            switch segment {
-            case .literal(let literal):
-                literalBytes += literal
-                steps.append(MatchStep(kind: .literal, start: start, count: literal.count))
-            case .parameter(_, let suffix):
-                literalBytes += suffix
-                steps.append(MatchStep(kind: .parameter, start: start, count: suffix.count))
-            case .rest:
-                steps.append(MatchStep(kind: .rest, start: start, count: 0))
-            }
-        }
-        self.steps = steps
-        self.literalBytes = literalBytes
-        self.partCount = segments.isEmpty || segments.contains { if case .rest = $0 { true } else { false } } ? -1 : segments.count
     }
 
     /// The same route in a new object, for an event loop of its own (see `Router.copyingRoutes`).

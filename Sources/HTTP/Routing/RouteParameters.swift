@@ -27,6 +27,13 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
             }
         }
 
+        /// Forgets the last value, when the matcher backs out of a branch.
+        @inline(__always)
+        mutating func removeLast() {
+            count -= 1
+            if count >= Self.inlineCount { more.removeLast(2) }
+        }
+
         @inline(never)
         private mutating func appendMore(_ start: Int, _ end: Int) {
             more.append(start)
