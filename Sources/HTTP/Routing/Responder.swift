@@ -4,7 +4,10 @@ import Observability
 /// handler's reply, a thrown error as its problem response. The server calls these pieces from
 /// its loops and pool; `respond(to:)` calls the same ones on one thread, for tests and tools,
 /// so there is no second path to keep in step.
-public struct Responder: Sendable {
+///
+/// A class: each connection of a loop holds the loop's one responder by reference, so copying a
+/// connection's state copies one reference rather than every array of the routes.
+public final class Responder: Sendable {
     public let router: Router
     /// Where a handler's unexpected error is logged.
     let logger: Logger
