@@ -65,7 +65,7 @@ public final class Application: @unchecked Sendable {
         return DatabaseStartupError("database: \(error.message)")
     }
 
-    /// Every route of the application, static files last.
+    /// Every route of the application; the static files under `/*path` answer what no other pattern takes.
     public func makeRouter() -> Router {
         var router = Router()
         let comments = self.comments

@@ -38,7 +38,7 @@ final class CommentFixture: @unchecked Sendable {
 
     func respond(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                  from remoteAddress: String = "192.0.2.1") -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress))
+        Responder(router: router).respond(to: HTTPRequest(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress))
     }
 
     func postJSON(_ photo: Int, _ json: String, from remoteAddress: String = "192.0.2.1", forwardedFor: String? = nil) -> HTTPResponse {

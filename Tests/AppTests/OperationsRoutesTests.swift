@@ -23,7 +23,7 @@ final class OperationsRoutesTests: XCTestCase {
     }
 
     private func get(_ router: Router, _ path: String) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: .GET, target: path))
+        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: path))
     }
 
     private func json(_ response: HTTPResponse) throws -> [String: Any] {
@@ -31,47 +31,73 @@ final class OperationsRoutesTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
+    // The probes run both ways: in-process through the server's `Responder`, and against a live server.
+    private func get(_ client: TestClient, _ path: String) throws -> TestResponse {
+        try client.execute(.GET, path)
+    }
+
+    private func json(_ response: TestResponse) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
     func testHealthzAnswersOKAsJSONThatNoCacheKeeps() throws {
-        let response = get(router(), "/healthz")
-        XCTAssertEqual(response.status, .ok)
-        XCTAssertEqual(response.headers["Content-Type"], "application/json; charset=utf-8")
-        XCTAssertEqual(response.headers["Cache-Control"], "no-store")
-        XCTAssertEqual(try json(response)["status"] as? String, "ok")
-    }
-
-    func testReadyzFlipsWhenTheCatalogHasLoaded() throws {
-        let ready = Flag(false)
-        let router = router(ready: ready)
-        var response = get(router, "/readyz")
-        XCTAssertEqual(response.status, .serviceUnavailable)
-        XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
-        XCTAssertEqual(response.headers["Retry-After"], "1")
-        let problem = try json(response)
-        XCTAssertEqual(problem["status"] as? Int, 503)
-        XCTAssertTrue((problem["detail"] as? String ?? "").contains("catalog"))
-        XCTAssertEqual(get(router, "/healthz").status, .ok, "loading is alive, only not ready")
-
-        ready.value = true
-        response = get(router, "/readyz")
-        XCTAssertEqual(response.status, .ok)
-        XCTAssertEqual(try json(response)["status"] as? String, "ready")
-    }
-
-    func testDrainingTurnsBothProbesAway() throws {
-        let draining = Flag(false)
-        let router = router(draining: draining)
-        XCTAssertEqual(get(router, "/healthz").status, .ok)
-        draining.value = true
-        for path in ["/healthz", "/readyz"] {
-            let response = get(router, path)
-            XCTAssertEqual(response.status, .serviceUnavailable, path)
-            XCTAssertTrue((try json(response)["detail"] as? String ?? "").contains("shutting down"), path)
+        try test(router()) { client in
+            let response = try get(client, "/healthz")
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers["Content-Type"], "application/json; charset=utf-8")
+            XCTAssertEqual(response.headers["Cache-Control"], "no-store")
+            XCTAssertEqual(try json(response)["status"] as? String, "ok")
         }
     }
 
-    func testHeadOfAProbeWorksForLoadBalancersThatUseIt() {
-        XCTAssertEqual(router().respond(to: HTTPRequest(method: .HEAD, target: "/healthz")).status, .ok)
-        XCTAssertEqual(router().respond(to: HTTPRequest(method: .POST, target: "/healthz")).status, .methodNotAllowed)
+    func testReadyzFlipsWhenTheCatalogHasLoaded() throws {
+        for setup in TestingSetup.allCases {
+            let ready = Flag(false)
+            try test(router(ready: ready), [setup]) { client in
+                var response = try get(client, "/readyz")
+                XCTAssertEqual(response.status, .serviceUnavailable)
+                XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
+                XCTAssertEqual(response.headers["Retry-After"], "1")
+                let problem = try json(response)
+                XCTAssertEqual(problem["status"] as? Int, 503)
+                XCTAssertTrue((problem["detail"] as? String ?? "").contains("catalog"))
+                XCTAssertEqual(try get(client, "/healthz").status, .ok, "loading is alive, only not ready")
+
+                ready.value = true
+                response = try get(client, "/readyz")
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(try json(response)["status"] as? String, "ready")
+            }
+        }
+    }
+
+    func testDrainingTurnsBothProbesAway() throws {
+        for setup in TestingSetup.allCases {
+            let draining = Flag(false)
+            try test(router(draining: draining), [setup]) { client in
+                XCTAssertEqual(try get(client, "/healthz").status, .ok)
+                draining.value = true
+                for path in ["/healthz", "/readyz"] {
+                    let response = try get(client, path)
+                    XCTAssertEqual(response.status, .serviceUnavailable, path)
+                    XCTAssertTrue((try json(response)["detail"] as? String ?? "").contains("shutting down"), path)
+                }
+            }
+        }
+    }
+
+    func testHeadOfAProbeWorksForLoadBalancersThatUseIt() throws {
+        try test(router()) { client in
+            XCTAssertEqual(try client.execute(.HEAD, "/healthz").status, .ok)
+            let refused = try client.execute(.POST, "/healthz")
+            XCTAssertEqual(refused.status, .methodNotAllowed)
+            XCTAssertEqual(refused.headers["Allow"], "GET, HEAD")
+            XCTAssertEqual(refused.headers["Content-Type"], "application/problem+json")
+            XCTAssertEqual(try json(refused)["status"] as? Int, 405)
+            let missing = try client.execute(.GET, "/nowhere")
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertEqual(try json(missing)["detail"] as? String, "No resource at /nowhere.")
+        }
     }
 
     func testMetricsIsPrometheusTextWithProcessAndBuildInfo() throws {

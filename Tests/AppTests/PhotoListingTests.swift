@@ -69,7 +69,7 @@ final class PhotoListingTests: XCTestCase {
     }
 
     func get(_ router: Router, _ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: .GET, target: target, headers: headers))
+        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: target, headers: headers))
     }
 
     func object(_ response: HTTPResponse) throws -> [String: Any] {

@@ -41,7 +41,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func get(_ router: Router, _ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: .GET, target: target, headers: headers))
+        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: target, headers: headers))
     }
 
     func json(_ response: HTTPResponse) throws -> [String: Any] {

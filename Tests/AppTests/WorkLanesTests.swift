@@ -17,14 +17,14 @@ final class WorkLanesTests: XCTestCase {
         var router = Router()
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { true }, workload: { [load] },
                                   saturation: { behind.withLock { $0 } })
-        XCTAssertEqual(router.respond(to: HTTPRequest(method: .GET, target: "/readyz")).status, .ok)
+        XCTAssertEqual(Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/readyz")).status, .ok)
         behind.withLock { $0 = [load] }
-        let saturated = router.respond(to: HTTPRequest(method: .GET, target: "/readyz"))
+        let saturated = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/readyz"))
         XCTAssertEqual(saturated.status, .serviceUnavailable)
         XCTAssertEqual(saturated.headers["Retry-After"], "1")
         let detail = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(saturated.bodyBytes ?? [])) as? [String: Any])?["detail"] as? String)
         XCTAssertEqual(detail, "The server is saturated: images (812 waiting, the oldest for 14.2 s).")
-        let text = String(decoding: router.respond(to: HTTPRequest(method: .GET, target: "/metrics")).bodyBytes ?? [], as: UTF8.self)
+        let text = String(decoding: Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/metrics")).bodyBytes ?? [], as: UTF8.self)
         XCTAssertTrue(text.contains("photoscroll_worker_queue_length{lane=\"images\"} 812"), text)
         XCTAssertTrue(text.contains("photoscroll_worker_busy_threads{lane=\"images\"} 2"), text)
     }

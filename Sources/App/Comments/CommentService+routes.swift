@@ -16,7 +16,6 @@ extension CommentService {
         let lane = WorkLanes.comments
         router.get("/photos/:id/comments", lane: lane) { [self] request in try listComments(request) }
         router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane) { [self] request in try postComment(request) }
-        // Before /:cid, which would otherwise claim "events" (and answer 404, since it is no id).
         router.get("/photos/:id/comments/events", lane: lane) { [self] request in try openEvents(request) }
         router.get("/photos/:id/comments/:cid", lane: lane) { [self] request in try showComment(request) }
         router.delete("/photos/:id/comments/:cid", lane: lane) { [self] request in try deleteComment(request) }

@@ -33,8 +33,7 @@ struct PhotoRoutes: Sendable {
     var showLocation = false
 
     func register(on router: inout Router) {
-        // Tiles first: they are most of the traffic, and routes are tried in order. Images and
-        // the catalog each have worker threads of their own (see `WorkLanes`).
+        // Images and the catalog each have worker threads of their own (see `WorkLanes`).
         router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", lane: WorkLanes.images) { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
@@ -43,7 +42,6 @@ struct PhotoRoutes: Sendable {
         router.get("/photos/:id/original", lane: WorkLanes.images) { request in try original(request) }
         registerDeepZoom(on: &router)
         router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
-        // Before /photos/:id, which would otherwise claim these names (and answer 404: no id).
         router.get("/photos/summary", lane: WorkLanes.catalog) { request in try summaryResponse(request) }
         router.get("/photos/events", lane: WorkLanes.catalog) { _ in events.response() }
         router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }

@@ -41,7 +41,7 @@ final class Connection: @unchecked Sendable {
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
         self.fd = fd
         self.loop = loop
-        self.machine = ConnectionMachine(limits: loop.context.limits, router: loop.context.router,
+        self.machine = ConnectionMachine(limits: loop.context.limits, responder: loop.context.responder,
                                          remoteAddress: remoteAddress, now: loop.now)
     }
 
@@ -152,13 +152,7 @@ final class Connection: @unchecked Sendable {
     private func run(_ dispatch: consuming Dispatch) {
         // The request is read in place; only work sent to the pool takes a copy of it.
         let sequence = dispatch.sequence
-        let context = loop.context
-        let reply: Reply
-        do { reply = try dispatch.route.handler(dispatch.request) } catch {
-            apply(.responseReady(sequence: sequence, PreparedResponse(context.response(for: error, request: dispatch.request), for: dispatch.request)))
-            return
-        }
-        switch reply {
+        switch loop.context.responder.reply(to: dispatch.request, route: dispatch.route) {
         case .response(let response):
             apply(.responseReady(sequence: sequence, PreparedResponse(response, for: dispatch.request)))
         case .encoded(let encoded):
@@ -177,9 +171,7 @@ final class Connection: @unchecked Sendable {
         let context = loop.context
         let loop = self.loop
         context.pool.submit(lane: dispatch.route.lane, group: machine.remoteAddress, caps: caps) { [self] in
-            let response: HTTPResponse
-            do { response = try work() } catch { response = context.response(for: error, request: request) }
-            let prepared = PreparedResponse(response, for: request)
+            let prepared = PreparedResponse(context.responder.run(work, for: request), for: request)
             loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
         }
     }

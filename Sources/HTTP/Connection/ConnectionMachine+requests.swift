@@ -83,14 +83,10 @@ extension ConnectionMachine {
         // The last request before the client's end of input says so in its answer.
         let closeAfter = HTTPRequest.wantsClose(head.headers, version: head.version)
             || (inputEnded && !head.hasBody && inboundStart == inbound.count)
-        switch router.match(head.method, path: path) {
-        case .notFound:
-            refuse(HTTPError(.notFound, "No resource at \(path)."), head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
-        case .methodNotAllowed(let allow):
-            let error = HTTPError(.methodNotAllowed, "\(head.method) is not allowed on \(path).",
-                                  headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
+        switch responder.resolve(head.method, path: path) {
+        case .refused(let error):
             refuse(error, head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
-        case .found(let route, let parameters):
+        case .route(let route, let parameters):
             let record = RequestRecord(method: head.method, target: head.requestTarget, path: path, queryString: head.requestTarget.query ?? "",
                                        version: head.version, headers: head.headers, body: [], remoteAddress: remoteAddress,
                                        routePattern: route.pattern, startedAt: now)

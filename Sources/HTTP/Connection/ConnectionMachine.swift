@@ -140,7 +140,7 @@ struct ConnectionMachine {
     }
 
     let limits: HTTPLimits
-    let router: Router
+    let responder: Responder
     let remoteAddress: String
     /// Most requests read ahead of their responses; further pipelined requests wait in `inbound`.
     let maxPipelined: Int
@@ -182,10 +182,10 @@ struct ConnectionMachine {
     /// How long a closing connection lingers by default.
     static let defaultLingerSeconds = 2.0
 
-    init(limits: HTTPLimits, router: Router, remoteAddress: String, now: Double, maxPipelined: Int = 16, maxInFlight: Int? = nil,
+    init(limits: HTTPLimits, responder: Responder, remoteAddress: String, now: Double, maxPipelined: Int = 16, maxInFlight: Int? = nil,
          lingerSeconds: Double = ConnectionMachine.defaultLingerSeconds) {
         self.limits = limits
-        self.router = router
+        self.responder = responder
         self.remoteAddress = remoteAddress
         self.maxPipelined = maxPipelined
         self.maxInFlight = max(1, maxInFlight ?? limits.maxRequestsInFlight)

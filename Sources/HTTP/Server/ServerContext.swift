@@ -9,7 +9,8 @@ import Synchronization
 /// other's cache line. The copies share everything else (handlers, logger, pool); the observer
 /// is the one the server's observer hands this loop.
 final class ServerContext: Sendable {
-    let router: Router
+    /// This loop's routes and how their answers are made.
+    let responder: Responder
     let limits: HTTPLimits
     let logger: Logger
     let observer: any HTTPServerObserver
@@ -26,7 +27,7 @@ final class ServerContext: Sendable {
          openConnections: ConnectionCount, loops: Int = 1) {
         let cap = limits.maxConnectionsPerAddress
         self.maxConnectionsPerAddress = cap <= 0 ? 0 : max(1, (cap + loops - 1) / max(1, loops))
-        self.router = router
+        self.responder = Responder(router: router, logger: logger)
         self.openConnections = openConnections
         self.limits = limits
         self.logger = logger
@@ -34,14 +35,6 @@ final class ServerContext: Sendable {
         self.pool = pool
         self.serverName = serverName
         self.logsRequests = logger.level <= .info
-    }
-
-    /// The response for an error thrown by a handler: its own status if it is an HTTPResponseError,
-    /// otherwise a logged 500 that tells the client nothing of the internals.
-    func response(for error: Error, request: HTTPRequest) -> HTTPResponse {
-        if let error = error as? HTTPResponseError { return error.response }
-        logger.error("handler failed", [("method", request.method.rawValue), ("path", request.path), ("error", String(describing: error))])
-        return .problem(.internalServerError, detail: "The server could not answer this request.")
     }
 }
 

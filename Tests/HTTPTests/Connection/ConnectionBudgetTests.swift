@@ -5,7 +5,7 @@ import XCTest
 /// how slowly it may take them. Fed by hand, without sockets.
 extension ConnectionMachineTests {
     func defaultMachine(_ limits: HTTPLimits) -> ConnectionMachine {
-        ConnectionMachine(limits: limits, router: router, remoteAddress: "127.0.0.1", now: 0)
+        ConnectionMachine(limits: limits, responder: Responder(router: router), remoteAddress: "127.0.0.1", now: 0)
     }
 
     func testOneRequestInFlightByDefault() {

@@ -30,7 +30,7 @@ final class ConnectionMachineTests: XCTestCase {
     }
 
     func machine(now: Double = 0) -> ConnectionMachine {
-        ConnectionMachine(limits: limits, router: router, remoteAddress: "127.0.0.1", now: now, maxPipelined: 4, maxInFlight: 4, lingerSeconds: 2)
+        ConnectionMachine(limits: limits, responder: Responder(router: router), remoteAddress: "127.0.0.1", now: now, maxPipelined: 4, maxInFlight: 4, lingerSeconds: 2)
     }
 
     var sequences: [Int] = []

@@ -12,7 +12,7 @@ final class RouterTests: XCTestCase {
         router.post("/photos/:id/comments") { _ in HTTPResponse(status: .created) }
 
         func body(_ method: HTTPMethod, _ target: String) -> (Int, String) {
-            let response = router.respond(to: HTTPRequest(method: method, target: target))
+            let response = Responder(router: router).respond(to: HTTPRequest(method: method, target: target))
             return (response.status.rawValue, String(decoding: response.bodyBytes ?? [], as: UTF8.self))
         }
         XCTAssertEqual(body(.GET, "/photos/3").1, "3")
@@ -23,7 +23,7 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(body(.POST, "/photos/3/comments").0, 201)
         XCTAssertEqual(body(.GET, "/photos/3/").0, 404)
         XCTAssertEqual(body(.GET, "/photos/3/tiles/2/1/0.png").0, 404)
-        let notAllowed = router.respond(to: HTTPRequest(method: .DELETE, target: "/photos/3"))
+        let notAllowed = Responder(router: router).respond(to: HTTPRequest(method: .DELETE, target: "/photos/3"))
         XCTAssertEqual(notAllowed.status, .methodNotAllowed)
         XCTAssertEqual(notAllowed.headers["Allow"], "GET, HEAD")
     }
@@ -50,24 +50,67 @@ final class RouterTests: XCTestCase {
         }
     }
 
-    func testRegistrationOrderWinsAcrossLiteralAndWildcardRoutes() {
-        var router = Router()
-        router.get("/:anything", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(201)) }
-        router.get("/photos", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(202)) }
-        router.get("/photos/:id", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(203)) }
-        router.delete("/photos/:id") { _ in HTTPResponse(status: HTTPStatus(204)) }
-        router.get("/*rest", execution: .inline) { _ in HTTPResponse(status: HTTPStatus(205)) }
-        func status(_ method: HTTPMethod, _ path: String) -> Int {
-            router.respond(to: HTTPRequest(method: method, target: path)).status.rawValue
+    /// Routes that overlap the way the application's do, each answering with its own pattern.
+    static let overlapping: [(HTTPMethod, String)] = [
+        (.GET, "/"), (.GET, "/*path"), (.GET, "/:anything"), (.GET, "/photos"), (.GET, "/photos/summary"),
+        (.GET, "/photos/events"), (.GET, "/photos/:id"), (.DELETE, "/photos/:id"), (.GET, "/photos/:id/thumbnail.jpg"),
+        (.GET, "/photos/:id/:file.json"), (.GET, "/photos/:id/:file"), (.GET, "/photos/:id/tiles/:z/:x/:y.jpg"),
+        (.GET, "/photos/:id/comments"), (.POST, "/photos/:id/comments"), (.GET, "/photos/:id/comments/events"),
+        (.GET, "/photos/:id/comments/:cid"), (.DELETE, "/photos/:id/comments/:cid"), (.OPTIONS, "/photos/:id/comments/:cid"),
+        (.GET, "/files/*path"), (.GET, "/files/:name/raw"),
+    ]
+
+    /// Method, path, and the pattern that answers it (a status for a refusal, with `Allow` for 405).
+    static let table: [(HTTPMethod, String, String)] = [
+        (.GET, "/", "/"), (.HEAD, "/", "/"), (.GET, "/app.js", "/:anything"), (.GET, "/a/b/c", "/*path"),
+        (.GET, "/photos", "/photos"), (.GET, "/photos/", "/*path"), (.GET, "/photos/summary", "/photos/summary"),
+        (.GET, "/photos/events", "/photos/events"), (.GET, "/photos/3", "/photos/:id"), (.DELETE, "/photos/3", "/photos/:id"),
+        (.DELETE, "/photos/events", "/photos/:id"), (.HEAD, "/photos/3", "/photos/:id"),
+        (.GET, "/photos/3/thumbnail.jpg", "/photos/:id/thumbnail.jpg"), (.GET, "/photos/3/info.json", "/photos/:id/:file.json"),
+        (.GET, "/photos/3/.json", "/photos/:id/:file"), (.GET, "/photos/3/original", "/photos/:id/:file"),
+        (.GET, "/photos/3/tiles/2/1/0.jpg", "/photos/:id/tiles/:z/:x/:y.jpg"), (.GET, "/photos/3/tiles/2/1/0.png", "/*path"),
+        (.GET, "/photos/3/comments", "/photos/:id/comments"), (.POST, "/photos/3/comments", "/photos/:id/comments"),
+        (.GET, "/photos/3/comments/events", "/photos/:id/comments/events"),
+        (.GET, "/photos/3/comments/19", "/photos/:id/comments/:cid"), (.DELETE, "/photos/3/comments/events", "/photos/:id/comments/:cid"),
+        (.GET, "/files", "/files/*path"), (.GET, "/files/a/raw", "/files/:name/raw"), (.GET, "/files/a/raw/b", "/files/*path"),
+        (.GET, "/files/a/cooked", "/files/*path"),
+        (.POST, "/photos/3", "405 GET, HEAD, DELETE"), (.PUT, "/photos/3/comments", "405 GET, HEAD, POST"),
+        (.PUT, "/photos/3/comments/events", "405 GET, HEAD, DELETE, OPTIONS"), (.POST, "/", "405 GET, HEAD"),
+        (.POST, "/files/a/raw", "405 GET, HEAD"),
+    ]
+
+    /// The answer for one row: the pattern that matched, or the refusal's status and `Allow`.
+    private func outcome(_ router: Router, _ method: HTTPMethod, _ path: String) -> String {
+        switch Responder(router: router).resolve(method, path: path) {
+        case .route(let route, _): route.pattern
+        case .refused(let error): "\(error.status.rawValue) \(error.headers["Allow"] ?? "")"
         }
-        XCTAssertEqual(status(.GET, "/photos"), 201, "the earlier wildcard route wins")
-        XCTAssertEqual(status(.GET, "/photos/3"), 203)
-        XCTAssertEqual(status(.DELETE, "/photos/3"), 204)
-        XCTAssertEqual(status(.GET, "/a/b/c"), 205)
-        XCTAssertEqual(status(.GET, "/"), 205)
-        XCTAssertEqual(status(.POST, "/photos/3"), 405)
-        if case .methodNotAllowed(let allow) = router.match(.POST, path: "/photos/3") {
-            XCTAssertEqual(allow, [.GET, .HEAD, .DELETE])
+    }
+
+    func testTheSameRouteAnswersWhateverTheRegistrationOrder() {
+        var generator = SystemRandomNumberGenerator()
+        var orders = [Self.overlapping, Array(Self.overlapping.reversed())]
+        for _ in 0..<50 { orders.append(Self.overlapping.shuffled(using: &generator)) }
+        for order in orders {
+            var router = Router()
+            for (method, pattern) in order { router.add(method, pattern, execution: .inline) { _ in HTTPResponse() } }
+            for (method, path, expected) in Self.table {
+                XCTAssertEqual(outcome(router, method, path), expected, "\(method) \(path), registered as \(order.map(\.1))")
+            }
+            XCTAssertEqual(outcome(router, .GET, "//"), "/*path")
+        }
+    }
+
+    func testNoSuchPathIs404AndOtherMethodsAre405() {
+        var router = Router()
+        router.get("/photos/:id", execution: .inline) { _ in HTTPResponse() }
+        router.post("/photos/:id/comments") { _ in HTTPResponse(status: .created) }
+        XCTAssertEqual(outcome(router, .GET, "/albums"), "404 ")
+        XCTAssertEqual(outcome(router, .GET, "/photos/3/comments"), "405 POST", "HEAD is allowed only where GET is")
+        XCTAssertEqual(outcome(router, .HEAD, "/photos/3/comments"), "405 POST")
+        XCTAssertEqual(outcome(router, .GET, "/photos/3/comments/4"), "404 ")
+        if case .methodNotAllowed(let allow) = router.match(.PUT, path: "/photos/3") {
+            XCTAssertEqual(allow, [.GET, .HEAD])
         } else {
             XCTFail("expected 405")
         }
@@ -135,7 +178,7 @@ final class RouteParametersTests: XCTestCase {
     func testValuesAreCutFromThePercentDecodedPath() throws {
         var router = Router()
         router.get("/photos/:id", execution: .inline) { r in HTTPResponse(contentType: "text/plain", bytes: Array(r.parameters["id"]!.utf8)) }
-        let response = router.respond(to: HTTPRequest(method: .GET, target: "/photos/a%20b"))
+        let response = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/photos/a%20b"))
         XCTAssertEqual(String(decoding: response.bodyBytes ?? [], as: UTF8.self), "a b")
     }
 }
