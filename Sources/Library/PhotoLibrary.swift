@@ -16,7 +16,6 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let renderer: any PhotoRendering
     let logger: Logger
     let metrics: LibraryMetrics
-    let renders = SingleFlight<TileKey, [UInt8]>()
     let ingest: IngestQueue
     let onDemand = OnDemandGate()
     let progress: Mutex<IngestProgressLog>

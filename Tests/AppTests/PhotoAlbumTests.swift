@@ -46,7 +46,8 @@ final class PhotoAlbumTests: XCTestCase {
         library.refresh()
         let events = PhotoLiveEvents(library: library, tileSize: 256, commentCount: { _ in 0 }, metrics: MetricsRegistry())
         let routes = PhotoRoutes(library: library, tileSize: 256, commentCount: { _ in 0 }, logger: .disabled,
-                                 summary: PhotoSummary(catalog: library.catalog), events: events, showLocation: showLocation)
+                                 summary: PhotoSummary(catalog: library.catalog), events: events,
+                                 answers: TileAnswers(cache: library.cache), showLocation: showLocation)
         var router = Router()
         routes.register(on: &router)
         addTeardownBlock {

@@ -6,7 +6,8 @@ import Observability
 import XCTest
 @testable import App
 
-/// The photo routes in-process through `router.respond`, over a real library of JPEGs drawn at test time.
+/// The photo routes in-process through `router.respond`: over a real library of JPEGs drawn at
+/// test time where pixels matter, over canned bytes (`CannedRendering`, no libvips) where they do not.
 final class PhotoRoutesTests: XCTestCase {
     struct Fixture {
         let service: PhotoService
@@ -14,20 +15,27 @@ final class PhotoRoutesTests: XCTestCase {
         let photos: String
     }
 
-    /// photo1 1500×700 (maxZoom 3), photo2 300×200 PNG, photo3 not an image.
-    func makeFixture() throws -> Fixture {
+    /// photo1 1500×700 (maxZoom 3), photo2 300×200 PNG, photo3 not an image; drawn and rendered
+    /// by libvips, or canned when `canned` is given.
+    func makeFixture(canned: CannedRendering? = nil) throws -> Fixture {
         let root = NSTemporaryDirectory() + "photo-routes-\(UUID().uuidString)"
         let photos = root + "/photos"
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        try DemoImage.write(to: photos + "/photo1.jpg", width: 1500, height: 700, seed: 1)
-        try DemoImage.write(to: photos + "/photo2.png", width: 300, height: 200, seed: 2)
+        if canned != nil {
+            CannedRendering.write(to: photos + "/photo1.jpg", width: 1500, height: 700)
+            CannedRendering.write(to: photos + "/photo2.png", width: 300, height: 200)
+        } else {
+            try DemoImage.write(to: photos + "/photo1.jpg", width: 1500, height: 700, seed: 1)
+            try DemoImage.write(to: photos + "/photo2.png", width: 300, height: 200, seed: 2)
+        }
         FileManager.default.createFile(atPath: photos + "/photo3.jpg", contents: Data("just text".utf8))
         var configuration = Configuration()
         configuration.photos = photos
         configuration.data = root + "/data"
         configuration.rescanSeconds = 0
         try FileManager.default.createDirectory(atPath: configuration.data, withIntermediateDirectories: true)
-        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
+        let service = try canned.map { try PhotoService(configuration: configuration, renderer: $0, logger: .disabled, metrics: MetricsRegistry()) }
+            ?? PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
         service.library.refresh()
         var router = Router()
         service.register(on: &router, commentCount: { $0 == 1 ? 2 : 0 })
@@ -95,7 +103,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func testOnePhotoAndEveryMalformedId() throws {
-        let f = try makeFixture()
+        let f = try makeFixture(canned: CannedRendering())
         let response = get(f.router, "/photos/2")
         XCTAssertEqual(response.status, .ok)
         XCTAssertEqual(try json(response)["title"] as? String, "photo2")
@@ -107,7 +115,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func testTilesOutsideThePyramidOrMalformedAre404() throws {
-        let f = try makeFixture()
+        let f = try makeFixture(canned: CannedRendering())
         XCTAssertEqual(get(f.router, "/photos/1/tiles/0/0/0.jpg").status, .ok)
         // Level 3 of 1500×700 is 6 × 3 tiles.
         XCTAssertEqual(get(f.router, "/photos/1/tiles/3/5/2.jpg").status, .ok)
@@ -150,7 +158,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func testCurrentVersionIsImmutableAndAnythingElseIsShortLived() throws {
-        let f = try makeFixture()
+        let f = try makeFixture(canned: CannedRendering())
         let version = try XCTUnwrap(f.service.library.photo(1)).version
         for path in ["/photos/1/tiles/1/0/0.jpg", "/photos/1/thumbnail.jpg"] {
             XCTAssertEqual(get(f.router, "\(path)?v=\(version)").headers["Cache-Control"], "public, max-age=31536000, immutable")
@@ -161,7 +169,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func testACachedImageAnswersAsItsFirstRequestDid() throws {
-        let f = try makeFixture()
+        let f = try makeFixture(canned: CannedRendering())
         let version = try XCTUnwrap(f.service.library.photo(1)).version
         for path in ["/photos/1/tiles/3/1/1.jpg", "/photos/1/thumbnail.jpg"] {
             let first = get(f.router, "\(path)?v=\(version)")
@@ -187,7 +195,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func testEveryResourceHasAStrongETagAndAnswers304() throws {
-        let f = try makeFixture()
+        let f = try makeFixture(canned: CannedRendering())
         let version = try XCTUnwrap(f.service.library.photo(1)).version
         for path in ["/photos", "/photos/1", "/photos/1/thumbnail.jpg?v=\(version)", "/photos/1/tiles/2/1/0.jpg?v=\(version)"] {
             let first = get(f.router, path)
@@ -227,7 +235,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func testAFailedPhotoSaysWhyAndItsImagesAreProblems() throws {
-        let f = try makeFixture()
+        let f = try makeFixture(canned: CannedRendering())
         let response = get(f.router, "/photos/3")
         XCTAssertEqual(response.status, .ok)
         let body = try json(response)
@@ -244,5 +252,25 @@ final class PhotoRoutesTests: XCTestCase {
         }
         // The others keep working.
         XCTAssertEqual(get(f.router, "/photos/2/tiles/0/0/0.jpg").status, .ok)
+    }
+
+    /// The routes over an injected renderer: every image is the renderer's canned bytes, from
+    /// photos that are text files, so no byte of any answer came from libvips.
+    func testTheRoutesRunOnCannedBytesWithoutLibvips() throws {
+        let renderer = CannedRendering()
+        let f = try makeFixture(canned: renderer)
+        let photo = try XCTUnwrap(f.service.library.photo(1))
+        XCTAssertEqual([photo.width, photo.height], [1500, 700])
+        XCTAssertEqual(try json(get(f.router, "/photos/1"))["maxZoom"] as? Int, 3)
+        let tile = get(f.router, "/photos/1/tiles/3/5/2.jpg?v=\(photo.version)")
+        XCTAssertEqual(tile.status, .ok)
+        XCTAssertEqual(tile.bodyBytes, CannedRendering.bytes(TileCoordinate(z: 3, x: 5, y: 2), of: photo.sourcePath))
+        XCTAssertEqual(tile.headers["ETag"], "\"\(photo.version)-3-5-2\"")
+        // The second answer is the cached one, with the same bytes.
+        XCTAssertEqual(get(f.router, "/photos/1/tiles/3/5/2.jpg?v=\(photo.version)").bodyBytes, tile.bodyBytes)
+        XCTAssertEqual(get(f.router, "/photos/2/thumbnail.jpg").bodyBytes,
+                       CannedRendering.bytes(nil, of: try XCTUnwrap(f.service.library.photo(2)).sourcePath))
+        XCTAssertGreaterThan(renderer.renders, 0)
+        XCTAssertEqual(try String(contentsOfFile: photo.sourcePath, encoding: .utf8), "canned 1500x700\n", "not an image libvips could read")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 @testable import Library
+import Synchronization
 import XCTest
 
 final class TileCacheTests: XCTestCase {
@@ -16,7 +17,7 @@ final class TileCacheTests: XCTestCase {
         XCTAssertEqual(cache.bytes, 900)
         XCTAssertNil(cache.get(key(0)))
         // Touch 1, then add: 2 is now the least recently used.
-        XCTAssertEqual(cache.get(key(1))?.first, 1)
+        XCTAssertEqual(cache.get(key(1))?.bytes.first, 1)
         cache.put(key(4), [UInt8](repeating: 4, count: 300))
         XCTAssertNil(cache.get(key(2)))
         XCTAssertNotNil(cache.get(key(1)))
@@ -44,8 +45,7 @@ final class TileCacheTests: XCTestCase {
         XCTAssertNil(cache.get(key(0)))
         XCTAssertEqual(cache.bytes, 900)
         // Looking up only the attachment marks an entry as used like the other lookups.
-        cache.attach(Note("x"), to: key(3))
-        XCTAssertNotNil(cache.attachment(key(3)))
+        XCTAssertNotNil(cache.get(key(3)))
         cache.put(key(6), [UInt8](repeating: 6, count: 300))
         XCTAssertNil(cache.get(key(4)))
         XCTAssertNotNil(cache.get(key(3)))
@@ -53,16 +53,15 @@ final class TileCacheTests: XCTestCase {
         XCTAssertNotNil(cache.get(key(6)))
     }
 
-    func testHitsAreCountedOnlyWhenAskedAndOnlyForWhatIsReturned() {
+    func testHitsAreCountedOnlyWhenAskedAndOnlyForWhatIsReturned() throws {
         let cache = TileCache(capacityBytes: 1000)
         cache.put(key(1), [1, 2, 3])
         XCTAssertNotNil(cache.get(key(1)))
         XCTAssertNil(cache.get(key(2), countingHit: true), "a miss is no hit")
+        let image = try XCTUnwrap(cache.get(key(1), countingHit: true))
         XCTAssertNotNil(cache.get(key(1), countingHit: true))
-        XCTAssertNotNil(cache.entry(key(1), countingHit: true))
-        XCTAssertNil(cache.attachment(key(1), countingHit: true), "nothing attached: nothing returned, no hit")
-        cache.attach(Note("a"), to: key(1))
-        XCTAssertNotNil(cache.attachment(key(1), countingHit: true))
+        XCTAssertTrue(cache.holds(image.stamp), "asking after an entry is no hit")
+        XCTAssertNotNil(cache.get(key(1), countingHit: true))
         XCTAssertEqual(cache.takeHits(), 3)
         XCTAssertEqual(cache.takeHits(), 0)
     }
@@ -73,7 +72,7 @@ final class TileCacheTests: XCTestCase {
             cache.put(key(n % 300), [UInt8](repeating: 1, count: 50 + n % 977))
             XCTAssertLessThanOrEqual(cache.bytes, 10_000)
         }
-        let total = (0..<300).compactMap { cache.get(key($0))?.count }.reduce(0, +)
+        let total = (0..<300).compactMap { cache.get(key($0))?.bytes.count }.reduce(0, +)
         XCTAssertEqual(total, cache.bytes)
     }
 
@@ -83,39 +82,105 @@ final class TileCacheTests: XCTestCase {
         cache.put(key(1, "new"), [4, 5])
         cache.retainVersions(["new"])
         XCTAssertNil(cache.get(key(1, "old")))
-        XCTAssertEqual(cache.get(key(1, "new")), [4, 5])
+        XCTAssertEqual(cache.get(key(1, "new"))?.bytes, [4, 5])
         XCTAssertEqual(cache.bytes, 2)
     }
 
-    private final class Note: Sendable {
-        let text: String
-        init(_ text: String) { self.text = text }
-    }
-
-    func testAttachmentStaysWithItsEntryUntilTheEntryGoes() throws {
+    func testAStampNamesOneEntryUntilItGoes() throws {
         let cache = TileCache(capacityBytes: 1000)
-        cache.attach(Note("nobody"), to: key(1))
-        XCTAssertNil(cache.entry(key(1)), "attaching to a missing key stores nothing")
+        XCTAssertFalse(cache.holds(0))
         cache.put(key(1), [UInt8](repeating: 1, count: 400))
-        let first = try XCTUnwrap(cache.entry(key(1)))
-        XCTAssertNil(first.attachment)
-        XCTAssertEqual(first.entityTag, key(1).entityTag)
+        let first = try XCTUnwrap(cache.get(key(1)))
         XCTAssertEqual(first.bytes.count, 400)
-        cache.attach(Note("headers"), to: key(1))
-        XCTAssertEqual((cache.entry(key(1))?.attachment as? Note)?.text, "headers")
-        // Stored again (a re-render): the old attachment goes with the old entry.
+        XCTAssertEqual(first.version, "v1")
+        XCTAssertTrue(cache.holds(first.stamp))
+        XCTAssertEqual(cache.get(key(1))?.stamp, first.stamp, "the same entry, the same stamp")
+        // Stored again (a re-render): another entry, another stamp.
         cache.put(key(1), [UInt8](repeating: 2, count: 400))
-        XCTAssertNil(cache.entry(key(1))?.attachment)
-        cache.attach(Note("again"), to: key(1))
+        let second = try XCTUnwrap(cache.get(key(1)))
+        XCTAssertNotEqual(second.stamp, first.stamp)
+        XCTAssertFalse(cache.holds(first.stamp))
+        XCTAssertTrue(cache.holds(second.stamp))
         // Evicted, then stored again: nothing carried over. Used above, it is spared once
         // (key 2 goes first), then goes when it is the oldest again.
         cache.put(key(2), [UInt8](repeating: 3, count: 400))
         cache.put(key(3), [UInt8](repeating: 4, count: 400))
         cache.put(key(4), [UInt8](repeating: 6, count: 400))
         XCTAssertNil(cache.get(key(2)))
-        XCTAssertNil(cache.entry(key(1)))
+        XCTAssertNil(cache.get(key(1)))
+        XCTAssertFalse(cache.holds(second.stamp))
         cache.put(key(1), [UInt8](repeating: 5, count: 100))
-        XCTAssertNil(cache.entry(key(1))?.attachment)
+        let third = try XCTUnwrap(cache.get(key(1)))
+        XCTAssertFalse([first.stamp, second.stamp].contains(third.stamp))
+        XCTAssertTrue(cache.holds(third.stamp))
+    }
+
+    /// The whole policy, row by row: a cap, what is stored and used in order, what is kept.
+    func testThePolicyTable() {
+        struct Row {
+            let cap: Int
+            /// `p<n>:<bytes>` stores tile n, `g<n>` uses it, `r<version>` keeps only that version,
+            /// `q<n>:<bytes>` stores tile n of version v2.
+            let steps: [String]
+            let kept: [String]
+            let line: UInt
+        }
+        let rows = [
+            Row(cap: 0, steps: ["p1:1"], kept: [], line: #line),
+            Row(cap: 10, steps: ["p1:10"], kept: ["v1/1"], line: #line),
+            Row(cap: 10, steps: ["p1:11"], kept: [], line: #line),
+            Row(cap: 10, steps: ["p1:5", "p2:5", "p3:5"], kept: ["v1/2", "v1/3"], line: #line),
+            Row(cap: 10, steps: ["p1:5", "p2:5", "g1", "p3:5"], kept: ["v1/1", "v1/3"], line: #line),
+            Row(cap: 10, steps: ["p1:5", "p2:5", "g1", "g2", "p3:5"], kept: ["v1/2", "v1/3"], line: #line),
+            Row(cap: 10, steps: ["p1:4", "p2:4", "p3:9"], kept: ["v1/3"], line: #line),
+            Row(cap: 10, steps: ["p1:4", "p1:6", "p2:4"], kept: ["v1/1", "v1/2"], line: #line),
+            Row(cap: 10, steps: ["p1:4", "q1:4", "rv2"], kept: ["v2/1"], line: #line),
+            Row(cap: 10, steps: ["p1:4", "q1:4", "rv3"], kept: [], line: #line),
+            Row(cap: 10, steps: ["p1:4", "q2:4", "rv1"], kept: ["v1/1"], line: #line),
+        ]
+        for row in rows {
+            let cache = TileCache(capacityBytes: row.cap)
+            var seen: Set<TileKey> = []
+            for step in row.steps {
+                let kind = step.first!
+                let rest = step.dropFirst()
+                let parts = rest.split(separator: ":").map(String.init)
+                switch kind {
+                case "p", "q":
+                    let k = key(Int(parts[0])!, kind == "p" ? "v1" : "v2")
+                    seen.insert(k)
+                    cache.put(k, [UInt8](repeating: 0, count: Int(parts[1])!))
+                case "g": _ = cache.get(key(Int(parts[0])!))
+                case "r": cache.retainVersions([String(rest)])
+                default: XCTFail("unknown step \(step)")
+                }
+            }
+            let kept = seen.filter { cache.get($0) != nil }.map { "\($0.version)/\($0.tile!.x)" }.sorted()
+            XCTAssertEqual(kept, row.kept, "cap \(row.cap): \(row.steps)", line: row.line)
+            XCTAssertEqual(cache.bytes, seen.compactMap { cache.get($0)?.bytes.count }.reduce(0, +), line: row.line)
+            XCTAssertEqual(cache.keepsImages, row.cap > 0, line: row.line)
+        }
+        XCTAssertTrue(TileCache.outlives("v1", current: ["v1", "v2"]))
+        XCTAssertFalse(TileCache.outlives("v0", current: ["v1"]))
+    }
+
+    func testConcurrentFillsOfOneKeyLoadItOnce() throws {
+        let cache = TileCache(capacityBytes: 1000)
+        let loads = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let bytes = try? cache.fill(key(1)) {
+                loads.withLock { $0 += 1 }
+                Thread.sleep(forTimeInterval: 0.1)
+                return [7, 7]
+            }
+            XCTAssertEqual(bytes, [7, 7])
+        }
+        XCTAssertEqual(loads.withLock { $0 }, 1)
+        XCTAssertEqual(try cache.fill(key(1)) { XCTFail("a hit loads nothing"); return [] }, [7, 7])
+        // Too large to keep: handed back, not kept, loaded again next time.
+        let small = TileCache(capacityBytes: 1)
+        XCTAssertEqual(try small.fill(key(2)) { [1, 2, 3] }, [1, 2, 3])
+        XCTAssertNil(small.get(key(2)))
     }
 
     func testZeroCapacityKeepsNothing() {

@@ -25,7 +25,7 @@ final class TileServingTests: XCTestCase {
         XCTAssertEqual(renderer.tileRenders, 1)
         XCTAssertEqual(Set(bodies), [Array("rendered 3/2/1".utf8)])
         // The next request is a memory hit.
-        XCTAssertEqual(library.cachedImage(TileKey(version: photo.version, tile: tile)), Array("rendered 3/2/1".utf8))
+        XCTAssertEqual(library.cachedImage(TileKey(version: photo.version, tile: tile))?.bytes, Array("rendered 3/2/1".utf8))
         XCTAssertEqual(renderer.tileRenders, 1)
         library.flushMetrics()
         let hits = metrics.counter("photoscroll_tile_cache_hits_total", help: "").value()

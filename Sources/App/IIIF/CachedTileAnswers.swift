@@ -1,9 +1,9 @@
 import HTTP
 import Synchronization
 
-/// The answers built from one cached tile or thumbnail, kept with its cache entry
-/// (`TileCache.attach`) and dropped with it: a hit sends bytes encoded once instead of building
-/// a response.
+/// The answers built from one cached tile or thumbnail, kept under its cache entry's stamp
+/// (`TileAnswers`) and dropped after it: a hit sends bytes encoded once instead of building a
+/// response.
 ///
 /// `plain` is what `/photos/:id/tiles/…`, the thumbnail and DeepZoom answer. A IIIF answer
 /// carries Link headers naming the service's absolute URL and the request's caching, so the
@@ -21,7 +21,19 @@ final class CachedTileAnswers: Sendable {
         let answer: EncodedResponse
     }
 
-    init(plain: EncodedResponse) { self.plain = plain }
+    /// `v=<version>`: the query of the image URLs handed out for the bytes' version, spelled
+    /// once, so the usual request is settled by comparing two short strings.
+    let versionQuery: String
+
+    init(plain: EncodedResponse, version: String) {
+        self.plain = plain
+        self.versionQuery = "v=" + version
+    }
+
+    /// Whether `query` names the bytes' version as its `v` (see `PhotoCaching.carriesVersion`).
+    func isCurrent(_ query: String, version: String) -> Bool {
+        query == versionQuery || PhotoCaching.carriesVersion(query, version)
+    }
 
     /// The IIIF answer kept for this photo, Host and caching, if it is the one kept.
     func iiifAnswer(photoID: Int, host: String, immutable: Bool) -> EncodedResponse? {

@@ -30,7 +30,7 @@ extension IIIFRoutes {
             kept.remove("Content-Type")
             return .response(HTTPResponse(status: .notModified, headers: kept))
         }
-        if let bytes = library.cachedImage(key) { return .response(HTTPResponse(headers: headers, body: .bytes(bytes))) }
+        if let image = library.cachedImage(key) { return .response(HTTPResponse(headers: headers, body: .bytes(image.bytes))) }
         return .offload { [library, logger] in
             do {
                 let bytes = try rendition.map { try library.rendition(of: photo, $0) } ?? library.image(of: photo, tile: key.tile)
@@ -46,23 +46,22 @@ extension IIIFRoutes {
     /// from the photo's version, size and status alone with an answer encoded once per tile,
     /// origin and caching. Nil for everything else, which the full path answers.
     private func cachedTile(_ request: HTTPRequest) -> EncodedResponse? {
-        guard library.cache.capacity > 0, request.headers["If-None-Match"] == nil,
+        guard library.cache.keepsImages, request.headers["If-None-Match"] == nil,
               let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed,
               let pyramid = info.pyramid(tileSize: tileSize),
               let resolved = try? resolve(request, width: info.width, height: info.height),
-              let tile = Self.tile(for: resolved, in: pyramid) else { return nil }
-        let immutable = request.queryString == info.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version)
-        let key = TileKey(version: info.version, tile: tile)
+              let tile = Self.tile(for: resolved, in: pyramid),
+              let image = library.cachedImage(TileKey(version: info.version, tile: tile)) else { return nil }
+        let kept = answers.answers(for: image, tile: tile)
+        let immutable = kept.isCurrent(request.queryString, version: image.version)
         // The answer depends on the Host only through the origin, so the header's value is the
         // key: a hit compares it and spells nothing.
         let host = base.publicURL.isEmpty ? request.headers["Host"] ?? "" : ""
-        let answers = library.cachedAttachment(key) as? CachedTileAnswers
-        if let answer = answers?.iiifAnswer(photoID: id, host: host, immutable: immutable) { return answer }
-        guard let origin = try? base.origin(of: request), let hit = library.cache.entry(key, countingHit: answers == nil) else { return nil }
-        let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: hit.entityTag,
-                                                           immutable: immutable), body: hit.bytes)
-        let kept = answers ?? (hit.attachment as? CachedTileAnswers) ?? CachedTileAnswers(plain: PhotoRoutes.plainAnswer(hit))
-        if answers == nil && hit.attachment == nil { library.cache.attach(kept, to: key) }
+        if let answer = kept.iiifAnswer(photoID: id, host: host, immutable: immutable) { return answer }
+        guard let origin = try? base.origin(of: request) else { return nil }
+        let etag = TileKey(version: image.version, tile: tile).entityTag
+        let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: etag, immutable: immutable),
+                                     body: image.bytes)
         kept.keep(.init(photoID: id, host: host, immutable: immutable, answer: answer))
         return answer
     }

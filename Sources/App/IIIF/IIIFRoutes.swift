@@ -20,6 +20,8 @@ struct IIIFRoutes: Sendable {
     let limits: ImageLimits
     let base: ServiceBase
     let logger: Logger
+    /// Hot tiles' answers, shared with the photo routes.
+    let answers: TileAnswers
 
     /// The Image API's prefix: `/iiif/3`.
     static let prefix = "/iiif/3"

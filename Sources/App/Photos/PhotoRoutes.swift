@@ -18,6 +18,8 @@ struct PhotoRoutes: Sendable {
     let logger: Logger
     let summary: PhotoSummary
     let events: PhotoLiveEvents
+    /// Hot tiles' answers, encoded once per cache entry.
+    let answers: TileAnswers
 
     /// Photos in a page when `limit` is not given, and the most a page may hold.
     static let defaultLimit = 200
@@ -135,70 +137,59 @@ struct PhotoRoutes: Sendable {
         return value
     }
 
-    /// A tile, or the thumbnail when `tile` is nil.
+    /// A tile, or the thumbnail when `tile` is nil, as the library's lookup finds it.
     func image(_ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
-        if let hit = cachedImage(request, tile: tile) { return hit }
-        return try image(of: try find(request), request, tile: tile)
+        guard let id = PhotoPath.id(request.parameters) else { throw Self.noSuchPhoto(request) }
+        // A conditional request is settled by the version alone, before any bytes are looked at.
+        if request.headers["If-None-Match"] != nil, let answer = try notModified(request, id: id, tile: tile) { return answer }
+        switch library.lookupImage(photoID: id, tile: tile) {
+        case .hit(let image): return hit(image, request, tile: tile)
+        case .miss(let photo, let miss): return missed(photo, miss, request, tile: tile)
+        case .notFound(.noSuchPhoto): throw Self.noSuchPhoto(request)
+        case .notFound(.failed(let photo)): throw Self.cannotBeShown(photo)
+        case .notFound(.outsidePyramid): throw Self.noSuchTile(request)
+        }
     }
 
-    /// The hot path: an unconditional request, with the current `?v=`, for an image in memory,
-    /// answered from the photo's version, size and status alone. nil for everything else,
-    /// which the full path answers (errors included), so the outcome is the same either way.
-    private func cachedImage(_ request: HTTPRequest, tile: TileCoordinate?) -> Reply? {
-        guard library.cache.capacity > 0, request.headers["If-None-Match"] == nil,
-              let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed else { return nil }
-        // Image URLs are handed out as `?v=<version>` and nearly always come back so: one
-        // comparison of two short strings (two words each) settles those.
-        guard request.queryString == info.versionQuery || PhotoCaching.carriesVersion(request.queryString, info.version) else {
-            return nil
-        }
-        if let tile {
-            guard let pyramid = info.pyramid(tileSize: tileSize), pyramid.contains(tile) else { return nil }
-        }
-        let key = TileKey(version: info.version, tile: tile)
-        // The answer depends on the key alone: built on the entry's first hit, head fields
-        // encoded, and kept with it as the entry's attachment, so a hit spells, encodes and
-        // allocates nothing, and reaches one object of the entry's.
-        if let answers = library.cachedAttachment(key) as? CachedTileAnswers { return .encoded(answers.plain) }
-        guard let hit = library.cachedEntry(key) else { return nil }
-        let answer = Self.plainAnswer(hit)
-        library.cache.attach(CachedTileAnswers(plain: answer), to: key)
-        return .encoded(answer)
+    /// An image in memory. The hot path is an unconditional request with the current `?v=`:
+    /// its answer depends on the image alone, so it is encoded on the entry's first hit and kept
+    /// (`TileAnswers`), and a hit spells, encodes and allocates nothing.
+    @inline(__always)
+    private func hit(_ image: CachedImage, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
+        let kept = answers.answers(for: image, tile: tile)
+        if kept.isCurrent(request.queryString, version: image.version) { return .encoded(kept.plain) }
+        return .response(HTTPResponse(headers: Self.imageHeaders(etag: TileKey(version: image.version, tile: tile).entityTag,
+                                                                 cacheControl: PhotoCaching.short), body: .bytes(image.bytes)))
     }
 
-    /// The answer to a plain GET of a cached image with the current `?v=`, sharing the one copy
-    /// of the bytes the cache holds.
-    static func plainAnswer(_ hit: TileCache.Hit) -> EncodedResponse {
-        EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", hit.entityTag),
-                                              ("Cache-Control", PhotoCaching.immutable), CrossOrigin.allowOrigin]), body: hit.bytes)
-    }
-
-    /// Every case of an image request, from the photo's full record.
-    private func image(of photo: Photo, _ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
-        if photo.status == .failed {
-            // No tile of it exists or will: 404, with the reason the photo's JSON gives.
-            throw HTTPError(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.")
-        }
+    /// A 304 when If-None-Match names the image's current ETag; nil when the request goes on.
+    /// Errors are the same as an unconditional request's.
+    private func notModified(_ request: HTTPRequest, id: Int, tile: TileCoordinate?) throws -> Reply? {
+        guard let photo = library.photo(id) else { throw Self.noSuchPhoto(request) }
+        if photo.status == .failed { throw Self.cannotBeShown(photo) }
         if let tile {
             guard let pyramid = photo.pyramid(tileSize: tileSize), pyramid.contains(tile) else { throw Self.noSuchTile(request) }
         }
-        let key = TileKey(version: photo.version, tile: tile)
-        let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
-        let etag = key.entityTag
-        if PhotoCaching.notModified(request, etag: etag) {
-            var answer = PhotoCaching.notModifiedResponse(etag: etag, cacheControl: cacheControl)
-            answer.headers.add(CrossOrigin.allowOrigin.0, CrossOrigin.allowOrigin.1)
-            return .response(answer)
-        }
-        // Built once, in order, without the set-replaces-all pass of HTTPResponse(contentType:).
-        let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl),
-                                   CrossOrigin.allowOrigin])
-        if library.cache.capacity == 0, photo.status == .ready {
+        let etag = TileKey(version: photo.version, tile: tile).entityTag
+        guard PhotoCaching.notModified(request, etag: etag) else { return nil }
+        var answer = PhotoCaching.notModifiedResponse(etag: etag, cacheControl: PhotoCaching.cacheControl(request, version: photo.version))
+        answer.headers.add(CrossOrigin.allowOrigin.0, CrossOrigin.allowOrigin.1)
+        return .response(answer)
+    }
+
+    /// Head fields of an image answer, built once, in order, without the set-replaces-all pass of
+    /// HTTPResponse(contentType:).
+    static func imageHeaders(etag: String, cacheControl: String) -> HTTPHeaders {
+        HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag), ("Cache-Control", cacheControl), CrossOrigin.allowOrigin])
+    }
+
+    /// An image not in memory: sent from disk, read into memory, or rendered, off the event loop.
+    private func missed(_ photo: Photo, _ miss: ImageMiss, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
+        let headers = Self.imageHeaders(etag: TileKey(version: photo.version, tile: tile).entityTag,
+                                        cacheControl: PhotoCaching.cacheControl(request, version: photo.version))
+        if !library.cache.keepsImages, case .built(let path) = miss {
             // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
-            return .response(HTTPResponse(headers: headers, body: .file(path: library.builtPath(of: photo, tile: tile))))
-        }
-        if let bytes = library.cachedImage(key) {
-            return .response(HTTPResponse(headers: headers, body: .bytes(bytes)))
+            return .response(HTTPResponse(headers: headers, body: .file(path: path)))
         }
         let work: @Sendable () throws -> HTTPResponse = { [library, logger, renderFailures] in
             do {
@@ -220,7 +211,7 @@ struct PhotoRoutes: Sendable {
                 throw HTTPError(.notFound, ClientText.photoError(error.description, of: photo))
             }
         }
-        guard photo.status == .processing else { return .offload(work) }
+        guard miss == .rendered else { return .offload(work) }
         // No pyramid yet: this is a render from the source, seconds of CPU for a large photo.
         // They wait their turn per photo and per client, without holding a thread meanwhile.
         return .offloadCapped([WorkCap(key: "photo \(photo.id)", limit: rendersPerPhoto),
@@ -235,10 +226,17 @@ struct PhotoRoutes: Sendable {
     }
 
     func find(_ request: HTTPRequest) throws -> Photo {
-        guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else {
-            throw HTTPError(.notFound, "There is no photo at \(request.path).")
-        }
+        guard let id = PhotoPath.id(request.parameters), let photo = library.photo(id) else { throw Self.noSuchPhoto(request) }
         return photo
+    }
+
+    private static func noSuchPhoto(_ request: HTTPRequest) -> HTTPError {
+        HTTPError(.notFound, "There is no photo at \(request.path).")
+    }
+
+    /// No image of a failed photo exists or will: 404, with the reason the photo's JSON gives.
+    private static func cannotBeShown(_ photo: Photo) -> HTTPError {
+        HTTPError(.notFound, photo.error.map { ClientText.photoError($0, of: photo) } ?? "This photo cannot be shown.")
     }
 
     private static func noSuchTile(_ request: HTTPRequest) -> HTTPError {

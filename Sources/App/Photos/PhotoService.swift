@@ -22,11 +22,26 @@ public final class PhotoService: Sendable {
     let downloadOriginals: Bool
     let showLocation: Bool
 
+    /// Hot tiles' answers, encoded once per cache entry and shared by every image route.
+    let answers: TileAnswers
+
     /// The library's catalog lives in `database` (SQLite in the data folder, or PostgreSQL shared
-    /// by every replica); nil opens `<data>/catalog.sqlite`.
-    public init(configuration: Configuration, database: SQLDatabase? = nil, logger: Logger, metrics: MetricsRegistry) throws {
+    /// by every replica); nil opens `<data>/catalog.sqlite`. Tiles and thumbnails are libvips'.
+    public convenience init(configuration: Configuration, database: SQLDatabase? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
-        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database, logger: logger, metrics: metrics)
+        try self.init(configuration: configuration, database: database,
+                      renderer: VipsPhotoRendering(settings: LibraryConfiguration(configuration).settings),
+                      logger: logger, metrics: metrics)
+    }
+
+    /// With what renders tiles and thumbnails and reads photos' headers (`renderer`), and where the
+    /// catalog is kept (`database`, else `store`, else `<data>/catalog.sqlite`) given by the
+    /// caller: libvips is neither started nor called unless `renderer` calls it.
+    public init(configuration: Configuration, database: SQLDatabase? = nil, store: (any CatalogStore)? = nil,
+                renderer: any PhotoRendering, logger: Logger, metrics: MetricsRegistry) throws {
+        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database, store: store,
+                                        renderer: renderer, logger: logger, metrics: metrics)
+        self.answers = TileAnswers(cache: library.cache)
         self.tileSize = configuration.tileSize
         self.logger = logger
         self.metrics = metrics
@@ -65,11 +80,11 @@ public final class PhotoService: Sendable {
                                      options: PhotoJSON.Options(original: downloadOriginals, showLocation: showLocation))
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
-                                 summary: PhotoSummary(catalog: library.catalog), events: events,
+                                 summary: PhotoSummary(catalog: library.catalog), events: events, answers: answers,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
                                  downloadOriginals: downloadOriginals, showLocation: showLocation)
         routes.register(on: &router)
-        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger)
+        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger, answers: answers)
             .register(on: &router)
     }
 

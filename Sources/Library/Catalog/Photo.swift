@@ -26,15 +26,12 @@ public struct PhotoImageInfo: Sendable, Hashable {
     public var width: Int
     public var height: Int
     public var status: PhotoStatus
-    /// `v=<version>`: the query of the image URLs handed out for this version, spelled once.
-    public let versionQuery: String
 
     public init(version: String, width: Int, height: Int, status: PhotoStatus) {
         self.version = version
         self.width = width
         self.height = height
         self.status = status
-        self.versionQuery = "v=" + version
     }
 
     /// The facts of `photo`.

@@ -1,22 +1,58 @@
 import Foundation
 import Imaging
 
+/// Where a tile or thumbnail lookup stands (`PhotoLibrary.lookupImage`).
+public enum ImageLookup: Sendable {
+    /// In memory: the bytes of the photo's current version.
+    case hit(CachedImage)
+    /// Not in memory: `image(of:tile:)` makes it, off the event loop; `ImageMiss` says how.
+    /// Boxed, as is `notFound`: a photo's record is large, and a hit should not carry its room.
+    indirect case miss(Photo, ImageMiss)
+    /// There is no such image.
+    indirect case notFound(ImageNotFound)
+}
+
+/// How a missing image is made.
+public enum ImageMiss: Sendable, Equatable {
+    /// Read from the built pyramid, where it is the file at `path`.
+    case built(path: String)
+    /// Rendered from the source now: there is no pyramid yet (its build is queued).
+    case rendered
+}
+
+/// Why there is no image.
+public enum ImageNotFound: Sendable, Equatable {
+    /// No photo has that id.
+    case noSuchPhoto
+    /// The photo cannot be shown (`Photo.error` says why).
+    case failed(Photo)
+    /// The tile is outside the photo's pyramid, or the photo's size is not known.
+    case outsidePyramid(Photo)
+}
+
 extension PhotoLibrary {
-    /// A tile or thumbnail from memory, or nil; a hit is counted. Never blocks on I/O, so an
-    /// event loop may call it.
-    public func cachedImage(_ key: TileKey) -> [UInt8]? {
+    /// A tile (or, with `tile` nil, the thumbnail) of the current version of photo `id`: a hit
+    /// from memory (counted), or what a miss needs. Never blocks on I/O, so an event loop may
+    /// call it; a hit reads the photo's version, size and status alone.
+    public func lookupImage(photoID id: Int, tile: TileCoordinate?) -> ImageLookup {
+        if let info = imageInfo(id), info.status != .failed,
+           tile.map({ info.pyramid(tileSize: configuration.settings.tileSize)?.contains($0) ?? false }) ?? true,
+           let image = cache.get(TileKey(version: info.version, tile: tile), countingHit: true) {
+            return .hit(image)
+        }
+        guard let photo = photo(id) else { return .notFound(.noSuchPhoto) }
+        if photo.status == .failed { return .notFound(.failed(photo)) }
+        if let tile {
+            guard let pyramid = photo.pyramid(tileSize: configuration.settings.tileSize), pyramid.contains(tile) else {
+                return .notFound(.outsidePyramid(photo))
+            }
+        }
+        return .miss(photo, photo.status == .ready ? .built(path: builtPath(of: photo, tile: tile)) : .rendered)
+    }
+
+    /// A tile, thumbnail or rendition from memory, or nil; a hit is counted. Never blocks on I/O.
+    public func cachedImage(_ key: TileKey) -> CachedImage? {
         cache.get(key, countingHit: true)
-    }
-
-    /// Like `cachedImage`, with the image's ETag and attachment as the cache holds them; a hit is counted.
-    public func cachedEntry(_ key: TileKey) -> TileCache.Hit? {
-        cache.entry(key, countingHit: true)
-    }
-
-    /// Only what was attached to a cached image (see `TileCache.attach`), or nil when the image is
-    /// not cached or nothing is attached yet; a hit is counted only when something is returned.
-    public func cachedAttachment(_ key: TileKey) -> (any AnyObject & Sendable)? {
-        cache.attachment(key, countingHit: true)
     }
 
     /// Adds the cache's hits to `photoscroll_tile_cache_hits_total` and updates the bytes
@@ -35,17 +71,16 @@ extension PhotoLibrary {
     /// from the built pyramid on disk, or rendered from the source on demand. Concurrent callers
     /// for the same missing image share one render. Blocks: call it off the event loop.
     public func image(of photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
-        let key = TileKey(version: photo.version, tile: tile)
-        if let bytes = cachedImage(key) { return bytes }
+        try cachedOrFilled(TileKey(version: photo.version, tile: tile)) { try load(photo, tile: tile) }
+    }
+
+    /// The image of `key` from memory (a counted hit), else made by `load` and kept as the
+    /// cache's policy says (a counted miss).
+    func cachedOrFilled(_ key: TileKey, _ load: () throws -> [UInt8]) throws -> [UInt8] {
+        if let image = cache.get(key, countingHit: true) { return image.bytes }
         metrics.cacheMisses.increment()
-        let bytes = try renders.run(key) { () throws -> [UInt8] in
-            // Another caller may have finished this very image while we waited for the lock.
-            if let bytes = cache.get(key) { return bytes }
-            let bytes = try load(photo, tile: tile)
-            cache.put(key, bytes)
-            metrics.cacheBytes.set(Double(cache.bytes))
-            return bytes
-        }
+        let bytes = try cache.fill(key, load)
+        metrics.cacheBytes.set(Double(cache.bytes))
         return bytes
     }
 

@@ -7,22 +7,15 @@ extension PhotoLibrary {
     /// kept in the same memory cache as the tiles. Concurrent callers for the same rendition share
     /// one render. Blocks: call it off the event loop.
     public func rendition(of photo: Photo, _ rendition: RegionRendition) throws -> [UInt8] {
-        let key = TileKey(version: photo.version, rendition: rendition.name)
-        if let bytes = cachedImage(key) { return bytes }
-        metrics.cacheMisses.increment()
-        return try renders.run(key) { () throws -> [UInt8] in
-            if let bytes = cache.get(key) { return bytes }
+        try cachedOrFilled(TileKey(version: photo.version, rendition: rendition.name)) { () throws -> [UInt8] in
             guard let pyramid = photo.pyramid(tileSize: configuration.settings.tileSize) else {
                 throw ImagingError.corrupt("the photo's size is not known")
             }
             let directory = catalog.pyramidDirectory(photo.version)
             // A pyramid is renamed into place whole, so its first tile means all of it is there.
             let built = access(renderer.tilePath(in: directory, TileCoordinate(z: 0, x: 0, y: 0)), R_OK) == 0
-            let bytes = try renderer.renderRegion(source: photo.sourcePath, pyramidDirectory: built ? directory : nil,
-                                                  pyramid: pyramid, rendition)
-            cache.put(key, bytes)
-            metrics.cacheBytes.set(Double(cache.bytes))
-            return bytes
+            return try renderer.renderRegion(source: photo.sourcePath, pyramidDirectory: built ? directory : nil,
+                                             pyramid: pyramid, rendition)
         }
     }
 }

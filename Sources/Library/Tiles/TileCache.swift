@@ -40,33 +40,36 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     public static func == (lhs: TileKey, rhs: TileKey) -> Bool {
         lhs.tile == rhs.tile && lhs.version == rhs.version && lhs.rendition == rhs.rendition
     }
-
-    /// The strong ETag of this image, quoted: `"version-z-x-y"`, `"version-thumbnail"`, or
-    /// `"version-r<hash of the rendition's name>"` (names hold commas, which If-None-Match lists split at).
-    /// Spelled by appending into one reserved buffer: interpolation costs several times more,
-    /// and the cache keeps the result with its entry so a hot tile never spells it again.
-    public var entityTag: String {
-        var tag = String()
-        tag.reserveCapacity(version.utf8.count + 40)
-        tag.append("\"")
-        tag.append(version)
-        if let tile {
-            tag.append("-"); tag.append(String(tile.z))
-            tag.append("-"); tag.append(String(tile.x))
-            tag.append("-"); tag.append(String(tile.y))
-        } else if let rendition {
-            tag.append("-r"); tag.append(ContentHash.hex(of: Array(rendition.utf8)))
-        } else {
-            tag.append("-thumbnail")
-        }
-        tag.append("\"")
-        return tag
-    }
 }
 
-/// Hot tiles in memory, evicted in the order of a second-chance (CLOCK) list once the byte cap
-/// is reached: the oldest entry goes first unless it was used since it was last looked at, in
-/// which case it is moved to the front and spared once.
+/// An image as the cache hands it out: its bytes, the photo version they are of, and the stamp
+/// of the entry that holds them.
+public struct CachedImage: Sendable {
+    /// The image, shared with the cache (copy-on-write, so never copied here).
+    public let bytes: [UInt8]
+    /// The photo version the bytes are of (`TileKey.version`).
+    public let version: String
+    /// Names this one entry: an image stored again (re-rendered, or evicted and read back) gets
+    /// another stamp. What a caller derives from the bytes may be kept under it until the cache
+    /// says the entry is gone (`TileCache.onRemoval`, `holds`).
+    public let stamp: UInt64
+
+    /// The entry's place in the cache, from 0 up to the most entries ever held at once, and
+    /// reused by later entries: an index for a caller's own table of what it derives, checked
+    /// against `stamp`.
+    public var slot: Int { Int(stamp >> 32) }
+}
+
+/// The tile cache and its whole policy, in one place: what is kept, for how long, and what goes.
+///
+/// - Kept: every tile, thumbnail and rendition that is read from a built pyramid or rendered,
+///   if it fits the byte cap on its own (0 keeps nothing: images are then sent from disk).
+///   Concurrent fills of one missing image share one render (`fill`).
+/// - For how long: while its photo version is current (`retainVersions` after a scan found
+///   files changed or gone), and until it is evicted.
+/// - Evicted: in the order of a second-chance (CLOCK) list once the byte cap is reached: the
+///   oldest entry goes first unless it was used since it was last looked at, in which case it
+///   is moved to the front and spared once.
 ///
 /// Entries are `[UInt8]`, which is copy-on-write: a hit hands the same buffer to every
 /// response without copying it. Lookups and inserts are O(1) under one short lock. A hit only
@@ -74,22 +77,11 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
 /// and never written, so the event loops looking it up do not pass its memory between them
 /// the way moving it to the front of a list on every hit would.
 public final class TileCache: Sendable {
-    /// A cached image as a hit hands it out.
-    public struct Hit: Sendable {
-        /// The image, shared with the cache (copy-on-write, so never copied here).
-        public var bytes: [UInt8]
-        /// `key.entityTag`, spelled once when the entry was stored.
-        public var entityTag: String
-        /// What the serving layer built from this entry and attached to it (see `attach`), or nil.
-        public var attachment: (any AnyObject & Sendable)?
-    }
-
     private struct Node {
         var key: TileKey
         var bytes: [UInt8]
-        /// `key.entityTag`, spelled once when the entry is stored.
-        var entityTag: String
-        var attachment: (any AnyObject & Sendable)?
+        /// Slot index in the high half, a per-store generation in the low half; 0 when free.
+        var stamp: UInt64
         /// Used since the eviction scan last passed it.
         var referenced: Bool
         var previous: Int
@@ -107,13 +99,23 @@ public final class TileCache: Sendable {
         var bytes = 0
         /// Hits counted and not yet taken (see `takeHits`).
         var hits = 0
+        /// The low half of the next stamp; never 0.
+        var generation: UInt32 = 0
+        /// Stamps of the entries removed by the current operation, for the removal observer.
+        var removed: [UInt64] = []
 
         /// The entry of `key`, marked as used; a hit counted when `counting`.
+        @inline(__always)
         mutating func use(_ key: TileKey, counting: Bool) -> Int? {
             guard let i = index[key] else { return nil }
             if !nodes[i].referenced { nodes[i].referenced = true }
             if counting { hits += 1 }
             return i
+        }
+
+        @inline(__always)
+        func image(_ i: Int) -> CachedImage {
+            CachedImage(bytes: nodes[i].bytes, version: nodes[i].key.version, stamp: nodes[i].stamp)
         }
 
         /// Evicts the oldest entry not used since the scan last passed it; used ones met on the
@@ -152,47 +154,78 @@ public final class TileCache: Sendable {
             bytes -= nodes[i].bytes.count
             index[nodes[i].key] = nil
             nodes[i].bytes = []
-            nodes[i].entityTag = ""
-            nodes[i].attachment = nil
+            removed.append(nodes[i].stamp)
+            nodes[i].stamp = 0
             free.append(i)
+        }
+
+        mutating func nextStamp(slot: Int) -> UInt64 {
+            generation &+= 1
+            if generation == 0 { generation = 1 }
+            return UInt64(slot) << 32 | UInt64(generation)
         }
     }
 
     /// The most bytes kept; 0 keeps nothing.
     public let capacity: Int
     private let state = Mutex(State())
+    private let fills = SingleFlight<TileKey, [UInt8]>()
+    private let removalObserver = Mutex<(@Sendable ([UInt64]) -> Void)?>(nil)
 
     public init(capacityBytes: Int) {
         self.capacity = max(0, capacityBytes)
     }
 
-    /// The cached bytes, marking them used. With `countingHit`, a hit is counted (see `takeHits`):
+    /// Whether anything is kept at all (a cap above 0).
+    public var keepsImages: Bool { capacity > 0 }
+
+    /// Whether an image of `byteCount` bytes is kept when stored: one that fits the cap alone.
+    public func admits(byteCount: Int) -> Bool { byteCount <= capacity && capacity > 0 }
+
+    /// Whether an image of `version` may stay while `current` are the versions in the catalog.
+    public static func outlives(_ version: String, current: Set<String>) -> Bool { current.contains(version) }
+
+    /// The cached image, marking it used. With `countingHit`, a hit is counted (see `takeHits`):
     /// under the lock the lookup holds anyway, rather than in a counter of its own that every
     /// hit from every loop would write.
-    public func get(_ key: TileKey, countingHit: Bool = false) -> [UInt8]? {
+    public func get(_ key: TileKey, countingHit: Bool = false) -> CachedImage? {
         state.withLock { state in
-            state.use(key, counting: countingHit).map { state.nodes[$0].bytes }
+            state.use(key, counting: countingHit).map { state.image($0) }
         }
     }
 
-    /// The cached bytes with their ETag and attachment, marking them used: a hit builds nothing.
-    public func entry(_ key: TileKey, countingHit: Bool = false) -> Hit? {
-        state.withLock { state in
-            state.use(key, counting: countingHit).map { i in
-                Hit(bytes: state.nodes[i].bytes, entityTag: state.nodes[i].entityTag, attachment: state.nodes[i].attachment)
-            }
+    /// Whether the entry stamped `stamp` is still held (not evicted, dropped or stored again).
+    public func holds(_ stamp: UInt64) -> Bool {
+        let slot = Int(stamp >> 32)
+        return state.withLock { state in slot < state.nodes.count && state.nodes[slot].stamp == stamp && stamp != 0 }
+    }
+
+    /// The bytes of `key`: from memory, else made by `load` and stored (when they fit). Callers
+    /// filling the same missing key at once share one `load`. Blocks as long as `load` does.
+    public func fill(_ key: TileKey, _ load: () throws -> [UInt8]) throws -> [UInt8] {
+        try fills.run(key) { () throws -> [UInt8] in
+            // Another caller may have finished this very image while we waited for the lock.
+            if let image = get(key) { return image.bytes }
+            let bytes = try load()
+            put(key, bytes)
+            return bytes
         }
     }
 
-    /// Only the attachment of `key`'s entry, marking it used; nil when the key is not cached or
-    /// nothing is attached (and then no hit is counted). A hot hit through here touches one
-    /// object of the entry's rather than three (the bytes and the ETag stay where they are).
-    public func attachment(_ key: TileKey, countingHit: Bool = false) -> (any AnyObject & Sendable)? {
-        state.withLock { state in
-            guard let i = state.use(key, counting: false), let attachment = state.nodes[i].attachment else { return nil }
-            if countingHit { state.hits += 1 }
-            return attachment
+    /// Calls `observer` with the stamps of entries as they are evicted, dropped or replaced
+    /// (after the cache's lock is released), so what a caller keeps per entry goes with them.
+    public func onRemoval(_ observer: @escaping @Sendable (_ stamps: [UInt64]) -> Void) {
+        removalObserver.withLock { $0 = observer }
+    }
+
+    /// Runs `change` under the lock and tells the observer what it removed.
+    private func changing(_ change: (inout State) -> Void) {
+        let removed = state.withLock { state -> [UInt64] in
+            change(&state)
+            defer { state.removed = [] }
+            return state.removed
         }
+        if !removed.isEmpty, let observer = removalObserver.withLock({ $0 }) { observer(removed) }
     }
 
     /// The hits counted since the last call.
@@ -203,34 +236,17 @@ public final class TileCache: Sendable {
         }
     }
 
-    /// Keeps `attachment` with the entry of `key` for as long as the entry stays (nothing when
-    /// the key is not cached): what the serving layer derives from the key alone, such as a
-    /// response's header fields, is then built once per entry instead of once per hit.
-    public func attach(_ attachment: any AnyObject & Sendable, to key: TileKey) {
-        state.withLock { state in
-            guard let i = state.index[key] else { return }
-            state.nodes[i].attachment = attachment
-        }
-    }
-
-    /// Stores bytes, evicting (oldest unused first) until the cap holds. Larger than the cap: not kept.
+    /// Stores bytes, evicting (oldest unused first) until the cap holds. Not admitted: not kept.
     public func put(_ key: TileKey, _ bytes: [UInt8]) {
-        guard bytes.count <= capacity else { return }
-        let entityTag = key.entityTag
-        state.withLock { state in
+        guard admits(byteCount: bytes.count) else { return }
+        changing { state in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes.count > capacity, state.tail >= 0 {
                 state.evictOne()
             }
-            let node = Node(key: key, bytes: bytes, entityTag: entityTag, attachment: nil, referenced: false, previous: -1, next: -1)
-            let i: Int
-            if let reused = state.free.popLast() {
-                state.nodes[reused] = node
-                i = reused
-            } else {
-                state.nodes.append(node)
-                i = state.nodes.count - 1
-            }
+            let i = state.free.popLast() ?? state.nodes.count
+            let node = Node(key: key, bytes: bytes, stamp: state.nextStamp(slot: i), referenced: false, previous: -1, next: -1)
+            if i < state.nodes.count { state.nodes[i] = node } else { state.nodes.append(node) }
             state.index[key] = i
             state.pushFront(i)
             state.bytes += bytes.count
@@ -239,8 +255,8 @@ public final class TileCache: Sendable {
 
     /// Drops every entry whose version is not in `versions` (files changed or went away).
     public func retainVersions(_ versions: Set<String>) {
-        state.withLock { state in
-            for (key, i) in state.index where !versions.contains(key.version) { state.remove(i) }
+        changing { state in
+            for (key, i) in state.index where !Self.outlives(key.version, current: versions) { state.remove(i) }
         }
     }
 

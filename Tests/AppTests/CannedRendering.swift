@@ -1,0 +1,75 @@
+import Foundation
+import Imaging
+import Library
+import Synchronization
+
+/// Tiles and thumbnails as canned bytes, and photos as text files `canned WxH`: what the routes
+/// need from a renderer, with no libvips anywhere. A tile is the same bytes whether it was
+/// rendered on demand or read from a built pyramid, so answers do not depend on the ingest's timing.
+final class CannedRendering: PhotoRendering {
+    private let calls = Mutex(0)
+
+    /// Tiles, thumbnails, renditions and pyramids made so far.
+    var renders: Int { calls.withLock { $0 } }
+
+    /// Writes a canned photo of `width` × `height`.
+    static func write(to path: String, width: Int, height: Int) {
+        FileManager.default.createFile(atPath: path, contents: Data("canned \(width)x\(height)\n".utf8))
+    }
+
+    /// The bytes of `tile` (nil: the thumbnail) of the photo at `source`.
+    static func bytes(_ tile: TileCoordinate?, of source: String) -> [UInt8] {
+        Array("canned \(tile.map { "\($0)" } ?? "thumbnail") of \((source as NSString).lastPathComponent)".utf8)
+    }
+
+    func probe(_ path: String) throws -> PhotoSize {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("canned ") else {
+            throw ImagingError.notAnImage("no known format")
+        }
+        let size = text.dropFirst(7).split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
+        guard size.count == 2 else { throw ImagingError.corrupt("bad size") }
+        return PhotoSize(width: size[0], height: size[1])
+    }
+
+    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+        calls.withLock { $0 += 1 }
+        let size = try probe(source)
+        let pyramid = TilePyramid(width: size.width, height: size.height, tileSize: 256)
+        let staging = directory + ".partial"
+        for z in 0...pyramid.maxZoom {
+            try FileManager.default.createDirectory(atPath: "\(staging)/\(z)", withIntermediateDirectories: true)
+            let grid = pyramid.grid(z)!
+            for x in 0..<grid.columns {
+                for y in 0..<grid.rows {
+                    let tile = TileCoordinate(z: z, x: x, y: y)
+                    FileManager.default.createFile(atPath: tilePath(in: staging, tile), contents: Data(Self.bytes(tile, of: source)))
+                }
+            }
+        }
+        FileManager.default.createFile(atPath: thumbnailPath(in: staging), contents: Data(Self.bytes(nil, of: source)))
+        if rename(staging, directory) != 0 { try? FileManager.default.removeItem(atPath: staging) }
+        return pyramid
+    }
+
+    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+        calls.withLock { $0 += 1 }
+        _ = try probe(source)
+        return Self.bytes(tile, of: source)
+    }
+
+    func thumbnail(source: String) throws -> [UInt8] {
+        calls.withLock { $0 += 1 }
+        _ = try probe(source)
+        return Self.bytes(nil, of: source)
+    }
+
+    func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
+        "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg"
+    }
+
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        calls.withLock { $0 += 1 }
+        _ = try probe(source)
+        return Array("canned \(rendition.name)".utf8)
+    }
+}
