@@ -1,5 +1,4 @@
 import Foundation
-import POSIX
 
 /// Turns photo files into what PhotoScroll serves: pyramids of 8-bit sRGB JPEG tiles and square
 /// thumbnails, upright by EXIF, alpha flattened, metadata stripped.
@@ -41,8 +40,10 @@ public enum PhotoRenderer {
     }
 
     private static func fileSize(_ path: String) throws -> Int {
-        let status: stat
-        do { status = try fileStatus(path) } catch { throw ImagingError.io("\(path): \(error.reason)") }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ImagingError.io("\(path): \(String(cString: strerror(errno)))")
+        }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw ImagingError.notAnImage("not a regular file") }
         return Int(status.st_size)
     }
