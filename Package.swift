@@ -16,26 +16,29 @@ let package = Package(
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // Every system call of ours goes through it: EINTR retried, EAGAIN as would-block, one
+        // typed error with errno and the call's name. Depends on nothing of ours.
+        .target(name: "POSIX", swiftSettings: [.swiftLanguageMode(.v6)]),
 
-        // Logging and metrics shared by every layer; depends on nothing of ours. Without dynamic
+        // Logging and metrics shared by every layer; depends on nothing of ours but POSIX. Without dynamic
         // exclusivity checks in release builds, as HTTP below: an event loop's log buffer is
         // touched by its own thread only, and the checks were a quarter of a log line's cost.
-        .target(name: "Observability",
+        .target(name: "Observability", dependencies: ["POSIX"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // A connection's state is only ever touched by its own loop's thread, through methods
         // that never overlap their accesses; the per-access dynamic exclusivity checks cost about
         // 6% of a request's instructions in release builds. Debug builds keep them.
-        .target(name: "HTTP", dependencies: ["CShims", "CZlib", "Observability"],
+        .target(name: "HTTP", dependencies: ["CShims", "POSIX", "CZlib", "Observability"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // One SQL layer over SQLite and PostgreSQL; Swift 6 mode so its Sendable claims are checked.
-        .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "Observability"],
+        .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "POSIX", "Observability"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "Observability"]),
-        .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "CShims", "Observability"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability"]),
+        .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "CShims", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Observability"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "POSIX", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
@@ -44,6 +47,7 @@ let package = Package(
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "SQLTesting"]),
+        .testTarget(name: "POSIXTests", dependencies: ["POSIX"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

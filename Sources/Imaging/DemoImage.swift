@@ -1,7 +1,6 @@
-// Synthetic colourful photos for the demo library and for tests, drawn by libvips in-process.
-// Calls go through libvips' generic operation API (set arguments, build, read "out"), which
-// needs no varargs wrappers; everything C stays in this file.
-private import CVips
+// Synthetic colourful photos for the demo library and for tests, drawn by libvips in-process
+// through Vips.swift's operations by name; libvips is started by the same initialiser as for
+// photos, so its untrusted loaders are blocked here too.
 import Foundation
 
 /// Draws synthetic photos: smooth colour waves in CIELAB with a fine grain, so that every zoom
@@ -11,7 +10,7 @@ public enum DemoImage {
     /// colours and wave lengths. A 100-megapixel photo takes a few seconds.
     public static func write(to path: String, width: Int, height: Int, seed: Int = 1, quality: Int = 90) throws {
         guard width > 0, height > 0 else { throw ImagingError.vips("a demo photo needs a positive size") }
-        guard vips_init("photoscroll") == 0 else { throw lastError() }
+        try Vips.ensureInitialized()
         let s = Double(seed)
         // Two waves across the photo: about 1.5–3 periods along each side.
         let periodX = Double(width) / (1.5 + (s * 0.37).truncatingRemainder(dividingBy: 1.5))
@@ -27,7 +26,7 @@ public enum DemoImage {
         let angles = try run("linear", ["a": "\(360 * Double(factor) / periodX) \(360 * Double(factor) / periodY)",
                                         "b": "\(s * 47) \(s * 83)"], images: ["in": xy])
         let waves = try run("math", ["math": "sin"], images: ["in": angles])
-        let matrix = try matrixImage([
+        let matrix = try VipsImage.matrix([
             12, 8,                          // L from both waves
             60 * cos(s), 60 * sin(s),       // a
             -60 * sin(s * 1.3), 60 * cos(s * 1.7), // b
@@ -44,7 +43,7 @@ public enum DemoImage {
             state ^= state << 13; state ^= state >> 7; state ^= state << 17
             return Double(Int(state % 13) - 6)
         }
-        let tile = try run("cast", ["format": "char"], images: ["in": try matrixImage(cell, columns: 13, rows: 11)])
+        let tile = try run("cast", ["format": "char"], images: ["in": try VipsImage.matrix(cell, columns: 13, rows: 11)])
         let tiled = try run("replicate", ["across": "\(width / 13 + 1)", "down": "\(height / 11 + 1)"], images: ["in": tile])
         let grain = try run("extract_area", ["left": "0", "top": "0", "width": "\(width)", "height": "\(height)"],
                             images: ["input": tiled])
@@ -53,63 +52,14 @@ public enum DemoImage {
         let saver = path.lowercased().hasSuffix(".png") ? "pngsave" : "jpegsave"
         var options = ["filename": path]
         if saver == "jpegsave" { options["Q"] = "\(quality)" }
-        _ = try run(saver, options, images: ["in": srgb], output: false)
+        try VipsImage.operation(saver, options, images: ["in": srgb], output: false)
     }
 
-    /// One libvips image reference, released on deinit.
-    private final class Image {
-        let pointer: UnsafeMutablePointer<CVips.VipsImage>
-        init(_ pointer: UnsafeMutablePointer<CVips.VipsImage>) { self.pointer = pointer }
-        deinit { g_object_unref(gpointer(pointer)) }
-    }
-
-    private static func matrixImage(_ values: [Double], columns: Int, rows: Int) throws -> Image {
-        guard let pointer = values.withUnsafeBufferPointer({
-            vips_image_new_matrix_from_array(Int32(columns), Int32(rows), $0.baseAddress, Int32(values.count))
-        }) else { throw lastError() }
-        return Image(pointer)
-    }
-
-    /// Runs one operation: string arguments as the `vips` command line takes them, image
-    /// arguments as references; returns its "out" image.
-    @discardableResult
-    private static func run(_ name: String, _ arguments: [String: String], images: [String: Image] = [:],
-                            output: Bool = true) throws -> Image {
-        guard let created = vips_operation_new(name) else { throw lastError() }
-        var operation: UnsafeMutablePointer<VipsOperation>? = created
-        let object = UnsafeMutableRawPointer(created)
-        defer {
-            if let operation {
-                vips_object_unref_outputs(UnsafeMutableRawPointer(operation).assumingMemoryBound(to: VipsObject.self))
-                g_object_unref(gpointer(operation))
-            }
+    /// One operation by name, its "out" image.
+    private static func run(_ name: String, _ arguments: [String: String], images: [String: VipsImage] = [:]) throws -> VipsImage {
+        guard let image = try VipsImage.operation(name, arguments, images: images) else {
+            throw ImagingError.vips("\(name) gave no image")
         }
-        for (key, value) in images {
-            var gvalue = GValue()
-            g_value_init(&gvalue, vips_image_get_type())
-            g_value_set_object(&gvalue, gpointer(value.pointer))
-            g_object_set_property(object.assumingMemoryBound(to: GObject.self), key, &gvalue)
-            g_value_unset(&gvalue)
-        }
-        for (key, value) in arguments {
-            guard vips_object_set_argument_from_string(object.assumingMemoryBound(to: VipsObject.self), key, value) == 0 else {
-                throw lastError()
-            }
-        }
-        guard vips_cache_operation_buildp(&operation) == 0 else { throw lastError() }
-        let built = UnsafeMutableRawPointer(operation!)
-        guard output else { return try matrixImage([0], columns: 1, rows: 1) }
-        var out = GValue()
-        g_value_init(&out, vips_image_get_type())
-        defer { g_value_unset(&out) }
-        g_object_get_property(built.assumingMemoryBound(to: GObject.self), "out", &out)
-        guard let image = g_value_dup_object(&out) else { throw ImagingError.vips("\(name) gave no image") }
-        return Image(image.assumingMemoryBound(to: CVips.VipsImage.self))
-    }
-
-    private static func lastError() -> ImagingError {
-        let message = String(cString: vips_error_buffer()).trimmingCharacters(in: .whitespacesAndNewlines)
-        vips_error_clear()
-        return .vips(message.isEmpty ? "libvips failed" : message)
+        return image
     }
 }

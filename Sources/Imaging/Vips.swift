@@ -26,9 +26,12 @@ public enum Vips {
         }
     }
 
+    /// Whether `initialize` has started libvips (with its untrusted loaders blocked).
+    static var isInitialized: Bool { state.withLock { $0 } }
+
     /// Starts libvips with the defaults when nobody called `initialize` first.
     static func ensureInitialized() throws {
-        if state.withLock({ $0 }) { return }
+        if isInitialized { return }
         try initialize()
     }
 
@@ -341,5 +344,55 @@ final class VipsImage {
         case .corrupt: return .corrupt(text)
         case .vips: return .vips(text)
         }
+    }
+}
+
+// MARK: Operations by name
+
+extension VipsImage {
+    /// A `columns` × `rows` one-band image of `values`, row by row.
+    static func matrix(_ values: [Double], columns: Int, rows: Int) throws -> VipsImage {
+        guard let pointer = values.withUnsafeBufferPointer({
+            vips_image_new_matrix_from_array(Int32(columns), Int32(rows), $0.baseAddress, Int32(values.count))
+        }) else { throw lastError(kind: .vips) }
+        return VipsImage(owning: pointer)
+    }
+
+    /// Runs one operation through libvips' generic API (set arguments, build, read "out"), which
+    /// needs no varargs wrapper: string arguments as the `vips` command line takes them, image
+    /// arguments as references. Returns its "out" image; nil when `output` is false (a saver).
+    @discardableResult
+    static func operation(_ name: String, _ arguments: [String: String], images: [String: VipsImage] = [:],
+                          output: Bool = true) throws -> VipsImage? {
+        guard let created = vips_operation_new(name) else { throw lastError(kind: .vips) }
+        var operation: UnsafeMutablePointer<VipsOperation>? = created
+        let object = UnsafeMutableRawPointer(created)
+        defer {
+            if let operation {
+                vips_object_unref_outputs(UnsafeMutableRawPointer(operation).assumingMemoryBound(to: VipsObject.self))
+                g_object_unref(gpointer(operation))
+            }
+        }
+        for (key, value) in images {
+            var gvalue = GValue()
+            g_value_init(&gvalue, vips_image_get_type())
+            g_value_set_object(&gvalue, gpointer(value.pointer))
+            g_object_set_property(object.assumingMemoryBound(to: GObject.self), key, &gvalue)
+            g_value_unset(&gvalue)
+        }
+        for (key, value) in arguments {
+            guard vips_object_set_argument_from_string(object.assumingMemoryBound(to: VipsObject.self), key, value) == 0 else {
+                throw lastError(kind: .vips)
+            }
+        }
+        guard vips_cache_operation_buildp(&operation) == 0 else { throw lastError(kind: .vips) }
+        let built = UnsafeMutableRawPointer(operation!)
+        guard output else { return nil }
+        var out = GValue()
+        g_value_init(&out, vips_image_get_type())
+        defer { g_value_unset(&out) }
+        g_object_get_property(built.assumingMemoryBound(to: GObject.self), "out", &out)
+        guard let image = g_value_dup_object(&out) else { throw ImagingError.vips("\(name) gave no image") }
+        return VipsImage(owning: image.assumingMemoryBound(to: CVips.VipsImage.self))
     }
 }

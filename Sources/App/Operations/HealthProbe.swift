@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import POSIX
 
 /// A one-shot GET of `/healthz` with one deadline for everything: what a container health check
 /// needs, in the binary itself, so the image carries no curl. The wire is the HTTP module's
@@ -78,7 +79,7 @@ struct HealthProbe {
         } catch let error as SystemCallError where error.call.hasPrefix("getaddrinfo") {
             throw HealthProbeError("cannot resolve \(target.host).")
         } catch let error as SystemCallError {
-            throw HealthProbeError("cannot reach \(target): \(String(cString: strerror(error.errno))).")
+            throw HealthProbeError("cannot reach \(target): \(error.reason).")
         } catch {
             throw HealthProbeError("\(target) gave no usable answer: \(error).")
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// A blocking client connection that sends raw bytes and reads responses one by one: for tools,
 /// health checks and live tests that need to control exactly what goes on the wire.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// Sending: gathered writes of heads and bodies, sendfile for files, and the access log line
 /// once a response has been handed to the kernel.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// One client socket on its event loop: moves bytes between the socket and the connection's
 /// state machine and carries out the machine's actions. Used only on its loop's thread.

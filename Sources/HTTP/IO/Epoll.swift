@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 internal import CShims
 
 /// epoll interest and readiness bits, named here so no other file needs the C headers.

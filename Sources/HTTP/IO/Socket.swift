@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 internal import CShims
 
 /// Socket calls on raw descriptors; the one place the server touches the BSD socket API.
@@ -100,7 +101,7 @@ enum Socket {
                 try requireSystemCall("connect") { Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) }
                 setNoDelay(fd)
                 return fd
-            } catch let error as SystemCallError {
+            } catch {
                 lastError = error
                 close(fd)
             }

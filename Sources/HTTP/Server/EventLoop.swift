@@ -3,6 +3,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// One epoll instance on one thread with its own SO_REUSEPORT listener. Connections never
 /// change loops; other threads reach a loop only through `execute`.

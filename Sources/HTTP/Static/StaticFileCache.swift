@@ -2,6 +2,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// A file as it is on disk now: any change of inode, size or mtime makes it another file.
 struct FileIdentity: Hashable, Sendable {
@@ -114,13 +115,10 @@ final class StaticFileCache: Sendable {
         guard let file = OpenFile(beneath: root, path: identity.path), file.size == identity.size,
               file.inode == identity.inode else { return nil }
         var bytes = [UInt8](repeating: 0, count: identity.size)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
+        let read = try? bytes.withUnsafeMutableBytes { buffer in
+            try FileDescriptor(rawValue: file.fd).read(into: buffer, fromOffset: 0)
         }
+        guard read == bytes.count else { return nil }
         let gzipped = compress ? Gzip.compress(bytes, level: 9) : lookup(identity)?.gzipped
         let headers = CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible)
         let cached = CachedFile(bytes: bytes, headers: headers, compressible: compressible, gzipped: gzipped)
