@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 extension PhotoRenderer {
     /// Largest EXIF block read; a JPEG's APP1 segment holds at most 64 KiB.
@@ -12,8 +13,8 @@ extension PhotoRenderer {
     public static func metadata(_ path: String, settings: RenderSettings) throws -> PhotoMetadata {
         let opened = try openPhoto(path, settings: settings, access: .sequential)
         let image = opened.image
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw ImagingError.io("\(path): \(String(cString: strerror(errno)))") }
+        let status: stat
+        do { status = try fileStatus(path) } catch { throw ImagingError.io("\(path): \(error.reason)") }
         var blobs: [String: [UInt8]] = [:]
         var oversized: [(String, Int, Int)] = []
         for (field, label, limit) in [("exif-data", "EXIF", maxExifBytes), ("xmp-data", "XMP", XMPPacket.maxBytes),

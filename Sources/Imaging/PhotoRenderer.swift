@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// Turns photo files into what PhotoScroll serves: pyramids of 8-bit sRGB JPEG tiles and square
 /// thumbnails, upright by EXIF, alpha flattened, metadata stripped.
@@ -40,10 +41,8 @@ public enum PhotoRenderer {
     }
 
     private static func fileSize(_ path: String) throws -> Int {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw ImagingError.io("\(path): \(String(cString: strerror(errno)))")
-        }
+        let status: stat
+        do { status = try fileStatus(path) } catch { throw ImagingError.io("\(path): \(error.reason)") }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw ImagingError.notAnImage("not a regular file") }
         return Int(status.st_size)
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// Log lines built as bytes, in either format, and written to a descriptor in batches.
 ///
@@ -36,8 +37,7 @@ public final class LogLineBuffer {
         self.flushThreshold = flushThreshold
         self.capacity = max(4096, flushThreshold + 16 * 1024)
         self.storage = .allocate(capacity: capacity)
-        var info = stat()
-        if let fd = fileDescriptor, fstat(fd, &info) == 0 {
+        if let fd = fileDescriptor, let info = try? FileDescriptor(rawValue: fd).status() {
             wholeWrites = (info.st_mode & S_IFMT) == S_IFREG
         } else {
             wholeWrites = false
@@ -293,16 +293,12 @@ public final class LogLineBuffer {
                     while end < count && storage[end - 1] != 10 { end += 1 }
                 }
             }
-            while start < end {
-                let written = Glibc.write(fd, storage + start, end - start)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    // Nowhere to log that logging failed; the lines are dropped, not retried forever.
-                    count = 0
-                    return
-                }
-                start += written
+            do { try FileDescriptor(rawValue: fd).write(UnsafeRawBufferPointer(start: storage + start, count: end - start)) } catch {
+                // Nowhere to log that logging failed; the lines are dropped, not retried forever.
+                count = 0
+                return
             }
+            start = end
         }
         count = 0
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import POSIX
 import Synchronization
 
 /// The thread behind a PostgreSQL `SQLListener`: connect, `LISTEN`, wait, deliver, and on any
@@ -87,9 +88,9 @@ final class PostgresListener: Sendable {
                        pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             let waited = ContinuousClock.now - idleSince
             let remaining = max(.zero, keepAlive - waited)
-            let ready = poll(&fds, 2, Int32(clamping: remaining.nanoseconds / 1_000_000))
-            if ready < 0 && errno != EINTR {
-                return SQLError(.connectionLost, message: "poll failed: errno \(errno)")
+            let ready: Int32
+            do { ready = try requireSystemCall("poll") { poll(&fds, 2, Int32(clamping: remaining.nanoseconds / 1_000_000)) } } catch {
+                return SQLError(.connectionLost, message: "poll failed: errno \(error.errno)")
             }
             if isStopping { return nil }
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 private import CXXHash
 
 /// A file's identity: XXH3-64 (libxxhash) over its bytes, at memory speed. Not cryptographic: it
@@ -30,10 +31,10 @@ public struct ContentHash: Sendable {
     /// Hashes a whole file in one sequential read of 1 MiB chunks, with `alsoLegacy` feeding the
     /// same chunks to the legacy digest too (to confirm an old catalog's hash without a second read).
     public static func file(_ path: String, alsoLegacy: Bool = false) throws -> FileHashes {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CatalogScanError.unreadable(path, String(cString: strerror(errno))) }
-        defer { close(fd) }
-        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(path, O_RDONLY) } catch { throw CatalogScanError.unreadable(path, error.reason) }
+        defer { file.close() }
+        _ = posix_fadvise(file.rawValue, 0, 0, POSIX_FADV_SEQUENTIAL)
         guard let state = XXH3_createState() else { throw CatalogScanError.unreadable(path, "out of memory") }
         defer { XXH3_freeState(state) }
         XXH3_64bits_reset(state)
@@ -42,11 +43,8 @@ public struct ContentHash: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = read(fd, buffer.baseAddress, chunk)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CatalogScanError.unreadable(path, String(cString: strerror(errno)))
-            }
+            let n: Int
+            do { n = try file.read(into: buffer) } catch { throw CatalogScanError.unreadable(path, error.reason) }
             if n == 0 { break }
             XXH3_64bits_update(state, buffer.baseAddress, n)
             legacy?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

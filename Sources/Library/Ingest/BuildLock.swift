@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Observability
 
 /// `<tiles>/.builds.lock`: every pyramid build, in any process sharing the data folder, holds
@@ -9,20 +10,17 @@ enum BuildLock {
 
     /// Holds the lock shared until `release`; nil when it cannot be opened (the build goes on
     /// without it, and leftovers are then only collected after the garbage grace period).
-    static func shared(in tilesDirectory: String) -> Int32? {
-        let fd = open(path(in: tilesDirectory), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return nil }
-        while flock(fd, LOCK_SH) != 0 {
-            if errno != EINTR {
-                close(fd)
-                return nil
-            }
+    static func shared(in tilesDirectory: String) -> FileDescriptor? {
+        guard let file = try? FileDescriptor.open(path(in: tilesDirectory), O_RDWR | O_CREAT) else { return nil }
+        do { try file.lock(LOCK_SH) } catch {
+            file.close()
+            return nil
         }
-        return fd
+        return file
     }
 
-    static func release(_ fd: Int32?) {
-        if let fd { close(fd) }
+    static func release(_ file: FileDescriptor?) {
+        file?.close()
     }
 
     /// Removes every `.<version>.partial-*` staging folder a crashed build left, when no build
@@ -32,10 +30,9 @@ enum BuildLock {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: tilesDirectory) else { return [] }
         let leftovers = names.filter { $0.hasPrefix(".") && $0.contains(".partial") }
         guard !leftovers.isEmpty else { return [] }
-        let fd = open(path(in: tilesDirectory), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard let file = try? FileDescriptor.open(path(in: tilesDirectory), O_RDWR | O_CREAT) else { return [] }
+        defer { file.close() }
+        guard (try? file.lock(LOCK_EX | LOCK_NB)) != nil else {
             // Another process is building now; its staging folder may be among these. They are
             // collected later, once older than the garbage grace period.
             logger.info("staging folders left by interrupted builds are kept while another process builds", [("count", String(leftovers.count))])

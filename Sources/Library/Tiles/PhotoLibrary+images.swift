@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Imaging
 
 /// Where a tile or thumbnail lookup stands (`PhotoLibrary.lookupImage`).
@@ -122,21 +123,5 @@ extension PhotoLibrary {
     }
 
     /// The file's bytes, or nil when it is not there.
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, size - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            offset += n
-        }
-        return bytes
-    }
+    static func readFile(_ path: String) -> [UInt8]? { FileDescriptor.contents(ofFile: path) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Observability
 import Synchronization
 
@@ -118,17 +119,15 @@ final class FolderWatcher: @unchecked Sendable {
             // from a folder moved out of the photos folder.
             let timeout: Int32 = batch.isEmpty ? -1 : 50
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                logger.error("watching the photos folder failed", [("error", String(cString: strerror(errno)))])
+            let ready: Int32
+            do { ready = try requireSystemCall("poll") { poll(&fds, 2, timeout) } } catch {
+                logger.error("watching the photos folder failed", [("error", error.reason)])
                 return
             }
             if fds[1].revents != 0 { return }
             if ready > 0 && fds[0].revents != 0 {
-                while true {
-                    let n = read(fd, buffer, size)
-                    if n <= 0 { break }
+                // Non-blocking: read until the queue is empty (would-block) or broken.
+                while case .done(let n)? = try? systemCall("read", { read(fd, buffer, size) }), n > 0 {
                     batch += Self.parse(UnsafeRawBufferPointer(start: buffer, count: n))
                 }
                 if WatchTable.hasUnpairedMove(batch) { continue }
