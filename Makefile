@@ -5,7 +5,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 BIN_RELEASE := .build/release/photoscroll
 BIN_DEBUG := .build/debug/photoscroll
 
-.PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test fuzz fuzz-build
+.PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test typecheck fuzz fuzz-build
 
 ## Seconds `make fuzz` runs the request-parser fuzzer; `make test` gives it 60.
 FUZZ_SECONDS ?= 300
@@ -18,6 +18,7 @@ run: deps release
 ## Install what is missing, build, run every test: Swift unit and live-socket tests, browser tests,
 ## container-image checks, and (as root) the boot of the image's runtime stage in a bookworm root.
 test: deps test-deps build
+	$(MAKE) typecheck
 	$(MAKE) unit-test
 	$(MAKE) fuzz FUZZ_SECONDS=60
 	$(MAKE) browser-test
@@ -38,6 +39,10 @@ release:
 
 unit-test:
 	swift test
+
+## The page's modules type-checked as they are (// @ts-check, JSDoc types; jsconfig.json): zero errors or it fails.
+typecheck:
+	tsc -p jsconfig.json
 
 ## Browser tests (headless Chromium) and container-image checks, against the real binary.
 browser-test: build

@@ -1,3 +1,4 @@
+// @ts-check
 // The server's HTTP API, and nothing else: every request the page makes goes through here.
 
 /** An error answered by the server as problem+json, with words a person can read. */
@@ -32,6 +33,7 @@ async function getJSON(url, options = {}) {
  * One page of the library, in its order: up to `limit` photos (at most 1,000) after the photo
  * with id `after` (from the start when null). Resolves to {photos, total, next}.
  */
+/** @param {{ after?: number | null, limit?: number, signal?: AbortSignal, base?: string }} options */
 export function listPage({ after = null, limit = 200, signal, base = '/photos' } = {}) {
   const query = after === null ? `limit=${limit}` : `after=${after}&limit=${limit}`;
   return getJSON(`${base}?${query}`, { signal });
@@ -69,6 +71,10 @@ export function photoEvents() {
 }
 
 /** Comments of a photo, oldest first, all pages of them. */
+/**
+ * @param {number} photoId
+ * @param {{ signal?: AbortSignal }} options
+ */
 export async function listComments(photoId, { signal } = {}) {
   const all = [];
   let after = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's views and the URL: #/ is the grid, #/photos/3 the pager at photo 3,
 // #/photos/3/zoom its zoom view; #/albums the albums, #/albums/2 one album's grid and
 // #/albums/2/photos/3 the pager paging through that album only. Reload, Back and a shared link
@@ -20,7 +21,7 @@ const pagerView = document.getElementById('pager-view');
 const zoomView = document.getElementById('zoom-view');
 const albumsView = document.getElementById('albums-view');
 const pagerTitle = pagerView.querySelector('.pager-title');
-const pagerBack = pagerView.querySelector('.pager-back');
+const pagerBack = /** @type {HTMLAnchorElement} */ (pagerView.querySelector('.pager-back'));
 // The library as the page knows it: the summary of every photo and the records near the screen.
 // The grid draws it, and the pager and the zoom view page through it as their sequence
 // (count / indexOf / at / peek / subscribe, see photo-sequence.js).
@@ -28,12 +29,22 @@ const library = new PhotoIndex();
 const sequence = library;
 const grid = new PhotoGrid(document.getElementById('grid'), library);
 new Scrubber(gridView, grid, library);
-let gridAnchor = null; // where the grid was scrolled when a photo was opened
-let cameFromGrid = false;
-let zoomPushed = false;   // the zoom view has a history entry of its own, pushed from the pager
-let zoomOpenedOn = null;  // the photo that entry was pushed from
-let landed = false; // the first view shown, straight from the URL (a reload or a shared link)
-let routing = 0;    // the latest route shown; an older one still waiting for its photo gives way
+
+/** The routing state: what the views shown so far leave for the next route to know. */
+const state = {
+  /** @type {unknown} where the grid was scrolled when a photo was opened (grid.anchor()) */
+  gridAnchor: null,
+  /** The pager was opened from the grid, so its way back is the browser's Back. */
+  cameFromGrid: false,
+  /** The zoom view has a history entry of its own, pushed from the pager. */
+  zoomPushed: false,
+  /** @type {number | null} the photo that entry was pushed from */
+  zoomOpenedOn: null,
+  /** The first view was shown, straight from the URL (a reload or a shared link). */
+  landed: false,
+  /** The latest route shown; an older one still waiting for its photo gives way. */
+  routing: 0,
+};
 
 function parseRoute(hash) {
   if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', album: null };
@@ -79,8 +90,8 @@ const pager = new Pager(pagerView, {
     }
   },
   onOpenZoom(photo) {
-    zoomPushed = true;
-    zoomOpenedOn = photo.id;
+    state.zoomPushed = true;
+    state.zoomOpenedOn = photo.id;
     location.hash = photoHash(photo.id, true);
   },
   isBusy: () => viewer.isOpen,
@@ -106,7 +117,7 @@ const composer = new Composer(document.getElementById('composer'), {
 
 function closeZoom() {
   const photo = viewer.photo || pager.current;
-  if (zoomPushed) {
+  if (state.zoomPushed) {
     // Back, as the browser's own Back button would; the hashchange below lands on the photo shown.
     history.back();
   } else {
@@ -115,11 +126,17 @@ function closeZoom() {
   }
 }
 
+/** The pager on screen or off it, and its keys with it. */
+function showPager(shown) {
+  pager.setShown(shown);
+  actions.setShown(shown);
+}
+
 /** The pager fades in or out while a photo flies between the grid and its page. */
 function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : String(opacity); }
 
 async function show(route) {
-  const token = ++routing;
+  const token = ++state.routing;
   if (route.view === 'albums') return showAlbums(token);
   if (route.album !== library.album || !library.etag) {
     try {
@@ -127,11 +144,11 @@ async function show(route) {
     } catch (error) {
       document.getElementById('grid-status').textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
     }
-    if (token !== routing) return;
+    if (token !== state.routing) return;
     grid.layout();
     if (route.view === 'grid') {
       window.scrollTo(0, 0);
-      grid.restore(gridAnchor);
+      grid.restore(state.gridAnchor);
     }
   }
   labelScope();
@@ -140,7 +157,7 @@ async function show(route) {
   if (route.view !== 'grid' && pagerView.hidden) await library.get(route.id).catch(() => null);
   const index = route.view === 'grid' ? -1 : await sequence.indexOf(route.id);
   const photo = index >= 0 ? await sequence.at(index) : null;
-  if (token !== routing) return;
+  if (token !== state.routing) return;
   if (route.view !== 'grid' && !photo) {
     history.replaceState(null, '', `#${library.hashPrefix}/`);
     return show({ view: 'grid', album: library.album });
@@ -150,9 +167,9 @@ async function show(route) {
     const last = pager.current;
     if (viewer.isOpen) viewer.close();
     pager.setCovered(false);
-    zoomPushed = false;
+    state.zoomPushed = false;
     document.title = 'Photos';
-    cameFromGrid = false;
+    state.cameFromGrid = false;
     const from = !pagerView.hidden ? pager.zoomSource() : null;
     showGrid(last);
     const cell = last && gridCell(last.id);
@@ -161,18 +178,18 @@ async function show(route) {
     if (from) from.element.style.opacity = '0';
     await flyPhoto(last, from, cell && gridCell(last.id), (p) => fadePager(1 - p));
     if (from) from.element.style.opacity = '';
-    if (token !== routing) return;
-    pagerView.hidden = true;
+    if (token !== state.routing) return;
+    showPager(false);
     pagerView.inert = false;
     fadePager(1);
     return;
   }
   albumsView.hidden = true;
   // The grid is on screen before the first route is applied; a shared link did not come from it.
-  const fromGrid = !gridView.hidden && landed;
-  const fromPager = !pagerView.hidden && landed && !viewer.isOpen;
+  const fromGrid = !gridView.hidden && state.landed;
+  const fromPager = !pagerView.hidden && state.landed && !viewer.isOpen;
   // Taken now, not when the flight ends: a Back during the flight must still find the place.
-  if (fromGrid) { cameFromGrid = true; rememberGrid(); }
+  if (fromGrid) { state.cameFromGrid = true; rememberGrid(); }
   if (route.view === 'zoom' && photo.status === 'failed') {
     history.replaceState(history.state, '', photoHash(route.id));
     return show({ view: 'photo', id: route.id, album: route.album });
@@ -180,7 +197,7 @@ async function show(route) {
   const cell = fromGrid ? gridCell(route.id) : null;
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
   if (!fromGrid) hideGrid();
-  pagerView.hidden = false;
+  showPager(true);
   if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');
   // Under the zoom dialog the pager takes no focus and no clicks.
@@ -192,7 +209,7 @@ async function show(route) {
   }
   if (viewer.isOpen) {
     pager.setCovered(false);
-    zoomPushed = false;
+    state.zoomPushed = false;
     viewer.close({ to: pager.zoomSource() });
     pager.focusPhoto();
   }
@@ -203,7 +220,7 @@ async function show(route) {
     await flyPhoto(photo, cell, to, (p) => fadePager(p));
     if (to) to.element.style.opacity = '';
     fadePager(1);
-    if (token !== routing) return;
+    if (token !== state.routing) return;
   }
   hideGrid();
 }
@@ -213,14 +230,14 @@ pagerView.addEventListener('pointerdown', () => cancelFlight(), true);
 
 pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
   // Back to the grid is the browser's Back when the grid is where the person came from.
-  if (cameFromGrid) { e.preventDefault(); history.back(); }
+  if (state.cameFromGrid) { e.preventDefault(); history.back(); }
 });
 
 window.addEventListener('hashchange', () => {
   let route = parseRoute(location.hash);
   // Back out of a zoom view that was paged lands on the photo it showed last, not the one it was
   // opened on: the swipes replaced the zoom view's entry, as they replace the pager's.
-  if (viewer.isOpen && zoomPushed && route.view === 'photo' && route.id === zoomOpenedOn && viewer.photo && viewer.photo.id !== route.id) {
+  if (viewer.isOpen && state.zoomPushed && route.view === 'photo' && route.id === state.zoomOpenedOn && viewer.photo && viewer.photo.id !== route.id) {
     history.replaceState(history.state, '', photoHash(viewer.photo.id));
     route = { view: 'photo', id: viewer.photo.id, album: route.album };
   }
@@ -237,8 +254,8 @@ function labelScope() {
   const album = library.album;
   const title = album === null ? 'Photos' : (albumTitles.get(album) ?? `Album ${album}`);
   document.getElementById('grid-title').textContent = title;
-  gridView.querySelector('.album-back').hidden = album === null;
-  gridView.querySelector('.view-tabs').hidden = album !== null;
+  /** @type {HTMLElement} */ (gridView.querySelector('.album-back')).hidden = album === null;
+  /** @type {HTMLElement} */ (gridView.querySelector('.view-tabs')).hidden = album !== null;
   document.getElementById('grid').setAttribute('aria-label', album === null ? 'All photos' : title);
   pagerBack.href = `#${library.hashPrefix}/`;
   pagerBack.lastChild.textContent = ` ${album === null ? 'Photos' : title}`;
@@ -268,7 +285,7 @@ async function showAlbums(token) {
   } catch (error) {
     status.textContent = `The albums could not be loaded (${error.message}). Reload to try again.`;
   }
-  if (token !== routing) return;
+  if (token !== state.routing) return;
   const list = document.getElementById('albums');
   list.replaceChildren(...albums.map((album) => {
     const item = document.createElement('li');
@@ -295,7 +312,7 @@ async function showAlbums(token) {
   document.getElementById('albums-count').textContent = albums.length === 1 ? '1 album' : `${albums.length} albums`;
   if (viewer.isOpen) viewer.close();
   hideGrid();
-  pagerView.hidden = true;
+  showPager(false);
   const wasHidden = albumsView.hidden;
   albumsView.hidden = false;
   if (wasHidden) window.scrollTo(0, 0);
@@ -307,7 +324,7 @@ function showGrid(last) {
   albumsView.hidden = true;
   gridView.hidden = false;
   grid.setActive(true);
-  grid.restore(gridAnchor);
+  grid.restore(state.gridAnchor);
   library.setLive(document.visibilityState === 'visible');
   if (last) {
     const position = library.position(last.id);
@@ -318,8 +335,8 @@ function showGrid(last) {
 
 /** Where the grid is scrolled, kept for the way back and for a reload of the page. */
 function rememberGrid() {
-  gridAnchor = grid.anchor();
-  sessionStorage.setItem('photoscroll.grid', JSON.stringify(gridAnchor));
+  state.gridAnchor = grid.anchor();
+  sessionStorage.setItem('photoscroll.grid', JSON.stringify(state.gridAnchor));
 }
 
 /**
@@ -356,14 +373,17 @@ async function start() {
     return;
   }
   updateCount();
-  try { gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid')); } catch { gridAnchor = null; }
+  try { state.gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid')); } catch { state.gridAnchor = null; }
   grid.layout();
   // Also under a photo opened by a reload or a link: Back to the grid lands where it was.
-  grid.restore(gridAnchor);
+  grid.restore(state.gridAnchor);
   library.setLive(document.visibilityState === 'visible');
   await show(parseRoute(location.hash));
-  landed = true;
+  state.landed = true;
   document.documentElement.dataset.ready = 'true';
 }
 
 start();
+
+// The views and the routing state, for a script that imports the page to look at them.
+export { pager, viewer, slideshow, state };

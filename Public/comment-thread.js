@@ -1,3 +1,4 @@
+// @ts-check
 // A photo's comment thread: loaded once, then kept live through Server-Sent Events.
 // Every piece of text goes in as textContent, so a comment can never become markup.
 
@@ -18,7 +19,7 @@ function when(createdAt) {
 
 // "just now" should not stay "just now": the times on screen are refreshed every minute.
 setInterval(() => {
-  for (const time of document.querySelectorAll('.comment time')) time.textContent = when(time.dateTime);
+  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('.comment time'))) time.textContent = when(time.dateTime);
 }, 60_000);
 
 /**

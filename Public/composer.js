@@ -1,3 +1,4 @@
+// @ts-check
 // The comment input at the bottom of the photo pages: one bar for whichever photo is showing.
 // It is a real <form method=post> (the server takes form posts too); with scripts it posts JSON,
 // stays above the on-screen keyboard, and says in words what the server refused.
@@ -32,7 +33,7 @@ export class Composer {
     // Tapping anywhere else closes the on-screen keyboard, as in a native app.
     document.addEventListener('pointerdown', (e) => {
       const active = document.activeElement;
-      if ((active === this.input || active === this.author) && !form.contains(e.target)) active.blur();
+      if ((active === this.input || active === this.author) && !form.contains(/** @type {Node} */ (e.target))) /** @type {HTMLElement} */ (active).blur();
     });
     this.updateButton();
   }

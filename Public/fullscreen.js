@@ -1,6 +1,9 @@
+// @ts-check
 // Full screen: the Fullscreen API where the browser has it (desktops, Android, iPad), else a
 // full screen of the page's own where it has not (Safari on iPhone offers it only for video):
 // either way the bars go, the photo stands alone on black, and Escape or the exit button ends it.
+
+import { Keys } from './keyboard.js';
 
 const root = document.documentElement;
 
@@ -29,6 +32,7 @@ export async function exitFullscreen() {
 
 /** The page full screen: `immersive` on <html> while it lasts; `onChange(active)` on every change. */
 export class FullScreen {
+  /** @param {{ onChange?: (active: boolean) => void }} options */
   constructor({ onChange } = {}) {
     this.onChange = onChange ?? (() => {});
     this.ownFallback = false;
@@ -39,7 +43,8 @@ export class FullScreen {
     };
     document.addEventListener('fullscreenchange', changed);
     document.addEventListener('webkitfullscreenchange', changed);
-    document.addEventListener('keydown', (e) => {
+    // Escape ends the page's own full screen; the browser's own ends by itself.
+    this.escape = new Keys((e) => {
       if (e.key === 'Escape' && this.ownFallback) { e.preventDefault(); this.exit(); }
     });
   }
@@ -51,11 +56,13 @@ export class FullScreen {
     if (await requestFullscreen(root)) return this.set(true);
     // No Fullscreen API here: the page fills the window by itself.
     this.ownFallback = true;
+    this.escape.on = true;
     this.set(true);
   }
 
   async exit() {
     this.ownFallback = false;
+    this.escape.on = false;
     if (fullscreenElement() === root) await exitFullscreen();
     this.set(false);
   }

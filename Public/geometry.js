@@ -1,3 +1,4 @@
+// @ts-check
 // Tile pyramid geometry, the same arithmetic as the server's TilePyramid (see DESIGN.md).
 // Level z is the photo scaled by 2^(z − maxZoom); tiles are T px from the top left, edge tiles smaller.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // One finger dragging, as nested UIScrollViews take it. On a zoomed photo the drag pans the photo
 // until its edge, and the same drag then moves the strip of pages, the neighbour sliding in beside
 // it; dragging back gives the strip back first, then the photo. On a fitted photo a sideways drag

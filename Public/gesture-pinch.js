@@ -1,3 +1,4 @@
+// @ts-check
 // Two fingers zooming a photo: the photo point first under their centre stays under it wherever
 // the centre goes, and below fit or past the maximum the zoom stretches and resists. When they
 // lift, the photo springs back inside its limits around the same point.

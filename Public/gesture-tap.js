@@ -1,10 +1,11 @@
+// @ts-check
 // Taps, told apart from double taps as Photos does: a single tap acts only once no second tap
 // can follow (it shows or hides the bars); a double tap zooms to the tapped point, or back to fit.
 
 const DOUBLE_TAP_MS = 300, DOUBLE_TAP_SLOP = 40;
 
 export class TapGesture {
-  /** @param {{tap?: (p) => void, doubleTap?: (p, target) => void}} handlers */
+  /** @param {{tap?: (p, target) => void, doubleTap?: (p, target) => void}} handlers */
   constructor(handlers) {
     this.handlers = handlers;
     this.last = null;

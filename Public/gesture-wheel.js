@@ -1,3 +1,4 @@
+// @ts-check
 // Wheels and trackpads. A trackpad pinch arrives as ctrl+wheel and zooms the photo under the
 // pointer (never the page); two fingers scrolling pan a zoomed photo, and sideways on a fitted one
 // they page, the strip following the fingers and settling once they stop. In the zoom view a

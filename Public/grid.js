@@ -1,3 +1,4 @@
+// @ts-check
 // The grid: square thumbnails that are real links to each photo's page, with the photo's state
 // (processing, failed and why) shown on the cell instead of being hidden.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // How things move after the finger lets go, as UIScrollView moves them: a fling decelerates
 // (velocity × 0.998 every millisecond), an edge stretches like rubber, and every settle is a
 // spring that starts from the finger's velocity. Positions are px, velocities px per ms.

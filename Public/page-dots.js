@@ -1,9 +1,11 @@
+// @ts-check
 // Page dots as UIPageControl draws them for many pages: at most nine, the current one red, the
 // ones at an end shrinking where more pages lie beyond it, the row sliding along as the current
 // page nears an end of it. Where dots cannot say where you are, a "3 of 1,200" counter does.
 // The whole control is one tab stop (a slider): arrow keys, Home, End, Page Up and Page Down move.
 
 import { prefersReducedMotion } from './motion.js';
+import { Keys } from './keyboard.js';
 
 const MAX_DOTS = 9;
 const PITCH = 16; // px from one dot's centre to the next
@@ -14,8 +16,8 @@ export class PageDots {
   constructor(element, { onSelect }) {
     this.element = element;
     this.onSelect = onSelect;
-    this.track = element.querySelector('.dots-track');
-    this.counter = element.querySelector('.pager-count');
+    this.track = /** @type {HTMLElement} */ (element.querySelector('.dots-track'));
+    this.counter = /** @type {HTMLElement} */ (element.querySelector('.pager-count'));
     this.count = 0;
     this.index = 0;
     this.start = 0;
@@ -26,7 +28,7 @@ export class PageDots {
       return dot;
     });
     this.format = new Intl.NumberFormat(document.documentElement.lang || undefined);
-    element.addEventListener('keydown', (e) => this.key(e));
+    this.keys = new Keys((e) => this.key(e), { target: element, on: true });
     element.addEventListener('click', (e) => this.click(e));
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The pager: photo pages on a strip with an 8 px gap, moved by the finger (a zoomed photo pans to
 // its edge first, then the same drag brings its neighbour), by trackpad, arrow keys, the buttons
 // beside the photo and the page dots. Five pages exist whatever the size of the library: the one
@@ -9,10 +10,13 @@ import { PageDots } from './page-dots.js';
 import { SlideStrip } from './slide-strip.js';
 import { ViewerGestures } from './viewer-gestures.js';
 import { WheelGesture } from './gesture-wheel.js';
+import { Keys } from './keyboard.js';
 
 const GAP = 8;
 
 /** Horizontal photo pager; `onChange(photo)` is told whenever another page settles in front. */
+/** @typedef {HTMLElement & { pageIndex: number | null, page: PhotoPage | null }} PageSlot */
+
 export class Pager {
   constructor(root, { sequence, onChange, onOpenZoom, isBusy }) {
     this.root = root;
@@ -26,7 +30,7 @@ export class Pager {
     this.strip = new SlideStrip(this.element, {
       slots: 5, gap: GAP, count: () => sequence.count,
       createSlot: () => {
-        const slot = document.createElement('section');
+        const slot = /** @type {PageSlot} */ (document.createElement('section'));
         slot.className = 'page';
         slot.page = null;
         return slot;
@@ -46,12 +50,20 @@ export class Pager {
     sequence.subscribe(() => this.sequenceChanged());
     // A new width moves every page; a new height (a phone's address bar sliding away) moves none.
     new ResizeObserver(() => this.strip.layout()).observe(this.element);
-    document.addEventListener('keydown', (e) => this.key(e));
+    // Its keys listen while it is on screen (setShown).
+    this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
+    this.dots.keys.on = this.keys.on;
     this.previousButton = root.querySelector('.pager-prev');
     this.nextButton = root.querySelector('.pager-next');
     this.previousButton.addEventListener('click', () => this.goTo(this.index - 1));
     this.nextButton.addEventListener('click', () => this.goTo(this.index + 1));
-    this.exposeDebugHook();
+  }
+
+  /** On screen or not: hidden, it takes no keys (its dots none either). */
+  setShown(shown) {
+    this.root.hidden = !shown;
+    this.keys.on = shown;
+    this.dots.keys.on = shown;
   }
 
   get count() { return this.sequence.count; }
@@ -161,7 +173,8 @@ export class Pager {
 
   /** Puts keyboard focus on the photo in front, without scrolling anything. */
   focusPhoto() {
-    this.strip.slotFor(this.index)?.querySelector('.photo-open, .photo-error')?.focus({ preventScroll: true });
+    const photo = /** @type {HTMLElement | null} */ (this.strip.slotFor(this.index)?.querySelector('.photo-open, .photo-error'));
+    photo?.focus({ preventScroll: true });
   }
 
   /** The photo in front, where it is on screen, for the zoom view to grow from or shrink into. */
@@ -183,24 +196,5 @@ export class Pager {
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
     if (e.key === 'ArrowLeft' && this.goTo(this.index - 1)) e.preventDefault();
     else if (e.key === 'ArrowRight' && this.goTo(this.index + 1)) e.preventDefault();
-  }
-
-  exposeDebugHook() {
-    const pager = this;
-    // Read-only view of the pager's state, for browser tests and the benchmark.
-    window.__pager = {
-      get index() { return pager.index; },
-      get count() { return pager.count; },
-      get position() { return pager.strip.position; },
-      get moving() { return pager.strip.moving || pager.gestures.active; },
-      get animating() { return pager.strip.moving || Boolean(pager.page?.zoomable?.animating); },
-      get pages() { return pager.element.querySelectorAll('.page').length; },
-      get photo() { return pager.page?.zoomable ?? null; },
-      get complete() {
-        const z = pager.page?.zoomable;
-        return Boolean(z && z.complete && !pager.strip.moving);
-      },
-      get completeAt() { return pager.page?.zoomable?.completeAt ?? null; },
-    };
   }
 }

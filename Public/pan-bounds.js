@@ -1,3 +1,4 @@
+// @ts-check
 // Where a photo shown at some scale may sit in its viewport: centred on an axis where it is
 // smaller than the viewport, otherwise never leaving a gap at an edge. One object per scale,
 // so a drag, a fling and a pinch's settle all clamp and stretch the same way.

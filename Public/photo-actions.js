@@ -1,11 +1,16 @@
+// @ts-check
 // The buttons of the photo in front, in the pager's bar: slideshow, share, download the original,
 // full screen, and the info panel (also opened by swiping up on the photo, as in Photos, and by
 // the "i" key). The panel stays open from photo to photo until it is closed.
 
 import { share } from './share.js';
+import { Keys } from './keyboard.js';
 
 export class PhotoActions {
-  /** @param {{pager, fullscreen, slideshow, link: (photo) => string}} options */
+  /**
+   * @param {HTMLElement} root the pager, whose bar holds the buttons
+   * @param {{pager, fullscreen, slideshow, link: (photo) => string}} options
+   */
   constructor(root, { pager, fullscreen, slideshow, link }) {
     this.root = root;
     this.pager = pager;
@@ -14,16 +19,20 @@ export class PhotoActions {
     this.link = link;
     this.photo = null;
     this.infoButton = root.querySelector('.action-info');
-    this.download = root.querySelector('.action-download');
+    this.download = /** @type {HTMLAnchorElement} */ (root.querySelector('.action-download'));
     this.fullscreenButton = root.querySelector('.action-fullscreen');
     this.infoButton.addEventListener('click', () => this.setInfo(!this.infoOpen));
     root.querySelector('.action-share').addEventListener('click', () => { if (this.photo) share(this.photo.title, this.link(this.photo)); });
     root.querySelector('.action-slideshow').addEventListener('click', () => this.slideshow.start(Math.max(0, pager.index)));
     this.fullscreenButton.addEventListener('click', () => this.fullscreen.toggle());
     root.querySelector('.immersive-exit').addEventListener('click', () => this.fullscreen.exit());
-    document.addEventListener('keydown', (e) => this.key(e));
+    // Its keys listen while the pager is on screen (setShown).
+    this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
     this.watchSwipeUp(root.querySelector('.pager-strip'));
   }
+
+  /** The pager came on screen or left it: the keys listen while it is there. */
+  setShown(shown) { this.keys.on = shown; }
 
   get infoOpen() { return this.root.classList.contains('info-open'); }
 
@@ -39,7 +48,7 @@ export class PhotoActions {
     } else {
       this.download.removeAttribute('href');
     }
-    this.root.querySelector('.action-slideshow').disabled = failed && this.pager.count <= 1;
+    /** @type {HTMLButtonElement} */ (this.root.querySelector('.action-slideshow')).disabled = failed && this.pager.count <= 1;
   }
 
   /** Opens or closes the info panel; opening on a phone scrolls the card into view under the photo. */

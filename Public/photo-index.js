@@ -1,3 +1,4 @@
+// @ts-check
 // The library as the page knows it: the summary (every id, aspect ratio and day, a few bytes a
 // photo, in the order of the list: by date taken) and the records of the photos someone is near,
 // fetched a block at a time, kept up to date by the server's events. It is also the sequence the

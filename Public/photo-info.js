@@ -1,3 +1,4 @@
+// @ts-check
 // What a photo's record says about it, in words: the date as the camera's clock read it, the
 // camera and its exposure ("iPhone 15 Pro · 24 mm · ƒ1.8 · 1/120 s · ISO 80"), size and file,
 // and the card of the info panel that shows them under the photo.

@@ -1,3 +1,4 @@
+// @ts-check
 // One page of the pager: the photo as large as its column allows (a button that opens the zoom
 // view, and a photo that pinches in place), its name, date and size, the info card (shown while
 // the info panel is open), the prompt, and the live comment thread. On a wide screen the photo
@@ -9,7 +10,10 @@ import { dateParts, infoCard } from './photo-info.js';
 
 /** The page of one photo, drawn into a slot of the pager's strip. */
 export class PhotoPage {
-  /** @param {{onOpenZoom: (photo) => void}} callbacks */
+  /**
+   * @param {object} photo the photo's record, as the API gives it
+   * @param {{onOpenZoom: (photo) => void}} callbacks
+   */
   constructor(photo, { onOpenZoom }) {
     this.photo = photo;
     this.onOpenZoom = onOpenZoom;

@@ -1,3 +1,4 @@
+// @ts-check
 // The photos the pager and the zoom view page through, in order. They never hold the whole
 // library: they ask a sequence for what they draw, and that is all a sequence must answer:
 //   count            how many photos there are (0 until known)

@@ -1,3 +1,4 @@
+// @ts-check
 // The photo flying between its square grid cell and its box on the page, as Photos opens a photo
 // out of the grid and shrinks it back in. A copy flies above everything: the square thumbnail
 // grows into the whole photo (its one-tile level 0 around it) while the view behind fades.

@@ -1,3 +1,4 @@
+// @ts-check
 // The scrubber: a thumb at the right edge that appears while the grid scrolls. Dragging it
 // travels through the whole library at once, with the month under the finger in a bubble and
 // a few dates along the track, so photo 80,000 is one drag away rather than a minute of flings.

@@ -1,3 +1,4 @@
+// @ts-check
 // Sharing a photo: the system's share sheet (Web Share API) where there is one, else its link
 // copied to the clipboard, with a word on screen that it was.
 

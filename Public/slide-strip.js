@@ -1,3 +1,4 @@
+// @ts-check
 // A horizontal strip of pages with a gap between them, moved by the finger (the pager and the zoom
 // view both page on one). Only a few slot elements exist, whatever the number of pages: as the
 // strip moves, the slot that fell behind is handed the page coming up ahead. `offset` is how far
@@ -8,11 +9,14 @@ import { Animation, Spring, rubberBand, rubberBandInverse } from './motion.js';
 /** Speed (px per ms) above which a release goes on to the page it is heading for. */
 const PAGE_FLICK_SPEED = 0.3;
 
+/** @typedef {HTMLElement & { pageIndex: number | null }} Slot a slot element, and the page it holds */
+
+/** @template {Slot} S the slots' type: a Slot and whatever its owner keeps on it */
 export class SlideStrip {
   /**
    * @param {HTMLElement} element the strip's viewport; it clips, and holds the slots
-   * @param {{slots: number, gap: number, count: () => number, createSlot: () => HTMLElement,
-   *          fill: (slot: HTMLElement, index: number) => void, onSettle?: (index: number) => void,
+   * @param {{slots: number, gap: number, count: () => number, createSlot: () => S,
+   *          fill: (slot: S, index: number) => void, onSettle?: (index: number) => void,
    *          onMove?: (position: number) => void}} options
    */
   constructor(element, { slots, gap, count, createSlot, fill, onSettle, onMove }) {

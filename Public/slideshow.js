@@ -1,9 +1,11 @@
+// @ts-check
 // The slideshow: from the photo in front, each photo of the list for four seconds, fitted to the
 // screen on black and cross-faded into the next (swapped at once under reduced motion). Any touch,
 // click or key stops it, back on the pager at the photo it had reached. Full screen where the
 // browser allows, and the screen kept awake while it plays.
 
 import { requestFullscreen, exitFullscreen, fullscreenElement } from './fullscreen.js';
+import { Keys } from './keyboard.js';
 
 /** Seconds each photo stays on screen. */
 export const SLIDE_SECONDS = 4;
@@ -25,12 +27,15 @@ function swallowNextClick() {
 }
 
 export class Slideshow {
-  /** @param {{sequence, onStop: (index: number) => void}} options */
+  /**
+   * @param {HTMLElement} root the show's dialog
+   * @param {{sequence, onStop: (index: number) => void}} options
+   */
   constructor(root, { sequence, onStop }) {
     this.root = root;
     this.sequence = sequence;
     this.onStop = onStop;
-    this.layers = [...root.querySelectorAll('.slide')];
+    this.layers = [.../** @type {NodeListOf<HTMLImageElement>} */ (root.querySelectorAll('.slide'))];
     this.front = 0;
     this.index = -1;
     this.playing = false;
@@ -48,25 +53,19 @@ export class Slideshow {
     };
     root.addEventListener('pointerdown', stop);
     root.addEventListener('wheel', stop, { passive: false });
-    document.addEventListener('keydown', stop, true);
+    // Any key stops a show, before anything else sees it: listening while it plays.
+    this.keys = new Keys(stop, { capture: true });
     // Leaving full screen (Escape in the browser's own handling) ends the show too.
     const left = () => { if (this.playing && this.fullscreen && fullscreenElement() !== root) this.stop(); };
     document.addEventListener('fullscreenchange', left);
     document.addEventListener('webkitfullscreenchange', left);
-    const self = this;
-    // Read-only state for browser tests.
-    window.__slideshow = {
-      get playing() { return self.playing; },
-      get index() { return self.index; },
-      get changes() { return self.changes; },
-      get fullscreen() { return self.fullscreen; },
-    };
   }
 
   /** Starts at page `index` of the sequence. */
   async start(index) {
     if (this.playing || this.sequence.count === 0) return;
     this.playing = true;
+    this.keys.on = true;
     const run = ++this.run;
     this.changes = 0;
     this.root.hidden = false;
@@ -83,6 +82,7 @@ export class Slideshow {
   stop() {
     if (!this.playing) return;
     this.playing = false;
+    this.keys.on = false;
     this.run++;
     clearTimeout(this.timer);
     this.root.hidden = true;

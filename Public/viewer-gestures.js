@@ -1,3 +1,4 @@
+// @ts-check
 // Pointers on a strip of photos, handed to the gesture they make: one finger drags (gesture-drag),
 // two pinch (gesture-pinch), a touch that does not move taps (gesture-tap). A finger that lands on
 // something moving catches it, as on a phone: the fling stops there and that touch is no tap.

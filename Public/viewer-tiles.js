@@ -1,3 +1,4 @@
+// @ts-check
 // The tiles on the zoom view's stage: which are asked for, which are drawn, which are cancelled.
 // Coarser tiles stay under the finer ones until the finer ones have arrived, so the screen is
 // never blank; a tile that leaves the view before it arrives is cancelled (its src dropped).

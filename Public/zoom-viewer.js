@@ -1,3 +1,4 @@
+// @ts-check
 // The zoom view: the photo's tile pyramid full screen, on a strip of three slides (the photo and
 // its neighbours, with the pager's gap between them) so a swipe shows the next photo sliding in.
 // It opens growing out of the photo on its page and closes shrinking back into it; a drag down
@@ -8,8 +9,14 @@ import { SlideStrip } from './slide-strip.js';
 import { ViewerGestures } from './viewer-gestures.js';
 import { WheelGesture } from './gesture-wheel.js';
 import { prefersReducedMotion } from './motion.js';
+import { Keys } from './keyboard.js';
 
 const GAP = 8;
+
+/**
+ * @typedef {HTMLDivElement & { pageIndex: number | null, photo: ZoomablePhoto, wanted: number,
+ *   failure: HTMLParagraphElement }} Slide a slide of the strip: its photo, and the page it waits for
+ */
 
 export class ZoomViewer {
   /**
@@ -22,8 +29,8 @@ export class ZoomViewer {
     this.sequence = sequence;
     this.onClose = onClose;
     this.onShow = onShow;
-    this.stage = root.querySelector('.zoom-stage');
-    this.backdrop = root.querySelector('.zoom-backdrop');
+    this.stage = /** @type {HTMLElement} */ (root.querySelector('.zoom-stage'));
+    this.backdrop = /** @type {HTMLElement} */ (root.querySelector('.zoom-backdrop'));
     this.title = root.querySelector('.zoom-title');
     this.buttons = {
       in: root.querySelector('.zoom-in'), out: root.querySelector('.zoom-out'), fit: root.querySelector('.zoom-fit'),
@@ -31,6 +38,8 @@ export class ZoomViewer {
     this.index = -1;
     this.isOpen = false;
     this.closing = null;
+    /** @type {{ s: number, tx: number, ty: number } | null} where a pull to dismiss started */
+    this.dismissFrom = null;
     this.strip = new SlideStrip(this.stage, {
       slots: 3, gap: GAP, count: () => sequence.count,
       createSlot: () => this.createSlide(),
@@ -56,12 +65,12 @@ export class ZoomViewer {
     this.buttons.in.addEventListener('click', () => this.current?.zoomTo(this.current.s * 2));
     this.buttons.out.addEventListener('click', () => this.current?.zoomTo(this.current.s / 2));
     this.buttons.fit.addEventListener('click', () => this.current?.zoomTo(this.current.fitScale));
-    document.addEventListener('keydown', (e) => this.key(e));
-    this.exposeDebugHook();
+    // Its keys listen while it is open.
+    this.keys = new Keys((e) => this.key(e));
   }
 
   createSlide() {
-    const slide = document.createElement('div');
+    const slide = /** @type {Slide} */ (document.createElement('div'));
     slide.className = 'zoom-slide';
     slide.photo = new ZoomablePhoto(slide, {
       onChange: () => { if (slide.photo === this.current) this.changed(); },
@@ -115,6 +124,7 @@ export class ZoomViewer {
     const wasOpen = this.isOpen;
     this.finishClosing();
     this.isOpen = true;
+    this.keys.on = true;
     this.root.hidden = false;
     this.root.classList.remove('bare');
     document.documentElement.classList.add('zooming');
@@ -159,6 +169,7 @@ export class ZoomViewer {
   close({ to = null } = {}) {
     if (!this.isOpen) return Promise.resolve();
     this.isOpen = false;
+    this.keys.on = false;
     this.dismissing = false;
     const photo = this.current;
     const finish = () => {
@@ -322,36 +333,5 @@ export class ZoomViewer {
     const photo = this.current;
     const to = photo.clamped(photo.s, photo.tx + dx, photo.ty + dy);
     photo.animateTo(to, { frequency: 26 });
-  }
-
-  exposeDebugHook() {
-    const viewer = this;
-    const photo = () => viewer.current;
-    // Read-only view of the viewer's state, for browser tests and the benchmark.
-    window.__viewer = {
-      get open() { return viewer.isOpen && Boolean(viewer.photo); },
-      get photoId() { return viewer.photo && viewer.photo.id; },
-      get index() { return viewer.index; },
-      get scale() { return photo().s; },
-      get fitScale() { return viewer.photo ? photo().fitScale : null; },
-      get maxScale() { return viewer.photo ? photo().maxScale : null; },
-      get level() { return viewer.photo ? photo().level : null; },
-      get devicePixelRatio() { return window.devicePixelRatio || 1; },
-      get photoRect() { return photo().screenRect(); },
-      get translation() { return [photo().tx, photo().ty]; },
-      get stageRect() { return photo().stage.getBoundingClientRect().toJSON(); },
-      get stripOffset() { return viewer.strip.shiftFrom(viewer.index); },
-      get requestedTiles() { return new Set(photo().tiles.requested); },
-      get wantedTiles() { return new Set(photo().tiles.wantedKeys); },
-      get requestCount() { return photo().tiles.requestCount; },
-      get complete() {
-        return photo().complete && !viewer.gestures.active && !viewer.strip.moving && !viewer.closing;
-      },
-      get moving() { return Boolean(photo()?.animating) || viewer.strip.moving || viewer.gestures.active; },
-      get animating() { return Boolean(photo()?.animating) || viewer.strip.moving || Boolean(viewer.closing); },
-      get openedAt() { return photo().openedAt; },
-      get completeAt() { return photo().completeAt; },
-      resetRequests() { photo().tiles.resetRequests(); },
-    };
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // One photo's tile pyramid on one stage (the zoom view's screen, or the photo's box on its page):
 // scale, translation, their limits, and how they animate. Scale `s` is CSS px per photo px and
 // (tx, ty) is where the photo's top left sits on the stage. Native resolution is one photo pixel
@@ -140,6 +141,8 @@ export class ZoomablePhoto {
   /**
    * Animates to transform `to` along the zoom that keeps one screen point still (the fixed point
    * of the change), so a zoom around a point never wobbles, whatever the clamp did to the end.
+   * @param {{ s: number, tx: number, ty: number }} to
+   * @param {{ frequency?: number, onDone?: () => void }} options
    */
   animateTo(to, { frequency = 22, onDone } = {}) {
     // Not stop(): a zoom handing over to another zoom asks for no tiles in between.

@@ -9,8 +9,9 @@ packages_for() {
     case "$1" in
         build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev libxxhash-dev" ;;
         # postgresql: the tests start a private cluster of their own (initdb, pg_ctl); nginx-light:
-        # the replica tests put it in front of two servers, configured from deploy/nginx.conf.
-        test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet" ;;
+        # the replica tests put it in front of two servers, configured from deploy/nginx.conf;
+        # node-typescript: tsc type-checks the page's modules (make typecheck).
+        test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet node-typescript" ;;
         bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql" ;;
         container) echo "debootstrap" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;

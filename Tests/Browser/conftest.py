@@ -204,6 +204,9 @@ def new_driver(width=390, height=844):
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
+    # The tests' read-only hooks into the page (window.__viewer and the like): not in what ships.
+    with open(os.path.join(REPO, "Tests", "Browser", "page", "hooks.js")) as f:
+        driver.hooks_script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": f.read()})["identifier"]
     return driver
 
 

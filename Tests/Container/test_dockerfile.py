@@ -247,3 +247,21 @@ def test_dockerignore_keeps_local_state_out_and_lets_sources_in():
             if "from" not in flags:
                 for source in sources:
                     assert not ignored(source.rstrip("/")), f"{source} is copied but ignored"
+
+
+def test_nothing_test_only_goes_into_the_image():
+    # The tests' own server (Tests/Browser/mockserver.py) and their page hooks
+    # (Tests/Browser/page/hooks.js) stay out: the image copies only what the server needs, and the
+    # context leaves the tests and the benchmarks out.
+    for stage in stages():
+        for flags, sources, _, _ in stage.copies():
+            if "from" not in flags:
+                for source in sources:
+                    top = source.strip("./").split("/")[0]
+                    assert top in ("Package.swift", "Sources", "Public", "config.json"), f"COPY {source}"
+    ignored = {line.strip() for line in (REPO / ".dockerignore").read_text().splitlines()}
+    assert {"Tests", "bench"} <= ignored, "the tests and the benchmarks out of the build context"
+    # And Public/, which the image serves, holds nothing only a test uses.
+    for path in (REPO / "Public").rglob("*"):
+        if path.is_file() and path.suffix in (".js", ".html"):
+            assert "window.__" not in path.read_text(), f"{path.relative_to(REPO)} exposes a test hook"

@@ -1,0 +1,83 @@
+// Read-only views of the page's state for the browser tests and the benchmark: window.__viewer,
+// window.__pager, window.__slideshow, and window.__keys (the page's keydown listeners, counted).
+// They are not part of the page: the test browser evaluates this script in every document before
+// the page's own (conftest.new_driver), and it imports the page's module once that has run, so
+// the page under test is the one people get.
+(() => {
+  // Every keydown listener the page adds and removes, counted apart from Public/keyboard.js's own
+  // count: a listener left behind shows here whatever the module believes.
+  const keydown = [];
+  const capture = (options) => Boolean(typeof options === 'boolean' ? options : options?.capture);
+  const { addEventListener, removeEventListener } = EventTarget.prototype;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (type === 'keydown' && listener && !keydown.some((k) => k.target === this && k.listener === listener && k.capture === capture(options))) {
+      keydown.push({ target: this, listener, capture: capture(options) });
+    }
+    return addEventListener.call(this, type, listener, options);
+  };
+  EventTarget.prototype.removeEventListener = function (type, listener, options) {
+    const i = keydown.findIndex((k) => k.target === this && k.listener === listener && k.capture === capture(options));
+    if (type === 'keydown' && i >= 0) keydown.splice(i, 1);
+    return removeEventListener.call(this, type, listener, options);
+  };
+
+  const install = async () => {
+    const entry = document.querySelector('script[type="module"][src$="app.js"]');
+    if (!entry) return;
+    const { pager, viewer, slideshow } = await import(entry.src);
+    const { listeningCount } = await import(new URL('keyboard.js', entry.src).href);
+    const photo = () => viewer.current;
+    window.__viewer = {
+      get open() { return viewer.isOpen && Boolean(viewer.photo); },
+      get photoId() { return viewer.photo && viewer.photo.id; },
+      get index() { return viewer.index; },
+      get scale() { return photo().s; },
+      get fitScale() { return viewer.photo ? photo().fitScale : null; },
+      get maxScale() { return viewer.photo ? photo().maxScale : null; },
+      get level() { return viewer.photo ? photo().level : null; },
+      get devicePixelRatio() { return window.devicePixelRatio || 1; },
+      get photoRect() { return photo().screenRect(); },
+      get translation() { return [photo().tx, photo().ty]; },
+      get stageRect() { return photo().stage.getBoundingClientRect().toJSON(); },
+      get stripOffset() { return viewer.strip.shiftFrom(viewer.index); },
+      get requestedTiles() { return new Set(photo().tiles.requested); },
+      get wantedTiles() { return new Set(photo().tiles.wantedKeys); },
+      get requestCount() { return photo().tiles.requestCount; },
+      get complete() {
+        return photo().complete && !viewer.gestures.active && !viewer.strip.moving && !viewer.closing;
+      },
+      get moving() { return Boolean(photo()?.animating) || viewer.strip.moving || viewer.gestures.active; },
+      get animating() { return Boolean(photo()?.animating) || viewer.strip.moving || Boolean(viewer.closing); },
+      get openedAt() { return photo().openedAt; },
+      get completeAt() { return photo().completeAt; },
+      resetRequests() { photo().tiles.resetRequests(); },
+    };
+    window.__pager = {
+      get index() { return pager.index; },
+      get count() { return pager.count; },
+      get position() { return pager.strip.position; },
+      get moving() { return pager.strip.moving || pager.gestures.active; },
+      get animating() { return pager.strip.moving || Boolean(pager.page?.zoomable?.animating); },
+      get pages() { return pager.element.querySelectorAll('.page').length; },
+      get photo() { return pager.page?.zoomable ?? null; },
+      get complete() {
+        const z = pager.page?.zoomable;
+        return Boolean(z && z.complete && !pager.strip.moving);
+      },
+      get completeAt() { return pager.page?.zoomable?.completeAt ?? null; },
+    };
+    window.__slideshow = {
+      get playing() { return slideshow.playing; },
+      get index() { return slideshow.index; },
+      get changes() { return slideshow.changes; },
+      get fullscreen() { return slideshow.fullscreen; },
+    };
+    // How many key handlers listen now: as Public/keyboard.js counts them, and as the browser has them.
+    window.__keys = {
+      get listening() { return listeningCount(); },
+      get listeners() { return keydown.length; },
+    };
+  };
+  // Module scripts have all run when the document is parsed.
+  document.addEventListener('DOMContentLoaded', () => { install(); });
+})();
