@@ -57,8 +57,7 @@ public struct HealthCommand: Sendable, Equatable {
         let started = ContinuousClock.now
         do {
             let answer = try HealthProbe.get(target, timeoutSeconds: timeoutSeconds)
-            let milliseconds = (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000
-                + (ContinuousClock.now - started).components.seconds * 1000
+            let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
             if answer.status == 200 {
                 return (0, "healthy: \(target) answered 200 in \(milliseconds) ms")
             }
