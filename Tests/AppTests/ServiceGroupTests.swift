@@ -136,5 +136,9 @@ final class ServiceGroupTests: XCTestCase {
         XCTAssertGreaterThan(soon, now + 0.1)
         XCTAssertLessThanOrEqual(soon, now + 0.2)
         XCTAssertLessThanOrEqual((ContinuousClock.now - .seconds(1)).dispatchTime, DispatchTime.now())
+        // The seconds the event loops read are ContinuousClock's.
+        let seconds = ClockSeconds.now(), instant = ContinuousClock.now
+        XCTAssertLessThan(abs((ClockSeconds.instant(seconds) - instant).inSeconds), 0.05)
+        XCTAssertLessThan(abs((ClockSeconds.instant(seconds + 2) - instant).inSeconds - 2), 0.05)
     }
 }
