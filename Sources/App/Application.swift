@@ -21,6 +21,7 @@ public final class Application: Sendable {
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
     private let httpService: HTTPService
+    private let libraryScans: LibraryScans
     private let group = Mutex<ServiceGroup?>(nil)
     /// The HTTP server, once started.
     public var server: HTTPServer? { httpService.server }
@@ -67,6 +68,7 @@ public final class Application: Sendable {
         commentService = CommentStoreService(comments)
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
         httpService = HTTPService(host: configuration.host, draining: draining)
+        libraryScans = LibraryScans(photos)
         // The application outlives its server, which is made when the service starts.
         httpService.makeServer { [unowned self] in
             HTTPServer(configuration: serverConfiguration, router: makeRouter(),
@@ -115,7 +117,7 @@ public final class Application: Sendable {
     }
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
-    public var services: [any Service] { [databaseService, commentService, libraryService, httpService] }
+    public var services: [any Service] { [databaseService, commentService, libraryService, httpService, libraryScans] }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
     public func start() throws {

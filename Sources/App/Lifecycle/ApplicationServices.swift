@@ -44,7 +44,8 @@ final class LibraryService: Service {
         self.logger = logger
     }
 
-    func start(fail: @escaping @Sendable (any Error) -> Void) throws { photos.start() }
+    /// The scans start from `LibraryScans`, after the HTTP server has printed its address.
+    func start(fail: @escaping @Sendable (any Error) -> Void) throws {}
 
     func shutDown(deadline: ContinuousClock.Instant) {
         photos.stop()
@@ -96,4 +97,18 @@ final class HTTPService: Service {
         draining.begin()
         server?.shutdown(deadline: deadline)
     }
+}
+
+/// Starts the library's scans, last: `listening on …` stays the first line the process prints
+/// (scripts wait for it), as the scans log from their own thread. Stopping them is `LibraryService`'s
+/// part, after the HTTP server has finished its requests.
+final class LibraryScans: Service {
+    let name = "library-scans"
+    private let photos: PhotoService
+
+    init(_ photos: PhotoService) { self.photos = photos }
+
+    func start(fail: @escaping @Sendable (any Error) -> Void) throws { photos.start() }
+
+    func shutDown(deadline: ContinuousClock.Instant) {}
 }
