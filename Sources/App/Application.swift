@@ -4,9 +4,10 @@ import Comments
 import HTTP
 import Observability
 import SQL
+import Synchronization
 
 /// The whole server: configuration in, routes wired, serving until SIGTERM or SIGINT.
-public final class Application: @unchecked Sendable {
+public final class Application: Sendable {
     public let configuration: Configuration
     public let logger: Logger
     public let metrics = MetricsRegistry()
@@ -16,7 +17,14 @@ public final class Application: @unchecked Sendable {
     public let databases: ApplicationDatabases
     let photos: PhotoService
     let comments: CommentService
-    public private(set) var server: HTTPServer?
+    private let databaseService: DatabaseService
+    private let commentService: CommentStoreService
+    private let libraryService: LibraryService
+    private let httpService: HTTPService
+    private let libraryScans: LibraryScans
+    private let group = Mutex<ServiceGroup?>(nil)
+    /// The HTTP server, once started.
+    public var server: HTTPServer? { httpService.server }
 
     /// Opens the databases (an unreachable PostgreSQL stops the start here, naming the server),
     /// migrates them, and loads the catalog.
@@ -56,6 +64,16 @@ public final class Application: @unchecked Sendable {
                 databases.close()
                 throw error
             }
+        }
+        databaseService = DatabaseService(databases)
+        commentService = CommentStoreService(comments)
+        libraryService = LibraryService(photos, logger: logger.labeled("library"))
+        httpService = HTTPService(host: configuration.host, draining: draining)
+        libraryScans = LibraryScans(photos)
+        // The application outlives its server, which is made when the service starts.
+        httpService.makeServer { [unowned self] in
+            HTTPServer(configuration: serverConfiguration, router: makeRouter(),
+                       logger: logger.labeled("http"), observer: HTTPMetricsObserver(metrics: metrics))
         }
     }
 
@@ -99,30 +117,37 @@ public final class Application: @unchecked Sendable {
             limits: limits, lanes: WorkLanes.threads(configuration, cores: cores))
     }
 
+    /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
+    public var services: [any Service] { [databaseService, commentService, libraryService, httpService, libraryScans] }
+
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
     public func start() throws {
-        let server = HTTPServer(configuration: serverConfiguration, router: makeRouter(),
-                                logger: logger.labeled("http"), observer: HTTPMetricsObserver(metrics: metrics))
-        try server.start()
-        self.server = server
-        let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        print("listening on http://\(shownHost):\(server.port)")
-        fflush(stdout)
-        photos.start()
-        logger.info("serving", [("url", "http://\(shownHost):\(server.port)"), ("photos", String(photos.count)),
+        _ = try start(trigger: ShutdownTrigger())
+    }
+
+    private func start(trigger: ShutdownTrigger) throws -> ServiceGroup {
+        let group = ServiceGroup(services, gracePeriod: .seconds(double: configuration.shutdownGraceSeconds),
+                                 trigger: trigger, logger: logger)
+        self.group.withLock { $0 = group }
+        try group.start()
+        logger.info("serving", [("url", httpService.url ?? ""), ("photos", String(photos.count)),
                                 ("data", configuration.data)])
+        return group
     }
 
-    /// Stops accepting, lets in-flight requests finish, stops background work.
+    /// Stops accepting, lets in-flight requests finish, stops background work, closes the stores:
+    /// the services in reverse order. Before `start`, the services still hold what `init` opened,
+    /// and every one is shut down.
     public func stop() {
-        draining.begin()
-        server?.shutdown(graceSeconds: configuration.shutdownGraceSeconds)
-        photos.stop()
-        comments.stop()
-        databases.close()
+        if let group = group.withLock({ $0 }) {
+            group.shutDown()
+        } else {
+            for service in services.reversed() { service.shutDown(deadline: .now) }
+        }
     }
 
-    /// Starts, then blocks until SIGTERM or SIGINT has been handled; returns the exit code.
+    /// Starts, then blocks until SIGTERM or SIGINT (or a service failing) has been handled;
+    /// returns the exit code, 1 when a service failed.
     /// The executable blocks those signals before any thread exists (`ShutdownSignals.block()`),
     /// so one that arrives while the server is still starting waits here instead of being lost.
     public func run() throws -> Int32 {
@@ -130,14 +155,14 @@ public final class Application: @unchecked Sendable {
         // A file-size limit (ulimit -f) makes a write fail with EFBIG, handled like a full disk,
         // instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
-        ShutdownSignals.block()
-        try start()
-        let received = ShutdownSignals.wait()
-        logger.info("shutting down", [("signal", ShutdownSignals.name(received)),
-                                      ("graceSeconds", String(configuration.shutdownGraceSeconds))])
-        stop()
-        server?.wait()
+        let trigger = ShutdownTrigger.signals()
+        let group = try start(trigger: trigger)
+        let reason = trigger.wait()
+        let why: (String, String) = if case .signal(let signal) = reason { ("signal", ShutdownSignals.name(signal)) } else { ("reason", reason.description) }
+        logger.info("shutting down", [why, ("graceSeconds", String(configuration.shutdownGraceSeconds))])
+        group.shutDown()
         logger.info("stopped")
+        if case .failed = reason { return 1 }
         return 0
     }
 }

@@ -160,6 +160,10 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         _ = finished.wait(timeout: .now() + 5)
     }
 
+    /// After `stop`: waits until the ingest threads have ended, or until `deadline`; true when they have.
+    @discardableResult
+    public func joinIngest(deadline: ContinuousClock.Instant) -> Bool { ingest.join(deadline: deadline) }
+
     /// Asks the background loop for a full scan now instead of at the next interval.
     public func requestRescan() {
         loop.withLock { $0.fullScanRequested = true }

@@ -4,7 +4,16 @@ import Library
 import Observability
 
 /// `photoscroll ingest [PATH…]`: builds pyramids ahead of time.
-public enum IngestCommand {
+public struct IngestCommand: Sendable, Equatable {
+    public var configuration: ConfigurationOptions
+    /// Files or folders to build, in the library or outside it; none for the whole library.
+    public var paths: [String]
+
+    public init(configuration: ConfigurationOptions = ConfigurationOptions(), paths: [String] = []) {
+        self.configuration = configuration
+        self.paths = paths
+    }
+
     /// Returns the process exit code: 0 when every photo is ready, 1 when any failed.
     public static func run(configuration: Configuration, paths: [String], logger: Logger) throws -> Int32 {
         let databases = try DatabaseStartup.open(configuration, logger: logger)
@@ -57,7 +66,18 @@ public enum IngestCommand {
 }
 
 /// `photoscroll export (ID | PATH) --out DIR`: writes a static pyramid any web server can serve.
-public enum ExportCommand {
+public struct ExportCommand: Sendable, Equatable {
+    public var configuration: ConfigurationOptions
+    /// A photo id, or a file path in or outside the library.
+    public var photo: String
+    public var outputDirectory: String
+
+    public init(configuration: ConfigurationOptions = ConfigurationOptions(), photo: String, outputDirectory: String) {
+        self.configuration = configuration
+        self.photo = photo
+        self.outputDirectory = outputDirectory
+    }
+
     public static func run(configuration: Configuration, photo: String, outputDirectory: String, logger: Logger) throws -> Int32 {
         let databases = try DatabaseStartup.open(configuration, logger: logger)
         defer { databases.close() }
@@ -167,5 +187,45 @@ struct IngestProgress {
         if visible < width { line += String(repeating: " ", count: width - visible) }
         width = visible
         FileHandle.standardOutput.write(Data(line.utf8))
+    }
+}
+
+extension IngestCommand: Command {
+    public static let name = "ingest"
+    public static let usage = "photoscroll ingest [--config FILE] [--photos DIR] [--data DIR] [PATH…]"
+    public static let abstract = "Build the tile pyramids of the library, or of the given files, ahead of time."
+    public static var options: [String] { ConfigurationOptions.names }
+
+    public init(_ arguments: ArgumentList) throws(UsageError) {
+        self.init(configuration: try ConfigurationOptions(arguments), paths: arguments.positional)
+    }
+
+    public func run(environment: [String: String]) throws -> Int32 {
+        let configuration = try Self.configuration(self.configuration, environment: environment)
+        let logger = Self.logger(configuration)
+        return try Self.logging(logger) { try Self.run(configuration: configuration, paths: paths, logger: logger) }
+    }
+}
+
+extension ExportCommand: Command {
+    public static let name = "export"
+    public static let usage = "photoscroll export (ID | PATH) --out DIR [--config FILE] [--photos DIR] [--data DIR]"
+    public static let abstract = "Write one photo's pyramid (a photo id, or a file in or outside the library) as static files any web server can serve."
+    public static var options: [String] { ["out"] + ConfigurationOptions.names }
+    public static var optionHelp: [String: String] { ["out": "DIR       The folder to write info.json, the .dzi and the tiles into."] }
+
+    public init(_ arguments: ArgumentList) throws(UsageError) {
+        guard arguments.positional.count == 1, let out = arguments.options["out"] else {
+            throw .missing("export takes one photo (an id or a file path) and --out DIR.")
+        }
+        self.init(configuration: try ConfigurationOptions(arguments), photo: arguments.positional[0], outputDirectory: out)
+    }
+
+    public func run(environment: [String: String]) throws -> Int32 {
+        let configuration = try Self.configuration(self.configuration, environment: environment)
+        let logger = Self.logger(configuration)
+        return try Self.logging(logger) {
+            try Self.run(configuration: configuration, photo: photo, outputDirectory: outputDirectory, logger: logger)
+        }
     }
 }

@@ -6,7 +6,13 @@ import Observability
 /// `photoscroll reattach-comments`: after the catalog was deleted or replaced, moves each photo's
 /// comments to the photo that now holds its file, found by content hash (else by path) in a
 /// fresh scan. Run with no server on the data folder (or, for PostgreSQL, on the database).
-public enum ReattachCommentsCommand {
+public struct ReattachCommentsCommand: Sendable, Equatable {
+    public var configuration: ConfigurationOptions
+
+    public init(configuration: ConfigurationOptions = ConfigurationOptions()) {
+        self.configuration = configuration
+    }
+
     /// What was done, for the summary line.
     struct Plan: Equatable {
         var moves: [Int: Int] = [:]
@@ -53,5 +59,26 @@ public enum ReattachCommentsCommand {
             print("\(unrecorded.count) photos have comments written before photo identities were kept; they were left under their ids.")
         }
         return plan.missing.isEmpty ? 0 : 1
+    }
+}
+
+extension ReattachCommentsCommand: Command {
+    public static let name = "reattach-comments"
+    public static let usage = "photoscroll reattach-comments [--config FILE] [--photos DIR] [--data DIR]"
+    public static let abstract = """
+    After catalog.sqlite was lost: scan, and move each photo's comments to the photo that now holds
+    its file. Run with no server on the data folder.
+    """
+    public static var options: [String] { ConfigurationOptions.names }
+
+    public init(_ arguments: ArgumentList) throws(UsageError) {
+        guard arguments.positional.isEmpty else { throw .unexpectedArguments(command: Self.name, arguments.positional) }
+        self.init(configuration: try ConfigurationOptions(arguments))
+    }
+
+    public func run(environment: [String: String]) throws -> Int32 {
+        let configuration = try Self.configuration(self.configuration, environment: environment)
+        let logger = Self.logger(configuration)
+        return try Self.logging(logger) { try Self.run(configuration: configuration, logger: logger) }
     }
 }

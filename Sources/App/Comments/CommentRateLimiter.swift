@@ -1,5 +1,6 @@
 import Comments
 import Foundation
+import Observability
 import Synchronization
 
 /// Where the comment rate limit is kept: this process's memory (one server), or the shared
@@ -89,10 +90,6 @@ final class CommentRateLimiter: Sendable {
         buckets = buckets.filter { $0.value.tokens + (now - $0.value.updated) * refillPerSecond < capacity }
     }
 
-    /// CLOCK_MONOTONIC in seconds: immune to the wall clock being set back.
-    static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    /// `ContinuousClock` in seconds: immune to the wall clock being set back.
+    static func monotonicSeconds() -> Double { ClockSeconds.now() }
 }

@@ -56,9 +56,9 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
         try counts.reloadAll()
         self.counts = counts
         inserts = GroupCommit { batch in
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = ContinuousClock.now
             let comments = try Self.insert(batch, into: database)
-            commitSeconds?.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            commitSeconds?.observe((ContinuousClock.now - started).inSeconds)
             commitBatchSize?.observe(Double(comments.count))
             // Before anyone is answered: a photo read right after its 201 shows the new count.
             for photoID in Set(comments.map(\.photoID)) { counts.invalidate(photoID) }

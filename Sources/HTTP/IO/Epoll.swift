@@ -1,3 +1,4 @@
+import Observability
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,12 +61,9 @@ struct Epoll {
     }
 }
 
-/// Seconds on the monotonic clock, for deadlines that must not jump with the wall clock.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+/// Seconds on `ContinuousClock` (`ClockSeconds`), for deadlines that must not jump with the wall clock.
+@inline(__always)
+func monotonicSeconds() -> Double { ClockSeconds.now() }
 
 /// A reusable buffer of ready events filled by `Epoll.wait`.
 struct EpollEvents: ~Copyable {

@@ -17,6 +17,8 @@ final class EventLoop: @unchecked Sendable {
     private let inbox = Mutex<[@Sendable () -> Void]>([])
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled once, when shutdown has begun and the last connection has closed.
+    let drained = DispatchSemaphore(value: 0)
     private var running = true
     private var shuttingDown = false
     /// Set while accepting is paused after an accept error.
@@ -210,6 +212,7 @@ final class EventLoop: @unchecked Sendable {
         connectionCount.subtract(1, ordering: .relaxed)
         context.openConnections.subtract()
         context.observer.connectionClosed()
+        if shuttingDown && connections.isEmpty { drained.signal() }
     }
 
     /// Stops accepting and asks every connection to finish what it has in flight.
@@ -221,7 +224,10 @@ final class EventLoop: @unchecked Sendable {
             Socket.close(listener)
             listener = -1
         }
+        let wasEmpty = connections.isEmpty
         for connection in Array(connections.values) { connection.shutdown() }
+        // The last connection's close signals `drained`; with none open, nothing else would.
+        if wasEmpty { drained.signal() }
     }
 
     /// Closes whatever is still open and ends the thread.

@@ -79,6 +79,13 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting, lets in-flight requests finish for up to `graceSeconds`, then closes everything.
     public func shutdown(graceSeconds: Double) {
+        shutdown(deadline: .now + .seconds(double: graceSeconds))
+    }
+
+    /// Stops accepting, lets in-flight requests finish until `deadline`, then closes every
+    /// connection, ends the loops and joins their threads and the workers'. Each loop says when
+    /// its last connection has gone, so shutdown waits on that, not on a timer.
+    public func shutdown(deadline: ContinuousClock.Instant) {
         state.lock()
         if stopping {
             while !stopped { state.wait() }
@@ -89,13 +96,12 @@ public final class HTTPServer: @unchecked Sendable {
         state.unlock()
 
         for loop in loops { loop.execute { loop.beginShutdown() } }
-        let deadline = Date().addingTimeInterval(max(0, graceSeconds))
-        while Date() < deadline && loops.contains(where: { $0.connectionCount.load(ordering: .relaxed) > 0 }) {
-            usleep(10_000)
-        }
+        for loop in loops { _ = loop.drained.wait(timeout: deadline.dispatchTime) }
         for loop in loops { loop.execute { loop.stop() } }
         for loop in loops { loop.join() }
+        // The loops are gone, so nothing queues more work; what is queued still runs.
         pool?.stop()
+        pool?.join(deadline: deadline)
         loops.removeAll()
 
         state.lock()

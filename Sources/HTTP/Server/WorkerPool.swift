@@ -1,4 +1,6 @@
 import Foundation
+import Observability
+import Synchronization
 
 /// A kind of blocking work with threads of its own (catalog queries, comment writes, image
 /// renders), so that a flood of one kind cannot starve the others.
@@ -71,8 +73,15 @@ final class WorkerPool: @unchecked Sendable {
         (lanes[lane] ?? lanes[.general]!).submit(Job(group: group, caps: caps, queuedAt: monotonicSeconds(), work: work))
     }
 
-    /// Lets queued work finish, then ends the threads; does not wait for a handler that is stuck.
+    /// Lets queued work finish, then ends the threads; returns at once (`join` waits).
     func stop() { lanes.values.forEach { $0.stop() } }
+
+    /// Waits until every thread has ended after `stop`, or until `deadline` (a handler stuck in a
+    /// call that never returns cannot be ended); true when all have.
+    @discardableResult
+    func join(deadline: ContinuousClock.Instant) -> Bool {
+        lanes.values.allSatisfy { $0.join(deadline: deadline) }
+    }
 
     /// Every lane's load now, by name.
     var load: [LaneLoad] { lanes.values.map(\.load).sorted { $0.lane.name < $1.lane.name } }
@@ -99,12 +108,18 @@ final class WorkerPool: @unchecked Sendable {
         private var running = 0
         private var queued = 0
         private var stopped = false
+        /// Signalled by each thread as it ends.
+        private let exited = DispatchSemaphore(value: 0)
+        private let joined = Mutex(0)
 
         init(_ lane: WorkLane, threads: Int, name: String) {
             self.lane = lane
             self.threadCount = threads
             for index in 0..<threads {
-                let thread = Thread { [self] in self.run() }
+                let thread = Thread { [self] in
+                    self.run()
+                    self.exited.signal()
+                }
                 thread.name = "\(name)-\(index)"
                 thread.stackSize = 1 << 20
                 thread.start()
@@ -125,6 +140,14 @@ final class WorkerPool: @unchecked Sendable {
             stopped = true
             condition.broadcast()
             condition.unlock()
+        }
+
+        func join(deadline: ContinuousClock.Instant) -> Bool {
+            while joined.withLock({ $0 }) < threadCount {
+                guard exited.wait(timeout: deadline.dispatchTime) == .success else { return false }
+                joined.withLock { $0 += 1 }
+            }
+            return true
         }
 
         var load: LaneLoad {

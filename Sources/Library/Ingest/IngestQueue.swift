@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// One pyramid to build: a photo in one version.
 public struct IngestJob: Hashable, Sendable {
@@ -158,6 +159,7 @@ public final class IngestQueue: @unchecked Sendable {
                 if !condition.wait(until: Date().addingTimeInterval(30)) && queued.isEmpty {
                     // Idle for a while: let the thread go; enqueue starts another when needed.
                     threads -= 1
+                    condition.broadcast() // `join` may be waiting
                     condition.unlock()
                     return
                 }
@@ -205,6 +207,22 @@ public final class IngestQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while !(queued.isEmpty && running.isEmpty) {
             if !condition.wait(until: deadline) { return queued.isEmpty && running.isEmpty }
+        }
+        return true
+    }
+
+    /// After `stop`: waits until every ingest thread has ended (running builds finished), or
+    /// until `deadline`; true when all have.
+    @discardableResult
+    public func join(deadline: ContinuousClock.Instant) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while threads > 0 {
+            // NSCondition takes only a wall-clock date; the deadline itself is monotonic.
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, condition.wait(until: Date(timeIntervalSinceNow: left.inSeconds)) || threads == 0 else {
+                return threads == 0
+            }
         }
         return true
     }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// `photoscroll [serve]`: serves the library, the API and the web page until SIGTERM or SIGINT.
+public struct ServeCommand: Command, Equatable {
+    public static let name = "serve"
+    public static let usage = "photoscroll [serve] [--config FILE] [--host H] [--port N] [--photos DIR] [--data DIR]"
+    public static let abstract = "Serve the photo library, the API and the web page (the default command)."
+    public static var options: [String] { ConfigurationOptions.names }
+
+    public var configuration: ConfigurationOptions
+
+    public init(configuration: ConfigurationOptions = ConfigurationOptions()) {
+        self.configuration = configuration
+    }
+
+    public init(_ arguments: ArgumentList) throws(UsageError) {
+        guard arguments.positional.isEmpty else { throw .unexpectedArguments(command: Self.name, arguments.positional) }
+        configuration = try ConfigurationOptions(arguments)
+    }
+
+    public func run(environment: [String: String]) throws -> Int32 {
+        let configuration = try Self.configuration(self.configuration, environment: environment)
+        let logger = Self.logger(configuration)
+        // Before Application starts any thread, so every thread inherits the blocked mask.
+        ShutdownSignals.block()
+        return try Self.logging(logger) { try Application(configuration: configuration, logger: logger).run() }
+    }
+}
