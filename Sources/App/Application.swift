@@ -4,9 +4,10 @@ import Comments
 import HTTP
 import Observability
 import SQL
+import Synchronization
 
 /// The whole server: configuration in, routes wired, serving until SIGTERM or SIGINT.
-public final class Application: @unchecked Sendable {
+public final class Application: Sendable {
     public let configuration: Configuration
     public let logger: Logger
     public let metrics = MetricsRegistry()
@@ -16,7 +17,10 @@ public final class Application: @unchecked Sendable {
     public let databases: ApplicationDatabases
     let photos: PhotoService
     let comments: CommentService
-    public private(set) var server: HTTPServer?
+    /// The running server, once `start()` has bound it.
+    public var server: HTTPServer? { startedServer.withLock { $0 } }
+    // A lock, not a plain var: the readiness routes read it while `start()` sets it.
+    private let startedServer = Mutex<HTTPServer?>(nil)
 
     /// Opens the databases (an unreachable PostgreSQL stops the start here, naming the server),
     /// migrates them, and loads the catalog.
@@ -103,10 +107,10 @@ public final class Application: @unchecked Sendable {
         let server = HTTPServer(configuration: serverConfiguration, router: makeRouter(),
                                 logger: logger.labeled("http"), observer: HTTPMetricsObserver(metrics: metrics))
         try server.start()
-        self.server = server
+        startedServer.withLock { $0 = server }
         let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         print("listening on http://\(shownHost):\(server.port)")
-        fflush(stdout)
+        fflush(nil) // every output stream: the C global `stdout` is not concurrency-safe
         photos.start()
         logger.info("serving", [("url", "http://\(shownHost):\(server.port)"), ("photos", String(photos.count)),
                                 ("data", configuration.data)])

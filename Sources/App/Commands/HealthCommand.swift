@@ -9,7 +9,7 @@ public enum HealthCommand {
         let (code, message) = check(url: url, timeoutSeconds: timeoutSeconds)
         if code == 0 {
             print(message)
-            fflush(stdout)
+            fflush(nil) // every output stream: the C global `stdout` is not concurrency-safe
         } else {
             FileHandle.standardError.write(Data((message + "\n").utf8))
         }
