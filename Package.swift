@@ -30,9 +30,8 @@ let package = Package(
         // 6% of a request's instructions in release builds. Debug builds keep them.
         .target(name: "HTTP", dependencies: ["CShims", "POSIX", "CZlib", "Observability"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
-        // One SQL layer over SQLite and PostgreSQL; Swift 6 mode so its Sendable claims are checked.
-        .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "POSIX", "Observability"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+        // One SQL layer over SQLite and PostgreSQL.
+        .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "POSIX", "Observability"]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "CShims", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
@@ -56,5 +55,6 @@ let package = Package(
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "SQLTesting"]),
     ],
-    swiftLanguageModes: [.v5]
+    // Swift 6 mode everywhere, tests included: data-race safety is checked, not assumed.
+    swiftLanguageModes: [.v6]
 )

@@ -106,6 +106,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         registry.addCollector(self)
     }
 
+    // @unchecked Sendable: `library` is set once in `init`, before the queue can run a job that reads it.
     private final class WeakBox: @unchecked Sendable {
         weak var library: PhotoLibrary?
     }

@@ -24,7 +24,7 @@ public final class MetricsRegistry: Sendable {
         }
     }
 
-    private struct WeakCollector: @unchecked Sendable {
+    private struct WeakCollector: Sendable {
         weak var collector: (any MetricsCollector)?
     }
 

@@ -32,8 +32,8 @@ public struct SQLNotification: Sendable, Equatable {
 /// One PostgreSQL connection through libpq: the only file that touches libpq. Results come back in
 /// text form and are read into `SQLValue`s by column type; errors become `SQLError`s from their
 /// SQLSTATE, or `connectionLost` when the connection itself went away.
+// @unchecked Sendable: one borrower at a time; the pool's (or the listener's) lock orders each hand-over.
 final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
-    // @unchecked: one borrower at a time; the pool's (or the listener's) lock orders each hand-over.
     private var connection: OpaquePointer?
     private var statements: StatementCache<String>
     private var nextStatementNumber = 0

@@ -28,8 +28,8 @@ public struct SQLiteOptions: Sendable, Equatable {
 /// an `SQLError` here, with `sqlite3_errmsg` and the kind from `SQLError.Kind.sqlite`.
 ///
 /// Opened without SQLite's own mutex (`SQLITE_OPEN_NOMUTEX`): the pool guarantees one user at a time.
+// @unchecked Sendable: one borrower at a time; the pool's lock orders each hand-over.
 final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
-    // @unchecked: one borrower at a time; the pool's lock orders each hand-over.
     private var handle: OpaquePointer?
     private var statements: StatementCache<OpaquePointer>
     let path: String

@@ -6,7 +6,7 @@ import XCTest
 @testable import App
 
 /// A store that counts the comments it hands out, to see how much of a replay has been read.
-final class CountingCommentStore: CommentStore, @unchecked Sendable {
+final class CountingCommentStore: CommentStore, Sendable {
     let inner = MemoryCommentStore()
     let listed = Atomic<Int>(0)
 

@@ -7,7 +7,7 @@ import XCTest
 @testable import App
 
 /// A comment service on an in-memory store with a hand-moved rate-limit clock, and a router holding its routes.
-final class CommentFixture: @unchecked Sendable {
+final class CommentFixture: Sendable {
     let store: CommentStore
     let metrics = MetricsRegistry()
     let service: CommentService
@@ -66,6 +66,7 @@ extension HTTPResponse {
 }
 
 /// A `.stream` body's far end in memory: records what is written and lets a test hang up.
+// @unchecked Sendable: its state is guarded by `lock`.
 final class RecordingStream: ResponseStream, @unchecked Sendable {
     private let lock = NSLock()
     private var bytes: [UInt8] = []

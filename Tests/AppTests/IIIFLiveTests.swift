@@ -3,6 +3,7 @@ import HTTP
 import Imaging
 import Library
 import Observability
+import Synchronization
 import XCTest
 @testable import App
 
@@ -67,16 +68,15 @@ final class IIIFLiveTests: XCTestCase {
         XCTAssertTrue(head.body.isEmpty)
 
         // Twelve clients at once for one rendition: one image.
-        let lock = NSLock()
-        var bodies = Set<[UInt8]>()
-        var statuses: [Int] = []
+        let twelve = Mutex<(bodies: Set<[UInt8]>, statuses: [Int])>(([], []))
         DispatchQueue.concurrentPerform(iterations: 12) { _ in
             let answer = try? HTTPClient.get(url: base + "/iiif/3/1/100,100,700,400/!350,350/0/default.png", timeoutSeconds: 30)
-            lock.withLock {
-                statuses.append(answer?.status ?? -1)
-                bodies.insert(answer?.body ?? [])
+            twelve.withLock {
+                $0.statuses.append(answer?.status ?? -1)
+                $0.bodies.insert(answer?.body ?? [])
             }
         }
+        let (bodies, statuses) = twelve.withLock { $0 }
         XCTAssertEqual(Set(statuses), [200])
         XCTAssertEqual(bodies.count, 1)
 

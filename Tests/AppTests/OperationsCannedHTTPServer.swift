@@ -6,6 +6,7 @@ import Glibc
 
 /// A loopback listener that answers each connection with fixed bytes (or never), so the health
 /// command can be tested against answers a real server would rarely give.
+// @unchecked Sendable: `thread` (a Foundation Thread, not Sendable here) is set in `init` and only started.
 final class CannedHTTPServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32

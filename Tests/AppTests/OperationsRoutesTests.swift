@@ -169,7 +169,7 @@ final class OperationsRoutesTests: XCTestCase {
         let metrics = MetricsRegistry()
         let router = router(metrics: metrics)
         let observer = HTTPMetricsObserver(metrics: metrics)
-        func complete(_ method: HTTPMethod, _ route: String, _ status: HTTPStatus) {
+        @Sendable func complete(_ method: HTTPMethod, _ route: String, _ status: HTTPStatus) {
             observer.requestCompleted(CompletedRequest(method: method, path: "/x", routePattern: route, status: status,
                                                        bytesSent: 1, durationSeconds: 0.001, remoteAddress: "127.0.0.1"))
         }

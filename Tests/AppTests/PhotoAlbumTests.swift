@@ -8,7 +8,7 @@ import XCTest
 
 /// A text "photo" (`WxH`, then the date taken in RFC 3339 on the second line) whose header says
 /// when it was taken, for libraries of thousands without libvips.
-final class DatedTextRenderer: PhotoRendering, @unchecked Sendable {
+final class DatedTextRenderer: PhotoRendering, Sendable {
     let text = TextRenderer()
 
     func probe(_ path: String) throws -> PhotoSize { try text.probe(path) }

@@ -7,7 +7,7 @@ import XCTest
 @testable import App
 
 /// A renderer for thousands of photos without libvips: a "photo" is a text file `WxH`.
-final class TextRenderer: PhotoRendering, @unchecked Sendable {
+final class TextRenderer: PhotoRendering, Sendable {
     func probe(_ path: String) throws -> PhotoSize {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let size = text.split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []

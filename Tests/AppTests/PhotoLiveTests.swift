@@ -3,6 +3,7 @@ import HTTP
 import Imaging
 import Library
 import Observability
+import Synchronization
 import XCTest
 @testable import App
 
@@ -40,17 +41,16 @@ final class PhotoLiveTests: XCTestCase {
 
         // Many clients at once for the same tiles: every answer is the same JPEG.
         let tiles = ["/photos/1/tiles/3/4/2.jpg", "/photos/1/tiles/2/1/1.jpg", "/photos/1/thumbnail.jpg"]
-        let lock = NSLock()
-        var bodies: [String: Set<[UInt8]>] = [:]
-        var statuses: [Int] = []
+        let answers = Mutex<(bodies: [String: Set<[UInt8]>], statuses: [Int])>(([:], []))
         DispatchQueue.concurrentPerform(iterations: 12) { n in
             let path = tiles[n % tiles.count]
             let answer = try? HTTPClient.get(url: base + path + "?v=\(version)", timeoutSeconds: 20)
-            lock.withLock {
-                statuses.append(answer?.status ?? -1)
-                bodies[path, default: []].insert(answer?.body ?? [])
+            answers.withLock {
+                $0.statuses.append(answer?.status ?? -1)
+                $0.bodies[path, default: []].insert(answer?.body ?? [])
             }
         }
+        let (bodies, statuses) = answers.withLock { $0 }
         XCTAssertEqual(Set(statuses), [200])
         XCTAssertEqual(bodies.values.map(\.count), [1, 1, 1])
 

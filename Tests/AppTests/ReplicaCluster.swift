@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import SQL
 import SQLTesting
+import Synchronization
 import XCTest
 
 /// Two `photoscroll serve` replicas on one photos folder, one data folder and one PostgreSQL
@@ -51,13 +52,14 @@ final class ReplicaCluster {
     func start(together: Bool = false) throws {
         let names = ["a", "b"]
         if together {
-            var started: [Int: Result<ServerProcess, Error>] = [:]
-            let lock = NSLock()
+            let started = Mutex<[Int: Result<ServerProcess, Error>]>([:])
+            let start = startReplica
             DispatchQueue.concurrentPerform(iterations: 2) { i in
-                let result = Result { try self.startReplica(names[i]) }
-                lock.withLock { started[i] = result }
+                let result = Result { try start(names[i]) }
+                started.withLock { $0[i] = result }
             }
-            replicas = try (0..<2).map { try started[$0]!.get() }
+            let both = started.withLock { $0 }
+            replicas = try (0..<2).map { try both[$0]!.get() }
         } else {
             replicas = try names.map { try startReplica($0) }
         }
@@ -65,9 +67,10 @@ final class ReplicaCluster {
     }
 
     /// Starts a replica on the shared folders and database.
-    func startReplica(_ name: String) throws -> ServerProcess {
-        try ServerProcess(name: "replica-\(name)", arguments: ["--data", dataDirectory.path, "--photos", photosDirectory.path],
-                          environment: environment, directory: directory)
+    var startReplica: @Sendable (_ name: String) throws -> ServerProcess {
+        let (data, photos, environment, directory) = (dataDirectory, photosDirectory, self.environment, self.directory)
+        return { name in try ServerProcess(name: "replica-\(name)", arguments: ["--data", data.path, "--photos", photos.path],
+                                           environment: environment, directory: directory) }
     }
 
     /// Replaces replica `index` with a new process on the same folders (nginx keeps its old port, so
@@ -129,7 +132,7 @@ final class ReplicaCluster {
 
 /// nginx in front of the replicas: `deploy/nginx.conf`'s server block with the replicas'
 /// loopback ports for its upstream and a free loopback port to listen on.
-final class Balancer {
+final class Balancer: Sendable {
     let port: Int
     private let process: Process
     let prefix: URL

@@ -11,7 +11,7 @@ import XCTest
 final class ReplicaLiveTests: XCTestCase {
     private static let json: HTTPHeaders = ["Content-Type": "application/json"]
 
-    private func post(_ server: ServerProcess, photo: Int, _ text: String) throws -> HTTPClientResponse {
+    private static func post(_ server: ServerProcess, photo: Int, _ text: String) throws -> HTTPClientResponse {
         try server.request("/photos/\(photo)/comments", method: .POST, headers: Self.json, body: Array("{\"text\":\"\(text)\"}".utf8))
     }
 
@@ -84,7 +84,7 @@ final class ReplicaLiveTests: XCTestCase {
         XCTAssertTrue(throughBalancer.read(timeout: 5) { $0.contains("retry:") }, "nginx passes the stream on unbuffered")
 
         let started = Date()
-        let posted = try post(cluster.a, photo: 1, "posted on A")
+        let posted = try Self.post(cluster.a, photo: 1, "posted on A")
         XCTAssertEqual(posted.status, 201, posted.text)
         let id = try XCTUnwrap(posted.object["id"] as? Int)
         XCTAssertTrue(onB.read(timeout: 2) { $0.contains("id: \(id)\n") }, "B's stream hears A's comment: \(onB.text)")
@@ -209,7 +209,7 @@ final class ReplicaLiveTests: XCTestCase {
                 while !stop.load(ordering: .relaxed) {
                     let text = "replica \(index) comment \(n)"
                     n += 1
-                    guard let response = try? self.post(server, photo: 1, text) else { usleep(20_000); continue }
+                    guard let response = try? Self.post(server, photo: 1, text) else { usleep(20_000); continue }
                     if response.status == 201, let id = response.object["id"] as? Int {
                         acknowledged.withLock { $0[id] = text }
                     } else {
@@ -229,7 +229,7 @@ final class ReplicaLiveTests: XCTestCase {
             XCTAssertTrue(try eventually(timeout: 4) { try server.request("/readyz").status == 503 }, "\(server.name) is not ready without its database")
         }
         XCTAssertTrue(eventually(timeout: 4) { refused.withLock { $0[503] ?? 0 } > 0 }, "posts are refused while the database is away")
-        let unavailable = try post(cluster.a, photo: 1, "while the database is away")
+        let unavailable = try Self.post(cluster.a, photo: 1, "while the database is away")
         XCTAssertEqual(unavailable.status, 503, unavailable.text)
         XCTAssertEqual(unavailable.headers["Content-Type"], "application/problem+json")
         XCTAssertTrue(unavailable.text.contains("database"), unavailable.text)
@@ -253,10 +253,10 @@ final class ReplicaLiveTests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 20) { acknowledged.withLock { $0.count } >= before + 10 }, "posting works again\n\(cluster.logs)")
         // A pooled connection that died with the database can still refuse one post with a 503
         // (nothing stored) just after recovery; the next one is taken.
-        var after = try post(cluster.a, photo: 1, "after the database came back")
+        var after = try Self.post(cluster.a, photo: 1, "after the database came back")
         for attempt in 1...3 where after.status == 503 {
             usleep(UInt32(100_000 * attempt))
-            after = try post(cluster.a, photo: 1, "after the database came back, again")
+            after = try Self.post(cluster.a, photo: 1, "after the database came back, again")
         }
         XCTAssertEqual(after.status, 201, after.text)
         let afterID = try XCTUnwrap(after.object["id"] as? Int)

@@ -4,7 +4,7 @@ import Synchronization
 import XCTest
 
 /// A `photoscroll serve` child process on a free loopback port, its log kept in a file.
-final class ServerProcess {
+final class ServerProcess: Sendable {
     let process: Process
     let port: Int
     let name: String

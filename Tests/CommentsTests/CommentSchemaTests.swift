@@ -197,6 +197,7 @@ final class CommentSchemaTests: XCTestCase {
 }
 
 /// Events a store's `onChange` handler was told, for waiting on.
+// @unchecked Sendable: `list` is guarded by `condition`, which `wait` waits on.
 final class EventLog: @unchecked Sendable {
     private let condition = NSCondition()
     private var list: [CommentEvent] = []

@@ -16,7 +16,7 @@ final class ConcurrentRenderingTests: XCTestCase {
         let alone = try tiles.map { try PhotoRenderer.renderTile(source: source, tile: $0, settings: settings) }
 
         let results = Results(count: tiles.count)
-        DispatchQueue.concurrentPerform(iterations: tiles.count) { index in
+        DispatchQueue.concurrentPerform(iterations: tiles.count) { [tiles] index in
             results.set(index, Result { try PhotoRenderer.renderTile(source: source, tile: tiles[index], settings: settings) })
         }
         for (index, tile) in tiles.enumerated() {
@@ -24,6 +24,7 @@ final class ConcurrentRenderingTests: XCTestCase {
         }
     }
 
+    // @unchecked Sendable: `values` is guarded by `lock`.
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private var values: [Result<[UInt8], Error>?]

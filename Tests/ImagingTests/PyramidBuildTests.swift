@@ -121,9 +121,10 @@ final class PyramidBuildTests: XCTestCase {
         let source = try fixtures.gradient("photo.jpg", width: 900, height: 600)
         let directory = fixtures.path("pyramid")
         let failures = FailureLog()
+        let settings = self.settings
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
-                _ = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: self.settings)
+                _ = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
             } catch {
                 failures.record(error)
             }
@@ -197,6 +198,7 @@ final class PyramidBuildTests: XCTestCase {
 }
 
 /// Errors collected from several threads.
+// @unchecked Sendable: `recorded` is guarded by `lock`.
 private final class FailureLog: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Error] = []

@@ -7,7 +7,7 @@ import XCTest
 
 /// A renderer whose pyramid builds fail as told, to stand for a full disk or a file rewritten
 /// mid-build; everything else is the fake renderer's.
-final class FaultyBuilds: PhotoRendering, @unchecked Sendable {
+final class FaultyBuilds: PhotoRendering, Sendable {
     let inner = FakeRenderer()
     /// Builds that fail before one succeeds; `Int.max` for always.
     let failures: Mutex<Int>
@@ -99,7 +99,8 @@ final class BuildFaultTests: XCTestCase {
     func testAFileChangedDuringTheBuildIsBuiltAgainInItsNewVersion() throws {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 3000, 2000)
-        let rewrite: @Sendable () -> Void = { folders.fake("photo1.jpg", 3000, 2000, extra: "edited in place") }
+        let photo = folders.photos + "/photo1.jpg"
+        let rewrite: @Sendable () -> Void = { Folders.fake(at: photo, 3000, 2000, extra: "edited in place") }
         let renderer = FaultyBuilds(failing: 1, with: .corrupt("VipsJpeg: Premature end of input file"), during: rewrite)
         let store = MemoryCatalogStore()
         let library = try folders.library(renderer: renderer, store: store)
@@ -115,7 +116,7 @@ final class BuildFaultTests: XCTestCase {
     func testABrokenFileIsStillFailedAndSaved() throws {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 3000, 2000)
-        final class Broken: PhotoRendering, @unchecked Sendable {
+        final class Broken: PhotoRendering, Sendable {
             let inner = FakeRenderer()
             func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
             func buildPyramid(source: String, into directory: String) throws -> TilePyramid { throw ImagingError.corrupt("bad Huffman table") }

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import SQL
 import SQLTesting
+import Synchronization
 import XCTest
 
 /// Behaviour every `CatalogStore` must have; each test runs against the memory store and the SQL
@@ -129,21 +130,22 @@ final class CatalogStoreBehaviourTests: XCTestCase {
         try SQLTestDatabase.forEachEngine { place in
             let stores = try (0..<2).map { _ in try SQLCatalogStore(database: try place.open(), ownsDatabase: true) }
             let paths = (0..<200).map { "photo-\($0).jpg" }
-            var answers: [[Int]] = [[], []]
-            let lock = NSLock()
+            let answers = Mutex<[[Int]]>([[], []])
+            let entries = Dictionary(uniqueKeysWithValues: paths.map { ($0, entry($0)) })
             DispatchQueue.concurrentPerform(iterations: 2) { i in
                 // In batches, as scans insert, in the opposite order on each side.
                 var ids: [String: Int] = [:]
                 let ordered = i == 0 ? paths : paths.reversed()
                 for start in stride(from: 0, to: ordered.count, by: 25) {
                     let batch = Array(ordered[start..<min(start + 25, ordered.count)])
-                    let got = (try? stores[i].insert(batch.map { self.entry($0) })) ?? []
+                    let got = (try? stores[i].insert(batch.map { entries[$0]! })) ?? []
                     for (path, id) in zip(batch, got) { ids[path] = id }
                 }
-                lock.withLock { answers[i] = paths.map { ids[$0] ?? -1 } }
+                answers.withLock { $0[i] = paths.map { ids[$0] ?? -1 } }
             }
-            XCTAssertEqual(answers[0], answers[1], place.engine.rawValue)
-            XCTAssertFalse(answers[0].contains(-1), place.engine.rawValue)
+            let both = answers.withLock { $0 }
+            XCTAssertEqual(both[0], both[1], place.engine.rawValue)
+            XCTAssertFalse(both[0].contains(-1), place.engine.rawValue)
             XCTAssertEqual(try stores[0].entries().count, 200, place.engine.rawValue)
         }
     }

@@ -6,6 +6,7 @@ import XCTest
 
 /// A renderer that never touches libvips: a "photo" is a text file `fake WxH`, tiles are text.
 /// It counts renders and can be slowed down, to test caching and single-flight.
+// @unchecked Sendable: the counters are guarded by `lock`; a test sets the delays before the library starts.
 final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     private let lock = NSLock()
     private var _tileRenders = 0
@@ -89,7 +90,11 @@ struct Folders {
 
     /// Writes a fake photo (for `FakeRenderer`).
     func fake(_ name: String, _ width: Int, _ height: Int, extra: String = "") {
-        let path = photos + "/" + name
+        Self.fake(at: photos + "/" + name, width, height, extra: extra)
+    }
+
+    /// The same at a path, for closures that run on other threads (a `Folders` holds its test case).
+    static func fake(at path: String, _ width: Int, _ height: Int, extra: String = "") {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: path, contents: Data("fake \(width)x\(height)\n\(extra)".utf8))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 @testable import Library
+import Synchronization
 import XCTest
 
 final class PhotoCatalogTests: XCTestCase {
@@ -92,10 +93,10 @@ final class PhotoCatalogTests: XCTestCase {
     func testUnchangedFilesAreNotRehashedOrReprobed() throws {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 100, 100)
-        final class CountingProbe: PhotoRendering, @unchecked Sendable {
+        final class CountingProbe: PhotoRendering, Sendable {
             let inner = FakeRenderer()
-            var probes = 0
-            func probe(_ path: String) throws -> PhotoSize { probes += 1; return try inner.probe(path) }
+            let probes = Atomic<Int>(0)
+            func probe(_ path: String) throws -> PhotoSize { probes.add(1, ordering: .relaxed); return try inner.probe(path) }
             func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
             func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
             func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
@@ -109,7 +110,7 @@ final class PhotoCatalogTests: XCTestCase {
         library.refresh()
         library.refresh()
         library.refresh()
-        XCTAssertEqual(renderer.probes, 1)
+        XCTAssertEqual(renderer.probes.load(ordering: .relaxed), 1)
     }
 
     func testUnreadableFilesFailAloneWithAReason() throws {

@@ -8,6 +8,7 @@ import XCTest
 /// kept in the catalog, and read for photos catalogued before (no pyramid rebuilt).
 final class PhotoDetailsIngestTests: XCTestCase {
     /// Counts pyramid builds of the real renderer.
+    // @unchecked Sendable: the counters are guarded by `lock`.
     final class CountingRenderer: PhotoRendering, @unchecked Sendable {
         let real = VipsPhotoRendering(settings: RenderSettings())
         private let lock = NSLock()

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Synchronization
 @testable import Library
 import XCTest
 
@@ -17,14 +18,14 @@ final class RenditionTests: XCTestCase {
         library.refresh()
         library.ingest.stop()
         let photo = try XCTUnwrap(library.photo(1))
-        let lock = NSLock()
-        var bodies: [[UInt8]] = []
+        let bodies = Mutex<[[UInt8]]>([])
+        let region = self.region
         DispatchQueue.concurrentPerform(iterations: 12) { _ in
             let bytes = try? library.rendition(of: photo, region)
-            lock.withLock { bodies.append(bytes ?? []) }
+            bodies.withLock { $0.append(bytes ?? []) }
         }
         XCTAssertEqual(renderer.tileRenders, 1)
-        XCTAssertEqual(Set(bodies), [Array("source \(region.name)".utf8)], "no pyramid yet: from the photo")
+        XCTAssertEqual(Set(bodies.withLock { $0 }), [Array("source \(region.name)".utf8)], "no pyramid yet: from the photo")
         let key = TileKey(version: photo.version, rendition: region.name)
         XCTAssertNotNil(library.cachedImage(key))
         XCTAssertNotEqual(key, TileKey(version: photo.version, tile: nil), "a rendition is not the thumbnail")

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 @testable import Library
 import Observability
+import Synchronization
 import XCTest
 
 final class TileServingTests: XCTestCase {
@@ -16,14 +17,13 @@ final class TileServingTests: XCTestCase {
         library.ingest.stop()  // keep the pyramid off disk: every tile must be rendered on demand
         let photo = try XCTUnwrap(library.photo(1))
         let tile = TileCoordinate(z: 3, x: 2, y: 1)
-        let results = NSLock()
-        var bodies: [[UInt8]] = []
+        let bodies = Mutex<[[UInt8]]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             let bytes = try? library.image(of: photo, tile: tile)
-            results.withLock { bodies.append(bytes ?? []) }
+            bodies.withLock { $0.append(bytes ?? []) }
         }
         XCTAssertEqual(renderer.tileRenders, 1)
-        XCTAssertEqual(Set(bodies), [Array("rendered 3/2/1".utf8)])
+        XCTAssertEqual(Set(bodies.withLock { $0 }), [Array("rendered 3/2/1".utf8)])
         // The next request is a memory hit.
         XCTAssertEqual(library.cachedImage(TileKey(version: photo.version, tile: tile))?.bytes, Array("rendered 3/2/1".utf8))
         XCTAssertEqual(renderer.tileRenders, 1)

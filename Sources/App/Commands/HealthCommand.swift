@@ -27,7 +27,7 @@ public struct HealthCommand: Sendable, Equatable {
     static func report(code: Int32, message: String) {
         if code == 0 {
             print(message)
-            fflush(nil)
+            fflush(nil) // every output stream: the C global `stdout` is not concurrency-safe
         } else {
             FileHandle.standardError.write(Data((message + "\n").utf8))
         }

@@ -15,18 +15,21 @@ final class CommentLiveEvents: Sendable {
     private let state = Mutex(State())
     private let streams: Gauge
     private let logger: Logger
-    private let heartbeat: Mutex<DispatchSourceTimer?>
+    private let heartbeat = Mutex<DispatchSourceTimer?>(nil)
 
     /// `heartbeatSeconds` is how often idle streams get a keep-alive comment (15 s: under the
     /// 30–60 s idle cut-off common in proxies and load balancers).
     init(streams: Gauge, logger: Logger, heartbeatSeconds: Double = 15) {
         self.streams = streams
         self.logger = logger
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        heartbeat = Mutex(timer)
-        timer.schedule(deadline: .now() + heartbeatSeconds, repeating: heartbeatSeconds, leeway: .milliseconds(250))
-        timer.setEventHandler { [weak self] in self?.sendHeartbeat() }
-        timer.resume()
+        // Made inside the lock: the timer is not Sendable, so it never exists outside it.
+        heartbeat.withLock { heartbeat in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + heartbeatSeconds, repeating: heartbeatSeconds, leeway: .milliseconds(250))
+            timer.setEventHandler { [weak self] in self?.sendHeartbeat() }
+            timer.resume()
+            heartbeat = timer
+        }
     }
 
     /// Starts a listener on `stream`. With `lastEventID`, first replays what was missed since,

@@ -16,6 +16,7 @@ struct CommentReplaySource: Sendable {
 /// read and written, and the next one waits until the connection has sent (nearly) all of it.
 /// So a stream costs the same small memory whether it missed three comments or three thousand,
 /// where the whole replay used to be read and queued at once (49 MB for 3 000 long comments).
+// @unchecked Sendable: one step at a time: each step is scheduled only after the previous one's page has been written.
 final class CommentReplay: @unchecked Sendable {
     /// Comments per page: 50 of the longest (2 000 characters, escaped) stay under a megabyte.
     static let pageSize = 50

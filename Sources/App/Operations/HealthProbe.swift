@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTP
 import POSIX
+import Synchronization
 
 /// A one-shot GET of `/healthz` with one deadline for everything: what a container health check
 /// needs, in the binary itself, so the image carries no curl. The wire is the HTTP module's
@@ -58,20 +59,21 @@ struct HealthProbe {
     /// Sends `GET path` and reads the answer, all within `timeoutSeconds`: the client's own
     /// timeouts bound each step, this deadline bounds them together.
     static func get(_ target: Target, timeoutSeconds: Double) throws -> HTTPClientResponse {
-        final class Outcome: @unchecked Sendable {
-            var result: Result<HTTPClientResponse, any Error>?
+        final class Outcome: Sendable {
+            let result = Mutex<Result<HTTPClientResponse, any Error>?>(nil)
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Thread {
-            outcome.result = Result {
+            let result = Result {
                 try HTTPClient.request(.GET, url: target.description,
                                        headers: ["User-Agent": "photoscroll-health", "Accept": "application/json"],
                                        timeoutSeconds: timeoutSeconds)
             }
+            outcome.result.withLock { $0 = result }
             done.signal()
         }.start()
-        guard done.wait(timeout: .now() + timeoutSeconds) == .success, let result = outcome.result else {
+        guard done.wait(timeout: .now() + timeoutSeconds) == .success, let result = outcome.result.withLock({ $0 }) else {
             throw HealthProbeError("no answer from \(target) within \(formatSeconds(timeoutSeconds)).")
         }
         do {

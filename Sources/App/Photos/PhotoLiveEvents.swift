@@ -31,7 +31,7 @@ final class PhotoLiveEvents: Sendable {
     private let batchSeconds: Double
     private let maxRecords: Int
     private let queue = DispatchQueue(label: "photo-events")
-    private let heartbeat: Mutex<DispatchSourceTimer?>
+    private let heartbeat = Mutex<DispatchSourceTimer?>(nil)
     private let gauge: Gauge
     private let options: PhotoJSON.Options
 
@@ -45,11 +45,14 @@ final class PhotoLiveEvents: Sendable {
         self.batchSeconds = batchSeconds
         self.maxRecords = maxRecords
         self.gauge = metrics.gauge("photoscroll_photo_streams", help: "Open streams of photo list events.")
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        heartbeat = Mutex(timer)
-        timer.schedule(deadline: .now() + heartbeatSeconds, repeating: heartbeatSeconds, leeway: .seconds(1))
-        timer.setEventHandler { [weak self] in self?.broadcast(": keep-alive\n\n") }
-        timer.resume()
+        // Made inside the lock: the timer is not Sendable, so it never exists outside it.
+        heartbeat.withLock { heartbeat in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + heartbeatSeconds, repeating: heartbeatSeconds, leeway: .seconds(1))
+            timer.setEventHandler { [weak self] in self?.broadcast(": keep-alive\n\n") }
+            timer.resume()
+            heartbeat = timer
+        }
         library.catalog.observe { [weak self] change in self?.record(change) }
     }
 

@@ -12,6 +12,7 @@ import SQL
 /// several at once, or after the listening connection was down for a while: on
 /// `.connected(reconnect: true)` it reads what was committed meanwhile, and deletions of the
 /// time away are read back from the deletion audit. Everything runs on one serial queue.
+// @unchecked Sendable: its mutable state is guarded by `condition` and written on the serial `queue` only.
 final class CommentFeed: @unchecked Sendable {
     // Mutable state below is guarded by `condition`; it is written on `queue` only.
     private let condition = NSCondition()

@@ -9,6 +9,7 @@ import Foundation
 /// own item is always in it), then hands leadership to the oldest waiter, so nobody is kept
 /// committing other people's work indefinitely. Under no contention a batch is one item and this
 /// costs one uncontended lock.
+// @unchecked Sendable: `pending` and `leaderActive` are guarded by `lock`; a ticket's result is ordered by its semaphore.
 final class GroupCommit<Item, Output>: @unchecked Sendable {
     private final class Ticket {
         let item: Item

@@ -5,6 +5,7 @@ import POSIX
 
 /// One client socket on its event loop: moves bytes between the socket and the connection's
 /// state machine and carries out the machine's actions. Used only on its loop's thread.
+// @unchecked Sendable: used only on its loop's thread (work handed to the pool comes back through `EventLoop.execute`).
 final class Connection: @unchecked Sendable {
     enum Segment {
         case bytes([UInt8], offset: Int)

@@ -9,6 +9,7 @@
 /// Changed only through `HTTPRequest`'s setters, after `isKnownUniquelyReferenced`: once the
 /// server holds the record in a slot, a handler's change copies it, so the record stays as
 /// the request arrived.
+// @unchecked Sendable: copy-on-write storage: changed only while uniquely referenced (see above).
 final class RequestRecord: @unchecked Sendable {
     var method: HTTPMethod
     var target: RequestTarget

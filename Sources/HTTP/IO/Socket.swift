@@ -167,13 +167,13 @@ enum Socket {
                 return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
                     var address = sin6.pointee.sin6_addr
                     inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-                    return String(cString: text)
+                    return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 }
             }
             return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
                 var address = sin.pointee.sin_addr
                 inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-                return String(cString: text)
+                return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             }
         }
     }

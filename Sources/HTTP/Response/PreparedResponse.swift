@@ -72,6 +72,7 @@ enum Payload: Sendable {
 /// its headers, body and encoded fields. A cached answer sent as it is needs no box of its
 /// own: it is the encoded response itself, with or without its body (HEAD).
 struct PreparedResponse: Sendable {
+    // @unchecked Sendable: copy-on-write storage: changed only through `PreparedResponse`'s setters, while uniquely referenced.
     private final class Storage: @unchecked Sendable {
         // Changed only through `PreparedResponse`'s setters, after `isKnownUniquelyReferenced`.
         var status: HTTPStatus

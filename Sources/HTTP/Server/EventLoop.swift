@@ -7,6 +7,7 @@ import POSIX
 
 /// One epoll instance on one thread with its own SO_REUSEPORT listener. Connections never
 /// change loops; other threads reach a loop only through `execute`.
+// @unchecked Sendable: its state is touched only on its own thread; other threads use `execute` (the `inbox` lock) and the Atomic count.
 final class EventLoop: @unchecked Sendable {
     let context: ServerContext
     let epoll: Epoll

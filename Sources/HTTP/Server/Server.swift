@@ -3,6 +3,7 @@ import Observability
 
 /// The HTTP/1.1 server: epoll event loops, one per core, sharing the port with SO_REUSEPORT,
 /// and a worker pool for slow handlers.
+// @unchecked Sendable: `port`, `loops` and `pool` are set by `start()` before any loop runs; the stop flags are guarded by `state`.
 public final class HTTPServer: @unchecked Sendable {
     /// Host, port, loops, workers and limits, as given.
     public let configuration: HTTPServerConfiguration

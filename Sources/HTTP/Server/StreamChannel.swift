@@ -2,7 +2,7 @@ import Synchronization
 
 /// The `ResponseStream` of one `.stream` response. Writes from any thread are queued under a
 /// lock and the owning event loop is woken to send them.
-final class StreamChannel: ResponseStream, @unchecked Sendable {
+final class StreamChannel: ResponseStream, Sendable {
     private struct State {
         var pending: [[UInt8]] = []
         var closed = false

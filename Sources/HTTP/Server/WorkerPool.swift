@@ -46,7 +46,7 @@ public struct LaneLoad: Sendable, Equatable {
 /// per group (the client's address) and taken from the groups in turn, so one client queuing a
 /// thousand renders delays the others by a turn each, not by a thousand. Results go back to the
 /// owning loop through `EventLoop.execute`.
-final class WorkerPool: @unchecked Sendable {
+final class WorkerPool: Sendable {
     private let lanes: [WorkLane: Lane]
 
     /// `lanes` maps each lane to its thread count; `general` is added with one thread if missing.
@@ -93,6 +93,7 @@ final class WorkerPool: @unchecked Sendable {
         var work: @Sendable () -> Void
     }
 
+    // @unchecked Sendable: the queues and counters below are guarded by `condition`, which the threads wait on.
     final class Lane: @unchecked Sendable {
         let lane: WorkLane
         let threadCount: Int

@@ -28,6 +28,7 @@ public struct IngestJob: Hashable, Sendable {
 /// Background pyramid builds, `concurrency` at a time, each queued job once: photos someone is
 /// looking at first, then the smallest, then in the order queued. Threads run at a lower
 /// priority and wait for `yield` before each job, so on-demand work comes first.
+// @unchecked Sendable: the heap, the sets and the counters are guarded by `condition`, which the threads wait on.
 public final class IngestQueue: @unchecked Sendable {
     private struct Item {
         var job: IngestJob

@@ -5,6 +5,7 @@ import Foundation
 /// Request threads `enter` and `leave` around an on-demand render; an ingest thread calls
 /// `waitForQuiet` before each build and starts once no render has run for a moment (or after
 /// `maxWait`, so a steady stream of viewers never starves the ingest).
+// @unchecked Sendable: `active` and `lastLeft` are guarded by `condition`, which `waitForQuiet` waits on.
 final class OnDemandGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var active = 0

@@ -4,6 +4,7 @@ import Synchronization
 /// Runs one piece of work per key at a time: callers that ask for a key already being worked on
 /// wait for that result instead of doing the work again (N requests for one missing tile → one render).
 public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    // @unchecked Sendable: `result` is guarded by `condition`, which the waiting callers wait on.
     private final class Call: @unchecked Sendable {
         // Guarded by `condition`.
         let condition = NSCondition()

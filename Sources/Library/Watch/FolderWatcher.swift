@@ -7,6 +7,7 @@ import Synchronization
 /// that nothing needs walking while nothing changes. Every folder of the tree is watched,
 /// folders created later too; when the kernel's queue overflows, or the folder itself goes,
 /// the library is asked for one full scan. The only file that makes inotify calls.
+// @unchecked Sendable: `fd`, `wake` and `thread` change only in `start()` (before its thread runs), `stop()` and `deinit`.
 final class FolderWatcher: @unchecked Sendable {
     /// Why watching could not start, in words for the log.
     struct Unavailable: Error, CustomStringConvertible {

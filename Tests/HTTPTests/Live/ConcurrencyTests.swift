@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import HTTP
 
@@ -12,8 +13,7 @@ final class ConcurrencyTests: XCTestCase {
             }
         }
         defer { live.stop() }
-        let failures = NSLock()
-        var problems: [String] = []
+        let problems = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { client in
             do {
                 let c = try live.connect()
@@ -26,13 +26,13 @@ final class ConcurrencyTests: XCTestCase {
                     for n in numbers {
                         let expected = (n % 2 == 0 ? "i" : "w") + String(n)
                         let body = try c.readResponse().text
-                        if body != expected { failures.withLock { problems.append("\(expected) got \(body)") } }
+                        if body != expected { problems.withLock { $0.append("\(expected) got \(body)") } }
                     }
                 }
             } catch {
-                failures.withLock { problems.append("client \(client): \(error)") }
+                problems.withLock { $0.append("client \(client): \(error)") }
             }
         }
-        XCTAssertEqual(problems, [])
+        XCTAssertEqual(problems.withLock { $0 }, [])
     }
 }

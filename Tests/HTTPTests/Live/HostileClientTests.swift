@@ -7,7 +7,7 @@ import XCTest
 /// taken one request at a time, answers queue up to a budget, a trickling reader is dropped and
 /// a stream's backlog is capped, with paged writers sent only as fast as the client reads.
 final class HostileClientTests: XCTestCase {
-    final class Counter: @unchecked Sendable {
+    final class Counter: Sendable {
         let value = Atomic<Int>(0)
         func add() { value.add(1, ordering: .relaxed) }
         var count: Int { value.load(ordering: .relaxed) }
@@ -72,6 +72,7 @@ final class HostileClientTests: XCTestCase {
         XCTAssertLessThan(received + more, big.count)
     }
 
+    // @unchecked Sendable: `stream` is guarded by `lock`.
     final class StreamBox: @unchecked Sendable {
         let lock = NSLock()
         var stream: ResponseStream?
@@ -160,7 +161,9 @@ extension HostileClientTests {
         let c = try live.connect(timeoutSeconds: 10)
         let count = 5000
         let request = "GET /h HTTP/1.1\r\nHost: x\r\n\r\n"
-        DispatchQueue.global().async { try? c.send(String(repeating: request, count: count)) }
+        // Sending while reading: `send` touches only the descriptor, `readResponse` only the read buffer.
+        nonisolated(unsafe) let sender = c
+        DispatchQueue.global().async { try? sender.send(String(repeating: request, count: count)) }
         for _ in 0..<count { XCTAssertEqual(try c.readResponse().text, "ok") }
     }
 }

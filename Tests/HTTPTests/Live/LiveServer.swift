@@ -3,7 +3,7 @@ import Observability
 @testable import HTTP
 
 /// A server on an ephemeral loopback port for one test, stopped by `stop()`.
-final class LiveServer {
+final class LiveServer: Sendable {
     let server: HTTPServer
     let logs = MemoryLogSink()
     let observer = RecordingObserver()
@@ -34,6 +34,7 @@ final class LiveServer {
 }
 
 /// Remembers what the server reported, for assertions.
+// @unchecked Sendable: its counts are guarded by `lock`.
 final class RecordingObserver: HTTPServerObserver, @unchecked Sendable {
     private let lock = NSLock()
     private var _requests: [CompletedRequest] = []

@@ -4,6 +4,7 @@ import XCTest
 @testable import HTTP
 
 final class StreamAndShutdownTests: XCTestCase {
+    // @unchecked Sendable: `open` is guarded by `lock`.
     final class Streams: @unchecked Sendable {
         let lock = NSLock()
         var open: [ResponseStream] = []

@@ -4,6 +4,7 @@ import XCTest
 @testable import HTTP
 
 final class WorkerPoolTests: XCTestCase {
+    // @unchecked Sendable: its dictionaries are guarded by `lock`.
     final class Record: @unchecked Sendable {
         let lock = NSLock()
         var order: [String] = []
