@@ -167,8 +167,9 @@ final class TileCacheTests: XCTestCase {
     func testConcurrentFillsOfOneKeyLoadItOnce() throws {
         let cache = TileCache(capacityBytes: 1000)
         let loads = Mutex(0)
+        let first = key(1)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let bytes = try? cache.fill(key(1)) {
+            let bytes = try? cache.fill(first) {
                 loads.withLock { $0 += 1 }
                 Thread.sleep(forTimeInterval: 0.1)
                 return [7, 7]
