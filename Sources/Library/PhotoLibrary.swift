@@ -33,7 +33,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         var ready = false
         /// What the watcher reported and no scan has looked at yet, and since when.
         var pending = ScanScope()
-        var pendingSince: DispatchTime?
+        var pendingSince: ContinuousClock.Instant?
         var fullScanRequested = false
         /// Folders with files still being written, and when to look again (wall clock, ns).
         var unsettled: Set<String> = []
@@ -41,11 +41,11 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         var watcher: FolderWatcher?
         /// Watching failed because the photos folder was not there: try again once it is.
         var watchRetry = false
-        var lastGarbageCollection = DispatchTime(uptimeNanoseconds: 0)
+        var lastGarbageCollection: ContinuousClock.Instant?
         /// Another process said the catalog changed: read it again soon (at most every
-        /// `reloadSpacingSeconds`, however many builds finish meanwhile).
+        /// `reloadSpacing`, however many builds finish meanwhile).
         var reloadRequested = false
-        var lastReload: DispatchTime?
+        var lastReload: ContinuousClock.Instant?
         /// The last scan was another process's (its claim was held): read the store before scanning.
         var scannedElsewhere = false
         var listener: SQLListener?
@@ -192,16 +192,16 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         scanInBackground(.everything)
         settleFirstListing()
         loop.withLock { $0.ready = true }
-        var lastFull = DispatchTime.now()
+        var lastFull = ContinuousClock.now
         while !isStopping {
-            if let deadline = nextDeadline(lastFull: lastFull) { _ = wake.wait(timeout: deadline) } else { wake.wait() }
+            if let deadline = nextDeadline(lastFull: lastFull) { _ = wake.wait(timeout: deadline.dispatchTime) } else { wake.wait() }
             if isStopping { break }
             let work = takeWork(lastFull: lastFull)
             if work.reload { reloadFromStore() }
             if work.full {
                 if loop.withLock({ $0.watcher == nil }) { startWatching() }
                 scanInBackground(.everything)
-                lastFull = .now()
+                lastFull = .now
             } else if let scope = work.partial {
                 scanInBackground(scope)
             } else if work.checkHealth && healthChanged() {
@@ -213,7 +213,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 old?.stop()
                 startWatching()
                 scanInBackground(.everything)
-                lastFull = .now()
+                lastFull = .now
             }
         }
     }
@@ -221,8 +221,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// Files written just before the start are waited for (up to 10 s), so that once ready the
     /// listing holds everything that was there at the start.
     private func settleFirstListing() {
-        let deadline = DispatchTime.now() + 10
-        while !isStopping && DispatchTime.now() < deadline {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !isStopping && ContinuousClock.now < deadline {
             let (folders, settles) = loop.withLock { loop -> (Set<String>, Int?) in
                 defer {
                     loop.unsettled = []
@@ -231,46 +231,50 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 return (loop.unsettled, loop.settlesAt)
             }
             guard let settles, !folders.isEmpty else { return }
-            let delay = max(0, Double(settles - PhotoCatalog.wallClock()) / 1e9) + 0.05
-            _ = wake.wait(timeout: .now() + delay) // a wake-up's work is in `loop`, for the main loop
+            let settled = ContinuousClock.now + Self.untilSettled(settles)
+            _ = wake.wait(timeout: settled.dispatchTime) // a wake-up's work is in `loop`, for the main loop
             scanInBackground(ScanScope(directories: folders))
         }
     }
 
     /// While something cannot be reached, or changes cannot be watched, this often the folders
     /// that matter are looked at (a `stat` or two, not a scan).
-    static let healthCheckSeconds = 5.0
+    static let healthCheckInterval: Duration = .seconds(5)
     /// Events are gathered this long before a scan, so a copy of many files is one scan, not many.
-    static let eventDelaySeconds = 0.25
+    static let eventDelay: Duration = .milliseconds(250)
 
-    private func nextDeadline(lastFull: DispatchTime) -> DispatchTime? {
+    /// How long until files last written at `settlesAt` (wall clock, ns, as file times are) have
+    /// settled, and a moment more.
+    private static func untilSettled(_ settlesAt: Int) -> Duration {
+        .nanoseconds(max(0, settlesAt - PhotoCatalog.wallClock())) + .milliseconds(50)
+    }
+
+    private func nextDeadline(lastFull: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let degraded = catalog.health.isDegraded
+        let now = ContinuousClock.now
         return loop.withLock { loop in
-            var deadline: DispatchTime?
-            func consider(_ time: DispatchTime) { deadline = min(deadline ?? time, time) }
-            if loop.fullScanRequested { consider(.now()) }
-            if loop.reloadRequested { consider(loop.lastReload.map { max(.now(), $0 + Self.reloadSpacingSeconds) } ?? .now()) }
-            if configuration.rescanSeconds > 0 { consider(lastFull + configuration.rescanSeconds) }
-            if let since = loop.pendingSince { consider(since + Self.eventDelaySeconds) }
-            if let settles = loop.settlesAt {
-                let delay = max(0, Double(settles - PhotoCatalog.wallClock()) / 1e9)
-                consider(.now() + delay + 0.05)
-            }
-            if degraded || loop.watchRetry { consider(.now() + Self.healthCheckSeconds) }
+            var deadline: ContinuousClock.Instant?
+            func consider(_ time: ContinuousClock.Instant) { deadline = min(deadline ?? time, time) }
+            if loop.fullScanRequested { consider(now) }
+            if loop.reloadRequested { consider(loop.lastReload.map { max(now, $0 + Self.reloadSpacing) } ?? now) }
+            if configuration.rescanSeconds > 0 { consider(lastFull + .seconds(double: configuration.rescanSeconds)) }
+            if let since = loop.pendingSince { consider(since + Self.eventDelay) }
+            if let settles = loop.settlesAt { consider(now + Self.untilSettled(settles)) }
+            if degraded || loop.watchRetry { consider(now + Self.healthCheckInterval) }
             return deadline
         }
     }
 
-    private func takeWork(lastFull: DispatchTime) -> (full: Bool, partial: ScanScope?, checkHealth: Bool, reload: Bool) {
-        let now = DispatchTime.now()
+    private func takeWork(lastFull: ContinuousClock.Instant) -> (full: Bool, partial: ScanScope?, checkHealth: Bool, reload: Bool) {
+        let now = ContinuousClock.now
         let wall = PhotoCatalog.wallClock()
         return loop.withLock { loop in
-            let reload = loop.reloadRequested && (loop.lastReload.map { now >= $0 + Self.reloadSpacingSeconds } ?? true)
+            let reload = loop.reloadRequested && (loop.lastReload.map { now >= $0 + Self.reloadSpacing } ?? true)
             if reload {
                 loop.reloadRequested = false
                 loop.lastReload = now
             }
-            let timed = configuration.rescanSeconds > 0 && now >= lastFull + configuration.rescanSeconds
+            let timed = configuration.rescanSeconds > 0 && now >= lastFull + .seconds(double: configuration.rescanSeconds)
             if loop.fullScanRequested || timed {
                 loop.fullScanRequested = false
                 loop.pending = ScanScope()
@@ -280,7 +284,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 return (true, nil, false, false)
             }
             var scope = ScanScope()
-            if let since = loop.pendingSince, now >= since + Self.eventDelaySeconds {
+            if let since = loop.pendingSince, now >= since + Self.eventDelay {
                 scope = loop.pending
                 loop.pending = ScanScope()
                 loop.pendingSince = nil
@@ -331,7 +335,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 loop.fullScanRequested = true
             } else {
                 loop.pending.formUnion(outcome.scope)
-                if loop.pendingSince == nil { loop.pendingSince = .now() }
+                if loop.pendingSince == nil { loop.pendingSince = .now }
             }
         }
         if outcome.needsFullScan {
@@ -382,12 +386,12 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// Names this process in its change notifications, so it does not reload after its own.
     static let processToken = UUID().uuidString
     /// Reloads after other replicas' changes are at least this far apart.
-    static let reloadSpacingSeconds = 0.5
+    static let reloadSpacing: Duration = .milliseconds(500)
 
     @discardableResult
     func scan(_ scope: ScanScope, options: PhotoCatalog.ScanOptions) -> PhotoCatalog.ScanResult? {
         let kind = scope.isEverything ? "full" : "partial"
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         let wasDegraded = catalog.health
         var outcome: PhotoCatalog.ScanResult?
         var claim: SQLAdvisoryLock?
@@ -426,7 +430,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 }
             }
             queue(result.pending)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            let seconds = (ContinuousClock.now - started).inSeconds
             metrics.scans.increment(by: 1, [("kind", kind)])
             metrics.scanDuration.observe(seconds, [("kind", kind)])
             if scope.isEverything {

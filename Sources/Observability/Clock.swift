@@ -1,4 +1,5 @@
 import Dispatch
+import struct Foundation.Date
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,6 +41,12 @@ extension ContinuousClock.Instant {
         let (seconds, attoseconds) = left.components
         guard seconds < Int64(Int32.max) else { return .distantFuture }
         return .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    /// The same moment as a wall-clock `Date`, for `NSCondition.wait(until:)`, which takes only that.
+    /// Read afresh at each wait, so a wall clock set meanwhile moves it with the clock.
+    public var date: Date {
+        Date(timeIntervalSinceNow: ContinuousClock.now.duration(to: self).inSeconds)
     }
 }
 

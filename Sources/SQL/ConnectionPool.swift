@@ -44,8 +44,8 @@ final class ConnectionPool: Sendable {
 
     /// A connection for the caller alone, until it is handed back with `release`.
     func acquire() throws -> any DriverConnection {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(waitTimeout.nanoseconds))
-        guard slots.wait(timeout: deadline) == .success else {
+        let deadline = ContinuousClock.now + waitTimeout
+        guard slots.wait(timeout: deadline.dispatchTime) == .success else {
             throw SQLError(.poolTimeout, message: "all \(capacity) connections to \(server) stayed busy for \(waitTimeout)")
         }
         do {

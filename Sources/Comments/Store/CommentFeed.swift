@@ -19,6 +19,7 @@ final class CommentFeed: @unchecked Sendable {
     private var handlers: [@Sendable (CommentEvent) -> Void] = []
     private var lastDelivered: Int
     private var connected = false
+    /// Wall time, not a clock instant: deletions are looked up by their wall-clock `deleted_at`.
     private var disconnectedAt: Date?
     private var retryScheduled = false
     private var stopped = false
@@ -64,11 +65,11 @@ final class CommentFeed: @unchecked Sendable {
 
     /// Blocks until comments up to `id` have been delivered, or `timeout` passes.
     func wait(untilDelivered id: Int, timeout: Duration) -> Bool {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = ContinuousClock.now + timeout
         condition.lock()
         defer { condition.unlock() }
         while lastDelivered < id {
-            if !condition.wait(until: deadline) { return lastDelivered >= id }
+            if !condition.wait(until: deadline.date) { return lastDelivered >= id }
         }
         return true
     }

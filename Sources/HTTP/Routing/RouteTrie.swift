@@ -86,8 +86,13 @@ struct RouteTrie: Sendable {
             next += 1
             var node = Node()
             node.literalStart = edges.count
-            // Any order would do among literals (one at most can match); sorted, the tree is the same for any registration.
-            for (literal, child) in draft.literals.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+            // Any order would do among literals (one at most can match). Sorted by length, then
+            // bytes: the tree is the same for any registration, and a walk stops at the first
+            // literal longer than its segment.
+            let literals = draft.literals.sorted {
+                $0.bytes.count != $1.bytes.count ? $0.bytes.count < $1.bytes.count : $0.bytes.lexicographicallyPrecedes($1.bytes)
+            }
+            for (literal, child) in literals {
                 edges.append(Edge(start: bytes.count, count: literal.count, child: drafts.count))
                 bytes += literal
                 drafts.append(child)
@@ -169,10 +174,14 @@ struct RouteTrie: Sendable {
                 var e = node.literalStart
                 while e < node.parameterStart {
                     let edge = edges[e]
-                    if edge.count == length && same(start, edge) {
-                        let route = visit(edge.child, start: end + 1)
-                        if route >= 0 { return route }
-                        break
+                    if edge.count >= length {
+                        // By length: the rest are as long or longer.
+                        if edge.count > length { break }
+                        if same(start, edge) {
+                            let route = visit(edge.child, start: end + 1)
+                            if route >= 0 { return route }
+                            break
+                        }
                     }
                     e += 1
                 }

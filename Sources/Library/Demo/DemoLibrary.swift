@@ -59,12 +59,12 @@ public struct DemoLibrary: Sendable {
             let path = directory + "/" + shot.name
             if FileManager.default.fileExists(atPath: path) { continue }
             let temporary = directory + "/.\(shot.name).\(getpid()).tmp.jpg"
-            let started = Date()
+            let started = ContinuousClock.now
             do {
                 try DemoImage.write(to: temporary, width: shot.width, height: shot.height, seed: index + 1)
                 guard rename(temporary, path) == 0 else { throw CatalogScanError.unreadable(path, String(cString: strerror(errno))) }
                 logger.info("demo photo drawn", [("photo", shot.name), ("size", "\(shot.width)x\(shot.height)"),
-                                                 ("seconds", String(format: "%.1f", Date().timeIntervalSince(started)))])
+                                                 ("seconds", String(format: "%.1f", (ContinuousClock.now - started).inSeconds))])
                 onPhoto()
             } catch {
                 try? FileManager.default.removeItem(atPath: temporary)

@@ -1,4 +1,4 @@
-import Dispatch
+import Observability
 import Synchronization
 
 /// Builds that failed for a reason not the file's own, each waiting out its backoff: 5 s, 10 s,
@@ -6,7 +6,7 @@ import Synchronization
 final class BuildRetries: Sendable {
     private struct Waiting {
         var attempts: Int
-        var notBefore: UInt64
+        var notBefore: ContinuousClock.Instant
     }
     private let waiting = Mutex<[String: Waiting]>([:])
 
@@ -14,7 +14,7 @@ final class BuildRetries: Sendable {
     func isDue(_ version: String) -> Bool {
         waiting.withLock { state in
             guard let entry = state[version] else { return true }
-            return DispatchTime.now().uptimeNanoseconds >= entry.notBefore
+            return ContinuousClock.now >= entry.notBefore
         }
     }
 
@@ -23,7 +23,7 @@ final class BuildRetries: Sendable {
         waiting.withLock { state in
             let attempts = (state[version]?.attempts ?? 0) + 1
             let seconds = min(maxSeconds, baseSeconds * Double(1 << min(attempts - 1, 30)))
-            state[version] = Waiting(attempts: attempts, notBefore: DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9))
+            state[version] = Waiting(attempts: attempts, notBefore: .now + .seconds(double: seconds))
             return (seconds, attempts)
         }
     }

@@ -8,9 +8,9 @@ public struct IngestJob: Hashable, Sendable {
     /// Width × height (0 when not known yet), so small photos are built first and show as ready soonest.
     public var pixels: Int
     /// When the job was queued; not part of its identity.
-    public var queuedAt: DispatchTime
+    public var queuedAt: ContinuousClock.Instant
 
-    public init(photoID: Int, version: String, pixels: Int, queuedAt: DispatchTime = .now()) {
+    public init(photoID: Int, version: String, pixels: Int, queuedAt: ContinuousClock.Instant = .now) {
         self.photoID = photoID
         self.version = version
         self.pixels = pixels
@@ -59,6 +59,8 @@ public final class IngestQueue: @unchecked Sendable {
     private let work: @Sendable (IngestJob) -> Void
     private let yield: @Sendable () -> Void
     private let onLengthChange: @Sendable (Int) -> Void
+    /// A thread with nothing to do this long ends; `enqueue` starts another when needed.
+    static let idleWait: Duration = .seconds(30)
 
     /// `work` builds one job; `yield` runs before each (and may wait); `onLengthChange` hears the
     /// count of queued and running jobs.
@@ -157,7 +159,7 @@ public final class IngestQueue: @unchecked Sendable {
         while true {
             condition.lock()
             while queued.isEmpty && !stopped {
-                if !condition.wait(until: Date().addingTimeInterval(30)) && queued.isEmpty {
+                if !condition.wait(until: (ContinuousClock.now + Self.idleWait).date) && queued.isEmpty {
                     // Idle for a while: let the thread go; enqueue starts another when needed.
                     threads -= 1
                     condition.broadcast() // `join` may be waiting
@@ -203,11 +205,11 @@ public final class IngestQueue: @unchecked Sendable {
     /// Blocks until nothing is queued or running, or the timeout passes; true when idle.
     @discardableResult
     public func waitUntilIdle(timeoutSeconds: Double = 600) -> Bool {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let deadline = ContinuousClock.now + .seconds(double: timeoutSeconds)
         condition.lock()
         defer { condition.unlock() }
         while !(queued.isEmpty && running.isEmpty) {
-            if !condition.wait(until: deadline) { return queued.isEmpty && running.isEmpty }
+            if !condition.wait(until: deadline.date) { return queued.isEmpty && running.isEmpty }
         }
         return true
     }
@@ -219,9 +221,7 @@ public final class IngestQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while threads > 0 {
-            // NSCondition takes only a wall-clock date; the deadline itself is monotonic.
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero, condition.wait(until: Date(timeIntervalSinceNow: left.inSeconds)) || threads == 0 else {
+            guard ContinuousClock.now < deadline, condition.wait(until: deadline.date) || threads == 0 else {
                 return threads == 0
             }
         }

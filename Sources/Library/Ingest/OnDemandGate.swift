@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// Lets background builds wait while tiles are rendered for someone looking at a photo.
 ///
@@ -9,13 +10,14 @@ import Foundation
 final class OnDemandGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var active = 0
-    private var lastLeft = DispatchTime(uptimeNanoseconds: 0)
-    private let quietNanoseconds: UInt64
-    private let maxWaitSeconds: Double
+    /// When the last render left; nil before the first.
+    private var lastLeft: ContinuousClock.Instant?
+    private let quiet: Duration
+    private let maxWait: Duration
 
     init(quietSeconds: Double = 0.15, maxWaitSeconds: Double = 2) {
-        quietNanoseconds = UInt64(quietSeconds * 1e9)
-        self.maxWaitSeconds = maxWaitSeconds
+        quiet = .seconds(double: quietSeconds)
+        maxWait = .seconds(double: maxWaitSeconds)
     }
 
     func enter() {
@@ -27,7 +29,7 @@ final class OnDemandGate: @unchecked Sendable {
     func leave() {
         condition.lock()
         active -= 1
-        lastLeft = .now()
+        lastLeft = .now
         condition.broadcast()
         condition.unlock()
     }
@@ -40,16 +42,17 @@ final class OnDemandGate: @unchecked Sendable {
     }
 
     func waitForQuiet() {
-        let deadline = Date().addingTimeInterval(maxWaitSeconds)
+        let deadline = ContinuousClock.now + maxWait
         condition.lock()
         defer { condition.unlock() }
-        while Date() < deadline {
+        while ContinuousClock.now < deadline {
             if active == 0 {
-                let quietSince = DispatchTime.now().uptimeNanoseconds &- lastLeft.uptimeNanoseconds
-                if quietSince >= quietNanoseconds { return }
-                _ = condition.wait(until: Date().addingTimeInterval(Double(quietNanoseconds - quietSince) / 1e9))
+                guard let lastLeft else { return }
+                let quietUntil = lastLeft + quiet
+                if ContinuousClock.now >= quietUntil { return }
+                _ = condition.wait(until: quietUntil.date)
             } else {
-                _ = condition.wait(until: deadline)
+                _ = condition.wait(until: deadline.date)
             }
         }
     }

@@ -7,9 +7,11 @@ extension PhotoLibrary {
     func build(_ job: IngestJob) {
         // A photo just found is first shown by on-demand renders of the few tiles on screen; the
         // build, which keeps every core busy for seconds, waits a moment so they come first.
-        let due = job.queuedAt.uptimeNanoseconds + UInt64(configuration.ingestDelaySeconds * 1e9)
-        while DispatchTime.now().uptimeNanoseconds < due && !isStopping {
-            Thread.sleep(forTimeInterval: min(0.05, Double(due - DispatchTime.now().uptimeNanoseconds) / 1e9))
+        let due = job.queuedAt + .seconds(double: configuration.ingestDelaySeconds)
+        while !isStopping {
+            let left = ContinuousClock.now.duration(to: due)
+            guard left > .zero else { break }
+            Thread.sleep(forTimeInterval: min(0.05, left.inSeconds))
         }
         guard !isStopping, var photo = catalog.photo(job.photoID), photo.status == .processing else { return }
         // One builder per pyramid among the processes on this catalog (see `claimBuild`): the
@@ -121,7 +123,7 @@ extension PhotoLibrary {
         let directory = catalog.pyramidDirectory(photo.version)
         // Gone (or moved) since it was queued: the scan that notices decides what it is now.
         guard let before = catalog.folder.fingerprint(photo.relativePath) else { return nil }
-        let started = DispatchTime.now()
+        let started = ContinuousClock.now
         let lock = BuildLock.shared(in: configuration.tilesDirectory)
         defer { BuildLock.release(lock) }
         do {
@@ -133,7 +135,7 @@ extension PhotoLibrary {
                 requestRescan()
                 return nil
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            let seconds = (ContinuousClock.now - started).inSeconds
             metrics.ingestDuration.observe(seconds)
             metrics.pyramidsBuilt.increment()
             retries.succeeded(photo.version)
@@ -266,11 +268,15 @@ extension PhotoLibrary {
         return removed
     }
 
+    /// Scans collect garbage at most this often, unless `force`d (full scans).
+    static let garbageCollectionSpacing: Duration = .seconds(60)
+
     /// Collects garbage after a scan, at most once a minute unless `force`d (full scans).
     func collectGarbageNow(force: Bool) {
         let due = loop.withLock { loop -> Bool in
-            guard force || DispatchTime.now() >= loop.lastGarbageCollection + 60 else { return false }
-            loop.lastGarbageCollection = .now()
+            let now = ContinuousClock.now
+            guard force || loop.lastGarbageCollection.map({ now >= $0 + Self.garbageCollectionSpacing }) ?? true else { return false }
+            loop.lastGarbageCollection = now
             return true
         }
         if due { collectGarbage() }
@@ -279,17 +285,17 @@ extension PhotoLibrary {
 
 /// Counts for the ingest's progress line: photos examined and built since the ingest began.
 struct IngestProgressLog: Sendable {
-    private var startedAt: DispatchTime?
-    private var lastLine = DispatchTime(uptimeNanoseconds: 0)
+    private var startedAt: ContinuousClock.Instant?
+    private var lastLine = ContinuousClock.now
     private var done = 0
     private var examinedCount = 0
     /// Seconds between two progress lines.
-    static let interval = 10.0
+    static let interval: Duration = .seconds(10)
 
     mutating func queued(_ count: Int) {
         if startedAt == nil && count > 0 {
-            startedAt = .now()
-            lastLine = .now()
+            startedAt = .now
+            lastLine = .now
             done = 0
             examinedCount = 0
         }
@@ -302,11 +308,11 @@ struct IngestProgressLog: Sendable {
     /// A line is due every `interval` seconds, and once when nothing is left.
     mutating func line(remaining: Int) -> (rate: Double, Void)? {
         guard let startedAt else { return nil }
-        let now = DispatchTime.now()
+        let now = ContinuousClock.now
         let finished = remaining == 0
         guard finished || now >= lastLine + Self.interval else { return nil }
         lastLine = now
-        let seconds = max(0.001, Double(now.uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9)
+        let seconds = max(0.001, (now - startedAt).inSeconds)
         let rate = Double(max(done, examinedCount)) / seconds
         if finished { self.startedAt = nil }
         return (rate, ())
