@@ -57,7 +57,7 @@ final class RouterTests: XCTestCase {
         (.GET, "/photos/:id/:file.json"), (.GET, "/photos/:id/:file"), (.GET, "/photos/:id/tiles/:z/:x/:y.jpg"),
         (.GET, "/photos/:id/comments"), (.POST, "/photos/:id/comments"), (.GET, "/photos/:id/comments/events"),
         (.GET, "/photos/:id/comments/:cid"), (.DELETE, "/photos/:id/comments/:cid"), (.OPTIONS, "/photos/:id/comments/:cid"),
-        (.GET, "/files/*path"), (.GET, "/files/:name/raw"),
+        (.GET, "/files/*path"), (.GET, "/files/:name/raw"), (.GET, "/albums"), (.GET, "/albums/:id"),
     ]
 
     /// Method, path, and the pattern that answers it (a status for a refusal, with `Allow` for 405).
@@ -74,6 +74,8 @@ final class RouterTests: XCTestCase {
         (.GET, "/photos/3/comments/19", "/photos/:id/comments/:cid"), (.DELETE, "/photos/3/comments/events", "/photos/:id/comments/:cid"),
         (.GET, "/files", "/files/*path"), (.GET, "/files/a/raw", "/files/:name/raw"), (.GET, "/files/a/raw/b", "/files/*path"),
         (.GET, "/files/a/cooked", "/files/*path"),
+        // Literals as long as each other ("albums", "photos", and "app.js" for a parameter).
+        (.GET, "/albums", "/albums"), (.GET, "/albums/7", "/albums/:id"), (.GET, "/albums/7/x", "/*path"),
         (.POST, "/photos/3", "405 GET, HEAD, DELETE"), (.PUT, "/photos/3/comments", "405 GET, HEAD, POST"),
         (.PUT, "/photos/3/comments/events", "405 GET, HEAD, DELETE, OPTIONS"), (.POST, "/", "405 GET, HEAD"),
         (.POST, "/files/a/raw", "405 GET, HEAD"),
