@@ -56,17 +56,26 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// Takes back a lent connection; a broken one is closed.
+    /// Takes back a lent connection; a broken one is closed, and so are the idle ones.
     func release(_ connection: any DriverConnection) {
-        let keep = state.withLock { state -> Bool in
+        let (keep, stale) = state.withLock { state -> (Bool, [any DriverConnection]) in
             if connection.isBroken || state.closed {
                 state.open -= 1
-                return false
+                // A connection that broke while lent most often means the server went away (a
+                // restart): the idle ones were opened to the same server and are as dead, and a
+                // check on the way out does not always see it. They go now, rather than each
+                // refusing one request in turn after the server is back.
+                guard connection.isBroken && !state.closed else { return (false, []) }
+                let stale = state.idle
+                state.open -= stale.count
+                state.idle = []
+                return (false, stale)
             }
             state.idle.append(connection)
-            return true
+            return (true, [])
         }
         if !keep { connection.close() }
+        stale.forEach { $0.close() }
         slots.signal()
     }
 
