@@ -428,21 +428,7 @@ public final class LogLineBuffer {
             out.pointee = UInt8(ascii: "-")
             out += 1
         }
-        var magnitude = number.magnitude
-        var digits = 1
-        var scale: UInt = 10
-        while digits < 20 && magnitude >= scale {
-            digits += 1
-            if scale > UInt.max / 10 { break }
-            scale *= 10
-        }
-        var at = digits
-        repeat {
-            at -= 1
-            out[at] = UInt8(48 + magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        count = out + digits - storage
+        count = Self.writeDecimal(number.magnitude, at: out) - storage
     }
 
     /// Text: the string with every character that could forge or disguise a line escaped;

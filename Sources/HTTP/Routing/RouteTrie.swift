@@ -287,18 +287,8 @@ struct RouteTrie: Sendable {
 
         /// The first of `endpoints[from..<to]` for the method (GET for HEAD), or -1 with their methods noted for `Allow`.
         private mutating func pick(_ from: Int, _ to: Int) -> Int {
-            var i = from
-            while i < to {
-                if endpoints[i].method == method { return endpoints[i].route }
-                i += 1
-            }
-            if method == .HEAD {
-                i = from
-                while i < to {
-                    if endpoints[i].method == .GET { return endpoints[i].route }
-                    i += 1
-                }
-            }
+            let route = pickQuietly(from, to)
+            if route >= 0 { return route }
             for i in from..<to {
                 let other = endpoints[i].method
                 if !allowed.contains(other) { allowed.append(other) }
