@@ -46,7 +46,7 @@ extension IIIFRoutes {
     /// from the photo's version, size and status alone with an answer encoded once per tile,
     /// origin and caching. Nil for everything else, which the full path answers.
     private func cachedTile(_ request: HTTPRequest) -> EncodedResponse? {
-        guard library.cache.keepsImages, request.headers["If-None-Match"] == nil,
+        guard library.cache.keepsImages, !request.hasIfNoneMatch,
               let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed,
               let pyramid = info.pyramid(tileSize: tileSize),
               let resolved = try? resolve(request, width: info.width, height: info.height),

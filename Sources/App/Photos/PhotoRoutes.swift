@@ -141,7 +141,7 @@ struct PhotoRoutes: Sendable {
     func image(_ request: HTTPRequest, tile: TileCoordinate?) throws -> Reply {
         guard let id = PhotoPath.id(request.parameters) else { throw Self.noSuchPhoto(request) }
         // A conditional request is settled by the version alone, before any bytes are looked at.
-        if request.headers["If-None-Match"] != nil, let answer = try notModified(request, id: id, tile: tile) { return answer }
+        if request.hasIfNoneMatch, let answer = try notModified(request, id: id, tile: tile) { return answer }
         switch library.lookupImage(photoID: id, tile: tile) {
         case .hit(let image): return hit(image, request, tile: tile)
         case .miss(let photo, let miss): return missed(photo, miss, request, tile: tile)

@@ -13,7 +13,7 @@ extension ConnectionMachine {
                 }
                 let start = inboundStart
                 let result = inbound.withUnsafeBufferPointer { RequestParser.parseHead(UnsafeBufferPointer(rebasing: $0[start...]), limits: limits) }
-                switch result {
+                switch consume result {
                 case .needMore:
                     // Half a head will never be finished once the input has ended.
                     if inputEnded { return endOfInput(into: &actions) }
@@ -70,25 +70,24 @@ extension ConnectionMachine {
     }
 
     /// Routes a complete head: answers 404/405/413 at once, or reads the body, or dispatches.
-    private mutating func begin(_ head: RequestHead, now: Double, into actions: inout [Action]) {
+    private mutating func begin(_ head: consuming RequestHead, now: Double, into actions: inout [Action]) {
         // The path first, the request only once its route is known: built whole in one place and
         // handed on, it is never copied on the way.
         let rawPath = head.requestTarget.path
         // The parser has looked for `%` already; most paths have none.
         let path = head.requestTarget.pathHasEscapes ? HTTPRequest.percentDecode(rawPath) ?? rawPath : rawPath
         let http10 = head.version.minor == 0
-        let unmatched = { [remoteAddress] in
-            RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now, http10: http10)
-        }
         // The last request before the client's end of input says so in its answer.
-        let closeAfter = HTTPRequest.wantsClose(head.headers, version: head.version)
+        let closeAfter = HTTPRequest.wantsClose(head.headers, noted: head.noted, version: head.version)
             || (inputEnded && !head.hasBody && inboundStart == inbound.count)
         switch responder.resolve(head.method, path: path) {
         case .refused(let error):
-            refuse(error, head: head, record: unmatched(), closeAfter: closeAfter, now: now, into: &actions)
+            let record = RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now,
+                                       http10: http10)
+            refuse(error, head: head, record: record, closeAfter: closeAfter, now: now, into: &actions)
         case .route(let route, let parameters):
             let record = RequestRecord(method: head.method, target: head.requestTarget, path: path, queryString: head.requestTarget.query ?? "",
-                                       version: head.version, headers: head.headers, body: [], remoteAddress: remoteAddress,
+                                       version: head.version, headers: head.headers, noted: head.noted, body: [], remoteAddress: remoteAddress,
                                        routePattern: route.pattern, startedAt: now)
             let request = HTTPRequest(record: record, parameters: parameters)
             if let length = head.contentLength, length > route.maxBodyBytes {

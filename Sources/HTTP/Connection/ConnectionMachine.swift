@@ -17,6 +17,8 @@ final class RequestRecord: @unchecked Sendable {
     var queryString: String
     var version: HTTPVersion
     var headers: HTTPHeaders
+    /// Which of the fields that shape an answer `headers` holds; noted again when they change.
+    var noted: NotedFields
     var body: [UInt8]
     var remoteAddress: String
     /// The route pattern that matched, "" for none.
@@ -28,13 +30,14 @@ final class RequestRecord: @unchecked Sendable {
     var http10: Bool { version.minor == 0 }
 
     init(method: HTTPMethod, target: RequestTarget, path: String, queryString: String, version: HTTPVersion, headers: HTTPHeaders,
-         body: [UInt8], remoteAddress: String, routePattern: String = "", startedAt: Double = 0) {
+         noted: NotedFields, body: [UInt8], remoteAddress: String, routePattern: String = "", startedAt: Double = 0) {
         self.method = method
         self.target = target
         self.path = path
         self.queryString = queryString
         self.version = version
         self.headers = headers
+        self.noted = noted
         self.body = body
         self.remoteAddress = remoteAddress
         self.routePattern = routePattern
@@ -44,13 +47,13 @@ final class RequestRecord: @unchecked Sendable {
     /// The record of a request that reached no route, or could not be read at all.
     convenience init(method: HTTPMethod, path: String, routePattern: String, remoteAddress: String, startedAt: Double, http10: Bool) {
         self.init(method: method, target: RequestTarget(path: path, query: nil), path: path, queryString: "",
-                  version: http10 ? .http1_0 : .http1_1, headers: HTTPHeaders(), body: [], remoteAddress: remoteAddress,
+                  version: http10 ? .http1_0 : .http1_1, headers: HTTPHeaders(), noted: [], body: [], remoteAddress: remoteAddress,
                   routePattern: routePattern, startedAt: startedAt)
     }
 
     func copy() -> RequestRecord {
         RequestRecord(method: method, target: target, path: path, queryString: queryString, version: version, headers: headers,
-                      body: body, remoteAddress: remoteAddress, routePattern: routePattern, startedAt: startedAt)
+                      noted: noted, body: body, remoteAddress: remoteAddress, routePattern: routePattern, startedAt: startedAt)
     }
 }
 

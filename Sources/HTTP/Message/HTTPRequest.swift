@@ -52,8 +52,16 @@ public struct HTTPRequest: Sendable {
     }
     public var headers: HTTPHeaders {
         get { storage.headers }
-        set { uniqueStorage.headers = newValue }
+        set {
+            let storage = uniqueStorage
+            storage.headers = newValue
+            storage.noted = NotedFields(newValue)
+        }
     }
+    /// Which of the fields that shape an answer the headers hold, noted when they were read.
+    var noted: NotedFields { storage.noted }
+    /// Whether the request carries If-None-Match: known without looking for it among the fields.
+    public var hasIfNoneMatch: Bool { storage.noted.contains(.ifNoneMatch) }
     public var body: [UInt8] {
         get { storage.body }
         set { uniqueStorage.body = newValue }
@@ -78,7 +86,8 @@ public struct HTTPRequest: Sendable {
     ) {
         let parts = RequestTarget(target)
         storage = RequestRecord(method: method, target: parts, path: HTTPRequest.percentDecode(parts.path) ?? parts.path,
-                                queryString: parts.query ?? "", version: version, headers: headers, body: body, remoteAddress: remoteAddress)
+                                queryString: parts.query ?? "", version: version, headers: headers, noted: NotedFields(headers), body: body,
+                                remoteAddress: remoteAddress)
         self.parameters = RouteParameters()
         self.routePattern = ""
     }
@@ -108,16 +117,22 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Whether the connection should close after this request (HTTP/1.0 without keep-alive, or `Connection: close`).
-    public var wantsClose: Bool { Self.wantsClose(headers, version: version) }
+    public var wantsClose: Bool { Self.wantsClose(headers, noted: noted, version: version) }
 
     /// Whether a request with these headers and version wants the connection closed after it.
     static func wantsClose(_ headers: HTTPHeaders, version: HTTPVersion) -> Bool {
+        wantsClose(headers, noted: NotedFields(headers), version: version)
+    }
+
+    /// `wantsClose(_:version:)` for headers whose fields are noted already.
+    static func wantsClose(_ headers: HTTPHeaders, noted: NotedFields, version: HTTPVersion) -> Bool {
+        // Most requests carry no Connection header: then only the version decides.
+        guard noted.contains(.connection) else { return version == .http1_0 }
         var seen = false, close = false, keepAlive = false
         for field in headers.fields where field.name.utf8.count == 10 && field.name.caseInsensitiveEquals("Connection") {
             seen = true
             connectionTokens(field.value, close: &close, keepAlive: &keepAlive)
         }
-        // Most requests carry no Connection header: then only the version decides.
         guard seen else { return version == .http1_0 }
         if close { return true }
         if version == .http1_0 { return !keepAlive }

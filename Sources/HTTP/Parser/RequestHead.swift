@@ -7,6 +7,8 @@ struct RequestHead: Sendable {
     var target: String { requestTarget.text }
     var version: HTTPVersion
     var headers: HTTPHeaders
+    /// Which of the fields that shape an answer `headers` holds.
+    var noted: NotedFields
     /// The declared body length; nil when absent (and no chunked body).
     var contentLength: Int?
     /// `Transfer-Encoding: chunked`.

@@ -37,6 +37,7 @@ enum RequestParser {
         }
 
         var framing = Framing()
+        var noted = NotedFields()
         var headers = HTTPHeaders()
         // Browsers send about a dozen fields: one allocation instead of regrowing four times.
         headers.reserveCapacity(16)
@@ -51,7 +52,8 @@ enum RequestParser {
             case .line(let range):
                 position = range.upperBound + 2
                 if range.isEmpty {
-                    return finish(method: method, target: target, version: version, headers: headers, framing: framing, consumed: position)
+                    return finish(method: method, target: target, version: version, headers: headers, noted: noted, framing: framing,
+                                  consumed: position)
                 }
                 if headers.count >= limits.maxHeaderCount {
                     return .invalid(RequestError(.requestHeaderFieldsTooLarge, "The request has more than \(limits.maxHeaderCount) header fields."))
@@ -60,6 +62,7 @@ enum RequestParser {
                 case .failure(let error): return .invalid(error)
                 case .success(let field):
                     framing.note(field.0, field.1)
+                    noted.formUnion(NotedFields.of(field.0))
                     headers.add(field.0, field.1)
                 }
             }
@@ -293,8 +296,8 @@ enum RequestParser {
     }
 
     /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
-    static func finish(method: HTTPMethod, target: RequestTarget, version: HTTPVersion, headers: HTTPHeaders, framing: Framing,
-                       consumed: Int) -> HeadParseResult {
+    static func finish(method: HTTPMethod, target: consuming RequestTarget, version: HTTPVersion, headers: consuming HTTPHeaders,
+                       noted: NotedFields, framing: borrowing Framing, consumed: Int) -> HeadParseResult {
         let hosts = framing.hosts, lengths = framing.lengths, encodings = framing.encodings, expectations = framing.expectations
         if version.minor >= 1 {
             if hosts == 0 { return .invalid(.bad("An HTTP/1.1 request must carry a Host header.")) }
@@ -330,7 +333,7 @@ enum RequestParser {
                 return .invalid(RequestError(.expectationFailed, "Only Expect: 100-continue is supported."))
             }
         }
-        let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers,
+        let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers, noted: noted,
                                contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue)
         return .complete(head, consumed: consumed)
     }

@@ -39,8 +39,9 @@ public final class EncodedResponse: Sendable {
     /// ranges, and without gzip on offer when the body could be compressed.
     func servesPlainly(_ request: HTTPRequest) -> Bool {
         guard request.method == .GET || request.method == .HEAD else { return false }
-        let asked = PreparedResponse.RequestFields(request.headers)
-        if asked.isConditional || asked.range != nil { return false }
-        return !negotiatesGzip || !PreparedResponse.acceptsGzip(asked.acceptEncoding)
+        // Noted as the head was read: a plain GET looks up no field here.
+        let noted = request.noted
+        if noted.isConditional || noted.contains(.range) { return false }
+        return !negotiatesGzip || !noted.contains(.acceptEncoding) || !PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
     }
 }

@@ -48,6 +48,9 @@ extension PreparedResponse {
         var hasIfNoneMatch = false
         var hasIfModifiedSince = false
 
+        /// None of them.
+        init() {}
+
         init(_ headers: HTTPHeaders) {
             for field in headers.fields {
                 let name = field.name

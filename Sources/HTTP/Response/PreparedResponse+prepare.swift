@@ -54,7 +54,7 @@ extension PreparedResponse {
         // Caches must know the answer depends on Accept-Encoding whenever it could be gzipped.
         if compressible && !fields.hasVary { headers.add("Vary", "Accept-Encoding") }
         if isRead && status == .ok {
-            let asked = RequestFields(request.headers)
+            let asked = request.noted.isDisjoint(with: .shapingAnswer) ? RequestFields() : RequestFields(request.headers)
             let rangeRequested = asked.range != nil
             var gzip = false
             if compressible, !rangeRequested, !fields.hasContentEncoding, case .bytes(let bytes) = payload,
