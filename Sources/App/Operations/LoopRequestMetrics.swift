@@ -24,6 +24,19 @@ final class LoopRequestMetrics: HTTPServerObserver, MetricsCollector {
     private struct State {
         var pending: [Pending] = []
         var uncollected = 0
+        /// The entry the last request counted in: a loop serving tiles counts one series over and over.
+        var last = 0
+
+        /// The index of the entry for the series, or nil.
+        func index(method: HTTPMethod, route: String, status: Int) -> Int? {
+            if last < pending.count, pending[last].status == status, pending[last].route == route, pending[last].method == method {
+                return last
+            }
+            for i in pending.indices where pending[i].status == status && pending[i].route == route && pending[i].method == method {
+                return i
+            }
+            return nil
+        }
     }
 
     private let base: HTTPMetricsObserver
@@ -44,13 +57,10 @@ final class LoopRequestMetrics: HTTPServerObserver, MetricsCollector {
         let seconds = request.durationSeconds
         let bucket = bounds.firstIndex { seconds <= $0 }
         let due = state.withLock { state -> Bool? in
-            var index = -1
-            for i in state.pending.indices where state.pending[i].status == status && state.pending[i].route == route
-                && state.pending[i].method == method {
-                index = i
-                break
-            }
-            if index < 0 {
+            let index: Int
+            if let known = state.index(method: method, route: route, status: status) {
+                index = known
+            } else {
                 // Past the limit (made-up methods on unknown paths), straight to the shared series.
                 guard state.pending.count < RequestSeriesCache.limit else { return nil }
                 state.pending.append(Pending(method: method, route: route, status: status,
@@ -58,6 +68,7 @@ final class LoopRequestMetrics: HTTPServerObserver, MetricsCollector {
                                              bucketCounts: Array(repeating: 0, count: bounds.count)))
                 index = state.pending.count - 1
             }
+            state.last = index
             state.pending[index].count += 1
             state.pending[index].sum += seconds
             if let bucket { state.pending[index].bucketCounts[bucket] += 1 }

@@ -22,18 +22,12 @@ enum PhotoPath {
     /// read from the path's bytes: every hot tile reads four of these. `position` is where the
     /// photo patterns (`/photos/:id/tiles/:z/:x/:y.jpg`) put the name, which spares the search.
     static func number(_ parameters: RouteParameters, _ name: String, at position: Int) -> Int? {
-        parameters.withUTF8(name, at: position) { number($0) } ?? nil
+        parameters.decimal(name, at: position)
     }
 
     /// `digits` as a number, or nil unless they are 1 to 18 decimal digits without a leading zero
     /// (18 digits cannot overflow an Int).
     static func number(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !digits.isEmpty, digits.count <= 18, digits.count == 1 || digits[0] != UInt8(ascii: "0") else { return nil }
-        var n = 0
-        for digit in digits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            n = n * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        return n
+        RouteParameters.decimal(digits)
     }
 }

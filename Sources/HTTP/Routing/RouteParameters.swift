@@ -112,6 +112,41 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
         return try withUTF8(name, body)
     }
 
+    /// The value captured as `name` (looked for at `position` first, as `withUTF8(_:at:_:)`
+    /// does) as a plain decimal number: 1 to 18 digits, no sign, no leading zero, so it cannot
+    /// overflow. Nil when there is no such parameter or it is not such a number. Read straight
+    /// from the path's bytes, in one loop: every hot tile reads four of these.
+    @inlinable
+    public func decimal(_ name: String, at position: Int) -> Int? {
+        let found: Int
+        if position >= 0, position < min(names.count, bounds.count), names[position] == name {
+            found = position
+        } else {
+            guard let searched = self.position(of: name) else { return nil }
+            found = searched
+        }
+        let range = bounds[found]
+        return source.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            RouteParameters.decimal(UnsafeBufferPointer(rebasing: bytes[range]))
+        } ?? withBytes(at: found) { RouteParameters.decimal($0) }
+    }
+
+    /// `digits` as a number, or nil unless they are 1 to 18 decimal digits without a leading zero.
+    @inlinable
+    public static func decimal(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = digits.count
+        guard count > 0, count <= 18, let base = digits.baseAddress, count == 1 || base[0] != UInt8(ascii: "0") else { return nil }
+        var n = 0
+        var i = 0
+        while i < count {
+            let digit = base[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            n = n &* 10 &+ Int(digit)
+            i += 1
+        }
+        return n
+    }
+
     @inlinable
     func position(of name: String) -> Int? {
         // A few short names: comparing them beats hashing one.

@@ -183,4 +183,32 @@ final class RouteParametersTests: XCTestCase {
         let response = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/photos/a%20b"))
         XCTAssertEqual(String(decoding: response.bodyBytes ?? [], as: UTF8.self), "a b")
     }
+
+    func testDecimalParametersAreStrictNumbers() {
+        let cases: [(String, Int?)] = [
+            ("0", 0), ("7", 7), ("42", 42), ("123456789012345678", 123_456_789_012_345_678),
+            ("", nil), ("007", nil), ("01", nil), ("-1", nil), ("+1", nil), ("1a", nil), ("a1", nil), (" 1", nil),
+            ("1234567890123456789", nil), ("９", nil), ("1/", nil), (":", nil),
+        ]
+        for (text, expected) in cases {
+            let parameters: RouteParameters = ["id": "5", "z": text]
+            XCTAssertEqual(parameters.decimal("z", at: 1), expected, text)
+            // A wrong hint only costs the search.
+            XCTAssertEqual(parameters.decimal("z", at: 0), expected, text)
+            XCTAssertEqual(parameters.decimal("z", at: 9), expected, text)
+        }
+        let parameters: RouteParameters = ["id": "5"]
+        XCTAssertNil(parameters.decimal("z", at: 1))
+        XCTAssertEqual(parameters.decimal("id", at: 0), 5)
+    }
+
+    func testDecimalParametersOfAMatchedPath() {
+        var router = Router()
+        router.get("/photos/:id/tiles/:z/:x/:y.jpg") { _ in HTTPResponse(status: .ok) }
+        guard case .found(_, let parameters) = router.match(.GET, path: "/photos/12/tiles/3/0/10.jpg") else {
+            return XCTFail("no match")
+        }
+        XCTAssertEqual([parameters.decimal("id", at: 0), parameters.decimal("z", at: 1), parameters.decimal("x", at: 2),
+                        parameters.decimal("y", at: 3)], [12, 3, 0, 10])
+    }
 }
