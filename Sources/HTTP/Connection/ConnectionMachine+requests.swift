@@ -12,7 +12,9 @@ extension ConnectionMachine {
                     return
                 }
                 let start = inboundStart
-                let result = inbound.withUnsafeBufferPointer { RequestParser.parseHead(UnsafeBufferPointer(rebasing: $0[start...]), limits: limits) }
+                let result = inbound.withUnsafeBufferPointer { [validHost] in
+                    RequestParser.parseHead(UnsafeBufferPointer(rebasing: $0[start...]), limits: limits, validHost: validHost)
+                }
                 switch consume result {
                 case .needMore:
                     // Half a head will never be finished once the input has ended.
@@ -25,6 +27,7 @@ extension ConnectionMachine {
                     return
                 case .complete(let head, let consumed):
                     inboundStart += consumed
+                    if let host = head.host { validHost = host }
                     begin(head, now: now, into: &actions)
                 }
             case .body(var reader):

@@ -153,6 +153,8 @@ struct ConnectionMachine {
     /// How long a closing connection waits for the peer to finish sending.
     let lingerSeconds: Double
 
+    /// The Host value of the last request read, which the parser checked.
+    var validHost: String?
     /// Received bytes; `inbound[inboundStart...]` is not parsed yet.
     var inbound: [UInt8] = []
     var inboundStart = 0

@@ -9,6 +9,8 @@ struct RequestHead: Sendable {
     var headers: HTTPHeaders
     /// Which of the fields that shape an answer `headers` holds.
     var noted: NotedFields
+    /// The Host value, checked; nil when there is none (HTTP/1.0).
+    var host: String?
     /// The declared body length; nil when absent (and no chunked body).
     var contentLength: Int?
     /// `Transfer-Encoding: chunked`.

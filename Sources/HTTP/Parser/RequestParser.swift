@@ -11,8 +11,9 @@ import Glibc
 enum RequestParser {
     static let cr: UInt8 = 13, lf: UInt8 = 10, space: UInt8 = 32, tab: UInt8 = 9, colon: UInt8 = 58
 
-    /// Parses the head at the start of `bytes` under `limits`.
-    static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, limits: HTTPLimits) -> HeadParseResult {
+    /// Parses the head at the start of `bytes` under `limits`. `validHost` is a Host value known
+    /// to be valid (the one the connection's last request carried), which is not checked again.
+    static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, limits: HTTPLimits, validHost: String? = nil) -> HeadParseResult {
         var position = 0
         // RFC 9112 §2.2: ignore empty lines before the request line (left over after a body).
         while position + 1 < bytes.count, bytes[position] == cr, bytes[position + 1] == lf { position += 2 }
@@ -53,7 +54,7 @@ enum RequestParser {
                 position = range.upperBound + 2
                 if range.isEmpty {
                     return finish(method: method, target: target, version: version, headers: headers, noted: noted, framing: framing,
-                                  consumed: position)
+                                  validHost: validHost, consumed: position)
                 }
                 if headers.count >= limits.maxHeaderCount {
                     return .invalid(RequestError(.requestHeaderFieldsTooLarge, "The request has more than \(limits.maxHeaderCount) header fields."))
@@ -297,13 +298,14 @@ enum RequestParser {
 
     /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
     static func finish(method: HTTPMethod, target: consuming RequestTarget, version: HTTPVersion, headers: consuming HTTPHeaders,
-                       noted: NotedFields, framing: borrowing Framing, consumed: Int) -> HeadParseResult {
+                       noted: NotedFields, framing: borrowing Framing, validHost: String?, consumed: Int) -> HeadParseResult {
         let hosts = framing.hosts, lengths = framing.lengths, encodings = framing.encodings, expectations = framing.expectations
         if version.minor >= 1 {
             if hosts == 0 { return .invalid(.bad("An HTTP/1.1 request must carry a Host header.")) }
             if hosts > 1 { return .invalid(.bad("The request carries more than one Host header.")) }
         }
-        if let host = framing.host, !isValidHost(host) {
+        // A connection's requests nearly always name the same host: checked once, then compared.
+        if let host = framing.host, host != validHost, !isValidHost(host) {
             return .invalid(.bad(host.isEmpty ? "The Host header is empty." : "The Host header is not a host name or address with an optional port."))
         }
         if !lengths.isEmpty && !encodings.isEmpty {
@@ -333,7 +335,7 @@ enum RequestParser {
                 return .invalid(RequestError(.expectationFailed, "Only Expect: 100-continue is supported."))
             }
         }
-        let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers, noted: noted,
+        let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers, noted: noted, host: framing.host,
                                contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue)
         return .complete(head, consumed: consumed)
     }

@@ -67,6 +67,19 @@ final class ConnectionMachineTests: XCTestCase {
         XCTAssertFalse(m.isClosed)
     }
 
+    func testEveryRequestsHostIsCheckedThoughTheSameHostIsCheckedOnce() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHost: photos.example:8080\r\n\r\n", at: 1), [.dispatch("/a", body: "")])
+        XCTAssertEqual(m.validHost, "photos.example:8080")
+        XCTAssertEqual(ok(&m, sequences[0], at: 1), [.send(200, close: false)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 1)), [])
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHost: photos.example:8080\r\n\r\n", at: 2), [.dispatch("/a", body: "")])
+        XCTAssertEqual(ok(&m, sequences[1], at: 2), [.send(200, close: false)])
+        XCTAssertEqual(steps(m.event(.outputDrained, now: 2)), [])
+        // Another host on the same connection is checked as the first was.
+        XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHost: photos example\r\n\r\n", at: 3), [.send(400, close: true)])
+    }
+
     func testPipelinedAnswersLeaveInRequestOrder() {
         var m = machine()
         let text = "GET /b HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -93,6 +93,23 @@ final class RequestParserTests: XCTestCase {
         }
     }
 
+    func testAHostKnownToBeValidIsNotCheckedAgainAndAnyOtherIs() {
+        func parse(_ text: String, validHost: String?) -> HeadParseResult {
+            Array(text.utf8).withUnsafeBufferPointer { RequestParser.parseHead($0, limits: HTTPLimits(), validHost: validHost) }
+        }
+        let good = "GET / HTTP/1.1\r\nHost: photos.example:8080\r\n\r\n"
+        for validHost in [nil, "photos.example:8080", "other.example"] {
+            guard case .complete(let head, _) = parse(good, validHost: validHost) else { return XCTFail("\(String(describing: validHost))") }
+            XCTAssertEqual(head.host, "photos.example:8080")
+        }
+        for bad in ["photos example", "", "a:123456", "[::1"] {
+            guard case .invalid(let error) = parse("GET / HTTP/1.1\r\nHost: \(bad)\r\n\r\n", validHost: "photos.example:8080") else {
+                return XCTFail(bad)
+            }
+            XCTAssertEqual(error.status, .badRequest, bad)
+        }
+    }
+
     func testTable() {
         for (name, text, expected) in Self.table {
             let bytes = Array(text.utf8)
