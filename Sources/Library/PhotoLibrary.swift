@@ -161,9 +161,13 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         _ = finished.wait(timeout: .now() + 5)
     }
 
-    /// After `stop`: waits until the ingest threads have ended, or until `deadline`; true when they have.
+    /// After `stop`: waits until the ingest threads and a pass reading photo details have ended,
+    /// or until `deadline`; true when they have.
     @discardableResult
-    public func joinIngest(deadline: ContinuousClock.Instant) -> Bool { ingest.join(deadline: deadline) }
+    public func joinIngest(deadline: ContinuousClock.Instant) -> Bool {
+        let ingestEnded = ingest.join(deadline: deadline)
+        return catalog.waitForHeaderPass(until: deadline) && ingestEnded
+    }
 
     /// Asks the background loop for a full scan now instead of at the next interval.
     public func requestRescan() {

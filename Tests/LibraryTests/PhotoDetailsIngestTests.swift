@@ -175,4 +175,26 @@ final class PhotoDetailsIngestTests: XCTestCase {
         XCTAssertEqual(renderer.headers, 2, "each header read once")
         XCTAssertEqual(library.catalog.readMissingHeaders(), 0, "nothing left to read")
     }
+
+    func testJoiningTheIngestWaitsForAPassReadingDetails() throws {
+        let folders = try Folders(self)
+        try folders.real("plain.jpg", 80, 60, seed: 2)
+        let library = try folders.library(renderer: CountingRenderer())
+        // A pass running, holding the pass's lock as a pass does, until told to end.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let pass = Thread {
+            library.catalog.readingHeaders.lock()
+            holding.signal()
+            release.wait()
+            library.catalog.readingHeaders.unlock()
+        }
+        pass.start()
+        holding.wait()
+        XCTAssertFalse(library.catalog.waitForHeaderPass(until: .now + .milliseconds(100)), "a pass is running")
+        library.stop()
+        XCTAssertFalse(library.joinIngest(deadline: .now + .milliseconds(100)), "not joined while the pass runs")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { release.signal() }
+        XCTAssertTrue(library.joinIngest(deadline: .now + .seconds(20)), "joined once it ends")
+        XCTAssertTrue(library.catalog.waitForHeaderPass(until: .now))
+    }
 }

@@ -50,7 +50,7 @@ final class LibraryService: Service {
     func shutDown(deadline: ContinuousClock.Instant) {
         photos.stop()
         if !photos.library.joinIngest(deadline: deadline) {
-            logger.warning("ingest threads still building at the end of the grace period; exiting without them")
+            logger.warning("ingest threads still building (or reading photo details) at the end of the grace period; exiting without them")
         }
     }
 }

@@ -123,6 +123,17 @@ extension PhotoCatalog {
         return done
     }
 
+    /// Waits until no pass of `readMissingHeaders` runs, or until `deadline`; true when none does.
+    /// A pass told to stop ends after its batch; waiting for it before the store closes keeps it
+    /// from writing to a closed store (what it has not stored is read again at the next start).
+    public func waitForHeaderPass(until deadline: ContinuousClock.Instant) -> Bool {
+        let left = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+        guard readingHeaders.lock(before: Date(timeIntervalSinceNow: max(0, seconds))) else { return false }
+        readingHeaders.unlock()
+        return true
+    }
+
     /// Examines a listed photo not examined yet (hash, header) and publishes what was learnt;
     /// returns the photo as it is now. A file that changes while it is read is left as it was:
     /// the next scan sees the change.
