@@ -114,7 +114,7 @@ final class CommentDurabilityTests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         children.append(process)
-        let line = try Self.firstLine(of: output.fileHandleForReading, timeout: 30)
+        let line = try ServerProcess.firstLine(of: output.fileHandleForReading, timeout: 30)
         guard line.hasPrefix("listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
             throw HTTPClientError("unexpected first line from photoscroll: \(line)")
         }
@@ -132,25 +132,6 @@ final class CommentDurabilityTests: XCTestCase {
             usleep(50_000)
         }
         throw HTTPClientError("the photo never appeared in /photos")
-    }
-
-    private static func firstLine(of handle: FileHandle, timeout: Double) throws -> String {
-        let line = Mutex<String?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = handle.readData(ofLength: 1)
-                if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
-                bytes.append(contentsOf: chunk)
-            }
-            line.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + timeout) == .success, let text = line.withLock({ $0 }) else {
-            throw HTTPClientError("photoscroll printed no first line within \(timeout) s")
-        }
-        return text
     }
 
     /// The `photoscroll` executable built alongside this test bundle.

@@ -48,17 +48,22 @@ final class CommentLiveServer {
 
     /// Opens `GET target` and returns the connection once the stream's head has arrived.
     func openEvents(_ target: String, headers: HTTPHeaders = [:]) throws -> EventStreamReader {
-        let connection = try HTTPClientConnection(port: port, timeoutSeconds: 0.2)
-        var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-        for field in headers { head += "\(field.name): \(field.value)\r\n" }
-        try connection.send(head + "\r\n")
-        var response: HTTPClientResponse?
-        let deadline = Date().addingTimeInterval(5)
-        while response == nil && Date() < deadline {
-            response = try? connection.readResponseHead()
-        }
-        return EventStreamReader(connection: connection, head: try XCTUnwrap(response, "no response head for \(target)"))
+        try openEventStream(port: port, target, headers: headers)
     }
+}
+
+/// Opens `GET target` on `port` as an event stream and returns once its head has arrived.
+func openEventStream(port: Int, _ target: String, headers: HTTPHeaders = [:]) throws -> EventStreamReader {
+    let connection = try HTTPClientConnection(port: port, timeoutSeconds: 0.2)
+    var head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+    for field in headers { head += "\(field.name): \(field.value)\r\n" }
+    try connection.send(head + "\r\n")
+    var response: HTTPClientResponse?
+    let deadline = Date().addingTimeInterval(5)
+    while response == nil && Date() < deadline {
+        response = try? connection.readResponseHead()
+    }
+    return EventStreamReader(connection: connection, head: try XCTUnwrap(response, "no response head for \(target)"))
 }
 
 /// Reads a Server-Sent Events stream off a client connection.

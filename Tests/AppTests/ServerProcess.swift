@@ -78,7 +78,8 @@ final class ServerProcess: Sendable {
         return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 
-    private static func firstLine(of handle: FileHandle, timeout: Double) throws -> String {
+    /// The first line a child process prints on `handle`, waited for at most `timeout` seconds.
+    static func firstLine(of handle: FileHandle, timeout: Double) throws -> String {
         let line = Mutex<String?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -92,7 +93,7 @@ final class ServerProcess: Sendable {
             done.signal()
         }
         guard done.wait(timeout: .now() + timeout) == .success, let text = line.withLock({ $0 }) else {
-            throw HTTPClientError("no first line within \(timeout) s")
+            throw HTTPClientError("photoscroll printed no first line within \(timeout) s")
         }
         return text
     }
