@@ -50,8 +50,9 @@ public struct StaticFiles: Sendable {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
         let size = Int(info.st_size)
-        let gzipAllowed = size >= PreparedResponse.minimumCompressibleBytes && !request.headers.contains("Range")
-            && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
+        // The fields were noted as the head was read: a request without them looks none up.
+        let gzipAllowed = size >= PreparedResponse.minimumCompressibleBytes && !request.noted.contains(.range)
+            && request.noted.contains(.acceptEncoding) && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])
         if size <= Self.cachedFileLimit, let file = cache.lookup(path: path, info: info), !(gzipAllowed && file.compressible && file.gzipped == nil) {
             return .encoded(file.answer(gzip: gzipAllowed && file.compressible))
         }

@@ -104,4 +104,36 @@ final class ConditionalResponseTests: XCTestCase {
         XCTAssertNil(tile.headers["Vary"])
         XCTAssertEqual(tile.body, Self.jpeg)
     }
+
+    /// The fields that shape an answer are noted in any spelling, for cached files as for routes:
+    /// the first request reads the file from disk, the later ones answer from memory.
+    func testFieldsInAnySpellingShapeACachedFilesAnswer() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("noted-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        FileManager.default.createFile(atPath: root + "/notes.txt", contents: Data(Self.text))
+        let files = StaticFiles(root: root)
+        let live = try LiveServer { router in files.register(on: &router) }
+        defer { live.stop() }
+        let c = try live.connect()
+        for _ in 0..<2 {
+            let plain = try request(c, "GET", "/notes.txt")
+            XCTAssertEqual(plain.status, 200)
+            XCTAssertNil(plain.headers["Content-Encoding"])
+            XCTAssertEqual(plain.body, Self.text)
+            let etag = try XCTUnwrap(plain.headers["ETag"])
+
+            for spelling in ["accept-encoding", "ACCEPT-ENCODING", "Accept-Encoding"] {
+                let zipped = try request(c, "GET", "/notes.txt", "\(spelling): gzip\r\n")
+                XCTAssertEqual(zipped.headers["Content-Encoding"], "gzip", spelling)
+                XCTAssertEqual(Gzip.decompress(zipped.body), Self.text, spelling)
+            }
+            let ranged = try request(c, "GET", "/notes.txt", "accept-encoding: gzip\r\nrange: bytes=0-9\r\n")
+            XCTAssertEqual(ranged.status, 206)
+            XCTAssertNil(ranged.headers["Content-Encoding"], "a range is of the file's own bytes")
+            XCTAssertEqual(ranged.body, Array(Self.text[0..<10]))
+            XCTAssertEqual(try request(c, "GET", "/notes.txt", "if-none-match: \(etag)\r\n").status, 304)
+            XCTAssertEqual(try request(c, "GET", "/notes.txt", "IF-MODIFIED-SINCE: Sun, 01 Jan 2090 00:00:00 GMT\r\n").status, 304)
+        }
+    }
 }
