@@ -80,8 +80,11 @@ final class CachedFile: Sendable {
 
 /// Small static files in memory, bounded in bytes; shared by every loop.
 final class StaticFileCache: Sendable {
+    /// Entries by inode, each holding its path: a hit hashes one word where hashing the file's
+    /// whole path cost about 400 instructions, and the path is compared after (two hard links to
+    /// one file take turns in one entry; files on other devices with the same inode, likewise).
     private struct State {
-        var entries: [String: (identity: FileIdentity, file: CachedFile)] = [:]
+        var entries: [UInt64: (identity: FileIdentity, file: CachedFile)] = [:]
         var bytes = 0
     }
 
@@ -95,7 +98,7 @@ final class StaticFileCache: Sendable {
     /// The cached file, if the one on disk is still the same.
     func lookup(_ identity: FileIdentity) -> CachedFile? {
         state.withLock { state in
-            guard let entry = state.entries[identity.path], entry.identity == identity else { return nil }
+            guard let entry = state.entries[identity.inode], entry.identity == identity else { return nil }
             return entry.file
         }
     }
@@ -104,7 +107,9 @@ final class StaticFileCache: Sendable {
     /// path, which builds no identity and compares no path.
     func lookup(path: String, info: stat) -> CachedFile? {
         state.withLock { state in
-            guard let entry = state.entries[path], entry.identity.isSameFile(as: info) else { return nil }
+            guard let entry = state.entries[UInt64(info.st_ino)], entry.identity.isSameFile(as: info), entry.identity.path == path else {
+                return nil
+            }
             return entry.file
         }
     }
@@ -123,7 +128,7 @@ final class StaticFileCache: Sendable {
         let headers = CachedFile.headers(identity: identity, contentType: contentType, compressible: compressible)
         let cached = CachedFile(bytes: bytes, headers: headers, compressible: compressible, gzipped: gzipped)
         state.withLock { state in
-            if let old = state.entries[identity.path] {
+            if let old = state.entries[identity.inode] {
                 state.bytes -= old.file.bytes.count + (old.file.gzipped?.count ?? 0)
             }
             let cost = bytes.count + (gzipped?.count ?? 0)
@@ -133,7 +138,7 @@ final class StaticFileCache: Sendable {
                 state.bytes = 0
             }
             if cost <= capacityBytes {
-                state.entries[identity.path] = (identity, cached)
+                state.entries[identity.inode] = (identity, cached)
                 state.bytes += cost
             }
         }

@@ -84,6 +84,31 @@ final class StaticFilesTests: XCTestCase {
         XCTAssertNotEqual(first.headers["ETag"], second.headers["ETag"])
     }
 
+    /// Cached files are found by inode, then checked by path: two names of one file take turns in
+    /// one entry, and when one name is given a new file each name serves its own bytes.
+    func testHardLinksAreServedByTheirOwnPath() throws {
+        try "first name".write(toFile: root + "/a.txt", atomically: false, encoding: .utf8)
+        try FileManager.default.linkItem(atPath: root + "/a.txt", toPath: root + "/b.txt")
+        let live = try makeServer()
+        defer { live.stop() }
+        let c = try live.connect()
+        for _ in 0..<3 {
+            for name in ["a.txt", "b.txt"] {
+                try c.send("GET /\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = try c.readResponse()
+                XCTAssertEqual(response.status, 200, name)
+                XCTAssertEqual(response.text, "first name", name)
+            }
+        }
+        // One name's file replaced: the other still names the old one.
+        try FileManager.default.removeItem(atPath: root + "/b.txt")
+        try "second file".write(toFile: root + "/b.txt", atomically: false, encoding: .utf8)
+        for (name, text) in [("a.txt", "first name"), ("b.txt", "second file"), ("a.txt", "first name"), ("b.txt", "second file")] {
+            try c.send("GET /\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(try c.readResponse().text, text, name)
+        }
+    }
+
     func testTraversalIsRefused() throws {
         let live = try makeServer()
         defer { live.stop() }
