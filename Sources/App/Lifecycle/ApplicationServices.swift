@@ -13,8 +13,6 @@ final class DatabaseService: Service {
 
     init(_ databases: ApplicationDatabases) { self.databases = databases }
 
-    func start(fail: @escaping @Sendable (any Error) -> Void) throws {}
-
     func shutDown(deadline: ContinuousClock.Instant) { databases.close() }
 }
 
@@ -26,14 +24,14 @@ final class CommentStoreService: Service {
 
     init(_ comments: CommentService) { self.comments = comments }
 
-    func start(fail: @escaping @Sendable (any Error) -> Void) throws {}
-
     func shutDown(deadline: ContinuousClock.Instant) { comments.stop() }
 }
 
 /// The library's background work: scans, the folder watcher, the ingest workers, and the photo
 /// live streams. Shutting down drops queued builds and joins the ingest threads once their
 /// running builds end (libvips cannot be interrupted), or gives up on them at the deadline.
+/// Nothing starts here: the scans start from `LibraryScans`, after the HTTP server has printed
+/// its address.
 final class LibraryService: Service {
     let name = "library"
     private let photos: PhotoService
@@ -43,9 +41,6 @@ final class LibraryService: Service {
         self.photos = photos
         self.logger = logger
     }
-
-    /// The scans start from `LibraryScans`, after the HTTP server has printed its address.
-    func start(fail: @escaping @Sendable (any Error) -> Void) throws {}
 
     func shutDown(deadline: ContinuousClock.Instant) {
         photos.stop()

@@ -20,6 +20,12 @@ public protocol Service: AnyObject, Sendable {
     func shutDown(deadline: ContinuousClock.Instant)
 }
 
+extension Service {
+    /// A service that is running once it is made (a store opened before the group starts) has
+    /// nothing to start.
+    public func start(fail: @escaping @Sendable (any Error) -> Void) throws {}
+}
+
 /// Why a group shuts down.
 public enum ShutdownReason: Sendable, CustomStringConvertible {
     /// SIGTERM or SIGINT.

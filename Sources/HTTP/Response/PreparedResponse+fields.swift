@@ -52,21 +52,15 @@ extension PreparedResponse {
         init() {}
 
         init(_ headers: HTTPHeaders) {
+            // Named as the parser notes them; the first value of each counts.
             for field in headers.fields {
-                let name = field.name
-                switch name.utf8.count {
-                case 5:
-                    if range == nil && name.caseInsensitiveEquals("Range") { range = field.value }
-                case 8:
-                    if ifRange == nil && name.caseInsensitiveEquals("If-Range") { ifRange = field.value }
-                case 13:
-                    if name.caseInsensitiveEquals("If-None-Match") { hasIfNoneMatch = true }
-                case 15:
-                    if acceptEncoding == nil && name.caseInsensitiveEquals("Accept-Encoding") { acceptEncoding = field.value }
-                case 17:
-                    if name.caseInsensitiveEquals("If-Modified-Since") { hasIfModifiedSince = true }
-                default:
-                    break
+                switch NotedFields.of(field.name) {
+                case .range: if range == nil { range = field.value }
+                case .ifRange: if ifRange == nil { ifRange = field.value }
+                case .ifNoneMatch: hasIfNoneMatch = true
+                case .acceptEncoding: if acceptEncoding == nil { acceptEncoding = field.value }
+                case .ifModifiedSince: hasIfModifiedSince = true
+                default: break
                 }
             }
         }

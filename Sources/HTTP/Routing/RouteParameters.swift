@@ -106,10 +106,8 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
     @inlinable
     public func withUTF8<Result>(_ name: String, at position: Int,
                                  _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
-        if position >= 0, position < min(names.count, bounds.count), names[position] == name {
-            return try withBytes(at: position, body)
-        }
-        return try withUTF8(name, body)
+        guard let found = self.position(of: name, hint: position) else { return nil }
+        return try withBytes(at: found, body)
     }
 
     /// The value captured as `name` (looked for at `position` first, as `withUTF8(_:at:_:)`
@@ -118,17 +116,8 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
     /// from the path's bytes, in one loop: every hot tile reads four of these.
     @inlinable
     public func decimal(_ name: String, at position: Int) -> Int? {
-        let found: Int
-        if position >= 0, position < min(names.count, bounds.count), names[position] == name {
-            found = position
-        } else {
-            guard let searched = self.position(of: name) else { return nil }
-            found = searched
-        }
-        let range = bounds[found]
-        return source.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            RouteParameters.decimal(UnsafeBufferPointer(rebasing: bytes[range]))
-        } ?? withBytes(at: found) { RouteParameters.decimal($0) }
+        guard let found = self.position(of: name, hint: position) else { return nil }
+        return withBytes(at: found) { RouteParameters.decimal($0) }
     }
 
     /// `digits` as a number, or nil unless they are 1 to 18 decimal digits without a leading zero.
@@ -145,6 +134,13 @@ public struct RouteParameters: Sendable, Equatable, CustomStringConvertible, Exp
             i += 1
         }
         return n
+    }
+
+    /// Where `name` is, looked for at `hint` first (a wrong hint only costs the search).
+    @inlinable
+    func position(of name: String, hint: Int) -> Int? {
+        if hint >= 0, hint < min(names.count, bounds.count), names[hint] == name { return hint }
+        return position(of: name)
     }
 
     @inlinable

@@ -185,25 +185,13 @@ struct RouteTrie: Sendable {
                 var end = start
                 while end < count && path[end] != UInt8(ascii: "/") { end += 1 }
                 let length = end - start
-                var next = -1
-                var e = node.literalStart
-                while e < node.parameterStart {
-                    let edge = edges[e]
-                    // By length: the rest are as long or longer.
-                    if edge.count > length { break }
-                    if edge.count == length && same(start, edge) {
-                        next = edge.child
-                        break
-                    }
-                    e += 1
-                }
+                var next = literalChild(node, start: start, length: length)
                 if next < 0 {
-                    e = node.parameterStart
+                    var e = node.parameterStart
                     while e < node.edgeEnd {
                         let edge = edges[e]
-                        let kept = length - edge.count
-                        if kept > 0 && same(start + kept, edge) {
-                            bounds.append(start, start + kept)
+                        if takes(edge, start: start, length: length) {
+                            bounds.append(start, start + length - edge.count)
                             next = edge.child
                             break
                         }
@@ -252,27 +240,16 @@ struct RouteTrie: Sendable {
                 var end = start
                 while end < count && path[end] != UInt8(ascii: "/") { end += 1 }
                 let length = end - start
-                var e = node.literalStart
-                while e < node.parameterStart {
-                    let edge = edges[e]
-                    if edge.count >= length {
-                        // By length: the rest are as long or longer.
-                        if edge.count > length { break }
-                        if same(start, edge) {
-                            let route = visit(edge.child, start: end + 1)
-                            if route >= 0 { return route }
-                            break
-                        }
-                    }
-                    e += 1
+                let literal = literalChild(node, start: start, length: length)
+                if literal >= 0 {
+                    let route = visit(literal, start: end + 1)
+                    if route >= 0 { return route }
                 }
-                e = node.parameterStart
+                var e = node.parameterStart
                 while e < node.edgeEnd {
-                    // A parameter: something, then the suffix.
                     let edge = edges[e]
-                    let kept = length - edge.count
-                    if kept > 0 && same(start + kept, edge) {
-                        bounds.append(start, start + kept)
+                    if takes(edge, start: start, length: length) {
+                        bounds.append(start, start + length - edge.count)
                         let route = visit(edge.child, start: end + 1)
                         if route >= 0 { return route }
                         bounds.removeLast()
@@ -299,6 +276,28 @@ struct RouteTrie: Sendable {
                 if other == .GET && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
             }
             return -1
+        }
+
+        /// The node behind the literal edge that is the segment of `length` bytes at `start`, or -1
+        /// (one literal at most can be).
+        @inline(__always)
+        private func literalChild(_ node: Node, start: Int, length: Int) -> Int {
+            var e = node.literalStart
+            while e < node.parameterStart {
+                let edge = edges[e]
+                // By length: the rest are as long or longer.
+                if edge.count > length { break }
+                if edge.count == length && same(start, edge) { return edge.child }
+                e += 1
+            }
+            return -1
+        }
+
+        /// Whether a parameter edge takes the segment: something, then the edge's suffix.
+        @inline(__always)
+        private func takes(_ edge: Edge, start: Int, length: Int) -> Bool {
+            let kept = length - edge.count
+            return kept > 0 && same(start + kept, edge)
         }
 
         /// Whether the path's bytes from `offset` are the edge's.
