@@ -45,7 +45,7 @@ final class TileCacheTests: XCTestCase {
         XCTAssertNil(cache.get(key(0)))
         XCTAssertEqual(cache.bytes, 900)
         // Looking up only the attachment marks an entry as used like the other lookups.
-        XCTAssertNotNil(cache.get(key(3)))
+        XCTAssertNotNil(cache.lookup(key(3)))
         cache.put(key(6), [UInt8](repeating: 6, count: 300))
         XCTAssertNil(cache.get(key(4)))
         XCTAssertNotNil(cache.get(key(3)))
@@ -116,6 +116,72 @@ final class TileCacheTests: XCTestCase {
     }
 
     /// The whole policy, row by row: a cap, what is stored and used in order, what is kept.
+    private final class Note: Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    private func attached(_ cache: TileCache, _ key: TileKey) -> String? {
+        guard case .attached(let attachment) = cache.lookup(key) else { return nil }
+        return (attachment as? Note)?.text
+    }
+
+    func testAnAttachmentIsHandedOutInPlaceOfTheBytesAndGoesWithItsEntry() throws {
+        let cache = TileCache(capacityBytes: 1000)
+        cache.put(key(1), [1, 2, 3])
+        guard case .image(let image) = cache.lookup(key(1)) else { return XCTFail("nothing attached yet: the image") }
+        XCTAssertEqual(image.bytes, [1, 2, 3])
+        XCTAssertTrue(cache.attach(Note("one"), to: image.stamp))
+        XCTAssertEqual(attached(cache, key(1)), "one")
+        XCTAssertEqual(cache.get(key(1))?.bytes, [1, 2, 3], "the bytes are there all the same")
+        XCTAssertTrue(cache.attach(Note("again"), to: image.stamp), "a later attachment replaces the first")
+        XCTAssertEqual(attached(cache, key(1)), "again")
+        XCTAssertEqual(cache.attachedCount, 1)
+
+        // Stored again: new bytes, nothing attached, and the old stamp takes nothing.
+        cache.put(key(1), [4, 5])
+        guard case .image(let stored) = cache.lookup(key(1)) else { return XCTFail("the new bytes have nothing attached") }
+        XCTAssertEqual(stored.bytes, [4, 5])
+        XCTAssertFalse(cache.attach(Note("stale"), to: image.stamp))
+        XCTAssertNil(attached(cache, key(1)))
+        XCTAssertFalse(cache.attach(Note("none"), to: 0))
+
+        // Evicted or dropped: the attachment goes with the entry, and its slot's next entry starts bare.
+        XCTAssertTrue(cache.attach(Note("two"), to: stored.stamp))
+        // (Used by the lookups above, it is spared by the first eviction and goes at a later one.)
+        for n in 2...9 { cache.put(key(n), [UInt8](repeating: 0, count: 300)) }
+        XCTAssertNil(cache.lookup(key(1)))
+        XCTAssertEqual(cache.attachedCount, 0)
+        let kept = try XCTUnwrap(cache.get(key(9)))
+        XCTAssertTrue(cache.attach(Note("five"), to: kept.stamp))
+        cache.retainVersions([])
+        XCTAssertEqual(cache.attachedCount, 0)
+        XCTAssertFalse(cache.attach(Note("gone"), to: kept.stamp))
+    }
+
+    func testTileKeysHashLikeTheyCompare() {
+        var keys: [TileKey] = []
+        for version in ["a", "abcdefgh", "abcdefghi", "48d7749cdf84", "48d7749cdf85", "a-much-longer-version-than-inline"] {
+            for z in 0..<4 { for x in 0..<20 { for y in 0..<20 { keys.append(TileKey(version: version, tile: TileCoordinate(z: z, x: x, y: y))) } } }
+            keys.append(TileKey(version: version, tile: nil))
+            keys.append(TileKey(version: version, rendition: "r1"))
+            keys.append(TileKey(version: version, rendition: "r2"))
+        }
+        // Equal keys hash alike (a copy of the version string is another string with the same bytes).
+        for key in keys.prefix(50) {
+            let copy = TileKey(version: String(decoding: Array(key.version.utf8), as: UTF8.self), tile: key.tile)
+            XCTAssertEqual(copy._rawHashValue(seed: 7), key._rawHashValue(seed: 7))
+            XCTAssertEqual(copy.hashValue, key.hashValue)
+        }
+        // Distinct keys, versions differing in one byte or past the first eight included, hash apart.
+        XCTAssertEqual(Set(keys.map { $0._rawHashValue(seed: 7) }).count, keys.count)
+        XCTAssertNotEqual(keys[0]._rawHashValue(seed: 7), keys[0]._rawHashValue(seed: 8), "the seed is part of the hash")
+        var index: [TileKey: Int] = [:]
+        for (n, key) in keys.enumerated() { index[key] = n }
+        XCTAssertEqual(index.count, keys.count)
+        for (n, key) in keys.enumerated() { XCTAssertEqual(index[key], n) }
+    }
+
     func testThePolicyTable() {
         struct Row {
             let cap: Int

@@ -1,8 +1,8 @@
 import HTTP
 import Synchronization
 
-/// The answers built from one cached tile or thumbnail, kept under its cache entry's stamp
-/// (`TileAnswers`) and dropped after it: a hit sends bytes encoded once instead of building a
+/// The answers built from one cached tile or thumbnail, attached to its cache entry
+/// (`TileAnswers`) and dropped with it: a hit sends bytes encoded once instead of building a
 /// response.
 ///
 /// `plain` is what `/photos/:id/tiles/…`, the thumbnail and DeepZoom answer. A IIIF answer
@@ -10,6 +10,10 @@ import Synchronization
 /// last one built is kept with what it was built for; one server nearly always sees one Host.
 final class CachedTileAnswers: Sendable {
     let plain: EncodedResponse
+    /// The image, the cache's own copy (`plain` sends the same buffer).
+    let bytes: [UInt8]
+    /// The photo version the image is of.
+    let version: String
     private let iiif = Mutex<IIIFAnswer?>(nil)
 
     /// What a IIIF answer depends on besides the tile.
@@ -25,13 +29,15 @@ final class CachedTileAnswers: Sendable {
     /// once, so the usual request is settled by comparing two short strings.
     let versionQuery: String
 
-    init(plain: EncodedResponse, version: String) {
+    init(plain: EncodedResponse, bytes: [UInt8], version: String) {
         self.plain = plain
+        self.bytes = bytes
+        self.version = version
         self.versionQuery = "v=" + version
     }
 
     /// Whether `query` names the bytes' version as its `v` (see `PhotoCaching.carriesVersion`).
-    func isCurrent(_ query: String, version: String) -> Bool {
+    func isCurrent(_ query: String) -> Bool {
         query == versionQuery || PhotoCaching.carriesVersion(query, version)
     }
 

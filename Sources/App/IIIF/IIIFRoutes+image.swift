@@ -51,17 +51,23 @@ extension IIIFRoutes {
               let pyramid = info.pyramid(tileSize: tileSize),
               let resolved = try? resolve(request, width: info.width, height: info.height),
               let tile = Self.tile(for: resolved, in: pyramid),
-              let image = library.cachedImage(TileKey(version: info.version, tile: tile)) else { return nil }
-        let kept = answers.answers(for: image, tile: tile)
-        let immutable = kept.isCurrent(request.queryString, version: image.version)
+              let hit = library.cache.lookup(TileKey(version: info.version, tile: tile), countingHit: true) else { return nil }
+        let kept: CachedTileAnswers
+        switch hit {
+        case .attached(let attachment):
+            guard let found = answers.kept(attachment) else { return nil }
+            kept = found
+        case .image(let image): kept = answers.answers(for: image, tile: tile)
+        }
+        let immutable = kept.isCurrent(request.queryString)
         // The answer depends on the Host only through the origin, so the header's value is the
         // key: a hit compares it and spells nothing.
         let host = base.publicURL.isEmpty ? request.headers["Host"] ?? "" : ""
         if let answer = kept.iiifAnswer(photoID: id, host: host, immutable: immutable) { return answer }
         guard let origin = try? base.origin(of: request) else { return nil }
-        let etag = TileKey(version: image.version, tile: tile).entityTag
+        let etag = TileKey(version: kept.version, tile: tile).entityTag
         let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: etag, immutable: immutable),
-                                     body: image.bytes)
+                                     body: kept.bytes)
         kept.keep(.init(photoID: id, host: host, immutable: immutable, answer: answer))
         return answer
     }

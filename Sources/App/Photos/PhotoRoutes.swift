@@ -143,7 +143,12 @@ struct PhotoRoutes: Sendable {
         // A conditional request is settled by the version alone, before any bytes are looked at.
         if request.hasIfNoneMatch, let answer = try notModified(request, id: id, tile: tile) { return answer }
         switch library.lookupImage(photoID: id, tile: tile) {
-        case .hit(let image): return hit(image, request, tile: tile)
+        case .attached(let attachment, let version):
+            if let kept = answers.kept(attachment) { return hit(kept, request, tile: tile) }
+            // Something else kept with the entry: its bytes, as for an entry with nothing attached.
+            guard let image = library.cachedImage(TileKey(version: version, tile: tile)) else { return try self.image(request, tile: tile) }
+            return hit(answers.answers(for: image, tile: tile), request, tile: tile)
+        case .hit(let image): return hit(answers.answers(for: image, tile: tile), request, tile: tile)
         case .miss(let photo, let miss): return missed(photo, miss, request, tile: tile)
         case .notFound(.noSuchPhoto): throw Self.noSuchPhoto(request)
         case .notFound(.failed(let photo)): throw Self.cannotBeShown(photo)
@@ -153,13 +158,12 @@ struct PhotoRoutes: Sendable {
 
     /// An image in memory. The hot path is an unconditional request with the current `?v=`:
     /// its answer depends on the image alone, so it is encoded on the entry's first hit and kept
-    /// (`TileAnswers`), and a hit spells, encodes and allocates nothing.
+    /// with the entry (`TileAnswers`), and a hit spells, encodes and allocates nothing.
     @inline(__always)
-    private func hit(_ image: CachedImage, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
-        let kept = answers.answers(for: image, tile: tile)
-        if kept.isCurrent(request.queryString, version: image.version) { return .encoded(kept.plain) }
-        return .response(HTTPResponse(headers: Self.imageHeaders(etag: TileKey(version: image.version, tile: tile).entityTag,
-                                                                 cacheControl: PhotoCaching.short), body: .bytes(image.bytes)))
+    private func hit(_ kept: CachedTileAnswers, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
+        if kept.isCurrent(request.queryString) { return .encoded(kept.plain) }
+        return .response(HTTPResponse(headers: Self.imageHeaders(etag: TileKey(version: kept.version, tile: tile).entityTag,
+                                                                 cacheControl: PhotoCaching.short), body: .bytes(kept.bytes)))
     }
 
     /// A 304 when If-None-Match names the image's current ETag; nil when the request goes on.

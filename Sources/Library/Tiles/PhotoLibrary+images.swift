@@ -4,7 +4,10 @@ import Imaging
 
 /// Where a tile or thumbnail lookup stands (`PhotoLibrary.lookupImage`).
 public enum ImageLookup: Sendable {
-    /// In memory: the bytes of the photo's current version.
+    /// In memory, with what a caller attached to the entry (`TileCache.attach`) handed out in
+    /// place of its bytes; `version` is the photo version the entry is of.
+    case attached(any TileCacheAttachment, version: String)
+    /// In memory, with nothing attached: the bytes of the photo's current version.
     case hit(CachedImage)
     /// Not in memory: `image(of:tile:)` makes it, off the event loop; `ImageMiss` says how.
     /// Boxed, as is `notFound`: a photo's record is large, and a hit should not carry its room.
@@ -38,8 +41,11 @@ extension PhotoLibrary {
     public func lookupImage(photoID id: Int, tile: TileCoordinate?) -> ImageLookup {
         if let info = imageInfo(id), info.status != .failed,
            tile.map({ info.pyramid(tileSize: configuration.settings.tileSize)?.contains($0) ?? false }) ?? true,
-           let image = cache.get(TileKey(version: info.version, tile: tile), countingHit: true) {
-            return .hit(image)
+           let hit = cache.lookup(TileKey(version: info.version, tile: tile), countingHit: true) {
+            switch hit {
+            case .attached(let attachment): return .attached(attachment, version: info.version)
+            case .image(let image): return .hit(image)
+            }
         }
         guard let photo = photo(id) else { return .notFound(.noSuchPhoto) }
         if photo.status == .failed { return .notFound(.failed(photo)) }

@@ -33,8 +33,46 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     /// settles those. Renditions, never on the hottest path, add their name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)
-        hasher.combine(tile.map { $0.z &<< 48 ^ $0.x &<< 24 ^ $0.y } ?? -1)
+        hasher.combine(packedTile)
         if let rendition { hasher.combine(rendition) }
+    }
+
+    /// The hash the cache's dictionary asks for. A tile's key is folded into one word (the
+    /// version's bytes, eight at a time, and the packed coordinate), and only that word is
+    /// hashed with the dictionary's seed: a hot tile hashes one word instead of feeding a
+    /// `Hasher` a string and a word (some 400 instructions per lookup). Its parts are made by
+    /// the server (the photo's version, a coordinate inside its pyramid), so nobody can pick
+    /// keys that fold alike; a rendition's name comes from a request, so those keys are hashed
+    /// whole, seed and all.
+    public func _rawHashValue(seed: Int) -> Int {
+        if rendition != nil {
+            var hasher = Hasher()
+            hasher.combine(seed)
+            hash(into: &hasher)
+            return hasher.finalize()
+        }
+        let start = UInt64(bitPattern: Int64(packedTile))
+        let folded = version.utf8.withContiguousStorageIfAvailable { Self.fold(UnsafeRawBufferPointer($0), into: start) }
+            ?? Array(version.utf8).withUnsafeBytes { Self.fold($0, into: start) }
+        return Int(truncatingIfNeeded: folded)._rawHashValue(seed: seed)
+    }
+
+    private var packedTile: Int { tile.map { $0.z &<< 48 ^ $0.x &<< 24 ^ $0.y } ?? -1 }
+
+    /// `bytes` folded into `word` eight at a time, the length with the last, short, piece.
+    static func fold(_ bytes: UnsafeRawBufferPointer, into word: UInt64) -> UInt64 {
+        @inline(__always) func mixed(_ word: UInt64) -> UInt64 {
+            let product = word &* 0x9E37_79B9_7F4A_7C15
+            return product ^ product >> 29
+        }
+        var word = word, offset = 0
+        while offset + 8 <= bytes.count {
+            word = mixed(word ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var last = UInt64(bytes.count) &<< 56
+        for (index, byte) in bytes[offset...].enumerated() { last |= UInt64(byte) &<< UInt64(8 * index) }
+        return mixed(word ^ last)
     }
 
     public static func == (lhs: TileKey, rhs: TileKey) -> Bool {
@@ -50,14 +88,21 @@ public struct CachedImage: Sendable {
     /// The photo version the bytes are of (`TileKey.version`).
     public let version: String
     /// Names this one entry: an image stored again (re-rendered, or evicted and read back) gets
-    /// another stamp. What a caller derives from the bytes may be kept under it until the cache
-    /// says the entry is gone (`TileCache.onRemoval`, `holds`).
+    /// another stamp. What a caller derives from the bytes is kept with the entry under it
+    /// (`TileCache.attach`).
     public let stamp: UInt64
+}
 
-    /// The entry's place in the cache, from 0 up to the most entries ever held at once, and
-    /// reused by later entries: an index for a caller's own table of what it derives, checked
-    /// against `stamp`.
-    public var slot: Int { Int(stamp >> 32) }
+/// What a caller keeps with a cache entry (`TileCache.attach`): made from the entry's bytes,
+/// handed out by `TileCache.lookup` in their place, and gone with the entry.
+public typealias TileCacheAttachment = AnyObject & Sendable
+
+/// A hit, as `TileCache.lookup` hands it out.
+public enum TileCacheHit: Sendable {
+    /// What was attached to the entry; its bytes are not handed out (nor retained) with it.
+    case attached(any TileCacheAttachment)
+    /// The entry has nothing attached: its image.
+    case image(CachedImage)
 }
 
 /// The tile cache and its whole policy, in one place: what is kept, for how long, and what goes.
@@ -82,6 +127,8 @@ public final class TileCache: Sendable {
         var bytes: [UInt8]
         /// Slot index in the high half, a per-store generation in the low half; 0 when free.
         var stamp: UInt64
+        /// What a caller made from the bytes (`attach`); dropped with them.
+        var attachment: (any TileCacheAttachment)?
         /// Used since the eviction scan last passed it.
         var referenced: Bool
         var previous: Int
@@ -101,8 +148,6 @@ public final class TileCache: Sendable {
         var hits = 0
         /// The low half of the next stamp; never 0.
         var generation: UInt32 = 0
-        /// Stamps of the entries removed by the current operation, for the removal observer.
-        var removed: [UInt64] = []
 
         /// The entry of `key`, marked as used; a hit counted when `counting`.
         @inline(__always)
@@ -154,7 +199,7 @@ public final class TileCache: Sendable {
             bytes -= nodes[i].bytes.count
             index[nodes[i].key] = nil
             nodes[i].bytes = []
-            removed.append(nodes[i].stamp)
+            nodes[i].attachment = nil
             nodes[i].stamp = 0
             free.append(i)
         }
@@ -170,7 +215,6 @@ public final class TileCache: Sendable {
     public let capacity: Int
     private let state = Mutex(State())
     private let fills = SingleFlight<TileKey, [UInt8]>()
-    private let removalObserver = Mutex<(@Sendable ([UInt64]) -> Void)?>(nil)
 
     public init(capacityBytes: Int) {
         self.capacity = max(0, capacityBytes)
@@ -194,6 +238,33 @@ public final class TileCache: Sendable {
         }
     }
 
+    /// The entry's attachment if it has one, else its image, marking it used; a hit is counted
+    /// when `countingHit`. One lock, and a hit with an attachment retains nothing else: the
+    /// bytes and the version stay where they are.
+    public func lookup(_ key: TileKey, countingHit: Bool = false) -> TileCacheHit? {
+        state.withLock { state in
+            guard let i = state.use(key, counting: countingHit) else { return nil }
+            if let attachment = state.nodes[i].attachment { return .attached(attachment) }
+            return .image(state.image(i))
+        }
+    }
+
+    /// Keeps `attachment` with the entry stamped `stamp`, for `lookup` to hand out until the
+    /// entry goes (evicted, dropped or stored again), replacing what was attached before.
+    /// False, keeping nothing, when that entry is gone already.
+    @discardableResult
+    public func attach(_ attachment: any TileCacheAttachment, to stamp: UInt64) -> Bool {
+        let slot = Int(stamp >> 32)
+        return state.withLock { state in
+            guard stamp != 0, slot < state.nodes.count, state.nodes[slot].stamp == stamp else { return false }
+            state.nodes[slot].attachment = attachment
+            return true
+        }
+    }
+
+    /// Entries with something attached.
+    public var attachedCount: Int { state.withLock { $0.nodes.reduce(0) { $0 + ($1.attachment == nil ? 0 : 1) } } }
+
     /// Whether the entry stamped `stamp` is still held (not evicted, dropped or stored again).
     public func holds(_ stamp: UInt64) -> Bool {
         let slot = Int(stamp >> 32)
@@ -212,20 +283,9 @@ public final class TileCache: Sendable {
         }
     }
 
-    /// Calls `observer` with the stamps of entries as they are evicted, dropped or replaced
-    /// (after the cache's lock is released), so what a caller keeps per entry goes with them.
-    public func onRemoval(_ observer: @escaping @Sendable (_ stamps: [UInt64]) -> Void) {
-        removalObserver.withLock { $0 = observer }
-    }
-
-    /// Runs `change` under the lock and tells the observer what it removed.
+    /// Runs `change` under the lock.
     private func changing(_ change: (inout State) -> Void) {
-        let removed = state.withLock { state -> [UInt64] in
-            change(&state)
-            defer { state.removed = [] }
-            return state.removed
-        }
-        if !removed.isEmpty, let observer = removalObserver.withLock({ $0 }) { observer(removed) }
+        state.withLock { change(&$0) }
     }
 
     /// The hits counted since the last call.
@@ -245,7 +305,7 @@ public final class TileCache: Sendable {
                 state.evictOne()
             }
             let i = state.free.popLast() ?? state.nodes.count
-            let node = Node(key: key, bytes: bytes, stamp: state.nextStamp(slot: i), referenced: false, previous: -1, next: -1)
+            let node = Node(key: key, bytes: bytes, stamp: state.nextStamp(slot: i), attachment: nil, referenced: false, previous: -1, next: -1)
             if i < state.nodes.count { state.nodes[i] = node } else { state.nodes.append(node) }
             state.index[key] = i
             state.pushFront(i)
