@@ -129,9 +129,11 @@ public struct HTTPRequest: Sendable {
         // Most requests carry no Connection header: then only the version decides.
         guard noted.contains(.connection) else { return version == .http1_0 }
         var seen = false, close = false, keepAlive = false
-        for field in headers.fields where field.name.utf8.count == 10 && field.name.caseInsensitiveEquals("Connection") {
+        for index in headers.indices {
+            let name = headers.name(at: index)
+            guard name.utf8.count == 10 && name.caseInsensitiveEquals("Connection") else { continue }
             seen = true
-            connectionTokens(field.value, close: &close, keepAlive: &keepAlive)
+            connectionTokens(headers.value(at: index), close: &close, keepAlive: &keepAlive)
         }
         guard seen else { return version == .http1_0 }
         if close { return true }

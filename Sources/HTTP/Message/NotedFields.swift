@@ -22,7 +22,7 @@ struct NotedFields: OptionSet, Sendable {
     /// The fields of `headers`, looked at one by one.
     init(_ headers: HTTPHeaders) {
         var noted = NotedFields()
-        for field in headers.fields { noted.formUnion(Self.of(field.name)) }
+        for name in headers.names { noted.formUnion(Self.of(name)) }
         self = noted
     }
 

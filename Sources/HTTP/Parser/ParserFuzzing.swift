@@ -33,7 +33,8 @@ public enum ParserFuzzing {
 
     /// A summary of a head's outcome that two parses can be compared by.
     enum Outcome: Equatable {
-        case complete(method: String, target: String, minor: Int, fields: Int, consumed: Int)
+        /// `fields` holds every field as `name: value`, each value read back from the head.
+        case complete(method: String, target: String, minor: Int, fields: [String], consumed: Int)
         case needMore
         case invalid(status: Int)
     }
@@ -45,7 +46,7 @@ public enum ParserFuzzing {
         case .invalid(let error): return .invalid(status: error.status.rawValue)
         case .complete(let head, let consumed):
             return .complete(method: head.method.rawValue, target: head.target, minor: head.version.minor,
-                             fields: head.headers.count, consumed: consumed)
+                             fields: head.headers.map { "\($0.name): \($0.value)" }, consumed: consumed)
         }
     }
 

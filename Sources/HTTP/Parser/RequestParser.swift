@@ -37,12 +37,13 @@ enum RequestParser {
         case .success(let parts): (method, target, version) = parts
         }
 
-        var framing = Framing()
+        var framing = Framing(knownHost: validHost)
         var noted = NotedFields()
         var headers = HTTPHeaders()
         // Browsers send about a dozen fields: one allocation instead of regrowing four times.
         headers.reserveCapacity(16)
         let headerStart = position
+        var keepsLines = false
         while true {
             let used = position - headerStart
             switch findLineEnd(bytes, from: position, limit: limits.maxHeaderBytes - used) {
@@ -53,6 +54,7 @@ enum RequestParser {
             case .line(let range):
                 position = range.upperBound + 2
                 if range.isEmpty {
+                    if keepsLines { headers.keep(lines: Array(UnsafeBufferPointer(rebasing: bytes[headerStart..<range.lowerBound]))) }
                     return finish(method: method, target: target, version: version, headers: headers, noted: noted, framing: framing,
                                   validHost: validHost, consumed: position)
                 }
@@ -61,10 +63,15 @@ enum RequestParser {
                 }
                 switch parseField(bytes, range) {
                 case .failure(let error): return .invalid(error)
-                case .success(let field):
-                    framing.note(field.0, field.1)
-                    noted.formUnion(NotedFields.of(field.0))
-                    headers.add(field.0, field.1)
+                case .success(let (field, value)):
+                    noted.formUnion(field.noted)
+                    // The framing fields are spelled out to be checked; the rest stay bytes until read.
+                    if field.role != .other {
+                        headers.add(field.name, framing.note(field.role, bytes, value))
+                    } else {
+                        headers.add(field.name, valueAt: value.lowerBound - headerStart, count: value.count)
+                        keepsLines = true
+                    }
                 }
             }
         }
@@ -229,27 +236,40 @@ enum RequestParser {
         return .success(HTTPVersion(major: 1, minor: minor))
     }
 
-    static func parseField(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(String, String), RequestError> {
+    /// The field on `line`: its name, what the parser notes for it, and where its value is in
+    /// `bytes` (whitespace trimmed).
+    static func parseField(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(KnownName, Range<Int>), RequestError> {
         let first = bytes[line.lowerBound]
         if first == space || first == tab { return .failure(.bad("Folded header lines (obs-fold) are not accepted.")) }
-        var index = line.lowerBound
-        while index < line.upperBound, isTokenByte(bytes[index]) { index += 1 }
-        guard index < line.upperBound, index > line.lowerBound else { return .failure(.bad("A header line has no name or no colon.")) }
-        guard bytes[index] == colon else {
-            if bytes[index] == space || bytes[index] == tab {
-                return .failure(.bad("Whitespace between a header name and its colon is not allowed."))
+        let field: KnownName, colonAt: Int
+        // A name spelled as browsers and tools spell it is a token already: found at the colon
+        // and compared whole, rather than checked byte by byte.
+        if let colon = find(colon, bytes.baseAddress!, from: line.lowerBound, to: line.upperBound),
+           let known = knownName(bytes, line.lowerBound..<colon) {
+            field = known
+            colonAt = colon
+        } else {
+            var index = line.lowerBound
+            while index < line.upperBound, isTokenByte(bytes[index]) { index += 1 }
+            guard index < line.upperBound, index > line.lowerBound else { return .failure(.bad("A header line has no name or no colon.")) }
+            guard bytes[index] == colon else {
+                if bytes[index] == space || bytes[index] == tab {
+                    return .failure(.bad("Whitespace between a header name and its colon is not allowed."))
+                }
+                return .failure(.bad("A header name holds a character that is not allowed."))
             }
-            return .failure(.bad("A header name holds a character that is not allowed."))
+            let name = string(bytes, line.lowerBound..<index)
+            field = KnownName(name: name, noted: NotedFields.of(name), role: FieldRole.of(name))
+            colonAt = index
         }
-        let name = knownName(bytes, line.lowerBound..<index) ?? string(bytes, line.lowerBound..<index)
-        var valueStart = index + 1
+        var valueStart = colonAt + 1
         var valueEnd = line.upperBound
         while valueStart < valueEnd, bytes[valueStart] == space || bytes[valueStart] == tab { valueStart += 1 }
         while valueEnd > valueStart, bytes[valueEnd - 1] == space || bytes[valueEnd - 1] == tab { valueEnd -= 1 }
         if !isFieldText(bytes.baseAddress! + valueStart, count: valueEnd - valueStart) {
-            return .failure(.bad("The value of \(name) holds a control character."))
+            return .failure(.bad("The value of \(field.name) holds a control character."))
         }
-        return .success((name, string(bytes, valueStart..<valueEnd)))
+        return .success((field, valueStart..<valueEnd))
     }
 
     /// Whether the `count` bytes at `bytes` may be a field value: no control character but tab,
@@ -265,9 +285,11 @@ enum RequestParser {
                  bytePasses: { ($0 >= space || $0 == tab) && $0 != 127 })
     }
 
-    /// The fields the framing rules read, noted as the fields are parsed: the names are
-    /// compared only when their length matches, rather than each field against every name.
+    /// The fields the framing rules read, noted as the fields are parsed (`FieldRole` says
+    /// which a field is).
     struct Framing {
+        /// The Host value the connection's last request carried, if any.
+        let knownHost: String?
         var hosts = 0
         /// The first Host value.
         var host: String?
@@ -275,25 +297,61 @@ enum RequestParser {
         var encodings: [String] = []
         var expectations: [String] = []
 
-        @inline(__always)
-        mutating func note(_ name: String, _ value: String) {
-            // Of the same length as one of the four, most names differ in the first letter
-            // (Accept and Expect, the Sec-Fetch names and Content-Length): settled without a call.
-            guard let first = name.utf8.first else { return }
-            let letter = first | 0x20
-            guard letter == UInt8(ascii: "h") || letter == UInt8(ascii: "e") || letter == UInt8(ascii: "c") || letter == UInt8(ascii: "t") else { return }
-            switch name.utf8.count {
-            case 4:
-                if name.caseInsensitiveEquals("Host") {
-                    hosts += 1
-                    if host == nil { host = value }
-                }
-            case 6: if name.caseInsensitiveEquals("Expect") { expectations.append(value) }
-            case 14: if name.caseInsensitiveEquals("Content-Length") { lengths.append(value) }
-            case 17: if name.caseInsensitiveEquals("Transfer-Encoding") { encodings.append(value) }
-            default: break
+        /// Notes a field of one of the four, and returns its value spelled out.
+        mutating func note(_ role: FieldRole, _ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> String {
+            switch role {
+            case .host:
+                // A connection's requests nearly always name the host its last one named: that
+                // string is taken again rather than spelled out anew.
+                let text = knownHost.flatMap { known in spells(known, bytes, value) ? known : nil } ?? string(bytes, value)
+                hosts += 1
+                if host == nil { host = text }
+                return text
+            case .expect:
+                let text = string(bytes, value)
+                expectations.append(text)
+                return text
+            case .contentLength:
+                let text = string(bytes, value)
+                lengths.append(text)
+                return text
+            case .transferEncoding:
+                let text = string(bytes, value)
+                encodings.append(text)
+                return text
+            case .other:
+                return string(bytes, value)
             }
         }
+    }
+
+    /// A field's part in the framing rules.
+    enum FieldRole {
+        case other, host, expect, contentLength, transferEncoding
+
+        /// The part of the field `name` (in any case). Of the same length as one of the four, most
+        /// names differ in the first letter (Accept and Expect, the Sec-Fetch names and
+        /// Content-Length): settled without a call.
+        static func of(_ name: String) -> FieldRole {
+            guard let first = name.utf8.first else { return .other }
+            let letter = first | 0x20
+            guard letter == UInt8(ascii: "h") || letter == UInt8(ascii: "e") || letter == UInt8(ascii: "c") || letter == UInt8(ascii: "t") else { return .other }
+            switch name.utf8.count {
+            case 4: return name.caseInsensitiveEquals("Host") ? .host : .other
+            case 6: return name.caseInsensitiveEquals("Expect") ? .expect : .other
+            case 14: return name.caseInsensitiveEquals("Content-Length") ? .contentLength : .other
+            case 17: return name.caseInsensitiveEquals("Transfer-Encoding") ? .transferEncoding : .other
+            default: return .other
+            }
+        }
+    }
+
+    /// Whether the bytes of `range` are exactly `text`'s.
+    @inline(__always)
+    static func spells(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { spelled in
+            spelled.count == range.count && (range.isEmpty || memcmp(spelled.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0)
+        } ?? (String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) == text)
     }
 
     /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
@@ -411,64 +469,72 @@ enum RequestParser {
         "sec-ch-ua-mobile", "sec-ch-ua-platform", "X-Forwarded-For", "Last-Event-ID",
     ]
 
-    /// The entry of `commonNames` that the bytes of `range` spell exactly, or nil. A switch over
-    /// the length, then comparisons with constant bytes: no table is read, so nothing is retained
-    /// (a shared table's reference count is memory both event loops would write per field).
-    static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+    /// The entry of `commonNames` that the bytes of `range` spell exactly, with what the parser
+    /// notes for it, or nil. A switch over the length, then comparisons with constant bytes: no
+    /// table is read, so nothing is retained (a shared table's reference count is memory both
+    /// event loops would write per field).
+    static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> KnownName? {
         let start = bytes.baseAddress! + range.lowerBound
         @inline(__always) func spells(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, name.utf8CodeUnitCount) == 0 }
         switch range.count {
         case 3:
-            if spells("DNT") { return "DNT" }
+            if spells("DNT") { return KnownName(name: "DNT") }
         case 4:
-            if spells("Host") { return "Host" }
+            if spells("Host") { return KnownName(name: "Host", role: .host) }
         case 5:
-            if spells("Range") { return "Range" }
+            if spells("Range") { return KnownName(name: "Range", noted: .range) }
         case 6:
-            if spells("Accept") { return "Accept" }
-            if spells("Cookie") { return "Cookie" }
-            if spells("Origin") { return "Origin" }
-            if spells("Pragma") { return "Pragma" }
-            if spells("Expect") { return "Expect" }
+            if spells("Accept") { return KnownName(name: "Accept") }
+            if spells("Cookie") { return KnownName(name: "Cookie") }
+            if spells("Origin") { return KnownName(name: "Origin") }
+            if spells("Pragma") { return KnownName(name: "Pragma") }
+            if spells("Expect") { return KnownName(name: "Expect", role: .expect) }
         case 7:
-            if spells("Referer") { return "Referer" }
+            if spells("Referer") { return KnownName(name: "Referer") }
         case 8:
-            if spells("If-Range") { return "If-Range" }
-            if spells("Priority") { return "Priority" }
+            if spells("If-Range") { return KnownName(name: "If-Range", noted: .ifRange) }
+            if spells("Priority") { return KnownName(name: "Priority") }
         case 9:
-            if spells("sec-ch-ua") { return "sec-ch-ua" }
+            if spells("sec-ch-ua") { return KnownName(name: "sec-ch-ua") }
         case 10:
-            if spells("User-Agent") { return "User-Agent" }
-            if spells("Connection") { return "Connection" }
+            if spells("User-Agent") { return KnownName(name: "User-Agent") }
+            if spells("Connection") { return KnownName(name: "Connection", noted: .connection) }
         case 12:
-            if spells("Content-Type") { return "Content-Type" }
+            if spells("Content-Type") { return KnownName(name: "Content-Type") }
         case 13:
-            if spells("Cache-Control") { return "Cache-Control" }
-            if spells("If-None-Match") { return "If-None-Match" }
-            if spells("Authorization") { return "Authorization" }
-            if spells("Last-Event-ID") { return "Last-Event-ID" }
+            if spells("Cache-Control") { return KnownName(name: "Cache-Control") }
+            if spells("If-None-Match") { return KnownName(name: "If-None-Match", noted: .ifNoneMatch) }
+            if spells("Authorization") { return KnownName(name: "Authorization") }
+            if spells("Last-Event-ID") { return KnownName(name: "Last-Event-ID") }
         case 14:
-            if spells("Content-Length") { return "Content-Length" }
-            if spells("Sec-Fetch-Site") { return "Sec-Fetch-Site" }
-            if spells("Sec-Fetch-Mode") { return "Sec-Fetch-Mode" }
-            if spells("Sec-Fetch-Dest") { return "Sec-Fetch-Dest" }
-            if spells("Sec-Fetch-User") { return "Sec-Fetch-User" }
+            if spells("Content-Length") { return KnownName(name: "Content-Length", role: .contentLength) }
+            if spells("Sec-Fetch-Site") { return KnownName(name: "Sec-Fetch-Site") }
+            if spells("Sec-Fetch-Mode") { return KnownName(name: "Sec-Fetch-Mode") }
+            if spells("Sec-Fetch-Dest") { return KnownName(name: "Sec-Fetch-Dest") }
+            if spells("Sec-Fetch-User") { return KnownName(name: "Sec-Fetch-User") }
         case 15:
-            if spells("Accept-Encoding") { return "Accept-Encoding" }
-            if spells("Accept-Language") { return "Accept-Language" }
-            if spells("X-Forwarded-For") { return "X-Forwarded-For" }
+            if spells("Accept-Encoding") { return KnownName(name: "Accept-Encoding", noted: .acceptEncoding) }
+            if spells("Accept-Language") { return KnownName(name: "Accept-Language") }
+            if spells("X-Forwarded-For") { return KnownName(name: "X-Forwarded-For") }
         case 16:
-            if spells("sec-ch-ua-mobile") { return "sec-ch-ua-mobile" }
+            if spells("sec-ch-ua-mobile") { return KnownName(name: "sec-ch-ua-mobile") }
         case 17:
-            if spells("If-Modified-Since") { return "If-Modified-Since" }
-            if spells("Transfer-Encoding") { return "Transfer-Encoding" }
+            if spells("If-Modified-Since") { return KnownName(name: "If-Modified-Since", noted: .ifModifiedSince) }
+            if spells("Transfer-Encoding") { return KnownName(name: "Transfer-Encoding", role: .transferEncoding) }
         case 18:
-            if spells("sec-ch-ua-platform") { return "sec-ch-ua-platform" }
+            if spells("sec-ch-ua-platform") { return KnownName(name: "sec-ch-ua-platform") }
         case 25:
-            if spells("Upgrade-Insecure-Requests") { return "Upgrade-Insecure-Requests" }
+            if spells("Upgrade-Insecure-Requests") { return KnownName(name: "Upgrade-Insecure-Requests") }
         default: break
         }
         return nil
+    }
+
+    /// A name `knownName` recognises: the constant, its noted flag and its part in the framing.
+    struct KnownName {
+        let name: String
+        var noted: NotedFields = []
+        var role: FieldRole = .other
     }
 
     @inline(__always)

@@ -14,7 +14,7 @@ extension PreparedResponse {
         var acceptRanges: String?
 
         init(_ headers: HTTPHeaders) {
-            for field in headers.fields {
+            for field in headers {
                 let name = field.name
                 // The length picks the one candidate to compare, so most fields cost one comparison.
                 switch name.utf8.count {
@@ -53,12 +53,13 @@ extension PreparedResponse {
 
         init(_ headers: HTTPHeaders) {
             // Named as the parser notes them; the first value of each counts.
-            for field in headers.fields {
-                switch NotedFields.of(field.name) {
-                case .range: if range == nil { range = field.value }
-                case .ifRange: if ifRange == nil { ifRange = field.value }
+            // Only the values read are spelled out.
+            for index in headers.indices {
+                switch NotedFields.of(headers.name(at: index)) {
+                case .range: if range == nil { range = headers.value(at: index) }
+                case .ifRange: if ifRange == nil { ifRange = headers.value(at: index) }
                 case .ifNoneMatch: hasIfNoneMatch = true
-                case .acceptEncoding: if acceptEncoding == nil { acceptEncoding = field.value }
+                case .acceptEncoding: if acceptEncoding == nil { acceptEncoding = headers.value(at: index) }
                 case .ifModifiedSince: hasIfModifiedSince = true
                 default: break
                 }

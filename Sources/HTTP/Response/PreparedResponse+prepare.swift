@@ -152,7 +152,7 @@ extension PreparedResponse {
     /// A 304 keeps the validators and caching headers the 200 would have carried (RFC 9110 §15.4.5).
     static func notModifiedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         let kept = ["ETag", "Cache-Control", "Vary", "Expires", "Content-Location", "Last-Modified"]
-        return HTTPHeaders(headers.fields.filter { field in kept.contains { $0.caseInsensitiveEquals(field.name) } }.map { ($0.name, $0.value) })
+        return HTTPHeaders(headers.filter { field in kept.contains { $0.caseInsensitiveEquals(field.name) } }.map { ($0.name, $0.value) })
     }
 
     /// Whether `Accept-Encoding` admits gzip with a non-zero quality.

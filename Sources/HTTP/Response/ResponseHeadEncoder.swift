@@ -68,7 +68,7 @@ struct ResponseHeadEncoder {
     /// Room enough for `putFields`: every field, and the longest Content-Length line.
     private static func fieldsCapacity(_ headers: HTTPHeaders, contentLength: Int?) -> Int {
         var capacity = 0
-        for field in headers.fields { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+        for field in headers { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
         if contentLength != nil { capacity += HeadCursor.contentLengthName.count + 20 + 2 }
         return capacity
     }
@@ -135,7 +135,7 @@ private struct HeadCursor {
 
     /// `Name: value` lines for every field, then `Content-Length` when there is one.
     mutating func putFields(_ headers: HTTPHeaders, contentLength: Int?) {
-        for field in headers.fields {
+        for field in headers {
             put(field.name)
             put(58, 32)
             put(field.value)
