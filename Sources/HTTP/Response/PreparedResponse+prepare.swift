@@ -157,18 +157,51 @@ extension PreparedResponse {
 
     /// Whether `Accept-Encoding` admits gzip with a non-zero quality.
     static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        var wildcard: Bool?
-        for part in header.split(separator: ",") {
-            let pieces = part.split(separator: ";")
-            let coding = pieces.first.map { $0.trimmingWhitespace().lowercased() } ?? ""
-            var quality = 1.0
-            for parameter in pieces.dropFirst() {
-                let p = parameter.trimmingWhitespace().lowercased()
-                if p.hasPrefix("q=") { quality = Double(p.dropFirst(2)) ?? 1 }
+        guard var header else { return false }
+        return header.withUTF8 { acceptsGzip(bytes: $0) }
+    }
+
+    /// `acceptsGzip` over the field's bytes: codings split at `,`, parameters at `;`, each
+    /// piece trimmed of spaces and tabs, empty pieces skipped; the first `gzip` or `x-gzip`
+    /// decides, else the last `*`. Browsers send this with every request, so it is read in place:
+    /// splitting and lowercasing strings cost some 8 500 instructions per request.
+    static func acceptsGzip(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 }
+        @inline(__always) func spells(_ range: Range<Int>, _ word: StaticString) -> Bool {
+            guard range.count == word.utf8CodeUnitCount else { return false }
+            for (offset, expected) in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount).enumerated() {
+                let byte = bytes[range.lowerBound + offset]
+                if (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) != expected { return false }
             }
-            if coding == "gzip" || coding == "x-gzip" { return quality > 0 }
-            if coding == "*" { wildcard = quality > 0 }
+            return true
+        }
+        var wildcard: Bool?
+        var part = 0
+        while part < bytes.count {
+            let partEnd = bytes[part...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+            var coding: Range<Int>?
+            var quality = 1.0
+            var piece = part
+            while piece < partEnd {
+                let pieceEnd = bytes[piece..<partEnd].firstIndex(of: UInt8(ascii: ";")) ?? partEnd
+                if pieceEnd > piece {
+                    var lower = piece, upper = pieceEnd
+                    while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+                    while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
+                    if coding == nil {
+                        coding = lower..<upper
+                    } else if upper - lower >= 2, bytes[lower] | 0x20 == UInt8(ascii: "q"), bytes[lower + 1] == UInt8(ascii: "=") {
+                        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(lower + 2)..<upper]), as: UTF8.self)
+                        quality = Double(text.lowercased()) ?? 1
+                    }
+                }
+                piece = pieceEnd + 1
+            }
+            if let coding {
+                if spells(coding, "gzip") || spells(coding, "x-gzip") { return quality > 0 }
+                if spells(coding, "*") { wildcard = quality > 0 }
+            }
+            part = partEnd + 1
         }
         return wildcard ?? false
     }

@@ -49,6 +49,18 @@ final class ResponseRulesTests: XCTestCase {
         XCTAssertTrue(PreparedResponse.acceptsGzip("*"))
         XCTAssertFalse(PreparedResponse.acceptsGzip("*, gzip;q=0"))
         XCTAssertFalse(PreparedResponse.acceptsGzip(nil))
+        // Spelling, spacing and empty pieces as clients send them.
+        XCTAssertTrue(PreparedResponse.acceptsGzip("GZIP"))
+        XCTAssertTrue(PreparedResponse.acceptsGzip(" \tdeflate ,, X-Gzip ; Q=0.5 "))
+        XCTAssertFalse(PreparedResponse.acceptsGzip("gzip ; q=0.000"))
+        XCTAssertTrue(PreparedResponse.acceptsGzip("gzip;q=bogus"), "an unreadable q is 1, as before")
+        XCTAssertTrue(PreparedResponse.acceptsGzip("gzip;level=9;q=1e-3"))
+        XCTAssertFalse(PreparedResponse.acceptsGzip("gzipx, xgzip, gzi, deflate;gzip"))
+        XCTAssertFalse(PreparedResponse.acceptsGzip(";q=1, ,"))
+        XCTAssertTrue(PreparedResponse.acceptsGzip("*;q=0, *"), "the last * counts")
+        XCTAssertFalse(PreparedResponse.acceptsGzip("gzip;q=0, *"), "the first gzip decides")
+        XCTAssertFalse(PreparedResponse.acceptsGzip(""))
+        XCTAssertTrue(PreparedResponse.acceptsGzip("br,gzip"))
     }
 
     func testGzipRoundTrip() throws {
