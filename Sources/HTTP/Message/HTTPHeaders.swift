@@ -81,11 +81,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// For the parser: the field lines the values added with `add(_:valueAt:count:)` are in.
     mutating func keep(lines: [UInt8]) { self.lines = lines }
 
-    /// Whether any value is still bytes of the field lines, which the parser must then keep.
-    var needsLines: Bool {
-        entries.contains { if case .bytes = $0.value { return true } else { return false } }
-    }
-
     private func text(of value: FieldValue) -> String {
         switch value {
         case .text(let text): return text

@@ -238,10 +238,10 @@ enum RequestParser {
 
     /// The field on `line`: its name, what the parser notes for it, and where its value is in
     /// `bytes` (whitespace trimmed).
-    static func parseField(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(KnownName, Range<Int>), RequestError> {
+    static func parseField(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<(FieldName, Range<Int>), RequestError> {
         let first = bytes[line.lowerBound]
         if first == space || first == tab { return .failure(.bad("Folded header lines (obs-fold) are not accepted.")) }
-        let field: KnownName, colonAt: Int
+        let field: FieldName, colonAt: Int
         // A name spelled as browsers and tools spell it is a token already: found at the colon
         // and compared whole, rather than checked byte by byte.
         if let colon = find(colon, bytes.baseAddress!, from: line.lowerBound, to: line.upperBound),
@@ -259,7 +259,7 @@ enum RequestParser {
                 return .failure(.bad("A header name holds a character that is not allowed."))
             }
             let name = string(bytes, line.lowerBound..<index)
-            field = KnownName(name: name, noted: NotedFields.of(name), role: FieldRole.of(name))
+            field = FieldName(name: name, noted: NotedFields.of(name), role: FieldRole.of(name))
             colonAt = index
         }
         var valueStart = colonAt + 1
@@ -299,29 +299,20 @@ enum RequestParser {
 
         /// Notes a field of one of the four, and returns its value spelled out.
         mutating func note(_ role: FieldRole, _ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> String {
+            // A connection's requests nearly always name the host its last one named: that
+            // string is taken again rather than spelled out anew.
+            let known = role == .host ? knownHost.flatMap { spells($0, bytes, value) ? $0 : nil } : nil
+            let text = known ?? string(bytes, value)
             switch role {
             case .host:
-                // A connection's requests nearly always name the host its last one named: that
-                // string is taken again rather than spelled out anew.
-                let text = knownHost.flatMap { known in spells(known, bytes, value) ? known : nil } ?? string(bytes, value)
                 hosts += 1
                 if host == nil { host = text }
-                return text
-            case .expect:
-                let text = string(bytes, value)
-                expectations.append(text)
-                return text
-            case .contentLength:
-                let text = string(bytes, value)
-                lengths.append(text)
-                return text
-            case .transferEncoding:
-                let text = string(bytes, value)
-                encodings.append(text)
-                return text
-            case .other:
-                return string(bytes, value)
+            case .expect: expectations.append(text)
+            case .contentLength: lengths.append(text)
+            case .transferEncoding: encodings.append(text)
+            case .other: break
             }
+            return text
         }
     }
 
@@ -473,65 +464,66 @@ enum RequestParser {
     /// notes for it, or nil. A switch over the length, then comparisons with constant bytes: no
     /// table is read, so nothing is retained (a shared table's reference count is memory both
     /// event loops would write per field).
-    static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> KnownName? {
+    static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> FieldName? {
         let start = bytes.baseAddress! + range.lowerBound
         @inline(__always) func spells(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, name.utf8CodeUnitCount) == 0 }
         switch range.count {
         case 3:
-            if spells("DNT") { return KnownName(name: "DNT") }
+            if spells("DNT") { return FieldName(name: "DNT") }
         case 4:
-            if spells("Host") { return KnownName(name: "Host", role: .host) }
+            if spells("Host") { return FieldName(name: "Host", role: .host) }
         case 5:
-            if spells("Range") { return KnownName(name: "Range", noted: .range) }
+            if spells("Range") { return FieldName(name: "Range", noted: .range) }
         case 6:
-            if spells("Accept") { return KnownName(name: "Accept") }
-            if spells("Cookie") { return KnownName(name: "Cookie") }
-            if spells("Origin") { return KnownName(name: "Origin") }
-            if spells("Pragma") { return KnownName(name: "Pragma") }
-            if spells("Expect") { return KnownName(name: "Expect", role: .expect) }
+            if spells("Accept") { return FieldName(name: "Accept") }
+            if spells("Cookie") { return FieldName(name: "Cookie") }
+            if spells("Origin") { return FieldName(name: "Origin") }
+            if spells("Pragma") { return FieldName(name: "Pragma") }
+            if spells("Expect") { return FieldName(name: "Expect", role: .expect) }
         case 7:
-            if spells("Referer") { return KnownName(name: "Referer") }
+            if spells("Referer") { return FieldName(name: "Referer") }
         case 8:
-            if spells("If-Range") { return KnownName(name: "If-Range", noted: .ifRange) }
-            if spells("Priority") { return KnownName(name: "Priority") }
+            if spells("If-Range") { return FieldName(name: "If-Range", noted: .ifRange) }
+            if spells("Priority") { return FieldName(name: "Priority") }
         case 9:
-            if spells("sec-ch-ua") { return KnownName(name: "sec-ch-ua") }
+            if spells("sec-ch-ua") { return FieldName(name: "sec-ch-ua") }
         case 10:
-            if spells("User-Agent") { return KnownName(name: "User-Agent") }
-            if spells("Connection") { return KnownName(name: "Connection", noted: .connection) }
+            if spells("User-Agent") { return FieldName(name: "User-Agent") }
+            if spells("Connection") { return FieldName(name: "Connection", noted: .connection) }
         case 12:
-            if spells("Content-Type") { return KnownName(name: "Content-Type") }
+            if spells("Content-Type") { return FieldName(name: "Content-Type") }
         case 13:
-            if spells("Cache-Control") { return KnownName(name: "Cache-Control") }
-            if spells("If-None-Match") { return KnownName(name: "If-None-Match", noted: .ifNoneMatch) }
-            if spells("Authorization") { return KnownName(name: "Authorization") }
-            if spells("Last-Event-ID") { return KnownName(name: "Last-Event-ID") }
+            if spells("Cache-Control") { return FieldName(name: "Cache-Control") }
+            if spells("If-None-Match") { return FieldName(name: "If-None-Match", noted: .ifNoneMatch) }
+            if spells("Authorization") { return FieldName(name: "Authorization") }
+            if spells("Last-Event-ID") { return FieldName(name: "Last-Event-ID") }
         case 14:
-            if spells("Content-Length") { return KnownName(name: "Content-Length", role: .contentLength) }
-            if spells("Sec-Fetch-Site") { return KnownName(name: "Sec-Fetch-Site") }
-            if spells("Sec-Fetch-Mode") { return KnownName(name: "Sec-Fetch-Mode") }
-            if spells("Sec-Fetch-Dest") { return KnownName(name: "Sec-Fetch-Dest") }
-            if spells("Sec-Fetch-User") { return KnownName(name: "Sec-Fetch-User") }
+            if spells("Content-Length") { return FieldName(name: "Content-Length", role: .contentLength) }
+            if spells("Sec-Fetch-Site") { return FieldName(name: "Sec-Fetch-Site") }
+            if spells("Sec-Fetch-Mode") { return FieldName(name: "Sec-Fetch-Mode") }
+            if spells("Sec-Fetch-Dest") { return FieldName(name: "Sec-Fetch-Dest") }
+            if spells("Sec-Fetch-User") { return FieldName(name: "Sec-Fetch-User") }
         case 15:
-            if spells("Accept-Encoding") { return KnownName(name: "Accept-Encoding", noted: .acceptEncoding) }
-            if spells("Accept-Language") { return KnownName(name: "Accept-Language") }
-            if spells("X-Forwarded-For") { return KnownName(name: "X-Forwarded-For") }
+            if spells("Accept-Encoding") { return FieldName(name: "Accept-Encoding", noted: .acceptEncoding) }
+            if spells("Accept-Language") { return FieldName(name: "Accept-Language") }
+            if spells("X-Forwarded-For") { return FieldName(name: "X-Forwarded-For") }
         case 16:
-            if spells("sec-ch-ua-mobile") { return KnownName(name: "sec-ch-ua-mobile") }
+            if spells("sec-ch-ua-mobile") { return FieldName(name: "sec-ch-ua-mobile") }
         case 17:
-            if spells("If-Modified-Since") { return KnownName(name: "If-Modified-Since", noted: .ifModifiedSince) }
-            if spells("Transfer-Encoding") { return KnownName(name: "Transfer-Encoding", role: .transferEncoding) }
+            if spells("If-Modified-Since") { return FieldName(name: "If-Modified-Since", noted: .ifModifiedSince) }
+            if spells("Transfer-Encoding") { return FieldName(name: "Transfer-Encoding", role: .transferEncoding) }
         case 18:
-            if spells("sec-ch-ua-platform") { return KnownName(name: "sec-ch-ua-platform") }
+            if spells("sec-ch-ua-platform") { return FieldName(name: "sec-ch-ua-platform") }
         case 25:
-            if spells("Upgrade-Insecure-Requests") { return KnownName(name: "Upgrade-Insecure-Requests") }
+            if spells("Upgrade-Insecure-Requests") { return FieldName(name: "Upgrade-Insecure-Requests") }
         default: break
         }
         return nil
     }
 
-    /// A name `knownName` recognises: the constant, its noted flag and its part in the framing.
-    struct KnownName {
+    /// A field's name with what the parser notes for it: its noted flag and its part in the
+    /// framing (for a name `knownName` recognises, the name is the constant).
+    struct FieldName {
         let name: String
         var noted: NotedFields = []
         var role: FieldRole = .other

@@ -204,6 +204,12 @@ public final class TileCache: Sendable {
             free.append(i)
         }
 
+        /// The slot of the entry stamped `stamp`, or nil when it is not held.
+        func slot(of stamp: UInt64) -> Int? {
+            let slot = Int(stamp >> 32)
+            return stamp != 0 && slot < nodes.count && nodes[slot].stamp == stamp ? slot : nil
+        }
+
         mutating func nextStamp(slot: Int) -> UInt64 {
             generation &+= 1
             if generation == 0 { generation = 1 }
@@ -254,9 +260,8 @@ public final class TileCache: Sendable {
     /// False, keeping nothing, when that entry is gone already.
     @discardableResult
     public func attach(_ attachment: any TileCacheAttachment, to stamp: UInt64) -> Bool {
-        let slot = Int(stamp >> 32)
-        return state.withLock { state in
-            guard stamp != 0, slot < state.nodes.count, state.nodes[slot].stamp == stamp else { return false }
+        state.withLock { state in
+            guard let slot = state.slot(of: stamp) else { return false }
             state.nodes[slot].attachment = attachment
             return true
         }
@@ -267,8 +272,7 @@ public final class TileCache: Sendable {
 
     /// Whether the entry stamped `stamp` is still held (not evicted, dropped or stored again).
     public func holds(_ stamp: UInt64) -> Bool {
-        let slot = Int(stamp >> 32)
-        return state.withLock { state in slot < state.nodes.count && state.nodes[slot].stamp == stamp && stamp != 0 }
+        state.withLock { $0.slot(of: stamp) != nil }
     }
 
     /// The bytes of `key`: from memory, else made by `load` and stored (when they fit). Callers
@@ -283,11 +287,6 @@ public final class TileCache: Sendable {
         }
     }
 
-    /// Runs `change` under the lock.
-    private func changing(_ change: (inout State) -> Void) {
-        state.withLock { change(&$0) }
-    }
-
     /// The hits counted since the last call.
     public func takeHits() -> Int {
         state.withLock { state in
@@ -299,7 +298,7 @@ public final class TileCache: Sendable {
     /// Stores bytes, evicting (oldest unused first) until the cap holds. Not admitted: not kept.
     public func put(_ key: TileKey, _ bytes: [UInt8]) {
         guard admits(byteCount: bytes.count) else { return }
-        changing { state in
+        state.withLock { state in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes.count > capacity, state.tail >= 0 {
                 state.evictOne()
@@ -315,7 +314,7 @@ public final class TileCache: Sendable {
 
     /// Drops every entry whose version is not in `versions` (files changed or went away).
     public func retainVersions(_ versions: Set<String>) {
-        changing { state in
+        state.withLock { state in
             for (key, i) in state.index where !Self.outlives(key.version, current: versions) { state.remove(i) }
         }
     }
