@@ -11,6 +11,8 @@
 // header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
 // own, so a position's place is found by a binary search over the sections, not a division.
 
+import { retryLater } from './image-retry.js';
+
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
 /**
@@ -44,9 +46,14 @@ export class PhotoGrid {
     this.active = true;
     this.travelling = false;
     this.lastScroll = { y: window.scrollY, t: performance.now() };
-    // One listener each, for every cell: a broken thumbnail marks its cell.
+    this.cellOf = new WeakMap(); // <img> → its cell
+    // One listener each, for every cell: a broken thumbnail marks its cell, and is asked for again
+    // later unless its photo cannot be shown at all.
     list.addEventListener('error', (e) => {
-      if (e.target instanceof HTMLImageElement) e.target.closest('.cell')?.classList.add('broken');
+      if (!(e.target instanceof HTMLImageElement)) return;
+      e.target.closest('.cell')?.classList.add('broken');
+      const cell = this.cellOf.get(e.target);
+      if (cell) this.retry(cell);
     }, true);
     list.addEventListener('load', (e) => {
       if (e.target instanceof HTMLImageElement) e.target.closest('.cell')?.classList.remove('broken');
@@ -287,8 +294,24 @@ export class PhotoGrid {
   }
 
   release(cell) {
+    this.stopRetrying(cell);
     cell.item.remove();
     this.spare.push(cell);
+  }
+
+  /** Asks again, a little later each time, for the thumbnail that just failed in `cell`. */
+  retry(cell) {
+    const { photo } = cell;
+    if (!photo || photo.status === 'failed') return;
+    clearTimeout(cell.retry);
+    cell.retry = retryLater(cell.img, photo.thumbnail, cell.attempts, () => cell.photo === photo && cell.item.isConnected);
+    cell.attempts += 1;
+  }
+
+  stopRetrying(cell) {
+    clearTimeout(cell.retry);
+    cell.retry = 0;
+    cell.attempts = 0;
   }
 
   make() {
@@ -304,7 +327,9 @@ export class PhotoGrid {
     title.className = 'cell-title';
     link.append(img, title);
     item.appendChild(link);
-    return { item, link, img, title, badge: null, error: null, photo: undefined, id: 0 };
+    const cell = { item, link, img, title, badge: null, error: null, photo: undefined, id: 0, retry: 0, attempts: 0 };
+    this.cellOf.set(img, cell);
+    return cell;
   }
 
   place(cell, i) {
@@ -331,20 +356,29 @@ export class PhotoGrid {
     const id = this.index.ids[i];
     const photo = this.travelling ? null : this.index.recordAt(i);
     if (cell.photo === photo && cell.id === id) return;
+    this.stopRetrying(cell);
     cell.photo = photo;
     cell.id = id;
     const { link, img, title } = cell;
     link.href = `#${this.index.hashPrefix}/photos/${id}`;
     link.dataset.photoId = id;
-    link.classList.remove('broken');
     if (!photo) {
+      link.classList.remove('broken');
       img.removeAttribute('src');
       img.alt = '';
       title.textContent = '';
       this.setState(cell, null);
       return;
     }
-    if (img.getAttribute('src') !== photo.thumbnail) img.src = photo.thumbnail;
+    if (img.getAttribute('src') !== photo.thumbnail) {
+      link.classList.remove('broken');
+      img.src = photo.thumbnail;
+    } else if (link.classList.contains('broken')) {
+      // The same thumbnail failed before and the photo's record has changed since (its pyramid
+      // built, say): ask again now rather than at the next retry.
+      img.removeAttribute('src');
+      img.src = photo.thumbnail;
+    }
     img.alt = photo.title;
     title.textContent = photo.title;
     this.setState(cell, photo);

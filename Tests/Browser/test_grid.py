@@ -125,3 +125,36 @@ def test_changes_arrive_as_events_not_by_polling(phone, collection_server):
     js(phone, "window.scrollTo(0, document.documentElement.scrollHeight)")
     wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].some(i => i.alt === 'late-arrival')"),
              timeout=20, message="the new photo drawn at the end")
+
+
+CELLS = """
+return [...document.querySelectorAll('#grid .cell')].filter(a => a.querySelector('img').getAttribute('src'))
+    .map(a => { const i = a.querySelector('img');
+                return {id: Number(a.dataset.photoId), broken: a.classList.contains('broken'),
+                        loaded: i.complete && i.naturalWidth > 0}; });
+"""
+
+
+def test_thumbnails_that_failed_are_asked_for_again(phone, collection_server):
+    # A busy or restarting server fails some thumbnails for a moment (503 with Retry-After, a dropped
+    # connection). Here every thumbnail fails at first; once the server answers again, the cells
+    # mend themselves, without a scroll or a reload.
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/thumbnail.jpg*"]})
+    try:
+        open_app(phone, collection_server)
+        broken = wait_for(lambda: (lambda c: c if c and all(x["broken"] for x in c) else None)(js(phone, CELLS)),
+                          message="every thumbnail on screen failed")
+        assert len(broken) >= 16, broken
+    finally:
+        phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    seen = []
+
+    def mended_cells():
+        seen[:] = [js(phone, CELLS)]
+        return seen[0] if seen[0] and all(x["loaded"] and not x["broken"] for x in seen[0]) else None
+    try:
+        mended = wait_for(mended_cells, timeout=20, message="every thumbnail on screen arrived after all")
+    except AssertionError:
+        raise AssertionError(f"thumbnails still missing: {[c for c in seen[0] if c['broken'] or not c['loaded']]!r}") from None
+    assert {c["id"] for c in mended} >= {c["id"] for c in broken}

@@ -309,3 +309,23 @@ def test_every_photo_zooms_and_controls_that_can_do_nothing_are_disabled(desktop
     # A photo larger than the screen stops at native pixels, as before.
     state = open_zoom(desktop, server, server.photos["large"])
     assert state["maxScale"] == pytest.approx(0.5)
+
+
+def test_tiles_that_failed_are_asked_for_again(phone, server):
+    # Tiles that fail for a moment (a busy server's 503, a dropped connection) are asked for again
+    # while they are still wanted, so the photo does not stay blurred until the next pan.
+    photo = server.photos["large"]
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/tiles/*"]})
+    try:
+        open_app(phone, server, f"photos/{photo['id']}/zoom")
+        failed = wait_for(lambda: js(phone, """
+            const tiles = [...document.querySelectorAll('.zoom-slide.current .tile-layer img[src]')];
+            return window.__viewer?.open && tiles.length && tiles.every(i => i.complete && i.naturalWidth === 0) && tiles.length;
+        """), message="every tile asked for failed")
+        assert failed >= 1 and not js(phone, "return window.__viewer.complete")
+    finally:
+        phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    state = settled_viewer(phone, timeout=20)
+    _, expected = expected_tiles(photo, state)
+    assert set(state["wanted"]) == expected
