@@ -124,9 +124,10 @@ enum Socket {
         try requireSystemCall("setsockopt") { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
-    /// Reads into `buffer`; 0 means the peer closed its side.
+    /// Reads into `buffer`; 0 means the peer closed its side. `recv` rather than `read`: it goes
+    /// straight to the socket, without the file layer's position and access-notification steps.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> IOResult<Int> {
-        try systemCall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        try systemCall("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
     /// Gathers up to IOV_MAX buffers into one send; never raises SIGPIPE.
