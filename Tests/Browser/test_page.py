@@ -154,3 +154,22 @@ def test_a_failed_photo_says_what_and_why_unclipped_on_a_phone(phone, limited_se
     assert not page["meta"], "a failed photo has no size to show"
     assert broken["error"] in page["error"]
     screenshot(phone, "pager-failed-photo")
+
+
+def test_a_module_that_could_not_be_fetched_is_tried_again(phone, server):
+    # One of the page's modules fails to arrive (a busy server's 503, a dropped connection): none of
+    # them runs. The page says so, loads itself again a little later, and starts once it can.
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/grid.js"]})
+    status = "return document.getElementById('grid-status').textContent"
+    try:
+        phone.get("about:blank")
+        phone.get(f"{server.url}/#/")
+        wait_for(lambda: "trying again" in js(phone, status), message="the page says it is trying again")
+        assert js(phone, "return document.documentElement.dataset.ready") is None
+    finally:
+        phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    wait_for(lambda: js(phone, "return document.documentElement.dataset.ready === 'true'"), timeout=15,
+             message="the page started once the module could be fetched")
+    assert js(phone, "return sessionStorage.getItem('photoscroll-page-attempts')") is None
+    assert js(phone, "return document.querySelectorAll('#grid .cell').length") == len(server.photos)

@@ -24,8 +24,13 @@
   const install = async () => {
     const entry = document.querySelector('script[type="module"][src$="app.js"]');
     if (!entry) return;
-    const { pager, viewer, slideshow } = await import(entry.src);
-    const { listeningCount } = await import(new URL('keyboard.js', entry.src).href);
+    let modules;
+    try {
+      modules = await Promise.all([import(entry.src), import(new URL('keyboard.js', entry.src).href)]);
+    } catch {
+      return; // the page's modules could not be fetched, so the page has not started either
+    }
+    const [{ pager, viewer, slideshow }, { listeningCount }] = modules;
     const photo = () => viewer.current;
     window.__viewer = {
       get open() { return viewer.isOpen && Boolean(viewer.photo); },
