@@ -132,6 +132,7 @@ public final class Application: Sendable {
         try group.start()
         logger.info("serving", [("url", httpService.url ?? ""), ("photos", String(photos.count)),
                                 ("data", configuration.data)])
+        for caution in configuration.cautions { logger.warning(caution) }
         return group
     }
 

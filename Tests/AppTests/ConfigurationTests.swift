@@ -25,6 +25,18 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(c.tileCacheMegabytes, 12)
     }
 
+    func testSettingsThatWouldStarveABrowserAreCautionedAbout() throws {
+        XCTAssertEqual(Configuration().cautions, [], "the defaults need no caution")
+        var c = Configuration()
+        c.maxConnectionsPerClient = 2
+        XCTAssertEqual(c.cautions.count, 1)
+        XCTAssertTrue(c.cautions[0].hasPrefix("maxConnectionsPerClient is 2,"), c.cautions[0])
+        c.maxConnectionsPerClient = 0  // the cap off
+        XCTAssertEqual(c.cautions, [])
+        c.maxConnectionsPerClient = Configuration.browserConnections
+        XCTAssertEqual(c.cautions, [])
+    }
+
     func testBadSettingsAreErrorsThatNameTheKey() throws {
         func message(_ json: String, env: [String: String] = [:]) -> String {
             do {

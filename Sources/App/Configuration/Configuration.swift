@@ -286,6 +286,19 @@ extension Configuration {
         }
     }
 
+    /// The connections a browser opens to one server (Chromium, Firefox and Safari alike).
+    static let browserConnections = 6
+
+    /// Settings that are valid but will hurt, each naming the key: logged as warnings at start.
+    public var cautions: [String] {
+        var cautions: [String] = []
+        if maxConnectionsPerClient > 0 && maxConnectionsPerClient < Self.browserConnections {
+            cautions.append("maxConnectionsPerClient is \(maxConnectionsPerClient), below the \(Self.browserConnections) connections "
+                + "a browser opens: the page's files will often be refused with 503 and it will keep reloading.")
+        }
+        return cautions
+    }
+
     /// Range checks, each naming the key.
     func validate() throws {
         func check(_ ok: Bool, _ message: String) throws { if !ok { throw ConfigurationError(message) } }
