@@ -11,7 +11,7 @@
 // header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
 // own, so a position's place is found by a binary search over the sections, not a division.
 
-import { retryLater } from './image-retry.js';
+import { ImageRetry } from './image-retry.js';
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
@@ -50,14 +50,12 @@ export class PhotoGrid {
     // One listener each, for every cell: a broken thumbnail marks its cell, and is asked for again
     // later unless its photo cannot be shown at all.
     list.addEventListener('error', (e) => {
-      if (!(e.target instanceof HTMLImageElement)) return;
-      e.target.closest('.cell')?.classList.add('broken');
       const cell = this.cellOf.get(e.target);
-      if (cell) this.retry(cell);
+      if (!cell) return;
+      cell.link.classList.add('broken');
+      if (cell.photo && cell.photo.status !== 'failed') cell.retry.failed(cell.photo.thumbnail);
     }, true);
-    list.addEventListener('load', (e) => {
-      if (e.target instanceof HTMLImageElement) e.target.closest('.cell')?.classList.remove('broken');
-    }, true);
+    list.addEventListener('load', (e) => { this.cellOf.get(e.target)?.link.classList.remove('broken'); }, true);
     window.addEventListener('scroll', () => this.schedule(), { passive: true });
     new ResizeObserver(() => this.layout()).observe(list);
     index.addEventListener('change', (e) => {
@@ -294,24 +292,9 @@ export class PhotoGrid {
   }
 
   release(cell) {
-    this.stopRetrying(cell);
+    cell.retry.reset();
     cell.item.remove();
     this.spare.push(cell);
-  }
-
-  /** Asks again, a little later each time, for the thumbnail that just failed in `cell`. */
-  retry(cell) {
-    const { photo } = cell;
-    if (!photo || photo.status === 'failed') return;
-    clearTimeout(cell.retry);
-    cell.retry = retryLater(cell.img, photo.thumbnail, cell.attempts, () => cell.photo === photo && cell.item.isConnected);
-    cell.attempts += 1;
-  }
-
-  stopRetrying(cell) {
-    clearTimeout(cell.retry);
-    cell.retry = 0;
-    cell.attempts = 0;
   }
 
   make() {
@@ -327,7 +310,7 @@ export class PhotoGrid {
     title.className = 'cell-title';
     link.append(img, title);
     item.appendChild(link);
-    const cell = { item, link, img, title, badge: null, error: null, photo: undefined, id: 0, retry: 0, attempts: 0 };
+    const cell = { item, link, img, title, badge: null, error: null, photo: undefined, id: 0, retry: new ImageRetry(img) };
     this.cellOf.set(img, cell);
     return cell;
   }
@@ -356,7 +339,7 @@ export class PhotoGrid {
     const id = this.index.ids[i];
     const photo = this.travelling ? null : this.index.recordAt(i);
     if (cell.photo === photo && cell.id === id) return;
-    this.stopRetrying(cell);
+    cell.retry.reset();
     cell.photo = photo;
     cell.id = id;
     const { link, img, title } = cell;
@@ -376,8 +359,7 @@ export class PhotoGrid {
     } else if (link.classList.contains('broken')) {
       // The same thumbnail failed before and the photo's record has changed since (its pyramid
       // built, say): ask again now rather than at the next retry.
-      img.removeAttribute('src');
-      img.src = photo.thumbnail;
+      cell.retry.now(photo.thumbnail);
     }
     img.alt = photo.title;
     title.textContent = photo.title;

@@ -10,21 +10,42 @@ export const RETRIES = 5;
 export const FIRST_WAIT_MS = 1000;
 
 /**
- * After `img` failed for the `attempt`-th time (0 for the first), asks for `url` again once the
- * wait is over, if `stillWanted()` says so then. Returns the timer (for `clearTimeout`), or 0 when
- * no attempt is left.
- * @param {HTMLImageElement} img
- * @param {string} url
- * @param {number} attempt
- * @param {() => boolean} stillWanted
- * @returns {number}
+ * The new attempts for one <img>. Its owner calls `failed` from the image's `error` event and
+ * `reset` when the image stops showing what failed (another photo, a tile dropped), which also
+ * cancels a pending attempt.
  */
-export function retryLater(img, url, attempt, stillWanted) {
-  if (attempt >= RETRIES) return 0;
-  return window.setTimeout(() => {
-    if (!stillWanted()) return;
+export class ImageRetry {
+  /** @param {HTMLImageElement} img */
+  constructor(img) {
+    this.img = img;
+    this.timer = 0;
+    this.attempts = 0;
+  }
+
+  /** After a failure of `url`: asks for it again once the wait is over, unless none is left. */
+  failed(url) {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    if (this.attempts >= RETRIES) return;
+    const wait = FIRST_WAIT_MS * 2 ** this.attempts;
+    this.attempts += 1;
+    this.timer = window.setTimeout(() => {
+      this.timer = 0;
+      this.now(url);
+    }, wait);
+  }
+
+  /** Asks for `url` again at once. */
+  now(url) {
     // Setting the same src again may not start a new request; removing it first always does.
-    img.removeAttribute('src');
-    img.src = url;
-  }, FIRST_WAIT_MS * 2 ** attempt);
+    this.img.removeAttribute('src');
+    this.img.src = url;
+  }
+
+  /** No attempt pending, and the count from zero. */
+  reset() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.attempts = 0;
+  }
 }

@@ -3,7 +3,7 @@
 // Coarser tiles stay under the finer ones until the finer ones have arrived, so the screen is
 // never blank; a tile that leaves the view before it arrives is cancelled (its src dropped).
 
-import { retryLater } from './image-retry.js';
+import { ImageRetry } from './image-retry.js';
 
 const key = (t) => `${t.z}/${t.x}/${t.y}`;
 
@@ -70,7 +70,7 @@ export class ViewerTiles {
     img.fetchPriority = background ? 'low' : 'high';
     img.className = 'tile';
     img.dataset.tile = k;
-    const tile = { ...t, rect, img, loaded: false, key: k, retry: 0, attempts: 0 };
+    const tile = { ...t, rect, img, loaded: false, key: k, retry: new ImageRetry(img) };
     img.addEventListener('load', () => {
       // Decoded before it is shown, so a tile never paints half-drawn over its coarser parent.
       img.decode().catch(() => {}).then(() => {
@@ -83,10 +83,7 @@ export class ViewerTiles {
     });
     // A tile that failed is asked for again later while it is still on the stage; meanwhile the
     // coarser tile under it stands in.
-    img.addEventListener('error', () => {
-      tile.retry = retryLater(img, url, tile.attempts, () => this.tiles.get(k) === tile);
-      tile.attempts += 1;
-    });
+    img.addEventListener('error', () => tile.retry.failed(url));
     img.src = url;
     this.tiles.set(k, tile);
     this.requested.add(k);
@@ -112,7 +109,7 @@ export class ViewerTiles {
   }
 
   drop(tile) {
-    clearTimeout(tile.retry);
+    tile.retry.reset();
     // Dropping the src is what makes the browser abandon a request still in flight.
     tile.img.removeAttribute('src');
     tile.img.remove();

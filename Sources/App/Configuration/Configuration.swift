@@ -290,7 +290,7 @@ extension Configuration {
     static let browserConnections = 6
 
     /// Settings that are valid but will hurt, each naming the key: logged as warnings at start.
-    public var cautions: [String] {
+    var cautions: [String] {
         var cautions: [String] = []
         if maxConnectionsPerClient > 0 && maxConnectionsPerClient < Self.browserConnections {
             cautions.append("maxConnectionsPerClient is \(maxConnectionsPerClient), below the \(Self.browserConnections) connections "
