@@ -56,6 +56,9 @@ final class PyramidPresenceTests: XCTestCase {
         library.refresh()
         XCTAssertTrue(library.waitForIngest(timeoutSeconds: 30))
         let photo = try XCTUnwrap(library.photo(1))
+        // The rebuild takes a moment, as a real one does: an instant one could be over before the
+        // photo's status is read, and the test would see it ready again.
+        renderer.buildDelaySeconds = 1
         try FileManager.default.removeItem(atPath: library.builtPath(of: photo, tile: TileCoordinate(z: 1, x: 1, y: 0)))
         XCTAssertEqual(try library.image(of: photo, tile: TileCoordinate(z: 1, x: 1, y: 0)), Array("rendered 1/1/0".utf8))
         XCTAssertEqual(library.photo(1)?.status, .processing)
