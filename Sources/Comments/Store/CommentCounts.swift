@@ -13,8 +13,15 @@ import Synchronization
 /// background: until then, and whenever the database cannot answer, the last known count is
 /// served rather than an error.
 final class CommentCounts: Sendable {
+    /// A count and the change number current when its read began: the read saw every change
+    /// up to that number, so a read that began earlier never replaces it.
+    private struct Known {
+        var count: Int
+        var asOf: Int
+    }
+
     private struct State {
-        var known: [Int: Int] = [:]
+        var known: [Int: Known] = [:]
         /// Photos whose count changed since it was read, with the change number that made them stale.
         var stale: [Int: Int] = [:]
         /// The change number of the last invalidation of every count, or nil when none is pending.
@@ -39,7 +46,7 @@ final class CommentCounts: Sendable {
     func count(_ photoID: Int) -> Int {
         enum Read { case none, one(since: Int), allNow(since: Int), allInBackground(since: Int) }
         let (value, read) = state.withLock { state -> (Int, Read) in
-            let value = state.known[photoID] ?? 0
+            let value = state.known[photoID]?.count ?? 0
             // A change this process made, or heard of: read now, so a write is seen by the next read.
             if state.stale[photoID] != nil { return (value, .one(since: state.changes)) }
             if state.allStale != nil {
@@ -60,11 +67,12 @@ final class CommentCounts: Sendable {
             guard let fresh = try? database.scalar("SELECT COUNT(*) FROM comments WHERE photo_id = \(photoID)", as: Int.self) else {
                 return value
             }
-            state.withLock { state in
-                state.known[photoID] = fresh
+            return state.withLock { state in
+                if let known = state.known[photoID], known.asOf > change { return known.count }
+                state.known[photoID] = Known(count: fresh, asOf: change)
                 if let stale = state.stale[photoID], stale <= change { state.stale[photoID] = nil }
+                return fresh
             }
-            return fresh
         case .allNow(let change):
             return (try? reloadAll(startedAt: change)[photoID] ?? 0) ?? value
         case .allInBackground(let change):
@@ -92,14 +100,25 @@ final class CommentCounts: Sendable {
             state.withLock { $0.lastReload = .now }
             throw error
         }
+        return apply(fresh, readAt: change)
+    }
+
+    /// Takes in every count, as read by a query that began at change number `change`. A count
+    /// read since by a query that began later is newer, and is kept.
+    func apply(_ fresh: [Int: Int], readAt change: Int) -> [Int: Int] {
         state.withLock { state in
             state.lastReload = .now
-            state.known = fresh
+            var known = fresh.mapValues { Known(count: $0, asOf: change) }
+            for (photoID, newer) in state.known where newer.asOf > change { known[photoID] = newer }
+            state.known = known
             state.stale = state.stale.filter { $0.value > change }
             if let all = state.allStale, all <= change, state.trusted { state.allStale = nil }
+            return known.mapValues(\.count)
         }
-        return fresh
     }
+
+    /// The change number now: a read that begins after this call sees every change up to it.
+    var currentChange: Int { state.withLock { $0.changes } }
 
     /// A change to `photoID`'s thread was committed.
     func invalidate(_ photoID: Int) {
