@@ -171,6 +171,7 @@ final class EventLoop: @unchecked Sendable {
                 try epoll.add(fd, events: EpollFlags.readable | EpollFlags.writable | EpollFlags.peerClosed | EpollFlags.edgeTriggered)
             } catch {
                 context.openConnections.subtract()
+                if context.maxConnectionsPerAddress > 0 { context.addressConnections.remove(remote) }
                 Socket.close(fd)
                 continue
             }
@@ -188,18 +189,21 @@ final class EventLoop: @unchecked Sendable {
         if listener >= 0 { try? epoll.add(listener, events: EpollFlags.readable) }
     }
 
-    /// Whether `remote` may open one more connection on this loop, closing its connection idle
-    /// the longest if it is at its share; false when all of its connections are busy.
+    /// Whether `remote` may open one more connection, counting it if so. At its cap (over all
+    /// loops), the connection of `remote` idle the longest on this loop is closed to make room;
+    /// false when this loop holds none of its connections idle.
     private func makeRoom(for remote: String) -> Bool {
         let cap = context.maxConnectionsPerAddress
-        guard cap > 0, let open = byAddress[remote], open.count >= cap else { return true }
+        guard cap > 0 else { return true }
+        if context.addressConnections.add(remote, cap: cap) { return true }
         var oldest: Connection?
-        for connection in open {
+        for connection in byAddress[remote] ?? [] {
             guard let since = connection.machine.idleSinceIfIdle else { continue }
             if oldest == nil || since < oldest!.machine.idleSince { oldest = connection }
         }
         guard let oldest else { return false }
         oldest.close()
+        context.addressConnections.add(remote)
         return true
     }
 
@@ -209,6 +213,7 @@ final class EventLoop: @unchecked Sendable {
         if context.maxConnectionsPerAddress > 0, var open = byAddress[connection.machine.remoteAddress] {
             open.removeAll { $0 === connection }
             byAddress[connection.machine.remoteAddress] = open.isEmpty ? nil : open
+            context.addressConnections.remove(connection.machine.remoteAddress)
         }
         connectionCount.subtract(1, ordering: .relaxed)
         context.openConnections.subtract()

@@ -10,10 +10,9 @@ public struct HTTPLimits: Sendable {
     public var maxHeaderCount = 100
     /// Most open connections; further ones are accepted and closed at once. Default 10 000.
     public var maxConnections = 10_000
-    /// Most open connections from one remote address, shared out evenly over the event loops
-    /// (each loop takes its part of the connections); 0 for no cap. When an address has its
-    /// share, its connection idle the longest is closed to make room, and with none idle the
-    /// new one is answered 503. Default 256: well below `maxConnections`, so one host holding
+    /// Most open connections from one remote address, counted over every event loop; 0 for no
+    /// cap. When an address is at the cap, its connection idle the longest on the loop the new
+    /// one reached is closed to make room, and with none idle there the new one is answered 503. Default 256: well below `maxConnections`, so one host holding
     /// idle connections cannot crowd everyone else out.
     public var maxConnectionsPerAddress = 256
     /// Time allowed for a request head to arrive completely once its first byte has. Default 10 s.

@@ -52,10 +52,11 @@ public final class HTTPServer: @unchecked Sendable {
         let pool = WorkerPool(lanes: lanes)
         self.pool = pool
         let openConnections = ConnectionCount()
+        let addressConnections = AddressConnections()
         for (index, fd) in listeners.enumerated() {
             let context = ServerContext(router: router.copyingRoutes(), limits: configuration.limits, logger: logger, observer: observer.forEventLoop(),
                                         pool: pool, serverName: configuration.serverName, openConnections: openConnections,
-                                        loops: listeners.count)
+                                        addressConnections: addressConnections)
             let loop = try EventLoop(context: context, listener: fd)
             loops.append(loop)
             loop.start(name: "http-loop-\(index)")

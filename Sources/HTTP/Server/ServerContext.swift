@@ -20,13 +20,15 @@ final class ServerContext: Sendable {
     let openConnections: ConnectionCount
     /// Logged per request only when the logger would keep info lines.
     let logsRequests: Bool
-    /// This loop's share of `limits.maxConnectionsPerAddress`; 0 for no cap.
+    /// `limits.maxConnectionsPerAddress`, over every loop; 0 for no cap.
     let maxConnectionsPerAddress: Int
+    /// Shared by every loop's context: each remote address's open connections, whichever loop holds them.
+    let addressConnections: AddressConnections
 
     init(router: Router, limits: HTTPLimits, logger: Logger, observer: any HTTPServerObserver, pool: WorkerPool, serverName: String,
-         openConnections: ConnectionCount, loops: Int = 1) {
-        let cap = limits.maxConnectionsPerAddress
-        self.maxConnectionsPerAddress = cap <= 0 ? 0 : max(1, (cap + loops - 1) / max(1, loops))
+         openConnections: ConnectionCount, addressConnections: AddressConnections = AddressConnections()) {
+        self.maxConnectionsPerAddress = max(0, limits.maxConnectionsPerAddress)
+        self.addressConnections = addressConnections
         self.responder = Responder(router: router, logger: logger)
         self.openConnections = openConnections
         self.limits = limits
@@ -48,4 +50,40 @@ final class ConnectionCount: Sendable {
     func add() -> Int { count.add(1, ordering: .relaxed).newValue }
 
     func subtract() { count.subtract(1, ordering: .relaxed) }
+}
+
+/// The open connections of each remote address over the whole server, shared by the loops'
+/// contexts. The kernel spreads one client's connections over the loops' listeners as it
+/// likes, so the cap must count them all: a share per loop turned away a browser's sixth
+/// connection whenever four of them landed on one loop. Touched once per accept and once per
+/// close, never per request.
+final class AddressConnections: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    init() {}
+
+    /// Counts one more for `address` when it has fewer than `cap`; false, counting nothing, when not.
+    func add(_ address: String, cap: Int) -> Bool {
+        counts.withLock { counts in
+            let open = counts[address, default: 0]
+            guard open < cap else { return false }
+            counts[address] = open + 1
+            return true
+        }
+    }
+
+    /// Counts one more for `address`, over its cap if need be (one of its connections was just closed for it).
+    func add(_ address: String) {
+        counts.withLock { $0[address, default: 0] += 1 }
+    }
+
+    func remove(_ address: String) {
+        counts.withLock { counts in
+            guard let open = counts[address] else { return }
+            counts[address] = open > 1 ? open - 1 : nil
+        }
+    }
+
+    /// The open connections of `address`.
+    func count(_ address: String) -> Int { counts.withLock { $0[address] ?? 0 } }
 }

@@ -87,4 +87,45 @@ final class WorkLaneLiveTests: XCTestCase {
         XCTAssertEqual(try other.readResponse().status, 200)
         for c in idle[1...] + [fourth] { XCTAssertEqual(try c.readResponse().status, 200) }
     }
+
+    /// The kernel spreads one address's connections over the loops as it likes; the cap counts
+    /// them all, so a browser's six connections are all kept with a cap of six on two loops,
+    /// however they land (a share of three per loop closed one whenever four landed together).
+    func testTheCapCountsAnAddressOverEveryLoop() throws {
+        var limits = HTTPLimits()
+        limits.maxConnectionsPerAddress = 6
+        let live = try LiveServer(limits: limits, eventLoops: 2) { router in
+            router.get("/ok", execution: .inline) { _ in HTTPResponse() }
+        }
+        defer { live.stop() }
+        // Five browsers: the chance that all five split their connections three and three is
+        // below one in three hundred.
+        for browser in 1...5 {
+            let source = "127.0.1.\(browser)"
+            var open: [HTTPClientConnection] = []
+            for _ in 0..<6 {
+                let c = try XCTUnwrap(try connect(from: source, to: live.port))
+                try c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                XCTAssertEqual(try c.readResponse().status, 200, source)
+                open.append(c)
+            }
+            for c in open {
+                try c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                XCTAssertEqual(try c.readResponse().status, 200, "every connection within the cap is kept (\(source))")
+            }
+            // A seventh: served in place of one idle connection, or refused when none of the
+            // address's idle ones is on the loop it reached; never a seventh open at once.
+            let seventh = try XCTUnwrap(try connect(from: source, to: live.port))
+            try seventh.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            let status = try seventh.readResponse().status
+            var closed = 0
+            for c in open {
+                try? c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                if (try? c.readResponse())?.status != 200 { closed += 1 }
+            }
+            XCTAssertTrue((status == 200 && closed == 1) || (status == 503 && closed == 0),
+                          "the seventh got \(status) and \(closed) of the six were closed (\(source))")
+            (open + [seventh]).forEach { $0.close() }
+        }
+    }
 }
