@@ -33,7 +33,7 @@ let package = Package(
         // One SQL layer over SQLite and PostgreSQL.
         .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "POSIX", "Observability"]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability"]),
-        .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "CShims", "POSIX", "Observability"]),
+        .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),

@@ -4,10 +4,3 @@
 int cshims_accept_nonblocking(int fd, struct sockaddr *addr, socklen_t *len) {
     return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
-
-#include <sys/resource.h>
-#include <unistd.h>
-
-int cshims_set_thread_niceness(int niceness) {
-    return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness);
-}

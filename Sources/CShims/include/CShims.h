@@ -12,7 +12,4 @@
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC; Glibc's Swift overlay does not always export it.
 int cshims_accept_nonblocking(int fd, struct sockaddr *addr, socklen_t *len);
 
-/// Sets the calling thread's nice value (Linux keeps one per thread); 0 or -1 with errno.
-int cshims_set_thread_niceness(int niceness);
-
 #endif

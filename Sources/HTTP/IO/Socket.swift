@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import POSIX
-internal import CShims
 
 /// Socket calls on raw descriptors; the one place the server touches the BSD socket API.
 enum Socket {
@@ -73,7 +72,7 @@ enum Socket {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = try withUnsafeMutablePointer(to: &storage) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                try systemCall("accept4") { cshims_accept_nonblocking(listener, sa, &length) }
+                try systemCall("accept4") { acceptNonblocking(listener, sa, &length) }
             }
         }
         guard case .done(let fd) = result else { return nil }

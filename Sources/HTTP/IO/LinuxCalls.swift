@@ -5,6 +5,9 @@ import Glibc
 import POSIX
 internal import CShims
 
+// The only file of the server that sees the C headers (CShims): epoll, eventfd and accept4,
+// which Glibc's Swift overlay does not export.
+
 /// epoll interest and readiness bits, named here so no other file needs the C headers.
 enum EpollFlags {
     static let readable = EPOLLIN.rawValue
@@ -59,6 +62,12 @@ struct Epoll {
         _ = Glibc.close(wakeFD)
         _ = Glibc.close(fd)
     }
+}
+
+/// accept4(2) of `listener`, giving a non-blocking, close-on-exec descriptor and the peer's address in `address`.
+@inline(__always)
+func acceptNonblocking(_ listener: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: inout socklen_t) -> Int32 {
+    cshims_accept_nonblocking(listener, address, &length)
 }
 
 /// Seconds on `ContinuousClock` (`ClockSeconds`), for deadlines that must not jump with the wall clock.

@@ -1,0 +1,24 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Library
+
+final class BackgroundThreadTests: XCTestCase {
+    /// Ingest and watcher threads run at nice 10 so request threads go first; the lowering is the
+    /// calling thread's alone, never the whole process's.
+    func testLoweringThePriorityTouchesOnlyTheCallingThread() {
+        let before = BackgroundThread.niceness
+        let seen = Mutex<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            BackgroundThread.lowerPriority()
+            seen.withLock { $0 = BackgroundThread.niceness }
+            done.signal()
+        }
+        thread.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        // Nice 10 is absolute; a process started nicer than that keeps its own value there.
+        XCTAssertEqual(seen.withLock { $0 }, max(10, before), "the background thread runs at nice 10")
+        XCTAssertEqual(BackgroundThread.niceness, before, "the calling thread of the test keeps its priority")
+    }
+}
