@@ -81,7 +81,7 @@ extension ConnectionMachine {
         let path = head.requestTarget.pathHasEscapes ? HTTPRequest.percentDecode(rawPath) ?? rawPath : rawPath
         let http10 = head.version.minor == 0
         // The last request before the client's end of input says so in its answer.
-        let closeAfter = HTTPRequest.wantsClose(head.headers, noted: head.noted, version: head.version)
+        let closeAfter = head.wantsClose
             || (inputEnded && !head.hasBody && inboundStart == inbound.count)
         switch responder.resolve(head.method, path: path) {
         case .refused(let error):

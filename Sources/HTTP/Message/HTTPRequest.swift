@@ -147,19 +147,22 @@ public struct HTTPRequest: Sendable {
     /// trimming and lowercasing strings that once cost more than the rest of a request.
     static func connectionTokens(_ value: String, close: inout Bool, keepAlive: inout Bool) {
         var value = value
-        value.withUTF8 { bytes in
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                var first = start, last = end
-                while first < last && (bytes[first] == 32 || bytes[first] == 9) { first += 1 }
-                while last > first && (bytes[last - 1] == 32 || bytes[last - 1] == 9) { last -= 1 }
-                let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
-                if Self.equalsIgnoringCase(token, "close") { close = true }
-                else if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
-                start = end + 1
-            }
+        value.withUTF8 { connectionTokens($0, close: &close, keepAlive: &keepAlive) }
+    }
+
+    /// `connectionTokens(_:close:keepAlive:)` over a value's bytes.
+    static func connectionTokens(_ bytes: UnsafeBufferPointer<UInt8>, close: inout Bool, keepAlive: inout Bool) {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            var first = start, last = end
+            while first < last && (bytes[first] == 32 || bytes[first] == 9) { first += 1 }
+            while last > first && (bytes[last - 1] == 32 || bytes[last - 1] == 9) { last -= 1 }
+            let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
+            if Self.equalsIgnoringCase(token, "close") { close = true }
+            else if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
+            start = end + 1
         }
     }
 

@@ -17,6 +17,10 @@ struct RequestHead: Sendable {
     var chunked: Bool
     /// `Expect: 100-continue`.
     var expectsContinue: Bool
+    /// Whether the client asks for the connection to close after this request: a `close` token
+    /// in Connection, or HTTP/1.0 without `keep-alive` (`HTTPRequest.wantsClose`'s rule, read
+    /// from the bytes as the fields were parsed).
+    var wantsClose: Bool
 
     /// Whether a body follows the head.
     var hasBody: Bool { chunked || (contentLength ?? 0) > 0 }

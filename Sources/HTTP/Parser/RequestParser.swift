@@ -39,6 +39,7 @@ enum RequestParser {
 
         var framing = Framing(knownHost: validHost)
         var noted = NotedFields()
+        var connection = ConnectionTokens()
         var headers = HTTPHeaders()
         // Browsers send about a dozen fields: one allocation instead of regrowing four times.
         headers.reserveCapacity(16)
@@ -56,7 +57,7 @@ enum RequestParser {
                 if range.isEmpty {
                     if keepsLines { headers.keep(lines: Array(UnsafeBufferPointer(rebasing: bytes[headerStart..<range.lowerBound]))) }
                     return finish(method: method, target: target, version: version, headers: headers, noted: noted, framing: framing,
-                                  validHost: validHost, consumed: position)
+                                  connection: connection, validHost: validHost, consumed: position)
                 }
                 if headers.count >= limits.maxHeaderCount {
                     return .invalid(RequestError(.requestHeaderFieldsTooLarge, "The request has more than \(limits.maxHeaderCount) header fields."))
@@ -65,6 +66,8 @@ enum RequestParser {
                 case .failure(let error): return .invalid(error)
                 case .success(let (field, value)):
                     noted.formUnion(field.noted)
+                    // Read here, over the bytes, rather than spelled out and split for every request.
+                    if field.noted.contains(.connection) { connection.note(UnsafeBufferPointer(rebasing: bytes[value])) }
                     // The framing fields are spelled out to be checked; the rest stay bytes until read.
                     if field.role != .other {
                         headers.add(field.name, framing.note(field.role, bytes, value))
@@ -316,6 +319,16 @@ enum RequestParser {
         }
     }
 
+    /// The `close` and `keep-alive` tokens of every Connection field.
+    struct ConnectionTokens {
+        var close = false
+        var keepAlive = false
+
+        mutating func note(_ value: UnsafeBufferPointer<UInt8>) {
+            HTTPRequest.connectionTokens(value, close: &close, keepAlive: &keepAlive)
+        }
+    }
+
     /// A field's part in the framing rules.
     enum FieldRole {
         case other, host, expect, contentLength, transferEncoding
@@ -347,7 +360,8 @@ enum RequestParser {
 
     /// Framing rules that need the whole head: Host, Content-Length, Transfer-Encoding, Expect.
     static func finish(method: HTTPMethod, target: consuming RequestTarget, version: HTTPVersion, headers: consuming HTTPHeaders,
-                       noted: NotedFields, framing: borrowing Framing, validHost: String?, consumed: Int) -> HeadParseResult {
+                       noted: NotedFields, framing: borrowing Framing, connection: ConnectionTokens, validHost: String?,
+                       consumed: Int) -> HeadParseResult {
         let hosts = framing.hosts, lengths = framing.lengths, encodings = framing.encodings, expectations = framing.expectations
         if version.minor >= 1 {
             if hosts == 0 { return .invalid(.bad("An HTTP/1.1 request must carry a Host header.")) }
@@ -385,7 +399,8 @@ enum RequestParser {
             }
         }
         let head = RequestHead(method: method, requestTarget: target, version: version, headers: headers, noted: noted, host: framing.host,
-                               contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue)
+                               contentLength: contentLength, chunked: chunked, expectsContinue: expectsContinue,
+                               wantsClose: connection.close || (version.minor == 0 && !connection.keepAlive))
         return .complete(head, consumed: consumed)
     }
 

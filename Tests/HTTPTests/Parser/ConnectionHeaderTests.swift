@@ -30,6 +30,7 @@ final class ConnectionHeaderTests: XCTestCase {
             for value in values { headers.add(["Connection", "connection", "CONNECTION"][values.count % 3], value) }
             for version in [HTTPVersion.http1_0, .http1_1] {
                 XCTAssertEqual(HTTPRequest.wantsClose(headers, version: version), reference(values, version), "\(values) \(version)")
+                XCTAssertEqual(parsedWantsClose(headers, version: version), reference(values, version), "parsed: \(values) \(version)")
             }
         }
     }
@@ -38,5 +39,20 @@ final class ConnectionHeaderTests: XCTestCase {
         let headers = HTTPHeaders([("Host", "a"), ("Connectio", "close"), ("Connections", "close"), ("Xonnection", "close")])
         XCTAssertFalse(HTTPRequest.wantsClose(headers, version: .http1_1))
         XCTAssertTrue(HTTPRequest.wantsClose(headers, version: .http1_0))
+        XCTAssertEqual(parsedWantsClose(headers, version: .http1_1), false)
+        XCTAssertEqual(parsedWantsClose(headers, version: .http1_0), true)
+    }
+
+    /// What the parser reads from the same fields sent as a request head.
+    private func parsedWantsClose(_ headers: HTTPHeaders, version: HTTPVersion) -> Bool? {
+        var text = "GET / HTTP/1.\(version.minor)\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        let bytes = Array((text + "\r\n").utf8)
+        let result = bytes.withUnsafeBufferPointer { RequestParser.parseHead($0, limits: HTTPLimits()) }
+        guard case .complete(let head, _) = result else {
+            XCTFail("\(text) did not parse: \(result)")
+            return nil
+        }
+        return head.wantsClose
     }
 }
