@@ -133,7 +133,20 @@ public final class Application: Sendable {
         logger.info("serving", [("url", httpService.url ?? ""), ("photos", String(photos.count)),
                                 ("data", configuration.data)])
         for caution in configuration.cautions { logger.warning(caution) }
+        if let folder = Self.folderWithoutThePage(configuration.public) {
+            // Started away from the checkout, `Public` names nothing: the API works, `/` is a 404.
+            logger.warning("the web page cannot be served: the public folder has no index.html; set \"public\" in the "
+                + "configuration or pass --public with the folder that holds it (Public in a checkout)", [("public", folder)])
+        }
         return group
+    }
+
+    /// The public folder, made absolute, when it holds no `index.html`; nil when it does.
+    static func folderWithoutThePage(_ folder: String) -> String? {
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        let hasPage = FileManager.default.fileExists(atPath: absolute + "/index.html", isDirectory: &isDirectory) && !isDirectory.boolValue
+        return hasPage ? nil : absolute
     }
 
     /// Stops accepting, lets in-flight requests finish, stops background work, closes the stores:
