@@ -12,8 +12,9 @@ public struct HTTPLimits: Sendable {
     public var maxConnections = 10_000
     /// Most open connections from one remote address, counted over every event loop; 0 for no
     /// cap. When an address is at the cap, its connection idle the longest on the loop the new
-    /// one reached is closed to make room, and with none idle there the new one is answered 503. Default 256: well below `maxConnections`, so one host holding
-    /// idle connections cannot crowd everyone else out.
+    /// one reached is closed to make room, and with none idle there the new one is answered
+    /// 503. Default 256: well below `maxConnections`, so one host holding idle connections
+    /// cannot crowd everyone else out.
     public var maxConnectionsPerAddress = 256
     /// Time allowed for a request head to arrive completely once its first byte has. Default 10 s.
     public var headTimeoutSeconds: Double = 10

@@ -26,7 +26,7 @@ final class ServerContext: Sendable {
     let addressConnections: AddressConnections
 
     init(router: Router, limits: HTTPLimits, logger: Logger, observer: any HTTPServerObserver, pool: WorkerPool, serverName: String,
-         openConnections: ConnectionCount, addressConnections: AddressConnections = AddressConnections()) {
+         openConnections: ConnectionCount, addressConnections: AddressConnections) {
         self.maxConnectionsPerAddress = max(0, limits.maxConnectionsPerAddress)
         self.addressConnections = addressConnections
         self.responder = Responder(router: router, logger: logger)
@@ -83,7 +83,4 @@ final class AddressConnections: Sendable {
             counts[address] = open > 1 ? open - 1 : nil
         }
     }
-
-    /// The open connections of `address`.
-    func count(_ address: String) -> Int { counts.withLock { $0[address] ?? 0 } }
 }
