@@ -87,7 +87,7 @@ final class CommentCounts: Sendable {
     /// Reads every count in one query; returns them.
     @discardableResult
     func reloadAll() throws -> [Int: Int] {
-        try reloadAll(startedAt: state.withLock { $0.changes })
+        try reloadAll(startedAt: currentChange)
     }
 
     private func reloadAll(startedAt change: Int) throws -> [Int: Int] {

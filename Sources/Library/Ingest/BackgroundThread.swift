@@ -11,9 +11,4 @@ enum BackgroundThread {
     static func lowerPriority() {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     }
-
-    /// The calling thread's nice value.
-    static var niceness: Int32 {
-        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-    }
 }
