@@ -5,9 +5,12 @@
 #   - the default configuration: ours as a user starts it (the shipped config.json, request log
 #     on, written to a file) against nginx with its default access log (combined, to a file);
 #   - request logging off: ours with --log-level warning against nginx with access_log off;
-# then our default against our own log-off figure (median requests/s, CPU per request, ratios).
+# then our default against our own log-off figure (median requests/s, CPU per request, ratios,
+# and the ratio in each round). Last, the floor (bench/lib/floor.c), raced in the same rounds: a
+# server that answers every request with the same file and does nothing else, so the share of
+# its throughput that ours and nginx reach says how far their ratio could still go here.
 #
-# Usage: bench/http.sh   (env: DURATION=10s ROUNDS=3 CONNECTIONS=64 THREADS=2;
+# Usage: bench/http.sh   (env: DURATION=10s ROUNDS=5 CONNECTIONS=64 THREADS=2;
 #                         BIN=path/to/photoscroll measures another build, e.g. an older one;
 #                         HEADERS=browser sends the fields a browser sends with an image request,
 #                         and asks for a 10 KB JPEG instead: with its Accept-Encoding we would
@@ -18,14 +21,14 @@ cd "$(dirname "$0")/.."
 . bench/lib/common.sh
 
 DURATION="${DURATION:-10s}"
-ROUNDS="${ROUNDS:-3}"
+ROUNDS="${ROUNDS:-5}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
 HEADERS="${HEADERS:-wrk}"
 
-require_tools bench/http.sh wrk nginx python3 curl
+require_tools bench/http.sh wrk nginx python3 curl cc
 require_binary
 make_workdir
 
@@ -76,25 +79,32 @@ NGINX_LOG_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 NGINX_OFF_PORT="$(free_port)"
 start_nginx "$WORK/nginx-off" "$WORK/public" "$NGINX_OFF_PORT" "$TYPES" "" off
 NGINX_OFF_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+FLOOR_TYPE=text/plain
+[ "$FILE" = bench.jpg ] && FLOOR_TYPE=image/jpeg
+start_floor "$WORK/public/$FILE" "$FLOOR_TYPE"
 
 url() { echo "http://127.0.0.1:$1/$FILE"; }
-for port in "$DEFAULT_PORT" "$OFF_PORT" "$NGINX_LOG_PORT" "$NGINX_OFF_PORT"; do
+for port in "$DEFAULT_PORT" "$OFF_PORT" "$NGINX_LOG_PORT" "$NGINX_OFF_PORT" "$FLOOR_PORT"; do
     [ "$(curl -s -o /dev/null -w '%{size_download}' "$(url "$port")")" = 10240 ] || { echo "$(url "$port") does not serve the 10 KB file" >&2; exit 1; }
     wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "${WRK_SCRIPT[@]}" "$(url "$port")" > /dev/null   # warm-up
 done
 
 # Rounds alternate between the four servers so that other load on the machine hits all alike.
-for name in ours-default nginx-log ours-off nginx-off; do : > "$WORK/$name.txt"; done
+for name in ours-default nginx-log ours-off nginx-off floor; do : > "$WORK/$name.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
     race ours-default "$DEFAULT_PID" "${WRK_SCRIPT[@]}" "$(url "$DEFAULT_PORT")"
     race nginx-log "$NGINX_LOG_WORKERS" "${WRK_SCRIPT[@]}" "$(url "$NGINX_LOG_PORT")"
     race ours-off "$OFF_PID" "${WRK_SCRIPT[@]}" "$(url "$OFF_PORT")"
     race nginx-off "$NGINX_OFF_WORKERS" "${WRK_SCRIPT[@]}" "$(url "$NGINX_OFF_PORT")"
-    echo "round $round (requests/s): ours default $(tail -1 "$WORK/ours-default.txt" | cut -d' ' -f1), nginx log $(tail -1 "$WORK/nginx-log.txt" | cut -d' ' -f1), ours log off $(tail -1 "$WORK/ours-off.txt" | cut -d' ' -f1), nginx log off $(tail -1 "$WORK/nginx-off.txt" | cut -d' ' -f1)" >&2
+    race floor "$FLOOR_PID" "${WRK_SCRIPT[@]}" "$(url "$FLOOR_PORT")"
+    echo "round $round (requests/s): ours default $(tail -1 "$WORK/ours-default.txt" | cut -d' ' -f1), nginx log $(tail -1 "$WORK/nginx-log.txt" | cut -d' ' -f1), ours log off $(tail -1 "$WORK/ours-off.txt" | cut -d' ' -f1), nginx log off $(tail -1 "$WORK/nginx-off.txt" | cut -d' ' -f1), floor $(tail -1 "$WORK/floor.txt" | cut -d' ' -f1)" >&2
 done
 echo "request log lines written: ours $(wc -l < "$WORK/ours-default.log"), nginx $(wc -l < "$WORK/nginx-log/logs/access.log")" >&2
 
 SETUP="static 10 KB ($FILE, $HEADERS headers), wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $CORES cores, median of $ROUNDS alternating rounds"
 report_medians "default configuration (ours: shipped config.json, request log on; nginx: default access log), $SETUP" "$WORK/ours-default.txt" "$WORK/nginx-log.txt"
+report_round_ratios "$WORK/ours-default.txt" "$WORK/nginx-log.txt"
 report_medians "request logging off (ours: --log-level warning; nginx: access_log off)" "$WORK/ours-off.txt" "$WORK/nginx-off.txt"
+report_round_ratios "$WORK/ours-off.txt" "$WORK/nginx-off.txt"
 report_log_cost "$WORK/ours-default.txt" "$WORK/ours-off.txt"
+report_floor "ours log off" "$WORK/ours-off.txt" "$WORK/nginx-off.txt" "$WORK/floor.txt"

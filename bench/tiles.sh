@@ -2,14 +2,17 @@
 # Hot tiles: random tiles over every level of a 75-megapixel photo, served by our release server
 # (`?v=` URLs, the in-memory tile cache) and by nginx serving the same pyramid exported as static
 # files (sendfile on, open_file_cache, one worker per core), measured with wrk over loopback in the
-# same run, keep-alive, 64 connections, alternating rounds. Two races, both printed:
+# same run, keep-alive, 64 connections, alternating rounds (five by default). Two races, both printed:
 #   - the default configuration: ours as a user starts it (the shipped config.json, request log
 #     on, written to a file) against nginx with its default access log (combined, to a file);
 #   - request logging off: ours with --log-level warning against nginx with access_log off;
 # then our default against our own log-off figure. Each prints the median requests/s and CPU
-# time per request (all threads, user and system) and the ratios.
+# time per request (all threads, user and system), the ratios, and the ratio in each round.
+# Last, the floor (bench/lib/floor.c), raced in the same rounds: a server that answers every
+# request with one tile of the pyramid's mean size and does nothing else, so the share of its
+# throughput that ours and nginx reach says how far their ratio could still go on this machine.
 #
-# Usage: bench/tiles.sh   (env: ROUNDS=3 DURATION=5s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
+# Usage: bench/tiles.sh   (env: ROUNDS=5 DURATION=5s CONNECTIONS=64 THREADS=2 WIDTH=10000 HEIGHT=7500
 #                          TILE_CACHE_MEGABYTES=n passes --tile-cache-megabytes to both of ours (a
 #                          tuned variant; 0 sends the built tiles from disk with sendfile);
 #                          HEADERS=browser sends the nine header fields a browser adds to an image
@@ -20,7 +23,7 @@ cd "$(dirname "$0")/.."
 . bench/lib/common.sh
 
 DURATION="${DURATION:-5s}"
-ROUNDS="${ROUNDS:-3}"
+ROUNDS="${ROUNDS:-5}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 WIDTH="${WIDTH:-10000}"
@@ -30,7 +33,7 @@ HEADERS="${HEADERS:-wrk}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
 
-require_tools bench/tiles.sh wrk nginx vips python3 curl
+require_tools bench/tiles.sh wrk nginx vips python3 curl cc
 require_binary
 make_workdir
 
@@ -101,23 +104,36 @@ NGINX_LOG_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 NGINX_OFF_PORT="$(free_port)"
 start_nginx "$WORK/nginx-off" "$WORK/www" "$NGINX_OFF_PORT" "image/jpeg jpg;" "open_file_cache max=10000 inactive=60s;" off
 NGINX_OFF_WORKERS="$(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+# The floor answers with the tile nearest the pyramid's mean size, whatever is asked.
+MEAN_TILE="$(python3 - "$WORK/www/p" <<'PY'
+import glob, os, sys
+files = glob.glob(os.path.join(sys.argv[1], "[0-9]*", "*", "*.jpg"))
+mean = sum(map(os.path.getsize, files)) / len(files)
+print(min(files, key=lambda f: abs(os.path.getsize(f) - mean)))
+PY
+)"
+start_floor "$MEAN_TILE" image/jpeg
 
 # Warm-up: every tile once into every server's caches (and the page cache).
-for target in "ours.lua $DEFAULT_PORT" "ours.lua $OFF_PORT" "nginx.lua $NGINX_LOG_PORT" "nginx.lua $NGINX_OFF_PORT"; do
+for target in "ours.lua $DEFAULT_PORT" "ours.lua $OFF_PORT" "nginx.lua $NGINX_LOG_PORT" "nginx.lua $NGINX_OFF_PORT" "nginx.lua $FLOOR_PORT"; do
     set -- $target
     wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/$1" "http://127.0.0.1:$2" >/dev/null
 done
 # Rounds alternate between the four, so a busy moment on the machine hits all alike; medians count.
-for name in ours-default nginx-log ours-off nginx-off; do : > "$WORK/$name.txt"; done
+for name in ours-default nginx-log ours-off nginx-off floor; do : > "$WORK/$name.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
     race ours-default "$DEFAULT_PID" -s "$WORK/ours.lua" "http://127.0.0.1:$DEFAULT_PORT"
     race nginx-log "$NGINX_LOG_WORKERS" -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_LOG_PORT"
     race ours-off "$OFF_PID" -s "$WORK/ours.lua" "http://127.0.0.1:$OFF_PORT"
     race nginx-off "$NGINX_OFF_WORKERS" -s "$WORK/nginx.lua" "http://127.0.0.1:$NGINX_OFF_PORT"
-    echo "round $round (requests/s, CPU-us/request): ours default $(tail -1 "$WORK/ours-default.txt"), nginx log $(tail -1 "$WORK/nginx-log.txt"), ours log off $(tail -1 "$WORK/ours-off.txt"), nginx log off $(tail -1 "$WORK/nginx-off.txt")" >&2
+    race floor "$FLOOR_PID" -s "$WORK/nginx.lua" "http://127.0.0.1:$FLOOR_PORT"
+    echo "round $round (requests/s, CPU-us/request): ours default $(tail -1 "$WORK/ours-default.txt"), nginx log $(tail -1 "$WORK/nginx-log.txt"), ours log off $(tail -1 "$WORK/ours-off.txt"), nginx log off $(tail -1 "$WORK/nginx-off.txt"), floor $(tail -1 "$WORK/floor.txt")" >&2
 done
 echo "request log lines written: ours $(wc -l < "$WORK/ours-default.log"), nginx $(wc -l < "$WORK/nginx-log/logs/access.log")" >&2
 SETUP="random hot tiles of a ${WIDTH}x${HEIGHT} photo, wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds (median), $CORES cores, $HEADERS headers${TILE_CACHE_MEGABYTES:+, tile cache $TILE_CACHE_MEGABYTES MiB}"
 report_medians "default configuration (ours: shipped config.json, request log on; nginx: default access log), $SETUP" "$WORK/ours-default.txt" "$WORK/nginx-log.txt"
+report_round_ratios "$WORK/ours-default.txt" "$WORK/nginx-log.txt"
 report_medians "request logging off (ours: --log-level warning; nginx: access_log off)" "$WORK/ours-off.txt" "$WORK/nginx-off.txt"
+report_round_ratios "$WORK/ours-off.txt" "$WORK/nginx-off.txt"
 report_log_cost "$WORK/ours-default.txt" "$WORK/ours-off.txt"
+report_floor "ours log off" "$WORK/ours-off.txt" "$WORK/nginx-off.txt" "$WORK/floor.txt"

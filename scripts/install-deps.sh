@@ -12,7 +12,8 @@ packages_for() {
         # the replica tests put it in front of two servers, configured from deploy/nginx.conf;
         # node-typescript: tsc type-checks the page's modules (make typecheck).
         test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet node-typescript" ;;
-        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql" ;;
+        # gcc: bench/lib/floor.c, the least a server can do per request, raced beside ours.
+        bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql gcc libc6-dev" ;;
         container) echo "debootstrap" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;
     esac

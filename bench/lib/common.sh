@@ -162,3 +162,35 @@ race() {
     shift 2
     measure_wrk "$pids" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$@" >> "$WORK/$name.txt"
 }
+
+# start_floor BODY_FILE CONTENT_TYPE: builds bench/lib/floor.c (the least a server can do per
+# request: one recv and one sendmsg of fixed bytes, nothing parsed or logged) and starts it on a
+# free port with one thread per core, answering every request with BODY_FILE. Sets FLOOR_PORT
+# and FLOOR_PID, and adds the server to OURS_PIDS so that it is stopped on exit.
+start_floor() {
+    cc -O2 -pthread -o "$WORK/floor" bench/lib/floor.c
+    FLOOR_PORT="$(free_port)"
+    "$WORK/floor" "$FLOOR_PORT" "$1" "$2" &
+    FLOOR_PID=$!
+    OURS_PIDS="$OURS_PIDS $FLOOR_PID"
+    wait_for "$FLOOR_PORT"
+}
+
+# report_floor SERVER_NAME SERVER_FILE NGINX_FILE FLOOR_FILE: the floor's median figures, and the
+# server's and nginx's throughput as a share of it: how much of the machine's limit each reaches,
+# and so how far a ratio between the two could still go.
+report_floor() {
+    local floor_rps floor_cpu ours_rps nginx_rps
+    floor_rps="$(cut -d' ' -f1 "$4" | median)"; floor_cpu="$(cut -d' ' -f2 "$4" | median)"
+    ours_rps="$(cut -d' ' -f1 "$2" | median)"; nginx_rps="$(cut -d' ' -f1 "$3" | median)"
+    echo "the floor (bench/lib/floor.c: the same number of threads, one recv and one sendmsg of fixed bytes per request, nothing parsed or logged)"
+    printf 'floor  %12.0f requests/s  %6.1f CPU-us/request\n' "$floor_rps" "$floor_cpu"
+    awk -v a="$ours_rps" -v b="$nginx_rps" -v f="$floor_rps" -v name="$1" \
+        'BEGIN { printf "%s / floor = %.2f, nginx log off / floor = %.2f (throughput): no server could be above %.2f x nginx here\n", name, a / f, b / f, f / b }'
+}
+
+# report_round_ratios OURS_FILE NGINX_FILE: ours over nginx in each round (the rounds alternate,
+# so each pair met the same moment of the machine), lowest to highest: the spread a median hides.
+report_round_ratios() {
+    paste -d' ' "$1" "$2" | awk '{ printf "%.2f\n", $1 / $3 }' | sort -n | paste -sd' ' | sed 's/^/  throughput ratio by round, lowest to highest: /'
+}
