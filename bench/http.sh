@@ -89,7 +89,7 @@ for port in "$DEFAULT_PORT" "$OFF_PORT" "$NGINX_LOG_PORT" "$NGINX_OFF_PORT" "$FL
     wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "${WRK_SCRIPT[@]}" "$(url "$port")" > /dev/null   # warm-up
 done
 
-# Rounds alternate between the four servers so that other load on the machine hits all alike.
+# Rounds alternate between the five servers so that other load on the machine hits all alike.
 for name in ours-default nginx-log ours-off nginx-off floor; do : > "$WORK/$name.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
     race ours-default "$DEFAULT_PID" "${WRK_SCRIPT[@]}" "$(url "$DEFAULT_PORT")"
