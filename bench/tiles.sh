@@ -119,7 +119,7 @@ for target in "ours.lua $DEFAULT_PORT" "ours.lua $OFF_PORT" "nginx.lua $NGINX_LO
     set -- $target
     wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$WORK/$1" "http://127.0.0.1:$2" >/dev/null
 done
-# Rounds alternate between the four, so a busy moment on the machine hits all alike; medians count.
+# Rounds alternate between the five, so a busy moment on the machine hits all alike; medians count.
 for name in ours-default nginx-log ours-off nginx-off floor; do : > "$WORK/$name.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
     race ours-default "$DEFAULT_PID" -s "$WORK/ours.lua" "http://127.0.0.1:$DEFAULT_PORT"
