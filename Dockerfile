@@ -13,7 +13,7 @@ ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libvips-dev libsqlite3-dev libpq-dev zlib1g-dev libxxhash-dev pkg-config \
+    && apt-get install -y -qq --no-install-recommends libvips-dev libsqlite3-dev libpq-dev zlib1g-dev libxxhash-dev libsodium-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -25,7 +25,7 @@ FROM debian:bookworm-slim AS runtime
 # Runtime libraries only; the uid is fixed so volume ownership is predictable on the host.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libvips42 libsqlite3-0 libpq5 zlib1g libxxhash0 \
+    && apt-get install -y -qq --no-install-recommends libvips42 libsqlite3-0 libpq5 zlib1g libxxhash0 libsodium23 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 photoscroll \
     && useradd --uid 10001 --gid photoscroll --home-dir /app --no-create-home --shell /usr/sbin/nologin photoscroll \

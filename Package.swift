@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        // Constant-time comparison of secrets (admin token, and later passwords and share links).
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "POSIX", "Observability"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.

@@ -161,6 +161,25 @@ final class CommentRouteTests: XCTestCase {
         }
     }
 
+    /// Guessing the admin token over the wire: after five wrong tokens the client gets 429 with
+    /// Retry-After, as problem+json, and nothing is compared until the wait is over.
+    func testGuessingTheAdminTokenIsThrottled() throws {
+        try each(adminToken: "t0ken") { fixture in
+            let target = try XCTUnwrap(fixture.postJSON(1, #"{"text":"stays"}"#).object["id"] as? Int)
+            for guess in 0..<5 {
+                let wrong = fixture.respond(.DELETE, "/photos/1/comments/\(target)", headers: ["Authorization": "Bearer guess\(guess)"])
+                XCTAssertEqual(wrong.status, .unauthorized, "guess \(guess)")
+            }
+            let refused = fixture.respond(.DELETE, "/photos/1/comments/\(target)", headers: ["Authorization": "Bearer t0ken"])
+            XCTAssertEqual(refused.status, .tooManyRequests)
+            XCTAssertEqual(refused.headers["Retry-After"], "12")
+            XCTAssertEqual(refused.headers["Content-Type"], "application/problem+json")
+            XCTAssertEqual(fixture.service.commentCount(photoID: 1), 1)
+            fixture.advance(seconds: 12)
+            XCTAssertEqual(fixture.respond(.DELETE, "/photos/1/comments/\(target)", headers: ["Authorization": "Bearer t0ken"]).status, .noContent)
+        }
+    }
+
     func testTextIsNeverTurnedIntoHTML() throws {
         try each { fixture in
             let text = "<img src=x onerror=alert(1)> \"quoted\" \\ </script>"

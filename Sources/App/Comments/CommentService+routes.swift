@@ -80,8 +80,8 @@ extension CommentService {
         let photoID = try Self.pathID(request, "id", what: "photo")
         let commentID = try Self.commentID(request)
         // Authorization first: without the token, nobody learns which comments exist.
-        try adminToken.authorize(request.headers["Authorization"])
         let client = clients.of(request)
+        try adminToken.authorize(request.headers["Authorization"], client: client)
         guard try delete(photoID: photoID, commentID: commentID, client: client) else {
             throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
         }

@@ -40,12 +40,12 @@ public final class CommentService: Sendable {
     init(store: any CommentStore, configuration: Configuration, logger: Logger, metrics: MetricsRegistry,
          photoExists: @escaping @Sendable (Int) -> Bool, identity: @escaping @Sendable (Int) -> PhotoIdentity? = { _ in nil },
          rateLimitClock: @escaping @Sendable () -> Double = { CommentRateLimiter.monotonicSeconds() },
-         limiter: CommentRateLimit? = nil, heartbeatSeconds: Double = 15) {
+         limiter: CommentRateLimit? = nil, heartbeatSeconds: Double = 15, tokenThrottle: FailureThrottle? = nil) {
         self.store = store
         self.photoExists = photoExists
         self.identity = identity
         self.limiter = limiter ?? .memory(CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock))
-        self.adminToken = AdminToken(configuration.adminToken)
+        self.adminToken = AdminToken(configuration.adminToken, throttle: tokenThrottle ?? FailureThrottle(now: rateLimitClock))
         self.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
         self.logger = logger
         self.posts = metrics.counter("photoscroll_comment_posts_total", help: "Comment posts answered, by status.")
