@@ -39,6 +39,16 @@ final class Connection: @unchecked Sendable {
     /// Emptied action lists kept for reuse, one per nesting level of `apply`: every request
     /// passes through two of them, and a fresh array each time was an allocation each.
     private var spareActions: [[ConnectionMachine.Action]] = []
+    /// The sink of the streamed body being read, from its opening until its finish is handed to
+    /// a worker; abandoned if the body ends any other way.
+    private var body: OpenBody?
+
+    struct OpenBody {
+        let sequence: Int
+        let sink: any RequestBodySink
+        let request: HTTPRequest
+        let lane: WorkLane
+    }
 
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
         self.fd = fd
@@ -99,6 +109,11 @@ final class Connection: @unchecked Sendable {
         while let action = actions.popLast() { perform(action) }
         spareActions.append(actions)
         depth -= 1
+        if let body, machine.streamingSequence != body.sequence {
+            // The body ended without its finish (an error, a timeout): the sink keeps what it has.
+            self.body = nil
+            abandon(body)
+        }
         if depth == 0 && !isClosed {
             if outputHead < output.count && !blocked { flush() }
             if !resuming {
@@ -147,7 +162,75 @@ final class Connection: @unchecked Sendable {
             Socket.shutdownWrite(fd)
         case .close:
             close()
+        case .openBody(let dispatch):
+            openBody(dispatch)
+        case .writeBody(let sequence, let piece):
+            writeBody(sequence, piece)
+        case .finishBody(let sequence):
+            finishBody(sequence)
         }
+    }
+
+    /// Asks the route where a streamed body goes, on a worker of its lane.
+    private func openBody(_ dispatch: consuming Dispatch) {
+        let request = dispatch.request
+        let sequence = dispatch.sequence
+        let lane = dispatch.route.lane
+        guard let open = dispatch.route.bodyOpener else { return }
+        let context = loop.context
+        let loop = self.loop
+        context.pool.submit(lane: lane, group: machine.remoteAddress, caps: []) { [self] in
+            let start: BodyStart
+            do { start = try open(request) } catch { start = .response(context.responder.response(for: error, request: request)) }
+            switch start {
+            case .sink(let sink):
+                loop.execute { [self] in self.bodyOpened(OpenBody(sequence: sequence, sink: sink, request: request, lane: lane)) }
+            case .response(let response):
+                let prepared = PreparedResponse(response, for: request)
+                loop.execute { [self] in self.apply(.bodyOpened(sequence: sequence, refusal: prepared)) }
+            }
+        }
+    }
+
+    private func bodyOpened(_ opened: OpenBody) {
+        guard !isClosed, machine.streamingSequence == opened.sequence else {
+            // The client left while the route was deciding.
+            abandon(opened)
+            return
+        }
+        body = opened
+        apply(.bodyOpened(sequence: opened.sequence, refusal: nil))
+    }
+
+    private func writeBody(_ sequence: Int, _ piece: [UInt8]) {
+        guard let body, body.sequence == sequence else { return }
+        let context = loop.context
+        let loop = self.loop
+        context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { [self] in
+            do {
+                try body.sink.write(piece)
+                loop.execute { [self] in self.apply(.bodyWritten(sequence: sequence)) }
+            } catch {
+                let prepared = PreparedResponse(context.responder.response(for: error, request: body.request), for: body.request)
+                loop.execute { [self] in self.apply(.bodyFailed(sequence: sequence, prepared)) }
+            }
+        }
+    }
+
+    private func finishBody(_ sequence: Int) {
+        guard let body, body.sequence == sequence else { return }
+        self.body = nil
+        let context = loop.context
+        let loop = self.loop
+        context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { [self] in
+            let prepared = PreparedResponse(context.responder.run({ try body.sink.finish() }, for: body.request), for: body.request)
+            loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
+        }
+    }
+
+    /// Tells a sink its body has ended early, on a worker (it may write down how far it got).
+    private func abandon(_ body: OpenBody) {
+        loop.context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { body.sink.abandon() }
     }
 
     /// Runs a route: inline handlers here, offloaded work on the pool with the answer posted back.
@@ -225,6 +308,10 @@ final class Connection: @unchecked Sendable {
         if machine.resetOnClose { Socket.setResetOnClose(fd) }
         Socket.close(fd)
         output.removeAll()
+        if let body {
+            self.body = nil
+            abandon(body)
+        }
         stream?.markClosed()
         stream = nil
         loop.removed(self)

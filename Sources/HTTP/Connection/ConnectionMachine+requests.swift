@@ -31,6 +31,7 @@ extension ConnectionMachine {
                     begin(head, now: now, into: &actions)
                 }
             case .body(var reader):
+                if reader.stream != nil { return advanceStream(&reader, now: now, into: &actions) }
                 let start = inboundStart
                 var finished = false
                 var failure: RequestError?
@@ -98,6 +99,9 @@ extension ConnectionMachine {
                 refuse(error, head: head, record: record, closeAfter: true, now: now, into: &actions)
                 return
             }
+            if route.bodyOpener != nil {
+                return beginStream(head, request: request, route: route, record: record, closeAfter: closeAfter, now: now, into: &actions)
+            }
             guard head.hasBody else {
                 if closeAfter { phase = .stopped }
                 dispatch(request, route: route, record: record, closeAfter: closeAfter, now: now, into: &actions)
@@ -113,6 +117,122 @@ extension ConnectionMachine {
             }
             phase = .body(reader)
         }
+    }
+
+    /// A request whose route streams its body: its slot is taken now and the sink opened on a
+    /// worker; nothing of the body is read until the route has said where it goes.
+    private mutating func beginStream(_ head: borrowing RequestHead, request: HTTPRequest, route: Route, record: RequestRecord, closeAfter: Bool,
+                                      now: Double, into actions: inout [Action]) {
+        let sequence = appendSlot(record: record, response: nil, closeAfter: closeAfter)
+        inFlight += 1
+        let stream = BodyStream(sequence: sequence, progressAt: now)
+        let reader = BodyReader(request: request, route: route, record: record, closeAfter: closeAfter,
+                                remaining: head.hasBody ? head.contentLength ?? 0 : 0,
+                                chunked: head.hasBody && head.chunked ? ChunkedDecoder(maxBodyBytes: route.maxBodyBytes) : nil,
+                                startedAt: now,
+                                continueOwed: head.hasBody && head.expectsContinue && head.version.minor >= 1 && inboundStart == inbound.count,
+                                stream: stream)
+        phase = .body(reader)
+        actions.append(.openBody(Dispatch(sequence: sequence, request: request, route: route)))
+    }
+
+    /// The route has opened the sink of a streamed body, or answered without it.
+    mutating func bodyOpened(sequence: Int, refusal: PreparedResponse?, now: Double, into actions: inout [Action]) {
+        guard case .body(var reader) = phase, var stream = reader.stream, stream.sequence == sequence, stream.state == .opening else { return }
+        if let refusal {
+            let announced = reader.remaining > 0 || reader.chunked != nil
+            answerStreamEarly(sequence: sequence, refusal, mustClose: announced || reader.closeAfter, now: now, into: &actions)
+            return
+        }
+        stream.state = .open
+        stream.progressAt = now
+        reader.stream = stream
+        // 100 Continue only now that the route wants the body, and only when nothing is ahead of it.
+        if reader.continueOwed && slots.count == 1 && slots[0].sequence == sequence {
+            reader.continueOwed = false
+            actions.append(.sendContinue)
+        }
+        phase = .body(reader)
+        advance(now: now, into: &actions)
+    }
+
+    /// A streamed body's request answered before its body was read whole: refused at opening, or
+    /// a piece the sink would not take. With body bytes possibly still coming, the connection
+    /// stops reading and closes after the answer.
+    mutating func answerStreamEarly(sequence: Int, _ response: PreparedResponse, mustClose: Bool, now: Double, into actions: inout [Action]) {
+        if mustClose {
+            phase = .stopped
+            lingerOnClose = true
+            inbound.removeAll(keepingCapacity: true)
+            inboundStart = 0
+        } else {
+            phase = .head(startedAt: nil)
+        }
+        if let index = slots.firstIndex(where: { $0.sequence == sequence }) {
+            if slots[index].response == nil { inFlight -= 1 }
+            slots[index].response = response
+            if mustClose { slots[index].closeAfter = true }
+        }
+        emitReady(now: now, into: &actions)
+    }
+
+    /// Moves a streamed body along: gathers received bytes into the next piece, hands a full
+    /// piece to the sink when it has none, and asks for the answer once all is written.
+    private mutating func advanceStream(_ reader: inout BodyReader, now: Double, into actions: inout [Action]) {
+        guard var stream = reader.stream, stream.state == .open else {
+            phase = .body(reader)
+            return
+        }
+        let start = inboundStart
+        let room = Self.streamPieceBytes - reader.body.count
+        if !stream.received && room > 0 && start < inbound.count {
+            var failure: RequestError?
+            var consumed = 0
+            if var decoder = reader.chunked {
+                // Framing lines may take a little more than the room; the data never does much.
+                let end = min(inbound.count, start + max(room, 8192))
+                let (used, outcome) = inbound.withUnsafeBufferPointer {
+                    decoder.decode(UnsafeBufferPointer(rebasing: $0[start..<end]), into: &reader.body)
+                }
+                consumed = used
+                reader.chunked = decoder
+                switch outcome {
+                case .needMore: break
+                case .done: stream.received = true
+                case .invalid(let error): failure = error
+                }
+            } else {
+                let take = min(reader.remaining, inbound.count - start, room)
+                if take > 0 {
+                    reader.body.append(contentsOf: inbound[start..<(start + take)])
+                    reader.remaining -= take
+                }
+                consumed = take
+            }
+            inboundStart += consumed
+            if consumed > 0 { stream.progressAt = now }
+            if let failure {
+                fail(failure, record: reader.record, now: now, into: &actions)
+                return
+            }
+        }
+        if reader.chunked == nil && reader.remaining == 0 { stream.received = true }
+        if !stream.writing && !reader.body.isEmpty && (reader.body.count >= Self.streamPieceBytes || stream.received) {
+            stream.writing = true
+            let piece = reader.body
+            reader.body = []
+            reader.body.reserveCapacity(Self.streamPieceBytes)
+            actions.append(.writeBody(sequence: stream.sequence, piece))
+        }
+        if stream.received && !stream.writing && reader.body.isEmpty {
+            if inputEnded && inboundStart == inbound.count { reader.closeAfter = true }
+            if reader.closeAfter, let index = slots.firstIndex(where: { $0.sequence == stream.sequence }) { slots[index].closeAfter = true }
+            phase = reader.closeAfter ? .stopped : .head(startedAt: nil)
+            actions.append(.finishBody(sequence: stream.sequence))
+            return
+        }
+        reader.stream = stream
+        phase = .body(reader)
     }
 
     /// The client's input has ended and holds no further complete request: the answers still
@@ -188,7 +308,7 @@ extension ConnectionMachine {
                 return
             }
         }
-        if slots.isEmpty, case .body(var reader) = phase, reader.continueOwed {
+        if slots.isEmpty, case .body(var reader) = phase, reader.continueOwed, reader.stream == nil {
             reader.continueOwed = false
             phase = .body(reader)
             actions.append(.sendContinue)

@@ -93,6 +93,13 @@ struct ConnectionMachine {
         /// sends this from its outermost level, one request at a time, so a thousand pipelined
         /// requests are a loop and never a thousand nested calls.
         case resume
+        /// A streamed body's sink is open (`refusal` nil), or its route answered without reading
+        /// the body (`refusal`).
+        case bodyOpened(sequence: Int, refusal: PreparedResponse?)
+        /// The sink has taken the piece handed to it.
+        case bodyWritten(sequence: Int)
+        /// The sink refused a piece: this answer goes out and the connection closes after it.
+        case bodyFailed(sequence: Int, PreparedResponse)
     }
 
     enum Action {
@@ -107,6 +114,12 @@ struct ConnectionMachine {
         case shutdownWrite
         /// Close the connection now.
         case close
+        /// Open the streamed body of this request (`Route.bodyOpener`) on a worker.
+        case openBody(Dispatch)
+        /// Hand the next piece of the streamed body `sequence` to its sink.
+        case writeBody(sequence: Int, [UInt8])
+        /// Every piece is written: ask the sink for the answer to request `sequence`.
+        case finishBody(sequence: Int)
     }
 
     enum Phase {
@@ -134,7 +147,28 @@ struct ConnectionMachine {
         var body: [UInt8] = []
         var startedAt: Double
         var continueOwed: Bool
+        /// For a route that streams its body: how far it has got. nil for a body gathered in memory.
+        var stream: BodyStream?
     }
+
+    /// A streamed body (`Route.bodyOpener`) while it is read: at most one piece is with the sink
+    /// and one more is gathered, so memory stays at two pieces whatever the body's size.
+    struct BodyStream {
+        enum State { case opening, open, failed }
+        var state: State = .opening
+        /// The request's sequence number: its slot, and the name of its sink in the connection.
+        let sequence: Int
+        /// A piece is with the sink now.
+        var writing = false
+        /// Every byte of the body has been received (some may still be on their way to the sink).
+        var received = false
+        /// When the body last moved (bytes arrived, or the sink took a piece): it times out only
+        /// when the client stops sending, however long the whole body takes.
+        var progressAt: Double
+    }
+
+    /// The size of the pieces a streamed body is handed to its sink in.
+    static let streamPieceBytes = 512 * 1024
 
     struct Slot {
         var sequence: Int
@@ -204,7 +238,10 @@ struct ConnectionMachine {
     var wantsInput: Bool {
         switch phase {
         case .head: return !inputEnded && mayStartRequest
-        case .body: return !inputEnded && !outputPending && slots.count < maxPipelined
+        case .body(let reader):
+            guard !inputEnded && !outputPending && slots.count < maxPipelined else { return false }
+            guard let stream = reader.stream else { return true }
+            return stream.state == .open && !stream.received && reader.body.count < Self.streamPieceBytes
         case .streaming, .lingering: return true
         case .stopped, .closed: return false
         }
@@ -264,7 +301,13 @@ struct ConnectionMachine {
                 // Every complete request already received is still answered, in order; then,
                 // or at once if there is none, the connection closes (see `endOfInput`).
                 advance(now: now, into: &actions)
-            case .body:
+            case .body(var reader):
+                // A streamed body that has all arrived is still written and answered.
+                if let stream = reader.stream, stream.received {
+                    reader.closeAfter = true
+                    phase = .body(reader)
+                    break
+                }
                 close(into: &actions)
             case .stopped:
                 closeWhenDrained = true
@@ -312,6 +355,18 @@ struct ConnectionMachine {
             checkDeadlines(now: now, into: &actions)
         case .resume:
             if case .head = phase { advance(now: now, into: &actions) }
+        case .bodyOpened(let sequence, let refusal):
+            bodyOpened(sequence: sequence, refusal: refusal, now: now, into: &actions)
+        case .bodyWritten(let sequence):
+            guard case .body(var reader) = phase, var stream = reader.stream, stream.sequence == sequence else { break }
+            stream.writing = false
+            stream.progressAt = now
+            reader.stream = stream
+            phase = .body(reader)
+            advance(now: now, into: &actions)
+        case .bodyFailed(let sequence, let response):
+            guard case .body(let reader) = phase, reader.stream?.sequence == sequence else { break }
+            answerStreamEarly(sequence: sequence, response, mustClose: true, now: now, into: &actions)
         case .shutdown:
             switch phase {
             case .streaming, .lingering:
@@ -337,7 +392,7 @@ struct ConnectionMachine {
         switch phase {
         case .head(let startedAt?): deadline = startedAt + limits.headTimeoutSeconds
         case .head(nil) where slots.isEmpty: deadline = idleSince + limits.idleTimeoutSeconds
-        case .body(let reader): deadline = reader.startedAt + limits.bodyTimeoutSeconds
+        case .body(let reader): deadline = bodyDeadline(reader)
         case .lingering(let until): deadline = until
         default: break
         }
@@ -370,13 +425,27 @@ struct ConnectionMachine {
             fail(RequestError(.requestTimeout, "The request head did not arrive within \(limits.headTimeoutSeconds) seconds."), record: nil, now: now, into: &actions)
         case .head(nil) where slots.isEmpty && !outputPending && now - idleSince >= limits.idleTimeoutSeconds:
             close(into: &actions)
-        case .body(let reader) where now - reader.startedAt >= limits.bodyTimeoutSeconds:
+        case .body(let reader) where bodyDeadline(reader).map({ now >= $0 }) ?? false:
             fail(RequestError(.requestTimeout, "The request body did not arrive within \(limits.bodyTimeoutSeconds) seconds."), record: reader.record, now: now, into: &actions)
         case .lingering(let until) where now >= until:
             close(into: &actions)
         default:
             break
         }
+    }
+
+    /// When a body being read times out: a gathered body when its whole time is up; a streamed
+    /// one when the client has sent nothing for that long (never while it waits for the server).
+    func bodyDeadline(_ reader: BodyReader) -> Double? {
+        guard let stream = reader.stream else { return reader.startedAt + limits.bodyTimeoutSeconds }
+        guard stream.state == .open, !stream.received, reader.body.count < Self.streamPieceBytes else { return nil }
+        return stream.progressAt + limits.bodyTimeoutSeconds
+    }
+
+    /// The sequence of the streamed body being read (its sink is open or opening), or nil.
+    var streamingSequence: Int? {
+        guard case .body(let reader) = phase, let stream = reader.stream, stream.state != .failed else { return nil }
+        return stream.sequence
     }
 
     mutating func close(into actions: inout [Action]) {

@@ -21,6 +21,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let methodNotAllowed = HTTPStatus(405)
     public static let requestTimeout = HTTPStatus(408)
     public static let conflict = HTTPStatus(409)
+    public static let gone = HTTPStatus(410)
     public static let lengthRequired = HTTPStatus(411)
     public static let preconditionFailed = HTTPStatus(412)
     public static let contentTooLarge = HTTPStatus(413)
@@ -29,11 +30,13 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let rangeNotSatisfiable = HTTPStatus(416)
     public static let expectationFailed = HTTPStatus(417)
     public static let unprocessableContent = HTTPStatus(422)
+    public static let locked = HTTPStatus(423)
     public static let tooManyRequests = HTTPStatus(429)
     public static let requestHeaderFieldsTooLarge = HTTPStatus(431)
     public static let internalServerError = HTTPStatus(500)
     public static let notImplemented = HTTPStatus(501)
     public static let serviceUnavailable = HTTPStatus(503)
+    public static let insufficientStorage = HTTPStatus(507)
     public static let httpVersionNotSupported = HTTPStatus(505)
 
     /// The standard reason phrase, e.g. "Not Found"; also the problem+json `title`.
@@ -56,6 +59,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
         case 409: "Conflict"
+        case 410: "Gone"
         case 411: "Length Required"
         case 412: "Precondition Failed"
         case 413: "Content Too Large"
@@ -64,11 +68,13 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
         case 416: "Range Not Satisfiable"
         case 417: "Expectation Failed"
         case 422: "Unprocessable Content"
+        case 423: "Locked"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
         case 503: "Service Unavailable"
+        case 507: "Insufficient Storage"
         case 505: "HTTP Version Not Supported"
         default: "Status \(rawValue)"
         }

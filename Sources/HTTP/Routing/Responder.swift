@@ -57,6 +57,31 @@ public final class Responder: Sendable {
         return .problem(.internalServerError, detail: "The server could not answer this request.")
     }
 
+    /// A streaming route's answer on the calling thread: the body handed to its sink in pieces
+    /// of the size the server uses.
+    private func respondStreaming(to request: HTTPRequest, open: BodyOpener) -> HTTPResponse {
+        let sink: any RequestBodySink
+        do {
+            switch try open(request) {
+            case .response(let response): return response
+            case .sink(let opened): sink = opened
+            }
+        } catch {
+            return response(for: error, request: request)
+        }
+        let body = request.body
+        var offset = 0
+        while offset < body.count {
+            let end = min(body.count, offset + ConnectionMachine.streamPieceBytes)
+            do { try sink.write(Array(body[offset..<end])) } catch {
+                sink.abandon()
+                return response(for: error, request: request)
+            }
+            offset = end
+        }
+        return run({ try sink.finish() }, for: request)
+    }
+
     /// Answers `request` whole on the calling thread, offloaded work included: what the server's
     /// handler would hand its connection, before the generic preparation (ranges, 304, gzip, HEAD).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -67,6 +92,7 @@ public final class Responder: Sendable {
             var request = request
             request.parameters = parameters
             request.routePattern = route.pattern
+            if let open = route.bodyOpener { return respondStreaming(to: request, open: open) }
             switch reply(to: request, route: route) {
             case .response(let response): return response
             case .encoded(let encoded): return HTTPResponse(encoded)

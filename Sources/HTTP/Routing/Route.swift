@@ -10,24 +10,29 @@ public final class Route: Sendable {
     /// Where its offloaded work runs.
     public let lane: WorkLane
     public let handler: @Sendable (HTTPRequest) throws -> Reply
+    /// Set for a route that takes its body as a stream (an upload): the body is handed to the
+    /// sink it opens as it arrives instead of being gathered in memory, and `handler` is not used.
+    public let bodyOpener: BodyOpener?
     let segments: [PatternSegment]
     /// The names of the pattern's parameters in order, shared by every match of this route.
     let parameterNames: [String]
 
     init(method: HTTPMethod, pattern: String, maxBodyBytes: Int, lane: WorkLane = .general,
-         handler: @escaping @Sendable (HTTPRequest) throws -> Reply, segments: [PatternSegment], parameterNames: [String]) {
+         handler: @escaping @Sendable (HTTPRequest) throws -> Reply, bodyOpener: BodyOpener? = nil, segments: [PatternSegment],
+         parameterNames: [String]) {
         self.method = method
         self.pattern = pattern
         self.maxBodyBytes = maxBodyBytes
         self.lane = lane
         self.handler = handler
+        self.bodyOpener = bodyOpener
         self.segments = segments
         self.parameterNames = parameterNames
     }
 
     /// The same route in a new object, for an event loop of its own (see `Router.copyingRoutes`).
     func copy() -> Route {
-        Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: handler, segments: segments,
-              parameterNames: parameterNames)
+        Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: handler, bodyOpener: bodyOpener,
+              segments: segments, parameterNames: parameterNames)
     }
 }

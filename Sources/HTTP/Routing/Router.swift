@@ -54,6 +54,26 @@ public struct Router: Sendable {
         trie = RouteTrie(routes)
     }
 
+    /// Adds a route that takes its body as a stream (see `RequestBodySink`): `open` runs on a
+    /// worker of `lane` once the head is read and decides whether and where the body goes.
+    /// `maxBodyBytes` is still checked against `Content-Length` (413) before anything runs.
+    public mutating func addStreaming(_ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int, lane: WorkLane = .general,
+                                      open: @escaping BodyOpener) {
+        let segments = Router.parse(pattern)
+        let names = segments.compactMap { segment -> String? in
+            switch segment {
+            case .literal: nil
+            case .parameter(let name, _), .rest(let name): name
+            }
+        }
+        let unused: @Sendable (HTTPRequest) throws -> Reply = { _ in
+            .response(.problem(.internalServerError, detail: "The server could not answer this request."))
+        }
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: unused, bodyOpener: open,
+                            segments: segments, parameterNames: names))
+        trie = RouteTrie(routes)
+    }
+
     public mutating func get(_ pattern: String, execution: Execution = .worker, lane: WorkLane = .general, _ handler: @escaping Handler) {
         add(.GET, pattern, execution: execution, lane: lane, handler)
     }
