@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Constant-time comparison of secrets (admin token, and later passwords and share links).
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -37,9 +38,12 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability"]),
         .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
+        // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
+        // upload table and the files waiting in the data folder; knows nothing of HTTP or photos.
+        .target(name: "Uploads", dependencies: ["CNettle", "SQL", "POSIX", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "POSIX", "Observability", "CSodium"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Uploads", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
@@ -55,7 +59,8 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite", "SQL", "SQLTesting"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "SQLTesting"]),
+        .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "SQLTesting"]),
     ],
     // Swift 6 mode everywhere, tests included: data-race safety is checked, not assumed.
     swiftLanguageModes: [.v6]

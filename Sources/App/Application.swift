@@ -17,11 +17,13 @@ public final class Application: Sendable {
     public let databases: ApplicationDatabases
     let photos: PhotoService
     let comments: CommentService
+    let uploads: UploadService
     private let databaseService: DatabaseService
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
     private let httpService: HTTPService
     private let libraryScans: LibraryScans
+    private let uploadSweeper: UploadSweeper
     private let group = Mutex<ServiceGroup?>(nil)
     /// The HTTP server, once started.
     public var server: HTTPServer? { httpService.server }
@@ -53,6 +55,19 @@ public final class Application: Sendable {
             databases.close()
             throw Self.startupError(error)
         }
+        do {
+            uploads = try UploadService(database: databases.comments, dataDirectory: configuration.data, library: photos.library,
+                                        limits: UploadLimits(maxBytes: configuration.maxUploadMegabytes << 20,
+                                                             expirySeconds: configuration.uploadExpirySeconds,
+                                                             perClient: configuration.uploadsPerClient),
+                                        clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
+                                        logger: logger.labeled("uploads"))
+        } catch {
+            comments.stop()
+            photos.stop()
+            databases.close()
+            throw Self.startupError(error)
+        }
         // Before anything is served: comments must still sit under the photos they were written for.
         if let map = comments.store as? any PhotoIdentityMap {
             do {
@@ -70,6 +85,7 @@ public final class Application: Sendable {
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
+        uploadSweeper = UploadSweeper(uploads)
         // The application outlives its server, which is made when the service starts.
         httpService.makeServer { [unowned self] in
             HTTPServer(configuration: serverConfiguration, router: makeRouter(),
@@ -97,6 +113,7 @@ public final class Application: Sendable {
                                   degradation: { photos.degradation })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
+        UploadRoutes(service: uploads).register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
         return router
     }
@@ -118,7 +135,7 @@ public final class Application: Sendable {
     }
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
-    public var services: [any Service] { [databaseService, commentService, libraryService, httpService, libraryScans] }
+    public var services: [any Service] { [databaseService, commentService, libraryService, uploadSweeper, httpService, libraryScans] }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
     public func start() throws {

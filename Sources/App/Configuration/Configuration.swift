@@ -101,6 +101,14 @@ public struct Configuration: Sendable, Equatable {
     /// Whether a photo's GPS position is served in its details. false (the default): nothing
     /// about where a photo was taken leaves the server.
     public var showLocation = false
+    /// Largest photo that may be uploaded, in MiB (tus `Tus-Max-Size`, and each file of a form).
+    public var maxUploadMegabytes = 4096
+    /// Seconds an unfinished upload is kept after its last byte arrived; then its bytes are deleted.
+    public var uploadExpirySeconds = 86_400
+    /// Unfinished uploads one client may have at once; more are refused with 429.
+    public var uploadsPerClient = 100
+    /// Worker threads that write uploads to disk; 0 means 4.
+    public var uploadWorkers = 0
 
     public init() {}
 }
@@ -170,6 +178,8 @@ extension Configuration {
         .int("catalogWorkers", \.catalogWorkers), .int("commentWorkers", \.commentWorkers), .int("imageWorkers", \.imageWorkers),
         .int("rendersPerPhoto", \.rendersPerPhoto), .int("rendersPerClient", \.rendersPerClient),
         .bool("downloadOriginals", \.downloadOriginals), .bool("showLocation", \.showLocation),
+        .int("maxUploadMegabytes", \.maxUploadMegabytes), .int("uploadExpirySeconds", \.uploadExpirySeconds),
+        .int("uploadsPerClient", \.uploadsPerClient), .int("uploadWorkers", \.uploadWorkers),
     ]
 
     /// The key names, for messages and for checking `config.json`.
@@ -343,6 +353,10 @@ extension Configuration {
         }
         try check(publicURL.isEmpty || Self.isPublicURL(publicURL),
                   "publicURL must be an http:// or https:// address without a path's trailing slash, query or fragment, like https://photos.example.org, not \"\(publicURL)\".")
+        try check((1...1_048_576).contains(maxUploadMegabytes), "maxUploadMegabytes must be between 1 and 1048576 (1 TiB).")
+        try check(uploadExpirySeconds >= 60, "uploadExpirySeconds must be at least 60.")
+        try check(uploadsPerClient >= 1, "uploadsPerClient must be at least 1.")
+        try check((0...256).contains(uploadWorkers), "uploadWorkers must be between 0 (automatic) and 256.")
         try check(iiifMaxArea > 0, "iiifMaxArea must be positive.")
         try check(iiifMaxWidth >= 0 && iiifMaxHeight >= 0, "iiifMaxWidth and iiifMaxHeight must not be negative (0: no limit).")
         try check(iiifMaxHeight == 0 || iiifMaxWidth > 0, "iiifMaxHeight needs iiifMaxWidth too, as IIIF requires.")

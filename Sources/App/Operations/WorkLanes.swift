@@ -9,6 +9,8 @@ enum WorkLanes {
     static let comments = WorkLane("comments")
     /// Tiles and thumbnails read from disk or rendered on demand (libvips).
     static let images = WorkLane("images")
+    /// Upload bodies written to disk, and their completion (fsync, header check, the move into the photos folder).
+    static let uploads = WorkLane("uploads")
 
     /// Threads per lane from the configuration; 0 means the default stated on each key.
     static func threads(_ configuration: Configuration, cores: Int) -> [WorkLane: Int] {
@@ -16,6 +18,7 @@ enum WorkLanes {
             catalog: configuration.catalogWorkers == 0 ? 2 : configuration.catalogWorkers,
             comments: configuration.commentWorkers == 0 ? 2 : configuration.commentWorkers,
             images: configuration.imageWorkers == 0 ? max(2, cores) : configuration.imageWorkers,
+            uploads: configuration.uploadWorkers == 0 ? 4 : configuration.uploadWorkers,
         ]
     }
 }

@@ -1,0 +1,33 @@
+import HTTP
+
+/// Who may add and change photos (uploads, favourites, albums, the trash) while the server has
+/// no sign-in: the library is public, so only a person at this machine may change it, the
+/// request reaching the server over loopback, and never a page of another site acting through
+/// that person's browser.
+struct ManagePermission: Sendable {
+    let clientAddress: ClientAddress
+
+    /// Throws 403 unless the request may change the library.
+    func check(_ request: HTTPRequest) throws {
+        guard Self.isLoopback(clientAddress.of(request)) else {
+            throw HTTPError(.forbidden, "Photos can be added and changed only from the machine the server runs on (loopback) until sign-in is set up.")
+        }
+        if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site != "same-origin" && site != "none" {
+            throw HTTPError(.forbidden, "A page of another site cannot add or change photos here.")
+        }
+        if let origin = request.headers["Origin"], !Self.isSameOrigin(origin, host: request.headers["Host"]) {
+            throw HTTPError(.forbidden, "A page of another site (\(origin.prefix(100))) cannot add or change photos here.")
+        }
+    }
+
+    /// 127.0.0.0/8, ::1, and IPv4 loopback written as an IPv6 address.
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+
+    /// Whether an `Origin` names the host the request was sent to.
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host, let separator = origin.range(of: "://") else { return false }
+        return origin[separator.upperBound...].lowercased() == host.lowercased()
+    }
+}

@@ -1,0 +1,235 @@
+import HTTP
+import POSIX
+import Uploads
+
+/// tus 1.0 at `/uploads/` (core, creation, creation-with-upload, termination, checksum,
+/// expiration) and a plain multipart form at `/uploads/form`:
+///
+///     OPTIONS /uploads          what the server offers (Tus-Version, Tus-Extension, Tus-Max-Size …)
+///     POST    /uploads          a new upload of Upload-Length bytes → 201, Location /uploads/{id}
+///     HEAD    /uploads/{id}     Upload-Offset: how many bytes the server has
+///     GET     /uploads/{id}     the same as JSON, with the photo once complete
+///     PATCH   /uploads/{id}     the next bytes, at Upload-Offset
+///     DELETE  /uploads/{id}     cancel: the bytes are deleted
+///     POST    /uploads/form     multipart/form-data: each file part becomes a photo (`curl -F file=@a.jpg`)
+///
+/// Bodies stream to the upload's file in the data folder, never held whole; every route but
+/// OPTIONS is for people allowed to change the library (`ManagePermission`).
+struct UploadRoutes: Sendable {
+    let service: UploadService
+
+    func register(on router: inout Router) {
+        let lane = WorkLanes.uploads
+        // Creation announces at most the limit; the body of one request can be no larger.
+        let maxBody = service.limits.maxBytes
+        // `/uploads/` as the protocol writes it, and `/uploads` too: a trailing slash is a
+        // segment of its own to the router, which only a `*rest` pattern takes.
+        for path in ["/uploads", "/uploads/*rest"] {
+            router.add(.OPTIONS, path, execution: .inline) { _ in options() }
+            router.addStreaming(.POST, path, maxBodyBytes: maxBody, lane: lane) { request in
+                guard (request.parameters["rest"] ?? "").isEmpty else { throw HTTPError(.notFound, "No resource at \(request.path).") }
+                return try tus { try create(request) }
+            }
+        }
+        router.get("/uploads/:id", lane: lane) { request in try tus { try status(request) } }
+        router.addStreaming(.PATCH, "/uploads/:id", maxBodyBytes: maxBody, lane: lane) { request in try tus { try patch(request) } }
+        router.delete("/uploads/:id", lane: lane) { request in try tus { try terminate(request) } }
+        router.addStreaming(.POST, "/uploads/form", maxBodyBytes: Int.max, lane: lane) { request in try form(request) }
+    }
+
+    /// Runs a tus handler: the client must speak tus 1.0.0, and every answer says the server does.
+    private func tus<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch var error as HTTPError {
+            if error.headers["Tus-Resumable"] == nil { error.headers.add("Tus-Resumable", TusProtocol.version) }
+            throw error
+        }
+    }
+
+    private func requireTus(_ request: HTTPRequest) throws {
+        try service.permission.check(request)
+        guard request.headers["Tus-Resumable"] == TusProtocol.version else {
+            throw HTTPError(.preconditionFailed, "This server speaks tus \(TusProtocol.version); send Tus-Resumable: \(TusProtocol.version).",
+                            headers: TusProtocol.headers(["Tus-Version": TusProtocol.version]))
+        }
+    }
+
+    /// What the server offers, for a client's discovery.
+    func options() -> HTTPResponse {
+        HTTPResponse(status: .noContent, headers: TusProtocol.headers([
+            "Tus-Version": TusProtocol.version, "Tus-Extension": TusProtocol.extensions,
+            "Tus-Max-Size": String(service.limits.maxBytes), "Tus-Checksum-Algorithm": ChecksumAlgorithm.advertised,
+        ]))
+    }
+
+    /// Whether the request announces a body.
+    private static func hasBody(_ request: HTTPRequest) -> Bool {
+        if let length = request.headers["Content-Length"] { return length != "0" }
+        return request.headers["Transfer-Encoding"] != nil
+    }
+
+    private func create(_ request: HTTPRequest) throws -> BodyStart {
+        try requireTus(request)
+        if request.headers["Upload-Defer-Length"] != nil {
+            throw HTTPError(.badRequest, "Uploads of a length not known yet are not offered; send Upload-Length.")
+        }
+        guard let length = TusProtocol.number(request.headers["Upload-Length"]) else {
+            throw HTTPError(.badRequest, "Upload-Length must say how many bytes the upload has (a whole number).")
+        }
+        let withData = Self.hasBody(request)
+        if withData && request.headers["Content-Type"]?.lowercased() != TusProtocol.offsetOctetStream {
+            throw HTTPError(.unsupportedMediaType, "Data sent with a creation must be \(TusProtocol.offsetOctetStream).")
+        }
+        let checksum = try Self.checksum(request)
+        let record = try service.create(length: length, metadata: request.headers["Upload-Metadata"] ?? "", request: request)
+        let location = "/uploads/" + record.id.text
+        guard withData || length == 0 else {
+            return .response(HTTPResponse(status: .created, headers: TusProtocol.headers([
+                "Location": location, "Upload-Offset": "0", "Upload-Expires": service.expiryDate(record),
+            ])))
+        }
+        // Creation with upload: the body is the first piece, at offset 0.
+        let claim = try service.claim(record.id)
+        let file: FileDescriptor
+        do { file = try service.files.openForWriting(record.id) } catch {
+            claim.release()
+            throw UploadService.storageError(error)
+        }
+        if let length = request.headers["Content-Length"].flatMap(TusProtocol.number), length > record.length {
+            file.close()
+            claim.release()
+            throw HTTPError(.contentTooLarge, "The body is longer than Upload-Length.")
+        }
+        return .sink(UploadSink(service: service, record: record, file: file, claim: claim, offset: 0, checksum: checksum, location: location))
+    }
+
+    private func patch(_ request: HTTPRequest) throws -> BodyStart {
+        try requireTus(request)
+        guard request.headers["Content-Type"]?.lowercased() == TusProtocol.offsetOctetStream else {
+            throw HTTPError(.unsupportedMediaType, "A PATCH body must be \(TusProtocol.offsetOctetStream).")
+        }
+        guard let offset = TusProtocol.number(request.headers["Upload-Offset"]) else {
+            throw HTTPError(.badRequest, "Upload-Offset must say where the bytes go (a whole number).")
+        }
+        let checksum = try Self.checksum(request)
+        let id = try Self.id(request)
+        _ = try service.record(id)
+        let claim = try service.claim(id)
+        do {
+            // Read again under the claim: the request that held it may have moved it on.
+            let record = try service.record(id)
+            let current = try service.offset(record)
+            guard offset == current else {
+                throw HTTPError(.conflict, "The upload is at offset \(current), not \(offset); continue from there.",
+                                headers: TusProtocol.headers(["Upload-Offset": String(current)]))
+            }
+            if record.state == .complete {
+                claim.release()
+                var headers = TusProtocol.headers(["Upload-Offset": String(current)])
+                if let path = record.photoPath {
+                    Self.describe(UploadOutcome(path: path, photoID: service.library.catalog.photo(relativePath: path)?.id,
+                                                duplicate: record.duplicate), into: &headers)
+                }
+                return .response(HTTPResponse(status: .noContent, headers: headers))
+            }
+            if let length = request.headers["Content-Length"].flatMap(TusProtocol.number), length > record.length - current {
+                throw HTTPError(.contentTooLarge, "The body goes past the upload's length of \(record.length) bytes.")
+            }
+            let file: FileDescriptor
+            do { file = try service.files.openForWriting(id) } catch { throw UploadService.storageError(error) }
+            return .sink(UploadSink(service: service, record: record, file: file, claim: claim, offset: current, checksum: checksum, location: nil))
+        } catch {
+            claim.release()
+            throw error
+        }
+    }
+
+    /// HEAD and GET: how far the upload is (`Upload-Offset`), and once complete where its photo is.
+    private func status(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.method != .HEAD { try service.permission.check(request) } else { try requireTus(request) }
+        let id = try Self.id(request)
+        // A PATCH cut a moment ago may still be writing its last piece: its claim says so.
+        let claim = try service.claim(id)
+        defer { claim.release() }
+        let record = try service.record(id)
+        let offset = try service.offset(record)
+        var headers = TusProtocol.headers(["Upload-Offset": String(offset), "Upload-Length": String(record.length)])
+        if !record.metadata.isEmpty { headers.add("Upload-Metadata", record.metadata) }
+        if record.state == .receiving { headers.add("Upload-Expires", service.expiryDate(record)) }
+        let photo = record.photoPath.map { path in
+            UploadStatus.PhotoPlace(id: service.library.catalog.photo(relativePath: path)?.id, path: path)
+        }
+        if let photo, let path = record.photoPath {
+            Self.describe(UploadOutcome(path: path, photoID: photo.id, duplicate: record.duplicate), into: &headers)
+        }
+        let status = UploadStatus(id: record.id.text, offset: offset, length: record.length, complete: record.state == .complete,
+                                  expires: record.state == .receiving ? service.expiryDate(record) : nil, photo: photo,
+                                  duplicate: record.duplicate)
+        return try HTTPResponse.json(status, headers: headers)
+    }
+
+    private func terminate(_ request: HTTPRequest) throws -> HTTPResponse {
+        try requireTus(request)
+        let id = try Self.id(request)
+        _ = try service.record(id)
+        let claim = try service.claim(id)
+        defer { claim.release() }
+        try service.terminate(id)
+        return HTTPResponse(status: .noContent, headers: TusProtocol.commonHeaders)
+    }
+
+    private func form(_ request: HTTPRequest) throws -> BodyStart {
+        try service.permission.check(request)
+        guard let boundary = MultipartReader.boundary(contentType: request.headers["Content-Type"] ?? "") else {
+            throw HTTPError(.unsupportedMediaType, "Send the photos as multipart/form-data (curl -F file=@photo.jpg).")
+        }
+        return .sink(FormUploadSink(service: service, request: request, reader: MultipartReader(boundary: boundary)))
+    }
+
+    // MARK: - Fields
+
+    private static func id(_ request: HTTPRequest) throws -> UploadID {
+        guard let text = request.parameters["id"], let id = UploadID(text) else {
+            throw HTTPError(.notFound, "There is no upload at \(request.path).")
+        }
+        return id
+    }
+
+    private static func checksum(_ request: HTTPRequest) throws -> UploadChecksumHeader? {
+        guard let field = request.headers["Upload-Checksum"] else { return nil }
+        do { return try UploadChecksumHeader.parse(field) } catch {
+            switch error {
+            case .unsupported(let name):
+                throw HTTPError(.badRequest, "The checksum algorithm \(name) is not offered; use one of \(ChecksumAlgorithm.advertised).",
+                                headers: ["Tus-Checksum-Algorithm": ChecksumAlgorithm.advertised])
+            case .malformed:
+                throw HTTPError(.badRequest, "Upload-Checksum must be an algorithm and a base64 digest of its length.")
+            }
+        }
+    }
+
+    /// Where a complete upload's photo is, as answer fields: `Photo-ID` once listed, and
+    /// `Photo-Duplicate: true` when the bytes were in the library already.
+    static func describe(_ outcome: UploadOutcome, into headers: inout HTTPHeaders) {
+        if let id = outcome.photoID {
+            headers.add("Photo-ID", String(id))
+            headers.add("Content-Location", "/photos/\(id)")
+        }
+        headers.add("Photo-Duplicate", outcome.duplicate ? "true" : "false")
+    }
+}
+
+/// `GET /uploads/{id}`.
+struct UploadStatus: Encodable {
+    struct PhotoPlace: Encodable {
+        var id: Int?
+        var path: String
+    }
+
+    var id: String
+    var offset: Int
+    var length: Int
+    var complete: Bool
+    var expires: String?
+    var photo: PhotoPlace?
+    var duplicate: Bool
+}

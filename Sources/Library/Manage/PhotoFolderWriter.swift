@@ -1,0 +1,173 @@
+import Foundation
+import POSIX
+
+/// Why a change to the photos folder was refused or failed.
+public enum FolderWriteError: Error, Equatable, CustomStringConvertible {
+    /// A relative path that is not a plain path beneath the folder (empty, `..`, hidden, too long…).
+    case invalidPath(String)
+    /// A symbolic link (or something that is not a folder) where a folder was to be: never followed.
+    case notAFolder(String)
+    /// Nothing at that path.
+    case missing(String)
+    /// The disk or the user's quota is full.
+    case full
+    /// Any other failure of the system.
+    case system(SystemCallError)
+
+    public var description: String {
+        switch self {
+        case .invalidPath(let path): "\"\(path)\" is not a path of a folder or file in the photos folder."
+        case .notAFolder(let path): "\(path) is not a folder of the photos folder."
+        case .missing(let path): "There is nothing at \(path) in the photos folder."
+        case .full: "The disk is full."
+        case .system(let error): "The photos folder could not be changed (\(error.reason))."
+        }
+    }
+
+    static func from(_ error: SystemCallError, path: String) -> FolderWriteError {
+        switch error.errno {
+        case ENOSPC, EDQUOT, EFBIG: .full
+        case ELOOP, ENOTDIR: .notAFolder(path)
+        case ENOENT: .missing(path)
+        default: .system(error)
+        }
+    }
+}
+
+/// Every change PhotoScroll makes in the photos folder goes through here, and stays inside it:
+/// folders are opened one component at a time from the root with `O_NOFOLLOW` (a symbolic
+/// link on the way is refused, never followed out), made when missing, and files are put in
+/// place with `linkat`/`renameat` relative to those descriptors, never over an existing name.
+public struct PhotoFolderWriter: Sendable {
+    /// Absolute path of the photos folder.
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    /// The components of a relative path, each checked: not empty, not `.` or `..`, not hidden,
+    /// no NUL, at most 255 bytes; at most 64 deep. "" is the root.
+    public static func components(_ relative: String) throws(FolderWriteError) -> [String] {
+        if relative.isEmpty { return [] }
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count <= 64 else { throw .invalidPath(relative) }
+        for part in parts {
+            guard !part.isEmpty, part != ".", part != "..", !part.hasPrefix("."), !part.utf8.contains(0), part.utf8.count <= 255 else {
+                throw .invalidPath(relative)
+            }
+        }
+        return parts
+    }
+
+    /// Opens the folder at `relative` (made, with any missing parents, when `create`), walking
+    /// from the root without following any link.
+    public func openFolder(_ relative: String, create: Bool) throws(FolderWriteError) -> FileDescriptor {
+        let parts = try Self.components(relative)
+        var current: FileDescriptor
+        do { current = try FileDescriptor.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: "") }
+        var walked = ""
+        for part in parts {
+            walked = walked.isEmpty ? part : walked + "/" + part
+            let next: FileDescriptor
+            do {
+                next = try Self.openChild(current, part, create: create)
+            } catch {
+                current.close()
+                throw FolderWriteError.from(error, path: walked)
+            }
+            current.close()
+            current = next
+        }
+        return current
+    }
+
+    private static func openChild(_ parent: FileDescriptor, _ name: String, create: Bool) throws(SystemCallError) -> FileDescriptor {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        let opened = openat(parent.rawValue, name, flags)
+        if opened >= 0 { return FileDescriptor(rawValue: opened) }
+        guard errno == ENOENT, create else { throw SystemCallError(call: "openat(\(name))", errno: errno) }
+        if mkdirat(parent.rawValue, name, 0o755) != 0 && errno != EEXIST { throw SystemCallError(call: "mkdirat(\(name))", errno: errno) }
+        // The folder just made is synced into its parent, so a crash cannot lose the path to a photo.
+        _ = fsync(parent.rawValue)
+        let again = openat(parent.rawValue, name, flags)
+        guard again >= 0 else { throw SystemCallError(call: "openat(\(name))", errno: errno) }
+        return FileDescriptor(rawValue: again)
+    }
+
+    /// Puts the complete file at `source` (outside the photos folder, in the data folder) into
+    /// `folder` as `name`, or as `name (2)`, `name (3)` … when that is taken, and returns its
+    /// relative path. Within one file system the file is linked in place (atomic, never over
+    /// another file) and `source` removed; across file systems it is copied to a hidden name in
+    /// the folder, synced, then linked the same way, so a half-copied photo never has a visible
+    /// name. The folder is synced before this returns.
+    public func place(_ source: String, in folder: String, as name: String) throws(FolderWriteError) -> String {
+        _ = try Self.components(name)
+        let destination = try openFolder(folder, create: true)
+        defer { destination.close() }
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        let placed: String
+        if let linked = try link(AT_FDCWD, source, into: destination, as: name) {
+            placed = linked
+        } else {
+            // Another file system: copy beside the destination under a hidden name first.
+            let hidden = ".photoscroll-upload-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            try copy(source, into: destination, as: hidden)
+            let linked: String?
+            do { linked = try link(destination.rawValue, hidden, into: destination, as: name) } catch {
+                unlinkat(destination.rawValue, hidden, 0)
+                throw error
+            }
+            unlinkat(destination.rawValue, hidden, 0)
+            guard let linked else { throw .system(SystemCallError(call: "linkat", errno: EXDEV)) }
+            placed = linked
+        }
+        unlink(source)
+        _ = fsync(destination.rawValue)
+        return prefix + placed
+    }
+
+    /// Links `source` (relative to `directory`) into `destination` under the first free one of
+    /// `name`, `name (2)` …; nil when the two are on different file systems.
+    private func link(_ directory: Int32, _ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) -> String? {
+        for n in 1...1000 {
+            let candidate = n == 1 ? name : Self.numbered(name, n)
+            if linkat(directory, source, destination.rawValue, candidate, 0) == 0 { return candidate }
+            switch errno {
+            case EEXIST: continue
+            case EXDEV: return nil
+            default: throw FolderWriteError.from(SystemCallError(call: "linkat", errno: errno), path: candidate)
+            }
+        }
+        throw .invalidPath(name)
+    }
+
+    /// `a.jpg` → `a (2).jpg`.
+    static func numbered(_ name: String, _ n: Int) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(n))" }
+        return "\(name[..<dot]) (\(n))\(name[dot...])"
+    }
+
+    /// Copies `source` into a new file `name` of `destination` and syncs it; the new file is
+    /// removed again when anything fails (a full disk leaves nothing behind).
+    private func copy(_ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) {
+        let input: FileDescriptor
+        do { input = try FileDescriptor.open(source, O_RDONLY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: name) }
+        defer { input.close() }
+        let made = openat(destination.rawValue, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard made >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: name) }
+        let output = FileDescriptor(rawValue: made)
+        defer { output.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        do {
+            while true {
+                let count = try input.read(into: buffer)
+                if count == 0 { break }
+                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
+            try requireSystemCall("fsync") { fsync(output.rawValue) }
+        } catch {
+            unlinkat(destination.rawValue, name, 0)
+            throw FolderWriteError.from(error, path: name)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+private import CNettle
+import POSIX
+
+// The C wall of uploads: nettle's digests (Debian's `nettle-dev`) and the kernel's random
+// bytes (`getrandom`, declared by the same target's header). No other file imports CNettle.
+
+/// `count` random bytes from the kernel; blocks only until the pool is first ready, at boot.
+func randomBytes(_ count: Int) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+        let got = bytes.withUnsafeMutableBytes { buffer in
+            try? requireSystemCall("getrandom") { getrandom(buffer.baseAddress! + filled, buffer.count - filled, 0) }
+        }
+        guard let got, got > 0 else { preconditionFailure("getrandom failed") }
+        filled += got
+    }
+    return bytes
+}
+
+/// The digests the tus checksum extension may name. A client sends `Upload-Checksum: sha1 <base64 digest>` with a
+/// PATCH; the server digests the body as it is written and refuses the piece (460) when they differ.
+public enum ChecksumAlgorithm: String, Sendable, CaseIterable {
+    case sha1, sha256, sha512
+
+    /// How `Tus-Checksum-Algorithm` lists them.
+    public static var advertised: String { allCases.map(\.rawValue).joined(separator: ",") }
+
+    /// The digest's length in bytes.
+    public var digestBytes: Int {
+        switch self {
+        case .sha1: Int(SHA1_DIGEST_SIZE)
+        case .sha256: Int(SHA256_DIGEST_SIZE)
+        case .sha512: Int(SHA512_DIGEST_SIZE)
+        }
+    }
+}
+
+/// A running digest of one algorithm. Not shared between threads: one PATCH's sink owns it.
+public final class ChecksumDigest {
+    public let algorithm: ChecksumAlgorithm
+    private let context: UnsafeMutableRawPointer
+
+    public init(_ algorithm: ChecksumAlgorithm) {
+        self.algorithm = algorithm
+        switch algorithm {
+        case .sha1:
+            let sha1 = UnsafeMutablePointer<sha1_ctx>.allocate(capacity: 1)
+            nettle_sha1_init(sha1)
+            context = UnsafeMutableRawPointer(sha1)
+        case .sha256:
+            let sha256 = UnsafeMutablePointer<sha256_ctx>.allocate(capacity: 1)
+            nettle_sha256_init(sha256)
+            context = UnsafeMutableRawPointer(sha256)
+        case .sha512:
+            let sha512 = UnsafeMutablePointer<sha512_ctx>.allocate(capacity: 1)
+            nettle_sha512_init(sha512)
+            context = UnsafeMutableRawPointer(sha512)
+        }
+    }
+
+    deinit { context.deallocate() }
+
+    /// Adds bytes to the digest.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
+        switch algorithm {
+        case .sha1: nettle_sha1_update(context.assumingMemoryBound(to: sha1_ctx.self), bytes.count, base)
+        case .sha256: nettle_sha256_update(context.assumingMemoryBound(to: sha256_ctx.self), bytes.count, base)
+        case .sha512: nettle_sha512_update(context.assumingMemoryBound(to: sha512_ctx.self), bytes.count, base)
+        }
+    }
+
+    public func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+    /// The digest of everything added; the digest starts over afterwards.
+    public func finish() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: algorithm.digestBytes)
+        digest.withUnsafeMutableBufferPointer { out in
+            switch algorithm {
+            case .sha1: nettle_sha1_digest(context.assumingMemoryBound(to: sha1_ctx.self), out.count, out.baseAddress)
+            case .sha256: nettle_sha256_digest(context.assumingMemoryBound(to: sha256_ctx.self), out.count, out.baseAddress)
+            case .sha512: nettle_sha512_digest(context.assumingMemoryBound(to: sha512_ctx.self), out.count, out.baseAddress)
+            }
+        }
+        return digest
+    }
+}
