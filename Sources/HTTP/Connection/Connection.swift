@@ -42,6 +42,10 @@ final class Connection: @unchecked Sendable {
     /// The sink of the streamed body being read, from its opening until its finish is handed to
     /// a worker; abandoned if the body ends any other way.
     private var body: OpenBody?
+    /// A piece is with a worker being written: an abandon waits for it, so the sink sees its
+    /// pieces in order.
+    private var writing = false
+    private var abandonAfterWrite: OpenBody?
 
     struct OpenBody {
         let sequence: Int
@@ -206,15 +210,25 @@ final class Connection: @unchecked Sendable {
         guard let body, body.sequence == sequence else { return }
         let context = loop.context
         let loop = self.loop
+        writing = true
         context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { [self] in
             do {
                 try body.sink.write(piece)
-                loop.execute { [self] in self.apply(.bodyWritten(sequence: sequence)) }
+                loop.execute { [self] in self.pieceWritten(.bodyWritten(sequence: sequence)) }
             } catch {
                 let prepared = PreparedResponse(context.responder.response(for: error, request: body.request), for: body.request)
-                loop.execute { [self] in self.apply(.bodyFailed(sequence: sequence, prepared)) }
+                loop.execute { [self] in self.pieceWritten(.bodyFailed(sequence: sequence, prepared)) }
             }
         }
+    }
+
+    private func pieceWritten(_ event: ConnectionMachine.Event) {
+        writing = false
+        if let waiting = abandonAfterWrite {
+            abandonAfterWrite = nil
+            abandon(waiting)
+        }
+        apply(event)
     }
 
     private func finishBody(_ sequence: Int) {
@@ -228,9 +242,19 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Tells a sink its body has ended early, on a worker (it may write down how far it got).
+    /// Tells a sink its body has ended early, on a worker, after the piece being written and
+    /// with the bytes that arrived since (it keeps what it has and writes down how far it got).
     private func abandon(_ body: OpenBody) {
-        loop.context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { body.sink.abandon() }
+        if writing {
+            abandonAfterWrite = body
+            return
+        }
+        let rest = machine.unwrittenPiece
+        machine.unwrittenPiece = []
+        loop.context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) {
+            if !rest.isEmpty { try? body.sink.write(rest) }
+            body.sink.abandon()
+        }
     }
 
     /// Runs a route: inline handlers here, offloaded work on the pool with the answer posted back.

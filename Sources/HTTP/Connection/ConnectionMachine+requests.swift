@@ -264,6 +264,12 @@ extension ConnectionMachine {
 
     /// A request that cannot be read: answer it after the earlier ones, then close.
     mutating func fail(_ error: RequestError, record: RequestRecord?, now: Double, into actions: inout [Action]) {
+        // A streamed body has its slot already: the error is its answer.
+        if case .body(let reader) = phase, let stream = reader.stream {
+            keepUnwrittenPiece()
+            answerStreamEarly(sequence: stream.sequence, .problem(error), mustClose: true, now: now, into: &actions)
+            return
+        }
         let record = record ?? RequestRecord(method: HTTPMethod("-"), path: "-", routePattern: "", remoteAddress: remoteAddress,
                                              startedAt: now, http10: false)
         phase = .stopped

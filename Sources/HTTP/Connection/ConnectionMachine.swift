@@ -167,6 +167,21 @@ struct ConnectionMachine {
         var progressAt: Double
     }
 
+    /// Bytes of a streamed body that had arrived but not reached the sink when the body ended
+    /// early (a cut connection, a timeout): handed to the sink before it is abandoned, so an
+    /// upload keeps every byte that arrived.
+    var unwrittenPiece: [UInt8] = []
+
+    /// Keeps what a streamed body has gathered, and what waits unread for it, as `unwrittenPiece`.
+    mutating func keepUnwrittenPiece() {
+        guard case .body(var reader) = phase, let stream = reader.stream, stream.state == .open else { return }
+        if reader.chunked == nil && reader.remaining > 0 && inboundStart < inbound.count {
+            let take = min(reader.remaining, inbound.count - inboundStart)
+            reader.body.append(contentsOf: inbound[inboundStart..<(inboundStart + take)])
+        }
+        unwrittenPiece = reader.body
+    }
+
     /// The size of the pieces a streamed body is handed to its sink in.
     static let streamPieceBytes = 512 * 1024
 
@@ -449,6 +464,7 @@ struct ConnectionMachine {
     }
 
     mutating func close(into actions: inout [Action]) {
+        keepUnwrittenPiece()
         phase = .closed
         slots.removeAll()
         inFlight = 0

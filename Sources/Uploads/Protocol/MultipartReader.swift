@@ -50,7 +50,7 @@ public struct MultipartReader: Sendable {
             var value = parameter[parameter.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             // RFC 2046: 1 to 70 characters.
-            guard (1...70).contains(value.utf8.count), value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { return nil }
+            guard (1...70).contains(value.utf8.count), value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }), value.utf8.last != 0x20 else { return nil }
             return value
         }
         return nil

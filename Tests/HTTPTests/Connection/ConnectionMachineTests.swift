@@ -10,6 +10,9 @@ final class ConnectionMachineTests: XCTestCase {
         case send(Int, close: Bool)
         case shutdownWrite
         case close
+        case openBody(String)
+        case writeBody(Int)
+        case finishBody
     }
 
     var limits: HTTPLimits {
@@ -26,6 +29,7 @@ final class ConnectionMachineTests: XCTestCase {
         router.get("/a", execution: .inline) { _ in HTTPResponse() }
         router.get("/b") { _ in HTTPResponse() }
         router.post("/upload", maxBodyBytes: 10) { _ in HTTPResponse() }
+        router.addStreaming(.PATCH, "/stream", maxBodyBytes: 1 << 30) { _ in .response(HTTPResponse()) }
         return router
     }
 
@@ -45,6 +49,11 @@ final class ConnectionMachineTests: XCTestCase {
             case .send(let response, _, let close): return .send(response.status.rawValue, close: close)
             case .shutdownWrite: return .shutdownWrite
             case .close: return .close
+            case .openBody(let d):
+                sequences.append(d.sequence)
+                return .openBody(d.request.path)
+            case .writeBody(_, let piece): return .writeBody(piece.count)
+            case .finishBody: return .finishBody
             }
         }
     }
@@ -256,5 +265,76 @@ final class ConnectionMachineTests: XCTestCase {
         XCTAssertEqual(steps(m.event(.outputDrained, now: 0)), [])
         XCTAssertEqual(steps(m.event(.timer, now: 1000)), [], "no idle timeout while streaming")
         XCTAssertEqual(steps(m.event(.inputClosed, now: 1000)), [.close])
+    }
+
+    // MARK: - Streamed bodies
+
+    func testAStreamedBodyIsReadOnlyOnceItsSinkIsOpenAndAtMostAPieceAhead() {
+        var m = machine()
+        let piece = ConnectionMachine.streamPieceBytes
+        let total = piece * 2 + 100
+        XCTAssertEqual(receive(&m, "PATCH /stream HTTP/1.1\r\nHost: a\r\nContent-Length: \(total)\r\n\r\n", at: 0), [.openBody("/stream")])
+        let sequence = sequences.last!
+        XCTAssertFalse(m.wantsInput, "nothing of the body is read before the route says where it goes")
+        m.inbound.append(contentsOf: [UInt8](repeating: 1, count: piece + 10))
+        XCTAssertEqual(steps(m.event(.bytesReceived, now: 0)), [])
+        XCTAssertEqual(steps(m.event(.bodyOpened(sequence: sequence, refusal: nil), now: 1)), [.writeBody(piece)])
+        XCTAssertTrue(m.wantsInput, "the next piece is gathered while one is written")
+        m.inbound.append(contentsOf: [UInt8](repeating: 2, count: piece))
+        XCTAssertEqual(steps(m.event(.bytesReceived, now: 1)), [])
+        XCTAssertFalse(m.wantsInput, "a piece written and a piece gathered: reading pauses")
+        XCTAssertNil(m.nextDeadline(), "waiting for the disk is not the client's delay")
+        XCTAssertEqual(steps(m.event(.bodyWritten(sequence: sequence), now: 2)), [.writeBody(piece)])
+        XCTAssertEqual(m.nextDeadline(), 2 + limits.bodyTimeoutSeconds, "the body times out from its last progress")
+        m.inbound.append(contentsOf: [UInt8](repeating: 3, count: 90))
+        XCTAssertEqual(steps(m.event(.bytesReceived, now: 2)), [])
+        XCTAssertNil(m.nextDeadline(), "all received: only the server is awaited")
+        XCTAssertEqual(steps(m.event(.bodyWritten(sequence: sequence), now: 3)), [.writeBody(100)])
+        XCTAssertEqual(steps(m.event(.bodyWritten(sequence: sequence), now: 3)), [.finishBody])
+        XCTAssertEqual(ok(&m, sequence, at: 4, status: 204), [.send(204, close: false)])
+        XCTAssertTrue(m.wantsInput)
+    }
+
+    func testARefusedStreamAnswersWithoutReadingAndCloses() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "PATCH /stream HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n", at: 0),
+                       [.openBody("/stream")])
+        let refusal = PreparedResponse(status: .conflict, headers: [:], payload: .none, contentLength: 0)
+        XCTAssertEqual(steps(m.event(.bodyOpened(sequence: sequences.last!, refusal: refusal), now: 0)), [.send(409, close: true)])
+        XCTAssertFalse(m.wantsInput)
+    }
+
+    func testAnOpenStreamSendsContinueAndAFailedPieceEndsIt() {
+        var m = machine()
+        XCTAssertEqual(receive(&m, "PATCH /stream HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n", at: 0),
+                       [.openBody("/stream")])
+        let sequence = sequences.last!
+        XCTAssertEqual(steps(m.event(.bodyOpened(sequence: sequence, refusal: nil), now: 0)), [.sendContinue])
+        XCTAssertEqual(m.streamingSequence, sequence)
+        XCTAssertEqual(receive(&m, "0123456789", at: 1), [.writeBody(10)])
+        let failure = PreparedResponse(status: .insufficientStorage, headers: [:], payload: .none, contentLength: 0)
+        XCTAssertEqual(steps(m.event(.bodyFailed(sequence: sequence, failure), now: 1)), [.send(507, close: true)])
+        XCTAssertNil(m.streamingSequence, "the connection abandons the sink")
+    }
+
+    func testAStreamThatStallsTimesOutAndAnEmptyOneFinishesAtOnce() {
+        var m = machine()
+        _ = receive(&m, "PATCH /stream HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", at: 0)
+        _ = m.event(.bodyOpened(sequence: sequences.last!, refusal: nil), now: 0)
+        XCTAssertEqual(receive(&m, "01234", at: 1), [])
+        XCTAssertEqual(steps(m.event(.timer, now: 1 + limits.bodyTimeoutSeconds)), [.send(408, close: true)])
+
+        var empty = machine()
+        XCTAssertEqual(receive(&empty, "PATCH /stream HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", at: 0), [.openBody("/stream")])
+        XCTAssertEqual(steps(empty.event(.bodyOpened(sequence: sequences.last!, refusal: nil), now: 0)), [.finishBody])
+    }
+
+    func testAChunkedStreamIsDecodedIntoPieces() {
+        var m = machine()
+        _ = receive(&m, "PATCH /stream HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", at: 0)
+        let sequence = sequences.last!
+        _ = m.event(.bodyOpened(sequence: sequence, refusal: nil), now: 0)
+        XCTAssertEqual(receive(&m, "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", at: 1), [.writeBody(11)])
+        XCTAssertEqual(steps(m.event(.bodyWritten(sequence: sequence), now: 1)), [.finishBody])
     }
 }
