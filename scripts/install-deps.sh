@@ -53,7 +53,7 @@ python_312_or_newer() {
 for group in "$@"; do
     if [ "$group" = test ]; then
         # Browser tests: selenium, pytest and iiif-prezi3 in a project-local virtualenv.
-        if [ ! -x .venv/bin/pytest ] || ! .venv/bin/python -c 'import selenium, iiif_prezi3' 2>/dev/null; then
+        if [ ! -x .venv/bin/pytest ] || ! .venv/bin/python -c 'import selenium, iiif_prezi3, tusclient' 2>/dev/null; then
             python3 -m venv .venv
             .venv/bin/pip install --quiet --disable-pip-version-check -r Tests/Browser/requirements.txt
         fi
