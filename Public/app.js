@@ -4,17 +4,17 @@
 // #/albums/2/photos/3 the pager paging through that album only. Reload, Back and a shared link
 // land on the same view.
 
-import { PhotoIndex } from './photo-index.js';
-import { PhotoGrid } from './grid.js';
-import { Scrubber } from './scrubber.js';
-import { Pager } from './pager.js';
-import { Composer } from './composer.js';
-import { ZoomViewer } from './zoom-viewer.js';
-import { flyPhoto, cancelFlight } from './photo-transition.js';
-import { PhotoActions } from './photo-actions.js';
-import { FullScreen } from './fullscreen.js';
-import { Slideshow } from './slideshow.js';
-import { listAlbums } from './api.js';
+import { PhotoIndex } from './core/photo-index.js';
+import { PhotoGrid } from './views/grid.js';
+import { Scrubber } from './ui/scrubber.js';
+import { Pager } from './views/pager.js';
+import { Composer } from './ui/composer.js';
+import { ZoomViewer } from './views/zoom-viewer.js';
+import { flyPhoto, cancelFlight } from './photo/flight.js';
+import { PhotoActions } from './ui/photo-actions.js';
+import { FullScreen } from './ui/fullscreen.js';
+import { Slideshow } from './views/slideshow.js';
+import { listAlbums } from './core/api.js';
 
 const gridView = document.getElementById('grid-view');
 const pagerView = document.getElementById('pager-view');

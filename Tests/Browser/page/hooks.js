@@ -4,7 +4,7 @@
 // the page's own (conftest.new_driver), and it imports the page's module once that has run, so
 // the page under test is the one people get.
 (() => {
-  // Every keydown listener the page adds and removes, counted apart from Public/keyboard.js's own
+  // Every keydown listener the page adds and removes, counted apart from Public/util/keyboard.js's own
   // count: a listener left behind shows here whatever the module believes.
   const keydown = [];
   const capture = (options) => Boolean(typeof options === 'boolean' ? options : options?.capture);
@@ -26,7 +26,7 @@
     if (!entry) return;
     let modules;
     try {
-      modules = await Promise.all([import(entry.src), import(new URL('keyboard.js', entry.src).href)]);
+      modules = await Promise.all([import(entry.src), import(new URL('util/keyboard.js', entry.src).href)]);
     } catch {
       return; // the page's modules could not be fetched, so the page has not started either
     }
@@ -77,7 +77,7 @@
       get changes() { return slideshow.changes; },
       get fullscreen() { return slideshow.fullscreen; },
     };
-    // How many key handlers listen now: as Public/keyboard.js counts them, and as the browser has them.
+    // How many key handlers listen now: as Public/util/keyboard.js counts them, and as the browser has them.
     window.__keys = {
       get listening() { return listeningCount(); },
       get listeners() { return keydown.length; },

@@ -4,8 +4,8 @@
 // click or key stops it, back on the pager at the photo it had reached. Full screen where the
 // browser allows, and the screen kept awake while it plays.
 
-import { requestFullscreen, exitFullscreen, fullscreenElement } from './fullscreen.js';
-import { Keys } from './keyboard.js';
+import { requestFullscreen, exitFullscreen, fullscreenElement } from '../ui/fullscreen.js';
+import { Keys } from '../util/keyboard.js';
 
 /** Seconds each photo stays on screen. */
 export const SLIDE_SECONDS = 4;

@@ -9,10 +9,10 @@
 //   host.dismiss?              {begin(), move(dx, dy), end(vx, vy)}: a vertical drag at fit closes
 //   host.tap?(p), host.doubleTap?(p, target)
 
-import { DragGesture } from './gesture-drag.js';
-import { PinchGesture } from './gesture-pinch.js';
-import { TapGesture } from './gesture-tap.js';
-import { VelocityTracker } from './motion.js';
+import { DragGesture } from './drag.js';
+import { PinchGesture } from './pinch.js';
+import { TapGesture } from './tap.js';
+import { VelocityTracker } from '../util/motion.js';
 
 const TAP_MS = 300;
 

@@ -3,7 +3,7 @@
 // full screen of the page's own where it has not (Safari on iPhone offers it only for video):
 // either way the bars go, the photo stands alone on black, and Escape or the exit button ends it.
 
-import { Keys } from './keyboard.js';
+import { Keys } from '../util/keyboard.js';
 
 const root = document.documentElement;
 

@@ -4,7 +4,7 @@
 // strip moves, the slot that fell behind is handed the page coming up ahead. `offset` is how far
 // along the strip the view is, in px: page i is in front at offset i × stride.
 
-import { Animation, Spring, rubberBand, rubberBandInverse } from './motion.js';
+import { Animation, Spring, rubberBand, rubberBandInverse } from '../util/motion.js';
 
 /** Speed (px per ms) above which a release goes on to the page it is heading for. */
 const PAGE_FLICK_SPEED = 0.3;

@@ -3,7 +3,7 @@
 // smaller than the viewport, otherwise never leaving a gap at an edge. One object per scale,
 // so a drag, a fling and a pinch's settle all clamp and stretch the same way.
 
-import { rubberBand, rubberBandInverse } from './motion.js';
+import { rubberBand, rubberBandInverse } from '../util/motion.js';
 
 /** The allowed translations of a `width`×`height` CSS px photo in a `vw`×`vh` viewport. */
 export class PanBounds {

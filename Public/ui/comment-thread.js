@@ -2,7 +2,7 @@
 // A photo's comment thread: loaded once, then kept live through Server-Sent Events.
 // Every piece of text goes in as textContent, so a comment can never become markup.
 
-import { listComments, commentEvents } from './api.js';
+import { listComments, commentEvents } from '../core/api.js';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

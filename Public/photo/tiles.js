@@ -3,7 +3,7 @@
 // Coarser tiles stay under the finer ones until the finer ones have arrived, so the screen is
 // never blank; a tile that leaves the view before it arrives is cancelled (its src dropped).
 
-import { ImageRetry } from './image-retry.js';
+import { ImageRetry } from '../util/image-retry.js';
 
 const key = (t) => `${t.z}/${t.x}/${t.y}`;
 

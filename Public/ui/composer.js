@@ -3,7 +3,7 @@
 // It is a real <form method=post> (the server takes form posts too); with scripts it posts JSON,
 // stays above the on-screen keyboard, and says in words what the server refused.
 
-import { postComment } from './api.js';
+import { postComment } from '../core/api.js';
 
 const AUTHOR_KEY = 'photoscroll.author';
 

@@ -3,8 +3,8 @@
 // out of the grid and shrinks it back in. A copy flies above everything: the square thumbnail
 // grows into the whole photo (its one-tile level 0 around it) while the view behind fades.
 
-import { Animation, Spring, prefersReducedMotion } from './motion.js';
-import { tileURL } from './geometry.js';
+import { Animation, Spring, prefersReducedMotion } from '../util/motion.js';
+import { tileURL } from './pyramid.js';
 
 let flight = null;
 

@@ -4,7 +4,7 @@
 // the "i" key). The panel stays open from photo to photo until it is closed.
 
 import { share } from './share.js';
-import { Keys } from './keyboard.js';
+import { Keys } from '../util/keyboard.js';
 
 export class PhotoActions {
   /**

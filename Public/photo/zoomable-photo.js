@@ -5,10 +5,10 @@
 // per device pixel; when the fitted photo is already that sharp, it can still be zoomed to twice
 // its fitted size, so every photo zooms.
 
-import { levelFor, tilesCovering, tileRectInPhoto, tileURL } from './geometry.js';
-import { ViewerTiles } from './viewer-tiles.js';
+import { levelFor, tilesCovering, tileRectInPhoto, tileURL } from './pyramid.js';
+import { ViewerTiles } from './tiles.js';
 import { PanBounds } from './pan-bounds.js';
-import { Animation, Momentum, Spring, rubberBand } from './motion.js';
+import { Animation, Momentum, Spring, rubberBand } from '../util/motion.js';
 
 const EPSILON = 1e-3;
 

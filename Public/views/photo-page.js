@@ -4,9 +4,9 @@
 // the info panel is open), the prompt, and the live comment thread. On a wide screen the photo
 // takes the left and the rest sits beside it.
 
-import { ZoomablePhoto } from './zoomable-photo.js';
-import { CommentThread } from './comment-thread.js';
-import { dateParts, infoCard } from './photo-info.js';
+import { ZoomablePhoto } from '../photo/zoomable-photo.js';
+import { CommentThread } from '../ui/comment-thread.js';
+import { dateParts, infoCard } from '../ui/photo-info.js';
 
 /** The page of one photo, drawn into a slot of the pager's strip. */
 export class PhotoPage {

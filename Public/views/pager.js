@@ -6,11 +6,11 @@
 // Photos come from a sequence (see photo-sequence.js), never from a list of them all.
 
 import { PhotoPage } from './photo-page.js';
-import { PageDots } from './page-dots.js';
-import { SlideStrip } from './slide-strip.js';
-import { ViewerGestures } from './viewer-gestures.js';
-import { WheelGesture } from './gesture-wheel.js';
-import { Keys } from './keyboard.js';
+import { PageDots } from '../ui/page-dots.js';
+import { SlideStrip } from '../photo/slide-strip.js';
+import { ViewerGestures } from '../gestures/viewer-gestures.js';
+import { WheelGesture } from '../gestures/wheel.js';
+import { Keys } from '../util/keyboard.js';
 
 const GAP = 8;
 

@@ -4,12 +4,12 @@
 // It opens growing out of the photo on its page and closes shrinking back into it; a drag down
 // at fit pulls the photo away and closes it. Pinch, wheel, double-tap, drag and keys zoom and pan.
 
-import { ZoomablePhoto } from './zoomable-photo.js';
-import { SlideStrip } from './slide-strip.js';
-import { ViewerGestures } from './viewer-gestures.js';
-import { WheelGesture } from './gesture-wheel.js';
-import { prefersReducedMotion } from './motion.js';
-import { Keys } from './keyboard.js';
+import { ZoomablePhoto } from '../photo/zoomable-photo.js';
+import { SlideStrip } from '../photo/slide-strip.js';
+import { ViewerGestures } from '../gestures/viewer-gestures.js';
+import { WheelGesture } from '../gestures/wheel.js';
+import { prefersReducedMotion } from '../util/motion.js';
+import { Keys } from '../util/keyboard.js';
 
 const GAP = 8;
 

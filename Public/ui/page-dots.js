@@ -4,8 +4,8 @@
 // page nears an end of it. Where dots cannot say where you are, a "3 of 1,200" counter does.
 // The whole control is one tab stop (a slider): arrow keys, Home, End, Page Up and Page Down move.
 
-import { prefersReducedMotion } from './motion.js';
-import { Keys } from './keyboard.js';
+import { prefersReducedMotion } from '../util/motion.js';
+import { Keys } from '../util/keyboard.js';
 
 const MAX_DOTS = 9;
 const PITCH = 16; // px from one dot's centre to the next

@@ -11,7 +11,7 @@
 // header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
 // own, so a position's place is found by a binary search over the sections, not a division.
 
-import { ImageRetry } from './image-retry.js';
+import { ImageRetry } from '../util/image-retry.js';
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
