@@ -1,38 +1,47 @@
 // @ts-check
-// The page's views and the URL: #/ is the grid, #/photos/3 the pager at photo 3,
-// #/photos/3/zoom its zoom view; #/albums the albums, #/albums/2 one album's grid and
-// #/albums/2/photos/3 the pager paging through that album only. Reload, Back and a shared link
-// land on the same view.
+// The page: it builds the views and shows the one the URL names (core/routes.js), the photo
+// flying between them. Reload, Back and a shared link land on the same view.
 
 import { PhotoIndex } from './core/photo-index.js';
+import { parseRoute, photoHash as hashOf } from './core/routes.js';
 import { PhotoGrid } from './views/grid.js';
-import { Scrubber } from './ui/scrubber.js';
+import { AlbumsView } from './views/albums.js';
 import { Pager } from './views/pager.js';
-import { Composer } from './ui/composer.js';
 import { ZoomViewer } from './views/zoom-viewer.js';
-import { flyPhoto, cancelFlight } from './photo/flight.js';
+import { Slideshow } from './views/slideshow.js';
+import { Scrubber } from './ui/scrubber.js';
+import { Composer } from './ui/composer.js';
 import { PhotoActions } from './ui/photo-actions.js';
 import { FullScreen } from './ui/fullscreen.js';
-import { Slideshow } from './views/slideshow.js';
-import { listAlbums } from './core/api.js';
+import { flyPhoto, cancelFlight } from './photo/flight.js';
+import { byId, element } from './util/dom.js';
+import { Listeners } from './util/listeners.js';
 
-const gridView = document.getElementById('grid-view');
-const pagerView = document.getElementById('pager-view');
-const zoomView = document.getElementById('zoom-view');
-const albumsView = document.getElementById('albums-view');
-const pagerTitle = pagerView.querySelector('.pager-title');
-const pagerBack = /** @type {HTMLAnchorElement} */ (pagerView.querySelector('.pager-back'));
+/** @typedef {import('./core/api.js').Photo} Photo */
+/** @typedef {import('./core/routes.js').Route} Route */
+/** @typedef {import('./views/grid.js').GridAnchor} GridAnchor */
+
+const gridView = byId('grid-view', HTMLElement);
+const pagerView = byId('pager-view', HTMLElement);
+const zoomView = byId('zoom-view', HTMLElement);
+const albumsView = byId('albums-view', HTMLElement);
+const gridStatus = byId('grid-status', HTMLElement);
+const gridList = byId('grid', HTMLElement);
+const pagerTitle = element(pagerView, '.pager-title', HTMLElement);
+const pagerBack = element(pagerView, '.pager-back', HTMLAnchorElement);
+const listeners = new Listeners();
 // The library as the page knows it: the summary of every photo and the records near the screen.
 // The grid draws it, and the pager and the zoom view page through it as their sequence
-// (count / indexOf / at / peek / subscribe, see photo-sequence.js).
+// (count / indexOf / at / peek / subscribe, see core/photo-sequence.js).
 const library = new PhotoIndex();
 const sequence = library;
-const grid = new PhotoGrid(document.getElementById('grid'), library);
+const grid = new PhotoGrid(gridList, library);
 new Scrubber(gridView, grid, library);
+const albums = new AlbumsView(albumsView);
 
 /** The routing state: what the views shown so far leave for the next route to know. */
 const state = {
-  /** @type {unknown} where the grid was scrolled when a photo was opened (grid.anchor()) */
+  /** @type {GridAnchor | null} where the grid was scrolled when a photo was opened (grid.anchor()) */
   gridAnchor: null,
   /** The pager was opened from the grid, so its way back is the browser's Back. */
   cameFromGrid: false,
@@ -46,29 +55,25 @@ const state = {
   routing: 0,
 };
 
-function parseRoute(hash) {
-  if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', album: null };
-  const match = /^#(?:\/albums\/(\d+))?(?:\/photos\/(\d+)(\/zoom)?)?\/?$/.exec(hash);
-  if (!match) return { view: 'grid', album: null };
-  const album = match[1] ? Number(match[1]) : null;
-  if (!match[2]) return { view: 'grid', album };
-  return { view: match[3] ? 'zoom' : 'photo', id: Number(match[2]), album };
-}
-
-/** The URL of a photo in the list shown (the library or one album), or of its zoom view. */
+/**
+ * The URL of a photo in the list shown (the library or one album), or of its zoom view.
+ * @param {number} id
+ * @param {boolean} [zoom]
+ */
 function photoHash(id, zoom = false) {
-  return `#${library.hashPrefix}/photos/${id}${zoom ? '/zoom' : ''}`;
+  return hashOf(library.hashPrefix, id, zoom);
 }
 
-/** Album titles by id, once the albums were listed. */
-const albumTitles = new Map();
-
-/** The grid cell of photo `id` and its box on screen, if the grid has drawn it. */
+/**
+ * The grid cell of photo `id` and its box on screen, if the grid has drawn it.
+ * @param {number} id
+ */
 function gridCell(id) {
   const cell = gridView.querySelector(`[data-photo-id="${id}"]`);
   return cell ? { cell, rect: cell.getBoundingClientRect(), square: true } : null;
 }
 
+/** @type {ZoomViewer} */
 const viewer = new ZoomViewer(zoomView, {
   sequence,
   onClose: closeZoom,
@@ -76,6 +81,7 @@ const viewer = new ZoomViewer(zoomView, {
   onShow: (photo, index) => pager.goTo(index, 'instant'),
 });
 
+/** @type {Pager} */
 const pager = new Pager(pagerView, {
   sequence,
   onChange(photo) {
@@ -85,7 +91,7 @@ const pager = new Pager(pagerView, {
     document.title = `${photo.title} · Photos`;
     // A swipe replaces the URL rather than adding to history: Back leaves the pager, as in Photos.
     const route = parseRoute(location.hash);
-    if (route.view !== 'grid' && route.id !== photo.id) {
+    if (route.view !== 'grid' && route.view !== 'albums' && route.id !== photo.id) {
       history.replaceState(history.state, '', photoHash(photo.id, route.view === 'zoom'));
     }
   },
@@ -97,10 +103,11 @@ const pager = new Pager(pagerView, {
   isBusy: () => viewer.isOpen,
 });
 
+const fullscreenButton = element(pagerView, '.action-fullscreen', HTMLButtonElement);
 const fullscreen = new FullScreen({
-  onChange: (active) => pagerView.querySelector('.action-fullscreen').setAttribute('aria-pressed', String(active)),
+  onChange: (active) => fullscreenButton.setAttribute('aria-pressed', String(active)),
 });
-const slideshow = new Slideshow(document.getElementById('slideshow'), {
+const slideshow = new Slideshow(byId('slideshow', HTMLElement), {
   sequence,
   // Stopped: the pager is at the photo the show had reached.
   onStop: (index) => pager.goTo(index, 'instant'),
@@ -111,7 +118,7 @@ const actions = new PhotoActions(pagerView, {
   link: (photo) => `${location.origin}${location.pathname}${photoHash(photo.id)}`,
 });
 
-const composer = new Composer(document.getElementById('composer'), {
+const composer = new Composer(byId('composer', HTMLFormElement), {
   onPosted: (comment) => pager.addComment(comment),
 });
 
@@ -120,21 +127,32 @@ function closeZoom() {
   if (state.zoomPushed) {
     // Back, as the browser's own Back button would; the hashchange below lands on the photo shown.
     history.back();
-  } else {
+  } else if (photo) {
     history.replaceState(history.state, '', photoHash(photo.id));
     show(parseRoute(location.hash));
   }
 }
 
-/** The pager on screen or off it, and its keys with it. */
+/**
+ * The pager on screen or off it, and its keys with it.
+ * @param {boolean} shown
+ */
 function showPager(shown) {
   pager.setShown(shown);
   actions.setShown(shown);
 }
 
-/** The pager fades in or out while a photo flies between the grid and its page. */
+/**
+ * The pager fades in or out while a photo flies between the grid and its page.
+ * @param {number} opacity
+ */
 function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : String(opacity); }
 
+/**
+ * Shows what `route` names.
+ * @param {Route} route
+ * @returns {Promise<void>}
+ */
 async function show(route) {
   const token = ++state.routing;
   if (route.view === 'albums') return showAlbums(token);
@@ -142,7 +160,7 @@ async function show(route) {
     try {
       await library.setScope(route.album);
     } catch (error) {
-      document.getElementById('grid-status').textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
+      gridStatus.textContent = `The photos could not be loaded (${describe(error)}). Reload to try again.`;
     }
     if (token !== state.routing) return;
     grid.layout();
@@ -176,7 +194,7 @@ async function show(route) {
     // The photo shrinks back into its cell while the pager fades away over the grid.
     pagerView.inert = true;
     if (from) from.element.style.opacity = '0';
-    await flyPhoto(last, from, cell && gridCell(last.id), (p) => fadePager(1 - p));
+    await flyPhoto(last, from, cell && last && gridCell(last.id), (p) => fadePager(1 - p));
     if (from) from.element.style.opacity = '';
     if (token !== state.routing) return;
     showPager(false);
@@ -184,6 +202,7 @@ async function show(route) {
     fadePager(1);
     return;
   }
+  if (!photo) return;
   albumsView.hidden = true;
   // The grid is on screen before the first route is applied; a shared link did not come from it.
   const fromGrid = !gridView.hidden && state.landed;
@@ -225,91 +244,61 @@ async function show(route) {
   hideGrid();
 }
 
-// A finger on the pager while the photo still flies in: it lands at once, and the finger takes over.
-pagerView.addEventListener('pointerdown', () => cancelFlight(), true);
+/**
+ * What went wrong, in a few words.
+ * @param {unknown} error
+ */
+function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
 
-pagerView.querySelector('.pager-back').addEventListener('click', (e) => {
+// A finger on the pager while the photo still flies in: it lands at once, and the finger takes over.
+listeners.on(pagerView, 'pointerdown', () => cancelFlight(), { capture: true });
+
+listeners.on(pagerBack, 'click', (e) => {
   // Back to the grid is the browser's Back when the grid is where the person came from.
   if (state.cameFromGrid) { e.preventDefault(); history.back(); }
 });
 
-window.addEventListener('hashchange', () => {
+listeners.on(window, 'hashchange', () => {
   let route = parseRoute(location.hash);
   // Back out of a zoom view that was paged lands on the photo it showed last, not the one it was
   // opened on: the swipes replaced the zoom view's entry, as they replace the pager's.
-  if (viewer.isOpen && state.zoomPushed && route.view === 'photo' && route.id === state.zoomOpenedOn && viewer.photo && viewer.photo.id !== route.id) {
-    history.replaceState(history.state, '', photoHash(viewer.photo.id));
-    route = { view: 'photo', id: viewer.photo.id, album: route.album };
+  const shown = viewer.photo;
+  if (viewer.isOpen && state.zoomPushed && route.view === 'photo' && route.id === state.zoomOpenedOn && shown && shown.id !== route.id) {
+    history.replaceState(history.state, '', photoHash(shown.id));
+    route = { view: 'photo', id: shown.id, album: route.album };
   }
   show(route);
 });
-window.addEventListener('pagehide', () => {
+listeners.on(window, 'pagehide', () => {
   pager.setLive(false);
   if (!gridView.hidden) rememberGrid();
 });
-window.addEventListener('pageshow', (e) => { if (e.persisted) pager.setLive(true); });
+listeners.on(window, 'pageshow', (e) => { if (e.persisted) pager.setLive(true); });
 
 /** The grid's title, the pager's way back and the tabs say which list is shown. */
 function labelScope() {
   const album = library.album;
-  const title = album === null ? 'Photos' : (albumTitles.get(album) ?? `Album ${album}`);
-  document.getElementById('grid-title').textContent = title;
-  /** @type {HTMLElement} */ (gridView.querySelector('.album-back')).hidden = album === null;
-  /** @type {HTMLElement} */ (gridView.querySelector('.view-tabs')).hidden = album !== null;
-  document.getElementById('grid').setAttribute('aria-label', album === null ? 'All photos' : title);
+  const title = album === null ? 'Photos' : (albums.titles.get(album) ?? `Album ${album}`);
+  byId('grid-title', HTMLElement).textContent = title;
+  element(gridView, '.album-back', HTMLElement).hidden = album === null;
+  element(gridView, '.view-tabs', HTMLElement).hidden = album !== null;
+  gridList.setAttribute('aria-label', album === null ? 'All photos' : title);
   pagerBack.href = `#${library.hashPrefix}/`;
-  pagerBack.lastChild.textContent = ` ${album === null ? 'Photos' : title}`;
+  if (pagerBack.lastChild) pagerBack.lastChild.textContent = ` ${album === null ? 'Photos' : title}`;
   pagerBack.setAttribute('aria-label', album === null ? 'Back to all photos' : `Back to ${title}`);
-  if (album !== null && !albumTitles.has(album)) loadAlbums().then(() => { if (library.album === album) labelScope(); });
-}
-
-/** The albums, as cards: cover, title, count and dates. */
-async function loadAlbums() {
-  const { albums } = await listAlbums();
-  for (const album of albums) albumTitles.set(album.id, album.title);
-  return albums;
-}
-
-const rangeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
-function monthOf(taken) {
-  const m = /^(\d{4})-(\d{2})/.exec(taken || '');
-  return m ? rangeFormat.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1))) : '';
-}
-
-async function showAlbums(token) {
-  const status = document.getElementById('albums-status');
-  let albums = [];
-  try {
-    albums = await loadAlbums();
-    status.textContent = albums.length ? '' : 'No albums yet. Each folder in the photos folder is an album.';
-  } catch (error) {
-    status.textContent = `The albums could not be loaded (${error.message}). Reload to try again.`;
+  if (album !== null && !albums.titles.has(album)) {
+    albums.load().then(() => { if (library.album === album) labelScope(); }, () => {});
   }
-  if (token !== state.routing) return;
-  const list = document.getElementById('albums');
-  list.replaceChildren(...albums.map((album) => {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = `#/albums/${album.id}`;
-    link.dataset.albumId = album.id;
-    const img = document.createElement('img');
-    img.src = album.cover.thumbnail;
-    img.alt = '';
-    img.loading = 'lazy';
-    const title = document.createElement('span');
-    title.className = 'album-title';
-    // Nested folders ("2024/03") are told apart by their path.
-    title.textContent = album.path.split('/').join(' / ');
-    const meta = document.createElement('span');
-    meta.className = 'album-meta';
-    const from = monthOf(album.from), to = monthOf(album.to);
-    meta.textContent = `${album.count.toLocaleString()} ${album.count === 1 ? 'photo' : 'photos'}${from ? ' · ' + (from === to ? from : `${from} – ${to}`) : ''}`;
-    link.title = album.path;
-    link.append(img, title, meta);
-    item.appendChild(link);
-    return item;
-  }));
-  document.getElementById('albums-count').textContent = albums.length === 1 ? '1 album' : `${albums.length} albums`;
+}
+
+/**
+ * The albums on screen, once they are drawn (unless another route came meanwhile).
+ * @param {number} token
+ */
+async function showAlbums(token) {
+  if (!await albums.render(() => token === state.routing)) return;
   if (viewer.isOpen) viewer.close();
   hideGrid();
   showPager(false);
@@ -319,7 +308,10 @@ async function showAlbums(token) {
   document.title = 'Albums · Photos';
 }
 
-/** The grid on screen again: where it was, with the photo last shown in view and focused, and live. */
+/**
+ * The grid on screen again: where it was, with the photo last shown in view and focused, and live.
+ * @param {Photo | undefined} last
+ */
 function showGrid(last) {
   albumsView.hidden = true;
   gridView.hidden = false;
@@ -354,26 +346,25 @@ function hideGrid() {
 
 function updateCount() {
   const count = library.count;
-  document.getElementById('grid-count').textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
-  document.getElementById('grid-status').textContent = count ? '' : 'No photos yet. Put some in the photos folder.';
+  byId('grid-count', HTMLElement).textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
+  gridStatus.textContent = count ? '' : 'No photos yet. Put some in the photos folder.';
 }
 
-library.addEventListener('change', updateCount);
-document.addEventListener('visibilitychange', () => {
+listeners.on(library, 'change', updateCount);
+listeners.on(document, 'visibilitychange', () => {
   if (!gridView.hidden) library.setLive(document.visibilityState === 'visible');
 });
 
 async function start() {
-  const status = document.getElementById('grid-status');
   const first = parseRoute(location.hash);
   try {
     await library.setScope(first.view === 'albums' ? null : first.album);
   } catch (error) {
-    status.textContent = `The photos could not be loaded (${error.message}). Reload to try again.`;
+    gridStatus.textContent = `The photos could not be loaded (${describe(error)}). Reload to try again.`;
     return;
   }
   updateCount();
-  try { state.gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid')); } catch { state.gridAnchor = null; }
+  try { state.gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid') ?? 'null'); } catch { state.gridAnchor = null; }
   grid.layout();
   // Also under a photo opened by a reload or a link: Back to the grid lands where it was.
   grid.restore(state.gridAnchor);

@@ -1,8 +1,107 @@
 // @ts-check
-// The server's HTTP API, and nothing else: every request the page makes goes through here.
+// The server's HTTP API, and nothing else: every request the page makes goes through here, and
+// the shapes of its answers are declared here once, for every module that reads them.
+
+/**
+ * A photo's record, as `GET /photos` and `GET /photos/{id}` give it.
+ * @typedef {object} Photo
+ * @property {number} id
+ * @property {string} title
+ * @property {number} width pixels, right way up (0 while unknown)
+ * @property {number} height
+ * @property {number} tileSize
+ * @property {number} maxZoom the pyramid's top level: native resolution
+ * @property {string} version changes whenever the file does; image URLs carry it as ?v=
+ * @property {'ready' | 'processing' | 'failed'} status
+ * @property {number} commentCount
+ * @property {string} date when it was taken, as UTC (`2024-03-05T14:22:01Z`)
+ * @property {string} taken when it was taken, on the camera's clock (RFC 3339, the offset when known)
+ * @property {string} thumbnail URL of the square thumbnail
+ * @property {string} tiles URL template of a tile: `{z}`, `{x}` and `{y}` filled in
+ * @property {string} iiif
+ * @property {string} dzi
+ * @property {string} [original] URL of the file itself, while originals may be downloaded
+ * @property {PhotoDetails} [details]
+ * @property {string} [error] why a failed photo cannot be shown
+ * @property {number} [position] place in the list (GET /photos/{id} only)
+ * @property {number | null} [previous]
+ * @property {number | null} [next]
+ */
+
+/**
+ * What the file's header says, each member only when known.
+ * @typedef {object} PhotoDetails
+ * @property {string} [fileName]
+ * @property {'exif' | 'xmp' | 'iptc' | 'file'} [takenFrom]
+ * @property {string} [make]
+ * @property {string} [model]
+ * @property {string} [lens]
+ * @property {number} [focalLength]
+ * @property {number} [focalLength35mm]
+ * @property {number} [aperture]
+ * @property {number} [exposureTime]
+ * @property {number} [iso]
+ * @property {boolean} [flash]
+ * @property {number} [width]
+ * @property {number} [height]
+ * @property {number} [orientation]
+ * @property {number} [fileSize]
+ * @property {string} [mediaType]
+ * @property {string} [album]
+ * @property {{ latitude: number, longitude: number, altitude?: number }} [location]
+ */
+
+/**
+ * One page of a list: `GET /photos`, `GET /albums/{id}`.
+ * @typedef {{ photos: Photo[], total: number, next: string | null }} PhotoPage
+ */
+
+/**
+ * The whole list in a few bytes a photo (`GET /photos/summary`), with the ETag it came with.
+ * @typedef {object} Summary
+ * @property {number} total
+ * @property {[number, number][]} idRuns ids in the list's order, as [first, count] runs
+ * @property {number[]} ratios width / height per photo, 0 while unknown
+ * @property {number[]} days the day taken per photo, days since 1970-01-01 on the camera's clock
+ * @property {string | null} etag
+ */
+
+/**
+ * A folder of the photos folder.
+ * @typedef {object} Album
+ * @property {number} id
+ * @property {string} title
+ * @property {string} path its place under the photos folder
+ * @property {number} count
+ * @property {{ id: number, thumbnail: string }} cover its newest photo
+ * @property {string} from when its oldest photo was taken
+ * @property {string} to when its newest was
+ * @property {string} link
+ */
+
+/**
+ * A comment under a photo.
+ * @typedef {object} Comment
+ * @property {number} id
+ * @property {number} [photoId]
+ * @property {string} text
+ * @property {string} [author]
+ * @property {string} createdAt
+ */
+
+/**
+ * Photos added, changed and removed, as one event of `GET /photos/events` says.
+ * @typedef {{ added?: Photo[], changed?: Photo[], removed?: number[], total?: number }} PhotoChanges
+ */
 
 /** An error answered by the server as problem+json, with words a person can read. */
 export class ServerError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} title
+   * @param {string} detail
+   * @param {number | null} retryAfter seconds the server asked to wait (Retry-After)
+   */
   constructor(status, title, detail, retryAfter) {
     super(detail || title || `HTTP ${status}`);
     this.status = status;
@@ -12,6 +111,17 @@ export class ServerError extends Error {
   }
 }
 
+/**
+ * The HTTP status of a failure, or undefined when the server never answered (offline, refused,
+ * dropped): what tells "the server said no" from "the server could not be reached".
+ * @param {unknown} error
+ * @returns {number | undefined}
+ */
+export function statusOf(error) {
+  return error instanceof ServerError ? error.status : undefined;
+}
+
+/** @param {Response} response */
 async function failure(response) {
   let title = response.statusText, detail = '';
   try {
@@ -23,6 +133,13 @@ async function failure(response) {
   return new ServerError(response.status, title, detail, Number.isFinite(retry) ? retry : null);
 }
 
+/**
+ * The parsed body of a GET, as the caller says it is (the shapes above, which the server keeps).
+ * @template T
+ * @param {string} url
+ * @param {RequestInit} [options]
+ * @returns {Promise<T>}
+ */
 async function getJSON(url, options = {}) {
   const response = await fetch(url, { headers: { Accept: 'application/json' }, ...options });
   if (!response.ok) throw await failure(response);
@@ -31,19 +148,24 @@ async function getJSON(url, options = {}) {
 
 /**
  * One page of the library, in its order: up to `limit` photos (at most 1,000) after the photo
- * with id `after` (from the start when null). Resolves to {photos, total, next}.
+ * with id `after` (from the start when null).
+ * @param {{ after?: number | null, limit?: number, signal?: AbortSignal, base?: string }} options
+ * @returns {Promise<PhotoPage>}
  */
-/** @param {{ after?: number | null, limit?: number, signal?: AbortSignal, base?: string }} options */
 export function listPage({ after = null, limit = 200, signal, base = '/photos' } = {}) {
   const query = after === null ? `limit=${limit}` : `after=${after}&limit=${limit}`;
   return getJSON(`${base}?${query}`, { signal });
 }
 
 /**
- * The whole library in a few bytes a photo: {total, idRuns, ratios, days, etag}. With the etag of
- * the summary already held, resolves to null when nothing changed (the server answers 304).
+ * The whole library in a few bytes a photo. With the ETag of the summary already held, resolves
+ * to null when nothing changed (the server answers 304).
+ * @param {string | null} [etag]
+ * @param {string} [base] /photos or /albums/{id}
+ * @returns {Promise<Summary | null>}
  */
 export async function getSummary(etag = null, base = '/photos') {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
   // The page keeps the summary itself; the browser's cache would only turn a 304 into a copy.
@@ -55,12 +177,19 @@ export async function getSummary(etag = null, base = '/photos') {
   return summary;
 }
 
-/** One photo, with its place in the library: position, previous and next ids. */
+/**
+ * One photo, with its place in the library: position, previous and next ids.
+ * @param {number} id
+ * @returns {Promise<Photo>}
+ */
 export function getPhoto(id) {
   return getJSON(`/photos/${id}`);
 }
 
-/** The albums (folders of the photos folder): {albums: [{id, title, path, count, cover, from, to}]}. */
+/**
+ * The albums (folders of the photos folder).
+ * @returns {Promise<{ albums: Album[] }>}
+ */
 export function listAlbums() {
   return getJSON('/albums');
 }
@@ -70,16 +199,21 @@ export function photoEvents() {
   return new EventSource('/photos/events');
 }
 
-/** Comments of a photo, oldest first, all pages of them. */
 /**
+ * Comments of a photo, oldest first, all pages of them.
  * @param {number} photoId
  * @param {{ signal?: AbortSignal }} options
+ * @returns {Promise<Comment[]>}
  */
 export async function listComments(photoId, { signal } = {}) {
+  /** @type {Comment[]} */
   const all = [];
+  /** @type {number | null} */
   let after = null;
   for (;;) {
+    /** @type {string} */
     const query = after === null ? 'limit=200' : `limit=200&after=${after}`;
+    /** @type {{ comments: Comment[] }} */
     const { comments } = await getJSON(`/photos/${photoId}/comments?${query}`, { signal });
     all.push(...comments);
     if (comments.length < 200) return all;
@@ -87,8 +221,15 @@ export async function listComments(photoId, { signal } = {}) {
   }
 }
 
-/** Posts a comment; resolves to the stored Comment or throws a ServerError. */
+/**
+ * Posts a comment; resolves to the stored Comment or throws a ServerError.
+ * @param {number} photoId
+ * @param {string} text
+ * @param {string} [author]
+ * @returns {Promise<Comment>}
+ */
 export async function postComment(photoId, text, author) {
+  /** @type {{ text: string, author?: string }} */
   const body = { text };
   if (author) body.author = author;
   const response = await fetch(`/photos/${photoId}/comments`, {
@@ -100,7 +241,10 @@ export async function postComment(photoId, text, author) {
   return response.json();
 }
 
-/** Live comment events of a photo (Server-Sent Events). */
+/**
+ * Live comment events of a photo (Server-Sent Events).
+ * @param {number} photoId
+ */
 export function commentEvents(photoId) {
   return new EventSource(`/photos/${photoId}/comments/events`);
 }

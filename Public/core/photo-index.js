@@ -5,7 +5,13 @@
 // pager and the zoom view read (count, indexOf, at, peek, subscribe: see photo-sequence.js), over
 // the paged API. Its scope is the whole library or one album (`setScope`).
 
-import { getPhoto, getSummary, listPage, photoEvents } from './api.js';
+import { getPhoto, getSummary, listPage, photoEvents, statusOf } from './api.js';
+
+/** @typedef {import('./api.js').Photo} Photo */
+/** @typedef {import('./api.js').Summary} Summary */
+/** @typedef {import('./api.js').PhotoChanges} PhotoChanges */
+/** @typedef {import('./photo-sequence.js').PhotoSequence} PhotoSequence */
+/** @typedef {{ structural: boolean, ids?: number[] }} ChangeDetail what a `change` event says */
 
 /** Photos per fetched block: about a screen and a half of a desktop grid. */
 const BLOCK = 100;
@@ -18,8 +24,9 @@ const DAY = 86_400_000;
 const RELOAD_MS = 1000;
 
 /**
- * Emits `change` (detail: {structural}) when photos are added, removed or changed, and `records`
- * when fetched records arrive.
+ * Emits `change` (a CustomEvent whose detail is a ChangeDetail) when photos are added, removed or
+ * changed, and `records` when fetched records arrive.
+ * @implements {PhotoSequence}
  */
 export class PhotoIndex extends EventTarget {
   constructor() {
@@ -28,18 +35,32 @@ export class PhotoIndex extends EventTarget {
     this.ids = new Int32Array(0);
     this.ratios = new Float32Array(0);
     this.days = new Int32Array(0);
+    /** @type {Map<number, Photo>} records by id, in the order of their last use */
     this.records = new Map();
-    this.epochs = new Map(); // id → epoch its record was fetched or pushed in
+    /** @type {Map<number, number>} id → epoch its record was fetched or pushed in */
+    this.epochs = new Map();
     this.epoch = 0; // bumped after a gap in the events: older records are shown but fetched again
+    /** @type {string | null} */
     this.etag = null;
-    this.blocks = new Map(); // block → 'loading' | 'done'
+    /** @type {Map<number, 'loading' | 'done'>} */
+    this.blocks = new Map();
+    /** @type {number[]} blocks waiting for their turn */
     this.waiting = [];
     this.inFlight = 0;
+    /** @type {[number, number]} the first and last block wanted */
     this.wanted = [0, -1];
     this.generation = 0; // bumped when block boundaries move, so late answers are not mistaken
+    /** @type {EventSource | null} */
     this.source = null;
-    this.positions = new Map(); // id → position
-    this.album = null; // the album shown, or null for the whole library
+    /** @type {Map<number, number>} id → position */
+    this.positions = new Map();
+    /** @type {number | null} the album shown, or null for the whole library */
+    this.album = null;
+    this.pendingResync = false;
+    /** @type {number | null} */
+    this.reloadTimer = null;
+    /** @type {number | null} */
+    this.lastReload = null;
   }
 
   /** The API path of the list: /photos or /albums/{id}. */
@@ -48,7 +69,10 @@ export class PhotoIndex extends EventTarget {
   /** What the page's URLs of this list start with after `#`: '' or '/albums/{id}'. */
   get hashPrefix() { return this.album === null ? '' : `/albums/${this.album}`; }
 
-  /** Shows the whole library (null) or one album; resolves once its summary is loaded. */
+  /**
+   * Shows the whole library (null) or one album; resolves once its summary is loaded.
+   * @param {number | null} album
+   */
   async setScope(album) {
     if (album === this.album && this.etag) return;
     if (album !== this.album) {
@@ -71,36 +95,55 @@ export class PhotoIndex extends EventTarget {
   /** Photos in the library. */
   get count() { return this.ids.length; }
 
-  /** The position of a photo in the list, or -1. */
+  /**
+   * The position of a photo in the list, or -1.
+   * @param {number} id
+   */
   position(id) { return this.positions.get(id) ?? -1; }
 
-  /** The record at a position when fetched, else null. */
+  /**
+   * The record at a position when fetched, else null.
+   * @param {number} i
+   */
   recordAt(i) { return this.records.get(this.ids[i]) ?? null; }
 
   // The sequence the pager and the zoom view read (photo-sequence.js).
 
-  /** Promise of the position of photo `id`, or -1. */
+  /**
+   * Promise of the position of photo `id`, or -1.
+   * @param {number} id
+   */
   indexOf(id) { return this.positionOf(id); }
 
-  /** The Photo at `index` if it is at hand now, else undefined. */
+  /**
+   * The Photo at `index` if it is at hand now, else undefined.
+   * @param {number} index
+   */
   peek(index) { return this.recordAt(index) ?? undefined; }
 
-  /** `listener()` whenever photos are added, removed or changed; returns the unsubscribe. */
+  /**
+   * `listener()` whenever photos are added, removed or changed; returns the unsubscribe.
+   * @param {() => void} listener
+   */
   subscribe(listener) {
     const handler = () => listener();
     this.addEventListener('change', handler);
     return () => this.removeEventListener('change', handler);
   }
 
-  /** The photo's date, as a Date (UTC day), or null. */
+  /**
+   * The photo's date, as a Date (UTC day), or null.
+   * @param {number} i
+   */
   dateAt(i) { return i >= 0 && i < this.days.length ? new Date(this.days[i] * DAY) : null; }
 
   /** Fetches the summary; false when it had not changed. */
   async load() {
     const album = this.album;
+    /** @type {Summary | null} */
     const summary = await getSummary(this.etag, this.base).catch((error) => {
       // An album emptied meanwhile has no summary any more: it is shown empty.
-      if (album !== null && error.status === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
+      if (album !== null && statusOf(error) === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
       throw error;
     });
     if (!summary || album !== this.album) return false;
@@ -129,7 +172,11 @@ export class PhotoIndex extends EventTarget {
     this.generation += 1;
   }
 
-  /** Asks for the records of positions first…last; they arrive as a `records` event. */
+  /**
+   * Asks for the records of positions first…last; they arrive as a `records` event.
+   * @param {number} first
+   * @param {number} last
+   */
   want(first, last) {
     first = Math.max(0, first);
     last = Math.min(this.count - 1, last);
@@ -142,6 +189,7 @@ export class PhotoIndex extends EventTarget {
     this.pump();
   }
 
+  /** @param {number} b */
   blockComplete(b) {
     const end = Math.min(this.count, (b + 1) * BLOCK);
     for (let i = b * BLOCK; i < end; i++) if (this.epochs.get(this.ids[i]) !== this.epoch) return false;
@@ -150,12 +198,13 @@ export class PhotoIndex extends EventTarget {
 
   pump() {
     while (this.inFlight < PARALLEL && this.waiting.length) {
-      const b = this.waiting.shift();
+      const b = /** @type {number} */ (this.waiting.shift());
       if (b < this.wanted[0] || b > this.wanted[1]) continue;
       this.fetchBlock(b);
     }
   }
 
+  /** @param {number} b */
   async fetchBlock(b) {
     const generation = this.generation;
     this.blocks.set(b, 'loading');
@@ -172,7 +221,11 @@ export class PhotoIndex extends EventTarget {
     }
   }
 
-  /** Fetches the records of `count` photos from position `start` (one request, up to 1,000). */
+  /**
+   * Fetches the records of `count` photos from position `start` (one request, up to 1,000).
+   * @param {number} start
+   * @param {number} count
+   */
   async fetchRange(start, count) {
     const after = start > 0 ? this.ids[start - 1] : null;
     const page = await listPage({ after, limit: Math.min(1000, count), base: this.base });
@@ -180,6 +233,7 @@ export class PhotoIndex extends EventTarget {
     return page.photos;
   }
 
+  /** @param {Photo} photo */
   keep(photo) {
     this.records.delete(photo.id); // to the end: the Map's order is the order of use
     this.records.set(photo.id, photo);
@@ -194,14 +248,21 @@ export class PhotoIndex extends EventTarget {
     }
   }
 
-  /** The record at a position, fetched when needed. */
+  /**
+   * The record at a position, fetched when needed.
+   * @param {number} i
+   */
   async at(i) {
     if (i < 0 || i >= this.count) return null;
     if (!this.recordAt(i)) await this.fetchRange(i, 1);
     return this.recordAt(i);
   }
 
-  /** The records of positions start…end − 1, in order (one request for up to 1,000). */
+  /**
+   * The records of positions start…end − 1, in order (one request for up to 1,000).
+   * @param {number} start
+   * @param {number} end
+   */
   async slice(start, end) {
     start = Math.max(0, start);
     end = Math.min(this.count, end);
@@ -216,7 +277,10 @@ export class PhotoIndex extends EventTarget {
     return photos;
   }
 
-  /** The position of a photo, asking the server when the summary does not have it (yet); -1 when it is not there. */
+  /**
+   * The position of a photo, asking the server when the summary does not have it (yet); -1 when it is not there.
+   * @param {number} id
+   */
   async positionOf(id) {
     const i = this.position(id);
     if (i >= 0) return i;
@@ -230,7 +294,10 @@ export class PhotoIndex extends EventTarget {
     }
   }
 
-  /** The photo's full record (examined by the server when it had not been). */
+  /**
+   * The photo's full record (examined by the server when it had not been).
+   * @param {number} id
+   */
   async get(id) {
     const photo = await getPhoto(id);
     this.keep(photo);
@@ -242,6 +309,7 @@ export class PhotoIndex extends EventTarget {
   /**
    * Follows the server's events while `live`. Every (re)connection asks for the summary again,
    * conditionally: a 304 when nothing was missed.
+   * @param {boolean} live
    */
   setLive(live) {
     if (!live) {
@@ -258,7 +326,7 @@ export class PhotoIndex extends EventTarget {
       opened = true;
     });
     source.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });
-    source.addEventListener('photos', (e) => this.apply(JSON.parse(e.data)));
+    source.addEventListener('photos', (e) => this.apply(JSON.parse(/** @type {MessageEvent<string>} */ (e).data)));
     source.addEventListener('reset', () => this.resync());
   }
 
@@ -280,6 +348,7 @@ export class PhotoIndex extends EventTarget {
    * One batch of events: {added, changed, removed, total}. Records are updated in place; a photo
    * added, removed or dated anew moves others in the order, which only the server knows, so the
    * summary is fetched again (at most once a second while dates are being read).
+   * @param {PhotoChanges} changes
    */
   apply({ added = [], changed = [], removed = [] }) {
     // An album learns from a reload whether a photo added is one of its own.
@@ -306,21 +375,29 @@ export class PhotoIndex extends EventTarget {
   reloadSoon() {
     if (this.reloadTimer) return;
     const wait = Math.max(0, (this.lastReload ?? 0) + RELOAD_MS - performance.now());
-    this.reloadTimer = setTimeout(async () => {
+    this.reloadTimer = window.setTimeout(async () => {
       this.lastReload = performance.now();
       try { await this.load(); } catch { this.pendingResync = true; }
       this.reloadTimer = null;
     }, wait);
   }
 
+  /**
+   * @param {'change' | 'records'} type
+   * @param {ChangeDetail | {}} detail
+   */
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 }
 
-/** The day a photo was taken, as the summary counts days: since 1970-01-01 on its own clock. */
+/**
+ * The day a photo was taken, as the summary counts days: since 1970-01-01 on its own clock.
+ * @param {Photo} photo
+ */
 function dayOf(photo) {
   return Math.floor(Date.parse((photo.date || '').replace(/Z$/, '') + 'Z') / DAY);
 }
 
+/** @param {Photo} photo */
 function ratio(photo) {
   return photo.width > 0 && photo.height > 0 ? Math.round((photo.width / photo.height) * 1000) / 1000 : 0;
 }

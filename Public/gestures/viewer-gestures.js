@@ -1,44 +1,84 @@
 // @ts-check
-// Pointers on a strip of photos, handed to the gesture they make: one finger drags (gesture-drag),
-// two pinch (gesture-pinch), a touch that does not move taps (gesture-tap). A finger that lands on
+// Pointers on a strip of photos, handed to the gesture they make: one finger drags (drag.js),
+// two pinch (pinch.js), a touch that does not move taps (tap.js). A finger that lands on
 // something moving catches it, as on a phone: the fling stops there and that touch is no tap.
-// The zoom view and the pager both use this, each with its own host:
-//   host.strip                 the SlideStrip the pages are on
-//   host.target(event)         {photo: ZoomablePhoto, page: index} under the finger, or null
-//   host.accepts?(event, t)    whether to handle this pointer at all (the pager leaves the mouse alone)
-//   host.dismiss?              {begin(), move(dx, dy), end(vx, vy)}: a vertical drag at fit closes
-//   host.tap?(p), host.doubleTap?(p, target)
+// The zoom view and the pager both use this, each with its own host (GestureHost below).
 
 import { DragGesture } from './drag.js';
 import { PinchGesture } from './pinch.js';
 import { TapGesture } from './tap.js';
 import { VelocityTracker } from '../util/motion.js';
 
+/** @typedef {import('../photo/zoomable-photo.js').ZoomablePhoto} ZoomablePhoto */
+/** @typedef {import('../photo/zoomable-photo.js').Point} Point */
+/**
+ * What the gestures do with the strip of pages they are on.
+ * @typedef {Pick<import('../photo/slide-strip.js').SlideStrip<import('../photo/slide-strip.js').Slot>,
+ *   'moving' | 'nearest' | 'catch' | 'release' | 'dragBy' | 'animateTo' | 'shiftFrom' | 'hasPage'>} Strip
+ */
+/** @typedef {import('../util/listeners.js').Listeners} Listeners */
+
+/**
+ * What is under the finger: the page of the strip, and its zoomable photo when the finger is on it.
+ * @typedef {{ photo: ZoomablePhoto | null, page: number }} GestureTarget
+ */
+
+/**
+ * A vertical drag on a fitted photo that pulls it away (the zoom view closes on it).
+ * @typedef {object} Dismissal
+ * @property {() => void} begin
+ * @property {(dx: number, dy: number) => void} move the finger's offset from where it landed
+ * @property {(vx: number, vy: number) => void} end the finger's velocity at release, px per ms
+ */
+
+/**
+ * What the gestures move, and what they ask of the view they are on.
+ * @typedef {object} GestureHost
+ * @property {Strip} strip the strip the pages are on
+ * @property {(event: Event) => GestureTarget | null} target what is under the finger
+ * @property {(event: PointerEvent, target: GestureTarget | null) => boolean} [accepts] whether to
+ *   handle this pointer at all (the pager leaves the mouse alone)
+ * @property {Dismissal} [dismiss] a vertical drag at fit closes
+ * @property {(p: Point, target: GestureTarget | null) => void} [tap]
+ * @property {(p: Point, target: GestureTarget | null) => void} [doubleTap]
+ */
+
 const TAP_MS = 300;
 
 export class ViewerGestures {
-  constructor(element, host) {
+  /**
+   * @param {HTMLElement} element where the pointers land
+   * @param {GestureHost} host
+   * @param {Listeners} listeners the view's registry: the pointer listeners go in it
+   */
+  constructor(element, host, listeners) {
     this.element = element;
     this.host = host;
-    this.pointers = new Map(); // pointerId → client point
+    this.listeners = listeners;
+    /** @type {Map<number, Point>} pointerId → client point */
+    this.pointers = new Map();
+    /** @type {GestureTarget | null} */
     this.target = null;
     this.blocked = false;
+    this.caught = false;
+    this.downTime = 0;
     this.drag = new DragGesture(host);
     this.pinch = new PinchGesture();
-    this.taps = new TapGesture({ tap: host.tap, doubleTap: host.doubleTap });
+    this.taps = new TapGesture({ tap: host.tap, doubleTap: host.doubleTap }, listeners);
     this.tracker = new VelocityTracker();
-    element.addEventListener('pointerdown', (e) => this.down(e));
-    element.addEventListener('pointermove', (e) => this.move(e));
-    element.addEventListener('pointerup', (e) => this.up(e, false));
-    element.addEventListener('pointercancel', (e) => this.up(e, true));
+    listeners.on(element, 'pointerdown', (e) => this.down(e));
+    listeners.on(element, 'pointermove', (e) => this.move(e));
+    listeners.on(element, 'pointerup', (e) => this.up(e, false));
+    listeners.on(element, 'pointercancel', (e) => this.up(e, true));
     // Safari's own pinch events would zoom the page; the photo does its own.
-    element.addEventListener('gesturestart', (e) => e.preventDefault());
-    element.addEventListener('dblclick', (e) => e.preventDefault());
+    listeners.on(element, 'gesturestart', (e) => e.preventDefault());
+    listeners.on(element, 'dblclick', (e) => e.preventDefault());
   }
 
   get pinching() { return this.pinch.active; }
   get active() { return this.pointers.size > 0; }
 
+  /** @param {PointerEvent} e */
   down(e) {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     const p = { x: e.clientX, y: e.clientY };
@@ -58,7 +98,8 @@ export class ViewerGestures {
       this.taps.reset();
       const [first] = this.pointers.values();
       // Two fingers with no photo between them (on a page's text) neither page nor zoom anything.
-      if (this.pinchable()) this.pinch.start(this.target.photo, first, p);
+      const photo = this.pinchable();
+      if (photo) this.pinch.start(photo, first, p);
       else this.blocked = true;
     } else {
       return;
@@ -67,11 +108,13 @@ export class ViewerGestures {
     this.pointers.set(e.pointerId, p);
   }
 
+  /** The photo under the fingers, if it can be pinched. */
   pinchable() {
     const photo = this.target?.photo;
-    return Boolean(photo && photo.photo && photo.photo.status !== 'failed');
+    return photo && photo.photo && photo.photo.status !== 'failed' ? photo : null;
   }
 
+  /** @param {PointerEvent} e */
   move(e) {
     if (!this.pointers.has(e.pointerId)) return;
     const p = { x: e.clientX, y: e.clientY };
@@ -88,9 +131,13 @@ export class ViewerGestures {
     this.drag.move(p);
   }
 
+  /**
+   * @param {PointerEvent} e
+   * @param {boolean} cancelled
+   */
   up(e, cancelled) {
-    if (!this.pointers.has(e.pointerId)) return;
     const p = this.pointers.get(e.pointerId);
+    if (!p) return;
     this.pointers.delete(e.pointerId);
     if (this.blocked) {
       if (this.pointers.size === 0) this.blocked = false;
@@ -123,9 +170,9 @@ export class ViewerGestures {
    * open the zoom view), and so does a tap that only stopped a moving page: that click is dropped.
    */
   swallowClick() {
-    const swallow = (e) => { e.stopPropagation(); e.preventDefault(); };
-    this.element.addEventListener('click', swallow, { capture: true, once: true });
-    setTimeout(() => this.element.removeEventListener('click', swallow, { capture: true }), 350);
+    const off = this.listeners.on(this.element, 'click', (e) => { e.stopPropagation(); e.preventDefault(); },
+      { capture: true, once: true });
+    this.listeners.timeout(off, 350);
   }
 
   /** A touch that only caught something moving lets it come to rest where it belongs. */

@@ -3,19 +3,29 @@
 // pointer (never the page); two fingers scrolling pan a zoomed photo, and sideways on a fitted one
 // they page, the strip following the fingers and settling once they stop. In the zoom view a
 // mouse wheel zooms; in the pager it scrolls the page, as everywhere else.
-//   host.strip, host.target(event) as for ViewerGestures; host.wheelZooms: a plain wheel zooms.
+
+/** @typedef {import('./viewer-gestures.js').GestureHost} GestureHost */
+/** @typedef {import('../photo/zoomable-photo.js').ZoomablePhoto} ZoomablePhoto */
 
 const IDLE_MS = 140;
 
 export class WheelGesture {
-  constructor(element, host) {
+  /**
+   * @param {HTMLElement} element
+   * @param {Pick<GestureHost, 'strip' | 'target'> & { wheelZooms: boolean }} host `wheelZooms`: a plain wheel zooms
+   * @param {import('../util/listeners.js').Listeners} listeners the view's registry
+   */
+  constructor(element, host, listeners) {
     this.host = host;
-    this.zoomTimer = null;
-    this.pageTimer = null;
+    this.listeners = listeners;
+    this.zoomTimer = 0;
+    this.pageTimer = 0;
+    /** @type {{ dx: number, time: number }[]} */
     this.samples = [];
-    element.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
+    listeners.on(element, 'wheel', (e) => this.wheel(e), { passive: false });
   }
 
+  /** @param {WheelEvent} e */
   wheel(e) {
     const target = this.host.target(e);
     const photo = target?.photo?.photo && target.photo.photo.status !== 'failed' ? target.photo : null;
@@ -44,6 +54,11 @@ export class WheelGesture {
     }
   }
 
+  /**
+   * @param {ZoomablePhoto} photo
+   * @param {WheelEvent} e
+   * @param {number} amount
+   */
   zoom(photo, e, amount) {
     const r = photo.stage.getBoundingClientRect();
     const px = e.clientX - r.left, py = e.clientY - r.top;
@@ -52,20 +67,24 @@ export class WheelGesture {
     const p = photo.toPhoto(px, py);
     const t = photo.around(photo.clampScale(photo.s * Math.exp(-amount)), px, py, p.x, p.y);
     photo.placeClamped(t.s, t.tx, t.ty);
-    clearTimeout(this.zoomTimer);
-    this.zoomTimer = setTimeout(() => { photo.zooming = false; photo.render(); }, IDLE_MS);
+    this.listeners.clear(this.zoomTimer);
+    this.zoomTimer = this.listeners.timeout(() => { photo.zooming = false; photo.render(); }, IDLE_MS);
   }
 
-  /** Sideways scrolling drags the strip; when the fingers stop it settles like a released drag. */
+  /**
+   * Sideways scrolling drags the strip; when the fingers stop it settles like a released drag.
+   * @param {number} dx
+   * @param {number} time
+   */
   page(dx, time) {
     const strip = this.host.strip;
     if (!this.pageTimer) { strip.catch(); this.samples = []; }
     strip.dragBy(-dx);
     this.samples.push({ dx, time });
     this.samples = this.samples.filter((s) => time - s.time < 100);
-    clearTimeout(this.pageTimer);
-    this.pageTimer = setTimeout(() => {
-      this.pageTimer = null;
+    this.listeners.clear(this.pageTimer);
+    this.pageTimer = this.listeners.timeout(() => {
+      this.pageTimer = 0;
       const span = this.samples.length > 1 ? time - this.samples[0].time : 0;
       const moved = this.samples.reduce((sum, s) => sum + s.dx, 0);
       strip.release(span > 0 ? -moved / span : 0);

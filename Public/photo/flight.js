@@ -6,16 +6,26 @@
 import { Animation, Spring, prefersReducedMotion } from '../util/motion.js';
 import { tileURL } from './pyramid.js';
 
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {{ left: number, top: number, width: number, height: number }} Box a box in viewport px */
+/** @typedef {{ rect: Box, square?: boolean }} FlightEnd one end of a flight: a grid cell is `square` */
+
+/** @type {{ box: HTMLElement, animation: Animation, done: () => void } | null} */
 let flight = null;
 
 /**
  * Flies `photo` from box `from` to box `to` (viewport rects; `square: true` for a grid cell,
  * which shows the thumbnail's centre crop). `onProgress(p)` hears 0 → 1 each frame, for the
  * views behind to fade. Resolves when it lands, or at once under reduced motion.
+ * @param {Photo | null | undefined} photo
+ * @param {FlightEnd | null | undefined} from
+ * @param {FlightEnd | null | undefined} to
+ * @param {(progress: number) => void} [onProgress]
+ * @returns {Promise<void>}
  */
 export function flyPhoto(photo, from, to, onProgress) {
   cancelFlight();
-  if (prefersReducedMotion() || !from || !to || photo.status === 'failed') {
+  if (prefersReducedMotion() || !photo || !from || !to || photo.status === 'failed') {
     onProgress?.(1);
     return Promise.resolve();
   }
@@ -34,13 +44,11 @@ export function flyPhoto(photo, from, to, onProgress) {
   document.body.appendChild(box);
   const ratio = photo.width / photo.height;
   const a = frame(from, ratio), b = frame(to, ratio);
-  const mix = (x, y, p) => x + (y - x) * p;
-  const draw = (p) => {
-    const clip = {}, image = {};
-    for (const k of ['left', 'top', 'width', 'height']) {
-      clip[k] = mix(a.clip[k], b.clip[k], p);
-      image[k] = mix(a.image[k], b.image[k], p);
-    }
+  /** @type {(x: Box, y: Box, p: number) => Box} */
+  const mix = (x, y, p) => ({ left: x.left + (y.left - x.left) * p, top: x.top + (y.top - x.top) * p,
+    width: x.width + (y.width - x.width) * p, height: x.height + (y.height - x.height) * p });
+  const draw = (/** @type {number} */ p) => {
+    const clip = mix(a.clip, b.clip, p), image = mix(a.image, b.image, p);
     Object.assign(box.style, px(clip));
     Object.assign(whole.style, px({ left: image.left - clip.left, top: image.top - clip.top, width: image.width, height: image.height }));
     // The thumbnail is the photo's centred square; it fades as the whole photo opens around it.
@@ -52,7 +60,7 @@ export function flyPhoto(photo, from, to, onProgress) {
     onProgress?.(p);
   };
   draw(0);
-  return new Promise((resolve) => {
+  return new Promise((/** @type {(value: void) => void} */ resolve) => {
     const done = () => { box.remove(); if (flight?.box === box) flight = null; resolve(); };
     const animation = new Animation([new Spring({ from: 0, to: 1, frequency: 19, precision: 1e-3 })],
       ([p]) => draw(Math.min(1, p)), done);
@@ -68,7 +76,12 @@ export function cancelFlight() {
   done();
 }
 
-/** The visible box and the whole photo's box for one end of the flight. */
+/**
+ * The visible box and the whole photo's box for one end of the flight.
+ * @param {FlightEnd} end
+ * @param {number} ratio
+ * @returns {{ clip: Box, image: Box }}
+ */
 function frame(end, ratio) {
   const r = end.rect;
   if (!end.square) return { clip: { ...rectOf(r) }, image: { ...rectOf(r) } };
@@ -81,5 +94,7 @@ function frame(end, ratio) {
   };
 }
 
+/** @param {Box} r @returns {Box} */
 const rectOf = (r) => ({ left: r.left, top: r.top, width: r.width, height: r.height });
+/** @param {Record<string, number>} o */
 const px = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, `${v}px`]));

@@ -1,14 +1,27 @@
 // @ts-check
-// Tile pyramid geometry, the same arithmetic as the server's TilePyramid (see DESIGN.md).
+// Tile pyramid geometry, the same arithmetic as the server's TilePyramid (see the README).
 // Level z is the photo scaled by 2^(z − maxZoom); tiles are T px from the top left, edge tiles smaller.
 
-/** Pixel size of level `z` of `photo` ({width, height, maxZoom}). */
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {Pick<Photo, 'width' | 'height' | 'maxZoom' | 'tileSize'>} Pyramid what the geometry needs of a photo */
+/** @typedef {{ x0: number, y0: number, x1: number, y1: number }} PhotoRect a rectangle in photo (native) pixels */
+/** @typedef {{ z: number, x: number, y: number }} TileCoordinate */
+
+/**
+ * Pixel size of level `z` of `photo`.
+ * @param {Pyramid} photo
+ * @param {number} z
+ */
 export function levelSize(photo, z) {
   const s = Math.pow(2, z - photo.maxZoom);
   return { width: Math.ceil(photo.width * s), height: Math.ceil(photo.height * s) };
 }
 
-/** Number of tile columns and rows at level `z`. */
+/**
+ * Number of tile columns and rows at level `z`.
+ * @param {Pyramid} photo
+ * @param {number} z
+ */
 export function tileGrid(photo, z) {
   const { width, height } = levelSize(photo, z);
   return { columns: Math.ceil(width / photo.tileSize), rows: Math.ceil(height / photo.tileSize) };
@@ -17,6 +30,8 @@ export function tileGrid(photo, z) {
 /**
  * The level to draw when one photo pixel is shown as `devicePixelsPerPhotoPixel` device pixels:
  * the smallest level whose resolution is at least what the screen can show.
+ * @param {Pyramid} photo
+ * @param {number} devicePixelsPerPhotoPixel
  */
 export function levelFor(photo, devicePixelsPerPhotoPixel) {
   // A small tolerance keeps exact powers of two (fit at 1:2, 1:4 …) from rounding one level up.
@@ -27,6 +42,11 @@ export function levelFor(photo, devicePixelsPerPhotoPixel) {
 /**
  * The rectangle of photo pixels covered by tile (z, x, y), in photo (native) coordinates.
  * Uses the level's real size so that edge tiles end exactly on the photo's edge.
+ * @param {Pyramid} photo
+ * @param {number} z
+ * @param {number} x
+ * @param {number} y
+ * @returns {PhotoRect}
  */
 export function tileRectInPhoto(photo, z, x, y) {
   const { width, height } = levelSize(photo, z);
@@ -41,6 +61,13 @@ export function tileRectInPhoto(photo, z, x, y) {
 /**
  * Tiles of level `z` that intersect the photo-space rectangle [x0, x1) × [y0, y1).
  * Returns inclusive column and row ranges, or null when nothing is visible.
+ * @param {Pyramid} photo
+ * @param {number} z
+ * @param {number} x0
+ * @param {number} y0
+ * @param {number} x1
+ * @param {number} y1
+ * @returns {{ c0: number, r0: number, c1: number, r1: number } | null}
  */
 export function tilesCovering(photo, z, x0, y0, x1, y1) {
   const { width, height } = levelSize(photo, z);
@@ -56,7 +83,13 @@ export function tilesCovering(photo, z, x0, y0, x1, y1) {
   return { c0, r0, c1, r1 };
 }
 
-/** The URL of one tile, from the photo's URL template. */
+/**
+ * The URL of one tile, from the photo's URL template.
+ * @param {Pick<Photo, 'tiles'>} photo
+ * @param {number} z
+ * @param {number} x
+ * @param {number} y
+ */
 export function tileURL(photo, z, x, y) {
-  return photo.tiles.replace('{z}', z).replace('{x}', x).replace('{y}', y);
+  return photo.tiles.replace('{z}', String(z)).replace('{x}', String(x)).replace('{y}', String(y));
 }

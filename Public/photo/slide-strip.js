@@ -29,6 +29,7 @@ export class SlideStrip {
     this.index = 0;
     this.offset = 0;
     this.rawOffset = 0;
+    /** @type {Animation | null} */
     this.animation = null;
     this.width = Math.max(1, element.clientWidth);
     this.slots = Array.from({ length: slots }, () => {
@@ -48,10 +49,19 @@ export class SlideStrip {
   get moving() { return this.animation !== null; }
   get lastIndex() { return Math.max(0, this.count() - 1); }
 
+  /** @param {number} i */
   clampIndex(i) { return Math.max(0, Math.min(this.lastIndex, i)); }
+  /** @param {number} i */
   hasPage(i) { return i >= 0 && i < this.count(); }
-  /** How far the strip is from having page `i` in front, px (positive: the next page shows). */
+  /**
+   * How far the strip is from having page `i` in front, px (positive: the next page shows).
+   * @param {number} i
+   */
   shiftFrom(i) { return this.offset - i * this.stride; }
+  /**
+   * @param {number | null} i
+   * @returns {S | null}
+   */
   slotFor(i) { return this.slots.find((slot) => slot.pageIndex === i) || null; }
 
   /** The element's width changed: the same page (or the same fraction of a swipe) stays in front. */
@@ -65,14 +75,20 @@ export class SlideStrip {
     this.draw();
   }
 
-  /** Puts page `i` in front at once. */
+  /**
+   * Puts page `i` in front at once.
+   * @param {number} i
+   */
   jump(i) {
     this.stop();
     this.width = Math.max(1, this.element.clientWidth);
     this.settle(this.clampIndex(i));
   }
 
-  /** Slides to page `i`, starting at `velocity` (px per ms along the strip). */
+  /**
+   * Slides to page `i`, starting at `velocity` (px per ms along the strip).
+   * @param {number} i
+   */
   animateTo(i, velocity = 0) {
     this.stop();
     const target = this.clampIndex(i), distance = target * this.stride - this.offset, frequency = 20;
@@ -100,13 +116,19 @@ export class SlideStrip {
     this.animation = null;
   }
 
-  /** The finger moved by `dx` px (positive: to the right, towards the previous page). */
+  /**
+   * The finger moved by `dx` px (positive: to the right, towards the previous page).
+   * @param {number} dx
+   */
   dragBy(dx) {
     this.rawOffset -= dx;
     this.place(this.stretch(this.rawOffset));
   }
 
-  /** The finger let go moving at `vx` px per ms: on to the page it was heading for, or back. */
+  /**
+   * The finger let go moving at `vx` px per ms: on to the page it was heading for, or back.
+   * @param {number} vx
+   */
   release(vx) {
     const along = -vx, p = this.position;
     let target;
@@ -116,7 +138,10 @@ export class SlideStrip {
     this.animateTo(target, along);
   }
 
-  /** Past the first or the last page the strip stretches, and resists. */
+  /**
+   * Past the first or the last page the strip stretches, and resists.
+   * @param {number} raw
+   */
   stretch(raw) {
     const end = this.lastIndex * this.stride;
     if (raw < 0) return rubberBand(raw, this.width);
@@ -124,6 +149,7 @@ export class SlideStrip {
     return raw;
   }
 
+  /** @param {number} shown */
   unstretch(shown) {
     const end = this.lastIndex * this.stride;
     if (shown < 0) return rubberBandInverse(shown, this.width);
@@ -131,6 +157,7 @@ export class SlideStrip {
     return shown;
   }
 
+  /** @param {number} offset */
   place(offset) {
     this.offset = offset;
     this.recentre(this.nearest);
@@ -138,6 +165,7 @@ export class SlideStrip {
     this.onMove?.(this.position);
   }
 
+  /** @param {number} i */
   settle(i) {
     this.index = i;
     this.offset = this.rawOffset = i * this.stride;
@@ -152,15 +180,20 @@ export class SlideStrip {
     this.onSettle?.(i);
   }
 
-  /** Hands every page of the window around `centre` a slot, reusing those that fell out of it. */
+  /**
+   * Hands every page of the window around `centre` a slot, reusing those that fell out of it.
+   * @param {number} centre
+   */
   recentre(centre) {
     const half = Math.floor(this.slots.length / 2);
+    /** @type {number[]} */
     const wanted = [];
     for (let i = centre - half; i <= centre + half; i++) wanted.push(i);
-    const free = this.slots.filter((slot) => !wanted.includes(slot.pageIndex));
+    const free = this.slots.filter((slot) => slot.pageIndex === null || !wanted.includes(slot.pageIndex));
     for (const i of wanted) {
       if (this.slots.some((slot) => slot.pageIndex === i)) continue;
       const slot = free.shift();
+      if (!slot) break;
       slot.pageIndex = i;
       slot.dataset.index = String(i);
       slot.hidden = !this.hasPage(i);

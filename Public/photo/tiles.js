@@ -5,19 +5,37 @@
 
 import { ImageRetry } from '../util/image-retry.js';
 
+/** @typedef {import('./pyramid.js').TileCoordinate} TileCoordinate */
+/** @typedef {import('./pyramid.js').PhotoRect} PhotoRect */
+/**
+ * @typedef {TileCoordinate & { key: string, rect: PhotoRect, img: HTMLImageElement, loaded: boolean,
+ *   retry: ImageRetry }} Tile one tile on the layer
+ */
+
+/** @param {TileCoordinate} t */
 const key = (t) => `${t.z}/${t.x}/${t.y}`;
 
 /** The set of <img> tiles of one photo on one layer element. */
 export class ViewerTiles {
+  /**
+   * @param {HTMLElement} layer
+   * @param {() => void} onChange
+   */
   constructor(layer, onChange) {
     this.layer = layer;
     this.onChange = onChange;
-    this.tiles = new Map();      // key → {z, x, y, rect, img, loaded}
-    this.wantedKeys = new Set(); // the visible tiles of the current level
-    this.requested = new Set();  // every tile asked for since the last reset
+    /** @type {Map<string, Tile>} */
+    this.tiles = new Map();
+    /** @type {Set<string>} the visible tiles of the current level */
+    this.wantedKeys = new Set();
+    /** @type {Set<string>} every tile asked for since the last reset */
+    this.requested = new Set();
     this.requestCount = 0;
     this.level = 0;
+    /** @type {number | null} */
     this.layoutScale = null;
+    /** @type {PhotoRect | null} */
+    this.lastVisible = null;
   }
 
   /** True when every wanted tile has been decoded. */
@@ -46,6 +64,10 @@ export class ViewerTiles {
   /**
    * Makes `wanted` the tiles to show; keeps the level-0 tile as a permanent underlay;
    * cancels pending tiles that are no longer wanted.
+   * @param {TileCoordinate[]} wanted
+   * @param {PhotoRect} visible
+   * @param {(t: TileCoordinate) => string} urlOf
+   * @param {(t: TileCoordinate) => PhotoRect} rectOf
    */
   want(wanted, visible, urlOf, rectOf) {
     this.wantedKeys = new Set(wanted.map(key));
@@ -57,10 +79,16 @@ export class ViewerTiles {
       if (this.tiles.has(k)) continue;
       this.add(k, t, urlOf(t), rectOf(t), t === underlay && !this.wantedKeys.has(k));
     }
-    for (const tile of this.tiles.values()) tile.img.style.zIndex = this.wantedKeys.has(tile.key) ? 100 : tile.z;
+    for (const tile of this.tiles.values()) tile.img.style.zIndex = String(this.wantedKeys.has(tile.key) ? 100 : tile.z);
     this.prune(visible);
   }
 
+  /**
+   * @param {string} k
+   * @param {TileCoordinate} t
+   * @param {string} url
+   * @param {PhotoRect} rect
+   */
   add(k, t, url, rect, background = false) {
     const img = document.createElement('img');
     img.alt = '';
@@ -70,6 +98,7 @@ export class ViewerTiles {
     img.fetchPriority = background ? 'low' : 'high';
     img.className = 'tile';
     img.dataset.tile = k;
+    /** @type {Tile} */
     const tile = { ...t, rect, img, loaded: false, key: k, retry: new ImageRetry(img) };
     img.addEventListener('load', () => {
       // Decoded before it is shown, so a tile never paints half-drawn over its coarser parent.
@@ -92,7 +121,10 @@ export class ViewerTiles {
     if (this.layoutScale !== null) this.position(tile, this.layoutScale);
   }
 
-  /** Removes what is neither wanted nor needed as a stand-in for a wanted tile still on its way. */
+  /**
+   * Removes what is neither wanted nor needed as a stand-in for a wanted tile still on its way.
+   * @param {PhotoRect | null} visible
+   */
   prune(visible) {
     if (!visible) return;
     this.lastVisible = visible;
@@ -108,6 +140,7 @@ export class ViewerTiles {
     }
   }
 
+  /** @param {Tile} tile */
   drop(tile) {
     tile.retry.reset();
     // Dropping the src is what makes the browser abandon a request still in flight.
@@ -118,6 +151,9 @@ export class ViewerTiles {
   /**
    * Places the tiles for scale `s` and translation (tx, ty). Tiles sit at whole pixels inside the
    * layer, edges rounded once so neighbours meet without seams; a pan only moves the layer.
+   * @param {number} s
+   * @param {number} tx
+   * @param {number} ty
    */
   layout(s, tx, ty) {
     if (s !== this.layoutScale) {
@@ -127,6 +163,10 @@ export class ViewerTiles {
     this.layer.style.transform = `translate3d(${Math.round(tx)}px,${Math.round(ty)}px,0)`;
   }
 
+  /**
+   * @param {Tile} tile
+   * @param {number} s
+   */
   position(tile, s) {
     const { rect, img } = tile;
     const left = Math.round(rect.x0 * s), top = Math.round(rect.y0 * s);
@@ -134,6 +174,6 @@ export class ViewerTiles {
     img.style.transform = `translate3d(${left}px,${top}px,0)`;
     img.style.width = `${right - left}px`;
     img.style.height = `${bottom - top}px`;
-    img.style.zIndex = this.wantedKeys.has(tile.key) ? 100 : tile.z;
+    img.style.zIndex = String(this.wantedKeys.has(tile.key) ? 100 : tile.z);
   }
 }

@@ -12,6 +12,10 @@ import { Animation, Momentum, Spring, rubberBand } from '../util/motion.js';
 
 const EPSILON = 1e-3;
 
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {{ s: number, tx: number, ty: number }} Transform scale and translation */
+/** @typedef {{ x: number, y: number }} Point */
+
 /** A zoomable, pannable photo drawn from its tiles; `photo` may be set and replaced. */
 export class ZoomablePhoto {
   /**
@@ -26,21 +30,31 @@ export class ZoomablePhoto {
     stage.appendChild(this.layer);
     this.onChange = onChange;
     this.onComplete = onComplete;
+    /** @type {Photo | null} */
     this.photo = null;
     this.s = 1; this.tx = 0; this.ty = 0;
     this.vw = 1; this.vh = 1;
     this.zooming = false;      // a pinch or a zoom animation: tiles are asked for once it pauses
+    /** @type {Animation | null} */
     this.animation = null;
-    this.settling = null;
+    this.settling = 0;
+    /** @type {number | null} when every tile in view had first arrived (performance.now()) */
     this.completeAt = null;
+    /** @type {number} when the photo was set */
+    this.openedAt = performance.now();
     this.tiles = new ViewerTiles(this.layer, () => this.tilesChanged());
   }
 
   get dpr() { return window.devicePixelRatio || 1; }
+  /** The photo shown; only asked for while there is one. */
+  get shown() {
+    if (!this.photo) throw new Error('no photo shown');
+    return this.photo;
+  }
   /** The whole photo visible, as large as fits. */
-  get fitScale() { return Math.min(this.vw / this.photo.width, this.vh / this.photo.height); }
+  get fitScale() { return Math.min(this.vw / this.shown.width, this.vh / this.shown.height); }
   /** The stage filled, the photo cropped on one axis. */
-  get fillScale() { return Math.max(this.vw / this.photo.width, this.vh / this.photo.height); }
+  get fillScale() { return Math.max(this.vw / this.shown.width, this.vh / this.shown.height); }
   /** Native pixels, or twice the fitted size where fit is already at or past native. */
   get maxScale() {
     const native = 1 / this.dpr, fit = this.fitScale;
@@ -48,10 +62,13 @@ export class ZoomablePhoto {
   }
   get atFit() { return this.s <= this.fitScale * (1 + EPSILON); }
   get atMax() { return this.s >= this.maxScale * (1 - EPSILON); }
-  get level() { return levelFor(this.photo, this.s * this.dpr); }
+  get level() { return levelFor(this.shown, this.s * this.dpr); }
   get animating() { return this.animation !== null; }
 
-  /** Shows `photo` (or nothing) fitted to the stage. */
+  /**
+   * Shows `photo` (or nothing) fitted to the stage.
+   * @param {Photo | null} photo
+   */
   setPhoto(photo) {
     this.stop();
     this.tiles.clear();
@@ -71,13 +88,19 @@ export class ZoomablePhoto {
   }
 
   bounds(s = this.s) {
-    return new PanBounds(this.photo.width * s, this.photo.height * s, this.vw, this.vh);
+    return new PanBounds(this.shown.width * s, this.shown.height * s, this.vw, this.vh);
   }
 
-  /** Clamps a scale to the limits. */
+  /**
+   * Clamps a scale to the limits.
+   * @param {number} s
+   */
   clampScale(s) { return Math.min(this.maxScale, Math.max(this.fitScale, s)); }
 
-  /** A pinch's raw scale as shown: below fit or above the maximum it stretches, and resists. */
+  /**
+   * A pinch's raw scale as shown: below fit or above the maximum it stretches, and resists.
+   * @param {number} raw
+   */
   stretchScale(raw) {
     const min = this.fitScale, max = this.maxScale;
     if (raw < min) return min * Math.exp(rubberBand(Math.log(raw / min), 0.5));
@@ -85,7 +108,12 @@ export class ZoomablePhoto {
     return raw;
   }
 
-  /** The photo point under stage point (px, py). */
+  /**
+   * The photo point under stage point (px, py).
+   * @param {number} px
+   * @param {number} py
+   * @returns {Point}
+   */
   toPhoto(px, py) { return { x: (px - this.tx) / this.s, y: (py - this.ty) / this.s }; }
 
   fit() {
@@ -93,7 +121,12 @@ export class ZoomablePhoto {
     this.place(s, b.min.x, b.min.y);
   }
 
-  /** Shows the photo at exactly this scale and translation, limits or not (a gesture's own frame). */
+  /**
+   * Shows the photo at exactly this scale and translation, limits or not (a gesture's own frame).
+   * @param {number} s
+   * @param {number} tx
+   * @param {number} ty
+   */
   place(s, tx, ty) {
     if (!this.photo) return;
     this.s = s; this.tx = tx; this.ty = ty;
@@ -101,18 +134,37 @@ export class ZoomablePhoto {
     this.onChange?.();
   }
 
-  /** The same transform, brought inside the limits. */
+  /**
+   * The same transform, brought inside the limits.
+   * @param {number} s
+   * @param {number} tx
+   * @param {number} ty
+   * @returns {Transform}
+   */
   clamped(s, tx, ty) {
     const c = this.clampScale(s), b = this.bounds(c);
     return { s: c, tx: b.clamp('x', tx), ty: b.clamp('y', ty) };
   }
 
+  /**
+   * @param {number} s
+   * @param {number} tx
+   * @param {number} ty
+   */
   placeClamped(s, tx, ty) {
     const c = this.clamped(s, tx, ty);
     this.place(c.s, c.tx, c.ty);
   }
 
-  /** The transform that keeps photo point (x, y) under stage point (px, py) at scale `s`. */
+  /**
+   * The transform that keeps photo point (x, y) under stage point (px, py) at scale `s`.
+   * @param {number} s
+   * @param {number} px
+   * @param {number} py
+   * @param {number} x
+   * @param {number} y
+   * @returns {Transform}
+   */
   around(s, px, py, x, y) { return { s, tx: px - x * s, ty: py - y * s }; }
 
   /** Resize or rotation: the point under the centre and the zoom relative to fit both stay. */
@@ -141,7 +193,7 @@ export class ZoomablePhoto {
   /**
    * Animates to transform `to` along the zoom that keeps one screen point still (the fixed point
    * of the change), so a zoom around a point never wobbles, whatever the clamp did to the end.
-   * @param {{ s: number, tx: number, ty: number }} to
+   * @param {Transform} to
    * @param {{ frequency?: number, onDone?: () => void }} options
    */
   animateTo(to, { frequency = 22, onDone } = {}) {
@@ -150,7 +202,7 @@ export class ZoomablePhoto {
     this.animation = null;
     const from = { s: this.s, tx: this.tx, ty: this.ty };
     const r = to.s / from.s;
-    const path = (p) => {
+    const path = (/** @type {number} */ p) => {
       if (Math.abs(r - 1) < 1e-4) {
         return { s: to.s, tx: from.tx + (to.tx - from.tx) * p, ty: from.ty + (to.ty - from.ty) * p };
       }
@@ -172,7 +224,12 @@ export class ZoomablePhoto {
     if (!this.animation.running) this.animation = null; // it jumped to its end at once
   }
 
-  /** Zooms to `target` (clamped) keeping stage point (px, py) still; null means the centre. */
+  /**
+   * Zooms to `target` (clamped) keeping stage point (px, py) still; null means the centre.
+   * @param {number} target
+   * @param {number | null} [px]
+   * @param {number | null} [py]
+   */
   zoomTo(target, px = null, py = null) {
     if (!this.photo) return;
     const x = px ?? this.vw / 2, y = py ?? this.vh / 2;
@@ -181,7 +238,11 @@ export class ZoomablePhoto {
     this.animateTo(this.clamped(t.s, t.tx, t.ty));
   }
 
-  /** Double tap: in to the tapped point (filling the stage, at least twice as close), or back to fit. */
+  /**
+   * Double tap: in to the tapped point (filling the stage, at least twice as close), or back to fit.
+   * @param {number} px
+   * @param {number} py
+   */
   toggleZoomAt(px, py) {
     if (!this.atFit) { this.zoomTo(this.fitScale); return; }
     this.zoomTo(Math.min(this.maxScale, Math.max(2 * this.fitScale, this.fillScale)), px, py);
@@ -190,6 +251,9 @@ export class ZoomablePhoto {
   /**
    * After a drag: carries on with the finger's velocity and decelerates, bouncing off an edge it
    * reaches; a photo left stretched past an edge (or past a zoom limit) springs back.
+   * @param {number} vx px per ms
+   * @param {number} vy
+   * @param {Point | null} [anchor]
    */
   fling(vx, vy, anchor = null) {
     if (!this.photo) return;
@@ -210,7 +274,10 @@ export class ZoomablePhoto {
     if (!this.animation.running) this.animation = null; // it jumped to its end at once
   }
 
-  /** Springs back inside the limits, keeping `anchor` (a stage point, say the pinch's centre) still. */
+  /**
+   * Springs back inside the limits, keeping `anchor` (a stage point, say the pinch's centre) still.
+   * @param {Point | null} [anchor]
+   */
   settle(anchor = null) {
     if (!this.photo) return;
     const a = anchor || { x: this.vw / 2, y: this.vh / 2 };
@@ -228,7 +295,7 @@ export class ZoomablePhoto {
   screenRect() {
     const stage = this.stage.getBoundingClientRect();
     return { left: stage.left + this.tx, top: stage.top + this.ty,
-      width: this.photo.width * this.s, height: this.photo.height * this.s };
+      width: this.shown.width * this.s, height: this.shown.height * this.s };
   }
 
   /** Positions every tile; asks for new tiles now, or once a zoom pauses. */
@@ -238,7 +305,7 @@ export class ZoomablePhoto {
     clearTimeout(this.settling);
     // Mid-zoom a level may be skipped in a moment, and a photo stretched past a limit is about to
     // spring back: tiles are asked for only once it pauses, or drops what it will show again.
-    if (this.zooming || this.stretched) this.settling = setTimeout(() => this.requestTiles(), 250);
+    if (this.zooming || this.stretched) this.settling = window.setTimeout(() => this.requestTiles(), 250);
     else this.requestTiles();
   }
 
@@ -253,8 +320,8 @@ export class ZoomablePhoto {
   visiblePhotoRect() {
     return {
       x0: Math.max(0, -this.tx / this.s), y0: Math.max(0, -this.ty / this.s),
-      x1: Math.min(this.photo.width, (this.vw - this.tx) / this.s),
-      y1: Math.min(this.photo.height, (this.vh - this.ty) / this.s),
+      x1: Math.min(this.shown.width, (this.vw - this.tx) / this.s),
+      y1: Math.min(this.shown.height, (this.vh - this.ty) / this.s),
     };
   }
 
@@ -262,6 +329,7 @@ export class ZoomablePhoto {
     if (!this.photo || this.photo.status === 'failed') return;
     const photo = this.photo, z = this.level, v = this.visiblePhotoRect();
     const range = tilesCovering(photo, z, v.x0, v.y0, v.x1, v.y1);
+    /** @type {import('./pyramid.js').TileCoordinate[]} */
     const wanted = [];
     if (range) {
       for (let y = range.r0; y <= range.r1; y++) {

@@ -3,10 +3,17 @@
 // Every piece of text goes in as textContent, so a comment can never become markup.
 
 import { listComments, commentEvents } from '../core/api.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Comment} Comment */
+/** @typedef {'loading' | 'ready' | 'error'} ThreadState */
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** A person-friendly "2 min ago" for recent comments, a date for older ones. */
+/**
+ * A person-friendly "2 min ago" for recent comments, a date for older ones.
+ * @param {string} createdAt
+ */
 function when(createdAt) {
   const date = new Date(createdAt);
   const seconds = (Date.now() - date.getTime()) / 1000;
@@ -17,26 +24,37 @@ function when(createdAt) {
   return timeFormat.format(date);
 }
 
-// "just now" should not stay "just now": the times on screen are refreshed every minute.
-setInterval(() => {
-  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('.comment time'))) time.textContent = when(time.dateTime);
-}, 60_000);
-
 /**
  * The list of comments of one photo inside `list` (an <ol>). `onChange({state, count})` hears
  * whether the thread is 'loading', 'ready' or in 'error', and how many comments it shows.
  */
 export class CommentThread {
-  constructor(list, photoId, onChange) {
+  /**
+   * @param {HTMLElement} list
+   * @param {number} photoId
+   * @param {(report: { state: ThreadState, count: number }) => void} onChange
+   * @param {Listeners} listeners its owner's registry (the page's): the thread goes with it
+   */
+  constructor(list, photoId, onChange, listeners) {
     this.list = list;
     this.photoId = photoId;
     this.onChange = onChange;
-    this.items = new Map(); // comment id → <li>
-    this.events = null;
+    this.listeners = listeners;
+    /** @type {Listeners | null} what lives while the thread is live: its stream */
+    this.live = null;
+    // "just now" should not stay "just now": the times shown are refreshed every minute.
+    listeners.interval(() => {
+      for (const time of this.list.querySelectorAll('time')) time.textContent = when(time.dateTime);
+    }, 60_000);
+    /** @type {Map<number, HTMLLIElement>} comment id → its item */
+    this.items = new Map();
+    /** @type {Promise<void> | null} */
     this.loading = null;
+    /** @type {ThreadState} */
     this.state = 'loading';
   }
 
+  /** @param {ThreadState} state */
   report(state = this.state) {
     this.state = state;
     this.onChange({ state, count: this.items.size });
@@ -53,33 +71,42 @@ export class CommentThread {
 
   /** Starts listening for new and deleted comments; the listener is opened before reloading so nothing falls between. */
   listen() {
-    if (this.events) return;
-    this.events = commentEvents(this.photoId);
-    this.events.addEventListener('comment', (e) => {
+    if (this.live) return;
+    const live = this.listeners.child();
+    this.live = live;
+    const events = commentEvents(this.photoId);
+    live.add(() => events.close());
+    live.on(events, 'comment', (e) => {
       try { this.add(JSON.parse(e.data)); } catch { /* a malformed event is skipped */ }
     });
-    this.events.addEventListener('delete', (e) => {
+    live.on(events, 'delete', (e) => {
       let id = Number.parseInt(e.lastEventId, 10);
       try { const data = JSON.parse(e.data); id = data.id ?? data; } catch { /* plain id */ }
       this.remove(Number(id));
     });
     // A stream that comes back after a drop reloads, so what was missed meanwhile shows.
-    this.events.addEventListener('open', () => { if (this.state === 'error') this.load(); });
+    live.on(events, 'open', () => { if (this.state === 'error') this.load(); });
     this.load();
   }
 
+  /** Closes the live stream (the page left the front, or went). */
   stop() {
-    if (this.events) this.events.close();
-    this.events = null;
+    this.live?.destroy();
+    this.live = null;
   }
 
-  /** Adds a comment in id order unless it is already shown; returns its item. */
+  /**
+   * Adds a comment in id order unless it is already shown; returns its item.
+   * @param {Comment} comment
+   * @returns {HTMLLIElement | null}
+   */
   add(comment) {
     if (comment.photoId !== undefined && comment.photoId !== this.photoId) return null;
-    if (this.items.has(comment.id)) return this.items.get(comment.id);
+    const shown = this.items.get(comment.id);
+    if (shown) return shown;
     const item = document.createElement('li');
     item.className = 'comment';
-    item.dataset.id = comment.id;
+    item.dataset.id = String(comment.id);
     const head = document.createElement('div');
     head.className = 'comment-head';
     const author = document.createElement('span');
@@ -95,12 +122,13 @@ export class CommentThread {
     text.textContent = comment.text;
     item.append(head, text);
     const later = [...this.items.keys()].filter((id) => id > comment.id).sort((a, b) => a - b)[0];
-    this.list.insertBefore(item, later === undefined ? null : this.items.get(later));
+    this.list.insertBefore(item, later === undefined ? null : this.items.get(later) ?? null);
     this.items.set(comment.id, item);
     this.report(this.state === 'error' ? 'ready' : this.state);
     return item;
   }
 
+  /** @param {number} id */
   remove(id) {
     const item = this.items.get(id);
     if (!item) return;

@@ -3,42 +3,60 @@
 // It is a real <form method=post> (the server takes form posts too); with scripts it posts JSON,
 // stays above the on-screen keyboard, and says in words what the server refused.
 
-import { postComment } from '../core/api.js';
+import { postComment, ServerError, statusOf } from '../core/api.js';
+import { element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Comment} Comment */
+/** @typedef {import('../core/api.js').Photo} Photo */
 
 const AUTHOR_KEY = 'photoscroll.author';
 
 /** The bottom bar: form, text input, send button and status line. */
 export class Composer {
+  /**
+   * @param {HTMLFormElement} form
+   * @param {{ onPosted: (comment: Comment) => void }} options
+   */
   constructor(form, { onPosted }) {
     this.form = form;
-    this.input = form.querySelector('input[name=text]');
-    this.author = form.querySelector('input[name=author]');
-    this.button = form.querySelector('button[type=submit]');
-    this.status = form.querySelector('.composer-status');
-    this.hint = form.querySelector('.composer-hint');
+    this.input = element(form, 'input[name=text]', HTMLInputElement);
+    this.author = element(form, 'input[name=author]', HTMLInputElement);
+    this.button = element(form, 'button[type=submit]', HTMLButtonElement);
+    this.status = element(form, '.composer-status', HTMLElement);
+    this.hint = element(form, '.composer-hint', HTMLElement);
     this.onPosted = onPosted;
+    this.listeners = new Listeners();
+    /** @type {number | null} */
     this.photoId = null;
     this.waitUntil = 0;      // a rate limit: no sending before this time (ms)
-    this.countdown = null;
+    this.countdown = 0;
     this.offline = false;    // the status line says there is no connection
+    this.sending = false;
     this.author.value = localStorage.getItem(AUTHOR_KEY) || '';
-    form.addEventListener('submit', (e) => { e.preventDefault(); this.send(); });
-    this.input.addEventListener('input', () => this.updateButton());
-    this.author.addEventListener('change', () => localStorage.setItem(AUTHOR_KEY, this.author.value.trim()));
+    const on = this.listeners;
+    on.on(form, 'submit', (e) => { e.preventDefault(); this.send(); });
+    on.on(this.input, 'input', () => this.updateButton());
+    on.on(this.author, 'change', () => localStorage.setItem(AUTHOR_KEY, this.author.value.trim()));
     // The field stops at what the server takes, and says so when it does.
-    this.author.addEventListener('input', () => { this.hint.hidden = this.author.value.length < this.author.maxLength; });
+    on.on(this.author, 'input', () => { this.hint.hidden = this.author.value.length < this.author.maxLength; });
     // The connection is back: "no connection" is no longer true.
-    window.addEventListener('online', () => { if (this.offline) this.showStatus(''); });
+    on.on(window, 'online', () => { if (this.offline) this.showStatus(''); });
     this.followKeyboard();
     // Tapping anywhere else closes the on-screen keyboard, as in a native app.
-    document.addEventListener('pointerdown', (e) => {
+    on.on(document, 'pointerdown', (e) => {
       const active = document.activeElement;
-      if ((active === this.input || active === this.author) && !form.contains(/** @type {Node} */ (e.target))) /** @type {HTMLElement} */ (active).blur();
+      if ((active === this.input || active === this.author) && !form.contains(/** @type {Node} */ (e.target))) {
+        /** @type {HTMLInputElement} */ (active).blur();
+      }
     });
     this.updateButton();
   }
 
-  /** Points the bar at another photo. */
+  /**
+   * Points the bar at another photo.
+   * @param {Photo} photo
+   */
   setPhoto(photo) {
     if (this.photoId === photo.id) return;
     this.photoId = photo.id;
@@ -51,6 +69,10 @@ export class Composer {
     this.button.disabled = this.input.value.trim() === '' || this.sending || Date.now() < this.waitUntil;
   }
 
+  /**
+   * @param {string} message
+   * @param {'error' | 'info'} [kind]
+   */
   showStatus(message, kind = 'error') {
     if (message === '' && this.countdown) return; // a rate limit clears itself when it is over
     this.offline = false;
@@ -59,16 +81,19 @@ export class Composer {
     this.status.hidden = message === '';
   }
 
-  /** "Try again in 12 s.", counting down each second, gone (and Send back) when the wait is over. */
+  /**
+   * "Try again in 12 s.", counting down each second, gone (and Send back) when the wait is over.
+   * @param {number} seconds
+   */
   waitFor(seconds) {
-    clearInterval(this.countdown);
-    this.countdown = null;
+    this.listeners.clear(this.countdown);
+    this.countdown = 0;
     this.waitUntil = Date.now() + seconds * 1000;
     const tick = () => {
       const left = Math.ceil((this.waitUntil - Date.now()) / 1000);
       if (left <= 0) {
-        clearInterval(this.countdown);
-        this.countdown = null;
+        this.listeners.clear(this.countdown);
+        this.countdown = 0;
         this.showStatus('');
         this.updateButton();
         return;
@@ -78,7 +103,7 @@ export class Composer {
       this.status.hidden = false;
     };
     tick();
-    this.countdown = setInterval(tick, 250);
+    this.countdown = this.listeners.interval(tick, 250);
     this.updateButton();
   }
 
@@ -94,11 +119,11 @@ export class Composer {
       if (this.photoId === photoId) this.input.value = '';
       this.onPosted(comment);
     } catch (error) {
-      if (error.status === 429 && error.retryAfter !== null) {
+      if (error instanceof ServerError && error.status === 429 && error.retryAfter !== null) {
         this.waitFor(error.retryAfter);
       } else {
         this.showStatus(this.describe(error));
-        this.offline = error.status === undefined;
+        this.offline = statusOf(error) === undefined;
       }
     } finally {
       this.sending = false;
@@ -106,8 +131,9 @@ export class Composer {
     }
   }
 
+  /** @param {unknown} error */
   describe(error) {
-    if (error.status === undefined) return 'No connection to the server. Try again.';
+    if (!(error instanceof ServerError)) return 'No connection to the server. Try again.';
     return error.detail || error.title || `The server answered ${error.status}.`;
   }
 
@@ -118,12 +144,15 @@ export class Composer {
   followKeyboard() {
     const viewport = window.visualViewport;
     if (!viewport) return;
-    const bar = this.form.closest('.bottom-bar') || this.form;
+    const bar = /** @type {HTMLElement} */ (this.form.closest('.bottom-bar') || this.form);
     const place = () => {
       const hidden = window.innerHeight - (viewport.height + viewport.offsetTop);
       bar.style.transform = hidden > 1 ? `translateY(${-hidden}px)` : '';
     };
-    viewport.addEventListener('resize', place);
-    viewport.addEventListener('scroll', place);
+    this.listeners.on(viewport, 'resize', place);
+    this.listeners.on(viewport, 'scroll', place);
   }
+
+  /** Lets go of every listener and timer. */
+  destroy() { this.listeners.destroy(); }
 }

@@ -4,6 +4,7 @@
 // either way the bars go, the photo stands alone on black, and Escape or the exit button ends it.
 
 import { Keys } from '../util/keyboard.js';
+import { Listeners } from '../util/listeners.js';
 
 const root = document.documentElement;
 
@@ -12,7 +13,10 @@ export function fullscreenElement() {
   return document.fullscreenElement ?? document.webkitFullscreenElement ?? null;
 }
 
-/** Asks the browser to show `element` full screen; false when it cannot or will not. */
+/**
+ * Asks the browser to show `element` full screen; false when it cannot or will not.
+ * @param {Element} element
+ */
 export async function requestFullscreen(element) {
   const request = element.requestFullscreen ?? element.webkitRequestFullscreen;
   if (!request || !(document.fullscreenEnabled ?? document.webkitFullscreenEnabled)) return false;
@@ -36,17 +40,19 @@ export class FullScreen {
   constructor({ onChange } = {}) {
     this.onChange = onChange ?? (() => {});
     this.ownFallback = false;
+    this.listeners = new Listeners();
     const changed = () => {
       const ours = fullscreenElement() === root;
       if (!ours && !this.ownFallback && root.classList.contains('immersive')) this.set(false);
       else if (ours) this.set(true);
     };
-    document.addEventListener('fullscreenchange', changed);
-    document.addEventListener('webkitfullscreenchange', changed);
+    this.listeners.on(document, 'fullscreenchange', changed);
+    this.listeners.on(document, 'webkitfullscreenchange', changed);
     // Escape ends the page's own full screen; the browser's own ends by itself.
     this.escape = new Keys((e) => {
       if (e.key === 'Escape' && this.ownFallback) { e.preventDefault(); this.exit(); }
     });
+    this.listeners.add(() => { this.escape.on = false; });
   }
 
   get active() { return root.classList.contains('immersive'); }
@@ -69,9 +75,13 @@ export class FullScreen {
 
   toggle() { return this.active ? this.exit() : this.enter(); }
 
+  /** @param {boolean} active */
   set(active) {
     if (root.classList.contains('immersive') === active) return;
     root.classList.toggle('immersive', active);
     this.onChange(active);
   }
+
+  /** Lets go of its listeners and keys. */
+  destroy() { this.listeners.destroy(); }
 }

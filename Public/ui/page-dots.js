@@ -6,18 +6,24 @@
 
 import { prefersReducedMotion } from '../util/motion.js';
 import { Keys } from '../util/keyboard.js';
+import { element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
 
 const MAX_DOTS = 9;
 const PITCH = 16; // px from one dot's centre to the next
 const MARGIN = 2; // the current dot stays this many dots away from an end of the row, where it can
 
 export class PageDots {
-  /** @param {HTMLElement} element the control; `onSelect(index)` is asked to bring a page */
-  constructor(element, { onSelect }) {
-    this.element = element;
+  /**
+   * @param {HTMLElement} root the control
+   * @param {{ onSelect: (index: number) => void }} options `onSelect(index)` is asked to bring a page
+   */
+  constructor(root, { onSelect }) {
+    this.element = root;
     this.onSelect = onSelect;
-    this.track = /** @type {HTMLElement} */ (element.querySelector('.dots-track'));
-    this.counter = /** @type {HTMLElement} */ (element.querySelector('.pager-count'));
+    this.listeners = new Listeners();
+    this.track = element(root, '.dots-track', HTMLElement);
+    this.counter = element(root, '.pager-count', HTMLElement);
     this.count = 0;
     this.index = 0;
     this.start = 0;
@@ -28,11 +34,16 @@ export class PageDots {
       return dot;
     });
     this.format = new Intl.NumberFormat(document.documentElement.lang || undefined);
-    this.keys = new Keys((e) => this.key(e), { target: element, on: true });
-    element.addEventListener('click', (e) => this.click(e));
+    this.keys = new Keys((e) => this.key(e), { target: root, on: true });
+    this.listeners.add(() => { this.keys.on = false; });
+    this.listeners.on(root, 'click', (e) => this.click(e));
   }
 
-  /** Shows page `index` of `count`. */
+  /**
+   * Shows page `index` of `count`.
+   * @param {number} count
+   * @param {number} index
+   */
   set(count, index) {
     const before = this.start, sameCount = count === this.count;
     this.count = count;
@@ -62,6 +73,9 @@ export class PageDots {
   /**
    * The first dot's page. From `current`, the row moves only when the current dot would come
    * nearer than MARGIN to one of its ends; without one, the current dot is put in the middle.
+   * @param {number} count
+   * @param {number} index
+   * @param {number | null} current
    */
   windowFor(count, index, current) {
     const visible = Math.min(MAX_DOTS, count);
@@ -71,7 +85,10 @@ export class PageDots {
     return Math.max(0, Math.min(count - visible, start));
   }
 
-  /** The row slides by `shift` dots instead of jumping. */
+  /**
+   * The row slides by `shift` dots instead of jumping.
+   * @param {number} shift
+   */
   slide(shift) {
     this.track.style.transition = 'none';
     this.track.style.transform = `translateX(${shift * PITCH}px)`;
@@ -80,8 +97,11 @@ export class PageDots {
     this.track.style.transform = '';
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
+    /** @type {Record<string, number>} */
     const steps = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1, PageUp: -10, PageDown: 10 };
+    /** @type {number | null} */
     let target = null;
     if (e.key in steps) target = this.index + steps[e.key];
     else if (e.key === 'Home') target = 0;
@@ -96,11 +116,14 @@ export class PageDots {
   /**
    * A mouse picks the dot it clicks; a finger, too broad for a 16 px dot, steps one page towards
    * the side of the current dot it tapped, as on a phone.
+   * @param {MouseEvent} e
    */
   click(e) {
-    const dot = e.target.closest?.('.dot');
-    const precise = e.pointerType !== 'touch' && e.pointerType !== 'pen';
-    if (dot && precise) {
+    const dot = e.target instanceof Element ? e.target.closest('.dot') : null;
+    // A click that a pointer made says which (Chromium, Firefox); a synthetic one is precise.
+    const pointerType = /** @type {MouseEvent & { pointerType?: string }} */ (e).pointerType;
+    const precise = pointerType !== 'touch' && pointerType !== 'pen';
+    if (dot instanceof HTMLElement && precise) {
       const i = this.start + this.dots.indexOf(dot);
       if (i !== this.index) this.onSelect(i);
       return;
@@ -112,4 +135,7 @@ export class PageDots {
     const target = Math.max(0, Math.min(this.count - 1, this.index + step));
     if (target !== this.index) this.onSelect(target);
   }
+
+  /** Lets go of its keys and listeners. */
+  destroy() { this.listeners.destroy(); }
 }

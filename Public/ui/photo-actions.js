@@ -5,11 +5,16 @@
 
 import { share } from './share.js';
 import { Keys } from '../util/keyboard.js';
+import { element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
 
 export class PhotoActions {
   /**
    * @param {HTMLElement} root the pager, whose bar holds the buttons
-   * @param {{pager, fullscreen, slideshow, link: (photo) => string}} options
+   * @param {{ pager: import('../views/pager.js').Pager, fullscreen: import('./fullscreen.js').FullScreen,
+   *   slideshow: import('../views/slideshow.js').Slideshow, link: (photo: Photo) => string }} options
    */
   constructor(root, { pager, fullscreen, slideshow, link }) {
     this.root = root;
@@ -17,26 +22,39 @@ export class PhotoActions {
     this.fullscreen = fullscreen;
     this.slideshow = slideshow;
     this.link = link;
+    this.listeners = new Listeners();
+    /** @type {Photo | null} */
     this.photo = null;
-    this.infoButton = root.querySelector('.action-info');
-    this.download = /** @type {HTMLAnchorElement} */ (root.querySelector('.action-download'));
-    this.fullscreenButton = root.querySelector('.action-fullscreen');
-    this.infoButton.addEventListener('click', () => this.setInfo(!this.infoOpen));
-    root.querySelector('.action-share').addEventListener('click', () => { if (this.photo) share(this.photo.title, this.link(this.photo)); });
-    root.querySelector('.action-slideshow').addEventListener('click', () => this.slideshow.start(Math.max(0, pager.index)));
-    this.fullscreenButton.addEventListener('click', () => this.fullscreen.toggle());
-    root.querySelector('.immersive-exit').addEventListener('click', () => this.fullscreen.exit());
+    this.infoButton = element(root, '.action-info', HTMLButtonElement);
+    this.download = element(root, '.action-download', HTMLAnchorElement);
+    this.fullscreenButton = element(root, '.action-fullscreen', HTMLButtonElement);
+    this.slideshowButton = element(root, '.action-slideshow', HTMLButtonElement);
+    const on = this.listeners;
+    on.on(this.infoButton, 'click', () => this.setInfo(!this.infoOpen));
+    on.on(element(root, '.action-share', HTMLButtonElement), 'click', () => {
+      if (this.photo) share(this.photo.title, this.link(this.photo));
+    });
+    on.on(this.slideshowButton, 'click', () => this.slideshow.start(Math.max(0, pager.index)));
+    on.on(this.fullscreenButton, 'click', () => this.fullscreen.toggle());
+    on.on(element(root, '.immersive-exit', HTMLButtonElement), 'click', () => this.fullscreen.exit());
     // Its keys listen while the pager is on screen (setShown).
     this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
-    this.watchSwipeUp(root.querySelector('.pager-strip'));
+    on.add(() => { this.keys.on = false; });
+    this.watchSwipeUp(element(root, '.pager-strip', HTMLElement));
   }
 
-  /** The pager came on screen or left it: the keys listen while it is there. */
+  /**
+   * The pager came on screen or left it: the keys listen while it is there.
+   * @param {boolean} shown
+   */
   setShown(shown) { this.keys.on = shown; }
 
   get infoOpen() { return this.root.classList.contains('info-open'); }
 
-  /** The photo in front changed. */
+  /**
+   * The photo in front changed.
+   * @param {Photo} photo
+   */
   setPhoto(photo) {
     this.photo = photo;
     const failed = photo.status === 'failed';
@@ -48,10 +66,13 @@ export class PhotoActions {
     } else {
       this.download.removeAttribute('href');
     }
-    /** @type {HTMLButtonElement} */ (this.root.querySelector('.action-slideshow')).disabled = failed && this.pager.count <= 1;
+    this.slideshowButton.disabled = failed && this.pager.count <= 1;
   }
 
-  /** Opens or closes the info panel; opening on a phone scrolls the card into view under the photo. */
+  /**
+   * Opens or closes the info panel; opening on a phone scrolls the card into view under the photo.
+   * @param {boolean} open
+   */
   setInfo(open) {
     this.root.classList.toggle('info-open', open);
     this.infoButton.setAttribute('aria-expanded', String(open));
@@ -63,22 +84,28 @@ export class PhotoActions {
     card.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
   }
 
-  /** A finger that moves up on the photo at least 40 px, mostly straight, opens the panel. */
+  /**
+   * A finger that moves up on the photo at least 40 px, mostly straight, opens the panel.
+   * @param {HTMLElement} strip
+   */
   watchSwipeUp(strip) {
+    /** @type {{ x: number, y: number } | null} */
     let start = null;
-    strip.addEventListener('touchstart', (e) => {
+    const on = this.listeners;
+    on.on(strip, 'touchstart', (e) => {
       const onPhoto = e.touches.length === 1 && e.target instanceof Element && e.target.closest('.photo-open');
       start = onPhoto && !onPhoto.classList.contains('zoomed') ? { x: e.touches[0].clientX, y: e.touches[0].clientY } : null;
     }, { passive: true });
-    strip.addEventListener('touchend', (e) => {
+    on.on(strip, 'touchend', (e) => {
       if (!start || e.changedTouches.length !== 1) return;
       const dx = e.changedTouches[0].clientX - start.x, dy = e.changedTouches[0].clientY - start.y;
       start = null;
       if (dy < -40 && Math.abs(dy) > 2 * Math.abs(dx) && !this.infoOpen) this.setInfo(true);
     }, { passive: true });
-    strip.addEventListener('touchcancel', () => { start = null; }, { passive: true });
+    on.on(strip, 'touchcancel', () => { start = null; }, { passive: true });
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (this.root.hidden || e.altKey || e.ctrlKey || e.metaKey || this.slideshow.playing) return;
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
@@ -86,4 +113,7 @@ export class PhotoActions {
     if (e.key === 'i') { e.preventDefault(); this.setInfo(!this.infoOpen); }
     else if (e.key === 'f') { e.preventDefault(); this.fullscreen.toggle(); }
   }
+
+  /** Lets go of its keys and listeners. */
+  destroy() { this.listeners.destroy(); }
 }

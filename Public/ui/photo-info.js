@@ -3,10 +3,14 @@
 // camera and its exposure ("iPhone 15 Pro · 24 mm · ƒ1.8 · 1/120 s · ISO 80"), size and file,
 // and the card of the info panel that shows them under the photo.
 
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../core/api.js').PhotoDetails} PhotoDetails */
+
 /**
  * The clock reading of an RFC 3339 date as the server gives it ("2024-03-05T14:22:01+01:00",
  * or without an offset when the camera knew none): a Date whose UTC fields are that reading, so
  * it formats as the time where the photo was taken, wherever it is looked at. null if unreadable.
+ * @param {string | undefined} taken
  */
 export function clockReading(taken) {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/.exec(taken || '');
@@ -21,13 +25,19 @@ const shortDayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', mont
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-/** "March 2024": the month header a photo taken then sits under. */
+/**
+ * "March 2024": the month header a photo taken then sits under.
+ * @param {string | undefined} taken
+ */
 export function monthTitle(taken) {
   const reading = clockReading(taken);
   return reading ? monthFormat.format(reading.date) : '';
 }
 
-/** `{ day: "Tuesday, 5 March 2024", time: "14:22", zone: "UTC+1" }`, or null. */
+/**
+ * `{ day: "Tuesday, 5 March 2024", time: "14:22", zone: "UTC+1" }`, or null.
+ * @param {string | undefined} taken
+ */
 export function dateParts(taken) {
   const reading = clockReading(taken);
   if (!reading) return null;
@@ -40,7 +50,10 @@ export function dateParts(taken) {
   return { day: dayFormat.format(reading.date), shortDay: shortDayFormat.format(reading.date), time: timeFormat.format(reading.date), zone };
 }
 
-/** "iPhone 15 Pro", "Canon EOS R5", "SONY ILCE-7M3": the model, with the maker unless it says it already. */
+/**
+ * "iPhone 15 Pro", "Canon EOS R5", "SONY ILCE-7M3": the model, with the maker unless it says it already.
+ * @param {PhotoDetails | undefined} details
+ */
 export function cameraName(details) {
   const make = details?.make?.trim();
   const model = details?.model?.trim();
@@ -51,58 +64,85 @@ export function cameraName(details) {
   return `${make} ${model}`;
 }
 
-/** 1/120 s for short exposures, 2 s or 1.5 s for long ones. */
+/**
+ * 1/120 s for short exposures, 2 s or 1.5 s for long ones.
+ * @param {number | undefined} seconds
+ */
 export function exposureText(seconds) {
-  if (!(seconds > 0)) return '';
+  if (!seconds || !(seconds > 0)) return '';
   if (seconds >= 1) return `${Math.round(seconds * 10) / 10} s`;
   return `1/${Math.round(1 / seconds)} s`;
 }
 
-/** ƒ1.8, ƒ8 */
+/**
+ * ƒ1.8, ƒ8
+ * @param {number | undefined} fNumber
+ */
 export function apertureText(fNumber) {
-  if (!(fNumber > 0)) return '';
+  if (!fNumber || !(fNumber > 0)) return '';
   return `ƒ${Number(fNumber.toFixed(1))}`;
 }
 
-/** The 35 mm equivalent where the camera gives it (what a photographer compares), else the real length. */
+/**
+ * The 35 mm equivalent where the camera gives it (what a photographer compares), else the real length.
+ * @param {PhotoDetails | undefined} details
+ */
 export function focalText(details) {
   const mm = details?.focalLength35mm || (details?.focalLength ? Math.round(details.focalLength) : 0);
   return mm > 0 ? `${mm} mm` : '';
 }
 
-/** "iPhone 15 Pro · 24 mm · ƒ1.8 · 1/120 s · ISO 80", with only the parts the file gives. */
+/**
+ * "iPhone 15 Pro · 24 mm · ƒ1.8 · 1/120 s · ISO 80", with only the parts the file gives.
+ * @param {PhotoDetails | undefined} details
+ */
 export function exposureLine(details) {
   if (!details) return '';
   return [cameraName(details), focalText(details), apertureText(details.aperture), exposureText(details.exposureTime),
     details.iso ? `ISO ${details.iso}` : '', details.flash ? 'Flash' : ''].filter(Boolean).join(' · ');
 }
 
-/** 2.3 MB, 840 KB */
+/**
+ * 2.3 MB, 840 KB
+ * @param {number | undefined} bytes
+ */
 export function bytesText(bytes) {
-  if (!(bytes > 0)) return '';
+  if (!bytes || !(bytes > 0)) return '';
   if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
   if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
   return `${Math.max(1, Math.round(bytes / 1e3))} KB`;
 }
 
+/** @type {Record<string, string>} */
 const typeNames = { 'image/jpeg': 'JPEG', 'image/png': 'PNG', 'image/webp': 'WebP', 'image/tiff': 'TIFF', 'image/gif': 'GIF',
   'image/heic': 'HEIC', 'image/heif': 'HEIF', 'image/avif': 'AVIF', 'image/jxl': 'JPEG XL' };
 
-/** "4032 × 3024 · 12.2 MP · 2.3 MB · JPEG" */
+/**
+ * "4032 × 3024 · 12.2 MP · 2.3 MB · JPEG"
+ * @param {Photo} photo
+ */
 export function sizeLine(photo) {
+  /** @type {PhotoDetails} */
   const d = photo.details || {};
   const width = d.width || photo.width, height = d.height || photo.height;
   const megapixels = (width * height) / 1e6;
   return [width && height ? `${width} × ${height}` : '', megapixels >= 0.1 ? `${megapixels.toFixed(1)} MP` : '',
-    bytesText(d.fileSize), typeNames[d.mediaType] || ''].filter(Boolean).join(' · ');
+    bytesText(d.fileSize), (d.mediaType && typeNames[d.mediaType]) || ''].filter(Boolean).join(' · ');
 }
 
-/** "48.8584° N, 2.2945° E" */
+/**
+ * "48.8584° N, 2.2945° E"
+ * @param {{ latitude: number, longitude: number }} location
+ */
 export function placeText(location) {
   const lat = Math.abs(location.latitude).toFixed(4), lon = Math.abs(location.longitude).toFixed(4);
   return `${lat}° ${location.latitude < 0 ? 'S' : 'N'}, ${lon}° ${location.longitude < 0 ? 'W' : 'E'}`;
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function line(className, text) {
   const p = document.createElement('p');
   p.className = className;
@@ -110,8 +150,12 @@ function line(className, text) {
   return p;
 }
 
-/** The info panel's card for one photo: shown under the photo when the panel is open. */
+/**
+ * The info panel's card for one photo: shown under the photo when the panel is open.
+ * @param {Photo} photo
+ */
 export function infoCard(photo) {
+  /** @type {PhotoDetails} */
   const details = photo.details || {};
   const card = document.createElement('section');
   card.className = 'photo-info';

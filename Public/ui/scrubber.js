@@ -3,15 +3,28 @@
 // travels through the whole library at once, with the month under the finger in a bubble and
 // a few dates along the track, so photo 80,000 is one drag away rather than a minute of flings.
 
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../views/grid.js').PhotoGrid} PhotoGrid */
+/** @typedef {import('../core/photo-index.js').PhotoIndex} PhotoIndex */
+
 /** Dates marked along the track while dragging. */
 const MARKS = 8;
 /** How long the thumb stays after the grid stops scrolling, in milliseconds. */
 const LINGER = 1500;
 
 export class Scrubber {
+  /**
+   * @param {HTMLElement} view where it goes
+   * @param {PhotoGrid} grid what it scrolls
+   * @param {PhotoIndex} index where the dates come from
+   */
   constructor(view, grid, index) {
     this.grid = grid;
     this.index = index;
+    this.listeners = new Listeners();
+    this.hideTimer = 0;
+    this.marked = false;
     this.root = document.createElement('div');
     this.root.className = 'scrubber';
     this.root.setAttribute('role', 'scrollbar');
@@ -31,13 +44,17 @@ export class Scrubber {
     this.dragging = false;
     this.scheduled = false;
 
-    window.addEventListener('scroll', () => this.scrolled(), { passive: true });
-    this.root.addEventListener('pointerdown', (e) => this.start(e));
-    this.root.addEventListener('pointermove', (e) => { if (this.dragging) this.move(e); });
-    this.root.addEventListener('pointerup', () => this.end());
-    this.root.addEventListener('pointercancel', () => this.end());
-    this.root.addEventListener('lostpointercapture', () => this.end());
-    index.addEventListener('change', (e) => { if (e.detail.structural) this.marked = false; });
+    const on = this.listeners;
+    on.on(window, 'scroll', () => this.scrolled(), { passive: true });
+    on.on(this.root, 'pointerdown', (e) => this.start(e));
+    on.on(this.root, 'pointermove', (e) => { if (this.dragging) this.move(e); });
+    on.on(this.root, 'pointerup', () => this.end());
+    on.on(this.root, 'pointercancel', () => this.end());
+    on.on(this.root, 'lostpointercapture', () => this.end());
+    on.on(index, 'change', (e) => {
+      if (/** @type {CustomEvent<import('../core/photo-index.js').ChangeDetail>} */ (e).detail.structural) this.marked = false;
+    });
+    on.add(() => this.root.remove());
   }
 
   /** Worth showing only when the grid is several screens tall. */
@@ -48,7 +65,7 @@ export class Scrubber {
     this.show();
     if (this.scheduled) return;
     this.scheduled = true;
-    requestAnimationFrame(() => {
+    this.listeners.frame(() => {
       this.scheduled = false;
       this.follow();
     });
@@ -56,8 +73,8 @@ export class Scrubber {
 
   show() {
     this.root.classList.add('shown');
-    clearTimeout(this.hideTimer);
-    if (!this.dragging) this.hideTimer = setTimeout(() => this.root.classList.remove('shown'), LINGER);
+    this.listeners.clear(this.hideTimer);
+    if (!this.dragging) this.hideTimer = this.listeners.timeout(() => this.root.classList.remove('shown'), LINGER);
   }
 
   /** The thumb where the screen is. */
@@ -68,6 +85,7 @@ export class Scrubber {
     this.root.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
   }
 
+  /** @param {PointerEvent} e */
   start(e) {
     if (!this.useful) return;
     e.preventDefault();
@@ -79,6 +97,7 @@ export class Scrubber {
     this.move(e);
   }
 
+  /** @param {PointerEvent} e */
   move(e) {
     // The finger holds the thumb by its middle, so both ends are within reach of the track's ends.
     const box = this.root.getBoundingClientRect();
@@ -100,6 +119,7 @@ export class Scrubber {
   /** A few months along the track, where the photos of that month are. */
   mark() {
     this.marked = true;
+    /** @type {{ fraction: number, text: string }[]} */
     const labels = [];
     for (let k = 0; k < MARKS; k++) {
       const fraction = k / (MARKS - 1);
@@ -115,9 +135,15 @@ export class Scrubber {
     }));
   }
 
-  /** "May 2024": the month of the photo at a position (its date as the index carries it). */
+  /**
+   * "May 2024": the month of the photo at a position (its date as the index carries it).
+   * @param {number} i
+   */
   month(i) {
     const date = this.index.dateAt(i);
     return date ? date.toLocaleDateString(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }) : '';
   }
+
+  /** Lets go of every listener and timer, and leaves the page. */
+  destroy() { this.listeners.destroy(); }
 }

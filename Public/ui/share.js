@@ -4,17 +4,23 @@
 
 let toastTimer = 0;
 
-/** A short message at the bottom of the screen, gone after two seconds. */
+/**
+ * A short message at the bottom of the screen, gone after two seconds.
+ * @param {string} text
+ */
 export function toast(text) {
   const element = document.getElementById('toast');
   if (!element) return;
   element.textContent = text;
   element.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { element.hidden = true; }, 2000);
+  toastTimer = window.setTimeout(() => { element.hidden = true; }, 2000);
 }
 
-/** Copies text; the Clipboard API needs a secure page, so a plain-http server on the LAN uses a selection. */
+/**
+ * Copies text; the Clipboard API needs a secure page, so a plain-http server on the LAN uses a selection.
+ * @param {string} text
+ */
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -32,14 +38,19 @@ async function copy(text) {
   return done;
 }
 
-/** Shares `url` (named `title`); resolves to 'shared', 'copied', 'cancelled' or 'failed'. */
+/**
+ * Shares `url` (named `title`); resolves to 'shared', 'copied', 'cancelled' or 'failed'.
+ * @param {string} title
+ * @param {string} url
+ * @returns {Promise<'shared' | 'copied' | 'cancelled' | 'failed'>}
+ */
 export async function share(title, url) {
   if (typeof navigator.share === 'function') {
     try {
       await navigator.share({ title, url });
       return 'shared';
     } catch (error) {
-      if (error?.name === 'AbortError') return 'cancelled';
+      if (error instanceof DOMException && error.name === 'AbortError') return 'cancelled';
       // Not allowed (no user gesture, a policy): copying still works.
     }
   }

@@ -22,7 +22,10 @@ export class ImageRetry {
     this.attempts = 0;
   }
 
-  /** After a failure of `url`: asks for it again once the wait is over, unless none is left. */
+  /**
+   * After a failure of `url`: asks for it again once the wait is over, unless none is left.
+   * @param {string} url
+   */
   failed(url) {
     clearTimeout(this.timer);
     this.timer = 0;
@@ -35,7 +38,10 @@ export class ImageRetry {
     }, wait);
   }
 
-  /** Asks for `url` again at once. */
+  /**
+   * Asks for `url` again at once.
+   * @param {string} url
+   */
   now(url) {
     // Setting the same src again may not start a new request; removing it first always does.
     this.img.removeAttribute('src');

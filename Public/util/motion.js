@@ -14,6 +14,8 @@ export function prefersReducedMotion() { return reducedMotion.matches; }
 /**
  * How far a drag of `overshoot` px past an edge shows, for a view `dimension` px long:
  * UIScrollView's curve, which follows the finger at first and never reaches `dimension`.
+ * @param {number} overshoot
+ * @param {number} dimension
  */
 export function rubberBand(overshoot, dimension, constant = 0.55) {
   if (overshoot === 0 || dimension <= 0) return 0;
@@ -21,17 +23,30 @@ export function rubberBand(overshoot, dimension, constant = 0.55) {
   return Math.sign(overshoot) * shown;
 }
 
-/** The inverse of rubberBand: the drag that shows `shown` px past the edge. */
+/**
+ * The inverse of rubberBand: the drag that shows `shown` px past the edge.
+ * @param {number} shown
+ * @param {number} dimension
+ */
 export function rubberBandInverse(shown, dimension, constant = 0.55) {
   if (shown === 0 || dimension <= 0) return 0;
   const s = Math.min(Math.abs(shown), dimension * 0.999);
   return (Math.sign(shown) * ((1 / (1 - s / dimension) - 1) * dimension)) / constant;
 }
 
-/** Where a fling starting at `velocity` comes to rest, relative to where it started. */
+/**
+ * Where a fling starting at `velocity` comes to rest, relative to where it started.
+ * @param {number} velocity
+ */
 export function projectedDistance(velocity, rate = DECELERATION_RATE) {
   return -velocity / Math.log(rate);
 }
+
+/**
+ * Where a motion is `t` ms after its start, and whether it has come to rest there.
+ * @typedef {{ value: number, velocity: number, done: boolean }} MotionState
+ * @typedef {{ at(t: number): MotionState }} Motion anything that moves along the clock
+ */
 
 /**
  * A damped spring from `from` to `to`, solved in closed form (no per-frame integration, so a
@@ -39,6 +54,10 @@ export function projectedDistance(velocity, rate = DECELERATION_RATE) {
  * natural frequency in radians per second; a damping ratio of 1 never oscillates.
  */
 export class Spring {
+  /**
+   * @param {{ from: number, to: number, velocity?: number, dampingRatio?: number, frequency?: number,
+   *   precision?: number }} options
+   */
   constructor({ from, to, velocity = 0, dampingRatio = 1, frequency = 20, precision = 0.5 }) {
     this.to = to;
     this.x0 = from - to;
@@ -46,10 +65,13 @@ export class Spring {
     this.zeta = dampingRatio;
     this.omega = frequency;
     this.precision = precision;
-    if (this.zeta < 1) this.omegaD = this.omega * Math.sqrt(1 - this.zeta * this.zeta);
+    this.omegaD = this.zeta < 1 ? this.omega * Math.sqrt(1 - this.zeta * this.zeta) : 0;
   }
 
-  /** Displacement from the target and its velocity (px per ms) `t` ms after the start. */
+  /**
+   * Displacement from the target and its velocity (px per ms) `t` ms after the start.
+   * @param {number} t
+   */
   state(t) {
     const s = t / 1000, { x0, v0, zeta, omega } = this;
     const decay = Math.exp(-zeta * omega * s);
@@ -64,7 +86,11 @@ export class Spring {
     return { x, v: v / 1000 };
   }
 
-  /** The position at `t` ms, and whether the spring has come to rest there. */
+  /**
+   * The position at `t` ms, and whether the spring has come to rest there.
+   * @param {number} t
+   * @returns {MotionState}
+   */
   at(t) {
     const { x, v } = this.state(t);
     const done = Math.abs(x) < this.precision && Math.abs(v) < this.precision / 50;
@@ -78,6 +104,9 @@ export class Spring {
  * outside the bounds (a release mid-stretch), it springs straight back to the edge.
  */
 export class Momentum {
+  /**
+   * @param {{ from: number, velocity: number, min: number, max: number, rate?: number, precision?: number }} options
+   */
   constructor({ from, velocity, min, max, rate = DECELERATION_RATE, precision = 0.5 }) {
     this.from = from;
     this.velocity = velocity;
@@ -85,16 +114,25 @@ export class Momentum {
     this.max = max;
     this.logRate = Math.log(rate);
     this.precision = precision;
-    this.bounce = null;      // {spring, start}
+    /** @type {{ spring: Spring, start: number } | null} */
+    this.bounce = null;
     if (from < min || from > max) this.bounce = { spring: this.edgeSpring(from, velocity), start: 0 };
     this.rest = from + projectedDistance(velocity, rate);
   }
 
+  /**
+   * @param {number} from
+   * @param {number} velocity
+   */
   edgeSpring(from, velocity) {
     const to = from < this.min ? this.min : this.max;
     return new Spring({ from, to, velocity, dampingRatio: 1, frequency: 16, precision: this.precision });
   }
 
+  /**
+   * @param {number} t
+   * @returns {MotionState}
+   */
   at(t) {
     if (this.bounce) return this.bounce.spring.at(t - this.bounce.start);
     const decay = Math.exp(this.logRate * t);
@@ -117,22 +155,30 @@ export class Momentum {
  * is the finger's own movement carried on, as scrolling is.
  */
 export class Animation {
+  /**
+   * @param {(Motion & { to?: number })[]} motions
+   * @param {(values: number[]) => void} onFrame
+   * @param {() => void} [onDone]
+   */
   constructor(motions, onFrame, onDone) {
     this.motions = motions;
     this.onFrame = onFrame;
     this.onDone = onDone;
+    /** @type {number | null} */
     this.frame = null;
+    /** @type {number | null} */
     this.start = null;
     this.running = true;
     if (prefersReducedMotion() && motions.every((m) => m instanceof Spring)) {
       this.running = false;
-      onFrame(motions.map((m) => m.to));
+      onFrame(motions.map((m) => /** @type {Spring} */ (m).to));
       onDone?.();
       return;
     }
     this.frame = requestAnimationFrame((now) => this.tick(now));
   }
 
+  /** @param {number} now */
   tick(now) {
     if (!this.running) return;
     if (this.start === null) this.start = now - 1000 / 60; // the first frame already shows one step
@@ -159,15 +205,32 @@ export class Animation {
  * before lifting (a drag that stops and then lets go does not fling).
  */
 export class VelocityTracker {
-  constructor() { this.samples = []; }
+  constructor() {
+    /** @type {{ x: number, y: number, time: number }[]} */
+    this.samples = [];
+  }
 
+  /**
+   * @param {number} x
+   * @param {number} y
+   * @param {number} time
+   */
   reset(x, y, time) { this.samples = [{ x, y, time }]; }
 
+  /**
+   * @param {number} x
+   * @param {number} y
+   * @param {number} time
+   */
   add(x, y, time) {
     this.samples.push({ x, y, time });
     while (this.samples.length > 2 && time - this.samples[0].time > 100) this.samples.shift();
   }
 
+  /**
+   * @param {number} now
+   * @returns {{ x: number, y: number }} px per ms
+   */
   velocity(now) {
     const samples = this.samples;
     if (samples.length < 2) return { x: 0, y: 0 };
@@ -177,7 +240,7 @@ export class VelocityTracker {
     const dt = last.time - first.time;
     if (dt < 8) return { x: 0, y: 0 };
     const cap = 8; // px per ms: a jittery last sample never flings across a library
-    const clamp = (v) => Math.max(-cap, Math.min(cap, v));
+    const clamp = (/** @type {number} */ v) => Math.max(-cap, Math.min(cap, v));
     return { x: clamp((last.x - first.x) / dt), y: clamp((last.y - first.y) / dt) };
   }
 }

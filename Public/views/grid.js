@@ -12,6 +12,30 @@
 // own, so a position's place is found by a binary search over the sections, not a division.
 
 import { ImageRetry } from '../util/image-retry.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../core/photo-index.js').PhotoIndex} PhotoIndex */
+/** @typedef {import('../core/photo-index.js').ChangeDetail} ChangeDetail */
+/**
+ * One drawn cell, reused for another photo as the grid scrolls.
+ * @typedef {object} Cell
+ * @property {HTMLLIElement} item
+ * @property {HTMLAnchorElement} link
+ * @property {HTMLImageElement} img
+ * @property {HTMLSpanElement} title
+ * @property {HTMLSpanElement | null} badge
+ * @property {HTMLSpanElement | null} error
+ * @property {Photo | null | undefined} photo the record drawn (null: only its link; undefined: nothing yet)
+ * @property {number} id
+ * @property {ImageRetry} retry
+ * @property {number} [size] the cell size it was last given
+ * @property {number} [setSize] the aria-setsize it was last given
+ */
+/**
+ * Where the grid was scrolled: the photo at the top left, how far its row was under the top.
+ * @typedef {{ id: number, offset: number, album: number | null }} GridAnchor
+ */
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
@@ -27,44 +51,67 @@ const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'n
 
 export class PhotoGrid {
   /**
-   * `list` is the <ul>; `index` the PhotoIndex it shows.
+   * @param {HTMLElement} list the <ul>
+   * @param {PhotoIndex} index the library it shows
    */
   constructor(list, index) {
     this.list = list;
     this.index = index;
-    this.cells = new Map(); // position → cell
+    this.listeners = new Listeners();
+    /** @type {Map<number, Cell>} position → cell */
+    this.cells = new Map();
+    /** @type {Cell[]} */
     this.spare = [];
-    this.headers = new Map(); // section → header element
+    /** @type {Map<number, HTMLLIElement>} section → its header */
+    this.headers = new Map();
+    /** @type {HTMLLIElement[]} */
     this.spareHeaders = [];
+    /** @type {{ starts: Int32Array, months: Int32Array, tops: Float64Array, days: Int32Array | null }} */
     this.sections = { starts: new Int32Array(0), months: new Int32Array(0), tops: new Float64Array(0), days: null };
     this.header = 0;
     this.columns = 1;
     this.cell = 100;
     this.gap = 0;
     this.top = 0;
+    this.left = 0;
+    this.settleTimer = 0;
     this.scheduled = false;
     this.active = true;
     this.travelling = false;
     this.lastScroll = { y: window.scrollY, t: performance.now() };
-    this.cellOf = new WeakMap(); // <img> → its cell
+    /** @type {WeakMap<EventTarget, Cell>} <img> → its cell */
+    this.cellOf = new WeakMap();
+    const on = this.listeners;
     // One listener each, for every cell: a broken thumbnail marks its cell, and is asked for again
     // later unless its photo cannot be shown at all.
-    list.addEventListener('error', (e) => {
-      const cell = this.cellOf.get(e.target);
+    on.on(list, 'error', (e) => {
+      const cell = e.target && this.cellOf.get(e.target);
       if (!cell) return;
       cell.link.classList.add('broken');
       if (cell.photo && cell.photo.status !== 'failed') cell.retry.failed(cell.photo.thumbnail);
-    }, true);
-    list.addEventListener('load', (e) => { this.cellOf.get(e.target)?.link.classList.remove('broken'); }, true);
-    window.addEventListener('scroll', () => this.schedule(), { passive: true });
-    new ResizeObserver(() => this.layout()).observe(list);
-    index.addEventListener('change', (e) => {
-      if (e.detail.structural) this.layout(); else this.refill(e.detail.ids);
+    }, { capture: true });
+    on.on(list, 'load', (e) => { if (e.target) this.cellOf.get(e.target)?.link.classList.remove('broken'); }, { capture: true });
+    on.on(window, 'scroll', () => this.schedule(), { passive: true });
+    on.observe(new ResizeObserver(() => this.layout())).observe(list);
+    on.on(index, 'change', (e) => {
+      const detail = /** @type {CustomEvent<ChangeDetail>} */ (e).detail;
+      if (detail.structural) this.layout(); else this.refill(detail.ids);
     });
-    index.addEventListener('records', () => this.refill());
+    on.on(index, 'records', () => this.refill());
+    // Its cells, headers and their pending retries go with it.
+    on.add(() => {
+      for (const cell of [...this.cells.values(), ...this.spare]) { cell.retry.reset(); cell.item.remove(); }
+      for (const header of this.headers.values()) header.remove();
+      this.cells.clear();
+      this.spare = [];
+      this.headers.clear();
+    });
   }
 
-  /** Whether the grid is on screen; hidden, it draws nothing. */
+  /**
+   * Whether the grid is on screen; hidden, it draws nothing.
+   * @param {boolean} active
+   */
   setActive(active) {
     this.active = active;
     if (active) this.layout();
@@ -73,23 +120,26 @@ export class PhotoGrid {
   schedule() {
     if (this.scheduled || !this.active) return;
     this.scheduled = true;
-    requestAnimationFrame((t) => {
+    this.listeners.frame((t) => {
       this.scheduled = false;
       this.track(t);
       this.update();
     });
   }
 
-  /** Notices travel (very fast scrolling, a scrubber drag) and its end. */
+  /**
+   * Notices travel (very fast scrolling, a scrubber drag) and its end.
+   * @param {number} t
+   */
   track(t) {
     const y = window.scrollY;
     const frames = Math.max(1, (t - this.lastScroll.t) / 16.7);
     const speed = Math.abs(y - this.lastScroll.y) / frames / Math.max(1, window.innerHeight);
     this.lastScroll = { y, t };
     if (speed > TRAVEL_SCREENS_PER_FRAME) this.travelling = true;
-    clearTimeout(this.settleTimer);
+    this.listeners.clear(this.settleTimer);
     if (this.travelling) {
-      this.settleTimer = setTimeout(() => {
+      this.settleTimer = this.listeners.timeout(() => {
         this.travelling = false;
         this.refill();
         this.update();
@@ -101,7 +151,7 @@ export class PhotoGrid {
   layout() {
     if (!this.active || this.list.closest('[hidden]')) return;
     const style = getComputedStyle(this.list);
-    const number = (name, fallback) => Number.parseFloat(style.getPropertyValue(name)) || fallback;
+    const number = (/** @type {string} */ name, /** @type {number} */ fallback) => Number.parseFloat(style.getPropertyValue(name)) || fallback;
     const width = this.list.clientWidth - number('padding-left', 0) - number('padding-right', 0);
     const gap = number('--grid-gap', 2);
     const minimum = number('--grid-min-cell', 96);
@@ -167,7 +217,10 @@ export class PhotoGrid {
     return { rows, height: y };
   }
 
-  /** The section holding position i (the last whose start is at or before it). */
+  /**
+   * The section holding position i (the last whose start is at or before it).
+   * @param {number} i
+   */
   sectionOf(i) {
     const { starts } = this.sections;
     let low = 0, high = starts.length - 1;
@@ -178,7 +231,10 @@ export class PhotoGrid {
     return low;
   }
 
-  /** The section on screen at y (list coordinates). */
+  /**
+   * The section on screen at y (list coordinates).
+   * @param {number} y
+   */
   sectionAtY(y) {
     const { tops } = this.sections;
     let low = 0, high = tops.length - 1;
@@ -189,20 +245,29 @@ export class PhotoGrid {
     return Math.max(0, low);
   }
 
-  /** The end (exclusive) of section s. */
+  /**
+   * The end (exclusive) of section s.
+   * @param {number} s
+   */
   sectionEnd(s) {
     const { starts } = this.sections;
     return s + 1 < starts.length ? starts[s + 1] : this.index.count;
   }
 
-  /** The top of the row of position i, in list coordinates. */
+  /**
+   * The top of the row of position i, in list coordinates.
+   * @param {number} i
+   */
   yOf(i) {
     if (!this.sections.starts.length) return 0;
     const s = this.sectionOf(i);
     return this.sections.tops[s] + this.header + Math.floor((i - this.sections.starts[s]) / this.columns) * this.rowHeight;
   }
 
-  /** The first position of the row at y (list coordinates); a header counts as its section's first row. */
+  /**
+   * The first position of the row at y (list coordinates); a header counts as its section's first row.
+   * @param {number} y
+   */
   positionAtY(y) {
     if (!this.sections.starts.length) return 0;
     const s = this.sectionAtY(y);
@@ -241,7 +306,7 @@ export class PhotoGrid {
       if (this.headers.has(s)) continue;
       const header = this.spareHeaders.pop() ?? this.makeHeader();
       const month = this.sections.months[s];
-      header.firstChild.textContent = monthFormat.format(new Date(Date.UTC(Math.floor(month / 12), month % 12, 1)));
+      /** @type {HTMLElement} */ (header.firstChild).textContent = monthFormat.format(new Date(Date.UTC(Math.floor(month / 12), month % 12, 1)));
       header.style.transform = `translate(${this.left}px, ${this.sections.tops[s]}px)`;
       header.style.height = `${this.header}px`;
       header.style.width = `${this.columns * this.cell + (this.columns - 1) * this.gap}px`;
@@ -259,6 +324,7 @@ export class PhotoGrid {
     return item;
   }
 
+  /** @param {HTMLLIElement} header */
   releaseHeader(header) {
     header.remove();
     this.spareHeaders.push(header);
@@ -291,12 +357,14 @@ export class PhotoGrid {
     if (last >= first && !this.travelling) this.index.want(first, last);
   }
 
+  /** @param {Cell} cell */
   release(cell) {
     cell.retry.reset();
     cell.item.remove();
     this.spare.push(cell);
   }
 
+  /** @returns {Cell} */
   make() {
     const item = document.createElement('li');
     const link = document.createElement('a');
@@ -315,6 +383,10 @@ export class PhotoGrid {
     return cell;
   }
 
+  /**
+   * @param {Cell} cell
+   * @param {number} i
+   */
   place(cell, i) {
     const s = this.sectionOf(i);
     const within = i - this.sections.starts[s];
@@ -334,7 +406,11 @@ export class PhotoGrid {
     }
   }
 
-  /** Draws the photo at position i into a cell: its record when fetched, its link at least. */
+  /**
+   * Draws the photo at position i into a cell: its record when fetched, its link at least.
+   * @param {Cell} cell
+   * @param {number} i
+   */
   fill(cell, i) {
     const id = this.index.ids[i];
     const photo = this.travelling ? null : this.index.recordAt(i);
@@ -344,7 +420,7 @@ export class PhotoGrid {
     cell.id = id;
     const { link, img, title } = cell;
     link.href = `#${this.index.hashPrefix}/photos/${id}`;
-    link.dataset.photoId = id;
+    link.dataset.photoId = String(id);
     if (!photo) {
       link.classList.remove('broken');
       img.removeAttribute('src');
@@ -366,6 +442,10 @@ export class PhotoGrid {
     this.setState(cell, photo);
   }
 
+  /**
+   * @param {Cell} cell
+   * @param {Photo | null} photo
+   */
   setState(cell, photo) {
     const { link } = cell;
     const status = photo && photo.status !== 'ready' ? photo.status : null;
@@ -382,8 +462,8 @@ export class PhotoGrid {
     }
     cell.badge.className = `badge badge-${status}`;
     cell.badge.textContent = status === 'failed' ? 'Failed' : 'Processing…';
-    cell.badge.title = photo.error || '';
-    if (photo.error) {
+    cell.badge.title = photo?.error || '';
+    if (photo?.error) {
       if (!cell.error) {
         cell.error = document.createElement('span');
         cell.error.className = 'cell-error';
@@ -394,10 +474,13 @@ export class PhotoGrid {
       cell.error?.remove();
       cell.error = null;
     }
-    link.setAttribute('aria-label', `${photo.title} (${status}${photo.error ? ': ' + photo.error : ''})`);
+    if (photo) link.setAttribute('aria-label', `${photo.title} (${status}${photo.error ? ': ' + photo.error : ''})`);
   }
 
-  /** Redraws the drawn cells whose records arrived or changed (all of them without `ids`). */
+  /**
+   * Redraws the drawn cells whose records arrived or changed (all of them without `ids`).
+   * @param {number[]} [ids]
+   */
   refill(ids) {
     const only = ids ? new Set(ids) : null;
     for (const [i, cell] of this.cells) {
@@ -405,14 +488,20 @@ export class PhotoGrid {
     }
   }
 
-  /** The photo at the top left of the screen, and how far its row is scrolled under the top. */
+  /**
+   * The photo at the top left of the screen, and how far its row is scrolled under the top.
+   * @returns {GridAnchor | null}
+   */
   anchor() {
     const top = window.scrollY - this.listTop();
     const i = Math.min(this.index.count - 1, this.positionAtY(Math.max(0, top)));
     return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), album: this.index.album };
   }
 
-  /** Scrolls back to an anchor taken before (the same photo at the same place). */
+  /**
+   * Scrolls back to an anchor taken before (the same photo at the same place).
+   * @param {GridAnchor | null} anchor
+   */
   restore(anchor) {
     if (!anchor || (anchor.album ?? null) !== this.index.album) return;
     const i = this.index.position(anchor.id);
@@ -421,7 +510,10 @@ export class PhotoGrid {
     this.update();
   }
 
-  /** Scrolls just enough for the photo at position i to be on screen. */
+  /**
+   * Scrolls just enough for the photo at position i to be on screen.
+   * @param {number} i
+   */
   reveal(i) {
     if (i < 0) return;
     const y = this.listTop() + this.yOf(i);
@@ -430,10 +522,16 @@ export class PhotoGrid {
     this.update();
   }
 
-  /** The link of the photo at position i, when drawn. */
+  /**
+   * The link of the photo at position i, when drawn.
+   * @param {number} i
+   */
   linkAt(i) { return this.cells.get(i)?.link ?? null; }
 
-  /** Scrolls to a fraction (0–1) of the whole grid, as the scrubber asks. */
+  /**
+   * Scrolls to a fraction (0–1) of the whole grid, as the scrubber asks.
+   * @param {number} fraction
+   */
   scrollToFraction(fraction) {
     const top = this.listTop();
     const height = this.list.offsetHeight - window.innerHeight;
@@ -448,9 +546,15 @@ export class PhotoGrid {
     return { fraction, position: this.positionAtFraction(fraction) };
   }
 
-  /** The first position of the row shown at the top when scrolled to a fraction. */
+  /**
+   * The first position of the row shown at the top when scrolled to a fraction.
+   * @param {number} fraction
+   */
   positionAtFraction(fraction) {
     const height = Math.max(0, this.list.offsetHeight - window.innerHeight);
     return Math.max(0, Math.min(this.index.count - 1, this.positionAtY(fraction * height)));
   }
+
+  /** Lets go of its cells, listeners, observers and timers. */
+  destroy() { this.listeners.destroy(); }
 }

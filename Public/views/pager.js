@@ -11,22 +11,34 @@ import { SlideStrip } from '../photo/slide-strip.js';
 import { ViewerGestures } from '../gestures/viewer-gestures.js';
 import { WheelGesture } from '../gestures/wheel.js';
 import { Keys } from '../util/keyboard.js';
+import { element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../core/api.js').Comment} Comment */
+/** @typedef {import('../core/photo-sequence.js').PhotoSequence} PhotoSequence */
+/** @typedef {HTMLElement & { pageIndex: number | null, page: PhotoPage | null }} PageSlot */
 
 const GAP = 8;
 
 /** Horizontal photo pager; `onChange(photo)` is told whenever another page settles in front. */
-/** @typedef {HTMLElement & { pageIndex: number | null, page: PhotoPage | null }} PageSlot */
-
 export class Pager {
+  /**
+   * @param {HTMLElement} root the pager's section
+   * @param {{ sequence: PhotoSequence, onChange: (photo: Photo) => void, onOpenZoom: (photo: Photo) => void,
+   *   isBusy: () => boolean }} options `isBusy`: the zoom view covers it, and takes the keys
+   */
   constructor(root, { sequence, onChange, onOpenZoom, isBusy }) {
     this.root = root;
     this.sequence = sequence;
     this.onChange = onChange;
     this.onOpenZoom = onOpenZoom;
     this.isBusy = isBusy;
-    this.element = root.querySelector('.pager-strip');
+    this.listeners = new Listeners();
+    this.element = element(root, '.pager-strip', HTMLElement);
     this.index = -1;
     this.covered = false;
+    /** @type {SlideStrip<PageSlot>} */
     this.strip = new SlideStrip(this.element, {
       slots: 5, gap: GAP, count: () => sequence.count,
       createSlot: () => {
@@ -39,27 +51,37 @@ export class Pager {
       onSettle: (i) => this.select(i),
       onMove: (position) => this.markDot(Math.round(position)),
     });
-    this.dots = new PageDots(root.querySelector('.pager-dots'), { onSelect: (i) => this.goTo(i) });
-    const target = (e) => this.target(e);
+    const on = this.listeners;
+    const dots = new PageDots(element(root, '.pager-dots', HTMLElement), { onSelect: (i) => this.goTo(i) });
+    this.dots = dots;
+    on.add(() => dots.destroy());
+    const target = (/** @type {Event} */ e) => this.target(e);
+    const strip = this.strip;
     this.gestures = new ViewerGestures(this.element, {
-      strip: this.strip, target,
+      strip, target,
       // The mouse selects text and clicks; it drags only a photo that is zoomed in.
       accepts: (e, t) => e.pointerType !== 'mouse' || Boolean(t?.photo && !t.photo.atFit),
-    });
-    this.wheel = new WheelGesture(this.element, { strip: this.strip, target, wheelZooms: false });
-    sequence.subscribe(() => this.sequenceChanged());
+    }, on);
+    this.wheel = new WheelGesture(this.element, { strip, target, wheelZooms: false }, on);
+    on.add(sequence.subscribe(() => this.sequenceChanged()));
     // A new width moves every page; a new height (a phone's address bar sliding away) moves none.
-    new ResizeObserver(() => this.strip.layout()).observe(this.element);
+    on.observe(new ResizeObserver(() => this.strip.layout())).observe(this.element);
     // Its keys listen while it is on screen (setShown).
     this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
+    on.add(() => { this.keys.on = false; });
     this.dots.keys.on = this.keys.on;
-    this.previousButton = root.querySelector('.pager-prev');
-    this.nextButton = root.querySelector('.pager-next');
-    this.previousButton.addEventListener('click', () => this.goTo(this.index - 1));
-    this.nextButton.addEventListener('click', () => this.goTo(this.index + 1));
+    this.previousButton = element(root, '.pager-prev', HTMLButtonElement);
+    this.nextButton = element(root, '.pager-next', HTMLButtonElement);
+    on.on(this.previousButton, 'click', () => this.goTo(this.index - 1));
+    on.on(this.nextButton, 'click', () => this.goTo(this.index + 1));
+    // The pages go with it.
+    on.add(() => { for (const slot of this.strip.slots) { slot.page?.destroy(); slot.remove(); } });
   }
 
-  /** On screen or not: hidden, it takes no keys (its dots none either). */
+  /**
+   * On screen or not: hidden, it takes no keys (its dots none either).
+   * @param {boolean} shown
+   */
   setShown(shown) {
     this.root.hidden = !shown;
     this.keys.on = shown;
@@ -71,29 +93,39 @@ export class Pager {
   get current() { return this.sequence.peek(this.index); }
   get page() { return this.strip.slotFor(this.index)?.page ?? null; }
 
-  /** The photo under the finger: the page mostly in view, and its photo if the finger is on it. */
+  /**
+   * The photo under the finger: the page mostly in view, and its photo if the finger is on it.
+   * @param {Event} e
+   * @returns {import('../gestures/viewer-gestures.js').GestureTarget | null}
+   */
   target(e) {
     const slot = this.strip.slotFor(this.strip.nearest);
-    if (!slot) return null;
-    const onPhoto = slot.page?.zoomable && e.target instanceof Element && slot.contains(e.target.closest('.photo-open'));
-    return { photo: onPhoto ? slot.page.zoomable : null, page: slot.pageIndex };
+    if (!slot || slot.pageIndex === null) return null;
+    const zoomable = slot.page?.zoomable ?? null;
+    const onPhoto = zoomable && e.target instanceof Element && slot.contains(e.target.closest('.photo-open'));
+    return { photo: onPhoto ? zoomable : null, page: slot.pageIndex };
   }
 
-  /** A slot was handed page `i`: it gets that photo's page, drawn now if it is near the front. */
+  /**
+   * A slot was handed page `i`: it gets that photo's page, drawn now if it is near the front.
+   * @param {PageSlot} slot
+   * @param {number} i
+   */
   fill(slot, i) {
     slot.page?.destroy();
     slot.page = null;
     slot.removeAttribute('aria-label');
     delete slot.dataset.photoId;
     if (!this.strip.hasPage(i)) return;
-    const place = (photo) => {
-      if (!photo || slot.pageIndex !== i || slot.page) return;
-      slot.page = new PhotoPage(photo, { onOpenZoom: (p) => this.onOpenZoom(p) });
-      slot.dataset.photoId = photo.id;
+    const place = (/** @type {Photo | null | undefined} */ photo) => {
+      if (!photo || slot.pageIndex !== i || slot.page || this.listeners.destroyed) return;
+      const page = new PhotoPage(photo, { onOpenZoom: (p) => this.onOpenZoom(p) });
+      slot.page = page;
+      slot.dataset.photoId = String(photo.id);
       slot.setAttribute('aria-label', photo.title);
       slot.scrollTop = 0;
-      slot.appendChild(slot.page.element);
-      if (!this.covered && Math.abs(i - this.strip.nearest) <= 1) slot.page.render();
+      slot.appendChild(page.element);
+      if (!this.covered && Math.abs(i - this.strip.nearest) <= 1) page.render();
       if (i === this.index) this.pageArrived(slot);
     };
     const known = this.sequence.peek(i);
@@ -101,7 +133,11 @@ export class Pager {
     else this.sequence.at(i).then(place, () => {});
   }
 
-  /** Brings page `i` in front: 'instant' for a link or reload, 'smooth' for a tap or key. */
+  /**
+   * Brings page `i` in front: 'instant' for a link or reload, 'smooth' for a tap or key.
+   * @param {number} i
+   * @param {'instant' | 'smooth'} [behavior]
+   */
   goTo(i, behavior = 'smooth') {
     if (i < 0 || i >= this.count) return false;
     if (behavior === 'instant') this.strip.jump(i);
@@ -109,6 +145,7 @@ export class Pager {
     return true;
   }
 
+  /** @param {number} i */
   markDot(i) {
     const count = this.count;
     this.previousButton.disabled = i <= 0;
@@ -116,6 +153,7 @@ export class Pager {
     if (this.dots.count !== count || this.dots.index !== i) this.dots.set(count, Math.max(0, Math.min(count - 1, i)));
   }
 
+  /** @param {number} i */
   select(i) {
     this.markDot(i);
     const changed = i !== this.index;
@@ -129,26 +167,36 @@ export class Pager {
     this.pageArrived(slot);
   }
 
-  /** The page in front is drawn: it goes live, takes focus from a page that left, and is announced. */
+  /**
+   * The page in front is drawn: it goes live, takes focus from a page that left, and is announced.
+   * @param {PageSlot} slot
+   */
   pageArrived(slot) {
-    slot.page.render();
-    if (!this.covered) slot.page.setCurrent(true);
+    const page = slot.page;
+    if (!page) return;
+    page.render();
+    if (!this.covered) page.setCurrent(true);
     const active = document.activeElement;
-    if (!this.root.hidden && active?.closest?.('.page') && active.closest('.page') !== slot) this.focusPhoto();
-    this.onChange(slot.page.photo);
+    const activePage = active?.closest('.page');
+    if (!this.root.hidden && activePage && activePage !== slot) this.focusPhoto();
+    this.onChange(page.photo);
   }
 
-  /** Draws the page in front and its neighbours, unless the zoom view covers them. */
+  /**
+   * Draws the page in front and its neighbours, unless the zoom view covers them.
+   * @param {number} i
+   */
   renderAround(i) {
     if (this.covered) return;
     for (const slot of this.strip.slots) {
-      if (slot.page && Math.abs(slot.pageIndex - i) <= 1) slot.page.render();
+      if (slot.page && slot.pageIndex !== null && Math.abs(slot.pageIndex - i) <= 1) slot.page.render();
     }
   }
 
   /**
    * While the zoom view covers the pager nothing new is drawn underneath, so the tiles on screen
    * get the connections to themselves; uncovering draws what is now in front.
+   * @param {boolean} covered
    */
   setCovered(covered) {
     this.covered = covered;
@@ -161,6 +209,7 @@ export class Pager {
    * Opens or closes the live comment stream of the page in front. A page left for another (and
    * perhaps kept in the back-forward cache) must not hold one of the browser's few connections
    * to the server: over HTTP/1.1 six open streams would leave no room for tiles.
+   * @param {boolean} live
    */
   setLive(live) { this.page?.setCurrent(live); }
 
@@ -180,16 +229,20 @@ export class Pager {
   /** The photo in front, where it is on screen, for the zoom view to grow from or shrink into. */
   zoomSource() { return this.page?.zoomSource() ?? null; }
 
-  /** A comment the person just sent shows at once, whatever the live stream does, and in view. */
+  /**
+   * A comment the person just sent shows at once, whatever the live stream does, and in view.
+   * @param {Comment} comment
+   */
   addComment(comment) {
     const slot = this.strip.slots.find((s) => s.page?.photo.id === comment.photoId);
     const item = slot?.page?.thread?.add(comment);
-    if (item && slot.pageIndex === this.index) {
+    if (item && slot?.pageIndex === this.index) {
       const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
       item.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
     }
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     if (this.root.hidden || this.isBusy() || e.altKey || e.ctrlKey || e.metaKey) return;
     const target = e.target;
@@ -197,4 +250,7 @@ export class Pager {
     if (e.key === 'ArrowLeft' && this.goTo(this.index - 1)) e.preventDefault();
     else if (e.key === 'ArrowRight' && this.goTo(this.index + 1)) e.preventDefault();
   }
+
+  /** Lets go of its pages, keys, listeners and observers. */
+  destroy() { this.listeners.destroy(); }
 }

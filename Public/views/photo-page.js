@@ -7,20 +7,35 @@
 import { ZoomablePhoto } from '../photo/zoomable-photo.js';
 import { CommentThread } from '../ui/comment-thread.js';
 import { dateParts, infoCard } from '../ui/photo-info.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../photo/flight.js').Box} Box */
+/**
+ * Where a photo is on screen, for the zoom view to grow from or shrink into: its box, the part of
+ * it shown when zoomed (null at fit), and the element to hide meanwhile.
+ * @typedef {{ rect: Box, view: { relative: number, centre: { x: number, y: number } } | null,
+ *   element: HTMLElement }} ZoomSource
+ */
 
 /** The page of one photo, drawn into a slot of the pager's strip. */
 export class PhotoPage {
   /**
-   * @param {object} photo the photo's record, as the API gives it
-   * @param {{onOpenZoom: (photo) => void}} callbacks
+   * @param {Photo} photo the photo's record, as the API gives it
+   * @param {{ onOpenZoom: (photo: Photo) => void }} callbacks
    */
   constructor(photo, { onOpenZoom }) {
     this.photo = photo;
     this.onOpenZoom = onOpenZoom;
+    this.listeners = new Listeners();
     this.element = document.createElement('div');
     this.element.className = 'page-inner';
+    /** @type {ZoomablePhoto | null} */
     this.zoomable = null;
+    /** @type {CommentThread | null} */
     this.thread = null;
+    /** @type {HTMLButtonElement | null} */
+    this.button = null;
     this.rendered = false;
   }
 
@@ -45,13 +60,14 @@ export class PhotoPage {
       open.setAttribute('aria-label', `${photo.title}: open zoom view`);
       // The box keeps the photo's shape; CSS makes it as large as the column and the screen allow.
       open.style.setProperty('--ratio', String(photo.width / photo.height));
-      open.addEventListener('click', () => this.onOpenZoom(photo));
+      this.listeners.on(open, 'click', () => this.onOpenZoom(photo));
       frame.appendChild(open);
       this.button = open;
-      this.zoomable = new ZoomablePhoto(open, { onChange: () => this.zoomChanged() });
-      this.zoomable.setPhoto(photo);
-      this.resizer = new ResizeObserver(() => this.zoomable?.resize());
-      this.resizer.observe(open);
+      const zoomable = new ZoomablePhoto(open, { onChange: () => this.zoomChanged() });
+      this.zoomable = zoomable;
+      this.listeners.add(() => zoomable.destroy());
+      zoomable.setPhoto(photo);
+      this.listeners.observe(new ResizeObserver(() => zoomable.resize())).observe(open);
     }
 
     const side = document.createElement('div');
@@ -95,7 +111,7 @@ export class PhotoPage {
       empty.hidden = !(state === 'ready' && count === 0);
       problem.hidden = state !== 'error';
       problem.textContent = state === 'error' ? 'The comments could not be loaded. They will be tried again.' : '';
-    });
+    }, this.listeners);
     this.thread.load();
 
     side.append(caption, info, prompt, list, empty, problem);
@@ -104,20 +120,23 @@ export class PhotoPage {
 
   /** A zoomed photo takes every touch on it (it pans); at fit, a vertical drag scrolls the page. */
   zoomChanged() {
-    this.button?.classList.toggle('zoomed', !this.zoomable.atFit);
+    if (this.zoomable) this.button?.classList.toggle('zoomed', !this.zoomable.atFit);
   }
 
-  /** Where the photo is on screen, and what part of it shows, for the zoom view to grow from. */
+  /**
+   * Where the photo is on screen, and what part of it shows, for the zoom view to grow from.
+   * @returns {ZoomSource | null}
+   */
   zoomSource() {
-    if (!this.zoomable?.photo) return null;
-    const z = this.zoomable;
+    const z = this.zoomable, button = this.button;
+    if (!z?.photo || !button) return null;
     z.resize(); // a page drawn a moment ago may not have been measured yet
     const rect = z.screenRect();
-    const frame = this.button.getBoundingClientRect();
+    const frame = button.getBoundingClientRect();
     // A photo scrolled out of sight has nothing to grow from.
     if (frame.bottom <= 0 || frame.top >= window.innerHeight || frame.width < 1) return null;
     const view = z.atFit ? null : { relative: z.s / z.fitScale, centre: z.toPhoto(z.vw / 2, z.vh / 2) };
-    return { rect, view, element: this.button };
+    return { rect, view, element: button };
   }
 
   /** Back at fit (the page went off screen, as in Photos). */
@@ -125,17 +144,19 @@ export class PhotoPage {
     if (this.zoomable?.photo && !this.zoomable.atFit) this.zoomable.fit();
   }
 
-  /** Only the page in front keeps a live connection. */
+  /**
+   * Only the page in front keeps a live connection.
+   * @param {boolean} current
+   */
   setCurrent(current) {
     if (!this.thread) return;
     if (current) this.thread.listen();
     else this.thread.stop();
   }
 
+  /** Lets go of its photo, its thread's stream, every listener and observer, and leaves the page. */
   destroy() {
-    this.resizer?.disconnect();
-    this.zoomable?.destroy();
-    this.thread?.stop();
+    this.listeners.destroy();
     this.zoomable = null;
     this.thread = null;
     this.element.remove();

@@ -6,12 +6,19 @@
 
 import { requestFullscreen, exitFullscreen, fullscreenElement } from '../ui/fullscreen.js';
 import { Keys } from '../util/keyboard.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../core/photo-sequence.js').PhotoSequence} PhotoSequence */
 
 /** Seconds each photo stays on screen. */
 export const SLIDE_SECONDS = 4;
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
-/** A rendition that fills the screen: IIIF's best fit within the window's device pixels. */
+/**
+ * A rendition that fills the screen: IIIF's best fit within the window's device pixels.
+ * @param {Photo} photo
+ */
 function slideURL(photo) {
   const scale = Math.min(2, window.devicePixelRatio || 1);
   const width = Math.min(4096, Math.ceil(window.innerWidth * scale));
@@ -19,22 +26,25 @@ function slideURL(photo) {
   return `/iiif/3/${photo.id}/full/!${width},${height}/0/default.jpg`;
 }
 
-/** Eats the one click that follows, if it comes within a moment. */
-function swallowNextClick() {
-  const eat = (e) => { e.preventDefault(); e.stopPropagation(); };
-  window.addEventListener('click', eat, { capture: true, once: true });
-  setTimeout(() => window.removeEventListener('click', eat, { capture: true }), 800);
+/**
+ * Eats the one click that follows, if it comes within a moment.
+ * @param {Listeners} listeners
+ */
+function swallowNextClick(listeners) {
+  const off = listeners.on(window, 'click', (e) => { e.preventDefault(); e.stopPropagation(); }, { capture: true, once: true });
+  listeners.timeout(off, 800);
 }
 
 export class Slideshow {
   /**
    * @param {HTMLElement} root the show's dialog
-   * @param {{sequence, onStop: (index: number) => void}} options
+   * @param {{ sequence: PhotoSequence, onStop: (index: number) => void }} options
    */
   constructor(root, { sequence, onStop }) {
     this.root = root;
     this.sequence = sequence;
     this.onStop = onStop;
+    this.listeners = new Listeners();
     this.layers = [.../** @type {NodeListOf<HTMLImageElement>} */ (root.querySelectorAll('.slide'))];
     this.front = 0;
     this.index = -1;
@@ -42,26 +52,33 @@ export class Slideshow {
     this.timer = 0;
     this.run = 0;       // bumped by every start and stop, so a late load of an old run does nothing
     this.changes = 0;   // photos shown since the start, for tests
+    /** @type {WakeLockSentinel | null} */
     this.wakeLock = null;
-    const stop = (e) => {
+    this.fullscreen = false;
+    const stop = (/** @type {Event} */ e) => {
       if (!this.playing) return;
       e.preventDefault();
       e.stopPropagation();
       // The click that ends the touch must not land on the photo underneath (it would open the zoom view).
-      if (e.type === 'pointerdown') swallowNextClick();
+      if (e.type === 'pointerdown') swallowNextClick(this.listeners);
       this.stop();
     };
-    root.addEventListener('pointerdown', stop);
-    root.addEventListener('wheel', stop, { passive: false });
+    const on = this.listeners;
+    on.on(root, 'pointerdown', stop);
+    on.on(root, 'wheel', stop, { passive: false });
     // Any key stops a show, before anything else sees it: listening while it plays.
     this.keys = new Keys(stop, { capture: true });
+    on.add(() => { this.keys.on = false; });
     // Leaving full screen (Escape in the browser's own handling) ends the show too.
     const left = () => { if (this.playing && this.fullscreen && fullscreenElement() !== root) this.stop(); };
-    document.addEventListener('fullscreenchange', left);
-    document.addEventListener('webkitfullscreenchange', left);
+    on.on(document, 'fullscreenchange', left);
+    on.on(document, 'webkitfullscreenchange', left);
   }
 
-  /** Starts at page `index` of the sequence. */
+  /**
+   * Starts at page `index` of the sequence.
+   * @param {number} index
+   */
   async start(index) {
     if (this.playing || this.sequence.count === 0) return;
     this.playing = true;
@@ -73,7 +90,7 @@ export class Slideshow {
     for (const layer of this.layers) { layer.classList.remove('front'); layer.removeAttribute('src'); }
     this.root.focus({ preventScroll: true });
     this.fullscreen = await requestFullscreen(this.root);
-    try { this.wakeLock = await navigator.wakeLock?.request('screen'); } catch { this.wakeLock = null; }
+    try { this.wakeLock = (await navigator.wakeLock?.request('screen')) ?? null; } catch { this.wakeLock = null; }
     if (run !== this.run) return;
     await this.play(index, run);
   }
@@ -84,7 +101,7 @@ export class Slideshow {
     this.playing = false;
     this.keys.on = false;
     this.run++;
-    clearTimeout(this.timer);
+    this.listeners.clear(this.timer);
     this.root.hidden = true;
     this.wakeLock?.release?.().catch(() => {});
     this.wakeLock = null;
@@ -93,7 +110,10 @@ export class Slideshow {
     if (this.index >= 0) this.onStop(this.index);
   }
 
-  /** The next photo that can be shown after `index` (failed ones are skipped), round to the start; -1 if none. */
+  /**
+   * The next photo that can be shown after `index` (failed ones are skipped), round to the start; -1 if none.
+   * @param {number} index
+   */
   async next(index) {
     const count = this.sequence.count;
     for (let step = 1; step <= count; step++) {
@@ -104,9 +124,14 @@ export class Slideshow {
     return -1;
   }
 
-  /** Photo `index` decoded into the layer behind, ready to come on. */
+  /**
+   * Photo `index` decoded into the layer behind, ready to come on.
+   * @param {number} index
+   * @returns {Promise<Photo>}
+   */
   async load(index) {
     const photo = this.sequence.peek(index) ?? await this.sequence.at(index);
+    if (!photo) throw new Error(`no photo at ${index}`);
     const back = this.layers[1 - this.front];
     back.alt = photo.title;
     back.src = slideURL(photo);
@@ -114,7 +139,11 @@ export class Slideshow {
     return photo;
   }
 
-  /** Brings the layer behind to the front (the cross-fade is CSS's). */
+  /**
+   * Brings the layer behind to the front (the cross-fade is CSS's).
+   * @param {number} index
+   * @param {Photo} photo
+   */
   swap(index, photo) {
     this.layers[1 - this.front].classList.add('front');
     this.layers[this.front].classList.remove('front');
@@ -124,7 +153,11 @@ export class Slideshow {
     this.root.setAttribute('aria-label', `Slideshow: ${photo.title}`);
   }
 
-  /** Shows photo `index`, then every next one when both its four seconds and its bytes are there. */
+  /**
+   * Shows photo `index`, then every next one when both its four seconds and its bytes are there.
+   * @param {number} index
+   * @param {number} run
+   */
   async play(index, run) {
     let current = (this.sequence.peek(index) ?? await this.sequence.at(index).catch(() => null))?.status === 'failed'
       ? await this.next(index) : index;
@@ -136,11 +169,19 @@ export class Slideshow {
       if (nextIndex < 0 || nextIndex === current) return;
       const [photo] = await Promise.all([
         this.load(nextIndex),
-        new Promise((resolve) => { this.timer = setTimeout(resolve, Math.max(0, SLIDE_SECONDS * 1000 - (performance.now() - shownAt))); }),
+        new Promise((resolve) => {
+          this.timer = this.listeners.timeout(() => resolve(undefined), Math.max(0, SLIDE_SECONDS * 1000 - (performance.now() - shownAt)));
+        }),
       ]);
       if (run !== this.run) return;
       this.swap(nextIndex, photo);
       current = nextIndex;
     }
+  }
+
+  /** Stops, and lets go of every listener and timer. */
+  destroy() {
+    this.stop();
+    this.listeners.destroy();
   }
 }

@@ -10,6 +10,13 @@ import { ViewerGestures } from '../gestures/viewer-gestures.js';
 import { WheelGesture } from '../gestures/wheel.js';
 import { prefersReducedMotion } from '../util/motion.js';
 import { Keys } from '../util/keyboard.js';
+import { element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../core/photo-sequence.js').PhotoSequence} PhotoSequence */
+/** @typedef {import('./photo-page.js').ZoomSource} ZoomSource */
+/** @typedef {import('../photo/zoomable-photo.js').Transform} Transform */
 
 const GAP = 8;
 
@@ -21,31 +28,41 @@ const GAP = 8;
 export class ZoomViewer {
   /**
    * @param {HTMLElement} root the dialog element
-   * @param {{sequence, onClose: () => void, onShow: (photo, index: number) => void}} options
-   *   `sequence` is the pager's PhotoSequence; onShow hears of every photo paged to
+   * @param {{ sequence: PhotoSequence, onClose: () => void, onShow: (photo: Photo, index: number) => void }} options
+   *   `sequence` is the pager's; onShow hears of every photo paged to
    */
   constructor(root, { sequence, onClose, onShow }) {
     this.root = root;
     this.sequence = sequence;
     this.onClose = onClose;
     this.onShow = onShow;
-    this.stage = /** @type {HTMLElement} */ (root.querySelector('.zoom-stage'));
-    this.backdrop = /** @type {HTMLElement} */ (root.querySelector('.zoom-backdrop'));
-    this.title = root.querySelector('.zoom-title');
+    this.listeners = new Listeners();
+    this.stage = element(root, '.zoom-stage', HTMLElement);
+    this.backdrop = element(root, '.zoom-backdrop', HTMLElement);
+    this.title = element(root, '.zoom-title', HTMLElement);
     this.buttons = {
-      in: root.querySelector('.zoom-in'), out: root.querySelector('.zoom-out'), fit: root.querySelector('.zoom-fit'),
+      in: element(root, '.zoom-in', HTMLButtonElement),
+      out: element(root, '.zoom-out', HTMLButtonElement),
+      fit: element(root, '.zoom-fit', HTMLButtonElement),
     };
     this.index = -1;
     this.isOpen = false;
+    this.dismissing = false;
+    /** @type {{ element: HTMLElement | null, finish: () => void } | null} a close still flying */
     this.closing = null;
-    /** @type {{ s: number, tx: number, ty: number } | null} where a pull to dismiss started */
+    /** @type {HTMLElement | null} the page's photo, hidden while the view grows out of it */
+    this.source = null;
+    /** @type {Transform | null} where a pull to dismiss started */
     this.dismissFrom = null;
+    const on = this.listeners;
+    /** @type {SlideStrip<Slide>} */
     this.strip = new SlideStrip(this.stage, {
       slots: 3, gap: GAP, count: () => sequence.count,
       createSlot: () => this.createSlide(),
       fill: (slide, i) => this.fillSlide(slide, i),
       onSettle: (i) => this.settled(i),
     });
+    on.add(() => { for (const slide of this.strip.slots) { slide.photo.destroy(); slide.remove(); } });
     this.gestures = new ViewerGestures(this.stage, {
       strip: this.strip,
       target: () => this.target(),
@@ -57,16 +74,17 @@ export class ZoomViewer {
         const r = photo.stage.getBoundingClientRect();
         photo.toggleZoomAt(p.x - r.left, p.y - r.top);
       },
-    });
-    this.wheel = new WheelGesture(this.stage, { strip: this.strip, target: () => this.target(), wheelZooms: true });
-    new ResizeObserver(() => this.resized()).observe(this.stage);
+    }, on);
+    this.wheel = new WheelGesture(this.stage, { strip: this.strip, target: () => this.target(), wheelZooms: true }, on);
+    on.observe(new ResizeObserver(() => this.resized())).observe(this.stage);
     this.watchPixelRatio();
-    root.querySelector('.zoom-close').addEventListener('click', () => this.onClose());
-    this.buttons.in.addEventListener('click', () => this.current?.zoomTo(this.current.s * 2));
-    this.buttons.out.addEventListener('click', () => this.current?.zoomTo(this.current.s / 2));
-    this.buttons.fit.addEventListener('click', () => this.current?.zoomTo(this.current.fitScale));
+    on.on(element(root, '.zoom-close', HTMLButtonElement), 'click', () => this.onClose());
+    on.on(this.buttons.in, 'click', () => this.current?.zoomTo(this.current.s * 2));
+    on.on(this.buttons.out, 'click', () => this.current?.zoomTo(this.current.s / 2));
+    on.on(this.buttons.fit, 'click', () => this.current?.zoomTo(this.current.fitScale));
     // Its keys listen while it is open.
     this.keys = new Keys((e) => this.key(e));
+    on.add(() => { this.keys.on = false; });
   }
 
   createSlide() {
@@ -84,7 +102,11 @@ export class ZoomViewer {
     return slide;
   }
 
-  /** A slide was handed photo `i`: the one in front loads at once, its neighbours once it is on screen. */
+  /**
+   * A slide was handed photo `i`: the one in front loads at once, its neighbours once it is on screen.
+   * @param {Slide} slide
+   * @param {number} i
+   */
   fillSlide(slide, i) {
     slide.photo.setPhoto(null);
     slide.failure.hidden = true;
@@ -93,9 +115,10 @@ export class ZoomViewer {
     if (i === this.index || this.current?.completeAt != null) this.loadSlide(slide);
   }
 
+  /** @param {Slide} slide */
   loadSlide(slide) {
     const i = slide.wanted;
-    const show = (photo) => {
+    const show = (/** @type {Photo | null | undefined} */ photo) => {
       if (slide.pageIndex !== i || !photo || slide.photo.photo === photo) return;
       slide.photo.setPhoto(photo);
       slide.failure.hidden = photo.status !== 'failed';
@@ -111,14 +134,17 @@ export class ZoomViewer {
   get current() { return this.slide?.photo ?? null; }
   get photo() { return this.current?.photo ?? null; }
 
+  /** @returns {import('../gestures/viewer-gestures.js').GestureTarget | null} */
   target() {
     const slide = this.strip.slotFor(this.strip.nearest);
-    return slide ? { photo: slide.photo, page: slide.pageIndex } : null;
+    return slide && slide.pageIndex !== null ? { photo: slide.photo, page: slide.pageIndex } : null;
   }
 
   /**
    * Shows photo `index` full screen. `from` is where it is on screen now (its box on the page):
    * it grows from there to fit, or to the same part of it when it was zoomed on the page.
+   * @param {number} index
+   * @param {{ from?: ZoomSource | null }} options
    */
   open(index, { from = null } = {}) {
     const wasOpen = this.isOpen;
@@ -143,10 +169,10 @@ export class ZoomViewer {
     this.source.style.opacity = '0';
     // Fitted first, so the tiles it lands on are on their way during the flight.
     photo.fit();
-    const end = from.view ? this.sameView(photo, from) : { s: photo.s, tx: photo.tx, ty: photo.ty };
+    const end = from.view ? this.sameView(photo, from.view) : { s: photo.s, tx: photo.tx, ty: photo.ty };
     const stage = this.stage.getBoundingClientRect();
     photo.zooming = true; // the fitted tiles just asked for stay asked for during the flight
-    photo.place(from.rect.width / photo.photo.width, from.rect.left - stage.left, from.rect.top - stage.top);
+    photo.place(from.rect.width / photo.shown.width, from.rect.left - stage.left, from.rect.top - stage.top);
     // The black fades in from nothing: its transparent start is made the style to transition from.
     this.setBackdrop(0);
     void getComputedStyle(this.backdrop).opacity;
@@ -154,9 +180,13 @@ export class ZoomViewer {
     photo.animateTo(end, { frequency: 20 });
   }
 
-  /** The zoom and centre a zoomed page photo showed, carried over to the full screen. */
-  sameView(photo, from) {
-    const { relative, centre } = from.view;
+  /**
+   * The zoom and centre a zoomed page photo showed, carried over to the full screen.
+   * @param {ZoomablePhoto} photo
+   * @param {NonNullable<ZoomSource['view']>} view
+   */
+  sameView(photo, view) {
+    const { relative, centre } = view;
     const s = photo.clampScale(relative * photo.fitScale);
     const t = photo.around(s, photo.vw / 2, photo.vh / 2, centre.x, centre.y);
     return photo.clamped(t.s, t.tx, t.ty);
@@ -165,6 +195,8 @@ export class ZoomViewer {
   /**
    * Hides the view. `to` ({rect, element}) is the photo's box on its page: the photo shrinks
    * into it while the black fades, `element` hidden meanwhile so it shows once. Resolves when done.
+   * @param {{ to?: ZoomSource | null }} options
+   * @returns {Promise<void>}
    */
   close({ to = null } = {}) {
     if (!this.isOpen) return Promise.resolve();
@@ -192,7 +224,7 @@ export class ZoomViewer {
       this.root.classList.add('closing');
       this.setBackdrop(0);
       const stage = this.stage.getBoundingClientRect();
-      photo.animateTo({ s: to.rect.width / photo.photo.width, tx: to.rect.left - stage.left, ty: to.rect.top - stage.top },
+      photo.animateTo({ s: to.rect.width / photo.shown.width, tx: to.rect.left - stage.left, ty: to.rect.top - stage.top },
         { frequency: 22, onDone: () => this.closing?.finish() });
     });
   }
@@ -204,11 +236,15 @@ export class ZoomViewer {
     this.closing.finish();
   }
 
+  /** @param {number} opacity */
   setBackdrop(opacity) {
     this.backdrop.style.opacity = String(opacity);
   }
 
-  /** The strip came to rest on photo `i`. */
+  /**
+   * The strip came to rest on photo `i`.
+   * @param {number} i
+   */
   settled(i) {
     if (!this.isOpen) return;
     const changed = i !== this.index;
@@ -224,7 +260,7 @@ export class ZoomViewer {
     this.title.textContent = photo.title;
     this.stage.setAttribute('aria-label', `${photo.title}, ${photo.width} × ${photo.height} pixels. Plus and minus zoom, arrows pan, Escape closes.`);
     this.changed();
-    if (this.current.completeAt != null) this.firstScreen();
+    if (this.current?.completeAt != null) this.firstScreen();
     if (changed && before >= 0) this.onShow(photo, i);
   }
 
@@ -240,7 +276,9 @@ export class ZoomViewer {
     const photo = this.current;
     if (!photo?.photo) return;
     const failed = photo.photo.status === 'failed';
-    const set = (button, disabled) => { if (button.disabled !== disabled) button.disabled = disabled; };
+    const set = (/** @type {HTMLButtonElement} */ button, /** @type {boolean} */ disabled) => {
+      if (button.disabled !== disabled) button.disabled = disabled;
+    };
     set(this.buttons.in, failed || photo.atMax);
     set(this.buttons.out, failed || photo.atFit);
     set(this.buttons.fit, failed || photo.atFit);
@@ -249,18 +287,23 @@ export class ZoomViewer {
 
   toggleChrome() { this.root.classList.toggle('bare'); }
 
-  /** Pulling the fitted photo down closes the view; the black fades as it goes. */
+  /**
+   * Pulling the fitted photo down closes the view; the black fades as it goes.
+   * @returns {import('../gestures/viewer-gestures.js').Dismissal}
+   */
   dismissal() {
     const viewer = this;
     return {
       begin() {
         const photo = viewer.current;
+        if (!photo) return;
         viewer.dismissing = true;
         viewer.dismissFrom = { s: photo.s, tx: photo.tx, ty: photo.ty };
         viewer.root.classList.add('dismissing');
       },
       move(dx, dy) {
         const photo = viewer.current, from = viewer.dismissFrom;
+        if (!photo || !from) return;
         // It shrinks a little as it goes down, around the finger.
         const k = dy > 0 ? Math.max(0.7, 1 - dy / (photo.vh * 2.5)) : 1;
         const cx = photo.vw / 2, cy = photo.vh / 2;
@@ -269,6 +312,7 @@ export class ZoomViewer {
       },
       end(vx, vy) {
         const photo = viewer.current, from = viewer.dismissFrom;
+        if (!photo || !from) return;
         const dy = photo.ty - from.ty;
         if ((dy > photo.vh * 0.12 && vy > -0.1) || vy > 0.5) {
           viewer.root.classList.remove('dismissing');
@@ -286,8 +330,9 @@ export class ZoomViewer {
 
   followDismiss() {
     const photo = this.current, from = this.dismissFrom;
-    if (!from || !this.isOpen) return;
-    const dy = Math.abs(photo.ty + (photo.photo.height * photo.s) / 2 - (from.ty + (photo.photo.height * from.s) / 2));
+    if (!photo?.photo || !from || !this.isOpen) return;
+    const height = photo.photo.height;
+    const dy = Math.abs(photo.ty + (height * photo.s) / 2 - (from.ty + (height * from.s) / 2));
     this.setBackdrop(Math.max(0, 1 - dy / (photo.vh * 0.6)));
   }
 
@@ -300,18 +345,20 @@ export class ZoomViewer {
   /** A window moved to a screen of another pixel density changes native resolution, without a resize. */
   watchPixelRatio() {
     const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
-    query.addEventListener('change', () => {
+    this.listeners.on(query, 'change', () => {
       for (const slide of this.strip.slots) slide.photo.pixelRatioChanged();
       this.changed();
       this.watchPixelRatio();
     }, { once: true });
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
     const photo = this.current;
     if (!this.isOpen || !photo || e.altKey || e.metaKey || (e.ctrlKey && e.key !== '0')) return;
     const step = 80;
     const ready = photo.photo && photo.photo.status !== 'failed';
+    /** @type {Record<string, () => unknown>} */
     const actions = {
       Escape: () => this.onClose(),
       '+': () => ready && photo.zoomTo(photo.s * 2), '=': () => ready && photo.zoomTo(photo.s * 2),
@@ -329,9 +376,20 @@ export class ZoomViewer {
     action();
   }
 
+  /**
+   * @param {number} dx
+   * @param {number} dy
+   */
   pan(dx, dy) {
     const photo = this.current;
+    if (!photo) return;
     const to = photo.clamped(photo.s, photo.tx + dx, photo.ty + dy);
     photo.animateTo(to, { frequency: 26 });
+  }
+
+  /** Closes at once, and lets go of its slides, keys, listeners and observers. */
+  destroy() {
+    this.finishClosing();
+    this.listeners.destroy();
   }
 }

@@ -1,0 +1,35 @@
+// @ts-check
+// The page's URLs, which are its views: #/ is the grid, #/photos/3 the pager at photo 3,
+// #/photos/3/zoom its zoom view; #/albums the albums, #/albums/2 one album's grid and
+// #/albums/2/photos/3 the pager paging through that album only.
+
+/**
+ * What a URL shows.
+ * @typedef {{ view: 'grid', album: number | null } | { view: 'albums', album: null }
+ *   | { view: 'photo' | 'zoom', id: number, album: number | null }} Route
+ */
+
+/**
+ * The route a URL's hash names; anything it does not name is the grid.
+ * @param {string} hash
+ * @returns {Route}
+ */
+export function parseRoute(hash) {
+  if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', album: null };
+  const match = /^#(?:\/albums\/(\d+))?(?:\/photos\/(\d+)(\/zoom)?)?\/?$/.exec(hash);
+  if (!match) return { view: 'grid', album: null };
+  const album = match[1] ? Number(match[1]) : null;
+  if (!match[2]) return { view: 'grid', album };
+  return { view: match[3] ? 'zoom' : 'photo', id: Number(match[2]), album };
+}
+
+/**
+ * The URL of a photo in a list (`prefix`: '' for the library, '/albums/{id}' for an album), or of
+ * its zoom view.
+ * @param {string} prefix
+ * @param {number} id
+ * @param {boolean} [zoom]
+ */
+export function photoHash(prefix, id, zoom = false) {
+  return `#${prefix}/photos/${id}${zoom ? '/zoom' : ''}`;
+}

@@ -1,0 +1,140 @@
+"""Nothing outlives its view: every view listens through one registry (Public/util/listeners.js)
+and lets go of everything when it closes or is destroyed. Counted as Chrome counts them
+(DevTools' Memory.getDOMCounters after a garbage collection): the document's event listeners and
+nodes stay flat over a hundred openings and closings of every view, and over a hundred views built
+and destroyed."""
+
+from pages import open_app, sorted_photos
+
+CYCLES = 100
+# A leak of one listener or one node per cycle would show as a hundred.
+LISTENER_SLACK = 6
+NODE_SLACK = 60
+
+
+def counters(driver):
+    driver.execute_cdp_cmd("HeapProfiler.collectGarbage", {})
+    return driver.execute_cdp_cmd("Memory.getDOMCounters", {})
+
+
+# Runs in the page: `until(condition)` waits a frame at a time, failing after a few seconds.
+HELPERS = """
+const until = async (what, condition, ms = 8000) => {
+  const end = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > end) throw new Error('timed out waiting for ' + what);
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+};
+const shown = (id) => !document.getElementById(id).hidden;
+const key = (k, target = document) => target.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+"""
+
+# One cycle through every view, as a person goes: a photo's page, its info panel, its zoom view
+# (closed with Escape), the slideshow (stopped by a key), the albums, and back to the grid.
+CYCLE = HELPERS + """
+const [ids, cycles, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+(async () => {
+  for (let i = 0; i < cycles; i++) {
+    const id = ids[i % ids.length];
+    location.hash = `#/photos/${id}`;
+    await until('pager', () => shown('pager-view') && window.__pager.complete
+      && document.querySelector('.page.current')?.dataset.photoId === String(id));
+    key('i'); key('i');
+    location.hash = `#/photos/${id}/zoom`;
+    await until('zoom view', () => window.__viewer.open && window.__viewer.photoId === id && window.__viewer.complete);
+    key('Escape');
+    await until('zoom view closed', () => !shown('zoom-view') && shown('pager-view'));
+    document.querySelector('.action-slideshow').click();
+    await until('slideshow', () => window.__slideshow.playing);
+    key(' ');
+    await until('slideshow stopped', () => !window.__slideshow.playing && !shown('slideshow'));
+    location.hash = '#/albums';
+    await until('albums', () => shown('albums-view') && document.querySelectorAll('#albums li').length > 0);
+    location.hash = '#/';
+    await until('grid', () => shown('grid-view') && !shown('pager-view'));
+  }
+})().then(() => done(null), (e) => done(String(e)));
+"""
+
+
+def test_every_view_opened_and_closed_a_hundred_times_leaves_nothing_behind(desktop, album_server):
+    # Without motion every change lands at once: the cycles run as fast as the views can draw.
+    desktop.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    desktop.set_script_timeout(300)
+    ids = [p["id"] for p in sorted_photos(album_server)]
+    open_app(desktop, album_server)
+    # The first rounds make what is made once (page slots, spare grid cells, the albums' cards).
+    assert desktop.execute_async_script(CYCLE, ids, 3) is None
+    before = counters(desktop)
+    assert desktop.execute_async_script(CYCLE, ids, CYCLES) is None
+    after = counters(desktop)
+    assert after["documents"] == before["documents"], (before, after)
+    assert after["jsEventListeners"] <= before["jsEventListeners"] + LISTENER_SLACK, (before, after)
+    assert after["nodes"] <= before["nodes"] + NODE_SLACK, (before, after)
+
+
+# Each view and piece built on a copy of its markup, used a little, and destroyed: what it added
+# (listeners, observers, timers, elements) goes with it.
+BUILD_AND_DESTROY = HELPERS + """
+const [rounds, done] = [arguments[0], arguments[arguments.length - 1]];
+const load = (path) => import(new URL(path, location.origin + '/').href);
+(async () => {
+  const [{ Pager }, { ZoomViewer }, { PhotoGrid }, { Slideshow }, { Scrubber }, { Composer },
+         { PhotoActions }, { FullScreen }, { PhotoIndex }] = await Promise.all([
+    'views/pager.js', 'views/zoom-viewer.js', 'views/grid.js', 'views/slideshow.js',
+    'ui/scrubber.js', 'ui/composer.js', 'ui/photo-actions.js', 'ui/fullscreen.js', 'core/photo-index.js'].map(load));
+  const { photos } = await (await fetch('/photos')).json();
+  const sequence = {
+    get count() { return photos.length; },
+    indexOf: async (id) => photos.findIndex((p) => p.id === id),
+    at: async (i) => photos[i],
+    peek: (i) => photos[i],
+    subscribe: () => () => {},
+  };
+  const copy = (id) => {
+    const root = document.getElementById(id).cloneNode(true);
+    root.removeAttribute('id');
+    for (const e of root.querySelectorAll('[id]')) e.removeAttribute('id');
+    document.body.appendChild(root);
+    return root;
+  };
+  const library = new PhotoIndex();
+  await library.setScope(null);
+  for (let i = 0; i < rounds; i++) {
+    const pagerRoot = copy('pager-view'), zoomRoot = copy('zoom-view'), showRoot = copy('slideshow');
+    const gridView = document.createElement('main'), list = document.createElement('ul');
+    gridView.appendChild(list);
+    document.body.appendChild(gridView);
+    const grid = new PhotoGrid(list, library);
+    grid.layout();
+    const scrubber = new Scrubber(gridView, grid, library);
+    const pager = new Pager(pagerRoot, { sequence, onChange() {}, onOpenZoom() {}, isBusy: () => false });
+    pagerRoot.hidden = false;
+    pager.setShown(true);
+    pager.goTo(i % photos.length, 'instant');
+    await until('page drawn', () => pager.page?.zoomable?.complete);
+    const viewer = new ZoomViewer(zoomRoot, { sequence, onClose() {}, onShow() {} });
+    viewer.open(i % photos.length);
+    await until('zoom drawn', () => viewer.current?.complete);
+    const fullscreen = new FullScreen();
+    const slideshow = new Slideshow(showRoot, { sequence, onStop() {} });
+    const actions = new PhotoActions(pagerRoot, { pager, fullscreen, slideshow, link: () => '' });
+    actions.setPhoto(photos[i % photos.length]);
+    const composer = new Composer(pagerRoot.querySelector('form'), { onPosted() {} });
+    for (const view of [composer, actions, slideshow, fullscreen, viewer, pager, scrubber, grid]) view.destroy();
+    for (const root of [pagerRoot, zoomRoot, showRoot, gridView]) root.remove();
+  }
+})().then(() => done(null), (e) => done(String(e && e.stack || e)));
+"""
+
+
+def test_views_built_and_destroyed_a_hundred_times_leave_nothing_behind(desktop, album_server):
+    desktop.set_script_timeout(300)
+    open_app(desktop, album_server)
+    assert desktop.execute_async_script(BUILD_AND_DESTROY, 2) is None
+    before = counters(desktop)
+    assert desktop.execute_async_script(BUILD_AND_DESTROY, CYCLES) is None
+    after = counters(desktop)
+    assert after["jsEventListeners"] <= before["jsEventListeners"] + LISTENER_SLACK, (before, after)
+    assert after["nodes"] <= before["nodes"] + NODE_SLACK, (before, after)
