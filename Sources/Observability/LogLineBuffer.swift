@@ -12,8 +12,8 @@ import POSIX
 /// Text lines cannot be forged: control characters, backslashes, C1 controls, line and
 /// paragraph separators and bidirectional overrides in a message or value are written as
 /// escapes (`\n`, `\x1b`, `\u{202e}`), so a `%0a` in a path never starts a new line. A value
-/// holding a space or a quote is quoted, with its quotes escaped. JSON lines escape as
-/// `jsonString` does.
+/// holding a space or a quote is quoted, with its quotes escaped. JSON lines escape by the one
+/// rule of `JSONEscaping`.
 public final class LogLineBuffer {
     public let format: LogFormat
     /// Where `flush` writes; nil for a buffer that only builds lines in memory.
@@ -483,28 +483,19 @@ public final class LogLineBuffer {
         raw("\"")
     }
 
-    /// JSON string content, escaped exactly as `jsonString` escapes it.
+    /// JSON string content, escaped by the one rule (`JSONEscaping`). Log lines keep their own
+    /// writer rather than going through `JSONWriter`: a line is bytes appended to one buffer
+    /// per loop, with no value to encode and nothing to allocate.
     private func jsonEscaped(_ string: String) {
         withBytes(string) { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            reserve(bytes.count * 6)
-            (storage + count).update(from: base, count: bytes.count)
-            if Self.isPlain(storage + count, bytes.count, low: 0x20, checkQuote: true, allowHigh: true) {
+            reserve(bytes.count * JSONEscaping.maxExpansion)
+            if JSONEscaping.isPlain(bytes) {
+                (storage + count).update(from: base, count: bytes.count)
                 count += bytes.count
                 return
             }
-            for b in bytes {
-                switch b {
-                case 0x22: byte(0x5c); byte(0x22)
-                case 0x5c: byte(0x5c); byte(0x5c)
-                case 0x0a: byte(0x5c); byte(UInt8(ascii: "n"))
-                case 0x0d: byte(0x5c); byte(UInt8(ascii: "r"))
-                case 0x09: byte(0x5c); byte(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    byte(0x5c); byte(UInt8(ascii: "u")); byte(48); byte(48); hex(UInt32(b), digits: 2)
-                default: byte(b)
-                }
-            }
+            count += JSONEscaping.escape(bytes, to: storage + count)
         }
     }
 }
