@@ -69,18 +69,24 @@ public struct HTTPResponse: Sendable {
         self.init(status: status, headers: headers, body: .bytes(bytes))
     }
 
-    /// UTF-8 JSON from an `Encodable` value (`application/json; charset=utf-8`).
+    /// A value as JSON through `JSONWriter` (`application/json; charset=utf-8`, members in the
+    /// order the value encodes them). Every JSON answer says `nosniff`: its strings may be user
+    /// input, and no browser may read it as HTML.
     public static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) throws -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        return HTTPResponse(status: status, contentType: "application/json; charset=utf-8", bytes: Array(data), headers: headers)
+        json(bytes: try JSONWriter.bytes(value), status: status, headers: headers)
+    }
+
+    /// JSON bytes already written by `JSONWriter` (a cached body), with the headers `json(_:)` gives.
+    public static func json(bytes: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("X-Content-Type-Options", "nosniff")
+        return HTTPResponse(status: status, contentType: "application/json; charset=utf-8", bytes: bytes, headers: headers)
     }
 
     /// An RFC 9457 problem details body: `{"type":"about:blank","title":…,"status":…,"detail":…}`.
     public static func problem(_ status: HTTPStatus, detail: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        let body = "{\"type\":\"about:blank\",\"title\":\(jsonString(status.reasonPhrase)),\"status\":\(status.rawValue),\"detail\":\(jsonString(detail))}"
-        return HTTPResponse(status: status, contentType: "application/problem+json", bytes: Array(body.utf8), headers: headers)
+        HTTPResponse(status: status, contentType: "application/problem+json", bytes: ProblemDetails(status, detail: detail).bytes,
+                     headers: headers)
     }
 
     /// Bytes in memory, when the body is `.bytes`.

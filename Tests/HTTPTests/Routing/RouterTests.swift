@@ -1,5 +1,6 @@
 import XCTest
 @testable import HTTP
+import Observability
 
 final class RouterTests: XCTestCase {
     func testPatternsParametersAndRest() {
@@ -26,6 +27,30 @@ final class RouterTests: XCTestCase {
         let notAllowed = Responder(router: router).respond(to: HTTPRequest(method: .DELETE, target: "/photos/3"))
         XCTAssertEqual(notAllowed.status, .methodNotAllowed)
         XCTAssertEqual(notAllowed.headers["Allow"], "GET, HEAD")
+    }
+
+    /// A JSON route is one registration and one type: the value comes back through `JSONWriter`.
+    struct Greeting: ResponseEncodable {
+        let id: Int
+        let text: String
+        let next: Nullable<String>
+    }
+
+    func testAnEncodableAnswerIsWrittenAsJSON() throws {
+        var router = Router()
+        router.get("/greetings/:id", execution: .inline) { r in Greeting(id: Int(r.parameters["id"]!) ?? 0, text: "hi \u{2028}</script>", next: nil) }
+        router.post("/greetings") { _ in Greeting(id: 1, text: "made", next: Nullable("/greetings/1")) }
+        let response = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/greetings/7"))
+        XCTAssertEqual(response.status, .ok)
+        XCTAssertEqual(response.headers["Content-Type"], "application/json; charset=utf-8")
+        XCTAssertEqual(response.headers["X-Content-Type-Options"], "nosniff")
+        XCTAssertEqual(String(decoding: try XCTUnwrap(response.bodyBytes), as: UTF8.self), #"{"id":7,"text":"hi \u2028</script>","next":null}"#)
+        let posted = Responder(router: router).respond(to: HTTPRequest(method: .POST, target: "/greetings"))
+        XCTAssertEqual(String(decoding: try XCTUnwrap(posted.bodyBytes), as: UTF8.self), #"{"id":1,"text":"made","next":"/greetings/1"}"#)
+        // Problems go through the same writer.
+        let problem = HTTPResponse.problem(.badRequest, detail: "bad \"x\"\n")
+        XCTAssertEqual(String(decoding: try XCTUnwrap(problem.bodyBytes), as: UTF8.self),
+                       #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"bad \"x\"\n"}"#)
     }
 
     func testPathsWithAnotherNumberOfPartsArePassedOverAndCopiesMatchAlike() {
