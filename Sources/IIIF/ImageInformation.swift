@@ -42,24 +42,57 @@ public struct ImageInformation: Hashable, Sendable {
 
     /// The document, `@context` first, keys in the specification's order.
     public var json: String {
-        var out = "{\"@context\":\"\(Self.context)\",\"id\":\(jsonString(id)),\"type\":\"ImageService3\""
-        out += ",\"protocol\":\"http://iiif.io/api/image\",\"profile\":\"level2\""
-        out += ",\"width\":\(width),\"height\":\(height)"
-        if let maxWidth = limits.maxWidth {
-            out += ",\"maxWidth\":\(maxWidth)"
-            if let maxHeight = limits.maxHeight { out += ",\"maxHeight\":\(maxHeight)" }
+        // Strings and whole numbers only: it always encodes.
+        (try? JSONWriter.string(Document(self))) ?? "{}"
+    }
+
+    /// The document's members, in the specification's order.
+    struct Document: Encodable {
+        struct Size: Encodable {
+            var type = "Size"
+            let width: Int
+            let height: Int
         }
-        out += ",\"maxArea\":\(limits.maxArea)"
-        if !sizes.isEmpty {
-            out += ",\"sizes\":[" + sizes.map { "{\"type\":\"Size\",\"width\":\($0.width),\"height\":\($0.height)}" }
-                .joined(separator: ",") + "]"
+
+        struct Tile: Encodable {
+            var type = "Tile"
+            let width: Int
+            let height: Int
+            let scaleFactors: [Int]
         }
-        out += ",\"tiles\":[{\"type\":\"Tile\",\"width\":\(tileSize),\"height\":\(tileSize),\"scaleFactors\":["
-            + scaleFactors.map(String.init).joined(separator: ",") + "]}]"
-        out += ",\"preferredFormats\":[\"jpg\"]"
-        out += ",\"extraFormats\":[" + Self.extraFormats.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
-        out += ",\"extraQualities\":[" + Self.extraQualities.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
-        out += ",\"extraFeatures\":[" + Self.extraFeatures.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-        return out + "}"
+
+        let context = ImageInformation.context
+        let id: String
+        var type = "ImageService3"
+        var `protocol` = "http://iiif.io/api/image"
+        var profile = "level2"
+        let width: Int
+        let height: Int
+        let maxWidth: Int?
+        let maxHeight: Int?
+        let maxArea: Int
+        let sizes: [Size]?
+        let tiles: [Tile]
+        var preferredFormats = ["jpg"]
+        let extraFormats = ImageInformation.extraFormats.map(\.rawValue)
+        let extraQualities = ImageInformation.extraQualities.map(\.rawValue)
+        let extraFeatures = ImageInformation.extraFeatures
+
+        enum CodingKeys: String, CodingKey {
+            case context = "@context"
+            case id, type, `protocol`, profile, width, height, maxWidth, maxHeight, maxArea, sizes, tiles
+            case preferredFormats, extraFormats, extraQualities, extraFeatures
+        }
+
+        init(_ info: ImageInformation) {
+            id = info.id
+            width = info.width
+            height = info.height
+            maxWidth = info.limits.maxWidth
+            maxHeight = info.limits.maxWidth == nil ? nil : info.limits.maxHeight
+            maxArea = info.limits.maxArea
+            sizes = info.sizes.isEmpty ? nil : info.sizes.map { Size(width: $0.width, height: $0.height) }
+            tiles = [Tile(width: info.tileSize, height: info.tileSize, scaleFactors: info.scaleFactors)]
+        }
     }
 }

@@ -51,30 +51,92 @@ public struct PresentationManifest: Sendable {
 
     /// The document, `@context` first.
     public var json: String {
-        var out = "{\"@context\":\"\(Self.context)\",\"id\":\(jsonString(id)),\"type\":\"Manifest\""
-        out += ",\"label\":" + Self.language(label)
-        out += ",\"items\":["
-        for (n, canvas) in canvases.enumerated() {
-            if n > 0 { out += "," }
-            out += Self.json(canvas)
+        // Strings and whole numbers only: it always encodes.
+        (try? JSONWriter.string(Document(self))) ?? "{}"
+    }
+
+    /// A language map for text whose language is not known: `{"none":[text]}`.
+    struct Language: Encodable {
+        let none: [String]
+        init(_ text: String) { none = [text] }
+    }
+
+    /// The manifest's members, in the specification's order.
+    struct Document: Encodable {
+        let context = PresentationManifest.context
+        let id: String
+        var type = "Manifest"
+        let label: Language
+        let items: [CanvasDocument]
+
+        enum CodingKeys: String, CodingKey {
+            case context = "@context"
+            case id, type, label, items
         }
-        return out + "]}"
+
+        init(_ manifest: PresentationManifest) {
+            id = manifest.id
+            label = Language(manifest.label)
+            items = manifest.canvases.map(CanvasDocument.init)
+        }
     }
 
-    static func json(_ canvas: Canvas) -> String {
-        let service = "[{\"id\":\(jsonString(canvas.service)),\"type\":\"ImageService3\",\"profile\":\"level2\"}]"
-        var out = "{\"id\":\(jsonString(canvas.id)),\"type\":\"Canvas\",\"label\":" + language(canvas.label)
-        out += ",\"width\":\(canvas.width),\"height\":\(canvas.height)"
-        out += ",\"thumbnail\":[{\"id\":\(jsonString(canvas.thumbnail)),\"type\":\"Image\",\"format\":\"image/jpeg\""
-        out += ",\"width\":\(canvas.thumbnailWidth),\"height\":\(canvas.thumbnailHeight)}]"
-        out += ",\"items\":[{\"id\":\(jsonString(canvas.id + "/page")),\"type\":\"AnnotationPage\",\"items\":["
-        out += "{\"id\":\(jsonString(canvas.id + "/page/image")),\"type\":\"Annotation\",\"motivation\":\"painting\""
-        out += ",\"body\":{\"id\":\(jsonString(canvas.service + "/full/max/0/default.jpg")),\"type\":\"Image\""
-        out += ",\"format\":\"image/jpeg\",\"width\":\(canvas.maxWidth),\"height\":\(canvas.maxHeight),\"service\":\(service)}"
-        out += ",\"target\":\(jsonString(canvas.id))}]}]}"
-        return out
-    }
+    /// One canvas, painted by one image with its service.
+    struct CanvasDocument: Encodable {
+        struct Service: Encodable {
+            let id: String
+            var type = "ImageService3"
+            var profile = "level2"
+        }
 
-    /// A language map for text whose language is not known.
-    static func language(_ text: String) -> String { "{\"none\":[\(jsonString(text))]}" }
+        struct Thumbnail: Encodable {
+            let id: String
+            var type = "Image"
+            var format = "image/jpeg"
+            let width: Int
+            let height: Int
+        }
+
+        struct Page: Encodable {
+            let id: String
+            var type = "AnnotationPage"
+            let items: [Annotation]
+        }
+
+        struct Annotation: Encodable {
+            let id: String
+            var type = "Annotation"
+            var motivation = "painting"
+            let body: Body
+            let target: String
+        }
+
+        struct Body: Encodable {
+            let id: String
+            var type = "Image"
+            var format = "image/jpeg"
+            let width: Int
+            let height: Int
+            let service: [Service]
+        }
+
+        let id: String
+        var type = "Canvas"
+        let label: Language
+        let width: Int
+        let height: Int
+        let thumbnail: [Thumbnail]
+        let items: [Page]
+
+        init(_ canvas: Canvas) {
+            id = canvas.id
+            label = Language(canvas.label)
+            width = canvas.width
+            height = canvas.height
+            thumbnail = [Thumbnail(id: canvas.thumbnail, width: canvas.thumbnailWidth, height: canvas.thumbnailHeight)]
+            let body = Body(id: canvas.service + "/full/max/0/default.jpg", width: canvas.maxWidth, height: canvas.maxHeight,
+                            service: [Service(id: canvas.service)])
+            items = [Page(id: canvas.id + "/page", items: [Annotation(id: canvas.id + "/page/image", body: body, target: canvas.id)])]
+        }
+    }
 }

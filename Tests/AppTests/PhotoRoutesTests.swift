@@ -100,6 +100,15 @@ final class PhotoRoutesTests: XCTestCase {
         XCTAssertEqual(details["mediaType"] as? String, "image/jpeg")
         XCTAssertEqual(first["iiif"] as? String, "/iiif/3/1/info.json")
         XCTAssertEqual(first["dzi"] as? String, "/photos/1/image.dzi?v=\(version)")
+        // Members come in the documented order (the record type's declaration order).
+        let text = String(decoding: response.bodyBytes ?? [], as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix(#"{"photos":[{"id":1,"title":"photo1","width":1500,"height":700,"tileSize":256,"maxZoom":3,"version":""#), text)
+        let record = String(text[..<(text.range(of: "},{")?.lowerBound ?? text.endIndex)])
+        let order = ["id", "title", "width", "height", "tileSize", "maxZoom", "version", "status", "commentCount", "date", "taken",
+                     "thumbnail", "tiles", "iiif", "dzi", "original", "details"].map { record.range(of: "\"\($0)\":")?.lowerBound }
+        XCTAssertEqual(order.compactMap { $0 }.count, order.count, record)
+        XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), record)
+        XCTAssertTrue(text.hasSuffix(#"],"total":3,"next":null}"#), text)
     }
 
     func testOnePhotoAndEveryMalformedId() throws {

@@ -1,28 +1,41 @@
-import Observability
 import Comments
 import HTTP
+import Observability
 
-extension Comment {
-    /// `{"id":17,"photoId":3,"author":"Ana","text":"Looks like a Pip","createdAt":"2026-11-29T10:31:02Z"}`.
-    ///
-    /// Written by hand in the documented key order. Author and text only ever pass through
-    /// `jsonString`: they are data, escaped for JSON and never marked up as HTML.
-    var json: String {
-        "{\"id\":\(id),\"photoId\":\(photoID),\"author\":\(jsonString(author)),\"text\":\(jsonString(text)),\"createdAt\":\"\(createdAtText)\"}"
-    }
+/// A comment as clients see it, members in this order:
+/// `{"id":17,"photoId":3,"author":"Ana","text":"Looks like a Pip","createdAt":"2026-11-29T10:31:02Z"}`.
+///
+/// Author and text are data: `JSONWriter` escapes them, and nothing marks them up as HTML.
+struct CommentRecord: ResponseEncodable {
+    let id: Int
+    let photoId: Int
+    let author: String
+    let text: String
+    let createdAt: String
 
-    /// `{"comments":[…]}`, the body of a thread listing.
-    static func listJSON(_ comments: [Comment]) -> String {
-        "{\"comments\":[" + comments.map(\.json).joined(separator: ",") + "]}"
+    init(_ comment: Comment) {
+        id = comment.id
+        photoId = comment.photoID
+        author = comment.author
+        text = comment.text
+        createdAt = comment.createdAtText
     }
 }
 
-extension HTTPResponse {
-    /// A JSON body already rendered to text.
-    static func json(text: String, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        var headers = headers
-        // Comment text is user input: make sure no browser ever sniffs a JSON body into HTML.
-        headers.set("X-Content-Type-Options", "nosniff")
-        return HTTPResponse(status: status, contentType: "application/json; charset=utf-8", bytes: Array(text.utf8), headers: headers)
-    }
+/// `{"comments":[…]}`, the body of a thread listing.
+struct CommentList: ResponseEncodable {
+    let comments: [CommentRecord]
+
+    init(_ comments: [Comment]) { self.comments = comments.map(CommentRecord.init) }
+}
+
+/// `{"id":…,"photoId":…}`: the data of a live `delete` event.
+struct CommentDeletion: Encodable {
+    let id: Int
+    let photoId: Int
+}
+
+extension Comment {
+    /// The comment's JSON text (a live event's data).
+    var json: String { (try? JSONWriter.string(CommentRecord(self))) ?? "{}" }
 }

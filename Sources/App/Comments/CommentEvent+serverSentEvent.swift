@@ -1,5 +1,6 @@
 import Comments
 import HTTP
+import Observability
 
 extension CommentEvent {
     /// The event as one Server-Sent Events frame.
@@ -13,7 +14,7 @@ extension CommentEvent {
         case .added(let comment):
             "id: \(comment.id)\nevent: comment\ndata: \(comment.json)\n\n"
         case .deleted(let photoID, let commentID):
-            "event: delete\ndata: {\"id\":\(commentID),\"photoId\":\(photoID)}\n\n"
+            "event: delete\ndata: \((try? JSONWriter.string(CommentDeletion(id: commentID, photoId: photoID))) ?? "{}")\n\n"
         }
     }
 

@@ -33,7 +33,7 @@ extension CommentService {
             // A full page may have more behind it; say where it continues (RFC 8288).
             headers.set("Link", "</photos/\(photoID)/comments?after=\(last.id)&limit=\(limit)>; rel=\"next\"")
         }
-        return .json(text: Comment.listJSON(comments), headers: headers)
+        return try .json(CommentList(comments), headers: headers)
     }
 
     func postComment(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -64,7 +64,7 @@ extension CommentService {
             // A browser submitting the form itself goes back to the photo, where the comment now shows.
             return HTTPResponse(status: .seeOther, headers: ["Location": "/#/photos/\(photoID)"])
         }
-        return .json(text: comment.json, status: .created, headers: ["Location": "/photos/\(photoID)/comments/\(comment.id)"])
+        return try .json(CommentRecord(comment), status: .created, headers: ["Location": "/photos/\(photoID)/comments/\(comment.id)"])
     }
 
     func showComment(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -73,7 +73,7 @@ extension CommentService {
         guard let comment = try storeCall({ try store.comment(photoID: photoID, id: commentID) }) else {
             throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
         }
-        return .json(text: comment.json, headers: ["Cache-Control": "no-cache"])
+        return try .json(CommentRecord(comment), headers: ["Cache-Control": "no-cache"])
     }
 
     func deleteComment(_ request: HTTPRequest) throws -> HTTPResponse {

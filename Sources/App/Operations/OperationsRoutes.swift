@@ -40,7 +40,7 @@ public enum OperationsRoutes {
         let waited = metrics.gauge("photoscroll_worker_oldest_wait_seconds", help: "How long the oldest waiting request of a lane has waited.")
 
         router.get("/healthz", execution: .inline) { _ in
-            isDraining() ? unavailable("The server is shutting down.") : statusResponse("ok")
+            try isDraining() ? unavailable("The server is shutting down.") : statusResponse("ok")
         }
 
         router.get("/readyz", execution: .inline) { _ in
@@ -54,8 +54,8 @@ public enum OperationsRoutes {
                 let lanes = behind.map { "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)" }
                 return unavailable("The server is saturated: " + lanes.joined(separator: ", ") + ".")
             }
-            if let detail = degradation() { return statusResponse("degraded", detail: detail) }
-            return statusResponse("ready")
+            if let detail = degradation() { return try statusResponse("degraded", detail: detail) }
+            return try statusResponse("ready")
         }
 
         router.get("/metrics", execution: .inline) { _ in
@@ -77,12 +77,14 @@ public enum OperationsRoutes {
         .problem(.serviceUnavailable, detail: detail, headers: ["Cache-Control": "no-store", "Retry-After": "1"])
     }
 
-    /// `{"status":"…"}`, never cached: a probe must see the server as it is now.
-    static func statusResponse(_ status: String, detail: String? = nil) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.set("Cache-Control", "no-store")
-        let extra = detail.map { ",\"detail\":\(jsonString($0))" } ?? ""
-        return HTTPResponse(contentType: "application/json; charset=utf-8",
-                            bytes: Array("{\"status\":\(jsonString(status))\(extra)}".utf8), headers: headers)
+    /// `{"status":"…"}` (and `"detail"` when there is one), never cached: a probe must see the
+    /// server as it is now.
+    struct Status: Encodable {
+        let status: String
+        let detail: String?
+    }
+
+    static func statusResponse(_ status: String, detail: String? = nil) throws -> HTTPResponse {
+        try .json(Status(status: status, detail: detail), headers: ["Cache-Control": "no-store"])
     }
 }

@@ -33,10 +33,10 @@ final class PhotoLiveEvents: Sendable {
     private let queue = DispatchQueue(label: "photo-events")
     private let heartbeat = Mutex<DispatchSourceTimer?>(nil)
     private let gauge: Gauge
-    private let options: PhotoJSON.Options
+    private let options: PhotoRecord.Options
 
     init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
-         options: PhotoJSON.Options = PhotoJSON.Options(),
+         options: PhotoRecord.Options = PhotoRecord.Options(),
          batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
         self.options = options
         self.library = library
@@ -81,7 +81,7 @@ final class PhotoLiveEvents: Sendable {
         }
         gauge.add(1)
         stream.onClose { [weak self] in self?.remove(key) }
-        stream.write(Array("retry: 2000\n\nevent: hello\ndata: {\"total\":\(library.catalog.count)}\n\n".utf8))
+        stream.write(Array("retry: 2000\n\nevent: hello\ndata: \(Self.data(Total(total: library.catalog.count)))\n\n".utf8))
         if stream.isClosed { remove(key) }
     }
 
@@ -115,21 +115,39 @@ final class PhotoLiveEvents: Sendable {
         let total = library.catalog.count
         let records = pending.values.filter { $0 != .removed }.count
         if records > maxRecords {
-            broadcast("event: reset\ndata: {\"total\":\(total)}\n\n")
+            broadcast("event: reset\ndata: \(Self.data(Total(total: total)))\n\n")
             return
         }
-        var added: [String] = [], changed: [String] = [], removed: [Int] = []
+        var batch = Batch(total: total)
         for (id, kind) in pending.sorted(by: { $0.key < $1.key }) {
             guard kind != .removed, let photo = library.photo(id) else {
-                removed.append(id)
+                batch.removed.append(id)
                 continue
             }
-            let json = PhotoJSON.object(photo, tileSize: tileSize, commentCount: commentCount(id), options: options)
-            if kind == .added { added.append(json) } else { changed.append(json) }
+            let record = PhotoRecord(photo, tileSize: tileSize, commentCount: commentCount(id), options: options)
+            if kind == .added { batch.added.append(record) } else { batch.changed.append(record) }
         }
-        let data = "{\"added\":[\(added.joined(separator: ","))],\"changed\":[\(changed.joined(separator: ","))]"
-            + ",\"removed\":[\(removed.map(String.init).joined(separator: ","))],\"total\":\(total)}"
-        broadcast("event: photos\ndata: \(data)\n\n")
+        broadcast("event: photos\ndata: \(Self.data(batch))\n\n")
+    }
+
+    /// A `photos` event's data: `{"added":[Photo…],"changed":[Photo…],"removed":[id…],"total":N}`.
+    private struct Batch: Encodable {
+        var added: [PhotoRecord] = []
+        var changed: [PhotoRecord] = []
+        var removed: [Int] = []
+        let total: Int
+
+        init(total: Int) { self.total = total }
+    }
+
+    /// A `hello` or `reset` event's data: `{"total":N}`.
+    private struct Total: Encodable {
+        let total: Int
+    }
+
+    /// An event's data line; records of strings and whole numbers always encode.
+    private static func data<Value: Encodable>(_ value: Value) -> String {
+        (try? JSONWriter.string(value)) ?? "{}"
     }
 
     private func broadcast(_ frame: String) {

@@ -1,10 +1,10 @@
 import Foundation
-import Observability
-import HTTP
 import Library
+import Observability
 
-/// The Photo JSON shape of DESIGN.md, written by hand so the key order is the documented one.
-enum PhotoJSON {
+/// A Photo as the README documents it, members in this order (`JSONWriter` keeps declaration
+/// order): `GET /photos/{id}`, each photo of a page, and the live events' records.
+struct PhotoRecord: Encodable {
     /// What the settings change in every record: whether originals may be downloaded (the record
     /// links to its own) and whether where a photo was taken is shared.
     struct Options: Sendable {
@@ -12,41 +12,61 @@ enum PhotoJSON {
         var showLocation = false
     }
 
-    static func object(_ photo: Photo, tileSize: Int, commentCount: Int, options: Options = Options(), place: String = "") -> String {
-        let maxZoom = photo.pyramid(tileSize: tileSize)?.maxZoom ?? 0
+    let id: Int
+    let title: String
+    let width: Int
+    let height: Int
+    let tileSize: Int
+    let maxZoom: Int
+    let version: String
+    let status: String
+    let commentCount: Int
+    let date: String
+    let taken: String
+    let thumbnail: String
+    let tiles: String
+    let iiif: String
+    let dzi: String
+    let original: String?
+    /// Stored at ingest as JSON (`PhotoDetails`), served with the file name first.
+    let details: JSONFragment?
+    let error: String?
+    /// The photo's place in a list, only in `GET /photos/{id}`.
+    var position: Int?
+    var previous: Nullable<Int>?
+    var next: Nullable<Int>?
+
+    init(_ photo: Photo, tileSize: Int, commentCount: Int, options: Options = Options()) {
         let v = photo.version
-        var json = "{\"id\":\(photo.id),\"title\":\(jsonString(photo.title)),\"width\":\(photo.width),\"height\":\(photo.height)"
-        json += ",\"tileSize\":\(tileSize),\"maxZoom\":\(maxZoom),\"version\":\"\(v)\",\"status\":\"\(photo.status.rawValue)\""
-        json += ",\"commentCount\":\(commentCount),\"date\":\"\(date(photo.date))\",\"taken\":\"\(photo.taken)\""
-        json += ",\"thumbnail\":\"/photos/\(photo.id)/thumbnail.jpg?v=\(v)\""
-        json += ",\"tiles\":\"/photos/\(photo.id)/tiles/{z}/{x}/{y}.jpg?v=\(v)\""
-        json += ",\"iiif\":\"/iiif/3/\(photo.id)/info.json\",\"dzi\":\"/photos/\(photo.id)/image.dzi?v=\(v)\""
-        if options.original { json += ",\"original\":\"/photos/\(photo.id)/original\"" }
-        if let details = photo.details {
+        id = photo.id
+        title = photo.title
+        width = photo.width
+        height = photo.height
+        self.tileSize = tileSize
+        maxZoom = photo.pyramid(tileSize: tileSize)?.maxZoom ?? 0
+        version = v
+        status = photo.status.rawValue
+        self.commentCount = commentCount
+        date = Self.date(photo.date)
+        taken = photo.taken
+        thumbnail = "/photos/\(photo.id)/thumbnail.jpg?v=\(v)"
+        tiles = "/photos/\(photo.id)/tiles/{z}/{x}/{y}.jpg?v=\(v)"
+        iiif = "/iiif/3/\(photo.id)/info.json"
+        dzi = "/photos/\(photo.id)/image.dzi?v=\(v)"
+        original = options.original ? "/photos/\(photo.id)/original" : nil
+        details = photo.details.map { details in
             let name = photo.relativePath.split(separator: "/").last.map(String.init) ?? photo.relativePath
-            json += ",\"details\":" + PhotoDetails.served(details, fileName: name, showLocation: options.showLocation)
+            return JSONFragment(trusted: PhotoDetails.served(details, fileName: name, showLocation: options.showLocation))
         }
-        if let error = photo.error { json += ",\"error\":\(jsonString(ClientText.photoError(error, of: photo)))" }
-        return json + place + "}"
+        error = photo.error.map { ClientText.photoError($0, of: photo) }
     }
 
-    /// One photo with its place in the library: `,"position":…,"previous":…,"next":…` after the rest.
-    static func placed(_ photo: Photo, position: Int, previous: Int?, next: Int?, tileSize: Int, commentCount: Int,
-                       options: Options = Options()) -> String {
-        let place = ",\"position\":\(position),\"previous\":\(previous.map(String.init) ?? "null"),\"next\":\(next.map(String.init) ?? "null")"
-        return object(photo, tileSize: tileSize, commentCount: commentCount, options: options, place: place)
-    }
-
-    /// A page of the list: `{"photos":[…],"total":N,"next":URL|null}`.
-    static func page(_ photos: [Photo], total: Int, next: String?, tileSize: Int, commentCount: (Int) -> Int,
-                     options: Options = Options(), head: String = "") -> String {
-        var json = "{" + head + "\"photos\":["
-        json.reserveCapacity(photos.count * 320 + 64)
-        for (i, photo) in photos.enumerated() {
-            if i > 0 { json += "," }
-            json += object(photo, tileSize: tileSize, commentCount: commentCount(photo.id), options: options)
-        }
-        return json + "],\"total\":\(total),\"next\":\(next.map(jsonString) ?? "null")}"
+    /// The record with its place in the library's order (`previous` and `next` null at the ends).
+    init(_ photo: Photo, position: Int, previous: Int?, next: Int?, tileSize: Int, commentCount: Int, options: Options = Options()) {
+        self.init(photo, tileSize: tileSize, commentCount: commentCount, options: options)
+        self.position = position
+        self.previous = Nullable(previous)
+        self.next = Nullable(next)
     }
 
     /// ISO 8601 in UTC, to the second: `2024-05-31T10:00:00Z`.

@@ -57,8 +57,8 @@ struct PhotoRoutes: Sendable {
         try listResponse(request, scope: .library, base: "/photos")
     }
 
-    /// A page of a list (the library, or an album's photos under `head`), the same way.
-    func listResponse(_ request: HTTPRequest, scope: PhotoScope, base: String, head: String = "") throws -> HTTPResponse {
+    /// A page of a list (the library, or an album's photos), the same way.
+    func listResponse(_ request: HTTPRequest, scope: PhotoScope, base: String, album: Album? = nil) throws -> HTTPResponse {
         let limit = try Self.number(request, "limit", range: 1...Self.maxLimit,
                                     "limit must be a whole number from 1 to \(Self.maxLimit).") ?? Self.defaultLimit
         let after = try Self.number(request, "after", range: 0...Int.max,
@@ -72,8 +72,10 @@ struct PhotoRoutes: Sendable {
         // During a first ingest most photos are listed but not examined yet: their headers are read
         // now, so every record on the page has its size.
         let photos = library.catalog.probeSizes(page.photos)
-        var response = json(PhotoJSON.page(photos, total: page.total, next: next, tileSize: tileSize,
-                                           commentCount: commentCount, options: jsonOptions, head: head), request)
+        let options = jsonOptions
+        let records = PhotoPage(photos: photos.map { PhotoRecord($0, tileSize: tileSize, commentCount: commentCount($0.id), options: options) },
+                                total: page.total, next: Nullable(next))
+        var response = try album.map { try json(AlbumPage(album: AlbumRecord($0), page: records), request) } ?? json(records, request)
         if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
         return response
     }
@@ -88,7 +90,7 @@ struct PhotoRoutes: Sendable {
     }
 
     /// What the settings change in every record.
-    var jsonOptions: PhotoJSON.Options { PhotoJSON.Options(original: downloadOriginals, showLocation: showLocation) }
+    var jsonOptions: PhotoRecord.Options { PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation) }
 
     /// One photo with its place: `position` in the library (in `?order=`) and the `previous`
     /// and `next` ids. A photo not examined yet is examined first (its size is what a viewer
@@ -100,31 +102,29 @@ struct PhotoRoutes: Sendable {
         guard let place = library.catalog.neighbours(of: photo.id, order: order) else {
             throw HTTPError(.notFound, "There is no photo at \(request.path).")
         }
-        return json(PhotoJSON.placed(place.photo, position: place.position, previous: place.previous, next: place.next,
-                                     tileSize: tileSize, commentCount: commentCount(photo.id), options: jsonOptions), request)
+        return try json(PhotoRecord(place.photo, position: place.position, previous: place.previous, next: place.next,
+                                    tileSize: tileSize, commentCount: commentCount(photo.id), options: jsonOptions), request)
     }
 
     /// The summary of a list (`?order=` as for pages), or 304 when the client has it.
     func summaryResponse(_ request: HTTPRequest, scope: PhotoScope = .library) throws -> HTTPResponse {
-        guard let built = summary.current(try Self.order(request), scope: scope) else {
+        guard let built = try summary.current(try Self.order(request), scope: scope) else {
             throw HTTPError(.notFound, "There is no album at \(request.path).")
         }
         if PhotoCaching.notModified(request, etag: built.etag) {
             return PhotoCaching.notModifiedResponse(etag: built.etag, cacheControl: PhotoCaching.revalidate)
         }
-        return HTTPResponse(contentType: "application/json; charset=utf-8", bytes: built.body,
-                            headers: ["ETag": built.etag, "Cache-Control": PhotoCaching.revalidate])
+        return .json(bytes: built.body, headers: ["ETag": built.etag, "Cache-Control": PhotoCaching.revalidate])
     }
 
-    /// JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
-    func json(_ body: String, _ request: HTTPRequest) -> HTTPResponse {
-        let bytes = Array(body.utf8)
+    /// A value as JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
+    func json<Value: Encodable>(_ value: Value, _ request: HTTPRequest) throws -> HTTPResponse {
+        let bytes = try JSONWriter.bytes(value)
         let etag = "\"" + ContentHash.hex(of: bytes) + "\""
         if PhotoCaching.notModified(request, etag: etag) {
             return PhotoCaching.notModifiedResponse(etag: etag, cacheControl: PhotoCaching.revalidate)
         }
-        return HTTPResponse(contentType: "application/json; charset=utf-8", bytes: bytes,
-                            headers: ["ETag": etag, "Cache-Control": PhotoCaching.revalidate])
+        return .json(bytes: bytes, headers: ["ETag": etag, "Cache-Control": PhotoCaching.revalidate])
     }
 
     /// A whole-number query item within `range`; nil when absent, 400 with `message` otherwise.

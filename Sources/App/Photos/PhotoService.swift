@@ -77,7 +77,7 @@ public final class PhotoService: Sendable {
     /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
-                                     options: PhotoJSON.Options(original: downloadOriginals, showLocation: showLocation))
+                                     options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation))
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(catalog: library.catalog), events: events, answers: answers,

@@ -1,4 +1,5 @@
 import Library
+import Observability
 import Synchronization
 
 /// `GET /photos/summary` (and `/albums/{id}/summary`): a whole list in a few bytes a photo, for
@@ -25,7 +26,7 @@ final class PhotoSummary: Sendable {
     init(catalog: PhotoCatalog) { self.catalog = catalog }
 
     /// The summary of a list as it is now; nil for an album without photos.
-    func current(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) -> Built? {
+    func current(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) throws -> Built? {
         let generation = catalog.generation
         let key: String
         switch scope {
@@ -34,7 +35,7 @@ final class PhotoSummary: Sendable {
         }
         if let cached = built.withLock({ $0[key] }), cached.generation == generation { return cached }
         guard let snapshot = catalog.ordered(order, scope: scope) else { return nil }
-        let body = Array(Self.json(snapshot.photos).utf8)
+        let body = try JSONWriter.bytes(Self.body(snapshot.photos))
         let fresh = Built(generation: snapshot.generation, body: body, etag: "\"s" + ContentHash.hex(of: body) + "\"")
         built.withLock { built in
             if built.count >= Self.kept { built = built.filter { $0.value.generation == fresh.generation } }
@@ -43,45 +44,39 @@ final class PhotoSummary: Sendable {
         return fresh
     }
 
-    static func json(_ photos: [Photo]) -> String {
-        var runs = "", ratios = "", days = ""
-        runs.reserveCapacity(64)
-        ratios.reserveCapacity(photos.count * 6)
-        days.reserveCapacity(photos.count * 6)
+    /// The summary's members, in this order.
+    struct Body: Encodable {
+        let total: Int
+        /// `[first id, count]` per run of consecutive ids.
+        let idRuns: [[Int]]
+        let ratios: [Double]
+        let days: [Int]
+    }
+
+    static func body(_ photos: [Photo]) -> Body {
+        var runs: [[Int]] = [], ratios: [Double] = [], days: [Int] = []
+        ratios.reserveCapacity(photos.count)
+        days.reserveCapacity(photos.count)
         var runStart = -1, runLength = 0
-        for (i, photo) in photos.enumerated() {
+        for photo in photos {
             if runLength > 0 && photo.id == runStart + runLength {
                 runLength += 1
             } else {
-                if runLength > 0 { runs += (runs.isEmpty ? "" : ",") + "[\(runStart),\(runLength)]" }
+                if runLength > 0 { runs.append([runStart, runLength]) }
                 runStart = photo.id
                 runLength = 1
             }
-            if i > 0 {
-                ratios += ","
-                days += ","
-            }
-            ratios += ratio(photo.width, photo.height)
-            days += String(photo.date >= 0 ? photo.date / 86_400 : (photo.date - 86_399) / 86_400)
+            ratios.append(ratio(photo.width, photo.height))
+            days.append(photo.date >= 0 ? photo.date / 86_400 : (photo.date - 86_399) / 86_400)
         }
-        if runLength > 0 { runs += (runs.isEmpty ? "" : ",") + "[\(runStart),\(runLength)]" }
-        return "{\"total\":\(photos.count),\"idRuns\":[\(runs)],\"ratios\":[\(ratios)],\"days\":[\(days)]}"
+        if runLength > 0 { runs.append([runStart, runLength]) }
+        return Body(total: photos.count, idRuns: runs, ratios: ratios, days: days)
     }
 
-    /// width / height to three decimals, trailing zeros dropped: `1.333`, `0.75`, `1`; `0` when unknown.
-    static func ratio(_ width: Int, _ height: Int) -> String {
-        guard width > 0, height > 0 else { return "0" }
-        let thousandths = (width * 1000 + height / 2) / height
-        var text = String(thousandths / 1000)
-        var fraction = thousandths % 1000
-        guard fraction > 0 else { return text }
-        var digits = 3
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        let padded = String(fraction)
-        text += "." + String(repeating: "0", count: digits - padded.count) + padded
-        return text
+    /// width / height rounded to three decimals (`1.333`, `0.75`, `1`: the writer spells the
+    /// shortest decimal that reads back, so no more digits than that); 0 when unknown.
+    static func ratio(_ width: Int, _ height: Int) -> Double {
+        guard width > 0, height > 0 else { return 0 }
+        return Double((width * 1000 + height / 2) / height) / 1000
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Observability
 
 /// Writes a built pyramid as static files any web server can serve:
 /// `DIR/{z}/{x}/{y}.jpg` (our URL shape), `DIR/thumbnail.jpg`, `DIR/info.json`, and the same
@@ -59,21 +60,54 @@ public struct PyramidExport: Sendable {
         """
     }
 
-    /// What the folder holds, for people and for viewers that read JSON.
+    /// What the folder holds, for people and for viewers that read JSON (a line end after it).
     public var info: String {
-        let shift = pyramid.deepZoomShift
-        let levels = (0...pyramid.maxZoom).map { z -> String in
-            let size = pyramid.levelSize(z)!, grid = pyramid.grid(z)!
-            return "{\"z\":\(z),\"width\":\(size.width),\"height\":\(size.height),\"columns\":\(grid.columns),\"rows\":\(grid.rows)}"
-        }
-        return """
-        {"width":\(pyramid.width),"height":\(pyramid.height),"tileSize":\(pyramid.tileSize),"maxZoom":\(pyramid.maxZoom),\
-        "format":"jpg","tiles":"{z}/{x}/{y}.jpg","thumbnail":"thumbnail.jpg",\
-        "levels":[\(levels.joined(separator: ","))],\
-        "deepZoom":{"descriptor":"\(name).dzi","tiles":"\(name)_files/{level}/{x}_{y}.jpg","overlap":0,\
-        "levelShift":\(shift),"minLevel":\(shift),"maxLevel":\(shift + pyramid.maxZoom)}}
+        // Strings and whole numbers only: it always encodes.
+        ((try? JSONWriter.string(Info(self))) ?? "{}") + "\n"
+    }
 
-        """
+    /// `info.json`'s members, in this order.
+    struct Info: Encodable {
+        struct Level: Encodable {
+            let z: Int
+            let width: Int
+            let height: Int
+            let columns: Int
+            let rows: Int
+        }
+
+        struct DeepZoom: Encodable {
+            let descriptor: String
+            let tiles: String
+            var overlap = 0
+            let levelShift: Int
+            let minLevel: Int
+            let maxLevel: Int
+        }
+
+        let width: Int
+        let height: Int
+        let tileSize: Int
+        let maxZoom: Int
+        var format = "jpg"
+        var tiles = "{z}/{x}/{y}.jpg"
+        var thumbnail = "thumbnail.jpg"
+        let levels: [Level]
+        let deepZoom: DeepZoom
+
+        init(_ export: PyramidExport) {
+            let pyramid = export.pyramid, shift = pyramid.deepZoomShift
+            width = pyramid.width
+            height = pyramid.height
+            tileSize = pyramid.tileSize
+            maxZoom = pyramid.maxZoom
+            levels = (0...pyramid.maxZoom).map { z in
+                let size = pyramid.levelSize(z)!, grid = pyramid.grid(z)!
+                return Level(z: z, width: size.width, height: size.height, columns: grid.columns, rows: grid.rows)
+            }
+            deepZoom = DeepZoom(descriptor: "\(export.name).dzi", tiles: "\(export.name)_files/{level}/{x}_{y}.jpg",
+                                levelShift: shift, minLevel: shift, maxLevel: shift + pyramid.maxZoom)
+        }
     }
 
     /// A hard link, or a copy across file systems; replaces what is there.
