@@ -7,11 +7,14 @@
 # instrumentation is switched on for one wrk run, and the program's total Ir is divided by the
 # requests wrk counted.
 #
-# Usage: bench/lib/instructions.sh [tile|static]
+# Usage: bench/lib/instructions.sh [tile|static|page|photo]
+#   tile: random tiles of a 4000x3000 photo; static: a 10 KiB file; page: GET /photos?limit=200
+#   over 200 photos (JSON); photo: GET /photos/{id} (JSON)
 #   env: LOG=default   the shipped configuration (request log on, written to a file), or
 #        LOG=off       --log-level warning (no request log)
 #        HEADERS=browser   the nine fields a browser sends with an image request
-#        BIN=path/to/photoscroll, DURATION=5s, WARMUP=10s
+#        BIN=path/to/photoscroll, DURATION=5s, WARMUP=10s, CONNECTIONS=8 (fewer for slow answers
+#        such as page: under instrumentation each takes seconds)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . bench/lib/common.sh
@@ -22,6 +25,7 @@ HEADERS="${HEADERS:-wrk}"
 DURATION="${DURATION:-5s}"
 WARMUP="${WARMUP:-10s}"
 BIN="${BIN:-.build/release/photoscroll}"
+CONNECTIONS="${CONNECTIONS:-8}"
 
 require_tools bench/lib/instructions.sh valgrind callgrind_control wrk vips python3 curl strip
 require_binary
@@ -31,8 +35,15 @@ cp "$BIN" "$WORK/photoscroll"
 strip --strip-debug "$WORK/photoscroll"
 mkdir -p "$WORK/photos" "$WORK/data" "$WORK/www"
 bench/lib/make-photo.sh "$WORK/photos/photo1.jpg" 4000 3000
+if [ "$WHAT" = page ] || [ "$WHAT" = photo ]; then
+    # A library of 200 photos for the JSON answers: small crops of the big one, each its own
+    # picture, so ingest builds every pyramid and the server has nothing left to build.
+    for i in $(seq 2 200); do
+        vips crop "$WORK/photos/photo1.jpg" "$WORK/photos/photo$i.jpg" $((i * 17)) $((i * 11)) 320 240
+    done
+fi
 head -c 10240 /dev/urandom > "$WORK/www/file.bin"
-"$WORK/photoscroll" ingest --photos "$WORK/photos" --data "$WORK/data" --log-level warning >&2
+"$WORK/photoscroll" ingest --photos "$WORK/photos" --data "$WORK/data" --log-level warning | tail -n 1 >&2
 
 FLAGS=(--host 127.0.0.1 --photos "$WORK/photos" --data "$WORK/data" --public "$WORK/www" --event-loops 2)
 [ "$LOG" = off ] && FLAGS+=(--log-level warning)
@@ -58,6 +69,10 @@ extra = ", {" + ", ".join(f'["{k}"] = "{v}"' for k, v in browser.items()) + "}" 
 with open(f"{work}/load.lua", "w") as f:
     if what == "static":
         f.write('function request() return wrk.format("GET", "/file.bin"' + extra + ') end\n')
+    elif what == "page":
+        f.write('function request() return wrk.format("GET", "/photos?limit=200"' + extra + ') end\n')
+    elif what == "photo":
+        f.write('function request() return wrk.format("GET", "/photos/100"' + extra + ') end\n')
     else:
         # 4000x3000 at 256: levels 0..4; every tile of every level, picked at random.
         import math
@@ -71,9 +86,9 @@ with open(f"{work}/load.lua", "w") as f:
 PY
 
 URL="http://127.0.0.1:$PORT"
-wrk -t2 -c8 -d"$WARMUP" -s "$WORK/load.lua" "$URL" > /dev/null
+wrk -t2 -c"$CONNECTIONS" -d"$WARMUP" --timeout 60s -s "$WORK/load.lua" "$URL" > /dev/null
 callgrind_control -i on "$OURS_PID" > /dev/null
-wrk -t2 -c8 -d"$DURATION" -s "$WORK/load.lua" "$URL" > "$WORK/wrk.out"
+wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --timeout 60s -s "$WORK/load.lua" "$URL" > "$WORK/wrk.out"
 callgrind_control -i off "$OURS_PID" > /dev/null
 callgrind_control -d "$OURS_PID" > /dev/null
 [ -n "${KEEP:-}" ] && cp "$WORK"/callgrind.out.1 "$KEEP"
