@@ -9,6 +9,64 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(text, Configuration().json())
     }
 
+    /// The README's table of settings is the declarations' table, row for row.
+    func testTheReadmeTableListsEverySettingAsDeclared() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try XCTUnwrap(lines.firstIndex(of: "| key | default | meaning |"), "README.md has no table of settings")
+        let table = lines[start...].prefix { !$0.isEmpty }.joined(separator: "\n") + "\n"
+        XCTAssertEqual(table, Configuration.markdownTable, "README.md's table of settings should read:\n\(Configuration.markdownTable)")
+    }
+
+    /// Every stored property is a `@Setting`, so the table cannot miss one; names, types and
+    /// defaults come from the declarations.
+    func testEverySettingIsDeclaredOnceAndTheTableReadsItBack() throws {
+        let stored = Mirror(reflecting: Configuration()).children.map { $0.label ?? "" }
+        XCTAssertEqual(stored.count, Configuration.settings.count, "a stored property that is not a @Setting: \(stored)")
+        XCTAssertEqual(Set(Configuration.keyNames).count, Configuration.settings.count)
+        XCTAssertTrue(Configuration.keyNames.contains("trustedProxies"))
+        let port = try XCTUnwrap(Configuration.setting("port"))
+        XCTAssertEqual(port.kind, .int)
+        XCTAssertEqual(port.defaultValue as? Int, 8080)
+        XCTAssertEqual(port.environmentName, "PHOTOSCROLL_PORT")
+        XCTAssertEqual(try XCTUnwrap(Configuration.setting("publicURL")).flagName, "public-url")
+        XCTAssertEqual(try XCTUnwrap(Configuration.setting("headerTimeoutSeconds")).kind, .double)
+        XCTAssertEqual(try XCTUnwrap(Configuration.setting("showLocation")).kind, .bool)
+        XCTAssertFalse(try XCTUnwrap(Configuration.setting("host")).doc.isEmpty)
+    }
+
+    /// Values reach the properties exactly, whatever their spelling.
+    func testValuesArriveExactly() throws {
+        var c = try Configuration.load(file: nil, environment: ["PHOTOSCROLL_IDLE_TIMEOUT_SECONDS": "0.1",
+                                                                "PHOTOSCROLL_WRITE_TIMEOUT_SECONDS": "1e-7",
+                                                                "PHOTOSCROLL_ADMIN_TOKEN": " say \"hi\"\n\u{2028}é ",
+                                                                "PHOTOSCROLL_MAX_IMAGE_PIXELS": "9007199254740993"])
+        XCTAssertEqual(c.idleTimeoutSeconds, 0.1)
+        XCTAssertEqual(c.writeTimeoutSeconds, 1e-7)
+        XCTAssertEqual(c.adminToken, " say \"hi\"\n\u{2028}é ")
+        XCTAssertEqual(c.maxImagePixels, 9_007_199_254_740_993)
+        c = try Configuration.load(file: try temporaryFile(#"{"shutdownGraceSeconds": 2.5, "tileSize": 512}"#), environment: [:])
+        XCTAssertEqual(c.shutdownGraceSeconds, 2.5)
+        XCTAssertEqual(c.tileSize, 512)
+        XCTAssertEqual(c.port, 8080, "what no source names keeps its default")
+    }
+
+    func testRangesAndChoicesInTheDeclarationsAreChecked() throws {
+        func message(_ env: [String: String]) -> String {
+            do {
+                _ = try Configuration.load(file: nil, environment: env)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(message(["PHOTOSCROLL_JPEG_QUALITY": "101"]), "jpegQuality must be between 1 and 100, not 101.")
+        XCTAssertEqual(message(["PHOTOSCROLL_THUMBNAIL_SIZE": "8"]), "thumbnailSize must be between 16 and 2048, not 8.")
+        XCTAssertEqual(message(["PHOTOSCROLL_LOG_LEVEL": "loud"]), #"logLevel must be "debug", "info", "warning" or "error", not "loud"."#)
+        XCTAssertEqual(message(["PHOTOSCROLL_JPEG_QUALITY": "100", "PHOTOSCROLL_LOG_LEVEL": "error"]), "no error")
+    }
+
     func testEnvironmentOverridesFileAndFlagsOverrideBoth() throws {
         let file = try temporaryFile(#"{"port": 9000, "host": "0.0.0.0", "headerTimeoutSeconds": 5}"#)
         var c = try Configuration.load(file: file, environment: ["PHOTOSCROLL_COMMENTS_PER_MINUTE": "0", "PORT": "7000"])
@@ -81,7 +139,7 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testEnvironmentNamesAreUpperSnakeCase() {
-        let names = Configuration.keys.map(\.environmentName)
+        let names = Configuration.settings.map(\.environmentName)
         XCTAssertTrue(names.contains("PHOTOSCROLL_COMMENTS_PER_MINUTE"))
         XCTAssertTrue(names.contains("PHOTOSCROLL_TILE_CACHE_MEGABYTES"))
         XCTAssertTrue(names.contains("PHOTOSCROLL_MAX_IMAGE_PIXELS"))

@@ -51,17 +51,17 @@ public struct ConfigurationOptions: Sendable, Equatable {
     public var flags: [String: String] = [:]
 
     /// The option names, without dashes.
-    static var names: [String] { ["config"] + Configuration.keyNames.map(Configuration.flagName) }
+    static var names: [String] { ["config"] + Configuration.settings.map(\.flagName) }
 
     /// Takes the configuration flags out of `arguments`. With `checkingValues`, a number flag
     /// that is not one is a usage error here rather than a configuration error at load.
     init(_ arguments: ArgumentList, checkingValues: Bool = true) throws(UsageError) {
         file = arguments.options["config"]
-        for key in Configuration.keys {
-            let flag = Configuration.flagName(key.name)
+        for setting in Configuration.settings {
+            let flag = setting.flagName
             guard let text = arguments.options[flag] else { continue }
-            if checkingValues { try Self.check(text, for: key, flag: "--" + flag) }
-            flags[key.name] = text
+            if checkingValues { try Self.check(text, for: setting, flag: "--" + flag) }
+            flags[setting.name] = text
         }
     }
 
@@ -70,12 +70,12 @@ public struct ConfigurationOptions: Sendable, Equatable {
         self.flags = flags
     }
 
-    private static func check(_ text: String, for key: Configuration.Key, flag: String) throws(UsageError) {
+    private static func check(_ text: String, for setting: SettingDescription, flag: String) throws(UsageError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        switch key.kind {
+        switch setting.kind {
         case .string:
             return
-        case .int where key.name == "port":
+        case .int where setting.name == "port":
             guard let port = Int(trimmed), (0...65535).contains(port) else {
                 throw .invalidValue(flag, given: text, wanted: "a number from 0 to 65535")
             }
@@ -84,7 +84,7 @@ public struct ConfigurationOptions: Sendable, Equatable {
         case .double:
             guard let value = Double(trimmed), value.isFinite else { throw .invalidValue(flag, given: text, wanted: "a number") }
         case .bool:
-            guard ["true", "1", "yes", "on", "false", "0", "no", "off"].contains(trimmed.lowercased()) else {
+            guard Configuration.switchValue(trimmed) != nil else {
                 throw .invalidValue(flag, given: text, wanted: "true or false")
             }
         }
