@@ -20,8 +20,9 @@ let package = Package(
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
         // Every system call of ours goes through it: EINTR retried, EAGAIN as would-block, one
-        // typed error with errno and the call's name. Depends on nothing of ours.
-        .target(name: "POSIX", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // typed error with errno and the call's name; files opened beneath a folder. Depends on
+        // nothing of ours but the openat2 shim.
+        .target(name: "POSIX", dependencies: ["CShims"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // Logging and metrics shared by every layer; depends on nothing of ours but POSIX. Without dynamic
         // exclusivity checks in release builds, as HTTP below: an event loop's log buffer is

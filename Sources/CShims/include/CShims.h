@@ -12,4 +12,12 @@
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC; Glibc's Swift overlay does not always export it.
 int cshims_accept_nonblocking(int fd, struct sockaddr *addr, socklen_t *len);
 
+/// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: `path` is resolved beneath `dirfd`,
+/// never through an absolute link, a `..` above it or a /proc magic link. Glibc has no wrapper;
+/// -1 with ENOSYS where the headers or the kernel lack the call.
+int cshims_openat2_beneath(int dirfd, const char *path, int flags);
+
+/// O_PATH, which Glibc's Swift overlay leaves out (it needs _GNU_SOURCE).
+int cshims_o_path(void);
+
 #endif
