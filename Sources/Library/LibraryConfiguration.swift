@@ -36,12 +36,29 @@ public struct LibraryConfiguration: Sendable {
     public var retryDelaySeconds: Double
     /// The longest wait between retries of one build. Default one hour.
     public var maxRetryDelaySeconds: Double
+    /// Folders outside the photos folder that links in it may lead into (a second disk); links
+    /// anywhere else are not followed. Default none.
+    public var extraRoots: [String]
+    /// While the folder should be watched but cannot be (the inotify watch limit reached), it is
+    /// scanned in full at least this often. Default 60 s.
+    public var unwatchedRescanSeconds: Double
+    /// After running out of watches, watching is tried again at most this often. Default 600 s.
+    public var watchRetrySeconds: Double
+    /// Most folders watched (nil: as many as the kernel allows); the library falls back to
+    /// rescans beyond it as it does at the kernel's limit. Default nil.
+    public var maxWatchedFolders: Int?
 
     public init(photosDirectory: String, dataDirectory: String, settings: RenderSettings = RenderSettings(),
                 tileCacheBytes: Int = 256 << 20, ingestConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
                 rescanSeconds: Double = 3600, watchesFolder: Bool = true, settleSeconds: Double = 2,
                 missingGraceSeconds: Double = 86_400, makesDemo: Bool = false, garbageAgeSeconds: Double = 60,
-                ingestDelaySeconds: Double = 0, retryDelaySeconds: Double = 5, maxRetryDelaySeconds: Double = 3600) {
+                ingestDelaySeconds: Double = 0, retryDelaySeconds: Double = 5, maxRetryDelaySeconds: Double = 3600,
+                extraRoots: [String] = [], unwatchedRescanSeconds: Double = 60, watchRetrySeconds: Double = 600,
+                maxWatchedFolders: Int? = nil) {
+        self.extraRoots = extraRoots
+        self.unwatchedRescanSeconds = unwatchedRescanSeconds
+        self.watchRetrySeconds = watchRetrySeconds
+        self.maxWatchedFolders = maxWatchedFolders
         self.retryDelaySeconds = retryDelaySeconds
         self.maxRetryDelaySeconds = maxRetryDelaySeconds
         self.photosDirectory = photosDirectory

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Observability
+import POSIX
 import SQL
 import Synchronization
 
@@ -41,6 +42,14 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         var watcher: FolderWatcher?
         /// Watching failed because the photos folder was not there: try again once it is.
         var watchRetry = false
+        /// Why changes are not watched although the configuration wants them to be (the watch
+        /// limit reached, no inotify), so rescans find them: for /readyz and the log.
+        var watchProblem: String?
+        /// The watcher ran out of watches for a new folder: to be dropped by the loop.
+        var watchLimitReached: String?
+        var lastWatchAttempt: ContinuousClock.Instant?
+        /// What the last full scan passed over (links out, loops, FIFOs…), said in the log when it changes.
+        var skipped: [FolderListing.Skipped: Int] = [:]
         var lastGarbageCollection: ContinuousClock.Instant?
         /// Another process said the catalog changed: read it again soon (at most every
         /// `reloadSpacing`, however many builds finish meanwhile).
@@ -87,7 +96,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         let metrics = LibraryMetrics(metrics)
         self.metrics = metrics
         self.cache = TileCache(capacityBytes: configuration.tileCacheBytes)
-        self.catalog = try PhotoCatalog(folder: PhotoFolder(root: configuration.photosDirectory),
+        self.catalog = try PhotoCatalog(folder: PhotoFolder(root: configuration.photosDirectory, extraRoots: configuration.extraRoots),
                                         tilesDirectory: configuration.tilesDirectory, settings: configuration.settings,
                                         store: catalogStore, renderer: renderer, logger: logger)
         self.progress = Mutex(IngestProgressLog())
@@ -128,6 +137,24 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
 
     /// Whether the folder is watched for changes (false: timed full rescans only).
     public var isWatching: Bool { loop.withLock { $0.watcher != nil } }
+
+    /// Why changes to the folder are found by rescans although watching was asked for, in a
+    /// sentence for /readyz; nil while it is watched (or watching is off by configuration).
+    public var watchStatus: String? {
+        guard let problem = loop.withLock({ $0.watcher == nil ? $0.watchProblem : nil }) else { return nil }
+        return "Changes to the photos folder are not watched (\(problem)); a full rescan finds them every \(Self.spell(unwatchedRescanSeconds)) s."
+    }
+
+    /// How often the folder is scanned in full while it cannot be watched: `rescanSeconds`, but
+    /// at least every `unwatchedRescanSeconds`.
+    var unwatchedRescanSeconds: Double {
+        configuration.rescanSeconds > 0 ? min(configuration.rescanSeconds, configuration.unwatchedRescanSeconds)
+            : configuration.unwatchedRescanSeconds
+    }
+
+    static func spell(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
 
     /// Starts the background scans (after making the demo photos when configured); returns at once.
     public func start() {
@@ -202,8 +229,14 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             if isStopping { break }
             let work = takeWork(lastFull: lastFull)
             if work.reload { reloadFromStore() }
+            if let reason = loop.withLock({ loop -> String? in
+                defer { loop.watchLimitReached = nil }
+                return loop.watchLimitReached
+            }) {
+                dropWatcher(reason)
+            }
             if work.full {
-                if loop.withLock({ $0.watcher == nil }) { startWatching() }
+                if shouldTryWatching() { startWatching() }
                 scanInBackground(.everything)
                 lastFull = .now
             } else if let scope = work.partial {
@@ -261,7 +294,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             func consider(_ time: ContinuousClock.Instant) { deadline = min(deadline ?? time, time) }
             if loop.fullScanRequested { consider(now) }
             if loop.reloadRequested { consider(loop.lastReload.map { max(now, $0 + Self.reloadSpacing) } ?? now) }
-            if configuration.rescanSeconds > 0 { consider(lastFull + .seconds(double: configuration.rescanSeconds)) }
+            if let every = rescanInterval(loop) { consider(lastFull + .seconds(double: every)) }
+            if loop.watchLimitReached != nil { consider(now) }
             if let since = loop.pendingSince { consider(since + Self.eventDelay) }
             if let settles = loop.settlesAt { consider(now + Self.untilSettled(settles)) }
             if degraded || loop.watchRetry { consider(now + Self.healthCheckInterval) }
@@ -278,7 +312,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
                 loop.reloadRequested = false
                 loop.lastReload = now
             }
-            let timed = configuration.rescanSeconds > 0 && now >= lastFull + .seconds(double: configuration.rescanSeconds)
+            let timed = rescanInterval(loop).map { now >= lastFull + .seconds(double: $0) } ?? false
             if loop.fullScanRequested || timed {
                 loop.fullScanRequested = false
                 loop.pending = ScanScope()
@@ -302,19 +336,59 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
     }
 
+    /// Seconds between full scans now: `rescanSeconds`, or more often while changes that should
+    /// be watched cannot be; nil for never.
+    private func rescanInterval(_ loop: Loop) -> Double? {
+        if configuration.watchesFolder && loop.watcher == nil && loop.watchProblem != nil { return unwatchedRescanSeconds }
+        return configuration.rescanSeconds > 0 ? configuration.rescanSeconds : nil
+    }
+
+    /// Whether a full scan should try to watch the folder first: when it is not watched, but
+    /// after running out of watches only every `watchRetrySeconds` (walking a tree that large
+    /// to fail again is not worth it every minute).
+    private func shouldTryWatching() -> Bool {
+        loop.withLock { loop in
+            guard loop.watcher == nil else { return false }
+            guard loop.watchProblem != nil, !loop.watchRetry, let last = loop.lastWatchAttempt else { return true }
+            return ContinuousClock.now >= last + .seconds(double: configuration.watchRetrySeconds)
+        }
+    }
+
+    /// The watcher ran out of watches for a new folder: it is dropped (with all its watches,
+    /// which other programs may need) and rescans take over.
+    private func dropWatcher(_ reason: String) {
+        let watcher = loop.withLock { loop -> FolderWatcher? in
+            defer {
+                loop.watcher = nil
+                loop.watchProblem = reason
+            }
+            return loop.watcher
+        }
+        watcher?.stop()
+        metrics.watchedFolders.set(0)
+        logger.warning("stopped watching the photos folder; changes are found by a full rescan every \(Self.spell(unwatchedRescanSeconds)) s",
+                       [("reason", reason)])
+    }
+
     /// Starts the watcher when configured and possible, saying in the log when it is not.
     private func startWatching() {
         guard configuration.watchesFolder else { return }
-        let watcher = FolderWatcher(root: catalog.folder.root, logger: logger) { [weak self] outcome in
+        loop.withLock { $0.lastWatchAttempt = .now }
+        let watcher = FolderWatcher(folder: catalog.folder, logger: logger, maxWatches: configuration.maxWatchedFolders) { [weak self] outcome in
             self?.watched(outcome)
         }
         do {
             try watcher.start()
             let count = watcher.watchCount
-            loop.withLock { loop in
-                loop.watcher = watcher
-                loop.watchRetry = false
+            let wasProblem = loop.withLock { loop -> String? in
+                defer {
+                    loop.watcher = watcher
+                    loop.watchRetry = false
+                    loop.watchProblem = nil
+                }
+                return loop.watchProblem
             }
+            if wasProblem != nil { logger.info("watching the photos folder again") }
             metrics.watchedFolders.set(Double(count))
             logger.info("watching the photos folder for changes", [("folders", String(count)),
                                                                     ("fullRescanSeconds", String(Int(configuration.rescanSeconds)))])
@@ -323,11 +397,16 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             metrics.watchedFolders.set(0)
             let retry = (error as? FolderWatcher.Unavailable)?.retryable ?? false
             let first = loop.withLock { loop -> Bool in
-                defer { loop.watchRetry = retry }
-                return !loop.watchRetry
+                defer {
+                    loop.watchRetry = retry
+                    // A folder not there yet is the health check's to watch for, not a fallback.
+                    loop.watchProblem = retry ? nil : "\(error)"
+                }
+                return !loop.watchRetry && loop.watchProblem != "\(error)"
             }
             guard first else { return }
-            let every = configuration.rescanSeconds > 0 ? "a full rescan every \(Int(configuration.rescanSeconds)) s (rescanSeconds)" : "none (rescanSeconds is 0)"
+            let every = retry ? (configuration.rescanSeconds > 0 ? "a full rescan every \(Int(configuration.rescanSeconds)) s (rescanSeconds)" : "none (rescanSeconds is 0)")
+                : "a full rescan every \(Self.spell(unwatchedRescanSeconds)) s"
             logger.warning("cannot watch the photos folder; changes are found only by \(every)", [("reason", "\(error)")])
         }
     }
@@ -335,6 +414,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// A batch from the watcher: a full scan, or a partial one soon.
     private func watched(_ outcome: WatchOutcome) {
         loop.withLock { loop in
+            if let reason = outcome.limitReached { loop.watchLimitReached = reason }
             if outcome.needsFullScan {
                 loop.fullScanRequested = true
             } else {
@@ -351,21 +431,20 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// Whether a folder that could not be reached (or the photos folder, when unwatched) looks
     /// different now: then a full scan is worth it.
     private func healthChanged() -> Bool {
-        for folder in catalog.health.unreachable.keys {
-            if Self.hasEntries(folder.isEmpty ? catalog.folder.root : catalog.folder.absolute(folder)) { return true }
-        }
-        return loop.withLock { $0.watchRetry } && Self.hasEntries(catalog.folder.root)
+        for folder in catalog.health.unreachable.keys where hasEntries(folder) { return true }
+        return loop.withLock { $0.watchRetry } && hasEntries("")
     }
 
-    /// Whether a folder can be read and holds something not hidden.
-    private static func hasEntries(_ path: String) -> Bool {
-        guard let directory = opendir(path) else { return false }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let first = withUnsafeBytes(of: entry.pointee.d_name) { $0[0] }
-            if first != UInt8(ascii: ".") { return true }
+    /// Whether a folder (relative) can be read and holds something not hidden.
+    private func hasEntries(_ relative: String) -> Bool {
+        guard let opened = try? catalog.folder.confinement.openDirectory(relative) else { return false }
+        defer { opened.descriptor.close() }
+        var found = false
+        try? opened.descriptor.forEachEntry { entry in
+            found = !entry.isHidden
+            return !found
         }
-        return false
+        return found
     }
 
     /// One scan by the background loop: listed only (examined later), files still being written
@@ -440,6 +519,13 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
             if scope.isEverything {
                 logger.debug("full scan", [("files", String(result.files)), ("stats", String(result.stats)),
                                            ("seconds", String(format: "%.3f", seconds))])
+                let changed = loop.withLock { loop -> Bool in
+                    defer { loop.skipped = result.skipped }
+                    return loop.skipped != result.skipped
+                }
+                if changed, let summary = result.skippedSummary {
+                    logger.warning("some entries of the photos folder are not listed", [("skipped", summary)])
+                }
             }
             let collect = scope.isEverything || !result.removed.isEmpty || !result.changed.isEmpty
             if collect { collectGarbageNow(force: scope.isEverything) }

@@ -78,9 +78,12 @@ struct Folders {
     let data: String
     private unowned let test: XCTestCase
 
-    init(_ test: XCTestCase) throws {
+    /// `inMemory`: in /dev/shm where there is one, for tests that make many files or folders
+    /// (a disk under load makes 200,000 files in minutes, memory in a second).
+    init(_ test: XCTestCase, inMemory: Bool = false) throws {
         self.test = test
-        let root = NSTemporaryDirectory() + "library-test-\(UUID().uuidString)"
+        let base = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+        let root = base + "library-test-\(UUID().uuidString)"
         photos = root + "/photos"
         data = root + "/data"
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)

@@ -88,8 +88,12 @@ public final class PhotoService: Sendable {
             .register(on: &router)
     }
 
-    /// Why the library is degraded (a folder of photos cannot be reached), or nil.
-    public var degradation: String? { library.health.summary }
+    /// Why the library is degraded (a folder of photos cannot be reached, changes cannot be
+    /// watched and are found by rescans), or nil.
+    public var degradation: String? {
+        let reasons = [library.health.summary, library.watchStatus].compactMap { $0 }
+        return reasons.isEmpty ? nil : reasons.joined(separator: " ")
+    }
 }
 
 extension LibraryConfiguration {

@@ -40,6 +40,15 @@ extension PhotoCatalog {
         /// Files looked at and `stat` calls made.
         public var files = 0
         public var stats = 0
+        /// What the walk passed over (links out, loops, FIFOs…), by reason.
+        public var skipped: [FolderListing.Skipped: Int] = [:]
+
+        /// `skipped` as one line for the log, or nil.
+        public var skippedSummary: String? {
+            var listing = FolderListing()
+            listing.skipped = skipped
+            return listing.skippedSummary
+        }
 
         /// Whether anything listed changed.
         public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
@@ -67,6 +76,7 @@ extension PhotoCatalog {
         var result = ScanResult()
         let listing = list(scope)
         result.stats = listing.stats
+        result.skipped = listing.skipped
 
         // What the scope accounts for, and the rows a newcomer could be.
         let (known, absent) = state.withLock { state -> ([String: CatalogEntry], [CatalogEntry]) in
@@ -275,6 +285,8 @@ extension PhotoCatalog {
         listing.files += trees.files
         listing.directories.merge(trees.directories) { _, tree in tree }
         listing.stats += trees.stats
+        listing.skipped.merge(trees.skipped, uniquingKeysWith: +)
+        listing.devices.formUnion(trees.devices)
         return listing
     }
 

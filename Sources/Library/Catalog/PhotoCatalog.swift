@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Observability
+import POSIX
 import Synchronization
 
 /// The photos folder as a numbered, versioned list, persisted so ids survive restarts.
@@ -91,16 +92,15 @@ public final class PhotoCatalog: Sendable {
     /// The versions with a pyramid folder in `tilesDirectory`, from one read of the folder:
     /// for a large library far cheaper than a `stat` per photo.
     static func pyramidVersions(in tilesDirectory: String) -> Set<String> {
-        guard let directory = opendir(tilesDirectory) else { return [] }
-        defer { closedir(directory) }
+        guard let directory = try? FileDescriptor.open(tilesDirectory, O_RDONLY | O_DIRECTORY) else { return [] }
+        defer { directory.close() }
         var versions: Set<String> = []
-        while let entry = readdir(directory) {
-            let type = Int32(entry.pointee.d_type)
-            guard type == DT_DIR || type == DT_UNKNOWN else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
-            guard name.utf8.count == 12, name.utf8.first != UInt8(ascii: ".") else { continue }
-            if type == DT_UNKNOWN && !pyramidExists(tilesDirectory + "/" + name) { continue }
+        try? directory.forEachEntry { entry in
+            let type = Int32(entry.type)
+            guard type == DT_DIR || type == DT_UNKNOWN, entry.name.count == 12, !entry.isHidden, let name = entry.text else { return true }
+            if type == DT_UNKNOWN && !pyramidExists(tilesDirectory + "/" + name) { return true }
             versions.insert(name)
+            return true
         }
         return versions
     }

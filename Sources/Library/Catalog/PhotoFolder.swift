@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import POSIX
 
 /// Why a file could not be looked at during a scan.
 public enum CatalogScanError: Error, CustomStringConvertible {
@@ -12,107 +13,79 @@ public enum CatalogScanError: Error, CustomStringConvertible {
     }
 }
 
-/// The photos folder on disk: which files are photos, and how each looks right now.
+/// The photos folder on disk: which files are photos, and how each looks right now. Every file
+/// and folder below it is opened through `confinement`, never by a path the kernel resolves on
+/// its own, so nothing outside it is listed, read or served, whatever a link says.
 public struct PhotoFolder: Sendable {
     /// Extensions libvips can read, compared case-insensitively.
     public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif"]
+    /// Folders deeper than this below the photos folder are not listed (nor watched).
+    public static let maxDepth = 64
 
     /// Absolute path of the folder.
     public let root: String
+    /// Where paths below the folder may lead: the folder itself and the extra roots its links
+    /// may point into (`extraRoots` in the configuration).
+    public let confinement: Confinement
 
-    public init(root: String) {
+    public init(root: String, extraRoots: [String] = []) {
         self.root = URL(fileURLWithPath: root).standardizedFileURL.path
+        self.confinement = Confinement(root: self.root, extraRoots: extraRoots)
     }
 
     /// Whether a file name looks like a photo (by extension; hidden files never do).
     public static func isPhotoName(_ name: String) -> Bool {
-        guard !name.hasPrefix("."), let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        let ext = name.utf8[name.utf8.index(after: dot)...]
-        guard (2...4).contains(ext.count) else { return false }
-        return extensions.contains(String(decoding: ext.map { $0 | 0x20 }, as: UTF8.self))
+        var name = name
+        return name.withUTF8 { isPhotoName(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The same for a name's bytes, as a folder entry gives them: a walk through a folder of
+    /// 200,000 other files asks this of each, so it makes no String.
+    static func isPhotoName(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        let length = name.count - dot - 1
+        guard (2...4).contains(length) else { return false }
+        // The extension in lower case, packed into one integer, compared with the packed list.
+        var packed: UInt32 = 0
+        for byte in name[(dot + 1)...] { packed = packed << 8 | UInt32(byte | 0x20) }
+        return packedExtensions.contains(packed)
+    }
+
+    private static let packedExtensions: Set<UInt32> = Set(extensions.map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
+
     /// Lists `directories` (relative; "" is the folder itself), each alone or with everything below
-    /// it, hidden files and folders skipped. Folders are read with `readdir`, whose entry types
-    /// spare a `stat` for everything but photo files (one each, for the fingerprint) and
-    /// symbolic links (followed, as the photos they point at are photos too).
+    /// it, hidden files and folders skipped (see `FolderWalk`). Folders are read with `readdir`,
+    /// whose entry types spare a `stat` for everything but photo files (one each, for the
+    /// fingerprint) and symbolic links (resolved beneath the folder).
     public func list(_ directories: [String], recursive: Bool) -> FolderListing {
-        var listing = FolderListing()
-        var visited: Set<[Int]> = []
-        for directory in directories {
-            list(relative: directory, recursive: recursive, depth: 0, visited: &visited, into: &listing)
-        }
-        return listing
+        FolderWalk(folder: self, listsFiles: true).run(directories, recursive: recursive)
     }
 
     /// Everything below the folder.
     public func listAll() -> FolderListing { list([""], recursive: true) }
 
-    private func list(relative: String, recursive: Bool, depth: Int, visited: inout Set<[Int]>, into listing: inout FolderListing) {
-        let path = relative.isEmpty ? root : root + "/" + relative
-        guard let directory = opendir(path) else {
-            let failure = errno
-            listing.directories[relative] = failure == ENOENT || failure == ENOTDIR
-                ? .missing : .unreadable(String(cString: strerror(failure)))
-            return
-        }
-        defer { closedir(directory) }
-        let fd = dirfd(directory)
-        var subdirectories: [String] = []
-        var entries = 0
-        let prefix = relative.isEmpty ? "" : relative + "/"
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 {
-                    // A folder that fails halfway (an I/O error on a failing disk) is not a folder
-                    // whose files are gone: what it did list says nothing about the rest.
-                    listing.directories[relative] = .unreadable(String(cString: strerror(errno)))
-                    return
-                }
-                break
-            }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
-            if name.hasPrefix(".") { continue }
-            entries += 1
-            let type = Int32(entry.pointee.d_type)
-            if type == DT_DIR {
-                if recursive { subdirectories.append(name) }
-                continue
-            }
-            let isPhoto = Self.isPhotoName(name)
-            if type == DT_REG && !isPhoto { continue }
-            if type != DT_REG && type != DT_LNK && type != DT_UNKNOWN { continue }
-            if !isPhoto && !recursive { continue }
-            var info = stat()
-            listing.stats += 1
-            guard fstatat(fd, name, &info, 0) == 0 else { continue }
-            let kind = info.st_mode & S_IFMT
-            if kind == S_IFDIR {
-                // Through a link (or a file system without entry types): guard against loops.
-                guard recursive, visited.insert([Int(info.st_dev), Int(info.st_ino)]).inserted else { continue }
-                subdirectories.append(name)
-            } else if kind == S_IFREG && isPhoto {
-                listing.files.append(FolderListing.File(path: prefix + name, fingerprint: FileFingerprint(info)))
-            }
-        }
-        listing.directories[relative] = .listed(entries: entries)
-        guard recursive, depth < 64 else { return }
-        // Only the few folder names are ordered, so photos new to the catalog are met in name order.
-        subdirectories.sort(by: NaturalOrder.less)
-        for name in subdirectories {
-            list(relative: prefix + name, recursive: true, depth: depth + 1, visited: &visited, into: &listing)
-        }
+    /// Whether a walk lists the folder at these real names below the photos folder by itself
+    /// (so a link to it adds nothing).
+    func isListed(folder components: [String]) -> Bool {
+        components.count <= Self.maxDepth && !components.contains { $0.hasPrefix(".") }
     }
 
-    /// The absolute path of a relative one.
+    /// Whether a walk lists the file at these real names below the photos folder by itself.
+    func isListed(file components: [String]) -> Bool {
+        guard let name = components.last else { return false }
+        return Self.isPhotoName(name) && isListed(folder: Array(components.dropLast()))
+    }
+
+    static func join(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
+
+    /// The absolute path of a relative one, for messages (files are opened through `confinement`).
     public func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
 
-    /// Size, modification time and inode of a file, or nil when it is gone.
+    /// Size, modification time and inode of the file a relative path leads to (through links that
+    /// stay beneath the folder), or nil when it is gone or leads elsewhere.
     public func fingerprint(_ relativePath: String) -> FileFingerprint? {
-        var info = stat()
-        guard stat(absolute(relativePath), &info) == 0 else { return nil }
-        return FileFingerprint(info)
+        guard let status = try? confinement.status(relativePath), status.kind == S_IFREG else { return nil }
+        return FileFingerprint(status)
     }
 
     /// The path of `path` relative to the folder, or nil when it lies outside.
@@ -166,6 +139,30 @@ public struct FolderListing: Sendable {
     public var directories: [String: DirectoryState] = [:]
     /// `stat` calls made: one per photo file, plus one per link or untyped entry.
     public var stats = 0
+    /// What the walk passed over, and how many of each.
+    public var skipped: [Skipped: Int] = [:]
+    /// The devices of the folders walked.
+    public var devices: Set<Int> = []
+
+    /// Entries a walk does not list.
+    public enum Skipped: String, Sendable, CaseIterable, Comparable {
+        case linkOutside = "links leading outside the photos folder"
+        case linkLoop = "links in a loop (or to a folder listed on the way)"
+        case brokenLink = "links to nothing"
+        case notRegular = "FIFOs, sockets and devices named as photos"
+        case notUTF8 = "names that are not UTF-8"
+        case tooDeep = "folders more than 64 levels deep"
+
+        public static func < (a: Skipped, b: Skipped) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    mutating func skip(_ reason: Skipped) { skipped[reason, default: 0] += 1 }
+
+    /// One line for the log: `3 links leading outside the photos folder, 1 name that is not UTF-8`.
+    public var skippedSummary: String? {
+        guard !skipped.isEmpty else { return nil }
+        return skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+    }
 }
 
 /// Names versions for one set of render settings, the settings' part spelled once (it is folded

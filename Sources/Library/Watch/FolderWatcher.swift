@@ -4,7 +4,8 @@ import Observability
 import Synchronization
 
 /// Tells the library what changed below the photos folder as it happens (Linux inotify), so
-/// that nothing needs walking while nothing changes. Every folder of the tree is watched,
+/// that nothing needs walking while nothing changes. Every folder the scan walks is watched (the
+/// same `FolderWalk`: never a folder outside the photos folder, a loop of links once),
 /// folders created later too; when the kernel's queue overflows, or the folder itself goes,
 /// the library is asked for one full scan. The only file that makes inotify calls.
 // @unchecked Sendable: `fd`, `wake` and `thread` change only in `start()` (before its thread runs), `stop()` and `deinit`.
@@ -14,21 +15,30 @@ final class FolderWatcher: @unchecked Sendable {
         var description: String
         /// The photos folder could not be watched (not there yet): worth trying again once it is.
         var retryable = false
+        /// The watch limit was reached: the tree holds more folders than may be watched.
+        var limitReached = false
     }
 
-    private let root: String
+    private let folder: PhotoFolder
     private let logger: Logger
+    /// Most folders watched at once (nil: as many as the kernel allows), so tests can reach
+    /// the limit without lowering `fs.inotify.max_user_watches` for the whole machine.
+    private let maxWatches: Int?
     private let deliver: @Sendable (WatchOutcome) -> Void
     private let table = Mutex(WatchTable())
     private var fd: Int32 = -1
     private var wake: [Int32] = [-1, -1]
     private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
+    /// Whether a folder is watched through its own descriptor (/proc/self/fd), which names the
+    /// very folder the walk opened; otherwise by path, not following a last link.
+    private static let watchesByDescriptor = access("/proc/self/fd", F_OK) == 0
 
     /// `deliver` hears every batch of changes, on the watcher's thread.
-    init(root: String, logger: Logger, deliver: @escaping @Sendable (WatchOutcome) -> Void) {
-        self.root = root
+    init(folder: PhotoFolder, logger: Logger, maxWatches: Int? = nil, deliver: @escaping @Sendable (WatchOutcome) -> Void) {
+        self.folder = folder
         self.logger = logger
+        self.maxWatches = maxWatches
         self.deliver = deliver
     }
 
@@ -73,40 +83,50 @@ final class FolderWatcher: @unchecked Sendable {
         wake = [-1, -1]
     }
 
-    /// Adds watches for `relative` and every folder below it, hidden ones skipped.
+    /// Adds watches for `relative` and every folder the scan would walk below it.
     private func watchTree(_ relative: String) throws {
         #if os(Linux)
-        var pending = [relative]
-        while let folder = pending.popLast() {
-            let path = folder.isEmpty ? root : root + "/" + folder
-            let watch = inotify_add_watch(fd, path, WatchTable.mask | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK))
-            if watch < 0 {
-                let failure = errno
-                if failure == ENOSPC {
-                    throw Unavailable(description: "the inotify watch limit is reached (fs.inotify.max_user_watches) at \(table.withLock { $0.count }) folders")
-                }
-                if folder == relative && relative.isEmpty {
-                    throw Unavailable(description: "cannot watch \(root): \(String(cString: strerror(failure)))", retryable: true)
-                }
-                continue // gone or unreadable meanwhile; a scan says what it is
+        var failure: Unavailable?
+        let walk = FolderWalk(folder: folder, listsFiles: false) { [self] path, descriptor in
+            let count = table.withLock { $0.count }
+            if let maxWatches, count >= maxWatches {
+                failure = Self.limit(count)
+                return false
             }
-            table.withLock { $0.add(watch, path: folder) }
-            guard let directory = opendir(path) else { continue }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
-                if name.hasPrefix(".") { continue }
-                let type = Int32(entry.pointee.d_type)
-                guard type == DT_DIR || type == DT_UNKNOWN || type == DT_LNK else { continue }
-                let child = folder.isEmpty ? name : folder + "/" + name
-                if type != DT_DIR {
-                    var info = stat()
-                    guard stat(root + "/" + child, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            let mask = WatchTable.mask | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
+            let watch = Self.watchesByDescriptor
+                ? inotify_add_watch(fd, "/proc/self/fd/\(descriptor.rawValue)", mask)
+                : inotify_add_watch(fd, path.isEmpty ? folder.root : folder.absolute(path), mask | UInt32(IN_DONT_FOLLOW))
+            if watch < 0 {
+                let code = errno
+                if code == ENOSPC {
+                    failure = Self.limit(count)
+                    return false
                 }
-                pending.append(child)
+                if path.isEmpty {
+                    failure = Unavailable(description: "cannot watch \(folder.root): \(String(cString: strerror(code)))", retryable: true)
+                    return false
+                }
+                return true  // gone or unreadable meanwhile; a scan says what it is
+            }
+            table.withLock { $0.add(watch, path: path) }
+            return true
+        }
+        let listing = walk.run([relative], recursive: true)
+        if let failure { throw failure }
+        if relative.isEmpty {
+            guard case .listed? = listing.directories[""] else {
+                throw Unavailable(description: "cannot watch \(folder.root): it is \(listing.directories[""].map { "\($0)" } ?? "missing")",
+                                  retryable: true)
             }
         }
         #endif
+    }
+
+    /// The limit in words: the kernel's, or the one this watcher was given.
+    private static func limit(_ count: Int) -> Unavailable {
+        Unavailable(description: "the inotify watch limit (fs.inotify.max_user_watches) is reached at \(count) folders",
+                    limitReached: true)
     }
 
     private func readLoop() {
@@ -134,11 +154,15 @@ final class FolderWatcher: @unchecked Sendable {
                 if WatchTable.hasUnpairedMove(batch) { continue }
             }
             guard !batch.isEmpty else { continue }
-            let outcome = table.withLock { $0.handle(batch) }
+            let handled = table.withLock { $0.handle(batch) }
             batch.removeAll(keepingCapacity: true)
-            for watch in outcome.unwatch { inotify_rm_watch(fd, watch) }
+            for watch in handled.unwatch { inotify_rm_watch(fd, watch) }
+            var outcome = handled
             for folder in outcome.watch {
-                do { try watchTree(folder) } catch {
+                do { try watchTree(folder) } catch let error as Unavailable where error.limitReached {
+                    outcome.limitReached = error.description
+                    break
+                } catch {
                     logger.warning("a new folder cannot be watched; the timed rescan will find its photos",
                                    [("folder", folder), ("error", "\(error)")])
                 }

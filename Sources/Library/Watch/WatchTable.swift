@@ -16,8 +16,11 @@ struct WatchOutcome: Sendable, Equatable {
     var unwatch: [Int32] = []
     /// The kernel dropped events, or the photos folder itself went: only a full scan will do.
     var needsFullScan = false
+    /// A new folder could not be watched for the watch limit (why, in words): from now on
+    /// changes are found by rescans.
+    var limitReached: String?
 
-    var isEmpty: Bool { scope.isEmpty && watch.isEmpty && unwatch.isEmpty && !needsFullScan }
+    var isEmpty: Bool { scope.isEmpty && watch.isEmpty && unwatch.isEmpty && !needsFullScan && limitReached == nil }
 }
 
 /// The watched folders (watch descriptor ↔ path relative to the photos folder) and how a batch of

@@ -1,0 +1,263 @@
+import Foundation
+import POSIX
+
+/// One walk of (part of) the photos folder, for a scan (folders and photo files) or for the
+/// watcher (folders only).
+///
+/// It never leaves the folder: every folder is opened relative to the one it is in, with
+/// O_NOFOLLOW, and every symbolic link is resolved through the folder's `Confinement`, so a
+/// link out of it (to `/`, to /etc/shadow) is skipped and counted, never followed. A link that
+/// stays inside and leads to a photo or folder listed where it is lists nothing more (so a loop,
+/// `a/b -> ..`, costs one look); one into an extra root, or to something not listed by itself,
+/// is followed, each folder once per walk (by device and inode). Folders are walked depth
+/// first with an explicit stack, at most `PhotoFolder.maxDepth` deep, so a 1,000-deep tree
+/// holds 64 descriptors and no deep recursion. FIFOs, sockets and devices are never opened;
+/// names that are not UTF-8 are skipped and counted.
+struct FolderWalk {
+    let folder: PhotoFolder
+    /// Whether photo files are looked at (a scan) or only folders (the watcher).
+    let listsFiles: Bool
+    /// Called for every folder walked, with a descriptor open on it, before what is below it;
+    /// returning false ends the walk (the watcher out of watches).
+    var onFolder: ((String, FileDescriptor) -> Bool)?
+
+    private enum Subfolder {
+        case named(String)
+        /// Reached through a link, already open.
+        case linked(String, FileDescriptor)
+
+        var name: String {
+            switch self {
+            case .named(let name), .linked(let name, _): name
+            }
+        }
+    }
+
+    private struct Frame {
+        let descriptor: FileDescriptor
+        let relative: String
+        let depth: Int
+        /// Subfolders still to walk, the next one last.
+        var pending: [Subfolder]
+    }
+
+    /// Lists `directories` (relative; "" is the photos folder), each alone or with everything
+    /// below it.
+    func run(_ directories: [String], recursive: Bool) -> FolderListing {
+        var listing = FolderListing()
+        var visited: Set<FileIdentity> = []
+        var stopped = false
+        for start in directories where !stopped {
+            let opened: Confinement.Opened
+            do {
+                opened = try folder.confinement.openDirectory(start)
+            } catch {
+                listing.directories[start] = Self.state(of: error)
+                continue
+            }
+            visited.insert(FileIdentity(opened.status))
+            let depth = start.isEmpty ? 0 : start.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
+            stopped = !walk(from: opened, relative: start, depth: depth, recursive: recursive, visited: &visited, into: &listing)
+        }
+        return listing
+    }
+
+    /// Walks one tree; false when `onFolder` asked to stop.
+    private func walk(from start: Confinement.Opened, relative: String, depth: Int, recursive: Bool,
+                      visited: inout Set<FileIdentity>, into listing: inout FolderListing) -> Bool {
+        var stack: [Frame] = []
+        defer {
+            for frame in stack {
+                frame.descriptor.close()
+                for case .linked(_, let descriptor) in frame.pending { descriptor.close() }
+            }
+        }
+        func enter(_ descriptor: FileDescriptor, _ status: stat, _ relative: String, _ depth: Int) -> Bool {
+            listing.devices.insert(Int(status.st_dev))
+            if let onFolder, !onFolder(relative, descriptor) {
+                descriptor.close()
+                return false
+            }
+            let subfolders = read(descriptor, relative: relative, depth: depth, recursive: recursive,
+                                  visited: &visited, into: &listing)
+            stack.append(Frame(descriptor: descriptor, relative: relative, depth: depth, pending: subfolders.reversed()))
+            return true
+        }
+        guard enter(start.descriptor, start.status, relative, depth) else { return false }
+        while let top = stack.last {
+            guard let next = stack[stack.count - 1].pending.popLast() else {
+                stack.removeLast().descriptor.close()
+                continue
+            }
+            let child = PhotoFolder.join(top.relative, next.name)
+            let descriptor: FileDescriptor
+            let status: stat
+            switch next {
+            case .linked(_, let opened):
+                descriptor = opened
+                do { status = try opened.status() } catch {
+                    opened.close()
+                    listing.directories[child] = .unreadable(error.reason)
+                    continue
+                }
+            case .named(let name):
+                do {
+                    descriptor = try top.descriptor.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK)
+                } catch {
+                    // Gone, or swapped for a file or a link since the folder was read.
+                    let gone = [ENOENT, ENOTDIR, ELOOP].contains(error.errno)
+                    listing.directories[child] = gone ? .missing : .unreadable(error.reason)
+                    continue
+                }
+                do { status = try descriptor.status() } catch {
+                    descriptor.close()
+                    listing.directories[child] = .unreadable(error.reason)
+                    continue
+                }
+                // A bind mount of a folder above: walked once.
+                guard visited.insert(FileIdentity(status)).inserted else {
+                    descriptor.close()
+                    listing.skip(.linkLoop)
+                    continue
+                }
+            }
+            guard enter(descriptor, status, child, top.depth + 1) else { return false }
+        }
+        return true
+    }
+
+    /// Reads one folder: its photo files into the listing, its subfolders (in name order, those
+    /// reached through links after the others) returned.
+    private func read(_ descriptor: FileDescriptor, relative: String, depth: Int, recursive: Bool,
+                      visited: inout Set<FileIdentity>, into listing: inout FolderListing) -> [Subfolder] {
+        var entries = 0
+        var folders: [String] = []
+        var links: [String] = []
+        var untyped: [String] = []
+        var files: [String] = []
+        do {
+            try descriptor.forEachEntry { entry in
+                if entry.isHidden { return true }
+                entries += 1
+                let type = Int(entry.type)
+                let wanted: Bool
+                switch type {
+                case DT_DIR: wanted = recursive
+                case DT_REG: wanted = listsFiles && PhotoFolder.isPhotoName(entry.name)
+                case DT_LNK: wanted = recursive || (listsFiles && PhotoFolder.isPhotoName(entry.name))
+                case DT_UNKNOWN: wanted = true
+                default:
+                    if listsFiles && PhotoFolder.isPhotoName(entry.name) { listing.skip(.notRegular) }
+                    return true
+                }
+                // Only names kept are spelled as Strings: most entries of a crowded folder are not.
+                guard wanted else { return true }
+                guard let name = entry.text else {
+                    listing.skip(.notUTF8)
+                    return true
+                }
+                switch type {
+                case DT_DIR: folders.append(name)
+                case DT_REG: files.append(name)
+                case DT_LNK: links.append(name)
+                default: untyped.append(name)
+                }
+                return true
+            }
+        } catch {
+            // A folder that fails halfway (an I/O error on a failing disk) is not a folder
+            // whose files are gone: what it did list says nothing about the rest.
+            listing.directories[relative] = .unreadable((error as? SystemCallError)?.reason ?? "\(error)")
+            return []
+        }
+        listing.directories[relative] = .listed(entries: entries)
+        let prefix = relative.isEmpty ? "" : relative + "/"
+        // File systems that do not fill in entry types: one look at each (links not followed).
+        for name in untyped {
+            listing.stats += 1
+            guard let status = try? descriptor.status(of: name) else { continue }
+            switch status.kind {
+            case S_IFDIR: if recursive { folders.append(name) }
+            case S_IFREG: if listsFiles && PhotoFolder.isPhotoName(name) { files.append(name) }
+            case S_IFLNK: if recursive || (listsFiles && PhotoFolder.isPhotoName(name)) { links.append(name) }
+            default: if listsFiles && PhotoFolder.isPhotoName(name) { listing.skip(.notRegular) }
+            }
+        }
+        for name in files {
+            listing.stats += 1
+            // Not following a link swapped in since the folder was read.
+            guard let status = try? descriptor.status(of: name) else { continue }
+            if status.kind == S_IFREG {
+                listing.files.append(FolderListing.File(path: prefix + name, fingerprint: FileFingerprint(status)))
+            } else if status.kind != S_IFLNK {
+                listing.skip(.notRegular)
+            }
+        }
+        var linked: [Subfolder] = []
+        for name in links.sorted(by: NaturalOrder.less) {
+            listing.stats += 1
+            let path = prefix + name
+            let resolved: (opened: Confinement.Opened, location: Confinement.Location)
+            do {
+                resolved = try folder.confinement.resolve(path)
+            } catch {
+                switch error {
+                case .outside: listing.skip(.linkOutside)
+                case .tooManyLinks: listing.skip(.linkLoop)
+                default: listing.skip(.brokenLink)
+                }
+                continue
+            }
+            let (opened, location) = resolved
+            defer { opened.descriptor.close() }
+            switch opened.status.kind {
+            case S_IFREG where listsFiles && PhotoFolder.isPhotoName(name):
+                if location.root == 0 && folder.isListed(file: location.components) { continue }
+                listing.files.append(FolderListing.File(path: path, fingerprint: FileFingerprint(opened.status)))
+            case S_IFDIR where recursive:
+                if location.root == 0 && folder.isListed(folder: location.components) { continue }
+                guard depth < PhotoFolder.maxDepth else {
+                    listing.skip(.tooDeep)
+                    continue
+                }
+                guard visited.insert(FileIdentity(opened.status)).inserted else {
+                    listing.skip(.linkLoop)
+                    continue
+                }
+                guard let readable = try? opened.descriptor.open(".", O_RDONLY | O_DIRECTORY) else { continue }
+                linked.append(.linked(name, readable))
+            case S_IFREG, S_IFDIR:
+                break
+            default:
+                if listsFiles && PhotoFolder.isPhotoName(name) { listing.skip(.notRegular) }
+            }
+        }
+        guard recursive else { return linked }
+        if depth >= PhotoFolder.maxDepth {
+            for _ in folders { listing.skip(.tooDeep) }
+            return linked
+        }
+        // Only the few folder names are ordered, so photos new to the catalog are met in name order.
+        return folders.sorted(by: NaturalOrder.less).map(Subfolder.named) + linked
+    }
+
+    /// What a folder that cannot be opened is, for the scan.
+    static func state(of error: ConfinementError) -> FolderListing.DirectoryState {
+        switch error {
+        case .notOfKind: return .missing
+        case _ where error.isMissing: return .missing
+        default: return .unreadable("\(error)")
+        }
+    }
+}
+
+/// A file's device and inode: which file it is, wherever it is named from.
+struct FileIdentity: Hashable, Sendable {
+    var device: Int
+    var inode: Int
+
+    init(_ status: stat) {
+        device = Int(status.st_dev)
+        inode = Int(status.st_ino)
+    }
+}
