@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Comments
 import HTTP
+import Library
 import Observability
 import SQL
 import Synchronization
@@ -18,12 +19,13 @@ public final class Application: Sendable {
     let photos: PhotoService
     let comments: CommentService
     let uploads: UploadService
+    let manage: ManageRoutes
     private let databaseService: DatabaseService
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
     private let httpService: HTTPService
     private let libraryScans: LibraryScans
-    private let uploadSweeper: UploadSweeper
+    private let housekeeping: Housekeeping
     private let group = Mutex<ServiceGroup?>(nil)
     /// The HTTP server, once started.
     public var server: HTTPServer? { httpService.server }
@@ -62,6 +64,10 @@ public final class Application: Sendable {
                                                              perClient: configuration.uploadsPerClient),
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
                                         logger: logger.labeled("uploads"))
+            let collection = try CollectionStore(database: databases.comments)
+            manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
+                                  trashDays: configuration.trashDays, logger: logger.labeled("library"),
+                                  now: { Int(Date().timeIntervalSince1970) })
         } catch {
             comments.stop()
             photos.stop()
@@ -85,7 +91,8 @@ public final class Application: Sendable {
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
-        uploadSweeper = UploadSweeper(uploads)
+        let (uploads, manage) = (self.uploads, self.manage)
+        housekeeping = Housekeeping([{ uploads.sweepExpired() }, { manage.sweepTrash() }])
         // The application outlives its server, which is made when the service starts.
         httpService.makeServer { [unowned self] in
             HTTPServer(configuration: serverConfiguration, router: makeRouter(),
@@ -114,6 +121,7 @@ public final class Application: Sendable {
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         UploadRoutes(service: uploads).register(on: &router)
+        manage.register(on: &router)
         StaticFiles(root: configuration.public).register(on: &router)
         return router
     }
@@ -135,7 +143,7 @@ public final class Application: Sendable {
     }
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
-    public var services: [any Service] { [databaseService, commentService, libraryService, uploadSweeper, httpService, libraryScans] }
+    public var services: [any Service] { [databaseService, commentService, libraryService, housekeeping, httpService, libraryScans] }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
     public func start() throws {

@@ -17,6 +17,8 @@ final class UploadTestServer: @unchecked Sendable {
     let data: String
     let service: PhotoService
     let uploads: UploadService
+    let manage: ManageRoutes
+    let collection: CollectionStore
     let server: HTTPServer
     let database: SQLDatabase
     private let clock = UnixClock()
@@ -24,11 +26,13 @@ final class UploadTestServer: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(server.port)" }
     var port: Int { server.port }
 
-    init(limits: UploadLimits = UploadLimits(maxBytes: 64 << 20, expirySeconds: 3600, perClient: 100), maxImagePixels: Int = 50_000_000) throws {
+    init(limits: UploadLimits = UploadLimits(maxBytes: 64 << 20, expirySeconds: 3600, perClient: 100), maxImagePixels: Int = 50_000_000,
+         photosBefore: (String) throws -> Void = { _ in }) throws {
         root = NSTemporaryDirectory() + "uploads-\(UUID().uuidString)"
         photos = root + "/photos"
         data = root + "/data"
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try photosBefore(photos)
         var configuration = Configuration()
         configuration.photos = photos
         configuration.data = data
@@ -40,9 +44,13 @@ final class UploadTestServer: @unchecked Sendable {
         let clock = self.clock
         uploads = try UploadService(database: database, dataDirectory: data, library: service.library, limits: limits,
                                     clientAddress: ClientAddress(trustedProxies: ""), logger: .disabled, now: { clock.seconds.withLock { $0 } })
+        collection = try CollectionStore(database: database)
+        manage = ManageRoutes(library: service.library, store: collection, permission: uploads.permission, trashDays: 30, logger: .disabled,
+                              now: { clock.seconds.withLock { $0 } })
         var router = Router()
         service.register(on: &router, commentCount: { _ in 0 })
         UploadRoutes(service: uploads).register(on: &router)
+        manage.register(on: &router)
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, eventLoops: 1, workerThreads: 2,
                                                                    lanes: WorkLanes.threads(Configuration(), cores: 2)),
                             router: router, logger: .disabled)
@@ -71,6 +79,17 @@ final class UploadTestServer: @unchecked Sendable {
         }
         return files.sorted()
     }
+
+    /// A JSON request; the answer's status and body object.
+    func json(_ method: HTTPMethod, _ target: String, _ body: Any? = nil) throws -> (status: Int, object: [String: Any]) {
+        let bytes = try body.map { [UInt8](try JSONSerialization.data(withJSONObject: $0)) } ?? []
+        let answer = try HTTPClient.request(method, url: base + target, headers: ["Content-Type": "application/json"], body: bytes,
+                                            timeoutSeconds: 30)
+        return (answer.status, (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any] ?? [:])
+    }
+
+    /// The id of the listed photo at `relativePath`, or nil.
+    func id(_ relativePath: String) -> Int? { service.library.catalog.photo(relativePath: relativePath)?.id }
 
     /// Files waiting in the data folder's uploads folder.
     func waitingUploads() -> [String] {

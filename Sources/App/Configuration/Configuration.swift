@@ -105,6 +105,8 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var uploadsPerClient = 100
     @Setting("worker threads that write uploads to disk (0: 4)")
     public var uploadWorkers = 0
+    @Setting("days a deleted photo waits in the trash (`<data>/trash`) before it is deleted for good", in: 1...36_500)
+    public var trashDays = 30
 
     public init() {}
 }

@@ -127,7 +127,7 @@ public struct PhotoFolderWriter: Sendable {
 
     /// Links `source` (relative to `directory`) into `destination` under the first free one of
     /// `name`, `name (2)` …; nil when the two are on different file systems.
-    private func link(_ directory: Int32, _ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) -> String? {
+    func link(_ directory: Int32, _ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) -> String? {
         for n in 1...1000 {
             let candidate = n == 1 ? name : Self.numbered(name, n)
             if linkat(directory, source, destination.rawValue, candidate, 0) == 0 { return candidate }
@@ -152,6 +152,11 @@ public struct PhotoFolderWriter: Sendable {
         let input: FileDescriptor
         do { input = try FileDescriptor.open(source, O_RDONLY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: name) }
         defer { input.close() }
+        try copyContents(of: input, into: destination, as: name)
+    }
+
+    /// Copies what `input` holds into a new file `name` of `destination`, synced; removed again on failure.
+    func copyContents(of input: FileDescriptor, into destination: FileDescriptor, as name: String) throws(FolderWriteError) {
         let made = openat(destination.rawValue, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard made >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: name) }
         let output = FileDescriptor(rawValue: made)

@@ -65,16 +65,7 @@ extension PhotoLibrary {
     /// the photo has its id when this returns (nil when another process holds the scan claim
     /// for longer than `patience`: the photo is listed by that one's scan, or the next).
     public func addNow(_ relativePath: String, patience: Duration = .seconds(2)) -> Photo? {
-        let options = PhotoCatalog.ScanOptions(examines: true, settleNanoseconds: 0,
-                                               graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9))
-        let deadline = ContinuousClock.now + patience
-        while true {
-            if scan(ScanScope(directories: [PhotoFolder.parent(of: relativePath)]), options: options) != nil {
-                return catalog.photo(relativePath: relativePath)
-            }
-            if let photo = catalog.photo(relativePath: relativePath) { return photo }
-            guard ContinuousClock.now < deadline else { return nil }
-            Thread.sleep(forTimeInterval: 0.05)  // another scan holds the claim; it is short
-        }
+        rescanNow(ScanScope(directories: [PhotoFolder.parent(of: relativePath)]), patience: patience)
+        return catalog.photo(relativePath: relativePath)
     }
 }

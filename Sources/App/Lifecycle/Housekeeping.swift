@@ -1,19 +1,20 @@
 import Foundation
 import Synchronization
 
-/// Removes expired uploads: once at start and then every minute, on a thread of its own. Every
-/// replica sweeps; the uploads' claims keep two from removing the same one twice.
-final class UploadSweeper: Service {
-    let name = "upload-sweeper"
-    private let uploads: UploadService
+/// Removes what has had its time: expired uploads and photos in the trash past `trashDays`.
+/// Once at start and then every minute, on a thread of its own. Every replica sweeps; the
+/// uploads' claims and the trash rows (deleted once) keep two from removing one thing twice.
+final class Housekeeping: Service {
+    let name = "housekeeping"
+    private let chores: [@Sendable () -> Void]
     private let interval: Double
     private let stopped = Mutex(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let running = Mutex(false)
 
-    init(_ uploads: UploadService, intervalSeconds: Double = 60) {
-        self.uploads = uploads
+    init(intervalSeconds: Double = 60, _ chores: [@Sendable () -> Void]) {
+        self.chores = chores
         self.interval = intervalSeconds
     }
 
@@ -22,11 +23,11 @@ final class UploadSweeper: Service {
         let thread = Thread { [self] in
             defer { finished.signal() }
             while !stopped.withLock({ $0 }) {
-                uploads.sweepExpired()
+                for chore in chores { chore() }
                 _ = wake.wait(timeout: .now() + interval)
             }
         }
-        thread.name = "upload-sweeper"
+        thread.name = "housekeeping"
         thread.start()
     }
 

@@ -1,0 +1,94 @@
+import SQL
+
+/// One photo in the trash: the file waits in `<data>/trash/<id>`.
+public struct TrashItem: Sendable, Equatable, SQLRowDecodable {
+    /// Random, 32 hex digits; also the file's name in the trash folder.
+    public var id: String
+    /// The photos trashed together (one delete, one Undo).
+    public var batch: String
+    public var photoID: Int
+    /// Where it was in the photos folder.
+    public var path: String
+    public var size: Int
+    /// Unix seconds.
+    public var deletedAt: Int
+
+    public init(id: String, batch: String, photoID: Int, path: String, size: Int, deletedAt: Int) {
+        self.id = id
+        self.batch = batch
+        self.photoID = photoID
+        self.path = path
+        self.size = size
+        self.deletedAt = deletedAt
+    }
+
+    public init(row: SQLRow) throws {
+        id = try row.decode(0)
+        batch = try row.decode(1)
+        photoID = try row.decode(2)
+        path = try row.decode(3)
+        size = try row.decode(4)
+        deletedAt = try row.decode(5)
+    }
+
+    static let columns = "id, batch, photo_id, path, size, deleted_at"
+}
+
+/// Favourites and the trash in SQL: every replica on one database sees the same.
+public final class CollectionStore: Sendable {
+    public let database: SQLDatabase
+
+    public init(database: SQLDatabase) throws {
+        self.database = database
+        try database.migrate(CollectionSchema.schema)
+    }
+
+    /// Every favourite photo id, ascending.
+    public func favourites() throws -> [Int] {
+        try database.query("SELECT photo_id FROM favourites ORDER BY photo_id").map { try $0.decode(0, as: Int.self) }
+    }
+
+    /// Marks or unmarks photos as favourites.
+    public func setFavourite(_ ids: [Int], _ favourite: Bool, now: Int) throws {
+        try database.transaction { tx in
+            for id in ids {
+                if favourite {
+                    try tx.run("INSERT INTO favourites (photo_id, created_at) VALUES (\(id), \(now)) ON CONFLICT (photo_id) DO NOTHING")
+                } else {
+                    try tx.run("DELETE FROM favourites WHERE photo_id = \(id)")
+                }
+            }
+        }
+    }
+
+    public func insert(_ item: TrashItem) throws {
+        try database.run("""
+            INSERT INTO trash (id, batch, photo_id, path, size, deleted_at)
+            VALUES (\(item.id), \(item.batch), \(item.photoID), \(item.path), \(item.size), \(item.deletedAt))
+            """)
+    }
+
+    /// The trash, newest first.
+    public func trash() throws -> [TrashItem] {
+        try database.query("SELECT \(raw: TrashItem.columns) FROM trash ORDER BY deleted_at DESC, id", as: TrashItem.self)
+    }
+
+    public func trashItems(batch: String) throws -> [TrashItem] {
+        try database.query("SELECT \(raw: TrashItem.columns) FROM trash WHERE batch = \(batch) ORDER BY id", as: TrashItem.self)
+    }
+
+    public func trashItem(_ id: String) throws -> TrashItem? {
+        try database.query("SELECT \(raw: TrashItem.columns) FROM trash WHERE id = \(id)", as: TrashItem.self).first
+    }
+
+    /// Items deleted at or before `time` (unix seconds).
+    public func trash(deletedBefore time: Int) throws -> [TrashItem] {
+        try database.query("SELECT \(raw: TrashItem.columns) FROM trash WHERE deleted_at <= \(time) ORDER BY deleted_at", as: TrashItem.self)
+    }
+
+    /// Forgets an item; true when it was there (so two replicas never both act on one).
+    @discardableResult
+    public func remove(_ id: String) throws -> Bool {
+        try database.run("DELETE FROM trash WHERE id = \(id)") > 0
+    }
+}

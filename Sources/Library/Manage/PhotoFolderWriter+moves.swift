@@ -1,0 +1,127 @@
+import Foundation
+import POSIX
+
+extension PhotoFolderWriter {
+    /// The folder part and the name of a relative file path, each checked.
+    static func split(_ relativePath: String) throws(FolderWriteError) -> (folder: String, name: String) {
+        let parts = try components(relativePath)
+        guard let name = parts.last else { throw .invalidPath(relativePath) }
+        return (parts.dropLast().joined(separator: "/"), name)
+    }
+
+    /// Moves the photo at `relativePath` into `folder` (made when missing) under its own name, or
+    /// the first free `name (n)`; returns its new relative path. The file keeps its inode and
+    /// times (linked, then unlinked), so the catalog knows it as the same photo: its id, comments
+    /// and pyramid follow it.
+    public func move(_ relativePath: String, toFolder folder: String) throws(FolderWriteError) -> String {
+        let (from, name) = try Self.split(relativePath)
+        if from == folder { return relativePath }
+        let source = try openFolder(from, create: false)
+        defer { source.close() }
+        let destination = try openFolder(folder, create: true)
+        defer { destination.close() }
+        guard let linked = try link(source.rawValue, name, into: destination, as: name) else {
+            // Two file systems inside one photos folder (a mount point): copy, then remove.
+            let placed = try copy(from: source, name, into: destination, as: name)
+            unlinkat(source.rawValue, name, 0)
+            _ = fsync(source.rawValue)
+            return (folder.isEmpty ? "" : folder + "/") + placed
+        }
+        unlinkat(source.rawValue, name, 0)
+        _ = fsync(destination.rawValue)
+        _ = fsync(source.rawValue)
+        return (folder.isEmpty ? "" : folder + "/") + linked
+    }
+
+    /// Copies the photo at `relativePath` into `folder` under its own name or a free `name (n)`;
+    /// returns the copy's relative path. The copy is a new file: a photo of its own.
+    public func copy(_ relativePath: String, toFolder folder: String) throws(FolderWriteError) -> String {
+        let (from, name) = try Self.split(relativePath)
+        let source = try openFolder(from, create: false)
+        defer { source.close() }
+        let destination = try openFolder(folder, create: true)
+        defer { destination.close() }
+        let placed = try copy(from: source, name, into: destination, as: name)
+        return (folder.isEmpty ? "" : folder + "/") + placed
+    }
+
+    /// Copies `name` of `source` to a hidden name in `destination`, syncs it, and links it under
+    /// `as` or a free numbered name; nothing visible is left behind on failure.
+    private func copy(from source: FileDescriptor, _ name: String, into destination: FileDescriptor, as wanted: String) throws(FolderWriteError) -> String {
+        let opened = openat(source.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard opened >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: name) }
+        let input = FileDescriptor(rawValue: opened)
+        defer { input.close() }
+        let hidden = ".photoscroll-copy-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try copyContents(of: input, into: destination, as: hidden)
+        let linked: String?
+        do { linked = try link(destination.rawValue, hidden, into: destination, as: wanted) } catch {
+            unlinkat(destination.rawValue, hidden, 0)
+            throw error
+        }
+        unlinkat(destination.rawValue, hidden, 0)
+        _ = fsync(destination.rawValue)
+        guard let linked else { throw .system(SystemCallError(call: "linkat", errno: EXDEV)) }
+        return linked
+    }
+
+    /// Takes the photo at `relativePath` out of the photos folder to `destination` (a file path
+    /// in the data folder that does not exist yet). Linked and unlinked on one file system, so
+    /// the bytes and times stay exactly as they were; copied, synced and then removed otherwise.
+    public func moveOut(_ relativePath: String, to destination: String) throws(FolderWriteError) {
+        let (from, name) = try Self.split(relativePath)
+        let source = try openFolder(from, create: false)
+        defer { source.close() }
+        if linkat(source.rawValue, name, AT_FDCWD, destination, 0) != 0 {
+            guard errno == EXDEV else { throw FolderWriteError.from(SystemCallError(call: "linkat", errno: errno), path: relativePath) }
+            let opened = openat(source.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard opened >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: relativePath) }
+            let input = FileDescriptor(rawValue: opened)
+            defer { input.close() }
+            let folder = (destination as NSString).deletingLastPathComponent
+            let target: FileDescriptor
+            do { target = try FileDescriptor.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: folder) }
+            defer { target.close() }
+            try copyContents(of: input, into: target, as: (destination as NSString).lastPathComponent)
+        }
+        unlinkat(source.rawValue, name, 0)
+        _ = fsync(source.rawValue)
+    }
+
+    /// Renames the folder at `relative` to `newName` beside it; returns the new relative path.
+    /// A folder that holds anything is never replaced (the kernel refuses), and an existing name
+    /// is refused here first.
+    public func renameFolder(_ relative: String, to newName: String) throws(FolderWriteError) -> String {
+        let (parentPath, name) = try Self.split(relative)
+        guard try Self.components(newName).count == 1 else { throw .invalidPath(newName) }
+        let parent = try openFolder(parentPath, create: false)
+        defer { parent.close() }
+        // Checked as a folder of our own first: a link is never renamed in its place.
+        let own = openat(parent.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard own >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: relative) }
+        close(own)
+        var info = stat()
+        if fstatat(parent.rawValue, newName, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+            throw .system(SystemCallError(call: "renameat(\(newName))", errno: EEXIST))
+        }
+        guard renameat(parent.rawValue, name, parent.rawValue, newName) == 0 else {
+            throw FolderWriteError.from(SystemCallError(call: "renameat", errno: errno), path: relative)
+        }
+        _ = fsync(parent.rawValue)
+        return parentPath.isEmpty ? newName : parentPath + "/" + newName
+    }
+
+    /// Makes the folder at `relative` (and any missing parents); nothing when it exists.
+    public func makeFolder(_ relative: String) throws(FolderWriteError) {
+        guard !(try Self.components(relative)).isEmpty else { throw .invalidPath(relative) }
+        try openFolder(relative, create: true).close()
+    }
+
+    /// Removes the folder at `relative` when it holds nothing but hidden files; true when it went.
+    @discardableResult
+    public func removeFolderIfEmpty(_ relative: String) -> Bool {
+        guard let (parentPath, name) = try? Self.split(relative), let parent = try? openFolder(parentPath, create: false) else { return false }
+        defer { parent.close() }
+        return unlinkat(parent.rawValue, name, AT_REMOVEDIR) == 0
+    }
+}
