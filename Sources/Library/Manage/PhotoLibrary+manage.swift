@@ -78,7 +78,7 @@ extension PhotoLibrary {
             do {
                 try store.insert(item)
                 do { try writer.moveOut(photo.relativePath, to: trashDirectory + "/" + item.id) } catch {
-                    try? store.remove(item.id)
+                    _ = try? store.remove(item.id)
                     throw ManageError.folder(error)
                 }
                 items.append(item)
