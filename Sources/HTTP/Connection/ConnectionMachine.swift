@@ -174,7 +174,8 @@ struct ConnectionMachine {
 
     /// Keeps what a streamed body has gathered, and what waits unread for it, as `unwrittenPiece`.
     mutating func keepUnwrittenPiece() {
-        guard case .body(var reader) = phase, let stream = reader.stream, stream.state == .open else { return }
+        // Opening too: bytes sent before the route said where they go still arrived.
+        guard case .body(var reader) = phase, let stream = reader.stream, stream.state != .failed else { return }
         if reader.chunked == nil && reader.remaining > 0 && inboundStart < inbound.count {
             let take = min(reader.remaining, inbound.count - inboundStart)
             reader.body.append(contentsOf: inbound[inboundStart..<(inboundStart + take)])
