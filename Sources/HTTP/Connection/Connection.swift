@@ -18,6 +18,8 @@ final class Connection: @unchecked Sendable {
     }
 
     let fd: Int32
+    /// Who the client is when clients are counted: its address, or its /64 for IPv6 (`ClientKey`).
+    let clientKey: String
     /// The loop closes every connection before it goes away, so the reference needs no counting.
     unowned(unsafe) let loop: EventLoop
     var machine: ConnectionMachine
@@ -53,16 +55,30 @@ final class Connection: @unchecked Sendable {
         let request: HTTPRequest
         let lane: WorkLane
     }
+    /// Work on the pool for this connection, cancelled if it closes first.
+    private var offloaded: [Offloaded] = []
+    /// Whether the client has been sent an interim answer to learn whether it is still there.
+    private var probed = false
 
-    init(fd: Int32, remoteAddress: String, loop: EventLoop) {
+    struct Offloaded {
+        var sequence: Int
+        var ticket: WorkTicket
+        /// Worth stopping when the client has gone (`WorkOrder.abandonable`); HTTP/1.1 only,
+        /// since an HTTP/1.0 client may not be sent an interim answer.
+        var probesClient: Bool
+    }
+
+    init(fd: Int32, remoteAddress: String, clientKey: String? = nil, loop: EventLoop) {
         self.fd = fd
+        self.clientKey = clientKey ?? ClientKey.of(remoteAddress)
         self.loop = loop
         self.machine = ConnectionMachine(limits: loop.context.limits, responder: loop.context.responder,
                                          remoteAddress: remoteAddress, now: loop.now)
     }
 
     func handle(events: UInt32) {
-        if events & (EpollFlags.error | EpollFlags.hangUp) != 0 && events & EpollFlags.readable == 0 {
+        // An error is a reset (or worse): nothing more can be read or sent.
+        if events & EpollFlags.error != 0 || (events & EpollFlags.hangUp != 0 && events & EpollFlags.readable == 0) {
             close()
             return
         }
@@ -71,6 +87,9 @@ final class Connection: @unchecked Sendable {
             if events & EpollFlags.peerClosed != 0 { peerClosed = true }
             readable = true
             pump()
+            // While a request is worked on nothing more is read, so the end of input is known
+            // from the event alone.
+            if peerClosed { probeIfAbandoned() }
         }
     }
 
@@ -92,6 +111,7 @@ final class Connection: @unchecked Sendable {
             case .done(0):
                 readable = false
                 apply(.inputClosed)
+                probeIfAbandoned()
             case .done(let count):
                 // A short read drained the socket; edge-triggered epoll will report new bytes
                 // (but not an end of input it has reported already).
@@ -183,7 +203,7 @@ final class Connection: @unchecked Sendable {
         guard let open = dispatch.route.bodyOpener else { return }
         let context = loop.context
         let loop = self.loop
-        context.pool.submit(lane: lane, group: machine.remoteAddress, caps: []) { [self] in
+        context.pool.submit(lane: lane, group: clientKey, caps: []) { [self] in
             let start: BodyStart
             do { start = try open(request) } catch { start = .response(context.responder.response(for: error, request: request)) }
             switch start {
@@ -211,7 +231,7 @@ final class Connection: @unchecked Sendable {
         let context = loop.context
         let loop = self.loop
         writing = true
-        context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { [self] in
+        context.pool.submit(lane: body.lane, group: clientKey, caps: []) { [self] in
             do {
                 try body.sink.write(piece)
                 loop.execute { [self] in self.pieceWritten(.bodyWritten(sequence: sequence)) }
@@ -236,7 +256,7 @@ final class Connection: @unchecked Sendable {
         self.body = nil
         let context = loop.context
         let loop = self.loop
-        context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) { [self] in
+        context.pool.submit(lane: body.lane, group: clientKey, caps: []) { [self] in
             let prepared = PreparedResponse(context.responder.run({ try body.sink.finish() }, for: body.request), for: body.request)
             loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
         }
@@ -251,7 +271,7 @@ final class Connection: @unchecked Sendable {
         }
         let rest = machine.unwrittenPiece
         machine.unwrittenPiece = []
-        loop.context.pool.submit(lane: body.lane, group: machine.remoteAddress, caps: []) {
+        loop.context.pool.submit(lane: body.lane, group: clientKey, caps: []) {
             if !rest.isEmpty { try? body.sink.write(rest) }
             body.sink.abandon()
         }
@@ -267,22 +287,54 @@ final class Connection: @unchecked Sendable {
         case .encoded(let encoded):
             apply(.responseReady(sequence: sequence, PreparedResponse(encoded, for: dispatch.request)))
         case .offload(let work):
-            offload(work, caps: [], dispatch: dispatch)
+            offload(WorkOrder { _ in try work() }, dispatch: dispatch)
         case .offloadCapped(let caps, let work):
-            offload(work, caps: caps, dispatch: dispatch)
+            offload(WorkOrder(caps: caps) { _ in try work() }, dispatch: dispatch)
+        case .order(let order):
+            offload(order, dispatch: dispatch)
         }
     }
 
-    /// Runs `work` in the route's lane, queued fairly under this client's address, and posts the answer back.
-    private func offload(_ work: @escaping @Sendable () throws -> HTTPResponse, caps: [WorkCap], dispatch: borrowing Dispatch) {
+    /// Runs the order's work in its lane (the route's unless it names one), queued fairly under
+    /// this client, and posts the answer back; a refusal of the lane is answered at once.
+    private func offload(_ order: WorkOrder, dispatch: borrowing Dispatch) {
         let request = dispatch.request
         let sequence = dispatch.sequence
         let context = loop.context
         let loop = self.loop
-        context.pool.submit(lane: dispatch.route.lane, group: machine.remoteAddress, caps: caps) { [self] in
-            let prepared = PreparedResponse(context.responder.run(work, for: request), for: request)
-            loop.execute { [self] in self.apply(.responseReady(sequence: sequence, prepared)) }
+        let ticket = WorkTicket()
+        let work = order.work
+        let refusal = context.pool.submit(lane: order.lane ?? dispatch.route.lane, group: clientKey, caps: order.caps, cost: order.cost,
+                                          ticket: ticket) { [self] in
+            let prepared = PreparedResponse(context.responder.run({ try work(ticket) }, for: request), for: request)
+            loop.execute { [self] in self.finished(sequence: sequence, prepared) }
         }
+        if let refusal {
+            var headers = order.refusalHeaders
+            headers.set("Retry-After", String(refusal.retryAfterSeconds))
+            let response = HTTPResponse.problem(refusal.status, detail: refusal.detail, headers: headers)
+            apply(.responseReady(sequence: sequence, PreparedResponse(response, for: request)))
+            return
+        }
+        offloaded.append(Offloaded(sequence: sequence, ticket: ticket, probesClient: order.abandonable && request.version.minor >= 1))
+    }
+
+    /// The answer of offloaded work has come back to the loop.
+    private func finished(sequence: Int, _ prepared: PreparedResponse) {
+        offloaded.removeAll { $0.sequence == sequence }
+        apply(.responseReady(sequence: sequence, prepared))
+    }
+
+    /// The client's input has ended while work worth stopping runs for it. A client that only
+    /// shut its sending side still reads; one that closed answers the interim `100 Continue`
+    /// with a reset, which closes the connection and so cancels the work. Sent once, only ahead
+    /// of the running request's own answer (every earlier answer has been queued already).
+    private func probeIfAbandoned() {
+        guard !isClosed, !probed, offloaded.contains(where: \.probesClient) else { return }
+        probed = true
+        output.append(.bytes(ResponseHeadEncoder.continueLine, offset: 0))
+        machine.unsentBytes += ResponseHeadEncoder.continueLine.count
+        if !blocked { flush() }
     }
 
     private func startStream(_ start: @escaping @Sendable (ResponseStream) -> Void) {
@@ -338,6 +390,10 @@ final class Connection: @unchecked Sendable {
         }
         stream?.markClosed()
         stream = nil
+        // Nobody will read these answers: queued work is dropped, running work told to stop.
+        let abandoned = offloaded
+        offloaded.removeAll()
+        for work in abandoned { work.ticket.cancel() }
         loop.removed(self)
     }
 }

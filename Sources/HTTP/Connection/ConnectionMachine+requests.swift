@@ -20,7 +20,8 @@ extension ConnectionMachine {
                     // Half a head will never be finished once the input has ended.
                     if inputEnded { return endOfInput(into: &actions) }
                     awaitingBytes = true
-                    if startedAt == nil { phase = .head(startedAt: now) }
+                    // The first head must be whole within the head timeout of the accept.
+                    if startedAt == nil { phase = .head(startedAt: awaitingFirstRequest ? idleSince : now) }
                     return
                 case .invalid(let error):
                     fail(error, record: nil, now: now, into: &actions)

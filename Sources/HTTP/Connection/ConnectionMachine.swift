@@ -268,12 +268,22 @@ struct ConnectionMachine {
         return false
     }
 
-    /// When an idle keep-alive connection (between requests, nothing owed, nothing queued) became
-    /// idle; nil while it is busy in any way.
-    var idleSinceIfIdle: Double? {
-        guard case .head(nil) = phase, slots.isEmpty, !outputPending, unsentBytes == 0, inboundStart == inbound.count else { return nil }
-        return idleSince
+    /// Since when the connection has been waiting for its client without anything owed either
+    /// way: idle between requests, silent since it was accepted, or inside a head that has not
+    /// come whole (from its first byte); nil while a request is worked on or answered. The
+    /// connection quiet the longest is the one closed to make room for a new one.
+    var quietSince: Double? {
+        guard slots.isEmpty, !outputPending, unsentBytes == 0, case .head(let startedAt) = phase else { return nil }
+        return startedAt ?? idleSince
     }
+
+    /// Whether the connection has read no request yet: then the head timeout runs from the
+    /// accept, and a client that sends nothing holds its slot no longer than one that sends
+    /// half a head. Between requests it is the idle timeout.
+    var awaitingFirstRequest: Bool { nextSequence == 0 }
+
+    /// How long the connection may wait for a request to begin.
+    var waitLimit: Double { awaitingFirstRequest ? limits.headTimeoutSeconds : limits.idleTimeoutSeconds }
 
     /// Whether received bytes may hold a request that can start now (the one before it is
     /// answered); false once they have been found to be only part of a head.
@@ -407,7 +417,7 @@ struct ConnectionMachine {
         var deadline: Double?
         switch phase {
         case .head(let startedAt?): deadline = startedAt + limits.headTimeoutSeconds
-        case .head(nil) where slots.isEmpty: deadline = idleSince + limits.idleTimeoutSeconds
+        case .head(nil) where slots.isEmpty: deadline = idleSince + waitLimit
         case .body(let reader): deadline = bodyDeadline(reader)
         case .lingering(let until): deadline = until
         default: break
@@ -439,7 +449,7 @@ struct ConnectionMachine {
         switch phase {
         case .head(let startedAt?) where now - startedAt >= limits.headTimeoutSeconds:
             fail(RequestError(.requestTimeout, "The request head did not arrive within \(limits.headTimeoutSeconds) seconds."), record: nil, now: now, into: &actions)
-        case .head(nil) where slots.isEmpty && !outputPending && now - idleSince >= limits.idleTimeoutSeconds:
+        case .head(nil) where slots.isEmpty && !outputPending && now - idleSince >= waitLimit:
             close(into: &actions)
         case .body(let reader) where bodyDeadline(reader).map({ now >= $0 }) ?? false:
             fail(RequestError(.requestTimeout, "The request body did not arrive within \(limits.bodyTimeoutSeconds) seconds."), record: reader.record, now: now, into: &actions)

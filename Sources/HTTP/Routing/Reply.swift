@@ -10,6 +10,8 @@ public enum Reply: Sendable {
     /// Like `offload`, started only once every cap allows it (renders per photo, per client);
     /// until then it waits in the lane's queue without holding a thread.
     case offloadCapped([WorkCap], @Sendable () throws -> HTTPResponse)
+    /// Run as the order says: in its lane, within the lane's budget, cancelled with its client.
+    case order(WorkOrder)
 }
 
 /// A handler that answers with a response.

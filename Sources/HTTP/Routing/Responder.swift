@@ -98,6 +98,7 @@ public final class Responder: Sendable {
             case .encoded(let encoded): return HTTPResponse(encoded)
             case .offload(let work): return run(work, for: request)
             case .offloadCapped(_, let work): return run(work, for: request)
+            case .order(let order): return run({ try order.work(WorkTicket()) }, for: request)
             }
         }
     }

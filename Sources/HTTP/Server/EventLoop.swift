@@ -13,7 +13,7 @@ final class EventLoop: @unchecked Sendable {
     let epoll: Epoll
     private(set) var listener: Int32
     private var connections: [Int32: Connection] = [:]
-    /// This loop's connections by remote address, for the per-address cap.
+    /// This loop's connections by client (`ClientKey`: an IPv6 client by its /64), for the per-client cap.
     private var byAddress: [String: [Connection]] = [:]
     private let inbox = Mutex<[@Sendable () -> Void]>([])
     private var thread: Thread?
@@ -153,30 +153,37 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             guard let (fd, remote) = accepted else { return }
+            let client = ClientKey.of(remote)
             if context.openConnections.add() > context.limits.maxConnections {
-                context.openConnections.subtract()
-                Self.tooBusy.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
-                Socket.close(fd)
-                continue
+                // Full: the connection of this loop quiet the longest (idle, silent, or inside a
+                // head that never comes whole) makes room; only with none quiet is the new one refused.
+                guard let quietest = connections.values.min(by: { ($0.machine.quietSince ?? .infinity) < ($1.machine.quietSince ?? .infinity) }),
+                      quietest.machine.quietSince != nil else {
+                    context.openConnections.subtract()
+                    Self.tooBusy.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
+                    Socket.close(fd)
+                    continue
+                }
+                quietest.close()
             }
-            guard makeRoom(for: remote) else {
+            guard makeRoom(for: client) else {
                 context.openConnections.subtract()
                 Self.tooManyFromAddress.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
                 Socket.close(fd)
                 continue
             }
             Socket.setNoDelay(fd)
-            let connection = Connection(fd: fd, remoteAddress: remote, loop: self)
+            let connection = Connection(fd: fd, remoteAddress: remote, clientKey: client, loop: self)
             do {
                 try epoll.add(fd, events: EpollFlags.readable | EpollFlags.writable | EpollFlags.peerClosed | EpollFlags.edgeTriggered)
             } catch {
                 context.openConnections.subtract()
-                if context.maxConnectionsPerAddress > 0 { context.addressConnections.remove(remote) }
+                if context.maxConnectionsPerAddress > 0 { context.addressConnections.remove(client) }
                 Socket.close(fd)
                 continue
             }
             connections[fd] = connection
-            if context.maxConnectionsPerAddress > 0 { byAddress[remote, default: []].append(connection) }
+            if context.maxConnectionsPerAddress > 0 { byAddress[client, default: []].append(connection) }
             connectionCount.add(1, ordering: .relaxed)
             context.observer.connectionOpened()
             if shuttingDown { connection.shutdown() }
@@ -189,31 +196,31 @@ final class EventLoop: @unchecked Sendable {
         if listener >= 0 { try? epoll.add(listener, events: EpollFlags.readable) }
     }
 
-    /// Whether `remote` may open one more connection, counting it if so. At its cap (over all
-    /// loops), the connection of `remote` idle the longest on this loop is closed to make room;
-    /// false when this loop holds none of its connections idle.
-    private func makeRoom(for remote: String) -> Bool {
+    /// Whether `client` (a `ClientKey`) may open one more connection, counting it if so. At its
+    /// cap (over all loops), its connection quiet the longest on this loop is closed to make
+    /// room; false when this loop holds none of its connections quiet.
+    private func makeRoom(for client: String) -> Bool {
         let cap = context.maxConnectionsPerAddress
         guard cap > 0 else { return true }
-        if context.addressConnections.add(remote, cap: cap) { return true }
-        var oldest: Connection?
-        for connection in byAddress[remote] ?? [] {
-            guard let since = connection.machine.idleSinceIfIdle else { continue }
-            if oldest == nil || since < oldest!.machine.idleSince { oldest = connection }
+        if context.addressConnections.add(client, cap: cap) { return true }
+        var oldest: (connection: Connection, since: Double)?
+        for connection in byAddress[client] ?? [] {
+            guard let since = connection.machine.quietSince else { continue }
+            if oldest == nil || since < oldest!.since { oldest = (connection, since) }
         }
         guard let oldest else { return false }
-        oldest.close()
-        context.addressConnections.add(remote)
+        oldest.connection.close()
+        context.addressConnections.add(client)
         return true
     }
 
     /// Called by a connection once its descriptor is closed.
     func removed(_ connection: Connection) {
         connections[connection.fd] = nil
-        if context.maxConnectionsPerAddress > 0, var open = byAddress[connection.machine.remoteAddress] {
+        if context.maxConnectionsPerAddress > 0, var open = byAddress[connection.clientKey] {
             open.removeAll { $0 === connection }
-            byAddress[connection.machine.remoteAddress] = open.isEmpty ? nil : open
-            context.addressConnections.remove(connection.machine.remoteAddress)
+            byAddress[connection.clientKey] = open.isEmpty ? nil : open
+            context.addressConnections.remove(connection.clientKey)
         }
         connectionCount.subtract(1, ordering: .relaxed)
         context.openConnections.subtract()

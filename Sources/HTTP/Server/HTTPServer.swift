@@ -53,6 +53,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var workerThreads: Int
     /// Threads of each further lane (`WorkLane`); a route naming a lane not listed runs in the general one.
     public var lanes: [WorkLane: Int]
+    /// What each lane takes on before refusing work (429/503 with Retry-After); none by default.
+    public var laneBudgets: [WorkLane: LaneBudget]
     /// A lane whose oldest queued job has waited this long makes `HTTPServer.saturation` report it. Default 2 s.
     public var saturatedAfterSeconds: Double
     /// The `Server` header's value.
@@ -63,8 +65,9 @@ public struct HTTPServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080,
         eventLoops: Int = System.coreCount, workerThreads: Int = max(4, System.coreCount * 2),
         serverName: String = "PhotoScroll", limits: HTTPLimits = HTTPLimits(), lanes: [WorkLane: Int] = [:],
-        saturatedAfterSeconds: Double = 2
+        laneBudgets: [WorkLane: LaneBudget] = [:], saturatedAfterSeconds: Double = 2
     ) {
+        self.laneBudgets = laneBudgets
         self.host = host
         self.port = port
         self.eventLoops = eventLoops

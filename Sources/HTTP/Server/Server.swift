@@ -49,7 +49,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         var lanes = configuration.lanes
         lanes[.general] = configuration.workerThreads
-        let pool = WorkerPool(lanes: lanes)
+        let pool = WorkerPool(lanes: lanes, budgets: configuration.laneBudgets)
         self.pool = pool
         let openConnections = ConnectionCount()
         let addressConnections = AddressConnections()

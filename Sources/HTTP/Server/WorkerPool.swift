@@ -31,13 +31,32 @@ public struct LaneLoad: Sendable, Equatable {
     public var queued: Int
     /// How long the oldest queued job has waited, in seconds; 0 when none waits.
     public var oldestWaitSeconds: Double
+    /// How long jobs have waited while the lane started none, in seconds; 0 when none waits.
+    /// Unlike the oldest wait (which one client's long queue makes long however fast the lane
+    /// works), this grows only when the lane has stopped taking work: every thread is stuck.
+    public var stalledSeconds: Double
+    /// The cost of the jobs running (pixels for renders), and the lane's budget for it.
+    public var costInFlight: Int
+    public var maxCostInFlight: Int?
+    /// Jobs refused since the start: a client had too many waiting (429), the lane had (503).
+    public var refusedForClient: Int
+    public var refusedForLane: Int
+    /// Queued jobs dropped since the start because their client went away.
+    public var withdrawn: Int
 
-    public init(lane: WorkLane, threads: Int, running: Int, queued: Int, oldestWaitSeconds: Double) {
+    public init(lane: WorkLane, threads: Int, running: Int, queued: Int, oldestWaitSeconds: Double, stalledSeconds: Double = 0,
+                costInFlight: Int = 0, maxCostInFlight: Int? = nil, refusedForClient: Int = 0, refusedForLane: Int = 0, withdrawn: Int = 0) {
         self.lane = lane
         self.threads = threads
         self.running = running
         self.queued = queued
         self.oldestWaitSeconds = oldestWaitSeconds
+        self.stalledSeconds = stalledSeconds
+        self.costInFlight = costInFlight
+        self.maxCostInFlight = maxCostInFlight
+        self.refusedForClient = refusedForClient
+        self.refusedForLane = refusedForLane
+        self.withdrawn = withdrawn
     }
 }
 
@@ -50,11 +69,14 @@ final class WorkerPool: Sendable {
     private let lanes: [WorkLane: Lane]
 
     /// `lanes` maps each lane to its thread count; `general` is added with one thread if missing.
-    init(lanes counts: [WorkLane: Int], name: String = "http-worker") {
+    /// `budgets` limits what a lane takes on (none by default).
+    init(lanes counts: [WorkLane: Int], budgets: [WorkLane: LaneBudget] = [:], name: String = "http-worker") {
         var counts = counts
         if counts[.general] == nil { counts[.general] = 1 }
         var lanes: [WorkLane: Lane] = [:]
-        for (lane, threads) in counts { lanes[lane] = Lane(lane, threads: max(1, threads), name: "\(name)-\(lane.name)") }
+        for (lane, threads) in counts {
+            lanes[lane] = Lane(lane, threads: max(1, threads), budget: budgets[lane] ?? LaneBudget(), name: "\(name)-\(lane.name)")
+        }
         self.lanes = lanes
     }
 
@@ -70,7 +92,15 @@ final class WorkerPool: Sendable {
     /// Queues `work` in `lane` (the general lane if it has no threads of its own) for `group`,
     /// to start once every cap allows it.
     func submit(lane: WorkLane, group: String, caps: [WorkCap], _ work: @escaping @Sendable () -> Void) {
-        (lanes[lane] ?? lanes[.general]!).submit(Job(group: group, caps: caps, queuedAt: monotonicSeconds(), work: work))
+        _ = submit(lane: lane, group: group, caps: caps, cost: 0, ticket: nil, work)
+    }
+
+    /// Queues `work` as above, within the lane's budget: nil once queued, or why it was refused
+    /// (then `work` never runs). Cancelling `ticket` while the job waits drops it at once.
+    func submit(lane: WorkLane, group: String, caps: [WorkCap], cost: Int, ticket: WorkTicket?,
+                _ work: @escaping @Sendable () -> Void) -> WorkRefusal? {
+        let target = lanes[lane] ?? lanes[.general]!
+        return target.submit(Job(group: group, caps: caps, cost: max(0, cost), queuedAt: monotonicSeconds(), ticket: ticket, work: work))
     }
 
     /// Lets queued work finish, then ends the threads; returns at once (`join` waits).
@@ -89,7 +119,9 @@ final class WorkerPool: Sendable {
     struct Job {
         var group: String
         var caps: [WorkCap]
+        var cost: Int
         var queuedAt: Double
+        var ticket: WorkTicket?
         var work: @Sendable () -> Void
     }
 
@@ -97,6 +129,7 @@ final class WorkerPool: Sendable {
     final class Lane: @unchecked Sendable {
         let lane: WorkLane
         let threadCount: Int
+        let budget: LaneBudget
         // Everything below is guarded by `condition`.
         private let condition = NSCondition()
         /// Queued jobs per group, oldest first.
@@ -109,13 +142,22 @@ final class WorkerPool: Sendable {
         private var running = 0
         private var queued = 0
         private var stopped = false
+        private var costInFlight = 0
+        /// When a job last started; a lane with work waiting and no start for long is stalled.
+        private var lastStartedAt = monotonicSeconds()
+        /// How long a job takes, smoothed: for the `Retry-After` of a refusal.
+        private var averageJobSeconds = 0.0
+        private var refusedForClient = 0
+        private var refusedForLane = 0
+        private var withdrawn = 0
         /// Signalled by each thread as it ends.
         private let exited = DispatchSemaphore(value: 0)
         private let joined = Mutex(0)
 
-        init(_ lane: WorkLane, threads: Int, name: String) {
+        init(_ lane: WorkLane, threads: Int, budget: LaneBudget, name: String) {
             self.lane = lane
             self.threadCount = threads
+            self.budget = budget
             for index in 0..<threads {
                 let thread = Thread { [self] in
                     self.run()
@@ -127,13 +169,63 @@ final class WorkerPool: Sendable {
             }
         }
 
-        func submit(_ job: Job) {
+        func submit(_ job: Job) -> WorkRefusal? {
             condition.lock()
+            if let refusal = refusal(for: job) {
+                condition.unlock()
+                return refusal
+            }
             if queues[job.group] == nil || queues[job.group]!.isEmpty { turns.append(job.group) }
             queues[job.group, default: []].append(job)
             queued += 1
             condition.signal()
             condition.unlock()
+            // Registered after the lock is let go: a ticket already cancelled runs this at once.
+            if let ticket = job.ticket { ticket.onCancel { [self] in withdraw(ticket, group: job.group) } }
+            return nil
+        }
+
+        /// Why `job` cannot be queued, if the budget says so. Called with the lock held.
+        private func refusal(for job: Job) -> WorkRefusal? {
+            if let most = budget.maxQueuedPerClient, (queues[job.group]?.count ?? 0) >= most {
+                refusedForClient += 1
+                return WorkRefusal(status: .tooManyRequests,
+                                   detail: "You have \(most) requests of this kind waiting already; wait for their answers first.",
+                                   retryAfterSeconds: retryAfter(waiting: most))
+            }
+            if let most = budget.maxQueued, queued >= most {
+                refusedForLane += 1
+                return WorkRefusal(status: .serviceUnavailable,
+                                   detail: "The server has \(most) requests of this kind waiting; try again soon.",
+                                   retryAfterSeconds: retryAfter(waiting: most))
+            }
+            return nil
+        }
+
+        /// About how long `waiting` jobs take on this lane's threads, in whole seconds, 1 to 60.
+        private func retryAfter(waiting: Int) -> Int {
+            let seconds = averageJobSeconds * Double(waiting) / Double(threadCount)
+            return min(60, max(1, Int(seconds.rounded(.up))))
+        }
+
+        /// Drops a queued job whose client has gone; nothing when it has started already.
+        private func withdraw(_ ticket: WorkTicket, group: String) {
+            condition.lock()
+            defer { condition.unlock() }
+            guard let index = queues[group]?.firstIndex(where: { $0.ticket === ticket }) else { return }
+            queues[group]!.remove(at: index)
+            queued -= 1
+            withdrawn += 1
+            if queues[group]!.isEmpty {
+                queues[group] = nil
+                if let turn = turns.firstIndex(of: group) {
+                    turns.remove(at: turn)
+                    if turn < nextTurn { nextTurn -= 1 }
+                    if nextTurn >= turns.count { nextTurn = 0 }
+                }
+            }
+            // A job that waited for the budget or a cap behind this one may start now.
+            condition.broadcast()
         }
 
         func stop() {
@@ -155,8 +247,12 @@ final class WorkerPool: Sendable {
             condition.lock()
             defer { condition.unlock() }
             let oldest = queues.values.compactMap(\.first?.queuedAt).min()
+            let now = monotonicSeconds()
             return LaneLoad(lane: lane, threads: threadCount, running: running, queued: queued,
-                            oldestWaitSeconds: oldest.map { max(0, monotonicSeconds() - $0) } ?? 0)
+                            oldestWaitSeconds: oldest.map { max(0, now - $0) } ?? 0,
+                            stalledSeconds: oldest.map { max(0, now - max($0, lastStartedAt)) } ?? 0,
+                            costInFlight: costInFlight, maxCostInFlight: budget.maxCostInFlight,
+                            refusedForClient: refusedForClient, refusedForLane: refusedForLane, withdrawn: withdrawn)
         }
 
         /// The next job whose caps allow it, taking the groups in turn; nil when none may start.
@@ -168,6 +264,9 @@ final class WorkerPool: Sendable {
                 let group = turns[index]
                 guard let job = queues[group]?.first else { continue }
                 guard job.caps.allSatisfy({ capped[$0.key, default: 0] < $0.limit }) else { continue }
+                // Over the budget, the turn waits here until enough running work ends: passing
+                // over a large job for small ones could keep it waiting for ever.
+                if let most = budget.maxCostInFlight, running > 0, costInFlight + job.cost > most { return nil }
                 queues[group]!.removeFirst()
                 queued -= 1
                 if queues[group]!.isEmpty {
@@ -178,6 +277,8 @@ final class WorkerPool: Sendable {
                     nextTurn = (index + 1) % turns.count
                 }
                 for cap in job.caps { capped[cap.key, default: 0] += 1 }
+                costInFlight += job.cost
+                lastStartedAt = monotonicSeconds()
                 return job
             }
             return nil
@@ -189,15 +290,19 @@ final class WorkerPool: Sendable {
                 if let job = take() {
                     running += 1
                     condition.unlock()
+                    let started = monotonicSeconds()
                     job.work()
+                    let took = monotonicSeconds() - started
                     condition.lock()
                     running -= 1
+                    costInFlight -= job.cost
+                    averageJobSeconds = averageJobSeconds == 0 ? took : averageJobSeconds * 0.8 + took * 0.2
                     for cap in job.caps {
                         let left = capped[cap.key, default: 1] - 1
                         capped[cap.key] = left > 0 ? left : nil
                     }
-                    // A cap freed may let a job start that another thread passed over.
-                    if !job.caps.isEmpty { condition.broadcast() }
+                    // A cap or budget freed may let a job start that another thread passed over.
+                    if !job.caps.isEmpty || job.cost > 0 { condition.broadcast() }
                     continue
                 }
                 if stopped && queued == 0 { break }

@@ -143,7 +143,7 @@ final class ConnectionMachineTests: XCTestCase {
     }
 
     func testHeadDeadlineAnswers408AndCloses() {
-        var m = machine()
+        var m = machine(now: 10)
         XCTAssertEqual(receive(&m, "GET /a HTTP/1.1\r\nHo", at: 10), [])
         XCTAssertEqual(steps(m.event(.timer, now: 14.9)), [])
         XCTAssertEqual(receive(&m, "st: x\r\n", at: 14.95), [])
@@ -153,16 +153,46 @@ final class ConnectionMachineTests: XCTestCase {
 
     func testNextDeadlineFollowsThePhase() {
         var m = machine(now: 0)
-        XCTAssertEqual(m.nextDeadline(), 30, "idle from the start")
-        _ = receive(&m, "GET /a HTTP/1.1\r\n", at: 10)
-        XCTAssertEqual(m.nextDeadline(), 15, "head deadline from its first byte")
-        _ = receive(&m, "Host: x\r\n\r\n", at: 11)
+        XCTAssertEqual(m.nextDeadline(), 5, "a new connection has the head timeout to send its first head")
+        _ = receive(&m, "GET /a HTTP/1.1\r\n", at: 3)
+        XCTAssertEqual(m.nextDeadline(), 5, "the first head's deadline runs from the accept, not from its first byte")
+        _ = receive(&m, "Host: x\r\n\r\n", at: 4)
         XCTAssertNil(m.nextDeadline(), "nothing to time while the handler runs")
         _ = ok(&m, sequences[0], at: 12)
         _ = m.event(.outputBlocked, now: 12)
         XCTAssertEqual(m.nextDeadline(), 22, "stalled write")
         _ = m.event(.outputDrained, now: 13)
-        XCTAssertEqual(m.nextDeadline(), 43, "idle again")
+        XCTAssertEqual(m.nextDeadline(), 43, "idle between requests: the idle timeout")
+        _ = receive(&m, "GET /b HTTP/1.1\r\n", at: 40)
+        XCTAssertEqual(m.nextDeadline(), 45, "a later head's deadline runs from its first byte")
+    }
+
+    /// A connection that never sends a byte is closed after the head timeout, not kept for the
+    /// idle timeout: 41 addresses × 250 such connections held every slot for a minute.
+    func testASilentConnectionIsClosedAfterTheHeadTimeout() {
+        var m = machine(now: 100)
+        XCTAssertEqual(m.quietSince, 100)
+        XCTAssertEqual(steps(m.event(.timer, now: 104.9)), [])
+        XCTAssertEqual(steps(m.event(.timer, now: 105)), [.close])
+    }
+
+    /// A client trickling its first head a byte at a time gets the head timeout from the accept.
+    func testATrickledFirstHeadTimesOutFromTheAccept() {
+        var m = machine(now: 0)
+        for (i, byte) in "GET /a HTTP/1.1\r\n".enumerated() {
+            XCTAssertEqual(receive(&m, String(byte), at: Double(i) * 0.25), [])
+        }
+        XCTAssertEqual(m.quietSince, 0, "quiet since the accept: the first to go when the server is full")
+        XCTAssertEqual(steps(m.event(.timer, now: 5)), [.send(408, close: true)])
+    }
+
+    func testQuietSinceIsNilWhileARequestIsWorkedOn() {
+        var m = machine(now: 0)
+        _ = receive(&m, "GET /a HTTP/1.1\r\nHost: x\r\n\r\n", at: 1)
+        XCTAssertNil(m.quietSince)
+        _ = ok(&m, sequences[0], at: 2)
+        _ = m.event(.outputDrained, now: 2)
+        XCTAssertEqual(m.quietSince, 2)
     }
 
     func testIdleConnectionClosesAfterTheIdleLimit() {

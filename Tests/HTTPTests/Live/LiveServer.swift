@@ -49,3 +49,19 @@ final class RecordingObserver: HTTPServerObserver, @unchecked Sendable {
     var opened: Int { lock.withLock { _opened } }
     var closed: Int { lock.withLock { _closed } }
 }
+
+/// Opens a connection from `source` (any 127.x.y.z address is this machine).
+func connect(from source: String, to port: Int) throws -> HTTPClientConnection? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    inet_pton(AF_INET, source, &local.sin_addr)
+    var remote = sockaddr_in()
+    remote.sin_family = sa_family_t(AF_INET)
+    remote.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
+    let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    let connected = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    guard bound == 0, connected == 0 else { close(fd); return nil }
+    return HTTPClientConnection(adopting: fd, timeoutSeconds: 5)
+}

@@ -44,11 +44,18 @@ final class SlowClientTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25)
     }
 
-    func testConnectionsOverTheCapAreTurnedAway() throws {
+    /// At `maxConnections`, the connection quiet the longest (idle, or silent since its accept)
+    /// is closed to admit a new one; only with every slot busy is the new one refused with 503.
+    func testAtTheCapTheQuietestConnectionMakesRoom() throws {
         var limits = HTTPLimits()
         limits.maxConnections = 2
+        let release = DispatchSemaphore(value: 0)
         let live = try LiveServer(limits: limits, eventLoops: 1) { router in
             router.get("/ok", execution: .inline) { _ in HTTPResponse() }
+            router.get("/held") { _ in
+                _ = release.wait(timeout: .now() + 10)
+                return HTTPResponse()
+            }
         }
         defer { live.stop() }
         let a = try live.connect(), b = try live.connect()
@@ -56,19 +63,20 @@ final class SlowClientTests: XCTestCase {
             try c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
             XCTAssertEqual(try c.readResponse().status, 200)
         }
-        let third = try live.connect()
-        let refused = try third.readResponse()
-        XCTAssertEqual(refused.status, 503)
-        XCTAssertTrue(third.waitForClose())
-        a.close()
-        // Once a slot is free, a new connection is served again.
-        var served = false
-        for _ in 0..<50 where !served {
-            Thread.sleep(forTimeInterval: 0.02)
-            let next = try live.connect()
-            try? next.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-            served = (try? next.readResponse().status) == 200
-        }
-        XCTAssertTrue(served)
+        // Both slots hold idle keep-alive connections: the one idle the longest makes room.
+        let c = try live.connect()
+        XCTAssertTrue(a.waitForClose(), "the connection idle the longest was closed for the new one")
+        try c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try c.readResponse().status, 200)
+        // With every slot working on a request, a new connection is refused.
+        for held in [b, c] { try held.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n") }
+        let deadline = Date().addingTimeInterval(5)
+        while live.server.workload.first(where: { $0.lane == .general })?.running != 2 && Date() < deadline { usleep(1000) }
+        let refused = try live.connect()
+        XCTAssertEqual(try refused.readResponse().status, 503)
+        XCTAssertTrue(refused.waitForClose())
+        release.signal()
+        release.signal()
+        for held in [b, c] { XCTAssertEqual(try held.readResponse().status, 200) }
     }
 }

@@ -80,4 +80,106 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(pool.load.first { $0.lane == .general }?.queued, 0)
         for _ in 0..<20 { release.signal() }
     }
+
+    /// A client with `maxQueuedPerClient` jobs waiting gets the next refused (429), another client
+    /// does not; a full lane refuses everyone (503); both say when to come back.
+    func testABudgetRefusesJobsBeyondItsQueues() {
+        let lane = WorkLane("renders")
+        let pool = WorkerPool(lanes: [lane: 1], budgets: [lane: LaneBudget(maxQueuedPerClient: 2, maxQueued: 3)])
+        defer { pool.stop() }
+        let release = DispatchSemaphore(value: 0)
+        func submit(_ group: String) -> WorkRefusal? {
+            pool.submit(lane: lane, group: group, caps: [], cost: 0, ticket: nil) { release.wait() }
+        }
+        XCTAssertNil(submit("a"))  // runs
+        waitUntil { pool.load.first { $0.lane == lane }?.running == 1 }
+        XCTAssertNil(submit("a"))
+        XCTAssertNil(submit("a"))
+        XCTAssertEqual(submit("a")?.status, .tooManyRequests, "two waiting already")
+        XCTAssertNil(submit("b"))
+        XCTAssertEqual(submit("c")?.status, .serviceUnavailable, "three waiting in the lane")
+        XCTAssertGreaterThanOrEqual(submit("c")?.retryAfterSeconds ?? 0, 1)
+        let load = pool.load.first { $0.lane == lane }
+        XCTAssertEqual(load?.refusedForClient, 1)
+        XCTAssertEqual(load?.refusedForLane, 2)
+        for _ in 0..<4 { release.signal() }
+    }
+
+    /// Jobs start only while their cost fits the budget beside what runs; one larger than the
+    /// budget runs alone; the turn waits for a large job rather than passing it over.
+    func testCostInFlightStaysWithinTheBudget() {
+        let lane = WorkLane("renders")
+        let pool = WorkerPool(lanes: [lane: 4], budgets: [lane: LaneBudget(maxCostInFlight: 100)])
+        defer { pool.stop() }
+        let record = Record()
+        let done = DispatchSemaphore(value: 0)
+        // @unchecked Sendable: guarded by its lock.
+        final class Cost: @unchecked Sendable {
+            let lock = NSLock()
+            var now = 0, most = 0
+            func add(_ n: Int) { lock.withLock { now += n; most = max(most, now) } }
+        }
+        let cost = Cost()
+        let sizes = [60, 60, 30, 250, 40, 40, 10]
+        for (i, size) in sizes.enumerated() {
+            _ = pool.submit(lane: lane, group: "g\(i % 3)", caps: [], cost: size, ticket: nil) {
+                record.begin("\(size)")
+                cost.add(size)
+                Thread.sleep(forTimeInterval: 0.03)
+                cost.add(-size)
+                done.signal()
+            }
+        }
+        for _ in sizes { XCTAssertEqual(done.wait(timeout: .now() + 5), .success) }
+        XCTAssertEqual(record.order.count, sizes.count, "every job ran, the one over the budget too")
+        XCTAssertLessThanOrEqual(cost.lock.withLock { cost.most }, 250, "the large job ran alone")
+        XCTAssertEqual(pool.load.first { $0.lane == lane }?.costInFlight, 0)
+    }
+
+    /// A queued job whose ticket is cancelled (its client went away) is dropped at once and
+    /// never runs; the job behind it moves up.
+    func testACancelledTicketWithdrawsAQueuedJob() {
+        let lane = WorkLane("renders")
+        let pool = WorkerPool(lanes: [lane: 1])
+        defer { pool.stop() }
+        let release = DispatchSemaphore(value: 0)
+        let ran = Record()
+        let done = DispatchSemaphore(value: 0)
+        _ = pool.submit(lane: lane, group: "a", caps: [], cost: 0, ticket: nil) { release.wait() }
+        waitUntil { pool.load.first { $0.lane == lane }?.running == 1 }
+        let ticket = WorkTicket()
+        _ = pool.submit(lane: lane, group: "gone", caps: [], cost: 0, ticket: ticket) { ran.begin("gone") }
+        _ = pool.submit(lane: lane, group: "b", caps: [], cost: 0, ticket: WorkTicket()) { ran.begin("b"); done.signal() }
+        XCTAssertEqual(pool.load.first { $0.lane == lane }?.queued, 2)
+        ticket.cancel()
+        XCTAssertEqual(pool.load.first { $0.lane == lane }?.queued, 1, "its slot is freed at once")
+        XCTAssertEqual(pool.load.first { $0.lane == lane }?.withdrawn, 1)
+        release.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(ran.order, ["b"])
+    }
+
+    /// A lane that starts jobs keeps its stall at zero however long one client's queue is; one
+    /// whose every thread is stuck shows the stall growing.
+    func testStalledSecondsGrowOnlyWhileNothingStarts() {
+        let lane = WorkLane("catalog")
+        let pool = WorkerPool(lanes: [lane: 1])
+        defer { pool.stop() }
+        let release = DispatchSemaphore(value: 0)
+        _ = pool.submit(lane: lane, group: "a", caps: [], cost: 0, ticket: nil) { release.wait() }
+        waitUntil { pool.load.first { $0.lane == lane }?.running == 1 }
+        _ = pool.submit(lane: lane, group: "b", caps: [], cost: 0, ticket: nil) {}
+        waitUntil { (pool.load.first { $0.lane == lane }?.stalledSeconds ?? 0) >= 0.05 }
+        release.signal()
+        waitUntil { pool.load.first { $0.lane == lane }?.queued == 0 }
+        XCTAssertEqual(pool.load.first { $0.lane == lane }?.stalledSeconds, 0)
+    }
+
+    func waitUntil(_ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("timed out", file: file, line: line) }
+            usleep(1000)
+        }
+    }
 }
