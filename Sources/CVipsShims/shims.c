@@ -1,6 +1,90 @@
+#include <errno.h>
+#include <malloc.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <vips/vips.h>
 #include "CVipsShims.h"
+
+struct CVipsStop {
+    gint references;
+    gint cancelled;
+    gint64 deadline;  /* g_get_monotonic_time() microseconds; 0 for none */
+};
+
+CVipsStop *cvips_stop_new(double seconds) {
+    CVipsStop *stop = g_new0(CVipsStop, 1);
+    stop->references = 1;
+    if (seconds > 0) stop->deadline = g_get_monotonic_time() + (gint64) (seconds * 1e6);
+    return stop;
+}
+
+static CVipsStop *stop_ref(CVipsStop *stop) {
+    g_atomic_int_inc(&stop->references);
+    return stop;
+}
+
+void cvips_stop_unref(CVipsStop *stop) {
+    if (stop != NULL && g_atomic_int_dec_and_test(&stop->references)) g_free(stop);
+}
+
+void cvips_stop_cancel(CVipsStop *stop) { g_atomic_int_set(&stop->cancelled, 1); }
+
+int cvips_stop_state(CVipsStop *stop) {
+    if (stop == NULL) return 0;
+    if (g_atomic_int_get(&stop->cancelled)) return 1;
+    if (stop->deadline && g_get_monotonic_time() > stop->deadline) return 2;
+    return 0;
+}
+
+/* Sets the libvips error and says whether the computation must end. */
+static int stopped(CVipsStop *stop) {
+    int state = cvips_stop_state(stop);
+    if (state == 1) vips_error("photoscroll", "render cancelled");
+    if (state == 2) vips_error("photoscroll", "render took longer than allowed");
+    return state != 0;
+}
+
+/* A worker computing a render yields to the threads that answer requests. Nice only rises
+ * (an unprivileged thread cannot lower it again), so a libvips worker that has computed a
+ * render stays this way for whatever it computes later (pyramid builds run niced anyway). */
+static void lower_priority(void) {
+    pid_t thread = (pid_t) syscall(SYS_gettid);
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, (id_t) thread);
+    if (errno == 0 && nice < 10) setpriority(PRIO_PROCESS, (id_t) thread, 10);
+}
+
+static void *guarded_start(VipsImage *out, void *a, void *b) {
+    lower_priority();
+    return vips_start_one(out, a, b);
+}
+
+static int guarded_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop_all) {
+    VipsRegion *in = (VipsRegion *) seq;
+    VipsRect *r = &out->valid;
+    if (stopped((CVipsStop *) b)) return -1;
+    if (vips_region_prepare(in, r) || vips_region_region(out, in, r, r->left, r->top)) return -1;
+    return 0;
+}
+
+static void unref_stop(gpointer data) { cvips_stop_unref((CVipsStop *) data); }
+
+int cvips_guarded(VipsImage *in, CVipsStop *stop, VipsImage **out) {
+    *out = vips_image_new();
+    if (vips_image_pio_input(in) || vips_image_pipelinev(*out, in->dhint, in, NULL) ||
+        vips_image_generate(*out, guarded_start, guarded_generate, vips_stop_one, in, stop)) {
+        g_object_unref(*out);
+        *out = NULL;
+        return -1;
+    }
+    /* The input lives as long as this image; so does the stop. */
+    g_object_ref(in);
+    vips_object_local(*out, in);
+    g_object_set_data_full(G_OBJECT(*out), "photoscroll-stop", stop_ref(stop), unref_stop);
+    return 0;
+}
 
 int cvips_init(const char *argv0) {
     if (VIPS_INIT(argv0) != 0) return -1;
@@ -21,6 +105,10 @@ void cvips_cache_flush(void) {
     vips_cache_set_max(0);
     vips_cache_set_max(operations);
 }
+
+void cvips_trim_heap(void) { malloc_trim(0); }
+
+void cvips_limit_heap_arenas(int count) { mallopt(M_ARENA_MAX, count > 0 ? count : 1); }
 
 /* Files are opened as sources, never by vips_image_new_from_file: that one reads a trailing
  * "[...]" in the name as load options, and a photo may well be called "beach[2].jpg]". */
@@ -99,10 +187,12 @@ typedef struct {
     VipsRect want;
     size_t sizeof_pixel;
     VipsPel *buffer;
+    CVipsStop *stop;
 } RowCopy;
 
 static int copy_wanted_rows(VipsRegion *region, VipsRect *area, void *a) {
     RowCopy *copy = a;
+    if (stopped(copy->stop)) return -1;
     VipsRect overlap;
     vips_rect_intersectrect(area, &copy->want, &overlap);
     size_t row_bytes = (size_t) copy->want.width * copy->sizeof_pixel;
@@ -113,9 +203,9 @@ static int copy_wanted_rows(VipsRegion *region, VipsRect *area, void *a) {
     return 0;
 }
 
-int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
     VipsImage *head = NULL, *flat = NULL;
-    RowCopy copy = {{left, top, width, height}, VIPS_IMAGE_SIZEOF_PEL(in), NULL};
+    RowCopy copy = {{left, top, width, height}, VIPS_IMAGE_SIZEOF_PEL(in), NULL, stop};
     int result = -1;
     *out = NULL;
     if (vips_extract_area(in, &head, 0, 0, in->Xsize, top + height, NULL)) return -1;
@@ -228,7 +318,7 @@ static void tile_error_exit(j_common_ptr info) {
     longjmp(error->escape, 1);
 }
 
-static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *want, VipsPel *buffer) {
+static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *want, VipsPel *buffer, CVipsStop *stop) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
@@ -263,6 +353,13 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
                    row + (size_t) (overlap.left - origin_x) * 3, (size_t) overlap.width * 3);
         }
         if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
+        if ((y & 63) == 63 && stopped(stop)) {
+            jpeg_abort_decompress(&decoder);
+            jpeg_destroy_decompress(&decoder);
+            fclose(file);
+            g_free(row);
+            return -1;
+        }
     }
     jpeg_abort_decompress(&decoder);
     jpeg_destroy_decompress(&decoder);
@@ -272,7 +369,7 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
 }
 
 int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
-                            int left, int top, int width, int height, VipsImage **out) {
+                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
     *out = NULL;
     VipsRect want = {left, top, width, height};
     VipsPel *buffer = g_try_malloc0((size_t) width * height * 3);
@@ -281,7 +378,7 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
         return -1;
     }
     for (int i = 0; i < count; i++) {
-        if (decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &want, buffer)) {
+        if (stopped(stop) || decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &want, buffer, stop)) {
             g_free(buffer);
             return -1;
         }

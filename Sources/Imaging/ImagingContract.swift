@@ -49,6 +49,14 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case io(String)
     /// Anything else libvips reported.
     case vips(String)
+    /// The render was stopped because nobody waits for it any more (`RenderStop.cancel`).
+    case cancelled
+    /// The render ran longer than its `RenderStop` allowed.
+    case tookTooLong(seconds: Double)
+
+    private static func spell(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
 
     public var description: String {
         switch self {
@@ -58,6 +66,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noSuchTile(let tile): "Tile \(tile) is outside the pyramid."
         case .io(let why): "A file could not be read or written (\(why))."
         case .vips(let why): "The image could not be processed (\(why))."
+        case .cancelled: "The render was stopped: nobody waits for it any more."
+        case .tookTooLong(let seconds): "The render took longer than the \(ImagingError.spell(seconds)) s this server allows one."
         }
     }
 }

@@ -7,8 +7,9 @@ extension PhotoRenderer {
     /// has at least the pixels the output needs, reading only the tiles the region covers (and of
     /// each only the rows down to the region's last), decoded straight into one image.
     /// Nil when that would mean more than `maxJoinedTiles` tiles (render from the source then).
+    /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`).
     public static func renderRegion(pyramid: TilePyramid, directory: String, _ rendition: RegionRendition,
-                                    settings: RenderSettings) throws -> [UInt8]? {
+                                    settings: RenderSettings, stop: RenderStop? = nil) throws -> [UInt8]? {
         try Vips.ensureInitialized()
         let r = rendition.region
         let W = Double(pyramid.width), H = Double(pyramid.height)
@@ -28,17 +29,27 @@ extension PhotoRenderer {
         for y in rows {
             for x in columns { paths.append(tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))) }
         }
-        var image = try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T,
-                                                   rect: PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T,
-                                                                   width: rect.width, height: rect.height))
-        image = try scaled(image, toWidth: rendition.width, height: rendition.height)
-        return try finish(image, rendition, settings: settings, inMemory: false)
+        return try (stop ?? RenderStop()).guarding {
+            var image = try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T,
+                                                       rect: PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T,
+                                                                       width: rect.width, height: rect.height),
+                                                       stop: stop)
+            image = try scaled(image, toWidth: rendition.width, height: rendition.height)
+            return try finish(image, rendition, settings: settings, inMemory: false, stop: stop)
+        }
     }
 
     /// A rendition read from the photo itself, for photos whose pyramid is not built yet (and for
     /// regions too large to join from tiles): decoded shrunk where the format allows, the
     /// rectangle mapped back into the stored orientation so that only it is turned upright.
-    public static func renderRegion(source: String, _ rendition: RegionRendition, settings: RenderSettings) throws -> [UInt8] {
+    /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`).
+    public static func renderRegion(source: String, _ rendition: RegionRendition, settings: RenderSettings,
+                                    stop: RenderStop? = nil) throws -> [UInt8] {
+        try (stop ?? RenderStop()).guarding { try renderRegionFromSource(source, rendition, settings: settings, stop: stop) }
+    }
+
+    private static func renderRegionFromSource(_ source: String, _ rendition: RegionRendition, settings: RenderSettings,
+                                               stop: RenderStop?) throws -> [UInt8] {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         let info = photo.info
         let r = rendition.region
@@ -55,13 +66,13 @@ extension PhotoRenderer {
         // A small rectangle is copied out row by row (a forward-only decoder never jumps, and only
         // the rectangle is held); a large one streams through the rest of the pipeline.
         let small = stored.width * stored.height <= 16 << 20
-        var piece = small && photo.loader.decodesInOrder ? try image.streamedCrop(stored) : try image.cropped(stored)
+        var piece = small && photo.loader.decodesInOrder ? try image.streamedCrop(stored, stop: stop) : try image.cropped(stored)
         if orientation != .up {
-            if !small { piece = try piece.inMemory() }
+            if !small { piece = try piece.guarded(by: stop).inMemory() }
             piece = try piece.autorotated()
         }
         piece = try scaled(piece, toWidth: rendition.width, height: rendition.height)
-        return try finish(piece, rendition, settings: settings, inMemory: !small)
+        return try finish(piece, rendition, settings: settings, inMemory: !small, stop: stop)
     }
 
     /// The level pixels that hold `region` of the full image, rounded outwards.
@@ -93,7 +104,9 @@ extension PhotoRenderer {
     /// Tone, mirroring, rotation and encoding, in that order (tone first is the same picture and
     /// leaves fewer bands to turn). `inMemory` says whether the image still streams from a photo,
     /// which turning needs copied out first.
-    static func finish(_ source: VipsImage, _ rendition: RegionRendition, settings: RenderSettings, inMemory large: Bool) throws -> [UInt8] {
+    /// Every computation here is guarded by `stop`.
+    static func finish(_ source: VipsImage, _ rendition: RegionRendition, settings: RenderSettings, inMemory large: Bool,
+                       stop: RenderStop? = nil) throws -> [UInt8] {
         var image = source
         switch rendition.tone {
         case .color: break
@@ -101,7 +114,7 @@ extension PhotoRenderer {
         case .bitonal: image = try image.greyscale().thresholded(at: 128)
         }
         let turns = rendition.degrees.truncatingRemainder(dividingBy: 90) == 0
-        if large && (rendition.mirrored || rendition.degrees != 0) { image = try image.inMemory() }
+        if large && (rendition.mirrored || rendition.degrees != 0) { image = try image.guarded(by: stop).inMemory() }
         if rendition.mirrored { image = try image.flippedHorizontally() }
         if turns {
             if rendition.degrees != 0 { image = try image.rotated(quarterTurns: Int(rendition.degrees) / 90) }
@@ -113,6 +126,7 @@ extension PhotoRenderer {
             image = try image.rotated(degrees: rendition.degrees, background: background)
         }
         let q = settings.jpegQuality
+        image = try image.guarded(by: stop)
         switch rendition.format {
         case .jpeg: return try image.jpeg(quality: q)
         case .png: return try image.encoded(suffix: rendition.tone == .bitonal ? ".png[strip,bitdepth=1]" : ".png[strip]")

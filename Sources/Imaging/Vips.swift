@@ -43,6 +43,62 @@ public enum Vips {
 
     /// Drops every cached operation, so that only images still referenced stay alive.
     static func dropCache() { cvips_cache_flush() }
+
+    /// Lets go of what a burst of renders leaves behind: libvips' operation cache (and with it
+    /// the decoded pixels it holds; it fills again as work comes), then the free pages of every
+    /// C heap arena (`malloc_trim`: glibc keeps what threads freed in arenas of their own, so
+    /// resident memory stays at its peak otherwise). Takes a few milliseconds on a large heap.
+    public static func releaseMemory() {
+        if isInitialized { cvips_cache_flush() }
+        cvips_trim_heap()
+    }
+
+    /// Caps the C heap's arenas (glibc's `M_ARENA_MAX`, by default eight per core): fewer
+    /// half-empty arenas left behind by threads that allocated in bursts. Call once at start,
+    /// before the threads are made.
+    public static func limitHeapArenas(to count: Int) {
+        cvips_limit_heap_arenas(Int32(max(1, count)))
+    }
+}
+
+/// A way to stop one render from another thread (its client has gone), or by itself once it has
+/// run longer than allowed. The computation notices at its next strip or tile and fails with
+/// `ImagingError.cancelled` or `.tookTooLong`; what it had allocated is released as it unwinds.
+// @unchecked Sendable: the C stop is changed only through atomics (and freed by its last reference).
+public final class RenderStop: @unchecked Sendable {
+    fileprivate let pointer: OpaquePointer
+    /// The time allowed, in seconds; nil for no limit.
+    public let seconds: Double?
+
+    /// A stop whose deadline is `seconds` from now (nil: none).
+    public init(seconds: Double? = nil) {
+        self.seconds = seconds
+        pointer = cvips_stop_new(seconds ?? 0)
+    }
+
+    deinit { cvips_stop_unref(pointer) }
+
+    /// Asks the render to end as soon as it can; safe from any thread, any number of times.
+    public func cancel() { cvips_stop_cancel(pointer) }
+
+    /// Why the render must end, or nil while it may go on.
+    public var reason: ImagingError? {
+        switch cvips_stop_state(pointer) {
+        case 1: .cancelled
+        case 2: .tookTooLong(seconds: seconds ?? 0)
+        default: nil
+        }
+    }
+
+    /// Runs `body`; whatever it throws once this stop has fired becomes the stop's own reason,
+    /// so a computation cut short never passes for a damaged photo.
+    public func guarding<T>(_ body: () throws -> T) throws -> T {
+        if let reason { throw reason }
+        do { return try body() } catch {
+            if let reason { throw reason }
+            throw error
+        }
+    }
 }
 
 /// One reference to a libvips image; released when the Swift object goes away.
@@ -85,13 +141,13 @@ final class VipsImage {
 
     /// `rect` of a grid of JPEG tiles laid row by row, `columns` wide, `tileSize` apart (edge
     /// tiles may be smaller), decoded into memory as 8-bit sRGB.
-    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect) throws -> VipsImage {
+    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         let copies = paths.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var pointers = copies.map { UnsafePointer($0) }
         guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
-                                      Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &out) == 0,
+                                      Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &out) == 0,
               let out else { throw lastError(kind: .corrupt) }
         return VipsImage(owning: out)
     }
@@ -216,9 +272,18 @@ final class VipsImage {
 
     /// The rectangle, read by streaming the image from its first row: for decoders that only go
     /// forwards (JPEG, PNG), where asking for a rectangle far down makes libvips buffer the photo.
-    func streamedCrop(_ rect: PixelRect) throws -> VipsImage {
+    func streamedCrop(_ rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
         // This is where the decoder runs, so a failure here is a damaged photo.
-        try derive(failing: .corrupt) { cvips_rows_in_order(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &$0) }
+        try derive(failing: .corrupt) {
+            cvips_rows_in_order(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &$0)
+        }
+    }
+
+    /// The same pixels, computed only while `stop` allows: whatever computes this image (an
+    /// encoder, `inMemory`) fails at its next region once the stop has fired. Itself without a stop.
+    func guarded(by stop: RenderStop?) throws -> VipsImage {
+        guard let stop else { return self }
+        return try derive { cvips_guarded(pointer, stop.pointer, &$0) }
     }
 
     func resized(horizontal: Double, vertical: Double) throws -> VipsImage {

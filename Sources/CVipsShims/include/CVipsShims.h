@@ -16,6 +16,12 @@ void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, 
 /// Empties the operation cache but keeps its limits (vips_cache_drop_all would tear it down).
 void cvips_cache_flush(void);
 
+/// Gives the free pages of every glibc heap arena back to the kernel (malloc_trim).
+void cvips_trim_heap(void);
+
+/// Caps glibc's heap arenas (M_ARENA_MAX); call before the threads that allocate are made.
+void cvips_limit_heap_arenas(int count);
+
 /// The loader libvips would use for the file ("VipsForeignLoadJpegSource"), or NULL if none.
 const char *cvips_find_loader(const char *path);
 
@@ -49,10 +55,30 @@ int cvips_extract_bands(VipsImage *in, int first, int bands, VipsImage **out);
 /// A rectangle of the image.
 int cvips_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
+/// A way to stop one render: cancelled from any thread, or past its deadline. Reference-counted:
+/// the render holds one reference and every image guarded by it another, so an image that a
+/// cache keeps after the render never points at freed memory.
+typedef struct CVipsStop CVipsStop;
+
+/// A new stop (one reference) whose deadline is `seconds` from now; 0 or less: no deadline.
+CVipsStop *cvips_stop_new(double seconds);
+void cvips_stop_unref(CVipsStop *stop);
+/// Asks every computation guarded by `stop` to end; safe from any thread.
+void cvips_stop_cancel(CVipsStop *stop);
+/// 0 while the render may go on, 1 once cancelled, 2 once past its deadline.
+int cvips_stop_state(CVipsStop *stop);
+
+/// A new image with `in`'s pixels, computed on demand like `in`, that fails (and so ends the
+/// computation it is part of) at its next region once `stop` says so. Each libvips worker that
+/// computes it has its CPU priority lowered (nice 10) for good: renders yield to answering
+/// requests. Not an operation, so never shared through libvips' operation cache.
+int cvips_guarded(VipsImage *in, CVipsStop *stop, VipsImage **out);
+
 /// The rectangle of `in`, read by streaming every row from the top down to its last row and
 /// keeping only its own pixels: a sequential decoder never jumps, and only strips are held.
 /// The result is a small image in memory, with `in`'s interpretation and orientation.
-int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+/// `stop` (may be NULL) ends it between strips.
+int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
 
 /// Scales by hscale × vscale with libvips' default (Lanczos 3) kernel.
 int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
@@ -102,8 +128,9 @@ int cvips_add_alpha(VipsImage *in, VipsImage **out);
 /// The rectangle (left, top, width, height) of a grid of JPEG tiles, `columns` wide and laid row
 /// by row with their top left corners tile_size apart, decoded with libjpeg as 8-bit RGB into one
 /// image in memory; only rows up to the rectangle's last are decoded.
+/// `stop` (may be NULL) ends it between tiles and every few rows.
 int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
-                            int left, int top, int width, int height, VipsImage **out);
+                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
 
 /// Encodes in the format a suffix names, with its options (".png[bitdepth=1]"); *buffer is freed with g_free.
 int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length);

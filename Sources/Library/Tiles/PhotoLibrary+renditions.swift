@@ -5,8 +5,9 @@ extension PhotoLibrary {
     /// A region of the photo's current version, scaled, turned and encoded: from memory, or
     /// rendered from the built pyramid's tiles (from the photo itself while there is none yet) and
     /// kept in the same memory cache as the tiles. Concurrent callers for the same rendition share
-    /// one render. Blocks: call it off the event loop.
-    public func rendition(of photo: Photo, _ rendition: RegionRendition) throws -> [UInt8] {
+    /// one render. Blocks: call it off the event loop. `stop` ends the render early; a caller that
+    /// waited on another's render which was stopped gets that error too.
+    public func rendition(of photo: Photo, _ rendition: RegionRendition, stop: RenderStop? = nil) throws -> [UInt8] {
         try cachedOrFilled(TileKey(version: photo.version, rendition: rendition.name)) { () throws -> [UInt8] in
             guard let pyramid = photo.pyramid(tileSize: configuration.settings.tileSize) else {
                 throw ImagingError.corrupt("the photo's size is not known")
@@ -15,7 +16,7 @@ extension PhotoLibrary {
             // A pyramid is renamed into place whole, so its first tile means all of it is there.
             let built = access(renderer.tilePath(in: directory, TileCoordinate(z: 0, x: 0, y: 0)), R_OK) == 0
             return try renderer.renderRegion(source: photo.sourcePath, pyramidDirectory: built ? directory : nil,
-                                             pyramid: pyramid, rendition)
+                                             pyramid: pyramid, rendition, stop: stop)
         }
     }
 }

@@ -16,6 +16,9 @@ public protocol PhotoRendering: Sendable {
     /// A region of the photo scaled, turned and encoded: cut from the built pyramid in
     /// `pyramidDirectory` when there is one, else rendered from the source.
     func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8]
+    /// The same, ended early when `stop` fires (`ImagingError.cancelled`, `.tookTooLong`).
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
+                      stop: RenderStop?) throws -> [UInt8]
     /// What the header says about when, how and where the photo was taken; nil from renderers
     /// that cannot tell (the file's modification time stands in for the date then).
     func metadata(_ path: String) throws -> PhotoMetadata?
@@ -23,6 +26,14 @@ public protocol PhotoRendering: Sendable {
 
 extension PhotoRendering {
     public func metadata(_ path: String) throws -> PhotoMetadata? { nil }
+
+    /// For renderers that cannot be stopped midway: checked before and after.
+    public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
+                             stop: RenderStop?) throws -> [UInt8] {
+        try (stop ?? RenderStop()).guarding {
+            try renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+    }
 
     /// Where a built pyramid keeps its thumbnail.
     public func thumbnailPath(in directory: String) -> String { directory + "/thumbnail.jpg" }
@@ -68,10 +79,16 @@ public struct VipsPhotoRendering: PhotoRendering {
 
     public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid,
                              _ rendition: RegionRendition) throws -> [UInt8] {
+        try renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition, stop: nil)
+    }
+
+    public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid,
+                             _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8] {
         if let pyramidDirectory,
-           let bytes = try PhotoRenderer.renderRegion(pyramid: pyramid, directory: pyramidDirectory, rendition, settings: settings) {
+           let bytes = try PhotoRenderer.renderRegion(pyramid: pyramid, directory: pyramidDirectory, rendition, settings: settings,
+                                                      stop: stop) {
             return bytes
         }
-        return try PhotoRenderer.renderRegion(source: source, rendition, settings: settings)
+        return try PhotoRenderer.renderRegion(source: source, rendition, settings: settings, stop: stop)
     }
 }

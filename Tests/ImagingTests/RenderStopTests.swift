@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+@testable import Imaging
+
+/// A render can be stopped midway, by another thread (its client went away) or by its own
+/// deadline, in each part that takes time: libvips' pipelines, the row-by-row crop, the tile
+/// decoder. What it had allocated is let go as it unwinds.
+final class RenderStopTests: XCTestCase {
+    var fixtures: Fixtures!
+    let settings = RenderSettings(jpegQuality: 85)
+
+    override func setUpWithError() throws { fixtures = try Fixtures() }
+    override func tearDown() { fixtures = nil }
+
+    /// A turned, full-size PNG of a 2400×1800 photo: long enough that a stop lands inside it.
+    var heavy: RegionRendition {
+        RegionRendition(region: PixelRect(x: 0, y: 0, width: 2400, height: 1800), width: 2400, height: 1800, degrees: 33, format: .png)
+    }
+
+    func testADeadlineStopsARenderFromThePhoto() throws {
+        let source = try fixtures.gradient("big.jpg", width: 2400, height: 1800)
+        let started = Date()
+        XCTAssertThrowsError(try PhotoRenderer.renderRegion(source: source, heavy, settings: settings, stop: RenderStop(seconds: 0.02))) {
+            XCTAssertEqual($0 as? ImagingError, .tookTooLong(seconds: 0.02))
+        }
+        let stopped = Date().timeIntervalSince(started)
+        let whole = Date()
+        XCTAssertNoThrow(try PhotoRenderer.renderRegion(source: source, heavy, settings: settings, stop: RenderStop(seconds: 60)))
+        XCTAssertLessThan(stopped, Date().timeIntervalSince(whole) / 2, "the stopped render ran on")
+    }
+
+    func testCancellingFromAnotherThreadStopsARenderFromThePyramid() throws {
+        let source = try fixtures.gradient("big.jpg", width: 2400, height: 1800)
+        let directory = fixtures.path("pyramid")
+        let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+        let stop = RenderStop()
+        stop.cancel()
+        XCTAssertThrowsError(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, heavy, settings: settings, stop: stop)) {
+            XCTAssertEqual($0 as? ImagingError, .cancelled)
+        }
+        // Midway: the stop fires while libvips computes the turned image.
+        let midway = RenderStop()
+        let image = try VipsImage.open(source, access: .sequential).rotated(degrees: 33, background: [0, 0, 0])
+        let guarded = try image.guarded(by: midway)
+        DispatchQueue.global().async { midway.cancel() }
+        XCTAssertThrowsError(try midway.guarding { try guarded.encoded(suffix: ".png") }) { XCTAssertEqual($0 as? ImagingError, .cancelled) }
+        // A stopped computation leaves nothing behind: the same image renders whole afterwards.
+        XCTAssertNoThrow(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, heavy, settings: settings, stop: RenderStop()))
+    }
+
+    func testTheStreamedCropAndTheTileDecoderStopToo() throws {
+        let source = try fixtures.gradient("big.jpg", width: 2400, height: 1800)
+        let stop = RenderStop()
+        stop.cancel()
+        let photo = try VipsImage.open(source, access: .sequential)
+        XCTAssertThrowsError(try photo.streamedCrop(PixelRect(x: 0, y: 1000, width: 100, height: 100), stop: stop))
+        let directory = fixtures.path("pyramid")
+        _ = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+        XCTAssertThrowsError(try VipsImage.decodedJPEGTiles([PhotoRenderer.tilePath(in: directory, TileCoordinate(z: 0, x: 0, y: 0))],
+                                                            columns: 1, tileSize: 256, rect: PixelRect(x: 0, y: 0, width: 10, height: 10),
+                                                            stop: stop))
+        // A sequential decoder cannot go back: a new one reads the same rectangle whole.
+        XCTAssertNoThrow(try VipsImage.open(source, access: .sequential).streamedCrop(PixelRect(x: 0, y: 1000, width: 100, height: 100), stop: RenderStop()))
+    }
+}
