@@ -7,9 +7,10 @@ BIN_DEBUG := .build/debug/photoscroll
 
 .PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test typecheck fuzz fuzz-build
 
-## Seconds `make fuzz` runs the request-parser fuzzer; `make test` gives it 60.
+## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests); `make test` gives each 30.
 FUZZ_SECONDS ?= 300
 FUZZ_BIN := .build/fuzz/release/HTTPFuzz
+IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
 
 ## Install what is missing, build the release binary, serve http://localhost:8080 (a demo library if no photos are set).
 run: deps release
@@ -20,7 +21,7 @@ run: deps release
 test: deps test-deps build
 	$(MAKE) typecheck
 	$(MAKE) unit-test
-	$(MAKE) fuzz FUZZ_SECONDS=60
+	$(MAKE) fuzz FUZZ_SECONDS=30
 	$(MAKE) browser-test
 	@if [ "$$(id -u)" -eq 0 ]; then $(MAKE) test-container; \
 	else echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"; fi
@@ -48,15 +49,19 @@ typecheck:
 browser-test: build
 	PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
 
-## libFuzzer on the request parser and the chunked decoder (Sources/HTTPFuzz), with AddressSanitizer,
-## for FUZZ_SECONDS; seeds in Fuzz/corpus, new finds in .build/fuzz-corpus. A crash stops it with
-## exit 1 and leaves the input as crash-*; replay it with `swift run HTTPFuzz crash-…`.
+## libFuzzer with AddressSanitizer, FUZZ_SECONDS each: the request parser and the chunked decoder
+## (Sources/HTTPFuzz; seeds in Fuzz/corpus, finds in .build/fuzz-corpus), then IIIF image requests
+## resolved against image sizes and limits (Sources/IIIFFuzz; Fuzz/iiif-corpus, .build/iiif-fuzz-corpus).
+## A crash stops it with exit 1 and leaves the input as crash-*; replay it with `swift run HTTPFuzz crash-…`
+## (or IIIFFuzz).
 fuzz: fuzz-build
-	@mkdir -p .build/fuzz-corpus
+	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/ .build/fuzz-corpus Fuzz/corpus
+	$(IIIF_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/iiif- .build/iiif-fuzz-corpus Fuzz/iiif-corpus
 
 fuzz-build: deps
 	swift build -c release --product HTTPFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
+	swift build -c release --product IIIFFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 
 ## Benchmarks against nginx and vips dzsave; each prints its ratio.
 bench: release

@@ -49,6 +49,8 @@ let package = Package(
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
         .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP"]),
+        // libFuzzer target for the IIIF image request grammar and its limits (`make fuzz`).
+        .executableTarget(name: "IIIFFuzz", dependencies: ["IIIF"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),

@@ -50,17 +50,38 @@ extension ImageRequest {
             if !limits.allows(width: out.width, height: out.height) { out = limits.fitted(width: out.width, height: out.height) }
             constrained = true
         }
+        var degrees = rotation.degrees
+        if degrees >= 360 { degrees = 0 }
+        // The limits hold for the answer as sent: turned, it is the bounding box of the turned
+        // image (a 45° turn of a 50 MP answer is a 100 MP one). A size sized to the limits
+        // shrinks until its turned box fits; a size asked for exactly is refused.
+        var shrunkToTurn = false
+        if constrained {
+            var box = Self.turnedBox(width: out.width, height: out.height, degrees: degrees)
+            if !limits.allows(width: box.width, height: box.height) {
+                let fitted = limits.fitted(width: box.width, height: box.height)
+                var scale = min(Double(fitted.width) / Double(box.width), Double(fitted.height) / Double(box.height))
+                let wanted = out
+                // Rounding can leave the turned box a pixel over: shrink a little more until it fits.
+                repeat {
+                    out = (max(1, Int(Double(wanted.width) * scale)), max(1, Int(Double(wanted.height) * scale)))
+                    box = Self.turnedBox(width: out.width, height: out.height, degrees: degrees)
+                    scale *= 0.999
+                } while !limits.allows(width: box.width, height: box.height) && (out.width > 1 || out.height > 1)
+                shrunkToTurn = true
+            }
+        }
         let upscaled = out.width > rw || out.height > rh
         if upscaled && !size.upscaling {
             throw .bad("Size \(out.width)×\(out.height) is larger than the \(rw)×\(rh) region: start the size with ^ to scale it up.")
         }
-        if !constrained && !limits.allows(width: out.width, height: out.height) {
-            throw .bad("Size \(out.width)×\(out.height) is more than this service returns (see maxArea, maxWidth and maxHeight in info.json).")
+        let turned = Self.turnedBox(width: out.width, height: out.height, degrees: degrees)
+        if !constrained && !limits.allows(width: turned.width, height: turned.height) {
+            let what = turned == (out.width, out.height) ? "Size \(out.width)×\(out.height)" : "Size \(out.width)×\(out.height) turned \(Self.spell(degrees))° (\(turned.width)×\(turned.height))"
+            throw .bad("\(what) is more than this service returns (see maxArea, maxWidth and maxHeight in info.json).")
         }
-        var degrees = rotation.degrees
-        if degrees >= 360 { degrees = 0 }
         let full = region == PixelRegion(x: 0, y: 0, width: imageWidth, height: imageHeight)
-        let isMax = (!upscaled && out == maxSize) || (upscaled && size.form == .max)
+        let isMax = (!upscaled && out == maxSize) || (upscaled && size.form == .max) || (shrunkToTurn && size.form == .max)
         return ResolvedImageRequest(region: region, width: out.width, height: out.height, mirrored: rotation.mirrored,
                                     degrees: degrees, quality: quality, format: format, upscaled: upscaled,
                                     isFull: full, isMaxSize: isMax)
@@ -89,6 +110,17 @@ extension ImageRequest {
             throw .bad("Region \(x),\(y),\(w),\(h) of the \(width)×\(height) image is empty.")
         }
         return clipped
+    }
+
+    /// The size of a `width` × `height` image turned clockwise by `degrees`: the bounding box of
+    /// its turned corners, rounded as libvips rounds it (a quarter turn swaps the sides exactly).
+    public static func turnedBox(width: Int, height: Int, degrees: Double) -> (width: Int, height: Int) {
+        let quarter = degrees.truncatingRemainder(dividingBy: 90) == 0
+        if quarter { return Int(degrees / 90) % 2 == 1 ? (height, width) : (width, height) }
+        let radians = degrees * Double.pi / 180
+        let c = abs(cos(radians)), s = abs(sin(radians))
+        let w = Double(width), h = Double(height)
+        return (max(1, Int(w * c + h * s + 0.5)), max(1, Int(w * s + h * c + 0.5)))
     }
 
     /// `length` scaled, rounded to the nearest pixel, at least one.

@@ -25,6 +25,9 @@ public struct ResolvedImageRequest: Hashable, Sendable {
             + ImageRequest.spell(degrees) + "/" + quality.rawValue + "." + format.rawValue
     }
 
+    /// The size of the answer as sent: the scaled region turned (`ImageRequest.turnedBox`).
+    public var answerSize: (width: Int, height: Int) { ImageRequest.turnedBox(width: width, height: height, degrees: degrees) }
+
     /// Whether the answer is the region's pixels in colour, scaled and nothing else: what a
     /// pyramid tile can be.
     public var isPlainColor: Bool {

@@ -195,6 +195,36 @@ final class ImageRequestGrammarTests: XCTestCase {
         XCTAssertEqual(upMax.canonicalPath, "full/^max/0/default.jpg")
     }
 
+    /// Every limit holds for the answer as sent, after rotation: the 45° turn of a `max` that
+    /// fills maxArea is shrunk until its bounding box fits (it answered 10102×10102, twice
+    /// maxArea, on a 10000×7500 photo); an exact size whose turn breaks a limit is refused.
+    func testLimitsHoldAfterRotation() throws {
+        let limits = ImageLimits(maxArea: 50_000_000)
+        let turned = try resolve("0,0,10000,7500/max/45/default.png", width: 10000, height: 7500, limits: limits)
+        let answer = turned.answerSize
+        XCTAssertLessThanOrEqual(answer.width * answer.height, 50_000_000, "\(answer)")
+        XCTAssertGreaterThan(answer.width * answer.height, 49_000_000, "shrunk no more than the limit needs: \(answer)")
+        XCTAssertEqual(turned.canonicalPath, "full/max/45/default.png", "still max: as large as the limits allow")
+        XCTAssertEqual(ImageRequest.turnedBox(width: 8164, height: 6123, degrees: 45).width, 10102, "libvips' bounding box")
+        // Quarter turns swap the sides, so maxWidth and maxHeight trade places.
+        let wide = ImageLimits(maxArea: 1_000_000, maxWidth: 300, maxHeight: 100)
+        let upright = try resolve("full/max/90/default.jpg", width: 300, height: 200, limits: wide)
+        XCTAssertLessThanOrEqual(upright.answerSize.width, 300)
+        XCTAssertLessThanOrEqual(upright.answerSize.height, 100)
+        XCTAssertEqual(upright.answerSize.height, 100)
+        let boxed = try resolve("full/!300,300/30/default.png", width: 300, height: 200, limits: ImageLimits(maxArea: 40_000))
+        XCTAssertLessThanOrEqual(boxed.answerSize.width * boxed.answerSize.height, 40_000)
+        XCTAssertThrowsError(try resolve("full/300,200/45/default.jpg", width: 300, height: 200, limits: ImageLimits(maxArea: 60_000)),
+                             "an exact size whose turned box is over maxArea")
+        XCTAssertNoThrow(try resolve("full/300,200/0/default.jpg", width: 300, height: 200, limits: ImageLimits(maxArea: 60_000)))
+        XCTAssertThrowsError(try resolve("full/300,100/90/default.jpg", width: 300, height: 200, limits: wide),
+                             "300×100 turned is 100×300: taller than maxHeight")
+        for degrees in stride(from: 0.0, to: 360, by: 7.5) {
+            let r = try resolve("full/max/\(degrees)/default.png", width: 4000, height: 3000, limits: ImageLimits(maxArea: 1_000_000))
+            XCTAssertLessThanOrEqual(r.answerSize.width * r.answerSize.height, 1_000_000, "\(degrees)°")
+        }
+    }
+
     func testRotationIsNormalisedAndSpelled() throws {
         XCTAssertEqual(try resolve("full/max/360/default.jpg").degrees, 0)
         XCTAssertEqual(try resolve("full/max/360/default.jpg").canonicalPath, "full/max/0/default.jpg")
