@@ -139,7 +139,7 @@ public final class Application: Sendable {
             host: configuration.host, port: configuration.port,
             eventLoops: configuration.eventLoops == 0 ? cores : configuration.eventLoops,
             workerThreads: configuration.workerThreads == 0 ? max(4, cores * 2) : configuration.workerThreads,
-            limits: limits, lanes: WorkLanes.threads(configuration, cores: cores))
+            limits: limits, lanes: WorkLanes.threads(configuration, cores: cores), laneBudgets: WorkLanes.budgets(configuration))
     }
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).

@@ -16,6 +16,8 @@ final class OperationsApplicationMetricsTests: XCTestCase {
         "photoscroll_comment_commit_seconds", "photoscroll_comment_commit_batch_size", "photoscroll_comment_feed_connected",
         "photoscroll_pyramids_built_total", "photoscroll_pyramid_builds_elsewhere_total",
         "photoscroll_worker_queue_length", "photoscroll_worker_busy_threads", "photoscroll_worker_oldest_wait_seconds",
+        "photoscroll_worker_stalled_seconds", "photoscroll_worker_cost_in_flight", "photoscroll_worker_cost_budget",
+        "photoscroll_worker_refused_total", "photoscroll_worker_withdrawn_total",
         "process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds", "process_max_fds",
         "process_cpu_seconds_total", "process_threads", "process_start_time_seconds", "photoscroll_build_info",
     ]

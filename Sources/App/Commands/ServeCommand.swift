@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Imaging
 
 /// `photoscroll [serve]`: serves the library, the API and the web page until SIGTERM or SIGINT.
 public struct ServeCommand: Command, Equatable {
@@ -23,6 +25,9 @@ public struct ServeCommand: Command, Equatable {
         let logger = Self.logger(configuration)
         // Before Application starts any thread, so every thread inherits the blocked mask.
         ShutdownSignals.block()
+        // Threads that allocate in bursts (renders) leave freed memory in arenas of their own;
+        // fewer arenas keep less of it (`RenderMemory` gives the rest back after a burst).
+        Vips.limitHeapArenas(to: 2 * System.coreCount)
         return try Self.logging(logger) { try Application(configuration: configuration, logger: logger).run() }
     }
 }

@@ -166,6 +166,8 @@ extension Configuration {
         }
         try check(rendersPerPhoto >= 1, "rendersPerPhoto must be at least 1.")
         try check(rendersPerClient >= 1, "rendersPerClient must be at least 1.")
+        try check(iiifRenderPixels > 0, "iiifRenderPixels must be positive.")
+        try check(iiifRenderSeconds > 0, "iiifRenderSeconds must be positive.")
         for (name, value) in [("headerTimeoutSeconds", headerTimeoutSeconds), ("idleTimeoutSeconds", idleTimeoutSeconds),
                               ("writeTimeoutSeconds", writeTimeoutSeconds), ("shutdownGraceSeconds", shutdownGraceSeconds)] {
             try check(value > 0, "\(name) must be positive.")

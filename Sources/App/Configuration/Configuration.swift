@@ -63,9 +63,9 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var eventLoops = 0
     @Setting("worker threads for slow work in no lane of its own, such as static files (0: twice the cores, at least 4)")
     public var workerThreads = 0
-    @Setting("open connections at most")
+    @Setting("open connections at most; when full, the one quiet the longest (idle, or silent since it was accepted) is closed for a new one")
     public var maxConnections = 10_000
-    @Setting("time to send a request head")
+    @Setting("time to send a request head; the first from the accept, so a connection that sends nothing is closed then")
     public var headerTimeoutSeconds = 10.0
     @Setting("idle keep-alive connections are closed after this")
     public var idleTimeoutSeconds = 60.0
@@ -81,7 +81,7 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var iiifMaxWidth = 0
     @Setting("highest IIIF image answer (`maxHeight`; 0: as `iiifMaxWidth`)")
     public var iiifMaxHeight = 0
-    @Setting("open connections from one address; at the cap its longest-idle one is closed for a new one, with none idle the new one gets 503 (0: no cap; behind a proxy, set `trustedProxies` or raise it; below 6, a browser's own connections are refused and the server warns at start)")
+    @Setting("open connections from one client (an address; an IPv6 /64); at the cap its longest-quiet one is closed for a new one, with none quiet the new one gets 503 (0: no cap; behind a proxy, set `trustedProxies` or raise it; below 6, a browser's own connections are refused and the server warns at start)")
     public var maxConnectionsPerClient = 256
     @Setting("worker threads for photo listings (0: 2)")
     public var catalogWorkers = 0
@@ -93,6 +93,16 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var rendersPerPhoto = 2
     @Setting("on-demand renders for one client address at once; more wait their turn")
     public var rendersPerClient = 4
+    @Setting("threads for IIIF renditions (any region, size or turn that is not a pyramid tile), at a lower CPU priority than answering requests (0: half the cores, at least 1)", in: 0...1024)
+    public var iiifRenderWorkers = 0
+    @Setting("pixels of IIIF renditions in the making at once (what each decodes plus what it answers); more wait their turn")
+    public var iiifRenderPixels = 100_000_000
+    @Setting("longest one IIIF rendition may take; then it is stopped and answered 503")
+    public var iiifRenderSeconds = 30.0
+    @Setting("IIIF renditions one client (an address, an IPv6 /64) may have waiting; one more is 429 with `Retry-After`", in: 1...10_000)
+    public var iiifQueuePerClient = 4
+    @Setting("IIIF renditions waiting in all; one more is 503 with `Retry-After`", in: 1...100_000)
+    public var iiifQueue = 32
     @Setting("`GET /photos/{id}/original` answers and the page shows a download button (false: 404, no button)")
     public var downloadOriginals = true
     @Setting("photo records carry where they were taken (`details.location`, from GPS EXIF); false: the position never leaves the server")

@@ -16,8 +16,10 @@ enum CrossOrigin {
     }
 
     /// A client error as problem+json that a page on another site can read too.
-    static func problem(_ status: HTTPStatus, _ detail: String) -> HTTPError {
-        HTTPError(status, detail, headers: HTTPHeaders([allowOrigin]))
+    static func problem(_ status: HTTPStatus, _ detail: String, retryAfterSeconds: Int? = nil) -> HTTPError {
+        var headers = HTTPHeaders([allowOrigin])
+        if let retryAfterSeconds { headers.add("Retry-After", String(retryAfterSeconds)) }
+        return HTTPError(status, detail, headers: headers)
     }
 
     private static func isTokenListByte(_ byte: UInt8) -> Bool {

@@ -31,15 +31,63 @@ extension IIIFRoutes {
             return .response(HTTPResponse(status: .notModified, headers: kept))
         }
         if let image = library.cachedImage(key) { return .response(HTTPResponse(headers: headers, body: .bytes(image.bytes))) }
-        return .offload { [library, logger] in
+        guard let rendition else {
+            // A pyramid tile: read (or, before the pyramid is built, rendered) in the images lane.
+            return .offload { [library, logger] in
+                do {
+                    return HTTPResponse(headers: headers, body: .bytes(try library.image(of: photo, tile: key.tile)))
+                } catch let error as ImagingError {
+                    logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
+                    throw CrossOrigin.problem(.notFound, ClientText.photoError(error.description, of: photo))
+                }
+            }
+        }
+        // Anything else is a rendition: in a lane of its own, within its budget of pixels, time
+        // and queue, and stopped when its client goes away.
+        return .order(WorkOrder(lane: WorkLanes.renders, cost: Self.cost(resolved), abandonable: true,
+                                refusalHeaders: HTTPHeaders([CrossOrigin.allowOrigin])) { [library, logger, renderSeconds, memory] ticket in
             do {
-                let bytes = try rendition.map { try library.rendition(of: photo, $0) } ?? library.image(of: photo, tile: key.tile)
+                let bytes = try memory.run { try Self.render(rendition, of: photo, library: library, seconds: renderSeconds, ticket: ticket) }
                 return HTTPResponse(headers: headers, body: .bytes(bytes))
+            } catch ImagingError.cancelled {
+                throw CrossOrigin.problem(.serviceUnavailable, "The rendition was stopped: its client went away.", retryAfterSeconds: 1)
+            } catch ImagingError.tookTooLong(let seconds) {
+                logger.warning("rendition stopped: too slow", [("photo", String(photo.id)), ("path", request.path), ("seconds", "\(seconds)")])
+                throw CrossOrigin.problem(.serviceUnavailable, ImagingError.tookTooLong(seconds: seconds).description
+                                          + " Ask for a smaller size or region, or try again later.", retryAfterSeconds: Int(seconds.rounded(.up)))
             } catch let error as ImagingError {
                 logger.warning("cannot render", [("photo", String(photo.id)), ("path", request.path), ("error", "\(error)")])
                 throw CrossOrigin.problem(.notFound, ClientText.photoError(error.description, of: photo))
             }
+        })
+    }
+
+    /// Renders with a stop of its own: cancelled with the ticket (its client went away), or
+    /// past `seconds`. Identical requests share one render; when the one rendering for the
+    /// others was stopped because its own client left, the others try again themselves.
+    static func render(_ rendition: RegionRendition, of photo: Photo, library: PhotoLibrary, seconds: Double,
+                       ticket: WorkTicket) throws -> [UInt8] {
+        var attempts = 0
+        while true {
+            let stop = RenderStop(seconds: seconds)
+            ticket.onCancel { stop.cancel() }
+            do {
+                return try library.rendition(of: photo, rendition, stop: stop)
+            } catch ImagingError.cancelled where !ticket.isCancelled && attempts < 3 {
+                attempts += 1
+            }
         }
+    }
+
+    /// What a rendition costs in the lane's budget, in pixels: the answer as sent (turned), and
+    /// what is decoded for it: a pyramid level or a shrink-on-load decode with at least the
+    /// pixels asked for, so up to four times the scaled size (at most the region, at least an
+    /// eighth of it each way).
+    static func cost(_ resolved: ResolvedImageRequest) -> Int {
+        let answer = resolved.answerSize
+        let region = resolved.region.width * resolved.region.height
+        let decoded = min(region, max(4 * resolved.width * resolved.height, region / 64))
+        return decoded + answer.width * answer.height
     }
 
     /// The hot path: an unconditional request naming a pyramid tile that is in memory, answered

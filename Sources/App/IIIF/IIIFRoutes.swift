@@ -22,6 +22,10 @@ struct IIIFRoutes: Sendable {
     let logger: Logger
     /// Hot tiles' answers, shared with the photo routes.
     let answers: TileAnswers
+    /// Longest one rendition may take (`iiifRenderSeconds`).
+    var renderSeconds: Double = 30
+    /// Gives memory back after a burst of renditions.
+    var memory = RenderMemory()
 
     /// The Image API's prefix: `/iiif/3`.
     static let prefix = "/iiif/3"

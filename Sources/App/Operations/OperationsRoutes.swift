@@ -1,5 +1,6 @@
 import HTTP
 import Observability
+import Synchronization
 
 /// `/healthz`, `/readyz` and `/metrics`: what orchestrators and scrapers ask a running server.
 ///
@@ -18,9 +19,12 @@ public enum OperationsRoutes {
     ///     answers 503 while it does not (tiles and the page are still served meanwhile).
     ///   - isDraining: whether shutdown has begun; `/healthz` and `/readyz` then answer 503 so a
     ///     load balancer stops sending work while in-flight requests finish.
-    ///   - workload: every worker lane's load now, for `/metrics`.
-    ///   - saturation: the lanes falling behind (their oldest queued job has waited too long);
-    ///     `/readyz` answers 503 naming them while there are any.
+    ///   - workload: every worker lane's load now, for `/metrics` and `/readyz`.
+    ///   - saturation: the lanes falling behind (their oldest queued job has waited too long).
+    ///     `/readyz` names them in its detail and still answers 200 (`"status":"busy"`): one
+    ///     abusive client keeping a lane busy must not take every replica out of a load
+    ///     balancer. Only a catalog lane that has started no job for `stallSeconds` while jobs
+    ///     wait, so that listings truly cannot be answered, makes it 503.
     ///   - degradation: why the server works but not fully (a folder of photos cannot be
     ///     reached), or nil. `/readyz` then answers 200 `{"status":"degraded","detail":…}`: what
     ///     is there is still served, so traffic should keep coming.
@@ -32,12 +36,21 @@ public enum OperationsRoutes {
         isDraining: @escaping @Sendable () -> Bool = { false },
         workload: @escaping @Sendable () -> [LaneLoad] = { [] },
         saturation: @escaping @Sendable () -> [LaneLoad] = { [] },
-        degradation: @escaping @Sendable () -> String? = { nil }
+        degradation: @escaping @Sendable () -> String? = { nil },
+        stallSeconds: Double = 2
     ) {
         let process = ProcessMetrics(metrics: metrics)
         let queued = metrics.gauge("photoscroll_worker_queue_length", help: "Requests waiting for a worker thread, by lane.")
         let busy = metrics.gauge("photoscroll_worker_busy_threads", help: "Worker threads at work, by lane.")
         let waited = metrics.gauge("photoscroll_worker_oldest_wait_seconds", help: "How long the oldest waiting request of a lane has waited.")
+        let stalled = metrics.gauge("photoscroll_worker_stalled_seconds",
+                                    help: "How long requests of a lane have waited while it started none (every thread stuck).")
+        let cost = metrics.gauge("photoscroll_worker_cost_in_flight", help: "Cost of the work running in a lane (pixels, for renders).")
+        let budget = metrics.gauge("photoscroll_worker_cost_budget", help: "Most cost a lane runs at once (pixels, for renders).")
+        let refused = metrics.counter("photoscroll_worker_refused_total",
+                                      help: "Requests a lane refused, by reason: client (429, too many waiting for one client) or lane (503).")
+        let withdrawn = metrics.counter("photoscroll_worker_withdrawn_total", help: "Queued requests dropped because their client went away.")
+        let counted = LaneCounts()
 
         router.get("/healthz", execution: .inline) { _ in
             try isDraining() ? unavailable("The server is shutting down.") : statusResponse("ok")
@@ -49,12 +62,16 @@ public enum OperationsRoutes {
             guard isDatabaseReachable() else {
                 return unavailable("The database cannot be reached; tiles already built are still served. Reconnecting.")
             }
-            let behind = saturation()
-            guard behind.isEmpty else {
-                let lanes = behind.map { "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)" }
-                return unavailable("The server is saturated: " + lanes.joined(separator: ", ") + ".")
+            if let listings = workload().first(where: { $0.lane == WorkLanes.catalog }), listings.stalledSeconds >= stallSeconds {
+                return unavailable("Photo listings cannot be answered: \(listings.queued) waiting, and none started for "
+                                   + "\(String(format: "%.1f", listings.stalledSeconds)) s.")
             }
-            if let detail = degradation() { return try statusResponse("degraded", detail: detail) }
+            let behind = saturation()
+            let busy = behind.isEmpty ? nil : "Busy: " + behind.map {
+                "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)"
+            }.joined(separator: ", ") + "; everything else is answered as usual."
+            if let detail = degradation() { return try statusResponse("degraded", detail: [detail, busy].compactMap { $0 }.joined(separator: " ")) }
+            if let busy { return try statusResponse("busy", detail: busy) }
             return try statusResponse("ready")
         }
 
@@ -65,10 +82,30 @@ public enum OperationsRoutes {
                 queued.set(Double(load.queued), lane)
                 busy.set(Double(load.running), lane)
                 waited.set(load.oldestWaitSeconds, lane)
+                stalled.set(load.stalledSeconds, lane)
+                cost.set(Double(load.costInFlight), lane)
+                if let most = load.maxCostInFlight { budget.set(Double(most), lane) }
+                let (client, full, gone) = counted.advance(load)
+                if client > 0 { refused.increment(by: Double(client), [("lane", load.lane.name), ("reason", "client")]) }
+                if full > 0 { refused.increment(by: Double(full), [("lane", load.lane.name), ("reason", "lane")]) }
+                if gone > 0 { withdrawn.increment(by: Double(gone), lane) }
             }
             var headers = HTTPHeaders()
             headers.set("Cache-Control", "no-store")
             return HTTPResponse(contentType: metricsContentType, bytes: Array(metrics.render().utf8), headers: headers)
+        }
+    }
+
+    /// The pool's running totals of refusals and withdrawals, turned into increments of the counters.
+    final class LaneCounts: Sendable {
+        private let seen = Mutex<[WorkLane: (Int, Int, Int)]>([:])
+
+        func advance(_ load: LaneLoad) -> (client: Int, lane: Int, withdrawn: Int) {
+            seen.withLock { seen in
+                let before = seen[load.lane] ?? (0, 0, 0)
+                seen[load.lane] = (load.refusedForClient, load.refusedForLane, load.withdrawn)
+                return (max(0, load.refusedForClient - before.0), max(0, load.refusedForLane - before.1), max(0, load.withdrawn - before.2))
+            }
         }
     }
 

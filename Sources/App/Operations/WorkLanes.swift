@@ -11,6 +11,9 @@ enum WorkLanes {
     static let images = WorkLane("images")
     /// Upload bodies written to disk, and their completion (fsync, header check, the move into the photos folder).
     static let uploads = WorkLane("uploads")
+    /// IIIF renditions: any region, size or turn that is not a pyramid tile. The costly kind
+    /// anyone can ask for, so it has a budget of its own and never holds up the lanes above.
+    static let renders = WorkLane("renders")
 
     /// Threads per lane from the configuration; 0 means the default stated on each key.
     static func threads(_ configuration: Configuration, cores: Int) -> [WorkLane: Int] {
@@ -19,6 +22,13 @@ enum WorkLanes {
             comments: configuration.commentWorkers == 0 ? 2 : configuration.commentWorkers,
             images: configuration.imageWorkers == 0 ? max(2, cores) : configuration.imageWorkers,
             uploads: configuration.uploadWorkers == 0 ? 4 : configuration.uploadWorkers,
+            renders: configuration.iiifRenderWorkers == 0 ? max(1, cores / 2) : configuration.iiifRenderWorkers,
         ]
+    }
+
+    /// What the lanes take on before refusing: only renders have a budget.
+    static func budgets(_ configuration: Configuration) -> [WorkLane: LaneBudget] {
+        [renders: LaneBudget(maxQueuedPerClient: configuration.iiifQueuePerClient, maxQueued: configuration.iiifQueue,
+                             maxCostInFlight: configuration.iiifRenderPixels)]
     }
 }

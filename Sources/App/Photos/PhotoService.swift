@@ -19,6 +19,8 @@ public final class PhotoService: Sendable {
     let serviceBase: ServiceBase
     let rendersPerPhoto: Int
     let rendersPerClient: Int
+    /// Longest one IIIF rendition may take.
+    let renderSeconds: Double
     let downloadOriginals: Bool
     let showLocation: Bool
 
@@ -51,6 +53,7 @@ public final class PhotoService: Sendable {
         self.serviceBase = ServiceBase(publicURL: configuration.publicURL)
         self.rendersPerPhoto = configuration.rendersPerPhoto
         self.rendersPerClient = configuration.rendersPerClient
+        self.renderSeconds = configuration.iiifRenderSeconds
         self.downloadOriginals = configuration.downloadOriginals
         self.showLocation = configuration.showLocation
     }
@@ -84,7 +87,8 @@ public final class PhotoService: Sendable {
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
                                  downloadOriginals: downloadOriginals, showLocation: showLocation)
         routes.register(on: &router)
-        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger, answers: answers)
+        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger, answers: answers,
+                   renderSeconds: renderSeconds)
             .register(on: &router)
     }
 
