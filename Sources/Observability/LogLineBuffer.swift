@@ -12,8 +12,11 @@ import POSIX
 /// Text lines cannot be forged: control characters, backslashes, C1 controls, line and
 /// paragraph separators and bidirectional overrides in a message or value are written as
 /// escapes (`\n`, `\x1b`, `\u{202e}`), so a `%0a` in a path never starts a new line. A value
-/// holding a space or a quote is quoted, with its quotes escaped. JSON lines escape by the one
-/// rule of `JSONEscaping`.
+/// holding a space or a quote is quoted, with its quotes escaped. Nothing in the message part
+/// can pass for a field: a message holding `=` or a quote is written quoted, and a value inside
+/// it (an access line's path) is quoted when it holds a space, `=` or a quote, so
+/// `GET /x%20remote=6.6.6.6` is logged as `GET "/x remote=6.6.6.6" 404 …`. JSON lines escape by the
+/// one rule of `JSONEscaping`.
 public final class LogLineBuffer {
     public let format: LogFormat
     /// Where `flush` writes; nil for a buffer that only builds lines in memory.
@@ -99,10 +102,19 @@ public final class LogLineBuffer {
         prefixLabel = label
     }
 
-    /// Part of the message.
+    /// Part of the message, as prose: spaces are kept, and the part is quoted when it holds `=`
+    /// or a quote, so no field can be planted in it.
     public func message(_ part: String) {
         switch format {
-        case .text: escaped(part, quoting: false)
+        case .text: escapedMessage(part, spacesQuote: false)
+        case .json: jsonEscaped(part)
+        }
+    }
+
+    /// A value inside the message (a path, a name): quoted when it holds a space, `=` or a quote.
+    public func messageValue(_ part: String) {
+        switch format {
+        case .text: escapedMessage(part, spacesQuote: true)
         case .json: jsonEscaped(part)
         }
     }
@@ -185,9 +197,9 @@ public final class LogLineBuffer {
             }
         }
         begin(level: .info, label: label, seconds: seconds, milliseconds: milliseconds)
-        message(method)
+        messageValue(method)
         messageSpace()
-        message(path)
+        messageValue(path)
         messageSpace()
         message(status)
         endMessage()
@@ -208,8 +220,8 @@ public final class LogLineBuffer {
                                  path p: UnsafeBufferPointer<UInt8>, status: Int, bytes: Int, elapsed: Int,
                                  remote r: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let mb = m.baseAddress, let pb = p.baseAddress, let rb = r.baseAddress,
-              Self.isPlain(mb, m.count, low: 0x21, checkQuote: true, allowHigh: false),
-              Self.isPlain(pb, p.count, low: 0x21, checkQuote: true, allowHigh: false),
+              Self.isPlain(mb, m.count, low: 0x21, checkQuote: true, allowHigh: false, checkEquals: true),
+              Self.isPlain(pb, p.count, low: 0x21, checkQuote: true, allowHigh: false, checkEquals: true),
               Self.isPlain(rb, r.count, low: 0x21, checkQuote: true, allowHigh: false) else { return false }
         // The time, the prefix, the values twice, three statuses' worth of digits and the keys.
         reserve(24 + prefixAfterTime.count + 2 * (m.count + p.count) + r.count + 2 * 20 + 3 * 3 + 64)
@@ -370,11 +382,13 @@ public final class LogLineBuffer {
     }
 
     /// Whether every byte is at least `low`, and neither a backslash nor (with `checkQuote`) a
-    /// quote, nor (unless `allowHigh`) 0x7F or above; eight bytes at a time, one branch a word.
+    /// quote, nor (with `checkEquals`) `=`, nor (unless `allowHigh`) 0x7F or above; eight bytes
+    /// at a time, one branch a word.
     @inline(__always)
-    private static func isPlain(_ base: UnsafePointer<UInt8>, _ n: Int, low: UInt8, checkQuote: Bool, allowHigh: Bool) -> Bool {
+    private static func isPlain(_ base: UnsafePointer<UInt8>, _ n: Int, low: UInt8, checkQuote: Bool, allowHigh: Bool,
+                                checkEquals: Bool = false) -> Bool {
         let lows = ones &* UInt64(low)
-        let backslashes = ones &* 0x5c, quotes = ones &* 0x22
+        let backslashes = ones &* 0x5c, quotes = ones &* 0x22, equals = ones &* 0x3d
         var i = 0
         while i + 8 <= n {
             let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
@@ -387,12 +401,16 @@ public final class LogLineBuffer {
                 let q = w ^ quotes
                 bad |= (q &- ones) & ~q
             }
+            if checkEquals {
+                let e = w ^ equals
+                bad |= (e &- ones) & ~e
+            }
             if bad & highs != 0 { return false }
             i += 8
         }
         while i < n {
             let b = base[i]
-            if b < low || (!allowHigh && b >= 0x7f) || b == 0x5c || (checkQuote && b == 0x22) { return false }
+            if b < low || (!allowHigh && b >= 0x7f) || b == 0x5c || (checkQuote && b == 0x22) || (checkEquals && b == 0x3d) { return false }
             i += 1
         }
         return true
@@ -445,6 +463,24 @@ public final class LogLineBuffer {
                 return
             }
             let needsQuotes = quoting && bytes.contains { $0 == 0x20 || $0 == 0x22 }
+            if needsQuotes { byte(0x22) }
+            escapeScalars(String(decoding: bytes, as: UTF8.self), quoted: needsQuotes)
+            if needsQuotes { byte(0x22) }
+        }
+    }
+
+    /// Text: a part of the message, escaped as `escaped` does, and quoted when it holds `=` or a
+    /// quote (and, with `spacesQuote`, a space): nothing after a space in it can read as a field.
+    private func escapedMessage(_ string: String, spacesQuote: Bool) {
+        withBytes(string) { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            reserve(bytes.count * 10 + 2)
+            (storage + count).update(from: base, count: bytes.count)
+            if Self.isPlain(storage + count, bytes.count, low: spacesQuote ? 0x21 : 0x20, checkQuote: true, allowHigh: false, checkEquals: true) {
+                count += bytes.count
+                return
+            }
+            let needsQuotes = bytes.contains { $0 == 0x22 || $0 == 0x3d || (spacesQuote && $0 == 0x20) }
             if needsQuotes { byte(0x22) }
             escapeScalars(String(decoding: bytes, as: UTF8.self), quoted: needsQuotes)
             if needsQuotes { byte(0x22) }

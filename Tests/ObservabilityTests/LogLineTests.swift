@@ -46,6 +46,45 @@ final class LogLineTests: XCTestCase {
             + #" path=/a\r\nstatus=500 agent=x\x1b[31mred q="say \"hi\" \\o/" bidi=abc\u{202e}gpj.exe c1=\u{9b}2J sep=a\u{2028}b"#)
     }
 
+    /// Nothing in the message part can pass for a field: `GET /x%20remote=6.6.6.6%20status=200`
+    /// used to log `GET /x remote=6.6.6.6 status=200 200 …`, whose first `remote=` was the
+    /// attacker's. A message holding `=` or a quote is quoted whole; an access line's path is
+    /// quoted as a value.
+    func testTheMessagePartCannotCarryFields() {
+        let buffer = LogLineBuffer(format: .text, fileDescriptor: nil)
+        buffer.accessLine(label: "http", seconds: 1_700_000_000, milliseconds: 0, method: "GET", path: "/x remote=6.6.6.6 status=200",
+                          status: 404, bytes: 10, elapsed: 1, remote: "192.0.2.9")
+        let line = buffer.text
+        XCTAssertEqual(line, #"2023-11-14T22:13:20.000Z info    http: GET "/x remote=6.6.6.6 status=200" 404 method=GET path="/x remote=6.6.6.6 status=200" status=404 bytes=10 ms=1 remote=192.0.2.9"# + "\n")
+        XCTAssertEqual(Self.unquotedFields(line)["remote"], ["192.0.2.9"], "the only remote field is the real one")
+        XCTAssertEqual(Self.unquotedFields(line)["status"], ["404"])
+        let record = LogRecord(date: Date(timeIntervalSince1970: 0), level: .warning, label: "library",
+                               message: "degraded: folder a remote=6.6.6.6 is away", metadata: [("folders", "a")])
+        XCTAssertEqual(StreamLogSink.text(record), #"1970-01-01T00:00:00.000Z warning library: "degraded: folder a remote=6.6.6.6 is away" folders=a"#)
+        XCTAssertEqual(Self.unquotedFields(StreamLogSink.text(record))["remote"], nil)
+        let quote = LogRecord(date: Date(timeIntervalSince1970: 0), level: .info, label: "t", message: #"say "x" y"#)
+        XCTAssertEqual(StreamLogSink.text(quote), #"1970-01-01T00:00:00.000Z info    t: "say \"x\" y""#)
+    }
+
+    /// The `key=value` tokens of a text line outside quotes, as a log parser reads them.
+    static func unquotedFields(_ line: String) -> [String: [String]] {
+        var tokens: [String] = [], current = "", quoted = false, escaped = false
+        for character in line {
+            if escaped { current.append(character); escaped = false; continue }
+            if character == "\\" { escaped = true; current.append(character); continue }
+            if character == "\"" { quoted.toggle(); current.append(character); continue }
+            if character == " " && !quoted { tokens.append(current); current = ""; continue }
+            current.append(character)
+        }
+        tokens.append(current)
+        var fields: [String: [String]] = [:]
+        for token in tokens where !token.hasPrefix("\"") {
+            guard let equals = token.firstIndex(of: "=") else { continue }
+            fields[String(token[..<equals]), default: []].append(String(token[token.index(after: equals)...]).trimmingCharacters(in: .newlines))
+        }
+        return fields
+    }
+
     func testPlainValuesAreWrittenAsTheyAre() {
         let record = LogRecord(date: Date(timeIntervalSince1970: 0.25), level: .warning, label: "library",
                                message: "pyramid failed", metadata: [("photo", "3"), ("error", "disk full"), ("empty", ""), ("name", "Ana Łódź")])
@@ -73,6 +112,7 @@ final class LogLineTests: XCTestCase {
     func testAccessLinesAreTheGeneralCallsByteForByte() {
         // The one-pass access line must spell every line as the general calls do, plain or not.
         let paths = ["/photos/1/tiles/3/1/0.jpg", "/", "/a b", "/say\"hi\"", "/back\\slash", "/new%0aline\nforged",
+                     "/x remote=6.6.6.6 status=200", "/a=b",
                      "/caf\u{e9}", "/\u{202e}gpj.exe", String(repeating: "/long", count: 400), ""]
         let methods = ["GET", "HEAD", "POST", "BREW"]
         let remotes = ["127.0.0.1", "::1", "[2001:db8::1]:443", "odd host"]
@@ -87,9 +127,9 @@ final class LogLineTests: XCTestCase {
                                 path: path, status: status, bytes: bytes, elapsed: i * 3, remote: remote)
                 let general = LogLineBuffer(format: format, fileDescriptor: nil)
                 general.begin(level: .info, label: "http", seconds: 1_764_584_400 + i, milliseconds: i * 37 % 1000)
-                general.message(method)
+                general.messageValue(method)
                 general.messageSpace()
-                general.message(path)
+                general.messageValue(path)
                 general.messageSpace()
                 general.message(status)
                 general.endMessage()

@@ -79,7 +79,27 @@ final class AccessLogTests: XCTestCase {
         live.stop()
         let logged = lines(path)
         XCTAssertEqual(logged.count, 1, logged.joined(separator: "\n"))
-        XCTAssertTrue(logged[0].contains(#"GET /x\n2026-01-01T00:00:00.000Z error   http: forged\r\x1b[2J 200"#), String(logged[0]))
+        XCTAssertTrue(logged[0].contains(#"GET "/x\n2026-01-01T00:00:00.000Z error   http: forged\r\x1b[2J" 200"#), String(logged[0]))
         XCTAssertTrue(logged[0].contains(#" path="/x\n2026-01-01T00:00:00.000Z error   http: forged\r\x1b[2J" "#), String(logged[0]))
+    }
+
+    /// The attack of the issue, over the wire: `GET /x%20remote=6.6.6.6%20status=200` must not
+    /// put a `remote=` or `status=` field of the client's choosing on the line.
+    func testAPathCannotPlantFieldsInTheMessage() throws {
+        let (path, fd) = try logFile()
+        defer { close(fd); unlink(path) }
+        let live = try LiveServer(sink: StreamLogSink(format: .text, fileDescriptor: fd)) { router in
+            router.get("/ok", execution: .inline) { _ in HTTPResponse() }
+        }
+        let connection = try live.connect()
+        try connection.send("GET /x%20remote=6.6.6.6%20status=200 HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try connection.readResponse().status, 404)
+        live.stop()
+        let logged = lines(path)
+        XCTAssertEqual(logged.count, 1)
+        let line = String(logged[0])
+        XCTAssertTrue(line.contains(#"http: GET "/x remote=6.6.6.6 status=200" 404 method=GET"#), line)
+        XCTAssertEqual(line.components(separatedBy: " remote=").count, 4, "twice the path's, inside quotes, and the real one: \(line)")
+        XCTAssertTrue(line.hasSuffix(" remote=127.0.0.1"), line)
     }
 }
