@@ -48,10 +48,13 @@ struct ChunkedDecoder: Sendable {
                         digits += 1
                         index += 1
                     }
-                    // Only chunk extensions (";name=value"), possibly after whitespace, may follow the size.
-                    while index < line.upperBound, bytes[index] == RequestParser.space || bytes[index] == RequestParser.tab { index += 1 }
-                    if digits == 0 || (index < line.upperBound && bytes[index] != UInt8(ascii: ";")) {
+                    if digits == 0 {
                         return (position, .invalid(.bad("A chunk size must be hexadecimal digits.")))
+                    }
+                    // Only chunk extensions may follow the size, exactly as RFC 9112 §7.1.1 spells
+                    // them: whitespace alone ("d \r\n") is no extension.
+                    guard Self.isExtensionList(bytes, from: index, to: line.upperBound) else {
+                        return (position, .invalid(.bad("A chunk size may be followed only by chunk extensions (;name=value).")))
                     }
                     if body.count + size > maxBodyBytes {
                         return (position, .invalid(RequestError(.contentTooLarge, "The request body is larger than \(maxBodyBytes) bytes.")))
@@ -88,6 +91,60 @@ struct ChunkedDecoder: Sendable {
                 }
             }
         }
+    }
+}
+
+extension ChunkedDecoder {
+    /// Whether `bytes[from..<to]` is `*( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )`,
+    /// where a name is a token and a value a token or a quoted-string (RFC 9112 §7.1.1, RFC 9110 §5.6).
+    static func isExtensionList(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> Bool {
+        var i = from
+        func skipWhitespace() { while i < end, bytes[i] == RequestParser.space || bytes[i] == RequestParser.tab { i += 1 } }
+        func token() -> Bool {
+            let start = i
+            while i < end, RequestParser.isTokenByte(bytes[i]) { i += 1 }
+            return i > start
+        }
+        func quotedString() -> Bool {
+            guard i < end, bytes[i] == 0x22 else { return false }
+            i += 1
+            while i < end {
+                let byte = bytes[i]
+                if byte == 0x22 { i += 1; return true }
+                if byte == 0x5C {
+                    // quoted-pair: a backslash and one HTAB, SP, VCHAR or obs-text.
+                    guard i + 1 < end, Self.isQuotedText(bytes[i + 1]) || bytes[i + 1] == 0x22 || bytes[i + 1] == 0x5C else { return false }
+                    i += 2
+                } else {
+                    guard Self.isQuotedText(byte) else { return false }
+                    i += 1
+                }
+            }
+            return false
+        }
+        while i < end {
+            skipWhitespace()
+            guard i < end, bytes[i] == UInt8(ascii: ";") else { return false }
+            i += 1
+            skipWhitespace()
+            guard token() else { return false }
+            let afterName = i
+            skipWhitespace()
+            if i < end, bytes[i] == UInt8(ascii: "=") {
+                i += 1
+                skipWhitespace()
+                guard token() || quotedString() else { return false }
+            } else {
+                i = afterName
+            }
+        }
+        return true
+    }
+
+    /// qdtext: HTAB, SP, visible ASCII but the quote and backslash, and obs-text.
+    static func isQuotedText(_ byte: UInt8) -> Bool {
+        byte == RequestParser.tab || byte == RequestParser.space || byte == 0x21 || (0x23...0x5B).contains(byte)
+            || (0x5D...0x7E).contains(byte) || byte >= 0x80
     }
 }
 

@@ -38,6 +38,19 @@ final class ChunkedDecoderTests: XCTestCase {
         } else { XCTFail("expected 413") }
     }
 
+    /// RFC 9112 §7.1.1 to the letter: a size, then only `;name[=value]` extensions, with optional
+    /// whitespace around `;` and `=`; whitespace on its own after the size (`d \r\n`) is not a form.
+    func testTheChunkSizeLineFollowsTheGrammarExactly() {
+        for line in ["2;a", "2;a=b", "2 ;a", "2; a", "2\t;\ta = b", "2;a=\"q \\\" ; x\"", "2;a;b=c;d", "2;a=\"\"", "2;!#$%&'*+-.^_`|~=v"] {
+            XCTAssertEqual(try? decode("\(line)\r\nab\r\n0\r\n\r\n").get(), Array("ab".utf8), line.debugDescription)
+        }
+        for line in ["2 ", "2\t", "2 ;", "2;", "2;a=", "2;a b", "2;a=\"open", "2;a=\"\u{7f}\"", "2;=b", "2;a=b c", "2;a=b;", "2 x", "2;a=\"q\"x",
+                     "2;a=\"\\\u{1}\""] {
+            guard case .failure(let error) = decode("\(line)\r\nab\r\n0\r\n\r\n") else { XCTFail("accepted \(line.debugDescription)"); continue }
+            XCTAssertEqual(error.status, .badRequest, line.debugDescription)
+        }
+    }
+
     func testMalformedChunksAre400() {
         for text in ["zz\r\nab\r\n0\r\n\r\n", "2\r\nabc\r\n0\r\n\r\n", "2\nab\r\n0\r\n\r\n", "\r\n", "2 x\r\nab\r\n0\r\n\r\n"] {
             guard case .failure(let error) = decode(text) else { return XCTFail("accepted \(text.debugDescription)") }

@@ -13,6 +13,7 @@ final class ParserFuzzingTests: XCTestCase {
         "4\r\nWiki\r\n5;name=value\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nExpires: never\r\n\r\n",
         "10\r\n", "5\r\nhello\r\n5\r\nworld\r\n0\r\n\r\n",
         "zz\r\nab\r\n0\r\n\r\n", "2\r\nabc\r\n0\r\n\r\n", "2\nab\r\n0\r\n\r\n", "\r\n", "2 x\r\nab\r\n0\r\n\r\n",
+        "d \r\nhello, world!\r\n0\r\n\r\n", "2 ; a = \"q\\\"\" ;b\r\nab\r\n0\r\n\r\n",
     ]
 
     /// Every seed: a file name and its bytes. The first byte picks the split point, so each
