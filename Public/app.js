@@ -13,6 +13,7 @@ import { Scrubber } from './ui/scrubber.js';
 import { Composer } from './ui/composer.js';
 import { PhotoActions } from './ui/photo-actions.js';
 import { FullScreen } from './ui/fullscreen.js';
+import { UploadPanel } from './ui/upload-panel.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
@@ -38,6 +39,15 @@ const sequence = library;
 const grid = new PhotoGrid(gridList, library);
 new Scrubber(gridView, grid, library);
 const albums = new AlbumsView(albumsView);
+// Photos added with the Add button or dropped on the grid go into the list shown (an album's folder, or the library).
+new UploadPanel(byId('uploads', HTMLElement), {
+  dropTarget: gridView,
+  addButton: byId('add-photos', HTMLButtonElement),
+  input: byId('add-input', HTMLInputElement),
+  dropHint: byId('drop-hint', HTMLElement),
+  album: () => library.album,
+  accepts: () => !gridView.hidden,
+});
 
 /** The routing state: what the views shown so far leave for the next route to know. */
 const state = {
@@ -347,7 +357,7 @@ function hideGrid() {
 function updateCount() {
   const count = library.count;
   byId('grid-count', HTMLElement).textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
-  gridStatus.textContent = count ? '' : 'No photos yet. Put some in the photos folder.';
+  gridStatus.textContent = count ? '' : 'No photos yet. Add some with + or put them in the photos folder.';
 }
 
 listeners.on(library, 'change', updateCount);

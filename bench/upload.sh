@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Uploads over loopback against `cp`: the same photos (1 GB in all, uncompressed TIFFs drawn by
-# libvips) sent to the release server as tus creations with their data (curl, one request each,
+# libvips) sent to the release server as tus creations with their data (curl -T, streamed from the
+# file, one request each,
 # the photos folder and the data folder on the same disk), and copied with `cp` into a folder of
 # that disk, alternately ROUNDS times. The server syncs every photo before it answers, `cp` does
 # not, so `cp` followed by `sync` is timed too. Prints the medians and the ratios (goal: uploads at
@@ -72,7 +73,7 @@ upload_all() {  # → seconds to send every photo, each one request, each answer
         name="$(basename "$f" | base64 -w0)"
         curl -sf -o /dev/null -X POST "http://127.0.0.1:$PORT/uploads/" -H 'Tus-Resumable: 1.0.0' \
             -H "Upload-Length: $(stat -c%s "$f")" -H "Upload-Metadata: filename $name" \
-            -H 'Content-Type: application/offset+octet-stream' --data-binary @"$f" \
+            -H 'Content-Type: application/offset+octet-stream' -T "$f" \
             || { echo "upload of $f failed" >&2; tail -5 "$WORK/server.log" >&2; exit 1; }
     done
     ended="$(now)"
