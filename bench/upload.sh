@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Uploads over loopback against `cp`: the same photos (1 GB in all, uncompressed TIFFs drawn by
 # libvips) sent to the release server as tus creations with their data (curl -T, streamed from the
-# file, one request each,
-# the photos folder and the data folder on the same disk), and copied with `cp` into a folder of
-# that disk, alternately ROUNDS times. The server syncs every photo before it answers, `cp` does
+# file, one request each; the photos folder and the data folder on the same disk), and copied with
+# `cp` into a folder of that disk, alternately ROUNDS times. The server syncs every photo before it answers, `cp` does
 # not, so `cp` followed by `sync` is timed too. Prints the medians and the ratios (goal: uploads at
 # least 0.8 of `cp`'s throughput).
 #
