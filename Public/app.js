@@ -14,6 +14,8 @@ import { Composer } from './ui/composer.js';
 import { PhotoActions } from './ui/photo-actions.js';
 import { FullScreen } from './ui/fullscreen.js';
 import { UploadPanel } from './ui/upload-panel.js';
+import { Selection, UndoToast } from './ui/selection.js';
+import { FavouritesView, TrashView } from './views/collection.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
@@ -39,6 +41,12 @@ const sequence = library;
 const grid = new PhotoGrid(gridList, library);
 new Scrubber(gridView, grid, library);
 const albums = new AlbumsView(albumsView);
+const toast = new UndoToast(byId('undo-toast', HTMLElement));
+const selection = new Selection(gridView, { library, toast });
+const favouritesView = byId('favourites-view', HTMLElement);
+const trashView = byId('trash-view', HTMLElement);
+const favourites = new FavouritesView(favouritesView);
+const trash = new TrashView(trashView, { toast });
 // Photos added with the Add button or dropped on the grid go into the list shown (an album's folder, or the library).
 new UploadPanel(byId('uploads', HTMLElement), {
   dropTarget: gridView,
@@ -101,7 +109,7 @@ const pager = new Pager(pagerView, {
     document.title = `${photo.title} · Photos`;
     // A swipe replaces the URL rather than adding to history: Back leaves the pager, as in Photos.
     const route = parseRoute(location.hash);
-    if (route.view !== 'grid' && route.view !== 'albums' && route.id !== photo.id) {
+    if ((route.view === 'photo' || route.view === 'zoom') && route.id !== photo.id) {
       history.replaceState(history.state, '', photoHash(photo.id, route.view === 'zoom'));
     }
   },
@@ -166,6 +174,8 @@ function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : Stri
 async function show(route) {
   const token = ++state.routing;
   if (route.view === 'albums') return showAlbums(token);
+  if (route.view === 'favourites' || route.view === 'trash') return showCollection(route.view, token);
+  favouritesView.hidden = trashView.hidden = true;
   if (route.album !== library.album || !library.etag) {
     try {
       await library.setScope(route.album);
@@ -304,6 +314,26 @@ function labelScope() {
 }
 
 /**
+ * Favourites or Recently Deleted on screen, once drawn (unless another route came meanwhile).
+ * @param {'favourites' | 'trash'} view
+ * @param {number} token
+ */
+async function showCollection(view, token) {
+  const root = view === 'favourites' ? favouritesView : trashView;
+  const drawn = view === 'favourites' ? await favourites.render(() => token === state.routing) : await trash.render(() => token === state.routing);
+  if (!drawn) return;
+  if (viewer.isOpen) viewer.close();
+  selection.setSelecting(false);
+  hideGrid();
+  showPager(false);
+  albumsView.hidden = true;
+  favouritesView.hidden = view !== 'favourites';
+  trashView.hidden = view !== 'trash';
+  if (root.hidden === false) window.scrollTo(0, 0);
+  document.title = `${view === 'favourites' ? 'Favourites' : 'Recently Deleted'} · Photos`;
+}
+
+/**
  * The albums on screen, once they are drawn (unless another route came meanwhile).
  * @param {number} token
  */
@@ -312,6 +342,7 @@ async function showAlbums(token) {
   if (viewer.isOpen) viewer.close();
   hideGrid();
   showPager(false);
+  favouritesView.hidden = trashView.hidden = true;
   const wasHidden = albumsView.hidden;
   albumsView.hidden = false;
   if (wasHidden) window.scrollTo(0, 0);
@@ -387,4 +418,4 @@ async function start() {
 start();
 
 // The views and the routing state, for a script that imports the page to look at them.
-export { pager, viewer, slideshow, state };
+export { pager, viewer, slideshow, state, selection };

@@ -248,3 +248,117 @@ export async function postComment(photoId, text, author) {
 export function commentEvents(photoId) {
   return new EventSource(`/photos/${photoId}/comments/events`);
 }
+
+/**
+ * A photo in the trash (`GET /trash`).
+ * @typedef {object} TrashItem
+ * @property {string} id
+ * @property {string} batch the photos deleted together: restoring it is the Undo
+ * @property {number} photo the photo's id, which it gets back when restored
+ * @property {string} path where it was in the photos folder
+ * @property {number} size
+ * @property {string} deleted
+ * @property {string} expires when it is deleted for good
+ */
+
+/** Where photos went after a move, a copy or a restore. */
+/** @typedef {{ photos: { from: number, id: number | null, path: string }[] }} PlacedPhotos */
+
+/**
+ * A change sent as JSON; resolves to the answer's body (null for 204) or throws a ServerError.
+ * @param {string} method
+ * @param {string} url
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+async function change(method, url, body) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, init);
+  if (!response.ok) throw await failure(response);
+  return response.status === 204 ? null : response.json();
+}
+
+/**
+ * The favourite photos' ids.
+ * @returns {Promise<number[]>}
+ */
+export async function listFavourites() {
+  /** @type {{ ids: number[] }} */
+  const answer = await getJSON('/favourites', { cache: 'no-store' });
+  return answer.ids;
+}
+
+/**
+ * Marks and unmarks favourites; resolves to the favourites after.
+ * @param {number[]} add
+ * @param {number[]} remove
+ * @returns {Promise<number[]>}
+ */
+export async function changeFavourites(add, remove) {
+  /** @type {{ ids: number[] }} */
+  const answer = await change('POST', '/favourites', { add, remove });
+  return answer.ids;
+}
+
+/**
+ * Moves (or copies) photos into an album or a folder (made when missing).
+ * @param {number[]} ids
+ * @param {{ album?: number, folder?: string }} where
+ * @param {boolean} copy
+ * @returns {Promise<PlacedPhotos>}
+ */
+export function placePhotos(ids, where, copy) {
+  return change('POST', copy ? '/photos/copy' : '/photos/move', { ids, ...where });
+}
+
+/**
+ * Sends photos to the trash; resolves to the batch (for the Undo) and the items.
+ * @param {number[]} ids
+ * @returns {Promise<{ batch: string | null, items: TrashItem[] }>}
+ */
+export function trashPhotos(ids) {
+  return change('POST', '/photos/trash', { ids });
+}
+
+/** @returns {Promise<{ items: TrashItem[], trashDays: number }>} */
+export function listTrash() {
+  return getJSON('/trash', { cache: 'no-store' });
+}
+
+/**
+ * Puts photos back from the trash: a whole batch (the Undo) or some items.
+ * @param {{ batch?: string, items?: string[] }} what
+ * @returns {Promise<PlacedPhotos>}
+ */
+export function restoreFromTrash(what) {
+  return change('POST', '/trash/restore', what);
+}
+
+/** Deletes everything in the trash for good. */
+export function emptyTrash() {
+  return change('DELETE', '/trash');
+}
+
+/**
+ * Renames an album's folder; its id stays.
+ * @param {number} id
+ * @param {string} title
+ * @returns {Promise<{ id: number | null, path: string }>}
+ */
+export function renameAlbum(id, title) {
+  return change('PATCH', `/albums/${id}`, { title });
+}
+
+/**
+ * Deletes an album: its photos go to the trash (restore the batch to undo).
+ * @param {number} id
+ * @returns {Promise<{ batch: string | null, items: TrashItem[] }>}
+ */
+export function deleteAlbum(id) {
+  return change('DELETE', `/albums/${id}`);
+}

@@ -1,12 +1,13 @@
 // @ts-check
 // The page's URLs, which are its views: #/ is the grid, #/photos/3 the pager at photo 3,
 // #/photos/3/zoom its zoom view; #/albums the albums, #/albums/2 one album's grid and
-// #/albums/2/photos/3 the pager paging through that album only.
+// #/albums/2/photos/3 the pager paging through that album only; #/favourites and #/trash the
+// favourite photos and the recently deleted ones.
 
 /**
  * What a URL shows.
- * @typedef {{ view: 'grid', album: number | null } | { view: 'albums', album: null }
- *   | { view: 'photo' | 'zoom', id: number, album: number | null }} Route
+ * @typedef {{ view: 'grid', album: number | null } | { view: 'albums', album: null } | { view: 'favourites', album: null }
+ *   | { view: 'trash', album: null } | { view: 'photo' | 'zoom', id: number, album: number | null }} Route
  */
 
 /**
@@ -16,6 +17,8 @@
  */
 export function parseRoute(hash) {
   if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', album: null };
+  if (/^#\/favourites\/?$/.test(hash)) return { view: 'favourites', album: null };
+  if (/^#\/trash\/?$/.test(hash)) return { view: 'trash', album: null };
   const match = /^#(?:\/albums\/(\d+))?(?:\/photos\/(\d+)(\/zoom)?)?\/?$/.exec(hash);
   if (!match) return { view: 'grid', album: null };
   const album = match[1] ? Number(match[1]) : null;

@@ -1,0 +1,280 @@
+// @ts-check
+// Choosing several photos in the grid and doing something with them: Select (or a long press on a
+// phone, or ctrl/⌘-click and shift-click on a desktop) marks photos; the bar then favourites
+// them (a heart), moves or copies them into an album (a new one too), or sends them to the trash
+// with an Undo right after. Marks are drawn by one style sheet keyed by photo id, so the grid's
+// recycled cells always show the right ones. Favourites are marked with a heart the same way.
+
+import { changeFavourites, listAlbums, listFavourites, placePhotos, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
+import { byId, element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/photo-index.js').PhotoIndex} PhotoIndex */
+
+/** How long a finger rests on a photo to start choosing. */
+const LONG_PRESS_MS = 500;
+
+export class Selection {
+  /**
+   * @param {HTMLElement} gridView the grid's <main>
+   * @param {{ library: PhotoIndex, toast: UndoToast }} options
+   */
+  constructor(gridView, options) {
+    this.gridView = gridView;
+    this.library = options.library;
+    this.toast = options.toast;
+    this.grid = element(gridView, '#grid', HTMLElement);
+    this.bar = byId('selection-bar', HTMLElement);
+    this.count = element(this.bar, '.selection-count', HTMLElement);
+    this.selectButton = byId('select-photos', HTMLButtonElement);
+    this.sheet = byId('album-sheet', HTMLDialogElement);
+    this.marks = document.createElement('style');
+    document.head.append(this.marks);
+    /** @type {Set<number>} */
+    this.selected = new Set();
+    /** @type {Set<number>} */
+    this.favourites = new Set();
+    this.selecting = false;
+    /** @type {number | null} the photo last chosen, where a shift-click's range starts */
+    this.anchor = null;
+    /** A long press just chose a photo: the click that ends it is not a tap. */
+    this.swallowClick = false;
+    this.pressTimer = 0;
+    /** @type {{ x: number, y: number } | null} */
+    this.pressAt = null;
+    this.listeners = new Listeners();
+    const on = this.listeners;
+    on.on(this.selectButton, 'click', () => this.setSelecting(!this.selecting));
+    on.on(this.grid, 'click', (e) => this.clicked(e), { capture: true });
+    on.on(this.grid, 'pointerdown', (e) => this.pressed(e));
+    on.on(this.grid, 'pointermove', (e) => {
+      if (this.pressAt && Math.hypot(e.clientX - this.pressAt.x, e.clientY - this.pressAt.y) > 10) this.cancelPress();
+    });
+    on.on(this.grid, 'pointerup', () => this.cancelPress());
+    on.on(this.grid, 'pointercancel', () => this.cancelPress());
+    on.on(this.grid, 'contextmenu', (e) => { if (this.selecting && e.target instanceof Element && e.target.closest('a.cell')) e.preventDefault(); });
+    on.on(window, 'keydown', (e) => { if (e.key === 'Escape' && this.selecting && !this.sheet.open) this.setSelecting(false); });
+    on.on(element(this.bar, '.select-favourite', HTMLButtonElement), 'click', () => this.favourite());
+    on.on(element(this.bar, '.select-album', HTMLButtonElement), 'click', () => this.openSheet());
+    on.on(element(this.bar, '.select-delete', HTMLButtonElement), 'click', () => this.trash());
+    on.on(element(this.bar, '.select-done', HTMLButtonElement), 'click', () => this.setSelecting(false));
+    on.on(element(this.sheet, 'form', HTMLFormElement), 'submit', (e) => this.place(e));
+    on.on(element(this.sheet, '.sheet-cancel', HTMLButtonElement), 'click', () => this.sheet.close());
+    on.add(() => this.marks.remove());
+    this.loadFavourites();
+  }
+
+  async loadFavourites() {
+    try { this.favourites = new Set(await listFavourites()); } catch { /* not allowed here, or offline: no hearts */ }
+    this.draw();
+  }
+
+  /** @param {boolean} on */
+  setSelecting(on) {
+    this.selecting = on;
+    if (!on) { this.selected.clear(); this.anchor = null; }
+    this.gridView.classList.toggle('selecting', on);
+    this.selectButton.textContent = on ? 'Cancel' : 'Select';
+    this.selectButton.setAttribute('aria-pressed', String(on));
+    this.draw();
+  }
+
+  /**
+   * A tap or click on the grid: chooses a photo instead of opening it while choosing, or with
+   * ctrl/⌘ (one more) or shift (the range from the last one chosen).
+   * @param {MouseEvent} event
+   */
+  clicked(event) {
+    const link = event.target instanceof Element ? event.target.closest('a.cell') : null;
+    if (!(link instanceof HTMLAnchorElement)) return;
+    const id = Number(link.dataset.photoId);
+    if (!Number.isFinite(id)) return;
+    if (this.swallowClick) {
+      this.swallowClick = false;
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    const modified = event.metaKey || event.ctrlKey || event.shiftKey;
+    if (!this.selecting && !modified) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (!this.selecting) this.setSelecting(true);
+    if (event.shiftKey && this.anchor !== null) this.selectRange(this.anchor, id);
+    else this.toggle(id);
+    this.anchor = id;
+    this.draw();
+  }
+
+  /** @param {number} id */
+  toggle(id) {
+    if (this.selected.has(id)) this.selected.delete(id); else this.selected.add(id);
+  }
+
+  /**
+   * Every photo from `from` to `to` in the list's order.
+   * @param {number} from
+   * @param {number} to
+   */
+  selectRange(from, to) {
+    const a = this.library.position(from), b = this.library.position(to);
+    if (a < 0 || b < 0) { this.toggle(to); return; }
+    for (let i = Math.min(a, b); i <= Math.max(a, b); i++) this.selected.add(this.library.ids[i]);
+  }
+
+  /** @param {PointerEvent} event */
+  pressed(event) {
+    if (event.pointerType === 'mouse') return;
+    const link = event.target instanceof Element ? event.target.closest('a.cell') : null;
+    if (!(link instanceof HTMLAnchorElement)) return;
+    this.pressAt = { x: event.clientX, y: event.clientY };
+    this.pressTimer = this.listeners.timeout(() => {
+      this.pressAt = null;
+      const id = Number(link.dataset.photoId);
+      if (!this.selecting) this.setSelecting(true);
+      this.selected.add(id);
+      this.anchor = id;
+      this.swallowClick = true;
+      this.draw();
+    }, LONG_PRESS_MS);
+  }
+
+  cancelPress() {
+    this.pressAt = null;
+    if (this.pressTimer) this.listeners.clear(this.pressTimer);
+    this.pressTimer = 0;
+  }
+
+  /** The marks (chosen photos, hearts) and the bar. */
+  draw() {
+    const cell = (/** @type {number} */ id) => `#grid a[data-photo-id="${id}"]`;
+    let css = '';
+    if (this.selected.size) css += `${[...this.selected].map(cell).join(',')}{outline:3px solid var(--tint,#0a84ff);outline-offset:-3px}`
+      + `${[...this.selected].map((id) => cell(id) + '::before').join(',')}{content:"✓";position:absolute;z-index:1;right:6px;bottom:6px;`
+      + 'width:22px;height:22px;border-radius:11px;background:var(--tint,#0a84ff);color:#fff;font:700 14px/22px system-ui;text-align:center}';
+    if (this.favourites.size) css += `${[...this.favourites].map((id) => cell(id) + '::after').join(',')}{content:"♥";position:absolute;`
+      + 'left:6px;bottom:4px;color:#fff;font-size:18px;text-shadow:0 1px 3px rgba(0,0,0,.6);pointer-events:none}';
+    this.marks.textContent = css;
+    this.bar.hidden = !this.selecting;
+    const n = this.selected.size;
+    this.count.textContent = n === 0 ? 'Select photos' : n === 1 ? '1 photo selected' : `${n} photos selected`;
+    for (const button of this.bar.querySelectorAll('.selection-actions button')) {
+      if (button instanceof HTMLButtonElement) button.disabled = n === 0;
+    }
+    const heart = element(this.bar, '.select-favourite', HTMLButtonElement);
+    const allFavourite = n > 0 && [...this.selected].every((id) => this.favourites.has(id));
+    heart.setAttribute('aria-pressed', String(allFavourite));
+    heart.title = allFavourite ? 'Remove from Favourites' : 'Add to Favourites';
+    heart.setAttribute('aria-label', heart.title);
+  }
+
+  async favourite() {
+    const ids = [...this.selected];
+    const allFavourite = ids.every((id) => this.favourites.has(id));
+    try {
+      this.favourites = new Set(await changeFavourites(allFavourite ? [] : ids, allFavourite ? ids : []));
+      this.toast.show(allFavourite ? `Removed from Favourites` : `Added to Favourites`);
+    } catch (error) {
+      this.toast.show(`Could not change Favourites (${describe(error)}).`);
+    }
+    this.draw();
+  }
+
+  async openSheet() {
+    const list = element(this.sheet, '.sheet-albums', HTMLSelectElement);
+    list.replaceChildren(new Option('New album…', ''));
+    try {
+      const { albums } = await listAlbums();
+      for (const album of albums) list.append(new Option(album.path, String(album.id)));
+    } catch { /* a new album still works */ }
+    element(this.sheet, '.sheet-name', HTMLInputElement).value = '';
+    this.sheet.showModal();
+  }
+
+  /** @param {SubmitEvent} event */
+  async place(event) {
+    event.preventDefault();
+    const album = element(this.sheet, '.sheet-albums', HTMLSelectElement).value;
+    const name = element(this.sheet, '.sheet-name', HTMLInputElement).value.trim();
+    const copy = element(this.sheet, '.sheet-copy', HTMLInputElement).checked;
+    if (!album && !name) { element(this.sheet, '.sheet-name', HTMLInputElement).focus(); return; }
+    this.sheet.close();
+    const ids = [...this.selected];
+    try {
+      const placed = await placePhotos(ids, album ? { album: Number(album) } : { folder: name }, copy);
+      const where = album ? element(this.sheet, '.sheet-albums', HTMLSelectElement).selectedOptions[0].text : name;
+      const n = placed.photos.length;
+      this.toast.show(`${copy ? 'Copied' : 'Moved'} ${n === 1 ? '1 photo' : `${n} photos`} to ${where}`);
+      this.setSelecting(false);
+    } catch (error) {
+      this.toast.show(`Could not ${copy ? 'copy' : 'move'} the photos (${describe(error)}).`);
+    }
+  }
+
+  async trash() {
+    const ids = [...this.selected];
+    try {
+      const { batch, items } = await trashPhotos(ids);
+      this.setSelecting(false);
+      const n = items.length;
+      this.toast.show(`Deleted ${n === 1 ? '1 photo' : `${n} photos`}`, batch ? {
+        label: 'Undo',
+        run: async () => {
+          try { await restoreFromTrash({ batch }); this.toast.show('Restored'); } catch (error) {
+            this.toast.show(`Could not undo (${describe(error)}).`);
+          }
+        },
+      } : undefined);
+    } catch (error) {
+      this.toast.show(`Could not delete the photos (${describe(error)}).`);
+    }
+  }
+
+  destroy() { this.listeners.destroy(); }
+}
+
+/** A short message at the bottom of the screen, with one action (Undo) for a few seconds. */
+export class UndoToast {
+  /** @param {HTMLElement} root `#undo-toast` */
+  constructor(root) {
+    this.root = root;
+    this.text = element(root, '.undo-text', HTMLElement);
+    this.button = element(root, '.undo-action', HTMLButtonElement);
+    this.listeners = new Listeners();
+    this.timer = 0;
+    /** @type {(() => void) | null} */
+    this.action = null;
+    this.listeners.on(this.button, 'click', () => {
+      const action = this.action;
+      this.hide();
+      action?.();
+    });
+  }
+
+  /**
+   * @param {string} message
+   * @param {{ label: string, run: () => void }} [action]
+   */
+  show(message, action) {
+    this.text.textContent = message;
+    this.action = action?.run ?? null;
+    this.button.hidden = !action;
+    this.button.textContent = action?.label ?? '';
+    this.root.hidden = false;
+    if (this.timer) this.listeners.clear(this.timer);
+    this.timer = this.listeners.timeout(() => this.hide(), action ? 8000 : 3000);
+  }
+
+  hide() {
+    this.root.hidden = true;
+    this.action = null;
+  }
+
+  destroy() { this.listeners.destroy(); }
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  if (statusOf(error) === 403) return 'only allowed on the machine the server runs on';
+  return error instanceof Error ? error.message : String(error);
+}

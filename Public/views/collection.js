@@ -1,0 +1,144 @@
+// @ts-check
+// Two lists beside the library: Favourites (the photos marked with a heart, each opening in the
+// pager) and Recently Deleted (the trash: each photo's name and when it goes for good, with
+// Restore, Restore All and Empty Trash).
+
+import { emptyTrash, getPhoto, listFavourites, listTrash, restoreFromTrash } from '../core/api.js';
+import { byId, element } from '../util/dom.js';
+import { Listeners } from '../util/listeners.js';
+
+/** @typedef {import('../core/api.js').Photo} Photo */
+/** @typedef {import('../core/api.js').TrashItem} TrashItem */
+
+const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+
+export class FavouritesView {
+  /** @param {HTMLElement} root `#favourites-view` */
+  constructor(root) {
+    this.root = root;
+    this.list = element(root, '.favourites', HTMLElement);
+    this.status = element(root, '.status', HTMLElement);
+  }
+
+  /**
+   * Draws the favourites, unless the person went elsewhere meanwhile; resolves to whether it drew.
+   * @param {() => boolean} stillWanted
+   */
+  async render(stillWanted) {
+    /** @type {Photo[]} */
+    let photos = [];
+    try {
+      const ids = await listFavourites();
+      const found = await Promise.all(ids.map((id) => getPhoto(id).catch(() => null)));
+      photos = /** @type {Photo[]} */ (found.filter((photo) => photo !== null));
+      this.status.textContent = photos.length ? '' : 'No favourites yet. Select photos and tap ♥ to add them.';
+    } catch (error) {
+      this.status.textContent = `The favourites could not be loaded (${error instanceof Error ? error.message : error}).`;
+    }
+    if (!stillWanted()) return false;
+    this.list.replaceChildren(...photos.map((photo) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `#/photos/${photo.id}`;
+      link.className = 'favourite';
+      link.dataset.photoId = String(photo.id);
+      const img = document.createElement('img');
+      img.src = photo.thumbnail;
+      img.alt = photo.title;
+      img.loading = 'lazy';
+      link.append(img);
+      item.append(link);
+      return item;
+    }));
+    element(this.root, '.subtitle', HTMLElement).textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
+    return true;
+  }
+}
+
+export class TrashView {
+  /**
+   * @param {HTMLElement} root `#trash-view`
+   * @param {{ toast: import('../ui/selection.js').UndoToast }} options
+   */
+  constructor(root, options) {
+    this.root = root;
+    this.toast = options.toast;
+    this.list = element(root, '.trash', HTMLElement);
+    this.status = element(root, '.status', HTMLElement);
+    this.listeners = new Listeners();
+    /** @type {TrashItem[]} */
+    this.items = [];
+    this.listeners.on(this.list, 'click', (e) => {
+      const button = e.target instanceof Element ? e.target.closest('button.trash-restore') : null;
+      const id = button instanceof HTMLElement ? button.dataset.item : undefined;
+      if (id) this.restore({ items: [id] });
+    });
+    this.listeners.on(element(root, '.trash-restore-all', HTMLButtonElement), 'click', () => {
+      this.restore({ items: this.items.map((item) => item.id) });
+    });
+    this.listeners.on(element(root, '.trash-empty', HTMLButtonElement), 'click', () => this.empty());
+  }
+
+  /** @param {() => boolean} stillWanted */
+  async render(stillWanted = () => true) {
+    let days = 30;
+    try {
+      const answer = await listTrash();
+      this.items = answer.items;
+      days = answer.trashDays;
+      this.status.textContent = this.items.length ? '' : 'Nothing here. Deleted photos stay here for a while before they go for good.';
+    } catch (error) {
+      this.items = [];
+      this.status.textContent = `The trash could not be loaded (${error instanceof Error ? error.message : error}).`;
+    }
+    if (!stillWanted()) return false;
+    element(this.root, '.subtitle', HTMLElement).textContent = `Photos are deleted for good ${days} days after.`;
+    this.list.replaceChildren(...this.items.map((item) => {
+      const row = document.createElement('li');
+      row.className = 'trash-item';
+      const name = document.createElement('span');
+      name.className = 'trash-name';
+      name.textContent = item.path;
+      const when = document.createElement('span');
+      when.className = 'trash-when';
+      when.textContent = `Deleted ${dayFormat.format(new Date(item.deleted))} · goes ${dayFormat.format(new Date(item.expires))}`;
+      const restore = document.createElement('button');
+      restore.type = 'button';
+      restore.className = 'trash-restore';
+      restore.dataset.item = item.id;
+      restore.textContent = 'Restore';
+      row.append(name, when, restore);
+      return row;
+    }));
+    for (const button of [element(this.root, '.trash-restore-all', HTMLButtonElement), element(this.root, '.trash-empty', HTMLButtonElement)]) {
+      button.disabled = this.items.length === 0;
+    }
+    return true;
+  }
+
+  /** @param {{ items: string[] }} what */
+  async restore(what) {
+    try {
+      const { photos } = await restoreFromTrash(what);
+      this.toast.show(photos.length === 1 ? 'Restored 1 photo' : `Restored ${photos.length} photos`);
+    } catch (error) {
+      this.toast.show(`Could not restore (${error instanceof Error ? error.message : error}).`);
+    }
+    await this.render();
+  }
+
+  async empty() {
+    if (!window.confirm(`Delete ${this.items.length === 1 ? 'this photo' : `these ${this.items.length} photos`} for good? This cannot be undone.`)) return;
+    try { await emptyTrash(); } catch (error) {
+      this.toast.show(`Could not empty the trash (${error instanceof Error ? error.message : error}).`);
+    }
+    await this.render();
+  }
+
+  destroy() { this.listeners.destroy(); }
+}
+
+/** The root of a collection view by its route name. */
+export function collectionRoot(/** @type {'favourites' | 'trash'} */ view) {
+  return byId(`${view}-view`, HTMLElement);
+}

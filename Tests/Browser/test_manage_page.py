@@ -1,0 +1,152 @@
+"""Choosing photos in the grid and doing something with them, checked in the page, in the API and
+on disk: ctrl/shift-click and a long press choose; the heart makes favourites (and the Favourites
+view shows them); Add to Album moves them into a new album's folder; Delete sends them to the
+trash with an Undo right after; Recently Deleted restores."""
+
+import json
+import os
+import subprocess
+import urllib.request
+
+import pytest
+
+from conftest import screenshot, start_server
+from gestures import js, touch, wait_for
+from pages import open_app
+
+
+@pytest.fixture
+def manage_server(work_dir, request):
+    name = request.node.name
+    photos = os.path.join(work_dir, f"manage-{name}")
+    os.makedirs(os.path.join(photos, "Trips"), exist_ok=True)
+    noise = os.path.join(work_dir, f"manage-noise-{name}.v")
+    subprocess.run(["vips", "gaussnoise", noise, "800", "200", "--mean", "128", "--sigma", "60"], check=True)
+    made = ["Trips/beach.jpg", "Trips/hill.jpg", "home.jpg", "garden.jpg"]
+    for i, relative in enumerate(made):
+        subprocess.run(["vips", "crop", noise, os.path.join(photos, relative) + "[Q=85]", str(i * 200), "0", "200", "200"], check=True)
+    os.remove(noise)
+    running = start_server(photos, os.path.join(work_dir, f"manage-data-{name}"), comments_per_minute=0, expected_photos=len(made))
+    running.photos_dir = photos
+    yield running
+    running.stop()
+
+
+def api(server, path):
+    with urllib.request.urlopen(server.url + path, timeout=10) as answer:
+        return json.load(answer)
+
+
+def ids_by_path(server):
+    """Each listed photo's id by its path, from the API."""
+    found = {}
+    for photo in server.all_photos():
+        details = photo.get("details", {})
+        found[details.get("fileName", photo["title"])] = photo["id"]
+    return found
+
+
+def cell(driver, photo_id):
+    return driver.find_element("css selector", f'#grid a[data-photo-id="{photo_id}"]')
+
+
+def click(driver, photo_id, key=None):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    actions = ActionChains(driver)
+    modifier = {"ctrl": Keys.CONTROL, "shift": Keys.SHIFT}.get(key)
+    if modifier:
+        actions.key_down(modifier)
+    actions.click(cell(driver, photo_id))
+    if modifier:
+        actions.key_up(modifier)
+    actions.perform()
+
+
+def selected_count(driver):
+    return js(driver, "return document.querySelector('.selection-count').textContent")
+
+
+def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_server):
+    server = manage_server
+    open_app(desktop, server)
+    listed = server.all_photos()
+    photos = {p["id"]: p for p in listed}
+    # In the library's order (date taken), as a shift-click's range runs.
+    ids = [p["id"] for p in listed]
+    wait_for(lambda: len(desktop.find_elements("css selector", "#grid a[data-photo-id]")) == 4, message="four cells")
+
+    # Ctrl-click chooses without opening; the heart makes both favourites.
+    click(desktop, ids[0], "ctrl")
+    click(desktop, ids[1], "ctrl")
+    assert selected_count(desktop) == "2 photos selected"
+    assert js(desktop, "return location.hash") in ("", "#/"), "choosing opens nothing"
+    desktop.find_element("css selector", ".select-favourite").click()
+    wait_for(lambda: sorted(api(server, "/favourites")["ids"]) == sorted(ids[:2]), message="two favourites on the server")
+    screenshot(desktop, "manage-selected")
+    desktop.find_element("css selector", ".select-done").click()
+
+    desktop.get(server.url + "/#/favourites")
+    wait_for(lambda: len(desktop.find_elements("css selector", "#favourites-view .favourites a")) == 2, message="the Favourites view")
+    screenshot(desktop, "manage-favourites")
+
+    # Select, then shift-click a range, into a new album.
+    open_app(desktop, server)
+    desktop.find_element("id", "select-photos").click()
+    click(desktop, ids[2])
+    click(desktop, ids[3], "shift")
+    assert selected_count(desktop) == "2 photos selected"
+    desktop.find_element("css selector", ".select-album").click()
+    desktop.find_element("css selector", ".sheet-name").send_keys("Best")
+    desktop.find_element("css selector", ".sheet-submit").click()
+    wait_for(lambda: any(a["path"] == "Best" for a in api(server, "/albums")["albums"]), message="the new album")
+    moved = sorted(os.listdir(os.path.join(server.photos_dir, "Best")))
+    assert len(moved) == 2, moved
+    paths = {photos[i]["title"] for i in ids[2:]}
+    assert {os.path.splitext(name)[0] for name in moved} == paths
+    for i in ids[2:]:
+        assert api(server, f"/photos/{i}")["id"] == i, "a moved photo keeps its id"
+
+    # Delete with Undo right after: gone from disk, then back at its path under its id.
+    victim = ids[0]
+    title = photos[victim]["title"]
+    before = {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs}
+    desktop.find_element("id", "select-photos").click()
+    click(desktop, victim)
+    desktop.find_element("css selector", ".select-delete").click()
+    wait_for(lambda: js(desktop, "return document.querySelector('#undo-toast .undo-text').textContent") == "Deleted 1 photo",
+             message="the Undo toast")
+    after = {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs}
+    assert len(before - after) == 1 and title in next(iter(before - after))
+    screenshot(desktop, "manage-deleted")
+    desktop.find_element("css selector", ".undo-action").click()
+    wait_for(lambda: {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs} == before,
+             message="the photo back where it was")
+    assert api(server, f"/photos/{victim}")["id"] == victim
+    assert victim in api(server, "/favourites")["ids"], "still a favourite"
+
+    # Deleted again, restored from Recently Deleted.
+    wait_for(lambda: len(desktop.find_elements("css selector", f'#grid a[data-photo-id="{victim}"]')) == 1, message="back in the grid")
+    desktop.find_element("id", "select-photos").click()
+    click(desktop, victim)
+    desktop.find_element("css selector", ".select-delete").click()
+    wait_for(lambda: len(api(server, "/trash")["items"]) == 1, message="one photo in the trash")
+    desktop.get(server.url + "/#/trash")
+    wait_for(lambda: len(desktop.find_elements("css selector", "#trash-view .trash-item")) == 1, message="Recently Deleted lists it")
+    screenshot(desktop, "manage-trash")
+    desktop.find_element("css selector", ".trash-restore").click()
+    wait_for(lambda: api(server, "/trash")["items"] == [], message="the trash empty")
+    assert api(server, f"/photos/{victim}")["id"] == victim
+
+
+def test_a_long_press_chooses_a_photo_on_a_phone(phone, manage_server):
+    open_app(phone, manage_server)
+    first = min(p["id"] for p in manage_server.all_photos())
+    wait_for(lambda: len(phone.find_elements("css selector", f'#grid a[data-photo-id="{first}"]')) == 1, message="the cell")
+    box = js(phone, "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", cell(phone, first))
+    touch(phone, "touchStart", [box])
+    wait_for(lambda: js(phone, "return !document.querySelector('#selection-bar').hidden"), message="choosing starts")
+    touch(phone, "touchEnd", [])
+    assert selected_count(phone) == "1 photo selected"
+    assert js(phone, "return location.hash") in ("", "#/"), "the press did not open the photo"
+    screenshot(phone, "manage-long-press")
