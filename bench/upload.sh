@@ -70,7 +70,7 @@ upload_all() {  # → seconds to send every photo, each one request, each answer
     for f in "$WORK"/source/*.tif; do
         local name
         name="$(basename "$f" | base64 -w0)"
-        curl -sf -o /dev/null -X POST "http://127.0.0.1:$PORT/uploads/" -H 'Tus-Resumable: 1.0.0' \
+        curl -sf -o /dev/null -X POST "http://127.0.0.1:$PORT/uploads" -H 'Tus-Resumable: 1.0.0' \
             -H "Upload-Length: $(stat -c%s "$f")" -H "Upload-Metadata: filename $name" \
             -H 'Content-Type: application/offset+octet-stream' -T "$f" \
             || { echo "upload of $f failed" >&2; tail -5 "$WORK/server.log" >&2; exit 1; }
