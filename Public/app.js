@@ -15,6 +15,7 @@ import { PhotoActions } from './ui/photo-actions.js';
 import { FullScreen } from './ui/fullscreen.js';
 import { UploadPanel } from './ui/upload-panel.js';
 import { Selection, UndoToast } from './ui/selection.js';
+import { AlbumActions } from './ui/album-actions.js';
 import { FavouritesView, TrashView } from './views/collection.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
@@ -46,6 +47,13 @@ const selection = new Selection(gridView, { library, toast });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
 const favourites = new FavouritesView(favouritesView);
+const albumActions = new AlbumActions(gridView, {
+  album: () => library.album,
+  title: () => byId('grid-title', HTMLElement).textContent || '',
+  toast,
+  onRenamed: (id, title) => { albums.titles.set(id, title); labelScope(); },
+  onDeleted: () => { location.hash = '#/albums'; },
+});
 const trash = new TrashView(trashView, { toast });
 // Photos added with the Add button or dropped on the grid go into the list shown (an album's folder, or the library).
 new UploadPanel(byId('uploads', HTMLElement), {
@@ -303,6 +311,7 @@ function labelScope() {
   const title = album === null ? 'Photos' : (albums.titles.get(album) ?? `Album ${album}`);
   byId('grid-title', HTMLElement).textContent = title;
   element(gridView, '.album-back', HTMLElement).hidden = album === null;
+  albumActions.setShown(album !== null);
   element(gridView, '.view-tabs', HTMLElement).hidden = album !== null;
   gridList.setAttribute('aria-label', album === null ? 'All photos' : title);
   pagerBack.href = `#${library.hashPrefix}/`;

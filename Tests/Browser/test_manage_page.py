@@ -150,3 +150,27 @@ def test_a_long_press_chooses_a_photo_on_a_phone(phone, manage_server):
     assert selected_count(phone) == "1 photo selected"
     assert js(phone, "return location.hash") in ("", "#/"), "the press did not open the photo"
     screenshot(phone, "manage-long-press")
+
+
+def test_an_album_renamed_and_deleted_from_its_grid_with_undo(desktop, manage_server):
+    server = manage_server
+    trips = next(a for a in api(server, "/albums")["albums"] if a["path"] == "Trips")
+    open_app(desktop, server, f"albums/{trips['id']}")
+    wait_for(lambda: js(desktop, "return !document.querySelector('.album-actions').hidden"), message="the album's buttons")
+    desktop.find_element("css selector", ".album-rename").click()
+    prompt = desktop.switch_to.alert
+    prompt.send_keys("Travels")
+    prompt.accept()
+    wait_for(lambda: any(a["path"] == "Travels" and a["id"] == trips["id"] for a in api(server, "/albums")["albums"]),
+             message="the folder renamed, the album's id kept")
+    assert os.path.isdir(os.path.join(server.photos_dir, "Travels")) and not os.path.exists(os.path.join(server.photos_dir, "Trips"))
+    wait_for(lambda: js(desktop, "return document.querySelector('#grid-title').textContent") == "Travels", message="the new title")
+
+    desktop.find_element("css selector", ".album-delete").click()
+    desktop.switch_to.alert.accept()
+    wait_for(lambda: js(desktop, "return location.hash") == "#/albums", message="back to the albums")
+    wait_for(lambda: not os.path.exists(os.path.join(server.photos_dir, "Travels")), message="the folder gone")
+    assert len(api(server, "/trash")["items"]) == 2
+    desktop.find_element("css selector", ".undo-action").click()
+    wait_for(lambda: sorted(os.listdir(os.path.join(server.photos_dir, "Travels"))) == ["beach.jpg", "hill.jpg"]
+             if os.path.isdir(os.path.join(server.photos_dir, "Travels")) else False, message="the album back")
