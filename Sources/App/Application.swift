@@ -117,7 +117,8 @@ public final class Application: Sendable {
                                   isDraining: { draining.isDraining },
                                   workload: { [weak self] in self?.server?.workload ?? [] },
                                   saturation: { [weak self] in self?.server?.saturation ?? [] },
-                                  degradation: { photos.degradation })
+                                  degradation: { photos.degradation },
+                                  progress: { photos.ingestProgress })
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
         comments.register(on: &router)
         UploadRoutes(service: uploads).register(on: &router)

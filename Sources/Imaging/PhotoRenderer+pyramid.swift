@@ -1,4 +1,6 @@
 import Foundation
+import POSIX
+import Synchronization
 
 extension PhotoRenderer {
     /// Writes every level 0…maxZoom into `directory` as `directory/{z}/{x}_{y}.jpg` plus `directory/thumbnail.jpg`,
@@ -12,26 +14,110 @@ extension PhotoRenderer {
     /// rather than to memory. When `directory` already holds a pyramid (another process finished
     /// first), that one is kept: pyramids of the same photo and settings are interchangeable.
     /// A crash leaves only a `.<name>.partial-*` sibling, which the next build ignores.
-    public static func buildPyramid(source: String, into directory: String, settings: RenderSettings) throws -> TilePyramid {
+    public static func buildPyramid(source: String, into directory: String, settings: RenderSettings,
+                                    reusing early: String? = nil, helpers: Int = 0) throws -> TilePyramid {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
+        let staging = try makeStagingDirectory(for: directory, from: early)
+        do {
+            let pyramid: TilePyramid
+            if readsStraight(photo) {
+                pyramid = try writeStraight(source, photo: photo, into: staging, settings: settings, helpers: helpers)
+            } else {
+                pyramid = try writeThroughVips(source, photo: photo, into: staging, settings: settings)
+            }
+            try publish(staging, as: directory)
+            return pyramid
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+    }
+
+    /// Straight builds running in this process now.
+    static let buildsRunning = Atomic<Int>(0)
+
+    /// A JPEG read straight: one decode in strips, each level cut into tiles as it passes and
+    /// halved into the next. Tiles already in `staging` (rendered on demand before the build) are
+    /// not encoded again, and levels complete there are not computed at all.
+    private static func writeStraight(_ source: String, photo: OpenedPhoto, into staging: String, settings: RenderSettings,
+                                      helpers: Int) throws -> TilePyramid {
+        let info = photo.info
+        let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
+        let present = presentTiles(in: staging, pyramid: pyramid)
+        // Levels complete from 0 upwards need nothing: the cascade stops above them.
+        var bottom = 0
+        while bottom <= pyramid.maxZoom, present.complete(bottom) { bottom += 1 }
+        let hasThumbnail = access(staging + "/thumbnail.jpg", F_OK) == 0
+        let keep = thumbnailLevel(of: pyramid, size: settings.thumbnailSize)
+        var kept: RGBPixels?
+        if bottom <= pyramid.maxZoom {
+            for z in bottom...pyramid.maxZoom { try makeDirectory(staging + "/\(z)") }
+            // Helpers only for the processors other builds leave free: two builds on two cores
+            // keep both busy already, and more threads would only take turns.
+            let running = buildsRunning.add(1, ordering: .relaxed).newValue
+            defer { buildsRunning.subtract(1, ordering: .relaxed) }
+            let crew = TileCrew(helpers: min(helpers, ProcessInfo.processInfo.activeProcessorCount - running))
+            defer { crew.stop() }
+            let keeping = !hasThumbnail && keep >= bottom ? keep : nil
+            kept = try decodeLevels(source, pyramid: pyramid, top: pyramid.maxZoom, bottom: bottom, keeping: keeping,
+                                    settings: settings, crew: crew, wanted: { !present.contains($0) }) { tile, bytes in
+                try write(bytes, to: tilePath(in: staging, tile))
+            }
+        }
+        if !hasThumbnail {
+            let bytes: [UInt8]
+            if let kept {
+                bytes = try squareThumbnail(of: kept.image(rows: pyramid.levelSize(keep)!.height), orientation: 1, settings: settings)
+            } else {
+                bytes = try thumbnail(pyramid: pyramid, directory: staging, settings: settings) ?? thumbnail(source: source, settings: settings)
+            }
+            try write(bytes, to: staging + "/thumbnail.jpg")
+        }
+        for z in 0...pyramid.maxZoom { try checkLevel(staging + "/\(z)", z: z, pyramid: pyramid) }
+        return pyramid
+    }
+
+    /// Any other photo: libvips decodes, turns and converts it, and its DeepZoom writer cuts the
+    /// levels. A thumbnail rendered before the build is kept; tiles rendered before it are not
+    /// reused (the writer makes every level).
+    private static func writeThroughVips(_ source: String, photo: OpenedPhoto, into staging: String,
+                                         settings: RenderSettings) throws -> TilePyramid {
         let upright = photo.image.orientation == 1
             ? photo.image
             : try openPhoto(source, settings: settings, access: .random).image.autorotated()
         let image = try displayable(upright, background: settings.background)
         let pyramid = TilePyramid(width: image.width, height: image.height, tileSize: settings.tileSize)
-
-        let staging = try makeStagingDirectory(for: directory)
-        do {
-            try writeLevels(of: image, pyramid: pyramid, into: staging, settings: settings)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+        for name in names where name != "thumbnail.jpg" { try? FileManager.default.removeItem(atPath: staging + "/" + name) }
+        try writeLevels(of: image, pyramid: pyramid, into: staging, settings: settings)
+        if !names.contains("thumbnail.jpg") {
             let thumbnail = try thumbnail(pyramid: pyramid, directory: staging, settings: settings)
                 ?? thumbnail(source: source, settings: settings)
             try write(thumbnail, to: staging + "/thumbnail.jpg")
-            try publish(staging, as: directory)
-        } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw error
         }
         return pyramid
+    }
+
+    /// The tiles a staging folder holds already, by level.
+    struct PresentTiles {
+        var names: [Int: Set<String>] = [:]
+        var counts: [Int: Int] = [:]
+
+        func contains(_ tile: TileCoordinate) -> Bool { names[tile.z]?.contains("\(tile.x)_\(tile.y).jpg") ?? false }
+
+        func complete(_ z: Int) -> Bool { (names[z]?.count ?? 0) >= (counts[z] ?? 1) && counts[z] != nil }
+    }
+
+    static func presentTiles(in staging: String, pyramid: TilePyramid) -> PresentTiles {
+        var present = PresentTiles()
+        for z in 0...pyramid.maxZoom {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: staging + "/\(z)") else { continue }
+            let grid = pyramid.grid(z)!
+            // Only finished tiles count: a render that was cut short leaves hidden temporary names.
+            present.names[z] = Set(names.filter { !$0.hasPrefix(".") })
+            present.counts[z] = grid.columns * grid.rows
+        }
+        return present
     }
 
     /// Runs dzsave into `staging/deepzoom_files/` and renames its level folders to our z.
@@ -66,18 +152,26 @@ extension PhotoRenderer {
         }
     }
 
-    /// A fresh directory next to `directory`, so the final rename stays within one file system.
-    private static func makeStagingDirectory(for directory: String) throws -> String {
+    /// A fresh directory next to `directory`, so the final rename stays within one file system:
+    /// `early` (what was rendered before the build) moved there when it exists, else an empty one.
+    private static func makeStagingDirectory(for directory: String, from early: String? = nil) throws -> String {
         let url = URL(fileURLWithPath: directory)
         let parent = url.deletingLastPathComponent().path
         let staging = parent + "/.\(url.lastPathComponent).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            if let early, rename(early, staging) == 0 { return staging }
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
         } catch {
             throw ImagingError.io("cannot create \(staging): \(error.localizedDescription)")
         }
         return staging
+    }
+
+    private static func makeDirectory(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw ImagingError.io("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Renames the finished pyramid into place; a pyramid already there wins.
@@ -99,9 +193,11 @@ extension PhotoRenderer {
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+            defer { file.close() }
+            try bytes.withUnsafeBytes { try file.write($0) }
         } catch {
-            throw ImagingError.io("cannot write \(path): \(error.localizedDescription)")
+            throw ImagingError.io("cannot write \(path): \((error as? SystemCallError)?.reason ?? "\(error)")")
         }
     }
 }

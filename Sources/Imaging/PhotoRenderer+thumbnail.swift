@@ -13,7 +13,7 @@ extension PhotoRenderer {
         while shrink < 8 && shortSide / (shrink * 2) >= size { shrink *= 2 }
         let loaded = try photo.shrunk(by: shrink)
         let image = try displayable(loaded, background: settings.background)
-        return try square(of: image, orientation: info.orientation, settings: settings)
+        return try squareThumbnail(of: image, orientation: info.orientation, settings: settings)
     }
 
     /// The thumbnail of a photo whose pyramid is in `directory`, made from the smallest level whose
@@ -39,7 +39,7 @@ extension PhotoRenderer {
         let levelSize = pyramid.levelSize(z)!
         let level = try VipsImage.joined(tiles, columns: grid.columns)
             .cropped(PixelRect(x: 0, y: 0, width: levelSize.width, height: levelSize.height))
-        return try square(of: level, orientation: 1, settings: settings)
+        return try squareThumbnail(of: level, orientation: 1, settings: settings)
     }
 
     /// Scales so the short side is the thumbnail size, turns upright, crops to the most interesting
@@ -47,7 +47,7 @@ extension PhotoRenderer {
     ///
     /// Panoramas longer than 4:1 take their centre square instead: cut before scaling, so a
     /// 30000×300 strip never becomes a 25600×256 picture in memory just to be cropped.
-    private static func square(of source: VipsImage, orientation: Int, settings: RenderSettings) throws -> [UInt8] {
+    static func squareThumbnail(of source: VipsImage, orientation: Int, settings: RenderSettings) throws -> [UInt8] {
         let size = settings.thumbnailSize
         var image = source
         let short = min(image.width, image.height), long = max(image.width, image.height)

@@ -461,3 +461,73 @@ extension VipsImage {
         return VipsImage(owning: image.assumingMemoryBound(to: CVips.VipsImage.self))
     }
 }
+
+// MARK: JPEG straight through libjpeg
+
+/// A JPEG decoded from the top down as 8-bit RGB rows, at 1, 1/2, 1/4 or 1/8 of its size.
+///
+/// libjpeg's DCT scaling makes the smaller sizes cost little more than reading the file's entropy
+/// code, and rows are handed over as they are decoded: a pyramid streams through strips of them.
+final class JPEGRows {
+    private let reader: OpaquePointer
+    /// Decoded size: the stored size divided by `scale`, rounded up.
+    let width: Int
+    let height: Int
+    /// Rows handed over or skipped so far.
+    private(set) var row = 0
+
+    /// Starts decoding the JPEG open on `descriptor` (which stays the caller's) at 1/`scale`.
+    init(descriptor: Int32, scale: Int) throws {
+        guard [1, 2, 4, 8].contains(scale) else { throw ImagingError.vips("JPEG scale 1/\(scale) is not one libjpeg has") }
+        guard let reader = cjpeg_open(descriptor, Int32(scale)) else { throw VipsImage.lastError(kind: .corrupt) }
+        self.reader = reader
+        width = Int(cjpeg_width(reader))
+        height = Int(cjpeg_height(reader))
+    }
+
+    deinit { cjpeg_close(reader) }
+
+    /// Passes over `rows` rows (their entropy code is still read, nothing else is done).
+    func skip(_ rows: Int) throws {
+        guard rows > 0 else { return }
+        guard cjpeg_skip(reader, Int32(rows)) == 0 else { throw VipsImage.lastError(kind: .corrupt) }
+        row += rows
+    }
+
+    /// Decodes the next `rows` rows into `pixels`, `stride` bytes apart.
+    func read(into pixels: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) throws {
+        guard rows > 0 else { return }
+        guard row + rows <= height else { throw ImagingError.corrupt("asked for rows past the image's end") }
+        guard cjpeg_read(reader, pixels, stride, Int32(rows)) == 0 else { throw VipsImage.lastError(kind: .corrupt) }
+        row += rows
+    }
+}
+
+/// JPEG encoding and halving of plain RGB pixels, for tiles cut from strips.
+enum RGBCodec {
+    /// `width` × `height` pixels from `pixels`, rows `stride` bytes apart, as a metadata-free JPEG.
+    static func jpeg(_ pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, quality: Int) throws -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length: UInt = 0
+        guard cjpeg_encode(pixels, stride, Int32(width), Int32(height), Int32(quality), &buffer, &length) == 0, let buffer else {
+            throw VipsImage.lastError(kind: .vips)
+        }
+        defer { cjpeg_free(buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    /// Halves `width` × `height` pixels into `target`: each pixel the rounded mean of its 2×2 block.
+    static func halve(_ source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
+                      into target: UnsafeMutablePointer<UInt8>, targetStride: Int) {
+        cjpeg_halve(source, stride, Int32(width), Int32(height), target, targetStride)
+    }
+}
+
+extension VipsImage {
+    /// A libvips image holding a copy of `width` × `height` RGB pixels.
+    static func rgb(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int) throws -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard cvips_image_from_rgb(pixels, Int32(width), Int32(height), &out) == 0, let out else { throw lastError(kind: .vips) }
+        return VipsImage(owning: out)
+    }
+}

@@ -16,6 +16,8 @@ struct LibraryMetrics: Sendable {
     let watchedFolders: Gauge
     let scans: Counter
     let scanDuration: Histogram
+    let stageDone: Gauge
+    let stageQueued: Gauge
 
     init(_ registry: MetricsRegistry) {
         cacheHits = registry.counter("photoscroll_tile_cache_hits_total", help: "Tiles and thumbnails answered from memory.")
@@ -33,6 +35,8 @@ struct LibraryMetrics: Sendable {
         degraded = registry.gauge("photoscroll_library_degraded", help: "1 while a folder of photos cannot be reached.")
         watchedFolders = registry.gauge("photoscroll_library_watched_folders", help: "Folders watched for changes (0: full rescans only).")
         scans = registry.counter("photoscroll_library_scans_total", help: "Scans of the photos folder, by kind (full or partial).")
+        stageDone = registry.gauge("photoscroll_ingest_stage_photos", help: "Photos past an ingest stage (thumbnails: first stage; pyramids: built), and photos in all (stage total).")
+        stageQueued = registry.gauge("photoscroll_ingest_stage_queue_length", help: "Ingest jobs queued or running, by stage.")
         scanDuration = registry.histogram("photoscroll_library_scan_duration_seconds", help: "Time one scan took, by kind.",
                                           buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
     }
@@ -44,5 +48,13 @@ struct LibraryMetrics: Sendable {
         }
         unexamined.set(Double(catalog.unexaminedCount))
         degraded.set(catalog.health.isDegraded ? 1 : 0)
+    }
+
+    func record(_ stages: IngestStages) {
+        stageDone.set(Double(stages.thumbnails), [("stage", "thumbnails")])
+        stageDone.set(Double(stages.pyramids), [("stage", "pyramids")])
+        stageDone.set(Double(stages.photos), [("stage", "total")])
+        stageQueued.set(Double(stages.queuedFirst), [("stage", "thumbnails")])
+        stageQueued.set(Double(stages.queuedPyramids), [("stage", "pyramids")])
     }
 }

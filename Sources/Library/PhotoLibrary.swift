@@ -19,6 +19,12 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let metrics: LibraryMetrics
     let ingest: IngestQueue
     let onDemand = OnDemandGate()
+    /// What is rendered before a pyramid: kept on disk, taken over by the build.
+    let early: EarlyTiles
+    /// Renders on demand in flight, by photo version and what they make.
+    let earlyRenders = SingleFlight<EarlyRenderKey, Bool>()
+    /// Versions whose first stage (thumbnail and low levels) is done, for the stages' progress.
+    let firstStageDone = Mutex<Set<String>>([])
     let progress: Mutex<IngestProgressLog>
     /// Builds waiting to be tried again after a failure that was not the file's.
     let retries = BuildRetries()
@@ -93,6 +99,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
         self.renderer = renderer
         self.logger = logger
+        early = EarlyTiles(tilesDirectory: configuration.tilesDirectory)
         let metrics = LibraryMetrics(metrics)
         self.metrics = metrics
         self.cache = TileCache(capacityBytes: configuration.tileCacheBytes)
@@ -106,7 +113,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         self.ingest = IngestQueue(concurrency: configuration.ingestConcurrency,
                                   onLengthChange: { metrics.queueLength.set(Double($0)) },
                                   yield: { gate.waitForQuiet() },
-                                  work: { job in box.library?.build(job) })
+                                  work: { job in box.library?.run(job) })
         box.library = self
         metrics.record(catalog)
         // A stored listing is a listing: a restart is ready at once, and the scan runs behind it.
@@ -609,14 +616,16 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// and its build, if still queued, goes to the front.
     public func prepareForViewing(_ id: Int) {
         if catalog.entry(id)?.hashed == false { catalog.examine(id) }
-        if catalog.photo(id)?.status == .processing { ingest.prioritize(photoID: id) }
+        if let photo = catalog.photo(id), photo.status == .processing { ingest.prioritize(photoID: id, version: photo.version) }
     }
 
-    /// Queues builds for listed photos (in one go, however many).
+    /// Queues listed photos for ingest (in one go, however many): each goes through its first
+    /// stage (examined, thumbnail) and then its pyramid build.
     func queue(_ ids: [Int]) {
         guard !ids.isEmpty else { return }
-        let jobs = ids.compactMap { id in catalog.photo(id).map { IngestJob(photoID: $0.id, version: $0.version, pixels: $0.width * $0.height) } }
-            .filter { retries.isDue($0.version) }
+        let jobs = ids.compactMap { id in
+            catalog.photo(id).map { IngestJob(photoID: $0.id, version: $0.version, pixels: $0.width * $0.height, stage: .first) }
+        }.filter { retries.isDue($0.version) }
         ingest.enqueue(jobs)
         progress.withLock { $0.queued(jobs.count) }
     }

@@ -9,7 +9,8 @@ final class OperationsApplicationMetricsTests: XCTestCase {
     static let documented = [
         "photoscroll_http_requests_total", "photoscroll_http_request_duration_seconds", "photoscroll_http_open_connections",
         "photoscroll_tile_cache_hits_total", "photoscroll_tile_cache_misses_total", "photoscroll_tile_cache_bytes",
-        "photoscroll_ingest_queue_length", "photoscroll_ingest_duration_seconds", "photoscroll_ingest_failures_total",
+        "photoscroll_ingest_queue_length", "photoscroll_ingest_stage_photos", "photoscroll_ingest_stage_queue_length",
+        "photoscroll_ingest_duration_seconds", "photoscroll_ingest_failures_total",
         "photoscroll_photos", "photoscroll_photos_unexamined", "photoscroll_library_degraded",
         "photoscroll_library_watched_folders", "photoscroll_library_scans_total", "photoscroll_library_scan_duration_seconds",
         "photoscroll_photo_streams", "photoscroll_comment_posts_total", "photoscroll_comment_streams",

@@ -25,7 +25,7 @@ final class IngestQueueTests: XCTestCase {
         jobs.append(IngestJob(photoID: 5_000, version: "big", pixels: 10))
         queue.enqueue(jobs)
         queue.enqueue(IngestJob(photoID: 3, version: "v3", pixels: 0)) // already queued: once
-        queue.prioritize(photoID: 1_999)
+        queue.prioritize(photoID: 1_999, version: "v1999")
         XCTAssertEqual(queue.length, 2_001)
         for _ in 0..<2_001 { gate.signal() }
         XCTAssertTrue(queue.waitUntilIdle(timeoutSeconds: 30))

@@ -66,9 +66,10 @@ final class TileServingTests: XCTestCase {
         XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
         let photo = try XCTUnwrap(library.photo(1))
         XCTAssertEqual(photo.status, .ready)
+        XCTAssertEqual(renderer.tileRenders, 1, "the first stage renders the thumbnail, once")
         XCTAssertEqual(try library.image(of: photo, tile: TileCoordinate(z: 2, x: 2, y: 1)), Array("disk 2/2/1".utf8))
         XCTAssertEqual(try library.image(of: photo, tile: nil), Array("disk thumbnail".utf8))
-        XCTAssertEqual(renderer.tileRenders, 0)
+        XCTAssertEqual(renderer.tileRenders, 1, "nothing rendered once built")
         XCTAssertEqual(renderer.builds, 1)
         // A rescan finds the pyramid there and does not build again.
         library.refresh()

@@ -18,28 +18,56 @@ public struct IngestCommand: Sendable, Equatable {
     public static func run(configuration: Configuration, paths: [String], logger: Logger) throws -> Int32 {
         let databases = try DatabaseStartup.open(configuration, logger: logger)
         defer { databases.close() }
-        let library = try OfflineLibrary.open(configuration, databases: databases, logger: logger)
+        let library = try OfflineLibrary.open(configuration, databases: databases, examines: false, logger: logger)
         let selected = try select(paths, in: library)
-        var progress = IngestProgress(total: selected.count, terminal: isatty(1) == 1)
-        var failures: [(Photo, String)] = []
-        var built = 0
-        var elsewhere = 0
-        for (index, photo) in selected.enumerated() {
-            progress.show(done: index, name: photo.relativePath)
-            switch photo.status {
-            case .ready:
-                break
-            case .failed:
-                failures.append((photo, photo.error ?? "unknown error"))
-            case .processing:
-                switch library.buildClaimed(photo) {
-                case .built: built += 1
-                case .failed(let error): failures.append((photo, error))
-                case .elsewhere: elsewhere += 1
+        // `ingestConcurrency` photos at once, each examined (hashed, header read) right before
+        // its build, so every file is read from disk once.
+        final class Shared: @unchecked Sendable {
+            // Guarded by `lock`.
+            let lock = NSLock()
+            var next = 0
+            var done = 0
+            var progress: IngestProgress
+            var failures: [(Photo, String)] = []
+            var built = 0
+            var elsewhere = 0
+            init(_ progress: IngestProgress) { self.progress = progress }
+        }
+        let shared = Shared(IngestProgress(total: selected.count, terminal: isatty(1) == 1))
+        let workers = max(1, min(selected.count, library.configuration.ingestConcurrency))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index: Int? = shared.lock.withLock {
+                    guard shared.next < selected.count else { return nil }
+                    defer { shared.next += 1 }
+                    shared.progress.show(done: shared.done, name: selected[shared.next].relativePath)
+                    return shared.next
+                }
+                guard let index else { return }
+                var photo = selected[index]
+                if photo.status == .processing, library.catalog.entry(photo.id)?.hashed == false {
+                    photo = library.catalog.examine(photo.id) ?? photo
+                }
+                var failure: String?
+                var outcome: PhotoLibrary.ClaimedBuild?
+                switch photo.status {
+                case .ready: break
+                case .failed: failure = photo.error ?? "unknown error"
+                case .processing:
+                    outcome = library.buildClaimed(photo)
+                    if case .failed(let error) = outcome { failure = error }
+                }
+                shared.lock.withLock {
+                    if let failure { shared.failures.append((photo, failure)) }
+                    if outcome == .built { shared.built += 1 }
+                    if outcome == .elsewhere { shared.elsewhere += 1 }
+                    shared.done += 1
+                    shared.progress.finished(done: shared.done, name: photo.relativePath, failed: failure != nil)
                 }
             }
-            progress.finished(done: index + 1, name: photo.relativePath, failed: failures.last?.0.id == photo.id)
         }
+        var progress = shared.progress
+        let failures = shared.failures, built = shared.built, elsewhere = shared.elsewhere
         progress.end()
         let others = elsewhere > 0 ? ", \(elsewhere) left to a server building them" : ""
         print("\(selected.count) photos: \(built) built, \(selected.count - built - elsewhere - failures.count) already ready\(others), \(failures.count) failed.")
@@ -137,7 +165,10 @@ extension ExportCommand {
 /// The library without the server: the demo made when needed, one scan, no background work.
 enum OfflineLibrary {
     /// The catalog is `databases.catalog`'s (the `database` setting's), else `<data>/catalog.sqlite`'s.
-    static func open(_ configuration: Configuration, databases: ApplicationDatabases? = nil, logger: Logger) throws -> PhotoLibrary {
+    /// `examines` false lists new files without reading them (the ingest examines each right
+    /// before building it).
+    static func open(_ configuration: Configuration, databases: ApplicationDatabases? = nil, examines: Bool = true,
+                     logger: Logger) throws -> PhotoLibrary {
         try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
         var settings = LibraryConfiguration(configuration)
         settings.rescanSeconds = 0
@@ -146,7 +177,7 @@ enum OfflineLibrary {
             DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
         }
         let library = try PhotoLibrary(configuration: settings, database: databases?.catalog, logger: logger, metrics: MetricsRegistry())
-        try library.catalog.scan()
+        try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: examines))
         return library
     }
 }

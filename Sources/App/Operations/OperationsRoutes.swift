@@ -28,6 +28,8 @@ public enum OperationsRoutes {
     ///   - degradation: why the server works but not fully (a folder of photos cannot be
     ///     reached), or nil. `/readyz` then answers 200 `{"status":"degraded","detail":…}`: what
     ///     is there is still served, so traffic should keep coming.
+    ///   - progress: how far the ingest's stages are while photos are still being built, or nil;
+    ///     `/readyz` then says so in its `detail` (still ready: every photo is served meanwhile).
     public static func register(
         on router: inout Router,
         metrics: MetricsRegistry,
@@ -37,7 +39,8 @@ public enum OperationsRoutes {
         workload: @escaping @Sendable () -> [LaneLoad] = { [] },
         saturation: @escaping @Sendable () -> [LaneLoad] = { [] },
         degradation: @escaping @Sendable () -> String? = { nil },
-        stallSeconds: Double = 2
+        stallSeconds: Double = 2,
+        progress: @escaping @Sendable () -> String? = { nil }
     ) {
         let process = ProcessMetrics(metrics: metrics)
         let queued = metrics.gauge("photoscroll_worker_queue_length", help: "Requests waiting for a worker thread, by lane.")
@@ -70,9 +73,12 @@ public enum OperationsRoutes {
             let busy = behind.isEmpty ? nil : "Busy: " + behind.map {
                 "\($0.lane.name) (\($0.queued) waiting, the oldest for \(String(format: "%.1f", $0.oldestWaitSeconds)) s)"
             }.joined(separator: ", ") + "; everything else is answered as usual."
-            if let detail = degradation() { return try statusResponse("degraded", detail: [detail, busy].compactMap { $0 }.joined(separator: " ")) }
-            if let busy { return try statusResponse("busy", detail: busy) }
-            return try statusResponse("ready")
+            let ingest = progress()
+            if let detail = degradation() {
+                return try statusResponse("degraded", detail: [detail, busy, ingest].compactMap { $0 }.joined(separator: " "))
+            }
+            if let busy { return try statusResponse("busy", detail: [busy, ingest].compactMap { $0 }.joined(separator: " ")) }
+            return try statusResponse("ready", detail: ingest)
         }
 
         router.get("/metrics", execution: .inline) { _ in

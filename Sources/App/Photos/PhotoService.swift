@@ -98,6 +98,9 @@ public final class PhotoService: Sendable {
         let reasons = [library.health.summary, library.watchStatus].compactMap { $0 }
         return reasons.isEmpty ? nil : reasons.joined(separator: " ")
     }
+
+    /// How far the ingest's stages are while some photo is not built yet (for /readyz), or nil.
+    public var ingestProgress: String? { library.stages.summary }
 }
 
 extension LibraryConfiguration {

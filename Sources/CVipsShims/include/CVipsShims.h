@@ -146,4 +146,43 @@ int cvips_copy(VipsImage *in, VipsImage **out);
 /// keeping its metadata: EXIF fields are written into the file's EXIF block.
 int cvips_save_file(VipsImage *in, const char *path);
 
+
+/* JPEG straight through libjpeg (jpegstrips.c): rows in order, tiles out, halving. */
+
+/// A JPEG being decoded row by row as 8-bit RGB (greyscale is widened to three bands).
+typedef struct cjpeg_reader cjpeg_reader;
+
+/// Starts decoding the JPEG open on `fd` (which stays the caller's) at 1/scale_denom of its size
+/// (1, 2, 4 or 8: libjpeg's DCT scaling, so the smaller sizes cost little more than the entropy
+/// decode). NULL on failure, with the reason in libvips' error buffer; CMYK is refused.
+cjpeg_reader *cjpeg_open(int fd, int scale_denom);
+
+/// Size of the decoded (scaled) image: ceil(width / scale_denom) × ceil(height / scale_denom).
+int cjpeg_width(const cjpeg_reader *reader);
+int cjpeg_height(const cjpeg_reader *reader);
+
+/// Passes over the next `rows` rows without computing their pixels (the entropy decode still runs).
+int cjpeg_skip(cjpeg_reader *reader, int rows);
+
+/// Decodes the next `rows` rows into `pixels`, `stride` bytes apart. A file cut short is an error.
+int cjpeg_read(cjpeg_reader *reader, unsigned char *pixels, size_t stride, int rows);
+
+/// Ends the decode and frees the reader (NULL is allowed).
+void cjpeg_close(cjpeg_reader *reader);
+
+/// Encodes width × height RGB pixels, rows `stride` bytes apart, as a baseline JPEG at `quality`
+/// with no metadata, as libvips' jpegsave with strip does. *buffer is freed with cjpeg_free.
+int cjpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int quality,
+                 unsigned char **buffer, unsigned long *length);
+
+void cjpeg_free(unsigned char *buffer);
+
+/// Halves width × height RGB pixels into ceil(width/2) × ceil(height/2), each the rounded mean of
+/// its 2×2 block (an odd last row or column is paired with itself).
+void cjpeg_halve(const unsigned char *source, size_t source_stride, int width, int height,
+                 unsigned char *target, size_t target_stride);
+
+/// A libvips image (sRGB) holding a copy of width × height RGB pixels.
+int cvips_image_from_rgb(const unsigned char *pixels, int width, int height, VipsImage **out);
+
 #endif

@@ -1,32 +1,45 @@
 import Foundation
 import Observability
 
-/// One pyramid to build: a photo in one version.
+/// The two stages a photo goes through on its way to ready.
+public enum IngestStage: Int, Hashable, Sendable, CaseIterable {
+    /// Examined (hashed, header read) and its thumbnail made, with the low levels the same
+    /// shrunk decode gives: every photo of a library gets this before any pyramid is built.
+    case first
+    /// The whole pyramid.
+    case pyramid
+}
+
+/// One piece of ingest work: a photo in one version, at one stage.
 public struct IngestJob: Hashable, Sendable {
     public var photoID: Int
     public var version: String
+    public var stage: IngestStage
     /// Width × height (0 when not known yet), so small photos are built first and show as ready soonest.
     public var pixels: Int
     /// When the job was queued; not part of its identity.
     public var queuedAt: ContinuousClock.Instant
 
-    public init(photoID: Int, version: String, pixels: Int, queuedAt: ContinuousClock.Instant = .now) {
+    public init(photoID: Int, version: String, pixels: Int, stage: IngestStage = .pyramid, queuedAt: ContinuousClock.Instant = .now) {
         self.photoID = photoID
         self.version = version
+        self.stage = stage
         self.pixels = pixels
         self.queuedAt = queuedAt
     }
 
-    public static func == (a: IngestJob, b: IngestJob) -> Bool { a.photoID == b.photoID && a.version == b.version }
+    public static func == (a: IngestJob, b: IngestJob) -> Bool { a.photoID == b.photoID && a.version == b.version && a.stage == b.stage }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(photoID)
         hasher.combine(version)
+        hasher.combine(stage)
     }
 }
 
-/// Background pyramid builds, `concurrency` at a time, each queued job once: photos someone is
-/// looking at first, then the smallest, then in the order queued. Threads run at a lower
+/// Background ingest, `concurrency` jobs at a time, each queued job once: photos someone is
+/// looking at first, then every photo's first stage (thumbnails) in the order queued, then
+/// pyramids, the smallest first. Threads run at a lower
 /// priority and wait for `yield` before each job, so on-demand work comes first.
 // @unchecked Sendable: the heap, the sets and the counters are guarded by `condition`, which the threads wait on.
 public final class IngestQueue: @unchecked Sendable {
@@ -35,10 +48,12 @@ public final class IngestQueue: @unchecked Sendable {
         var urgent: Bool
         var sequence: Int
 
-        /// Heap order: urgent first, then fewer pixels, then first queued.
+        /// Heap order: urgent first, then first stages (in the order queued), then fewer
+        /// pixels, then first queued.
         func precedes(_ other: Item) -> Bool {
             if urgent != other.urgent { return urgent }
-            if job.pixels != other.job.pixels { return job.pixels < other.job.pixels }
+            if job.stage != other.job.stage { return job.stage.rawValue < other.job.stage.rawValue }
+            if job.stage == .pyramid && job.pixels != other.job.pixels { return job.pixels < other.job.pixels }
             return sequence < other.sequence
         }
     }
@@ -51,6 +66,8 @@ public final class IngestQueue: @unchecked Sendable {
     private var queued: [IngestJob: Int] = [:]
     private var running: Set<IngestJob> = []
     private var urgentPhotos: Set<Int> = []
+    /// Queued plus running jobs by stage.
+    private var perStage = [Int](repeating: 0, count: IngestStage.allCases.count)
     private var sequence = 0
     private var stopped = false
     private var threads = 0
@@ -102,13 +119,15 @@ public final class IngestQueue: @unchecked Sendable {
     }
 
     /// Moves the queued jobs of a photo to the front, and any queued later too: someone is looking at it.
-    public func prioritize(photoID: Int) {
+    public func prioritize(photoID: Int, version: String) {
         condition.lock()
         defer { condition.unlock() }
         guard urgentPhotos.insert(photoID).inserted else { return }
         if urgentPhotos.count > 64 { urgentPhotos.removeFirst() }
-        for job in queued.keys where job.photoID == photoID {
-            push(Item(job: job, urgent: true, sequence: nextSequence()))
+        // Looked up by identity, not by walking the queue: a first start queues every photo.
+        for stage in IngestStage.allCases {
+            let job = IngestJob(photoID: photoID, version: version, pixels: 0, stage: stage)
+            if queued[job] != nil { push(Item(job: job, urgent: true, sequence: nextSequence())) }
         }
     }
 
@@ -118,7 +137,7 @@ public final class IngestQueue: @unchecked Sendable {
     }
 
     private func push(_ item: Item) {
-        queued[item.job] = item.sequence
+        if queued.updateValue(item.sequence, forKey: item.job) == nil { perStage[item.job.stage.rawValue] += 1 }
         heap.append(item)
         var i = heap.count - 1
         while i > 0 {
@@ -189,6 +208,7 @@ public final class IngestQueue: @unchecked Sendable {
 
             condition.lock()
             running.remove(job)
+            perStage[job.stage.rawValue] -= 1
             onLengthChange(queued.count + running.count)
             condition.broadcast()
             condition.unlock()
@@ -200,6 +220,13 @@ public final class IngestQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return queued.count + running.count
+    }
+
+    /// Queued plus running jobs of one stage.
+    public func length(of stage: IngestStage) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return perStage[stage.rawValue]
     }
 
     /// Blocks until nothing is queued or running, or the timeout passes; true when idle.
@@ -233,6 +260,7 @@ public final class IngestQueue: @unchecked Sendable {
         condition.lock()
         stopped = true
         heap.removeAll()
+        for job in queued.keys { perStage[job.stage.rawValue] -= 1 }
         queued.removeAll()
         condition.broadcast()
         condition.unlock()

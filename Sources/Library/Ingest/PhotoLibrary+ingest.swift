@@ -3,6 +3,45 @@ import Imaging
 import SQL
 
 extension PhotoLibrary {
+    /// Runs one queued job: a photo's first stage, or its pyramid build.
+    func run(_ job: IngestJob) {
+        switch job.stage {
+        case .first: prepare(job)
+        case .pyramid: build(job)
+        }
+    }
+
+    /// A photo's first stage: examined (hashed, header and details read) when not yet, then its
+    /// thumbnail and the low levels of the same shrunk decode kept for the build; then its
+    /// pyramid is queued, behind every other photo's first stage.
+    func prepare(_ job: IngestJob) {
+        guard !isStopping, var photo = catalog.photo(job.photoID), photo.status == .processing else { return }
+        if catalog.entry(photo.id)?.hashed == false {
+            guard let examined = catalog.examine(photo.id) else { return }
+            photo = examined
+            if photo.status == .failed { metrics.ingestFailures.increment() }
+            progress.withLock { $0.examined() }
+            guard photo.status == .processing else {
+                noteProgress()
+                return
+            }
+        }
+        if !PhotoCatalog.pyramidExists(catalog.pyramidDirectory(photo.version)) {
+            if early.hasThumbnail(photo.version) {
+                firstStageDone.withLock { _ = $0.insert(photo.version) }
+            } else {
+                do {
+                    _ = try renderEarly(photo, tile: nil)
+                } catch {
+                    // The build that follows judges whose fault it is.
+                    logger.debug("first stage failed; the build judges why", [("photo", String(photo.id)), ("error", "\(error)")])
+                }
+            }
+        }
+        queue(photo)
+        noteProgress()
+    }
+
     /// Examines (when not done yet) and builds one queued photo, unless it is ready or failed by now.
     func build(_ job: IngestJob) {
         // A photo just found is first shown by on-demand renders of the few tiles on screen; the
@@ -127,7 +166,11 @@ extension PhotoLibrary {
         let lock = BuildLock.shared(in: configuration.tilesDirectory)
         defer { BuildLock.release(lock) }
         do {
-            _ = try renderer.buildPyramid(source: photo.sourcePath, into: directory)
+            _ = try renderer.buildPyramid(source: photo.sourcePath, into: directory, reusing: early.directory(photo.version))
+            // Renders on demand during the build may have started a new early folder: the
+            // pyramid has all of it now.
+            early.remove(photo.version)
+            firstStageDone.withLock { _ = $0.remove(photo.version) }
             if catalog.folder.fingerprint(photo.relativePath) != before {
                 // The file changed while it was read: these tiles may mix two versions. The next
                 // scan gives the file a new version and builds again.
@@ -174,6 +217,7 @@ extension PhotoLibrary {
     /// ingest runs (and when it ends).
     func noteProgress() {
         metrics.record(catalog)
+        metrics.record(stages)
         let counts = catalog.statusCounts
         let remaining = ingest.length
         let line = progress.withLock { $0.line(remaining: remaining) }
@@ -248,7 +292,11 @@ extension PhotoLibrary {
         let wall = Int(now.timeIntervalSince1970 * 1e9)
         let retained = catalog.retainedVersions(now: wall, graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9))
         var removed: [String] = []
-        for name in names where !retained.contains(name) && name != ".builds.lock" {
+        for version in early.versions() where !retained.contains(version) {
+            early.remove(version)
+            firstStageDone.withLock { _ = $0.remove(version) }
+        }
+        for name in names where !retained.contains(name) && name != ".builds.lock" && name != ".early" {
             let path = root + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
@@ -280,6 +328,42 @@ extension PhotoLibrary {
             return true
         }
         if due { collectGarbage() }
+    }
+}
+
+/// How far each stage of the ingest is: photos with their thumbnail (first stage) and with
+/// their pyramid, out of the photos that can be shown.
+public struct IngestStages: Sendable, Equatable {
+    public var photos: Int
+    public var thumbnails: Int
+    public var pyramids: Int
+    /// Jobs queued or running, by stage.
+    public var queuedFirst: Int
+    public var queuedPyramids: Int
+
+    public init(photos: Int, thumbnails: Int, pyramids: Int, queuedFirst: Int, queuedPyramids: Int) {
+        self.photos = photos
+        self.thumbnails = thumbnails
+        self.pyramids = pyramids
+        self.queuedFirst = queuedFirst
+        self.queuedPyramids = queuedPyramids
+    }
+
+    /// One sentence while some stage is not done, for `/readyz`; nil once every photo is built.
+    public var summary: String? {
+        guard pyramids < photos else { return nil }
+        return "Ingest: thumbnails \(thumbnails) of \(photos) photos, pyramids \(pyramids) of \(photos)."
+    }
+}
+
+extension PhotoLibrary {
+    /// How far each stage of the ingest is.
+    public var stages: IngestStages {
+        let counts = catalog.statusCounts
+        let ready = counts[.ready] ?? 0, photos = ready + (counts[.processing] ?? 0)
+        let first = firstStageDone.withLock { $0.count }
+        return IngestStages(photos: photos, thumbnails: min(photos, ready + first), pyramids: ready,
+                            queuedFirst: ingest.length(of: .first), queuedPyramids: ingest.length(of: .pyramid))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import POSIX
 import Imaging
 
@@ -72,13 +73,28 @@ extension PhotoLibrary {
     }
 
     /// Before a render of the metrics: the hits so far, and the bytes held now.
-    public func collect() { flushMetrics() }
+    public func collect() {
+        flushMetrics()
+        metrics.record(stages)
+    }
 
     /// A tile (or, with `tile` nil, the thumbnail) of the photo's current version: from memory,
     /// from the built pyramid on disk, or rendered from the source on demand. Concurrent callers
     /// for the same missing image share one render. Blocks: call it off the event loop.
     public func image(of photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
-        try cachedOrFilled(TileKey(version: photo.version, tile: tile)) { try load(photo, tile: tile) }
+        var photo = photo
+        if photo.status == .processing, catalog.entry(photo.id)?.hashed == false {
+            // Rendered for the version the photo will have once examined, not for the one it
+            // has while only listed: what is made now is kept for its pyramid.
+            guard let examined = catalog.examine(photo.id) else { throw ImagingError.io("the photo's file is gone") }
+            photo = examined
+            if photo.status == .failed { throw ImagingError.corrupt(photo.error ?? "the photo cannot be shown") }
+        } else if photo.status == .processing, let current = catalog.photo(photo.id), current.version != photo.version,
+                  current.status == .processing {
+            // Examined since the caller looked: what is rendered now is for the version it has.
+            photo = current
+        }
+        return try cachedOrFilled(TileKey(version: photo.version, tile: tile)) { try load(photo, tile: tile) }
     }
 
     /// The image of `key` from memory (a counted hit), else made by `load` and kept as the
@@ -103,12 +119,43 @@ extension PhotoLibrary {
     private func load(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
         if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
         if photo.status == .ready { pyramidVanished(photo) }
+        if let bytes = Self.readFile(early.path(photo.version, tile)) { return bytes }
         onDemand.enter()
         defer { onDemand.leave() }
-        if let tile {
-            return try renderer.renderTile(source: photo.sourcePath, tile: tile)
+        return try renderEarly(photo, tile: tile)
+    }
+
+    /// Renders what `tile` (nil: the thumbnail) is part of (its level, its row, or the photo's
+    /// first stage), keeps all of it in the early folder for the build to take over, and answers
+    /// `tile`. Requests for any part of a render in flight wait for it instead of rendering again.
+    func renderEarly(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
+        let unit = try renderer.renderUnit(source: photo.sourcePath, tile: tile)
+        let version = photo.version, early = early
+        let asked = Mutex<[UInt8]?>(nil)
+        _ = try earlyRenders.run(EarlyRenderKey(version: version, unit: unit)) {
+            try renderer.render(unit, source: photo.sourcePath) { coordinate, bytes in
+                if coordinate == tile { asked.withLock { $0 = bytes } }
+                try early.write(bytes, version: version, tile: coordinate)
+            }
+            if case .first = unit { firstStageDone.withLock { _ = $0.insert(version) } }
+            return true
         }
-        return try renderer.thumbnail(source: photo.sourcePath)
+        if let bytes = asked.withLock({ $0 }) ?? Self.readFile(early.path(version, tile)) { return bytes }
+        // The render in flight was another unit's, or its folder was taken over by the build
+        // meanwhile: the built pyramid has it, or a render of its own makes it.
+        if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
+        return try renderUnkept(photo, tile: tile)
+    }
+
+    /// Renders what `tile` is part of and answers it, keeping nothing.
+    private func renderUnkept(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
+        let unit = try renderer.renderUnit(source: photo.sourcePath, tile: tile)
+        let asked = Mutex<[UInt8]?>(nil)
+        try renderer.render(unit, source: photo.sourcePath) { coordinate, bytes in
+            if coordinate == tile { asked.withLock { $0 = bytes } }
+        }
+        guard let bytes = asked.withLock({ $0 }) else { throw ImagingError.vips("the render did not make \(tile.map(\.description) ?? "the thumbnail")") }
+        return bytes
     }
 
     /// The pyramid of a ready photo is not (all) on disk: what is left is moved aside (a build

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 
 /// The libvips boundary as the library needs it. The real one is `VipsPhotoRendering`;
@@ -22,6 +23,14 @@ public protocol PhotoRendering: Sendable {
     /// What the header says about when, how and where the photo was taken; nil from renderers
     /// that cannot tell (the file's modification time stands in for the date then).
     func metadata(_ path: String) throws -> PhotoMetadata?
+    /// What one render on demand of `tile` (nil: the thumbnail) makes, so that requests for any
+    /// part of it wait for that one render.
+    func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit
+    /// Renders a unit, handing every tile (and thumbnail) to `sink` as it is made.
+    func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws
+    /// `buildPyramid`, taking over what was rendered before the build into `early` (moved into
+    /// the pyramid, not made again).
+    func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid
 }
 
 extension PhotoRendering {
@@ -33,6 +42,20 @@ extension PhotoRendering {
         try (stop ?? RenderStop()).guarding {
             try renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
         }
+    }
+
+    public func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit { tile.map { .tile($0) } ?? .first }
+
+    public func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws {
+        switch unit {
+        case .tile(let tile): try sink(tile, try renderTile(source: source, tile: tile))
+        case .first: try sink(nil, try thumbnail(source: source))
+        case .levels, .row: throw ImagingError.vips("this renderer renders single tiles only")
+        }
+    }
+
+    public func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid {
+        try buildPyramid(source: source, into: directory)
     }
 
     /// Where a built pyramid keeps its thumbnail.
@@ -49,8 +72,13 @@ public struct PhotoSize: Hashable, Sendable {
 /// The real renderer: PhotoRenderer (libvips) with fixed settings.
 public struct VipsPhotoRendering: PhotoRendering {
     public let settings: RenderSettings
+    /// Threads that encode a pyramid's tiles beside the one that decodes it.
+    public let buildHelpers: Int
 
-    public init(settings: RenderSettings) { self.settings = settings }
+    public init(settings: RenderSettings, buildHelpers: Int = ProcessInfo.processInfo.activeProcessorCount - 1) {
+        self.settings = settings
+        self.buildHelpers = max(0, buildHelpers)
+    }
 
     public func probe(_ path: String) throws -> PhotoSize {
         let info = try PhotoRenderer.probe(path, settings: settings)
@@ -58,7 +86,19 @@ public struct VipsPhotoRendering: PhotoRendering {
     }
 
     public func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
-        try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+        try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings, helpers: buildHelpers)
+    }
+
+    public func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid {
+        try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings, reusing: early, helpers: buildHelpers)
+    }
+
+    public func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit {
+        try PhotoRenderer.renderUnit(source: source, tile: tile, settings: settings)
+    }
+
+    public func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws {
+        try PhotoRenderer.render(unit, source: source, settings: settings, sink: sink)
     }
 
     public func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {

@@ -1,0 +1,216 @@
+/* JPEG read in strips and tiles written straight through libjpeg(-turbo): the decoder libvips
+ * itself uses, without a pipeline around it. A pyramid needs little more than this: rows decoded
+ * in order (at 1, 1/2, 1/4 or 1/8 of the size, the DCT scaling libjpeg does for free), tiles
+ * encoded as they pass, rows averaged two by two for the level below. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include <vips/vips.h>
+#include "CVipsShims.h"
+
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+} StripError;
+
+static void strip_error_exit(j_common_ptr info) {
+    StripError *error = (StripError *) info->err;
+    info->err->format_message(info, error->message);
+    longjmp(error->escape, 1);
+}
+
+/* As libvips with fail_on=truncated: a file cut short is an error, not a grey bottom half;
+ * other warnings (a few stray bytes before a marker) are not. */
+static void strip_emit_message(j_common_ptr info, int level) {
+    if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) {
+        strip_error_exit(info);
+    }
+}
+
+struct cjpeg_reader {
+    struct jpeg_decompress_struct decoder;
+    StripError error;
+    FILE *file;
+    char *buffer;
+    int started;
+};
+
+static void reader_free(cjpeg_reader *reader) {
+    jpeg_destroy_decompress(&reader->decoder);
+    if (reader->file) fclose(reader->file);
+    free(reader->buffer);
+    free(reader);
+}
+
+cjpeg_reader *cjpeg_open(int fd, int scale_denom) {
+    cjpeg_reader *reader = calloc(1, sizeof(cjpeg_reader));
+    if (reader == NULL) {
+        vips_error("jpeg", "out of memory");
+        return NULL;
+    }
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    reader->file = copy < 0 ? NULL : fdopen(copy, "rb");
+    /* libjpeg asks for 4 KB at a time: a larger buffer saves most of the read calls (glibc
+     * ignores the size unless it is handed the buffer). */
+    reader->buffer = malloc(1 << 17);
+    if (reader->file && reader->buffer) setvbuf(reader->file, reader->buffer, _IOFBF, 1 << 17);
+    if (reader->file == NULL) {
+        vips_error("jpeg", "cannot read the file: %s", strerror(errno));
+        if (copy >= 0) close(copy);
+        free(reader->buffer);
+        free(reader);
+        return NULL;
+    }
+    reader->decoder.err = jpeg_std_error(&reader->error.manager);
+    reader->error.manager.error_exit = strip_error_exit;
+    reader->error.manager.emit_message = strip_emit_message;
+    jpeg_create_decompress(&reader->decoder);
+    if (setjmp(reader->error.escape)) {
+        vips_error("jpeg", "%s", reader->error.message);
+        reader_free(reader);
+        return NULL;
+    }
+    jpeg_stdio_src(&reader->decoder, reader->file);
+    jpeg_read_header(&reader->decoder, TRUE);
+    if (reader->decoder.jpeg_color_space == JCS_CMYK || reader->decoder.jpeg_color_space == JCS_YCCK) {
+        vips_error("jpeg", "CMYK is read through libvips");
+        reader_free(reader);
+        return NULL;
+    }
+    reader->decoder.out_color_space = JCS_RGB;
+    reader->decoder.scale_num = 1;
+    reader->decoder.scale_denom = scale_denom;
+    jpeg_start_decompress(&reader->decoder);
+    reader->started = 1;
+    return reader;
+}
+
+int cjpeg_width(const cjpeg_reader *reader) { return (int) reader->decoder.output_width; }
+
+int cjpeg_height(const cjpeg_reader *reader) { return (int) reader->decoder.output_height; }
+
+int cjpeg_skip(cjpeg_reader *reader, int rows) {
+    if (setjmp(reader->error.escape)) {
+        vips_error("jpeg", "%s", reader->error.message);
+        return -1;
+    }
+    int left = rows;
+    while (left > 0) {
+        JDIMENSION skipped = jpeg_skip_scanlines(&reader->decoder, (JDIMENSION) left);
+        if (skipped == 0) break;
+        left -= (int) skipped;
+    }
+    return 0;
+}
+
+int cjpeg_read(cjpeg_reader *reader, unsigned char *pixels, size_t stride, int rows) {
+    if (setjmp(reader->error.escape)) {
+        vips_error("jpeg", "%s", reader->error.message);
+        return -1;
+    }
+    JSAMPROW pointers[16];
+    int done = 0;
+    while (done < rows) {
+        int batch = rows - done < 16 ? rows - done : 16;
+        for (int i = 0; i < batch; i++) pointers[i] = pixels + (size_t) (done + i) * stride;
+        JDIMENSION read = jpeg_read_scanlines(&reader->decoder, pointers, (JDIMENSION) batch);
+        if (read == 0) {
+            vips_error("jpeg", "the image ended early");
+            return -1;
+        }
+        done += (int) read;
+    }
+    return 0;
+}
+
+void cjpeg_close(cjpeg_reader *reader) {
+    if (reader == NULL) return;
+    if (!setjmp(reader->error.escape) && reader->started) jpeg_abort_decompress(&reader->decoder);
+    reader_free(reader);
+}
+
+/* One tile encoded as libvips' jpegsave would with strip: baseline, Huffman tables as standard,
+ * chroma halved both ways below quality 90, nothing but the JFIF header. */
+int cjpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int quality,
+                 unsigned char **buffer, unsigned long *length) {
+    struct jpeg_compress_struct encoder;
+    StripError error;
+    *buffer = NULL;
+    *length = 0;
+    encoder.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = strip_error_exit;
+    jpeg_create_compress(&encoder);
+    if (setjmp(error.escape)) {
+        vips_error("jpeg", "%s", error.message);
+        jpeg_destroy_compress(&encoder);
+        free(*buffer);
+        *buffer = NULL;
+        return -1;
+    }
+    jpeg_mem_dest(&encoder, buffer, length);
+    encoder.image_width = (JDIMENSION) width;
+    encoder.image_height = (JDIMENSION) height;
+    encoder.input_components = 3;
+    encoder.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&encoder);
+    jpeg_set_quality(&encoder, quality, TRUE);
+    if (quality >= 90) {
+        for (int i = 0; i < encoder.num_components; i++) {
+            encoder.comp_info[i].h_samp_factor = 1;
+            encoder.comp_info[i].v_samp_factor = 1;
+        }
+    }
+    jpeg_start_compress(&encoder, TRUE);
+    JSAMPROW pointers[16];
+    while (encoder.next_scanline < encoder.image_height) {
+        int batch = 0;
+        while (batch < 16 && encoder.next_scanline + batch < encoder.image_height) {
+            pointers[batch] = (JSAMPROW) (pixels + (size_t) (encoder.next_scanline + batch) * stride);
+            batch++;
+        }
+        jpeg_write_scanlines(&encoder, pointers, (JDIMENSION) batch);
+    }
+    jpeg_finish_compress(&encoder);
+    jpeg_destroy_compress(&encoder);
+    return 0;
+}
+
+void cjpeg_free(unsigned char *buffer) { free(buffer); }
+
+void cjpeg_halve(const unsigned char *source, size_t source_stride, int width, int height,
+                 unsigned char *target, size_t target_stride) {
+    int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
+    for (int y = 0; y < out_height; y++) {
+        const unsigned char *top = source + (size_t) (2 * y) * source_stride;
+        /* An odd last row pairs with itself, as does an odd last column. */
+        const unsigned char *bottom = 2 * y + 1 < height ? top + source_stride : top;
+        unsigned char *out = target + (size_t) y * target_stride;
+        int pairs = width / 2;
+        for (int x = 0; x < pairs; x++) {
+            const unsigned char *a = top + 6 * x, *b = bottom + 6 * x;
+            out[3 * x] = (unsigned char) ((a[0] + a[3] + b[0] + b[3] + 2) >> 2);
+            out[3 * x + 1] = (unsigned char) ((a[1] + a[4] + b[1] + b[4] + 2) >> 2);
+            out[3 * x + 2] = (unsigned char) ((a[2] + a[5] + b[2] + b[5] + 2) >> 2);
+        }
+        if (out_width > pairs) {
+            const unsigned char *a = top + 6 * pairs, *b = bottom + 6 * pairs;
+            for (int c = 0; c < 3; c++) out[3 * pairs + c] = (unsigned char) ((a[c] + b[c] + 1) >> 1);
+        }
+    }
+}
+
+int cvips_image_from_rgb(const unsigned char *pixels, int width, int height, VipsImage **out) {
+    *out = NULL;
+    VipsImage *flat = vips_image_new_from_memory_copy(pixels, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    if (flat == NULL) return -1;
+    int result = vips_copy(flat, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(flat);
+    return result;
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Imaging
+import Library
+import Observability
+import XCTest
+
+/// Thumbnails first: every photo's first stage (examined, thumbnail) comes before any pyramid,
+/// and what is rendered before the build is taken over by it, not made again.
+final class FirstStageTests: XCTestCase {
+    /// Says in what order the library asked for thumbnails and pyramids.
+    // @unchecked Sendable: `events` is guarded by `lock`.
+    final class Recording: PhotoRendering, @unchecked Sendable {
+        let inner = FakeRenderer()
+        private let lock = NSLock()
+        private var _events: [String] = []
+        var events: [String] { lock.withLock { _events } }
+
+        func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
+        func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+            lock.withLock { _events.append("pyramid") }
+            return try inner.buildPyramid(source: source, into: directory)
+        }
+        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: String) throws -> [UInt8] {
+            lock.withLock { _events.append("thumbnail") }
+            return try inner.thumbnail(source: source)
+        }
+        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+    }
+
+    func testEveryThumbnailComesBeforeAnyPyramid() throws {
+        let folders = try Folders(self)
+        for i in 1...12 { folders.fake("photo\(i).jpg", 300 + i, 200) }
+        let renderer = Recording()
+        let metrics = MetricsRegistry()
+        let library = try folders.library(renderer: renderer, metrics: metrics)
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 30))
+        let events = renderer.events
+        XCTAssertEqual(events.filter { $0 == "thumbnail" }.count, 12, "one thumbnail a photo: \(events)")
+        XCTAssertEqual(events.filter { $0 == "pyramid" }.count, 12)
+        let lastThumbnail = try XCTUnwrap(events.lastIndex(of: "thumbnail"))
+        let firstPyramid = try XCTUnwrap(events.firstIndex(of: "pyramid"))
+        // Two ingest threads: the second may still be finishing its last thumbnail.
+        XCTAssertLessThanOrEqual(firstPyramid, lastThumbnail + 1, "no pyramid started while thumbnails were queued: \(events)")
+        XCTAssertGreaterThanOrEqual(firstPyramid, 11, "thumbnails first: \(events)")
+        XCTAssertEqual(library.stages, IngestStages(photos: 12, thumbnails: 12, pyramids: 12, queuedFirst: 0, queuedPyramids: 0))
+        XCTAssertNil(library.stages.summary)
+        library.collect()
+        let text = metrics.render()
+        XCTAssertTrue(text.contains(#"photoscroll_ingest_stage_photos{stage="thumbnails"} 12"#), text)
+        XCTAssertTrue(text.contains(#"photoscroll_ingest_stage_photos{stage="pyramids"} 12"#), text)
+    }
+
+    func testStagesSayHowFarTheIngestIs() {
+        let stages = IngestStages(photos: 1000, thumbnails: 400, pyramids: 0, queuedFirst: 600, queuedPyramids: 400)
+        XCTAssertEqual(stages.summary, "Ingest: thumbnails 400 of 1000 photos, pyramids 0 of 1000.")
+    }
+
+    /// A thumbnail asked for before the first stage got there is made once, for the photo's
+    /// examined version, and the first stage and the build take it over.
+    func testTilesRenderedOnDemandAreTakenOverByTheBuild() throws {
+        let folders = try Folders(self)
+        try folders.real("photo1.jpg", 2400, 1600)
+        let library = try folders.library()
+        // Listed only: nothing examined or built yet.
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let listed = try XCTUnwrap(library.photo(1))
+        XCTAssertEqual(listed.status, .processing)
+        let thumbnail = try library.image(of: listed, tile: nil)
+        let native = TileCoordinate(z: 4, x: 3, y: 2)
+        let tile = try library.image(of: listed, tile: native)
+        let examined = try XCTUnwrap(library.photo(1))
+        XCTAssertNotEqual(examined.version, listed.version, "rendered for the version the photo has once examined")
+        let earlyTile = folders.data + "/tiles/.early/\(examined.version)/4/3_2.jpg"
+        let earlyThumbnail = folders.data + "/tiles/.early/\(examined.version)/thumbnail.jpg"
+        XCTAssertEqual(FileManager.default.contents(atPath: earlyTile).map(Array.init), tile)
+        XCTAssertEqual(FileManager.default.contents(atPath: earlyThumbnail).map(Array.init), thumbnail)
+        let inode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: earlyTile)[.systemFileNumber] as? UInt64)
+
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
+        XCTAssertEqual(library.photo(1)?.status, .ready)
+        let built = folders.data + "/tiles/\(examined.version)"
+        XCTAssertEqual(FileManager.default.contents(atPath: built + "/thumbnail.jpg").map(Array.init), thumbnail, "the thumbnail is not made again")
+        let builtInode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: built + "/4/3_2.jpg")[.systemFileNumber] as? UInt64)
+        XCTAssertEqual(builtInode, inode, "the native tile rendered on demand is the pyramid's, moved, not made again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folders.data + "/tiles/.early/\(examined.version)"))
+    }
+}
