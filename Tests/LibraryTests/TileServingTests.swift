@@ -13,8 +13,8 @@ final class TileServingTests: XCTestCase {
         renderer.delaySeconds = 0.2
         let metrics = MetricsRegistry()
         let library = try folders.library(renderer: renderer, metrics: metrics)
+        library.ingest.stop()  // no ingest: every tile must be rendered on demand
         library.refresh()
-        library.ingest.stop()  // keep the pyramid off disk: every tile must be rendered on demand
         let photo = try XCTUnwrap(library.photo(1))
         let tile = TileCoordinate(z: 3, x: 2, y: 1)
         let bodies = Mutex<[[UInt8]]>([])
