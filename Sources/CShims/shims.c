@@ -25,3 +25,7 @@ int cshims_openat2_beneath(int dirfd, const char *path, int flags) {
 int cshims_o_path(void) {
     return O_PATH;
 }
+
+int cshims_start_writeback(int fd, long long offset, long long length) {
+    return sync_file_range(fd, (off64_t) offset, (off64_t) length, SYNC_FILE_RANGE_WRITE);
+}

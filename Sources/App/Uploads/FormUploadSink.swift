@@ -62,6 +62,7 @@ final class FormUploadSink: RequestBodySink, @unchecked Sendable {
                 do { try part.file.write(bytes, at: part.written, written: &written) } catch {
                     throw UploadService.storageError(error)
                 }
+                part.file.startWriteback(offset: part.written, length: bytes.count)
                 part.written += bytes.count
                 current = part
             } else if var part = field {

@@ -52,6 +52,7 @@ final class UploadSink: RequestBodySink, @unchecked Sendable {
             throw UploadService.storageError(error)
         }
         checksum?.digest.update(bytes)
+        file.startWriteback(offset: offset, length: bytes.count)
         offset += bytes.count
     }
 

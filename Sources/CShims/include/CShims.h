@@ -20,4 +20,9 @@ int cshims_openat2_beneath(int dirfd, const char *path, int flags);
 /// O_PATH, which Glibc's Swift overlay leaves out (it needs _GNU_SOURCE).
 int cshims_o_path(void);
 
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing a range of a file's dirty pages
+/// to the disk without waiting for them (a later fdatasync then has little left to wait for).
+/// Glibc's Swift overlay leaves it out (it needs _GNU_SOURCE).
+int cshims_start_writeback(int fd, long long offset, long long length);
+
 #endif
