@@ -200,12 +200,12 @@ final class Connection: @unchecked Sendable {
         let request = dispatch.request
         let sequence = dispatch.sequence
         let lane = dispatch.route.lane
-        guard let open = dispatch.route.bodyOpener else { return }
+        let route = dispatch.route
+        guard let open = route.bodyOpener else { return }
         let context = loop.context
         let loop = self.loop
         context.pool.submit(lane: lane, group: clientKey, caps: []) { [self] in
-            let start: BodyStart
-            do { start = try open(request) } catch { start = .response(context.responder.response(for: error, request: request)) }
+            let start = context.responder.openBody(request, route: route, open: open)
             switch start {
             case .sink(let sink):
                 loop.execute { [self] in self.bodyOpened(OpenBody(sequence: sequence, sink: sink, request: request, lane: lane)) }

@@ -44,6 +44,23 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func contains(_ name: String) -> Bool { entries.contains { $0.name.caseInsensitiveEquals(name) } }
 
+    /// Calls `body` with the UTF-8 bytes of each value of `name` in turn, without spelling any
+    /// of them out as a string, until it returns non-nil; that result, or nil. For values read
+    /// on a hot path (a session cookie on every tile).
+    public func firstValue<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result?) -> Result? {
+        for entry in entries where entry.name.caseInsensitiveEquals(name) {
+            let found: Result?
+            switch entry.value {
+            case .text(var text):
+                found = text.withUTF8 { body($0) }
+            case .bytes(let start, let count):
+                found = lines!.withUnsafeBufferPointer { lines in body(UnsafeBufferPointer(rebasing: lines[Int(start)..<Int(start + count)])) }
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(_ name: String, _ value: String) { entries.append(Field(name: name, value: .text(value))) }
 

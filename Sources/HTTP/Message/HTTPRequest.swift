@@ -62,6 +62,9 @@ public struct HTTPRequest: Sendable {
     var noted: NotedFields { storage.noted }
     /// Whether the request carries If-None-Match: known without looking for it among the fields.
     public var hasIfNoneMatch: Bool { storage.noted.contains(.ifNoneMatch) }
+    /// Whether the request carries a Cookie or Authorization field: known without looking, so
+    /// an access check of a request with no credentials costs one test.
+    public var hasCredentials: Bool { !storage.noted.isDisjoint(with: [.cookie, .authorization]) }
     public var body: [UInt8] {
         get { storage.body }
         set { uniqueStorage.body = newValue }

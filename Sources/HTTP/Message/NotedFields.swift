@@ -13,6 +13,9 @@ struct NotedFields: OptionSet, Sendable {
     static let ifModifiedSince = NotedFields(rawValue: 1 << 3)
     static let acceptEncoding = NotedFields(rawValue: 1 << 4)
     static let connection = NotedFields(rawValue: 1 << 5)
+    /// Credentials, noted so that the access check of a request without any looks up nothing.
+    static let cookie = NotedFields(rawValue: 1 << 6)
+    static let authorization = NotedFields(rawValue: 1 << 7)
 
     /// The fields that can make a GET's answer other than the plain one: a 304, a 206, gzip.
     static let shapingAnswer: NotedFields = [.range, .ifRange, .ifNoneMatch, .ifModifiedSince, .acceptEncoding]
@@ -37,9 +40,12 @@ struct NotedFields: OptionSet, Sendable {
         let letter = first | 0x20
         switch name.utf8.count {
         case 5: return letter == UInt8(ascii: "r") && name.caseInsensitiveEquals("Range") ? .range : []
+        case 6: return letter == UInt8(ascii: "c") && name.caseInsensitiveEquals("Cookie") ? .cookie : []
         case 8: return letter == UInt8(ascii: "i") && name.caseInsensitiveEquals("If-Range") ? .ifRange : []
         case 10: return letter == UInt8(ascii: "c") && name.caseInsensitiveEquals("Connection") ? .connection : []
-        case 13: return letter == UInt8(ascii: "i") && name.caseInsensitiveEquals("If-None-Match") ? .ifNoneMatch : []
+        case 13:
+            if letter == UInt8(ascii: "i") { return name.caseInsensitiveEquals("If-None-Match") ? .ifNoneMatch : [] }
+            return letter == UInt8(ascii: "a") && name.caseInsensitiveEquals("Authorization") ? .authorization : []
         case 15: return letter == UInt8(ascii: "a") && name.caseInsensitiveEquals("Accept-Encoding") ? .acceptEncoding : []
         case 17: return letter == UInt8(ascii: "i") && name.caseInsensitiveEquals("If-Modified-Since") ? .ifModifiedSince : []
         default: return []

@@ -491,7 +491,7 @@ enum RequestParser {
             if spells("Range") { return FieldName(name: "Range", noted: .range) }
         case 6:
             if spells("Accept") { return FieldName(name: "Accept") }
-            if spells("Cookie") { return FieldName(name: "Cookie") }
+            if spells("Cookie") { return FieldName(name: "Cookie", noted: .cookie) }
             if spells("Origin") { return FieldName(name: "Origin") }
             if spells("Pragma") { return FieldName(name: "Pragma") }
             if spells("Expect") { return FieldName(name: "Expect", role: .expect) }
@@ -510,7 +510,7 @@ enum RequestParser {
         case 13:
             if spells("Cache-Control") { return FieldName(name: "Cache-Control") }
             if spells("If-None-Match") { return FieldName(name: "If-None-Match", noted: .ifNoneMatch) }
-            if spells("Authorization") { return FieldName(name: "Authorization") }
+            if spells("Authorization") { return FieldName(name: "Authorization", noted: .authorization) }
             if spells("Last-Event-ID") { return FieldName(name: "Last-Event-ID") }
         case 14:
             if spells("Content-Length") { return FieldName(name: "Content-Length", role: .contentLength) }

@@ -37,10 +37,59 @@ public final class Responder: Sendable {
         }
     }
 
-    /// Runs `route`'s handler on the calling thread; an error it throws becomes its response.
+    /// Asks `route`'s access rule, then runs its handler on the calling thread; an error it
+    /// throws becomes its response. A rule that must look something up first moves the lookup
+    /// and the handler to the route's lane.
     @inline(__always)
     public func reply(to request: HTTPRequest, route: Route) -> Reply {
+        if let rule = route.access {
+            switch rule.admit(request) {
+            case .granted: break
+            case .refused(let refusal): return .response(refusal)
+            case .deferred(let check):
+                return .offload { [self] in
+                    if let refusal = check() { return refusal }
+                    return try complete(request, route: route)
+                }
+            }
+        } else if router.requiresAccessRules {
+            logger.error("route without an access rule", [("route", route.pattern)])
+            return .response(.problem(.internalServerError, detail: "The server could not answer this request."))
+        }
         do { return try route.handler(request) } catch { return .response(response(for: error, request: request)) }
+    }
+
+    /// Asks `route`'s rule, then where its streamed body goes, on the calling thread (a worker):
+    /// a refused request never reaches `open`, so no byte of its body is taken in.
+    public func openBody(_ request: HTTPRequest, route: Route, open: BodyOpener) -> BodyStart {
+        if let refusal = admission(request, route: route) { return .response(refusal) }
+        do { return try open(request) } catch { return .response(response(for: error, request: request)) }
+    }
+
+    /// The refusal of `route`'s rule, decided on the calling thread (a decision that needs the
+    /// database included), or nil to go on.
+    private func admission(_ request: HTTPRequest, route: Route) -> HTTPResponse? {
+        guard let rule = route.access else {
+            guard router.requiresAccessRules else { return nil }
+            logger.error("route without an access rule", [("route", route.pattern)])
+            return .problem(.internalServerError, detail: "The server could not answer this request.")
+        }
+        switch rule.admit(request) {
+        case .granted: return nil
+        case .refused(let refusal): return refusal
+        case .deferred(let check): return check()
+        }
+    }
+
+    /// The handler's whole answer, its offloaded part included, on the calling thread.
+    private func complete(_ request: HTTPRequest, route: Route) throws -> HTTPResponse {
+        switch try route.handler(request) {
+        case .response(let response): return response
+        case .encoded(let encoded): return HTTPResponse(encoded)
+        case .offload(let work): return try work()
+        case .offloadCapped(_, let work): return try work()
+        case .order(let order): return try order.work(WorkTicket())
+        }
     }
 
     /// Runs work a handler offloaded (on whichever thread the caller chose); an error becomes its response.
@@ -59,15 +108,11 @@ public final class Responder: Sendable {
 
     /// A streaming route's answer on the calling thread: the body handed to its sink in pieces
     /// of the size the server uses.
-    private func respondStreaming(to request: HTTPRequest, open: BodyOpener) -> HTTPResponse {
+    private func respondStreaming(to request: HTTPRequest, route: Route, open: BodyOpener) -> HTTPResponse {
         let sink: any RequestBodySink
-        do {
-            switch try open(request) {
-            case .response(let response): return response
-            case .sink(let opened): sink = opened
-            }
-        } catch {
-            return response(for: error, request: request)
+        switch openBody(request, route: route, open: open) {
+        case .response(let response): return response
+        case .sink(let opened): sink = opened
         }
         let body = request.body
         var offset = 0
@@ -92,7 +137,7 @@ public final class Responder: Sendable {
             var request = request
             request.parameters = parameters
             request.routePattern = route.pattern
-            if let open = route.bodyOpener { return respondStreaming(to: request, open: open) }
+            if let open = route.bodyOpener { return respondStreaming(to: request, route: route, open: open) }
             switch reply(to: request, route: route) {
             case .response(let response): return response
             case .encoded(let encoded): return HTTPResponse(encoded)

@@ -6,8 +6,16 @@ public struct Router: Sendable {
     /// Every route in registration order, which decides nothing: the trie picks the route.
     public private(set) var routes: [Route] = []
     private var trie = RouteTrie([])
+    /// Whether every route must be added with an `access` rule of its own. A route added
+    /// without one is a programming error, stopped at once (at start, before anything is
+    /// served); the responder also refuses to run such a route.
+    public let requiresAccessRules: Bool
 
-    public init() {}
+    /// A router; with `requiringAccessRules`, every route needs `access:` (an application's
+    /// router), without, routes that give none are open to anyone.
+    public init(requiringAccessRules: Bool = false) {
+        self.requiresAccessRules = requiringAccessRules
+    }
 
     /// The same routes as new objects, sharing their handlers. A server gives each event loop
     /// its own: a route is retained by every request it matches, and a reference count two
@@ -24,13 +32,14 @@ public struct Router: Sendable {
         maxBodyBytes: Int = Router.defaultMaxBodyBytes,
         execution: Execution = .worker,
         lane: WorkLane = .general,
+        access: (any AccessRule)? = nil,
         _ handler: @escaping Handler
     ) {
         switch execution {
         case .inline:
-            addReply(method, pattern, maxBodyBytes: maxBodyBytes, lane: lane) { request in .response(try handler(request)) }
+            addReply(method, pattern, maxBodyBytes: maxBodyBytes, lane: lane, access: access) { request in .response(try handler(request)) }
         case .worker:
-            addReply(method, pattern, maxBodyBytes: maxBodyBytes, lane: lane) { request in .offload { try handler(request) } }
+            addReply(method, pattern, maxBodyBytes: maxBodyBytes, lane: lane, access: access) { request in .offload { try handler(request) } }
         }
     }
 
@@ -39,8 +48,10 @@ public struct Router: Sendable {
         _ method: HTTPMethod, _ pattern: String,
         maxBodyBytes: Int = Router.defaultMaxBodyBytes,
         lane: WorkLane = .general,
+        access: (any AccessRule)? = nil,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> Reply
     ) {
+        precondition(access != nil || !requiresAccessRules, "\(method) \(pattern) was added without an access rule")
         let segments = Router.parse(pattern)
         let names = segments.compactMap { segment -> String? in
             switch segment {
@@ -48,17 +59,20 @@ public struct Router: Sendable {
             case .parameter(let name, _), .rest(let name): name
             }
         }
-        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: handler,
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane,
+                            access: access, handler: handler,
                             segments: segments, parameterNames: names))
         // A few dozen routes, registered once: rebuilding the whole trie each time is simplest.
         trie = RouteTrie(routes)
     }
 
     /// Adds a route that takes its body as a stream (see `RequestBodySink`): `open` runs on a
-    /// worker of `lane` once the head is read and decides whether and where the body goes.
-    /// `maxBodyBytes` is still checked against `Content-Length` (413) before anything runs.
+    /// worker of `lane` once the head is read and `access` has let the request in, and decides
+    /// whether and where the body goes. `maxBodyBytes` is still checked against `Content-Length`
+    /// (413) before anything runs.
     public mutating func addStreaming(_ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int, lane: WorkLane = .general,
-                                      open: @escaping BodyOpener) {
+                                      access: (any AccessRule)? = nil, open: @escaping BodyOpener) {
+        precondition(access != nil || !requiresAccessRules, "\(method) \(pattern) was added without an access rule")
         let segments = Router.parse(pattern)
         let names = segments.compactMap { segment -> String? in
             switch segment {
@@ -69,22 +83,24 @@ public struct Router: Sendable {
         let unused: @Sendable (HTTPRequest) throws -> Reply = { _ in
             .response(.problem(.internalServerError, detail: "The server could not answer this request."))
         }
-        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, handler: unused, bodyOpener: open,
-                            segments: segments, parameterNames: names))
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, lane: lane, access: access, handler: unused,
+                            bodyOpener: open, segments: segments, parameterNames: names))
         trie = RouteTrie(routes)
     }
 
-    public mutating func get(_ pattern: String, execution: Execution = .worker, lane: WorkLane = .general, _ handler: @escaping Handler) {
-        add(.GET, pattern, execution: execution, lane: lane, handler)
+    public mutating func get(_ pattern: String, execution: Execution = .worker, lane: WorkLane = .general,
+                             access: (any AccessRule)? = nil, _ handler: @escaping Handler) {
+        add(.GET, pattern, execution: execution, lane: lane, access: access, handler)
     }
 
     public mutating func post(_ pattern: String, maxBodyBytes: Int = Router.defaultMaxBodyBytes, lane: WorkLane = .general,
-                              _ handler: @escaping Handler) {
-        add(.POST, pattern, maxBodyBytes: maxBodyBytes, execution: .worker, lane: lane, handler)
+                              access: (any AccessRule)? = nil, _ handler: @escaping Handler) {
+        add(.POST, pattern, maxBodyBytes: maxBodyBytes, execution: .worker, lane: lane, access: access, handler)
     }
 
-    public mutating func delete(_ pattern: String, lane: WorkLane = .general, _ handler: @escaping Handler) {
-        add(.DELETE, pattern, execution: .worker, lane: lane, handler)
+    public mutating func delete(_ pattern: String, lane: WorkLane = .general, access: (any AccessRule)? = nil,
+                                _ handler: @escaping Handler) {
+        add(.DELETE, pattern, execution: .worker, lane: lane, access: access, handler)
     }
 
     /// Finds the route for `method` on `path` (see `RouteTrie` for which one wins); HEAD matches GET routes.
