@@ -5,7 +5,8 @@
 #
 # The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the
 # runtime stage needs only the C libraries: libvips (which pulls in its image codecs), SQLite,
-# libpq (the PostgreSQL client), zlib, xxHash, libsodium and nettle (upload checksums). Tests/Container
+# libpq (the PostgreSQL client), zlib, xxHash, libsodium, nettle (upload checksums) and libargon2
+# (password hashes). Tests/Container
 # checks this file against the binary's shared libraries and boots its runtime stage in a
 # bookworm root (make test-container).
 
@@ -14,7 +15,7 @@ ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libvips-dev libsqlite3-dev libpq-dev zlib1g-dev libxxhash-dev libsodium-dev nettle-dev pkg-config \
+    && apt-get install -y -qq --no-install-recommends libvips-dev libsqlite3-dev libpq-dev zlib1g-dev libxxhash-dev libsodium-dev nettle-dev libargon2-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -26,7 +27,7 @@ FROM debian:bookworm-slim AS runtime
 # Runtime libraries only; the uid is fixed so volume ownership is predictable on the host.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libvips42 libsqlite3-0 libpq5 zlib1g libxxhash0 libsodium23 libnettle8 \
+    && apt-get install -y -qq --no-install-recommends libvips42 libsqlite3-0 libpq5 zlib1g libxxhash0 libsodium23 libnettle8 libargon2-1 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 photoscroll \
     && useradd --uid 10001 --gid photoscroll --home-dir /app --no-create-home --shell /usr/sbin/nologin photoscroll \

@@ -16,6 +16,7 @@ let package = Package(
         // Constant-time comparison of secrets (admin token, and later passwords and share links).
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
         .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -42,9 +43,12 @@ let package = Package(
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
         // upload table and the files waiting in the data folder; knows nothing of HTTP or photos.
         .target(name: "Uploads", dependencies: ["CNettle", "SQL", "POSIX", "Observability"]),
+        // Accounts, sessions and share links over SQL; Argon2id through libargon2
+        // (Crypto/Argon2.swift), random tokens from the kernel.
+        .target(name: "Access", dependencies: ["CArgon2", "SQL", "POSIX", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Uploads", "POSIX", "Observability", "CSodium"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
@@ -61,9 +65,10 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite", "SQL", "SQLTesting"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
+        .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "SQLTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting"]),
     ],
     // Swift 6 mode everywhere, tests included: data-race safety is checked, not assumed.
     swiftLanguageModes: [.v6]

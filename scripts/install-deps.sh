@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages_for() {
     case "$1" in
-        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev libxxhash-dev libsodium-dev nettle-dev" ;;
+        build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev libxxhash-dev libsodium-dev nettle-dev libargon2-dev" ;;
         # postgresql: the tests start a private cluster of their own (initdb, pg_ctl); nginx-light:
         # the replica tests put it in front of two servers, configured from deploy/nginx.conf;
         # node-typescript: tsc type-checks the page's modules (make typecheck).

@@ -110,7 +110,7 @@ def test_build_stage_builds_release_with_the_static_swift_runtime():
     runs = " ".join(i.text for i in build_stage().all("RUN"))
     assert re.search(r"swift build -c release[^&]*--static-swift-stdlib", runs), runs
     installed = set(runtime_packages(build_stage()))
-    assert {"libvips-dev", "libsqlite3-dev", "zlib1g-dev", "libxxhash-dev", "libsodium-dev", "pkg-config"} <= installed, installed
+    assert {"libvips-dev", "libsqlite3-dev", "zlib1g-dev", "libxxhash-dev", "libsodium-dev", "libargon2-dev", "pkg-config"} <= installed, installed
 
 
 def test_runtime_stage_is_bookworm_slim():
@@ -135,7 +135,7 @@ def test_every_shared_library_is_installed_by_the_runtime_stage():
     missing = sorted({f"{owners[path]} ({name})" for name, path in debian.items() if owners[path] not in closure})
     assert not missing, f"the runtime stage ({' '.join(installed)}) does not provide {missing}"
     # The libraries the binary itself links against, named directly rather than through libvips.
-    for direct in ("libvips42", "libsqlite3-0", "zlib1g", "libxxhash0", "libsodium23"):
+    for direct in ("libvips42", "libsqlite3-0", "zlib1g", "libxxhash0", "libsodium23", "libargon2-1"):
         assert direct in installed, f"{direct} should be installed by name"
 
 

@@ -1,0 +1,45 @@
+import SQL
+
+extension AccessStore {
+    /// A new one-time setup token, for a server that has no owner yet: whoever holds it may
+    /// make the owner once. Each one is valid until an owner exists.
+    public func makeSetupToken() throws -> String {
+        let token = try AccessToken.make()
+        let now = self.now()
+        try database.run("INSERT INTO setup_tokens (digest, created_at) VALUES (\(Argon2.digest(token)), \(now))")
+        return token
+    }
+
+    /// Makes the first owner with a setup token, which is used up with every other one. Throws
+    /// `.notFound` for a token that is not (or no longer) valid, `.conflict` once an owner exists.
+    public func completeSetup(token: String, name: String, password: String) throws -> User {
+        try Credentials.checkName(name)
+        try Credentials.checkPassword(password)
+        guard AccessToken.isWellFormed(token) else { throw AccessError(.notFound, "This setup link is not valid.") }
+        let digest = Argon2.digest(token)
+        let hash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        let now = self.now()
+        return try database.transaction(.serializable) { tx in
+            guard try tx.run("DELETE FROM setup_tokens WHERE digest = \(digest)") > 0 else {
+                throw AccessError(.notFound, "This setup link is not valid: it was used already, or was never made.")
+            }
+            if try tx.scalar("SELECT COUNT(*) FROM users WHERE role = \(Role.owner.rawValue)", as: Int.self) ?? 0 > 0 {
+                throw AccessError(.conflict, "This server has an owner already: sign in instead.")
+            }
+            if try tx.first("SELECT id FROM users WHERE name = \(name)") != nil {
+                throw AccessError(.conflict, "There is already a user named \(name).")
+            }
+            let id = try tx.scalar("""
+                INSERT INTO users (name, role, password_hash, created_at, password_changed_at)
+                VALUES (\(name), \(Role.owner.rawValue), \(hash), \(now), \(now)) RETURNING id
+                """, as: Int.self) ?? 0
+            try tx.run("DELETE FROM setup_tokens")
+            return User(id: id, name: name, role: .owner, passwordHash: hash, createdAt: now)
+        }
+    }
+
+    /// Whether a setup token is waiting to be used.
+    public func hasSetupToken() throws -> Bool {
+        try database.scalar("SELECT COUNT(*) FROM setup_tokens", as: Int.self) ?? 0 > 0
+    }
+}

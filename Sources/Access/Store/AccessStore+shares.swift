@@ -1,0 +1,98 @@
+import SQL
+
+/// What a new share link is to be.
+public struct ShareRequest: Sendable, Equatable {
+    public var target: Share.Target
+    /// Unix seconds; nil for a link that never expires.
+    public var expiresAt: Int?
+    public var password: String?
+    public var download: Bool
+    public var comments: Bool
+    public var location: Bool
+
+    public init(target: Share.Target, expiresAt: Int?, password: String? = nil, download: Bool = false, comments: Bool = true,
+                location: Bool = false) {
+        self.target = target
+        self.expiresAt = expiresAt
+        self.password = password
+        self.download = download
+        self.comments = comments
+        self.location = location
+    }
+}
+
+extension AccessStore {
+    /// Makes a share link, with a fresh token.
+    public func createShare(_ request: ShareRequest, by user: User) throws -> Share {
+        let now = self.now()
+        if let expiresAt = request.expiresAt, expiresAt <= now {
+            throw AccessError(.invalid, "expires must be in the future.")
+        }
+        var passwordHash: String?
+        if let password = request.password {
+            guard !password.isEmpty, password.utf8.count <= Argon2.maxPasswordBytes else {
+                throw AccessError(.invalid, "A link's password must be 1 to \(Argon2.maxPasswordBytes) bytes long.")
+            }
+            passwordHash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        }
+        let token = try AccessToken.make()
+        let (album, photo): (Int?, Int?) = switch request.target {
+        case .album(let id): (id, nil)
+        case .photo(let id): (nil, id)
+        }
+        let id = try database.transaction { tx in
+            try tx.scalar("""
+                INSERT INTO shares (token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location)
+                VALUES (\(token), \(album), \(photo), \(user.id), \(now), \(request.expiresAt), \(passwordHash),
+                        \(request.download), \(request.comments), \(request.location))
+                RETURNING id
+                """, as: Int.self) ?? 0
+        }
+        return Share(id: id, token: token, target: request.target, createdBy: user.id, createdAt: now, expiresAt: request.expiresAt,
+                     passwordHash: passwordHash, download: request.download, comments: request.comments, location: request.location)
+    }
+
+    /// Every share link, newest first, expired ones included (until revoked).
+    public func shares() throws -> [Share] {
+        try database.query("SELECT \(raw: Self.shareColumns) FROM shares ORDER BY id DESC").map(Self.share)
+    }
+
+    /// The link whose token this is, expired or not; nil for an unknown token.
+    public func share(token: String) throws -> Share? {
+        guard AccessToken.isWellFormed(token) else { return nil }
+        return try database.query("SELECT \(raw: Self.shareColumns) FROM shares WHERE token = \(token)").first.map(Self.share)
+    }
+
+    /// The link with this id, or nil.
+    public func share(id: Int) throws -> Share? {
+        try database.query("SELECT \(raw: Self.shareColumns) FROM shares WHERE id = \(id)").first.map(Self.share)
+    }
+
+    /// Revokes a link at once, on every replica, with the sessions opened by its password.
+    /// False when there is no such link.
+    @discardableResult
+    public func revokeShare(id: Int) throws -> Bool {
+        try database.transaction { tx in
+            guard try tx.run("DELETE FROM shares WHERE id = \(id)") > 0 else { return false }
+            try tx.run("DELETE FROM sessions WHERE share_id = \(id)")
+            try tx.notify(channel: AccessChange.channel, payload: AccessChange.share(id).payload)
+            return true
+        }
+    }
+
+    /// Whether `password` opens `share` (false for a link without a password).
+    public func verifyPassword(_ password: String, of share: Share) -> Bool {
+        guard let hash = share.passwordHash else { return false }
+        return Argon2.verify(password, against: hash)
+    }
+
+    static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location"
+
+    static func share(_ row: SQLRow) throws -> Share {
+        let target: Share.Target
+        if let album = try row.decode(2, as: Int?.self) { target = .album(album) } else { target = .photo(try row.decode(3)) }
+        return Share(id: try row.decode(0), token: try row.decode(1), target: target, createdBy: try row.decode(4),
+                     createdAt: try row.decode(5), expiresAt: try row.decode(6), passwordHash: try row.decode(7),
+                     download: try row.decode(8), comments: try row.decode(9), location: try row.decode(10))
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Observability
+import SQL
+import Synchronization
+
+/// Accounts, sessions, share links and setup links in a SQL database (SQLite or PostgreSQL),
+/// shared by every replica and by `photoscroll users`.
+///
+/// Every change that ends something (a sign-out, a password change, a removed user, a revoked
+/// link) is notified on `AccessChange.channel` in the same transaction, so each process drops
+/// what it kept of it as the change commits. Passwords are hashed before a transaction opens:
+/// Argon2 takes a quarter of a second and must not hold a connection or a lock meanwhile.
+public final class AccessStore: Sendable {
+    public let database: SQLDatabase
+    public let limits: SessionLimits
+    /// Wall-clock unix seconds, shared across machines (a monotonic clock is not).
+    let now: @Sendable () -> Int
+    let passwordParameters: Argon2.Parameters
+    /// A hash to verify against when no user has the name given, so that signing in as nobody
+    /// takes as long as signing in with a wrong password. Made on first use.
+    private let decoy = Mutex<String?>(nil)
+
+    /// A session is written back as seen at most this often: its idle limit is far longer.
+    static let touchSeconds = 60
+
+    /// Opens the tables in `database`, bringing their schema up to date.
+    public init(database: SQLDatabase, limits: SessionLimits = SessionLimits(), passwordParameters: Argon2.Parameters = .passwords,
+                now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
+        self.database = database
+        self.limits = limits
+        self.passwordParameters = passwordParameters
+        self.now = now
+        try database.migrate(AccessSchema.schema)
+    }
+
+    // MARK: users
+
+    /// Adds an account; the name must be free and the password long enough.
+    @discardableResult
+    public func addUser(name: String, password: String, role: Role) throws -> User {
+        try Credentials.checkName(name)
+        try Credentials.checkPassword(password)
+        let hash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        let now = self.now()
+        return try database.transaction { tx in
+            if try tx.first("SELECT id FROM users WHERE name = \(name)") != nil {
+                throw AccessError(.conflict, "There is already a user named \(name).")
+            }
+            let id = try tx.scalar("""
+                INSERT INTO users (name, role, password_hash, created_at, password_changed_at)
+                VALUES (\(name), \(role.rawValue), \(hash), \(now), \(now)) RETURNING id
+                """, as: Int.self) ?? 0
+            return User(id: id, name: name, role: role, passwordHash: hash, createdAt: now)
+        }
+    }
+
+    /// Every account, by name.
+    public func users() throws -> [User] {
+        try database.query("SELECT id, name, role, password_hash, created_at FROM users ORDER BY name").map(Self.user)
+    }
+
+    /// The account named `name`, or nil.
+    public func user(named name: String) throws -> User? {
+        try database.query("SELECT id, name, role, password_hash, created_at FROM users WHERE name = \(name)").first.map(Self.user)
+    }
+
+    /// Whether any account is an owner.
+    public func hasOwner() throws -> Bool {
+        try database.scalar("SELECT COUNT(*) FROM users WHERE role = \(Role.owner.rawValue)", as: Int.self) ?? 0 > 0
+    }
+
+    /// Sets a new password and ends every session of the account, on every replica.
+    public func setPassword(name: String, password: String) throws {
+        try Credentials.checkPassword(password)
+        let hash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        let now = self.now()
+        try database.transaction { tx in
+            guard let id = try tx.scalar("SELECT id FROM users WHERE name = \(name)", as: Int.self) else {
+                throw AccessError(.notFound, "There is no user named \(name).")
+            }
+            try tx.run("UPDATE users SET password_hash = \(hash), password_changed_at = \(now) WHERE id = \(id)")
+            try tx.run("DELETE FROM sessions WHERE user_id = \(id)")
+            try tx.notify(channel: AccessChange.channel, payload: AccessChange.user(id).payload)
+        }
+    }
+
+    /// Removes an account, its sessions and the share links it made, on every replica.
+    public func removeUser(name: String) throws {
+        try database.transaction { tx in
+            guard let id = try tx.scalar("SELECT id FROM users WHERE name = \(name)", as: Int.self) else {
+                throw AccessError(.notFound, "There is no user named \(name).")
+            }
+            let shares = try tx.query("SELECT id FROM shares WHERE created_by = \(id)").map { try $0.decode(0, as: Int.self) }
+            for share in shares {
+                try tx.run("DELETE FROM sessions WHERE share_id = \(share)")
+                try tx.run("DELETE FROM shares WHERE id = \(share)")
+                try tx.notify(channel: AccessChange.channel, payload: AccessChange.share(share).payload)
+            }
+            try tx.run("DELETE FROM sessions WHERE user_id = \(id)")
+            try tx.run("DELETE FROM users WHERE id = \(id)")
+            try tx.notify(channel: AccessChange.channel, payload: AccessChange.user(id).payload)
+        }
+    }
+
+    /// The account when `password` is its password; nil otherwise. Takes as long for a name
+    /// nobody has as for a wrong password.
+    public func authenticate(name: String, password: String) throws -> User? {
+        guard let user = try user(named: name) else {
+            _ = Argon2.verify(password, against: try decoyHash())
+            return nil
+        }
+        return Argon2.verify(password, against: user.passwordHash) ? user : nil
+    }
+
+    /// Whether `password` is `user`'s (for a change of password, which asks for the old one).
+    public func verify(_ password: String, of user: User) -> Bool {
+        Argon2.verify(password, against: user.passwordHash)
+    }
+
+    func decoyHash() throws -> String {
+        if let made = decoy.withLock({ $0 }) { return made }
+        let made = try Argon2.hashPassword(try AccessToken.make(), parameters: passwordParameters)
+        decoy.withLock { $0 = $0 ?? made }
+        return made
+    }
+
+    static func user(_ row: SQLRow) throws -> User {
+        let roleText = try row.decode(2, as: String.self)
+        return User(id: try row.decode(0), name: try row.decode(1), role: Role(rawValue: roleText) ?? .member,
+                    passwordHash: try row.decode(3), createdAt: try row.decode(4))
+    }
+}

@@ -1,0 +1,2 @@
+#include <argon2.h>
+#include <sys/random.h>
