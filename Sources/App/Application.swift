@@ -1,3 +1,4 @@
+import Access
 import Dispatch
 import Foundation
 import Comments
@@ -20,7 +21,10 @@ public final class Application: Sendable {
     let comments: CommentService
     let uploads: UploadService
     let manage: ManageRoutes
+    /// Who may do what: the mode, accounts, sessions and share links.
+    let access: AccessControl
     private let databaseService: DatabaseService
+    private let accessService: AccessService
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
     private let httpService: HTTPService
@@ -57,13 +61,24 @@ public final class Application: Sendable {
             databases.close()
             throw Self.startupError(error)
         }
+        // Before anything is served: comments must still sit under the photos they were written for.
         do {
+            if let map = comments.store as? any PhotoIdentityMap {
+                let catalog = photos.library.catalog
+                try PhotoIdentityCheck.verify(map, row: catalog.entry)
+            }
+            let photos = self.photos
+            let store = try AccessStore(database: databases.access,
+                                        limits: SessionLimits(idleSeconds: configuration.sessionIdleSeconds,
+                                                              lifetimeSeconds: configuration.sessionLifetimeSeconds))
+            access = try AccessControl(settings: AccessControl.Settings(configuration), store: store, logger: logger.labeled("access"),
+                                       isShared: { photos.isShared($0, $1) })
             uploads = try UploadService(database: databases.comments, dataDirectory: configuration.data, library: photos.library,
                                         limits: UploadLimits(maxBytes: configuration.maxUploadMegabytes << 20,
                                                              expirySeconds: configuration.uploadExpirySeconds,
                                                              perClient: configuration.uploadsPerClient),
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
-                                        logger: logger.labeled("uploads"))
+                                        access: access, logger: logger.labeled("uploads"))
             let collection = try CollectionStore(database: databases.comments)
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
                                   trashDays: configuration.trashDays, logger: logger.labeled("library"),
@@ -74,20 +89,9 @@ public final class Application: Sendable {
             databases.close()
             throw Self.startupError(error)
         }
-        // Before anything is served: comments must still sit under the photos they were written for.
-        if let map = comments.store as? any PhotoIdentityMap {
-            do {
-                let catalog = photos.library.catalog
-                try PhotoIdentityCheck.verify(map, row: catalog.entry)
-            } catch {
-                comments.stop()
-                photos.stop()
-                databases.close()
-                throw error
-            }
-        }
         databaseService = DatabaseService(databases)
         commentService = CommentStoreService(comments)
+        accessService = AccessService(access)
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
@@ -107,23 +111,33 @@ public final class Application: Sendable {
     }
 
     /// Every route of the application; the static files under `/*path` answer what no other pattern takes.
+    /// Every route has an access rule (`AccessControl`); the router refuses one without.
     public func makeRouter() -> Router {
-        var router = Router()
+        var router = Router(requiringAccessRules: true)
         let comments = self.comments
         let photos = self.photos
         let draining = self.draining
+        let rules = RouteRules(control: access)
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
                                   isDatabaseReachable: { comments.isReachable },
                                   isDraining: { draining.isDraining },
                                   workload: { [weak self] in self?.server?.workload ?? [] },
                                   saturation: { [weak self] in self?.server?.saturation ?? [] },
                                   degradation: { photos.degradation },
-                                  progress: { photos.ingestProgress })
-        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) })
-        comments.register(on: &router)
-        UploadRoutes(service: uploads).register(on: &router)
-        manage.register(on: &router)
-        StaticFiles(root: configuration.public).register(on: &router)
+                                  progress: { photos.ingestProgress },
+                                  probeAccess: rules(.open), metricsAccess: rules(.metrics))
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules)
+        comments.register(on: &router, rules: rules)
+        SessionRoutes(control: access).register(on: &router)
+        ShareRoutes(control: access, library: photos.library).register(on: &router)
+        UploadRoutes(service: uploads, rules: rules).register(on: &router)
+        manage.register(on: &router, rules: rules)
+        // The page, and its files: they hold nothing of the library, and show the sign-in view
+        // to whoever is not signed in. The setup link and share links open the same page.
+        let page = StaticFiles(root: configuration.public)
+        page.register(on: &router, access: rules(.open))
+        page.register("/setup", serving: "index.html", on: &router, access: rules(.open))
+        page.register("/s/:token", serving: "index.html", on: &router, access: rules(.open))
         return router
     }
 
@@ -144,7 +158,9 @@ public final class Application: Sendable {
     }
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
-    public var services: [any Service] { [databaseService, commentService, libraryService, housekeeping, httpService, libraryScans] }
+    public var services: [any Service] {
+        [databaseService, commentService, accessService, libraryService, housekeeping, httpService, libraryScans]
+    }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
     public func start() throws {
@@ -157,7 +173,8 @@ public final class Application: Sendable {
         self.group.withLock { $0 = group }
         try group.start()
         logger.info("serving", [("url", httpService.url ?? ""), ("photos", String(photos.count)),
-                                ("data", configuration.data)])
+                                ("data", configuration.data), ("access", access.mode.rawValue)])
+        announceSetup()
         for caution in configuration.cautions { logger.warning(caution) }
         if let folder = Self.folderWithoutThePage(configuration.public) {
             // Started away from the checkout, `Public` names nothing: the API works, `/` is a 404.
@@ -165,6 +182,20 @@ public final class Application: Sendable {
                 + "configuration or pass --public with the folder that holds it (Public in a checkout)", [("public", folder)])
         }
         return group
+    }
+
+    /// With no owner yet, logs a one-time link that makes one (as Jupyter prints its token): whoever
+    /// holds the log makes the owner in the page. There is never a default password.
+    private func announceSetup() {
+        do {
+            guard try !access.store.hasOwner() else { return }
+            let token = try access.store.makeSetupToken()
+            let base = configuration.publicURL.isEmpty ? httpService.url ?? "" : configuration.publicURL
+            logger.warning("this server has no owner yet: open the setup link to make one (it works once; "
+                + "or run photoscroll users add NAME --owner)", [("url", base + "/setup?token=" + token)])
+        } catch {
+            logger.error("cannot make a setup link", [("error", String(describing: error))])
+        }
     }
 
     /// The public folder, made absolute, when it holds no `index.html`; nil when it does.

@@ -14,7 +14,7 @@ public enum AccessToken {
     }
 
     /// base64url without padding (RFC 4648 §5).
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)

@@ -11,14 +11,20 @@ extension CommentService {
     static let maxPageSize = 200
 
     /// Registers the comment routes under /photos/:id/comments.
-    public func register(on router: inout Router) {
+    public func register(on router: inout Router) { register(on: &router, rules: .none) }
+
+    /// The comment routes under `rules`.
+    func register(on router: inout Router, rules: RouteRules) {
         // Comments have worker threads of their own (see `WorkLanes`): a tile flood never delays a post.
         let lane = WorkLanes.comments
-        router.get("/photos/:id/comments", lane: lane) { [self] request in try listComments(request) }
-        router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane) { [self] request in try postComment(request) }
-        router.get("/photos/:id/comments/events", lane: lane) { [self] request in try openEvents(request) }
-        router.get("/photos/:id/comments/:cid", lane: lane) { [self] request in try showComment(request) }
-        router.delete("/photos/:id/comments/:cid", lane: lane) { [self] request in try deleteComment(request) }
+        let library = rules(.library)
+        router.get("/photos/:id/comments", lane: lane, access: library) { [self] request in try listComments(request) }
+        router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane, access: library) { [self] request in
+            try postComment(request)
+        }
+        router.get("/photos/:id/comments/events", lane: lane, access: library) { [self] request in try openEvents(request) }
+        router.get("/photos/:id/comments/:cid", lane: lane, access: library) { [self] request in try showComment(request) }
+        router.delete("/photos/:id/comments/:cid", lane: lane, access: rules(.moderation)) { [self] request in try deleteComment(request) }
     }
 
     func listComments(_ request: HTTPRequest) throws -> HTTPResponse {

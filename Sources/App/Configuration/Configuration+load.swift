@@ -181,6 +181,11 @@ extension Configuration {
         try check(iiifMaxArea > 0, "iiifMaxArea must be positive.")
         try check(iiifMaxWidth >= 0 && iiifMaxHeight >= 0, "iiifMaxWidth and iiifMaxHeight must not be negative (0: no limit).")
         try check(iiifMaxHeight == 0 || iiifMaxWidth > 0, "iiifMaxHeight needs iiifMaxWidth too, as IIIF requires.")
+        try check(trustedAuthHeader.isEmpty || (trustedAuthHeader.utf8.count <= 64 && trustedAuthHeader.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == UInt8(ascii: "-")
+        }), "trustedAuthHeader must be a header name like Remote-User, not \"\(trustedAuthHeader)\".")
+        try check(trustedAuthHeader.isEmpty || !trustedProxies.isEmpty,
+                  "trustedAuthHeader needs trustedProxies: the header is believed only from the proxies named there.")
     }
 
     /// Whether `text` is an absolute http(s) URL that paths can be appended to.

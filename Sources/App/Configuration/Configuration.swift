@@ -118,6 +118,21 @@ public struct Configuration: Sendable, Equatable, Codable {
     @Setting("days a deleted photo waits in the trash (`<data>/trash`) before it is deleted for good", in: 1...36_500)
     public var trashDays = 30
 
+    @Setting("who sees the library: `public` (anyone who reaches the port), `private` (signed-in people and share links only), or `auto`: public when `host` is a loopback address, private otherwise (so the container image is private)", oneOf: ["public", "private", "auto"])
+    public var access = "auto"
+    @Setting("a session unused this long ends", in: 60...31_536_000)
+    public var sessionIdleSeconds = 604_800
+    @Setting("a session ends this long after signing in, however much it is used", in: 60...31_536_000)
+    public var sessionLifetimeSeconds = 2_592_000
+    @Setting("days a share link lasts when its maker does not say (0: until revoked; a link made with `\"expires\": null` never expires)", in: 0...36_500)
+    public var shareExpiryDays = 30
+    @Setting("seconds a checked session or link is believed without asking the database again (at most 60); sign-outs and revocations reach every replica at once regardless", in: 0...60)
+    public var accessCacheSeconds = 5.0
+    @Setting("bearer token `/metrics` asks for; empty: `/metrics` answers this machine only (loopback, not through a proxy)")
+    public var metricsToken = ""
+    @Setting("header in which a signing-in proxy (oauth2-proxy, Authelia) names the user, e.g. `Remote-User`; believed only from `trustedProxies`, for users that exist here (empty: none)")
+    public var trustedAuthHeader = ""
+
     public init() {}
 }
 

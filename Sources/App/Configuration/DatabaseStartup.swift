@@ -8,6 +8,9 @@ public final class ApplicationDatabases: Sendable {
     public let catalog: SQLDatabase
     /// The comments: `<data>/comments.sqlite`, or the PostgreSQL database (the same handle as `catalog`).
     public let comments: SQLDatabase
+    /// Accounts, sessions and share links: beside the comments, in the database that is never
+    /// learnt again from the folder.
+    public var access: SQLDatabase { comments }
 
     init(catalog: SQLDatabase, comments: SQLDatabase) {
         self.catalog = catalog

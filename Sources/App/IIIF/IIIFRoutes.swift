@@ -26,19 +26,23 @@ struct IIIFRoutes: Sendable {
     var renderSeconds: Double = 30
     /// Gives memory back after a burst of renditions.
     var memory = RenderMemory()
+    /// Who may use each route.
+    var rules = RouteRules.none
 
     /// The Image API's prefix: `/iiif/3`.
     static let prefix = "/iiif/3"
 
     func register(on router: inout Router) {
-        router.addReply(.GET, "/iiif/3/:id/:region/:size/:rotation/:file", lane: WorkLanes.images) { request in try image(request) }
-        router.add(.GET, "/iiif/3/:id/info.json", execution: .inline) { request in try information(request) }
-        router.add(.GET, "/iiif/3/:id", execution: .inline) { request in try redirect(request) }
-        router.get("/iiif/manifest.json", lane: WorkLanes.catalog) { request in try libraryManifest(request) }
-        router.add(.GET, "/photos/:id/manifest.json", execution: .inline) { request in try photoManifest(request) }
+        let library = rules(.library)
+        router.addReply(.GET, "/iiif/3/:id/:region/:size/:rotation/:file", lane: WorkLanes.images, access: library) { request in try image(request) }
+        router.add(.GET, "/iiif/3/:id/info.json", execution: .inline, access: library) { request in try information(request) }
+        router.add(.GET, "/iiif/3/:id", execution: .inline, access: library) { request in try redirect(request) }
+        router.get("/iiif/manifest.json", lane: WorkLanes.catalog, access: library) { request in try libraryManifest(request) }
+        router.add(.GET, "/photos/:id/manifest.json", execution: .inline, access: library) { request in try photoManifest(request) }
         for pattern in ["/iiif/3/:id/:region/:size/:rotation/:file", "/iiif/3/:id/info.json", "/iiif/3/:id",
                         "/iiif/manifest.json", "/photos/:id/manifest.json"] {
-            router.add(.OPTIONS, pattern, execution: .inline) { request in CrossOrigin.preflight(request) }
+            // A preflight carries no credentials and answers no data.
+            router.add(.OPTIONS, pattern, execution: .inline, access: rules(.open)) { request in CrossOrigin.preflight(request) }
         }
     }
 

@@ -27,6 +27,19 @@ final class CommentStoreService: Service {
     func shutDown(deadline: ContinuousClock.Instant) { comments.stop() }
 }
 
+/// Hears the changes that end sessions and share links (from every replica), so what is kept
+/// of them in memory is dropped at once; stopped before the databases close.
+final class AccessService: Service {
+    let name = "access"
+    private let access: AccessControl
+
+    init(_ access: AccessControl) { self.access = access }
+
+    func start(fail: @escaping @Sendable (any Error) -> Void) throws { try access.start() }
+
+    func shutDown(deadline: ContinuousClock.Instant) { access.stop() }
+}
+
 /// The library's background work: scans, the folder watcher, the ingest workers, and the photo
 /// live streams. Shutting down drops queued builds and joins the ingest threads once their
 /// running builds end (libvips cannot be interrupted), or gives up on them at the deadline.

@@ -27,16 +27,19 @@ struct ManageRoutes: Sendable {
     /// Unix seconds now.
     let now: @Sendable () -> Int
 
-    func register(on router: inout Router) {
+    /// The routes, each open to whoever may change the library (`Rule.Kind.manage`; every one
+    /// also checks `permission` itself).
+    func register(on router: inout Router, rules: RouteRules = .none) {
         let lane = WorkLanes.uploads
-        router.get("/favourites", lane: WorkLanes.catalog) { request in try allowed(request) { try favourites() } }
-        router.add(.PUT, "/favourites/:id", lane: lane) { request in
+        let manage = rules(.manage)
+        router.get("/favourites", lane: WorkLanes.catalog, access: manage) { request in try allowed(request) { try favourites() } }
+        router.add(.PUT, "/favourites/:id", lane: lane, access: manage) { request in
             try allowed(request) { try setFavourite([try Self.photoID(request)], true, request) }
         }
-        router.delete("/favourites/:id", lane: lane) { request in
+        router.delete("/favourites/:id", lane: lane, access: manage) { request in
             try allowed(request) { try setFavourite([try Self.photoID(request)], false, request) }
         }
-        router.post("/favourites", maxBodyBytes: Self.maxBody, lane: lane) { request in
+        router.post("/favourites", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in
             try allowed(request) {
                 let body = try Self.decode(FavouriteChange.self, request)
                 _ = try setFavourite(body.add ?? [], true, request)
@@ -44,23 +47,23 @@ struct ManageRoutes: Sendable {
                 return try favourites()
             }
         }
-        router.post("/albums", maxBodyBytes: Self.maxBody, lane: lane) { request in try allowed(request) { try createAlbum(request) } }
-        router.add(.PATCH, "/albums/:id", maxBodyBytes: Self.maxBody, lane: lane) { request in try allowed(request) { try renameAlbum(request) } }
-        router.delete("/albums/:id", lane: lane) { request in try allowed(request) { try deleteAlbum(request) } }
-        router.post("/photos/move", maxBodyBytes: Self.maxBody, lane: lane) { request in try allowed(request) { try place(request, copying: false) } }
-        router.post("/photos/copy", maxBodyBytes: Self.maxBody, lane: lane) { request in try allowed(request) { try place(request, copying: true) } }
-        router.post("/photos/trash", maxBodyBytes: Self.maxBody, lane: lane) { request in
+        router.post("/albums", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try createAlbum(request) } }
+        router.add(.PATCH, "/albums/:id", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try renameAlbum(request) } }
+        router.delete("/albums/:id", lane: lane, access: manage) { request in try allowed(request) { try deleteAlbum(request) } }
+        router.post("/photos/move", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try place(request, copying: false) } }
+        router.post("/photos/copy", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try place(request, copying: true) } }
+        router.post("/photos/trash", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in
             try allowed(request) { try trash(try Self.decode(PhotoSelection.self, request).ids) }
         }
-        router.get("/trash", lane: WorkLanes.catalog) { request in try allowed(request) { try trashList() } }
-        router.post("/trash/restore", maxBodyBytes: Self.maxBody, lane: lane) { request in try allowed(request) { try restore(request) } }
-        router.delete("/trash", lane: lane) { request in
+        router.get("/trash", lane: WorkLanes.catalog, access: manage) { request in try allowed(request) { try trashList() } }
+        router.post("/trash/restore", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try restore(request) } }
+        router.delete("/trash", lane: lane, access: manage) { request in
             try allowed(request) {
                 try library.purge(try store.trash(), store: store)
                 return HTTPResponse(status: .noContent)
             }
         }
-        router.delete("/trash/:item", lane: lane) { request in
+        router.delete("/trash/:item", lane: lane, access: manage) { request in
             try allowed(request) {
                 guard let item = try store.trashItem(request.parameters["item"] ?? "") else { throw HTTPError(.notFound, "There is no such item in the trash.") }
                 try library.purge([item], store: store)

@@ -40,7 +40,9 @@ public enum OperationsRoutes {
         saturation: @escaping @Sendable () -> [LaneLoad] = { [] },
         degradation: @escaping @Sendable () -> String? = { nil },
         stallSeconds: Double = 2,
-        progress: @escaping @Sendable () -> String? = { nil }
+        progress: @escaping @Sendable () -> String? = { nil },
+        probeAccess: (any AccessRule)? = nil,
+        metricsAccess: (any AccessRule)? = nil
     ) {
         let process = ProcessMetrics(metrics: metrics)
         let queued = metrics.gauge("photoscroll_worker_queue_length", help: "Requests waiting for a worker thread, by lane.")
@@ -55,11 +57,11 @@ public enum OperationsRoutes {
         let withdrawn = metrics.counter("photoscroll_worker_withdrawn_total", help: "Queued requests dropped because their client went away.")
         let counted = LaneCounts()
 
-        router.get("/healthz", execution: .inline) { _ in
+        router.get("/healthz", execution: .inline, access: probeAccess) { _ in
             try isDraining() ? unavailable("The server is shutting down.") : statusResponse("ok")
         }
 
-        router.get("/readyz", execution: .inline) { _ in
+        router.get("/readyz", execution: .inline, access: probeAccess) { _ in
             if isDraining() { return unavailable("The server is shutting down.") }
             guard isReady() else { return unavailable("The photo catalog is still loading; try again in a moment.") }
             guard isDatabaseReachable() else {
@@ -81,7 +83,7 @@ public enum OperationsRoutes {
             return try statusResponse("ready", detail: ingest)
         }
 
-        router.get("/metrics", execution: .inline) { _ in
+        router.get("/metrics", execution: .inline, access: metricsAccess) { _ in
             process.update()
             for load in workload() {
                 let lane = [("lane", load.lane.name)]

@@ -14,6 +14,9 @@ enum WorkLanes {
     /// IIIF renditions: any region, size or turn that is not a pyramid tile. The costly kind
     /// anyone can ask for, so it has a budget of its own and never holds up the lanes above.
     static let renders = WorkLane("renders")
+    /// Signing in, setup, share links: Argon2 takes a quarter of a second and 64 MiB each, so
+    /// two threads bound what a flood of sign-ins can take.
+    static let access = WorkLane("access")
 
     /// Threads per lane from the configuration; 0 means the default stated on each key.
     static func threads(_ configuration: Configuration, cores: Int) -> [WorkLane: Int] {
@@ -23,6 +26,7 @@ enum WorkLanes {
             images: configuration.imageWorkers == 0 ? max(2, cores) : configuration.imageWorkers,
             uploads: configuration.uploadWorkers == 0 ? 4 : configuration.uploadWorkers,
             renders: configuration.iiifRenderWorkers == 0 ? max(1, cores / 2) : configuration.iiifRenderWorkers,
+            access: 2,
         ]
     }
 

@@ -4,11 +4,12 @@ import Library
 /// GET /albums, /albums/:id and /albums/:id/summary: the folders of the photos folder as albums.
 extension PhotoRoutes {
     func registerAlbums(on router: inout Router) {
-        router.get("/albums", lane: WorkLanes.catalog) { request in try albums(request) }
-        router.get("/albums/:id/summary", lane: WorkLanes.catalog) { request in
+        let library = rules(.library)
+        router.get("/albums", lane: WorkLanes.catalog, access: library) { request in try albums(request) }
+        router.get("/albums/:id/summary", lane: WorkLanes.catalog, access: library) { request in
             try summaryResponse(request, scope: .album(try albumID(request)))
         }
-        router.get("/albums/:id", lane: WorkLanes.catalog) { request in try album(request) }
+        router.get("/albums/:id", lane: WorkLanes.catalog, access: library) { request in try album(request) }
     }
 
     /// `{"albums":[Album…]}`, by folder name.

@@ -8,10 +8,13 @@ extension PhotoRoutes {
     /// its levels are ours shifted by `TilePyramid.deepZoomShift`; the levels below our level 0
     /// (smaller than one tile, one tile each) are rendered on demand from it.
     func registerDeepZoom(on router: inout Router) {
-        router.addReply(.GET, "/photos/:id/image_files/:level/:tile.jpg", lane: WorkLanes.images) { request in try deepZoomTile(request) }
-        router.add(.GET, "/photos/:id/image.dzi", execution: .inline) { request in try deepZoomDescriptor(request) }
+        router.addReply(.GET, "/photos/:id/image_files/:level/:tile.jpg", lane: WorkLanes.images, access: rules(.library)) { request in
+            try deepZoomTile(request)
+        }
+        router.add(.GET, "/photos/:id/image.dzi", execution: .inline, access: rules(.library)) { request in try deepZoomDescriptor(request) }
         for pattern in ["/photos/:id/image_files/:level/:tile.jpg", "/photos/:id/image.dzi"] {
-            router.add(.OPTIONS, pattern, execution: .inline) { request in CrossOrigin.preflight(request) }
+            // A preflight carries no credentials and answers no data.
+            router.add(.OPTIONS, pattern, execution: .inline, access: rules(.open)) { request in CrossOrigin.preflight(request) }
         }
     }
 

@@ -33,20 +33,23 @@ struct PhotoRoutes: Sendable {
     var downloadOriginals = true
     /// Whether records say where photos were taken (the `showLocation` setting).
     var showLocation = false
+    /// Who may use each route.
+    var rules = RouteRules.none
 
     func register(on router: inout Router) {
         // Images and the catalog each have worker threads of their own (see `WorkLanes`).
-        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", lane: WorkLanes.images) { request in
+        let library = rules(.library)
+        router.addReply(.GET, "/photos/:id/tiles/:z/:x/:y.jpg", lane: WorkLanes.images, access: library) { request in
             guard let tile = PhotoPath.tile(request.parameters) else { throw Self.noSuchTile(request) }
             return try image(request, tile: tile)
         }
-        router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images) { request in try image(request, tile: nil) }
-        router.get("/photos/:id/original", lane: WorkLanes.images) { request in try original(request) }
+        router.addReply(.GET, "/photos/:id/thumbnail.jpg", lane: WorkLanes.images, access: library) { request in try image(request, tile: nil) }
+        router.get("/photos/:id/original", lane: WorkLanes.images, access: library) { request in try original(request) }
         registerDeepZoom(on: &router)
-        router.get("/photos", lane: WorkLanes.catalog) { request in try list(request) }
-        router.get("/photos/summary", lane: WorkLanes.catalog) { request in try summaryResponse(request) }
-        router.get("/photos/events", lane: WorkLanes.catalog) { _ in events.response() }
-        router.get("/photos/:id", lane: WorkLanes.catalog) { request in try one(request) }
+        router.get("/photos", lane: WorkLanes.catalog, access: library) { request in try list(request) }
+        router.get("/photos/summary", lane: WorkLanes.catalog, access: library) { request in try summaryResponse(request) }
+        router.get("/photos/events", lane: WorkLanes.catalog, access: library) { _ in events.response() }
+        router.get("/photos/:id", lane: WorkLanes.catalog, access: library) { request in try one(request) }
         registerAlbums(on: &router)
     }
 

@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import HTTP
 import IIIF
@@ -79,17 +80,31 @@ public final class PhotoService: Sendable {
     /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails, tiles,
     /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
     public func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int) {
+        register(on: &router, commentCount: commentCount, rules: .none)
+    }
+
+    /// The photo and IIIF routes under `rules`.
+    func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation))
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(catalog: library.catalog), events: events, answers: answers,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
-                                 downloadOriginals: downloadOriginals, showLocation: showLocation)
+                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules)
         routes.register(on: &router)
         IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger, answers: answers,
-                   renderSeconds: renderSeconds)
+                   renderSeconds: renderSeconds, rules: rules)
             .register(on: &router)
+    }
+
+    /// Whether photo `id` is among what a share link shows: the photo itself, or a photo
+    /// directly in the album.
+    func isShared(_ id: Int, _ target: Share.Target) -> Bool {
+        switch target {
+        case .photo(let shared): id == shared && library.photo(id) != nil
+        case .album(let album): library.catalog.albumID(ofPhoto: id) == album
+        }
     }
 
     /// Why the library is degraded (a folder of photos cannot be reached, changes cannot be

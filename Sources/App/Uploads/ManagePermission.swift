@@ -1,15 +1,18 @@
 import HTTP
 
-/// Who may add and change photos (uploads, favourites, albums, the trash) while the server has
-/// no sign-in: the library is public, so only a person at this machine may change it, the
-/// request reaching the server over loopback, and never a page of another site acting through
-/// that person's browser.
+/// Who may add and change photos (uploads, favourites, albums, the trash): a signed-in owner or
+/// member (`Rule.Kind.manage` lets no one else reach these routes); on a public library also a
+/// person at this machine, the request reaching the server over loopback; never a page of
+/// another site acting through that person's browser. Without an access control (the routes'
+/// own tests), the machine only.
 struct ManagePermission: Sendable {
     let clientAddress: ClientAddress
+    var access: AccessControl? = nil
 
     /// Throws 403 unless the request may change the library.
     func check(_ request: HTTPRequest) throws {
-        guard Self.isLoopback(clientAddress.of(request)) else {
+        if let access, try access.mayManage(request) { return }
+        guard access?.mode != .private, Self.isLoopback(clientAddress.of(request)) else {
             throw HTTPError(.forbidden, "Photos can be added and changed only from the machine the server runs on (loopback) until sign-in is set up.")
         }
         if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site != "same-origin" && site != "none" {

@@ -17,24 +17,28 @@ import Uploads
 /// OPTIONS is for people allowed to change the library (`ManagePermission`).
 struct UploadRoutes: Sendable {
     let service: UploadService
+    /// Who may use each route: owners and members (`Rule.Kind.manage`).
+    var rules = RouteRules.none
 
     func register(on router: inout Router) {
         let lane = WorkLanes.uploads
+        let manage = rules(.manage)
         // Creation announces at most the limit; the body of one request can be no larger.
         let maxBody = service.limits.maxBytes
         // `/uploads/` as the protocol writes it, and `/uploads` too: a trailing slash is a
         // segment of its own to the router, which only a `*rest` pattern takes.
         for path in ["/uploads", "/uploads/*rest"] {
-            router.add(.OPTIONS, path, execution: .inline) { _ in options() }
-            router.addStreaming(.POST, path, maxBodyBytes: maxBody, lane: lane) { request in
+            // Discovery tells nothing of the library.
+            router.add(.OPTIONS, path, execution: .inline, access: rules(.open)) { _ in options() }
+            router.addStreaming(.POST, path, maxBodyBytes: maxBody, lane: lane, access: manage) { request in
                 guard (request.parameters["rest"] ?? "").isEmpty else { throw HTTPError(.notFound, "No resource at \(request.path).") }
                 return try tus { try create(request) }
             }
         }
-        router.get("/uploads/:id", lane: lane) { request in try tus { try status(request) } }
-        router.addStreaming(.PATCH, "/uploads/:id", maxBodyBytes: maxBody, lane: lane) { request in try tus { try patch(request) } }
-        router.delete("/uploads/:id", lane: lane) { request in try tus { try terminate(request) } }
-        router.addStreaming(.POST, "/uploads/form", maxBodyBytes: Int.max, lane: lane) { request in try form(request) }
+        router.get("/uploads/:id", lane: lane, access: manage) { request in try tus { try status(request) } }
+        router.addStreaming(.PATCH, "/uploads/:id", maxBodyBytes: maxBody, lane: lane, access: manage) { request in try tus { try patch(request) } }
+        router.delete("/uploads/:id", lane: lane, access: manage) { request in try tus { try terminate(request) } }
+        router.addStreaming(.POST, "/uploads/form", maxBodyBytes: Int.max, lane: lane, access: manage) { request in try form(request) }
     }
 
     /// Runs a tus handler: the client must speak tus 1.0.0, and every answer says the server does.

@@ -43,7 +43,7 @@ final class UploadService: Sendable {
     let now: @Sendable () -> Int
 
     init(database: SQLDatabase, dataDirectory: String, library: PhotoLibrary, limits: UploadLimits, clientAddress: ClientAddress,
-         logger: Logger, now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
+         access: AccessControl? = nil, logger: Logger, now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
         store = try UploadStore(database: database)
         do { files = try UploadFiles(directory: dataDirectory + "/uploads") } catch {
             throw ConfigurationError("Cannot make the uploads folder in the data folder: \(error.reason).")
@@ -52,7 +52,7 @@ final class UploadService: Sendable {
         self.limits = limits
         self.logger = logger
         self.clientAddress = clientAddress
-        permission = ManagePermission(clientAddress: clientAddress)
+        permission = ManagePermission(clientAddress: clientAddress, access: access)
         self.now = now
     }
 

@@ -25,15 +25,24 @@ public struct StaticFiles: Sendable {
         self.resolver = StaticPathResolver(root: root)
     }
 
-    /// Registers `GET /` (index.html) and `GET /*path`; register it after every other route.
-    public func register(on router: inout Router) {
+    /// Registers `GET /` (index.html) and `GET /*path`, under `access`.
+    public func register(on router: inout Router, access: (any AccessRule)? = nil) {
         let files = self
         // `/` resolves to index.html like any target naming a folder's root.
         let reply: @Sendable (HTTPRequest) throws -> Reply = { request in
             try files.reply(for: request, path: try files.resolver.resolve(target: request.target))
         }
-        router.addReply(.GET, "/", maxBodyBytes: 0, reply)
-        router.addReply(.GET, "/*path", maxBodyBytes: 0, reply)
+        router.addReply(.GET, "/", maxBodyBytes: 0, access: access, reply)
+        router.addReply(.GET, "/*path", maxBodyBytes: 0, access: access, reply)
+    }
+
+    /// Registers `GET pattern` answering with one file of the folder (`index.html` for a page
+    /// that reads its own address), under `access`.
+    public func register(_ pattern: String, serving file: String, on router: inout Router, access: (any AccessRule)? = nil) {
+        let files = self
+        router.addReply(.GET, pattern, maxBodyBytes: 0, access: access) { request in
+            try files.reply(for: request, path: files.resolver.resolve(file))
+        }
     }
 
     /// Answers from memory when it can; reading a file from disk the first time goes to the worker pool.

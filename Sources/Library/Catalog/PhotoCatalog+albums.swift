@@ -170,4 +170,15 @@ extension PhotoCatalog {
 
     /// One album with photos, or nil.
     public func album(_ id: Int) -> Album? { albums().first { $0.id == id } }
+
+    /// The album a listed photo is directly in; nil for a photo in the root folder or not listed.
+    public func albumID(ofPhoto id: Int) -> Int? {
+        guard let folder = state.withLock({ state in Self.position(of: id, in: state).map { state.photos[$0].folder } }),
+              !folder.isEmpty else { return nil }
+        let name = String(folder)
+        if let id = albumIdentity.withLock({ $0.idOf[name] }) { return id }
+        // A folder new since the albums were last worked out: work them out now.
+        _ = albums()
+        return albumIdentity.withLock { $0.idOf[name] }
+    }
 }

@@ -3,13 +3,16 @@
 public struct ArgumentList: Sendable, Equatable {
     /// Option values by name without the dashes; a repeated option keeps its last value.
     public var options: [String: String] = [:]
+    /// Options that take no value (`--owner`) and were given.
+    public var flags: Set<String> = []
     public var positional: [String] = []
     /// `-h`, `--help` or `help` was among the arguments.
     public var help = false
 
     /// Splits `arguments` (the words after the subcommand). `--` ends the options.
-    init(_ arguments: [String], command: String, options known: [String]) throws(UsageError) {
+    init(_ arguments: [String], command: String, options known: [String], flags knownFlags: [String] = []) throws(UsageError) {
         let knownSet = Set(known)
+        let flagSet = Set(knownFlags)
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--help" || argument == "-h" || argument == "help" {
@@ -24,9 +27,14 @@ public struct ArgumentList: Sendable, Equatable {
                     value = String(name[name.index(after: equals)...])
                     name = String(name[..<equals])
                 }
+                if flagSet.contains(name) {
+                    guard value == nil else { throw .invalidValue("--\(name)", given: value!, wanted: "no value") }
+                    flags.insert(name)
+                    continue
+                }
                 guard knownSet.contains(name) else {
                     throw .unknownOption("--\(name)", command: command,
-                                         suggestion: closest(to: name, in: known).map { "--\($0)" })
+                                         suggestion: closest(to: name, in: known + knownFlags).map { "--\($0)" })
                 }
                 if value == nil {
                     guard let next = rest.popFirst() else { throw .missingValue("--\(name)") }

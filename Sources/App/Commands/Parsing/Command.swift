@@ -11,6 +11,8 @@ public protocol Command: Sendable {
     static var abstract: String { get }
     /// The options it takes, without dashes.
     static var options: [String] { get }
+    /// The options it takes that have no value (`--owner`), without dashes.
+    static var flags: [String] { get }
     /// What its own options (not the configuration flags) take, for its `--help`.
     static var optionHelp: [String: String] { get }
     /// Builds the command from its arguments (options already checked against `options`).
@@ -23,7 +25,7 @@ extension Command {
     /// `photoscroll serve --help`.
     public static var help: String {
         var text = "\(abstract)\n\nUSAGE:\n  \(usage)\n\nOPTIONS:\n"
-        let own = options.filter { !ConfigurationOptions.names.contains($0) }
+        let own = flags + options.filter { !ConfigurationOptions.names.contains($0) }
         for option in own { text += "  --\(option) \(optionHelp[option] ?? "")\n" }
         if options.contains("config") {
             text += "  --config FILE   Settings file (default: config.json in the current folder, if present).\n"
@@ -70,6 +72,7 @@ public struct CommandFailure: Error, CustomStringConvertible {
 
 extension Command {
     public static var optionHelp: [String: String] { [:] }
+    public static var flags: [String] { [] }
 
     /// The settings for this run; a failure is a `ConfigurationLoadFailure`.
     static func configuration(_ options: ConfigurationOptions, environment: [String: String]) throws -> Configuration {

@@ -5,7 +5,7 @@ import Foundation
 public enum PhotoScrollCommand {
     /// The subcommands, in the order `--help` lists them; the first is the default.
     public static let commands: [any Command.Type] = [
-        ServeCommand.self, IngestCommand.self, ExportCommand.self, HealthCommand.self, ReattachCommentsCommand.self,
+        ServeCommand.self, IngestCommand.self, ExportCommand.self, HealthCommand.self, ReattachCommentsCommand.self, UsersCommand.self,
     ]
 
     /// What a command line asks for.
@@ -32,7 +32,7 @@ public enum PhotoScrollCommand {
             }
             return .help(found.help)
         }
-        let list = try ArgumentList(Array(rest), command: type.name, options: type.options)
+        let list = try ArgumentList(Array(rest), command: type.name, options: type.options, flags: type.flags)
         if list.help { return .help(named ? type.help : usage) }
         // `photoscroll injest`: a word where a subcommand may stand, close to one.
         if !named, let word = list.positional.first, !word.contains("/"), !word.contains("."),
@@ -86,6 +86,7 @@ public enum PhotoScrollCommand {
       photoscroll export  (ID | PATH) --out DIR
       photoscroll health  [--url URL] [--timeout SECONDS]
       photoscroll reattach-comments [--config FILE] [--photos DIR] [--data DIR]
+      photoscroll users (add NAME [--owner] | passwd NAME | remove NAME | list) [--config FILE] [--data DIR] [--database URL]
 
     SUBCOMMANDS:
       serve    Serve the photo library, the API and the web page (the default).
@@ -95,6 +96,8 @@ public enum PhotoScrollCommand {
       reattach-comments
                After catalog.sqlite was lost: scan, and move each photo's comments to the photo
                that now holds its file. Run with no server on the data folder.
+      users    Add an account (the password is read from standard input), change its password,
+               remove it, or list the accounts; works while servers run.
 
     OPTIONS:
       --config FILE   Settings file (default: config.json in the current folder, if present).

@@ -1,0 +1,154 @@
+import Access
+import Observability
+import Synchronization
+
+/// Sessions and share links checked against the database lately, kept in memory so that a
+/// request (a tile) is let in without a database round trip.
+///
+/// An entry is believed for `seconds` (and never past its own end); then the next request looks
+/// it up again. Whatever ends a session or a link is dropped at once when its notification
+/// arrives (`drop`), from this process or from any replica; while notifications cannot be
+/// heard (the listener is reconnecting) nothing is believed at all, so a revocation is never
+/// missed for longer than its notification takes. Lookups hash four words and allocate nothing.
+final class AccessCache: Sendable {
+    struct SessionEntry: Sendable {
+        let digest: String
+        /// The signed-in user, or nil for a share link's password session.
+        let user: SignedIn?
+        let shareID: Int?
+        let validUntil: Double
+    }
+
+    struct ShareEntry: Sendable {
+        let share: Share
+        let validUntil: Double
+    }
+
+    /// A name a signing-in proxy gave, and its account (nil: none has that name).
+    struct NameEntry: Sendable {
+        let user: SignedIn?
+        let validUntil: Double
+    }
+
+    private struct State {
+        var sessions: [TokenKey: SessionEntry] = [:]
+        var shares: [TokenKey: ShareEntry] = [:]
+        var names: [String: NameEntry] = [:]
+        /// Whether changes are being heard; until they are, nothing is kept.
+        var hearing = false
+    }
+
+    /// How long an entry is believed without asking the database again.
+    let seconds: Double
+    /// Entries of each kind kept at most; beyond, the expired ones go, then all.
+    let capacity: Int
+    /// `ClockSeconds.now` unless a test moves the time itself.
+    let now: @Sendable () -> Double
+    private let state = Mutex(State())
+
+    init(seconds: Double, capacity: Int = 50_000, now: @escaping @Sendable () -> Double = ClockSeconds.now) {
+        self.seconds = seconds
+        self.capacity = capacity
+        self.now = now
+    }
+
+    /// The session kept for `key`, if it is still believed.
+    @inline(__always)
+    func session(_ key: TokenKey) -> SessionEntry? {
+        let now = self.now()
+        return state.withLock { state in
+            guard let entry = state.sessions[key], now < entry.validUntil else { return nil }
+            return entry
+        }
+    }
+
+    /// The share link kept for `key`, if it is still believed.
+    @inline(__always)
+    func share(_ key: TokenKey) -> Share? {
+        let now = self.now()
+        return state.withLock { state in
+            guard let entry = state.shares[key], now < entry.validUntil else { return nil }
+            return entry.share
+        }
+    }
+
+    /// The account a proxy's name stands for, if still believed: `.some(nil)` for a name no account has.
+    func user(named name: String) -> SignedIn?? {
+        let now = self.now()
+        return state.withLock { state in
+            guard let entry = state.names[name], now < entry.validUntil else { return nil }
+            return .some(entry.user)
+        }
+    }
+
+    /// Keeps the account a proxy's name stands for.
+    func keep(name: String, user: SignedIn?) {
+        let until = now() + seconds
+        state.withLock { state in
+            guard state.hearing else { return }
+            if state.names.count >= capacity { state.names.removeAll() }
+            state.names[name] = NameEntry(user: user, validUntil: until)
+        }
+    }
+
+    /// Keeps a session just read from the database; `remaining` is how long it has to live.
+    func keep(_ key: TokenKey, digest: String, user: SignedIn?, shareID: Int?, remaining: Double) {
+        let until = now() + max(0, min(seconds, remaining))
+        state.withLock { state in
+            guard state.hearing else { return }
+            if state.sessions.count >= capacity {
+                let now = until - seconds
+                state.sessions = state.sessions.filter { $0.value.validUntil > now }
+                if state.sessions.count >= capacity / 2 { state.sessions.removeAll() }
+            }
+            state.sessions[key] = SessionEntry(digest: digest, user: user, shareID: shareID, validUntil: until)
+        }
+    }
+
+    /// Keeps a share link just read from the database; `remaining` is how long until it expires.
+    func keep(_ key: TokenKey, share: Share, remaining: Double) {
+        let until = now() + max(0, min(seconds, remaining))
+        state.withLock { state in
+            guard state.hearing else { return }
+            if state.shares.count >= capacity {
+                let now = until - seconds
+                state.shares = state.shares.filter { $0.value.validUntil > now }
+                if state.shares.count >= capacity / 2 { state.shares.removeAll() }
+            }
+            state.shares[key] = ShareEntry(share: share, validUntil: until)
+        }
+    }
+
+    /// Forgets whatever a change ended.
+    func drop(_ change: AccessChange) {
+        state.withLock { state in
+            switch change {
+            case .session(let digest): state.sessions = state.sessions.filter { $0.value.digest != digest }
+            case .user(let id):
+                state.sessions = state.sessions.filter { $0.value.user?.id != id }
+                state.names = state.names.filter { $0.value.user?.id != id && $0.value.user != nil }
+            case .share(let id):
+                state.shares = state.shares.filter { $0.value.share.id != id }
+                state.sessions = state.sessions.filter { $0.value.shareID != id }
+            }
+        }
+    }
+
+    /// Notifications are heard (again): entries may be kept. Anything kept before a gap is
+    /// forgotten, since what ended meanwhile was not heard.
+    func startHearing() {
+        state.withLock { state in
+            state = State()
+            state.hearing = true
+        }
+    }
+
+    /// Notifications cannot be heard: forget everything and keep nothing until they can.
+    func stopHearing() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Entries kept now.
+    var count: (sessions: Int, shares: Int) { state.withLock { ($0.sessions.count, $0.shares.count) } }
+
+}

@@ -1,0 +1,14 @@
+import HTTP
+
+/// How a registration names its routes' rules: from the application's access control, or none
+/// at all, for a router made without one (tests of the routes alone), whose routes are open.
+struct RouteRules: Sendable {
+    let control: AccessControl?
+
+    /// No access control: every route is open.
+    static let none = RouteRules(control: nil)
+
+    func callAsFunction(_ kind: Rule.Kind) -> (any AccessRule)? {
+        control.map { Rule(kind: kind, control: $0) }
+    }
+}
