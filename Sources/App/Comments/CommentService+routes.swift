@@ -20,31 +20,39 @@ extension CommentService {
         let library = rules(.library)
         router.get("/photos/:id/comments", lane: lane, access: library) { [self] request in try listComments(request) }
         router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane, access: library) { [self] request in
-            try postComment(request)
+            // A signed-in person's comments carry their name, whatever the form says.
+            try postComment(request, author: try rules.control?.visitor(of: request).user?.name)
         }
         router.get("/photos/:id/comments/events", lane: lane, access: library) { [self] request in try openEvents(request) }
         router.get("/photos/:id/comments/:cid", lane: lane, access: library) { [self] request in try showComment(request) }
-        router.delete("/photos/:id/comments/:cid", lane: lane, access: rules(.moderation)) { [self] request in try deleteComment(request) }
+        router.delete("/photos/:id/comments/:cid", lane: lane, access: rules(.moderation)) { [self] request in
+            // The owner deletes with their session; anyone else needs the admin token.
+            try deleteComment(request, byOwner: try rules.control?.visitor(of: request).user?.role == .owner)
+        }
+        if let control = rules.control { registerShared(on: &router, control: control) }
     }
 
-    func listComments(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// A page of a photo's comments; `prefix` is a share link's `/s/{token}` for the `Link` it names.
+    func listComments(_ request: HTTPRequest, prefix: String = "") throws -> HTTPResponse {
         let photoID = try existingPhoto(request)
         let limit = try Self.queryNumber(request, "limit", range: 1...Self.maxPageSize,
                                          message: "limit must be a whole number from 1 to \(Self.maxPageSize).") ?? Self.defaultPageSize
         let after = try Self.queryNumber(request, "after", range: 0...Int.max,
                                          message: "after must be a comment id (a whole number, 0 or more).")
         let comments = try storeCall { try store.list(photoID: photoID, after: after, limit: limit) }
-        var headers: HTTPHeaders = ["Cache-Control": "no-cache"]
+        var headers: HTTPHeaders = ["Cache-Control": caching.revalidate]
         if comments.count == limit, let last = comments.last {
             // A full page may have more behind it; say where it continues (RFC 8288).
-            headers.set("Link", "</photos/\(photoID)/comments?after=\(last.id)&limit=\(limit)>; rel=\"next\"")
+            headers.set("Link", "<\(prefix)/photos/\(photoID)/comments?after=\(last.id)&limit=\(limit)>; rel=\"next\"")
         }
         return try .json(CommentList(comments), headers: headers)
     }
 
-    func postComment(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// Posts a comment: under `author` when given (a signed-in person's name), else the name the
+    /// poster typed; `prefix` is a share link's `/s/{token}` for the paths the answer names.
+    func postComment(_ request: HTTPRequest, author: String? = nil, prefix: String = "") throws -> HTTPResponse {
         do {
-            let response = try acceptComment(request)
+            let response = try acceptComment(request, author: author, prefix: prefix)
             posts.increment(by: 1, [("status", String(response.status.rawValue))])
             return response
         } catch let error as HTTPResponseError {
@@ -56,9 +64,10 @@ extension CommentService {
         }
     }
 
-    private func acceptComment(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func acceptComment(_ request: HTTPRequest, author: String?, prefix: String) throws -> HTTPResponse {
         let photoID = try existingPhoto(request)
-        let (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
+        var (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
+        if let author { submission.author = author }
         let client = clients.of(request)
         if case .limited(let seconds) = try storeCall({ try limiter.take(for: client) }) {
             throw HTTPError(.tooManyRequests,
@@ -68,9 +77,9 @@ extension CommentService {
         let comment = try add(submission, photoID: photoID, client: client)
         if format == .form && !AcceptPreference.prefersJSON(request.headers["Accept"]) {
             // A browser submitting the form itself goes back to the photo, where the comment now shows.
-            return HTTPResponse(status: .seeOther, headers: ["Location": "/#/photos/\(photoID)"])
+            return HTTPResponse(status: .seeOther, headers: ["Location": "\(prefix.isEmpty ? "/" : prefix)#/photos/\(photoID)"])
         }
-        return try .json(CommentRecord(comment), status: .created, headers: ["Location": "/photos/\(photoID)/comments/\(comment.id)"])
+        return try .json(CommentRecord(comment), status: .created, headers: ["Location": "\(prefix)/photos/\(photoID)/comments/\(comment.id)"])
     }
 
     func showComment(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -79,15 +88,15 @@ extension CommentService {
         guard let comment = try storeCall({ try store.comment(photoID: photoID, id: commentID) }) else {
             throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
         }
-        return try .json(CommentRecord(comment), headers: ["Cache-Control": "no-cache"])
+        return try .json(CommentRecord(comment), headers: ["Cache-Control": caching.revalidate])
     }
 
-    func deleteComment(_ request: HTTPRequest) throws -> HTTPResponse {
+    func deleteComment(_ request: HTTPRequest, byOwner: Bool = false) throws -> HTTPResponse {
         let photoID = try Self.pathID(request, "id", what: "photo")
         let commentID = try Self.commentID(request)
-        // Authorization first: without the token, nobody learns which comments exist.
+        // Authorization first: without the token (or the owner's session), nobody learns which comments exist.
         let client = clients.of(request)
-        try adminToken.authorize(request.headers["Authorization"], client: client)
+        if !byOwner { try adminToken.authorize(request.headers["Authorization"], client: client) }
         guard try delete(photoID: photoID, commentID: commentID, client: client) else {
             throw HTTPError(.notFound, "Photo \(photoID) has no comment \(commentID).")
         }
@@ -106,7 +115,7 @@ extension CommentService {
         let store = self.store
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/event-stream")
-        headers.set("Cache-Control", "no-cache")
+        headers.set("Cache-Control", caching.revalidate)
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
         return HTTPResponse(status: .ok, headers: headers, body: .stream { stream in
             let source = CommentReplaySource(deletedIDs: { try store.deletedIDs(photoID: photoID, through: $0) },

@@ -13,6 +13,8 @@ public final class CommentService: Sendable {
     let adminToken: AdminToken
     let clients: ClientAddress
     let events: CommentLiveEvents
+    /// `private, no-cache` on a private library: no shared cache keeps a thread.
+    let caching: CachePolicy
     let logger: Logger
     /// `photoscroll_comment_posts_total{status}`: every answered POST, by status.
     let posts: Counter
@@ -47,6 +49,7 @@ public final class CommentService: Sendable {
         self.limiter = limiter ?? .memory(CommentRateLimiter(perMinute: configuration.commentsPerMinute, now: rateLimitClock))
         self.adminToken = AdminToken(configuration.adminToken, throttle: tokenThrottle ?? FailureThrottle(now: rateLimitClock))
         self.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
+        self.caching = CachePolicy(private: AccessMode.resolve(configuration.access, host: configuration.host) == .private)
         self.logger = logger
         self.posts = metrics.counter("photoscroll_comment_posts_total", help: "Comment posts answered, by status.")
         let streams = metrics.gauge("photoscroll_comment_streams", help: "Open live comment streams (Server-Sent Events).")

@@ -21,6 +21,8 @@ final class CachedTileAnswers: Sendable {
         let photoID: Int
         /// The request's Host header (empty when a public URL is configured).
         let host: String
+        /// A share link's `/s/{token}`, or empty.
+        let prefix: String
         let immutable: Bool
         let answer: EncodedResponse
     }
@@ -42,9 +44,9 @@ final class CachedTileAnswers: Sendable {
     }
 
     /// The IIIF answer kept for this photo, Host and caching, if it is the one kept.
-    func iiifAnswer(photoID: Int, host: String, immutable: Bool) -> EncodedResponse? {
+    func iiifAnswer(photoID: Int, host: String, prefix: String, immutable: Bool) -> EncodedResponse? {
         iiif.withLock { kept in
-            guard let kept, kept.photoID == photoID, kept.immutable == immutable, kept.host == host else { return nil }
+            guard let kept, kept.photoID == photoID, kept.immutable == immutable, kept.host == host, kept.prefix == prefix else { return nil }
             return kept.answer
         }
     }

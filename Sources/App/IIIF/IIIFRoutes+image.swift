@@ -6,12 +6,13 @@ import Library
 extension IIIFRoutes {
     /// One image request: a tile's own bytes when it names a pyramid tile, otherwise a rendition.
     /// A memory hit for a tile is answered on the event loop; everything else on the workers.
-    func image(_ request: HTTPRequest) throws -> Reply {
-        if let hit = cachedTile(request) { return .encoded(hit) }
+    /// Under a share link, `prefix` is `/s/{token}`: the canonical `Link` names the link's URL.
+    func image(_ request: HTTPRequest, prefix: String = "") throws -> Reply {
+        if let hit = cachedTile(request, prefix: prefix) { return .encoded(hit) }
         let photo = try find(request)
         guard let pyramid = photo.pyramid(tileSize: tileSize) else { throw Self.unknownSize(photo) }
         let resolved = try resolve(request, width: photo.width, height: photo.height)
-        let origin = try base.origin(of: request)
+        let origin = try base.origin(of: request) + prefix
         let immutable = PhotoCaching.carriesVersion(request.queryString, photo.version)
         let key: TileKey
         let rendition: RegionRendition?
@@ -24,7 +25,7 @@ extension IIIFRoutes {
             rendition = made
         }
         let etag = key.entityTag
-        let headers = Self.headers(resolved, photoID: photo.id, origin: origin, etag: etag, immutable: immutable)
+        let headers = Self.headers(resolved, photoID: photo.id, origin: origin, etag: etag, cacheControl: immutable ? caching.immutable : caching.short)
         if PhotoCaching.notModified(request, etag: etag) {
             var kept = headers
             kept.remove("Content-Type")
@@ -93,7 +94,7 @@ extension IIIFRoutes {
     /// The hot path: an unconditional request naming a pyramid tile that is in memory, answered
     /// from the photo's version, size and status alone with an answer encoded once per tile,
     /// origin and caching. Nil for everything else, which the full path answers.
-    private func cachedTile(_ request: HTTPRequest) -> EncodedResponse? {
+    private func cachedTile(_ request: HTTPRequest, prefix: String) -> EncodedResponse? {
         guard library.cache.keepsImages, !request.hasIfNoneMatch,
               let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed,
               let pyramid = info.pyramid(tileSize: tileSize),
@@ -111,12 +112,13 @@ extension IIIFRoutes {
         // The answer depends on the Host only through the origin, so the header's value is the
         // key: a hit compares it and spells nothing.
         let host = base.publicURL.isEmpty ? request.headers["Host"] ?? "" : ""
-        if let answer = kept.iiifAnswer(photoID: id, host: host, immutable: immutable) { return answer }
-        guard let origin = try? base.origin(of: request) else { return nil }
+        if let answer = kept.iiifAnswer(photoID: id, host: host, prefix: prefix, immutable: immutable) { return answer }
+        guard let origin = try? base.origin(of: request).appending(prefix) else { return nil }
         let etag = TileKey(version: kept.version, tile: tile).entityTag
-        let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: etag, immutable: immutable),
+        let answer = EncodedResponse(headers: Self.headers(resolved, photoID: id, origin: origin, etag: etag,
+                                                           cacheControl: immutable ? caching.immutable : caching.short),
                                      body: kept.bytes)
-        kept.keep(.init(photoID: id, host: host, immutable: immutable, answer: answer))
+        kept.keep(.init(photoID: id, host: host, prefix: prefix, immutable: immutable, answer: answer))
         return answer
     }
 
@@ -134,10 +136,10 @@ extension IIIFRoutes {
 
     /// Head fields of an image answer: type, validators, caching, CORS, and the canonical URI
     /// and profile as Link headers.
-    static func headers(_ resolved: ResolvedImageRequest, photoID: Int, origin: String, etag: String, immutable: Bool) -> HTTPHeaders {
+    static func headers(_ resolved: ResolvedImageRequest, photoID: Int, origin: String, etag: String, cacheControl: String) -> HTTPHeaders {
         let link = "<\(origin)\(prefix)/\(photoID)/\(resolved.canonicalPath)>;rel=\"canonical\",<\(ImageInformation.profileDocument)>;rel=\"profile\""
         return HTTPHeaders([("Content-Type", resolved.format.mediaType), ("ETag", etag),
-                            ("Cache-Control", immutable ? PhotoCaching.immutable : PhotoCaching.short),
+                            ("Cache-Control", cacheControl),
                             CrossOrigin.allowOrigin, ("Link", link)])
     }
 

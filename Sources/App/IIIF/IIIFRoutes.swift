@@ -28,6 +28,8 @@ struct IIIFRoutes: Sendable {
     var memory = RenderMemory()
     /// Who may use each route.
     var rules = RouteRules.none
+    /// `private` everywhere on a private library.
+    var caching = CachePolicy.public
 
     /// The Image API's prefix: `/iiif/3`.
     static let prefix = "/iiif/3"
@@ -47,22 +49,24 @@ struct IIIFRoutes: Sendable {
     }
 
     /// 303 to the info.json, as the specification recommends for the base URI.
-    func redirect(_ request: HTTPRequest) throws -> HTTPResponse {
+    func redirect(_ request: HTTPRequest, prefix: String = "") throws -> HTTPResponse {
         let photo = try find(request)
-        let location = try base.origin(of: request) + Self.prefix + "/\(photo.id)/info.json"
+        let location = try base.origin(of: request) + prefix + Self.prefix + "/\(photo.id)/info.json"
         return HTTPResponse(status: .seeOther, headers: HTTPHeaders([("Location", location), CrossOrigin.allowOrigin]))
     }
 
     /// The image information of one photo.
-    func information(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// Under a share link (`prefix` `/s/{token}`) its id is under the link too, so a viewer given
+    /// the link's info.json asks for every tile through the link.
+    func information(_ request: HTTPRequest, prefix: String = "") throws -> HTTPResponse {
         let photo = try find(request)
         guard let pyramid = photo.pyramid(tileSize: tileSize) else { throw Self.unknownSize(photo) }
-        let id = try base.origin(of: request) + Self.prefix + "/\(photo.id)"
+        let id = try base.origin(of: request) + prefix + Self.prefix + "/\(photo.id)"
         let levels = (0...pyramid.maxZoom).map { pyramid.levelSize($0)! }
         let info = ImageInformation(id: id, width: photo.width, height: photo.height, tileSize: tileSize,
                                     scaleFactors: (0...pyramid.maxZoom).map { 1 << $0 }, sizes: levels, limits: limits)
         var headers = HTTPHeaders([CrossOrigin.allowOrigin, ("Link", "<\(ImageInformation.profileDocument)>;rel=\"profile\"")])
-        headers.add("Cache-Control", PhotoCaching.cacheControl(request, version: photo.version))
+        headers.add("Cache-Control", caching.cacheControl(request, version: photo.version))
         return document(info.json, context: ImageInformation.context, request, headers: headers)
     }
 

@@ -1,19 +1,35 @@
 import Foundation
 import HTTP
 
-/// Conditional requests and cache lifetimes of photo resources.
-enum PhotoCaching {
+/// The cache lifetimes of photo resources. On a private library every one says `private`: a
+/// shared cache (a proxy, a CDN) must never hand one person's photos to another; browsers keep
+/// them as long as on a public one, and forget them when their person signs out.
+struct CachePolicy: Sendable, Equatable {
     /// For URLs that carry the current `?v=`: the bytes behind them never change.
-    static let immutable = "public, max-age=31536000, immutable"
+    let immutable: String
     /// Without `?v=`, or with a stale one: current bytes, kept briefly, since the file may change.
-    static let short = "public, max-age=60"
+    let short: String
     /// Photo JSON changes with every comment: always revalidate (cheap, thanks to the ETag).
-    static let revalidate = "no-cache"
+    let revalidate: String
+
+    init(private isPrivate: Bool) {
+        let who = isPrivate ? "private" : "public"
+        immutable = who + ", max-age=31536000, immutable"
+        short = who + ", max-age=60"
+        revalidate = isPrivate ? "private, no-cache" : "no-cache"
+    }
+
+    /// A public library's.
+    static let `public` = CachePolicy(private: false)
 
     /// The Cache-Control for an image of a photo at `version`.
-    static func cacheControl(_ request: HTTPRequest, version: String) -> String {
-        carriesVersion(request.queryString, version) ? immutable : short
+    func cacheControl(_ request: HTTPRequest, version: String) -> String {
+        PhotoCaching.carriesVersion(request.queryString, version) ? immutable : short
     }
+}
+
+/// Conditional requests of photo resources.
+enum PhotoCaching {
 
     /// Whether the query's first `v` is `version`. Scans the raw bytes (this runs for every hot
     /// tile); escapes, which a version never needs, fall back to full query decoding.

@@ -14,11 +14,29 @@ import Synchronization
 /// reconnects fetches the summary again too (a conditional request: 304 when nothing changed),
 /// so nothing is replayed. A comment line every `heartbeatSeconds` keeps proxies from closing
 /// idle streams.
+///
+/// A share link's stream (`/s/{token}/photos/events`) carries no records at all: only `reset`
+/// with the number of photos the link shows, when a batch touches one of them (or removes
+/// any photo, since a removed photo's album is no longer known), so nothing outside the link
+/// is ever named on it.
 final class PhotoLiveEvents: Sendable {
     private enum Pending: Sendable { case added, changed, removed }
 
+    /// What a share link's stream is told about: whether a photo is among the link's, and how
+    /// many photos the link shows now.
+    struct SharedScope: Sendable {
+        let contains: @Sendable (Int) -> Bool
+        let total: @Sendable () -> Int
+    }
+
+    private struct Listener {
+        let stream: any ResponseStream
+        /// nil for the library's own stream.
+        let shared: SharedScope?
+    }
+
     private struct State {
-        var streams: [ObjectIdentifier: any ResponseStream] = [:]
+        var streams: [ObjectIdentifier: Listener] = [:]
         var pending: [Int: Pending] = [:]
         var flushScheduled = false
         var stopped = false
@@ -34,11 +52,13 @@ final class PhotoLiveEvents: Sendable {
     private let heartbeat = Mutex<DispatchSourceTimer?>(nil)
     private let gauge: Gauge
     private let options: PhotoRecord.Options
+    private let cacheControl: String
 
     init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
-         options: PhotoRecord.Options = PhotoRecord.Options(),
+         options: PhotoRecord.Options = PhotoRecord.Options(), cacheControl: String = "no-cache",
          batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
         self.options = options
+        self.cacheControl = cacheControl
         self.library = library
         self.tileSize = tileSize
         self.commentCount = commentCount
@@ -49,7 +69,7 @@ final class PhotoLiveEvents: Sendable {
         heartbeat.withLock { heartbeat in
             let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
             timer.schedule(deadline: .now() + heartbeatSeconds, repeating: heartbeatSeconds, leeway: .seconds(1))
-            timer.setEventHandler { [weak self] in self?.broadcast(": keep-alive\n\n") }
+            timer.setEventHandler { [weak self] in self?.keepAlive() }
             timer.resume()
             heartbeat = timer
         }
@@ -59,20 +79,20 @@ final class PhotoLiveEvents: Sendable {
     /// Open streams.
     var count: Int { state.withLock { $0.streams.count } }
 
-    /// The response that opens a stream.
-    func response() -> HTTPResponse {
+    /// The response that opens a stream: of the library, or of what a share link shows.
+    func response(shared: SharedScope? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/event-stream")
-        headers.set("Cache-Control", "no-cache")
+        headers.set("Cache-Control", cacheControl)
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
-        return HTTPResponse(status: .ok, headers: headers, body: .stream { [self] stream in open(stream) })
+        return HTTPResponse(status: .ok, headers: headers, body: .stream { [self] stream in open(stream, shared: shared) })
     }
 
-    private func open(_ stream: any ResponseStream) {
+    private func open(_ stream: any ResponseStream, shared: SharedScope?) {
         let key = ObjectIdentifier(stream)
         let added = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            state.streams[key] = stream
+            state.streams[key] = Listener(stream: stream, shared: shared)
             return true
         }
         guard added else {
@@ -81,7 +101,8 @@ final class PhotoLiveEvents: Sendable {
         }
         gauge.add(1)
         stream.onClose { [weak self] in self?.remove(key) }
-        stream.write(Array("retry: 2000\n\nevent: hello\ndata: \(Self.data(Total(total: library.catalog.count)))\n\n".utf8))
+        let total = shared.map { $0.total() } ?? library.catalog.count
+        stream.write(Array("retry: 2000\n\nevent: hello\ndata: \(Self.data(Total(total: total)))\n\n".utf8))
         if stream.isClosed { remove(key) }
     }
 
@@ -112,6 +133,7 @@ final class PhotoLiveEvents: Sendable {
             return state.streams.isEmpty ? [:] : state.pending
         }
         guard !pending.isEmpty else { return }
+        tellShared(pending)
         let total = library.catalog.count
         let records = pending.values.filter { $0 != .removed }.count
         if records > maxRecords {
@@ -150,11 +172,29 @@ final class PhotoLiveEvents: Sendable {
         (try? JSONWriter.string(value)) ?? "{}"
     }
 
+    /// Sends every library stream `frame`.
     private func broadcast(_ frame: String) {
-        let streams = state.withLock { Array($0.streams) }
+        let streams = state.withLock { $0.streams.filter { $0.value.shared == nil } }
         guard !streams.isEmpty else { return }
         let bytes = Array(frame.utf8)
-        for (key, stream) in streams where !stream.write(bytes) { remove(key) }
+        for (key, listener) in streams where !listener.stream.write(bytes) { remove(key) }
+    }
+
+    /// Tells each share link's stream whose photos the batch touched to fetch its list again.
+    private func tellShared(_ pending: [Int: Pending]) {
+        let streams = state.withLock { $0.streams.filter { $0.value.shared != nil } }
+        let removes = pending.values.contains(.removed)
+        for (key, listener) in streams {
+            guard let shared = listener.shared, removes || pending.keys.contains(where: shared.contains) else { continue }
+            if !listener.stream.write(Array("event: reset\ndata: \(Self.data(Total(total: shared.total())))\n\n".utf8)) { remove(key) }
+        }
+    }
+
+    /// A comment line on every stream, so proxies do not close idle ones.
+    private func keepAlive() {
+        let streams = state.withLock { $0.streams }
+        let bytes = Array(": keep-alive\n\n".utf8)
+        for (key, listener) in streams where !listener.stream.write(bytes) { remove(key) }
     }
 
     /// Closes every stream and refuses new ones; the server is stopping.
@@ -166,7 +206,7 @@ final class PhotoLiveEvents: Sendable {
         let streams = state.withLock { state -> [any ResponseStream] in
             state.stopped = true
             defer { state.streams = [:] }
-            return Array(state.streams.values)
+            return state.streams.values.map(\.stream)
         }
         if !streams.isEmpty { gauge.add(-Double(streams.count)) }
         for stream in streams { stream.close() }

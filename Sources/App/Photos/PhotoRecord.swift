@@ -10,6 +10,8 @@ struct PhotoRecord: Encodable {
     struct Options: Sendable {
         var original = false
         var showLocation = false
+        /// Put before every path in the record: empty, or a share link's `/s/{token}`.
+        var prefix = ""
     }
 
     let id: Int
@@ -49,11 +51,12 @@ struct PhotoRecord: Encodable {
         self.commentCount = commentCount
         date = Self.date(photo.date)
         taken = photo.taken
-        thumbnail = "/photos/\(photo.id)/thumbnail.jpg?v=\(v)"
-        tiles = "/photos/\(photo.id)/tiles/{z}/{x}/{y}.jpg?v=\(v)"
-        iiif = "/iiif/3/\(photo.id)/info.json"
-        dzi = "/photos/\(photo.id)/image.dzi?v=\(v)"
-        original = options.original ? "/photos/\(photo.id)/original" : nil
+        let p = options.prefix
+        thumbnail = "\(p)/photos/\(photo.id)/thumbnail.jpg?v=\(v)"
+        tiles = "\(p)/photos/\(photo.id)/tiles/{z}/{x}/{y}.jpg?v=\(v)"
+        iiif = "\(p)/iiif/3/\(photo.id)/info.json"
+        dzi = "\(p)/photos/\(photo.id)/image.dzi?v=\(v)"
+        original = options.original ? "\(p)/photos/\(photo.id)/original" : nil
         details = photo.details.map { details in
             let name = photo.relativePath.split(separator: "/").last.map(String.init) ?? photo.relativePath
             return JSONFragment(trusted: PhotoDetails.served(details, fileName: name, showLocation: options.showLocation))

@@ -21,7 +21,7 @@ extension PhotoRoutes {
     func album(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try albumID(request)
         guard let album = library.catalog.album(id) else { throw HTTPError(.notFound, "There is no album at \(request.path).") }
-        return try listResponse(request, scope: .album(id), base: "/albums/\(id)", album: album)
+        return try listResponse(request, scope: .album(id), base: "/albums/\(id)", album: album, view: libraryView)
     }
 
     func albumID(_ request: HTTPRequest) throws -> Int {

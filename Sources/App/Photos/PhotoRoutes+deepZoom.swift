@@ -25,7 +25,7 @@ extension PhotoRoutes {
             + "Format=\"jpg\" Overlap=\"0\" TileSize=\"\(tileSize)\"><Size Width=\"\(photo.width)\" Height=\"\(photo.height)\"/></Image>\n"
         let bytes = Array(xml.utf8)
         let etag = "\"" + ContentHash.hex(of: bytes) + "\""
-        let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
+        let cacheControl = caching.cacheControl(request, version: photo.version)
         if PhotoCaching.notModified(request, etag: etag) {
             return HTTPResponse(status: .notModified, headers: HTTPHeaders([("ETag", etag), ("Cache-Control", cacheControl), CrossOrigin.allowOrigin]))
         }
@@ -48,7 +48,7 @@ extension PhotoRoutes {
         let rendition = RegionRendition(region: PixelRect(x: 0, y: 0, width: photo.width, height: photo.height),
                                         width: (photo.width + divisor - 1) / divisor, height: (photo.height + divisor - 1) / divisor)
         let key = TileKey(version: photo.version, rendition: rendition.name)
-        let cacheControl = PhotoCaching.cacheControl(request, version: photo.version)
+        let cacheControl = caching.cacheControl(request, version: photo.version)
         let headers = HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", key.entityTag), ("Cache-Control", cacheControl),
                                    CrossOrigin.allowOrigin])
         if PhotoCaching.notModified(request, etag: key.entityTag) {

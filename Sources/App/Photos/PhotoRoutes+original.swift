@@ -21,7 +21,7 @@ extension PhotoRoutes {
             ("Content-Disposition", ContentDisposition.attachment(filename: Self.fileName(photo.relativePath))),
             ("ETag", Self.originalTag(size: size, modifiedNanoseconds: modified)),
             ("Last-Modified", HTTPDate.format(Int(info.st_mtim.tv_sec))),
-            ("Cache-Control", PhotoCaching.revalidate),
+            ("Cache-Control", caching.revalidate),
             // A failed "photo" may be any file at all: never let a browser guess it is a page.
             ("X-Content-Type-Options", "nosniff"),
         ])

@@ -35,6 +35,8 @@ struct PhotoRoutes: Sendable {
     var showLocation = false
     /// Who may use each route.
     var rules = RouteRules.none
+    /// `private` everywhere on a private library.
+    var caching = CachePolicy.public
 
     func register(on router: inout Router) {
         // Images and the catalog each have worker threads of their own (see `WorkLanes`).
@@ -56,18 +58,32 @@ struct PhotoRoutes: Sendable {
     /// One page: `?limit=` (1–1000, default 200) photos after the id `?after=`, in the order
     /// `?order=` (`taken`, the default, or `id`), with the total and the next page's URL (also
     /// as `Link: <…>; rel="next"`).
-    func list(_ request: HTTPRequest) throws -> HTTPResponse {
-        try listResponse(request, scope: .library, base: "/photos")
+    func list(_ request: HTTPRequest, view: PhotoView? = nil) throws -> HTTPResponse {
+        let view = view ?? libraryView
+        return try listResponse(request, scope: view.listScope, base: view.prefix + "/photos", view: view)
     }
 
-    /// A page of a list (the library, or an album's photos), the same way.
-    func listResponse(_ request: HTTPRequest, scope: PhotoScope, base: String, album: Album? = nil) throws -> HTTPResponse {
+    /// The library as the settings show it.
+    var libraryView: PhotoView { PhotoView.library(original: downloadOriginals, showLocation: showLocation) }
+
+    /// A page of a list (the library, an album's photos, or what a link shows), the same way; a
+    /// nil scope is the one photo a link shares.
+    func listResponse(_ request: HTTPRequest, scope: PhotoScope?, base: String, album: Album? = nil, view: PhotoView? = nil) throws -> HTTPResponse {
+        let view = view ?? libraryView
         let limit = try Self.number(request, "limit", range: 1...Self.maxLimit,
                                     "limit must be a whole number from 1 to \(Self.maxLimit).") ?? Self.defaultLimit
         let after = try Self.number(request, "after", range: 0...Int.max,
                                     "after must be a photo id (a whole number) from a previous page's next.")
         let order = try Self.order(request)
-        guard let page = library.catalog.page(after: after, limit: limit, order: order, scope: scope) else {
+        let found: (photos: [Photo], total: Int, more: Bool)?
+        if let scope {
+            found = library.catalog.page(after: after, limit: limit, order: order, scope: scope)
+        } else if case .photo(let id) = view.scope, let photo = library.photo(id) {
+            found = (after == nil ? [photo] : [], 1, false)
+        } else {
+            found = nil
+        }
+        guard let page = found else {
             throw HTTPError(.notFound, "There is no album at \(request.path).")
         }
         let orderQuery = order == .taken ? "" : "&order=\(order.rawValue)"
@@ -75,8 +91,9 @@ struct PhotoRoutes: Sendable {
         // During a first ingest most photos are listed but not examined yet: their headers are read
         // now, so every record on the page has its size.
         let photos = library.catalog.probeSizes(page.photos)
-        let options = jsonOptions
-        let records = PhotoPage(photos: photos.map { PhotoRecord($0, tileSize: tileSize, commentCount: commentCount($0.id), options: options) },
+        let options = view.options, showsComments = view.comments
+        let records = PhotoPage(photos: photos.map { PhotoRecord($0, tileSize: tileSize, commentCount: showsComments ? commentCount($0.id) : 0,
+                                                                 options: options) },
                                 total: page.total, next: Nullable(next))
         var response = try album.map { try json(AlbumPage(album: AlbumRecord($0), page: records), request) } ?? json(records, request)
         if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
@@ -92,21 +109,41 @@ struct PhotoRoutes: Sendable {
         return order
     }
 
-    /// What the settings change in every record.
-    var jsonOptions: PhotoRecord.Options { PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation) }
 
     /// One photo with its place: `position` in the library (in `?order=`) and the `previous`
     /// and `next` ids. A photo not examined yet is examined first (its size is what a viewer
     /// needs), and moves to the front of the ingest queue: someone is looking at it.
-    func one(_ request: HTTPRequest) throws -> HTTPResponse {
+    func one(_ request: HTTPRequest, view: PhotoView? = nil) throws -> HTTPResponse {
+        let view = view ?? libraryView
         let photo = try find(request)
         let order = try Self.order(request)
         library.prepareForViewing(photo.id)
-        guard let place = library.catalog.neighbours(of: photo.id, order: order) else {
+        let place: (photo: Photo, position: Int, previous: Int?, next: Int?)?
+        if let scope = view.listScope {
+            place = library.catalog.neighbours(of: photo.id, order: order, scope: scope)
+        } else {
+            place = (photo, 0, nil, nil)
+        }
+        guard let place else {
             throw HTTPError(.notFound, "There is no photo at \(request.path).")
         }
         return try json(PhotoRecord(place.photo, position: place.position, previous: place.previous, next: place.next,
-                                    tileSize: tileSize, commentCount: commentCount(photo.id), options: jsonOptions), request)
+                                    tileSize: tileSize, commentCount: view.comments ? commentCount(photo.id) : 0, options: view.options),
+                        request)
+    }
+
+    /// The summary of what `view` sees (`?order=` as for pages), or 304 when the client has it.
+    func summaryResponse(_ request: HTTPRequest, view: PhotoView) throws -> HTTPResponse {
+        if let scope = view.listScope { return try summaryResponse(request, scope: scope) }
+        guard case .photo(let id) = view.scope, let photo = library.photo(id) else {
+            throw HTTPError(.notFound, "There is no photo at \(request.path).")
+        }
+        let body = try JSONWriter.bytes(PhotoSummary.body([photo]))
+        let etag = "\"s" + ContentHash.hex(of: body) + "\""
+        if PhotoCaching.notModified(request, etag: etag) {
+            return PhotoCaching.notModifiedResponse(etag: etag, cacheControl: caching.revalidate)
+        }
+        return .json(bytes: body, headers: ["ETag": etag, "Cache-Control": caching.revalidate])
     }
 
     /// The summary of a list (`?order=` as for pages), or 304 when the client has it.
@@ -115,9 +152,9 @@ struct PhotoRoutes: Sendable {
             throw HTTPError(.notFound, "There is no album at \(request.path).")
         }
         if PhotoCaching.notModified(request, etag: built.etag) {
-            return PhotoCaching.notModifiedResponse(etag: built.etag, cacheControl: PhotoCaching.revalidate)
+            return PhotoCaching.notModifiedResponse(etag: built.etag, cacheControl: caching.revalidate)
         }
-        return .json(bytes: built.body, headers: ["ETag": built.etag, "Cache-Control": PhotoCaching.revalidate])
+        return .json(bytes: built.body, headers: ["ETag": built.etag, "Cache-Control": caching.revalidate])
     }
 
     /// A value as JSON with a strong ETag from the body's hash, answering If-None-Match with 304.
@@ -125,9 +162,9 @@ struct PhotoRoutes: Sendable {
         let bytes = try JSONWriter.bytes(value)
         let etag = "\"" + ContentHash.hex(of: bytes) + "\""
         if PhotoCaching.notModified(request, etag: etag) {
-            return PhotoCaching.notModifiedResponse(etag: etag, cacheControl: PhotoCaching.revalidate)
+            return PhotoCaching.notModifiedResponse(etag: etag, cacheControl: caching.revalidate)
         }
-        return .json(bytes: bytes, headers: ["ETag": etag, "Cache-Control": PhotoCaching.revalidate])
+        return .json(bytes: bytes, headers: ["ETag": etag, "Cache-Control": caching.revalidate])
     }
 
     /// A whole-number query item within `range`; nil when absent, 400 with `message` otherwise.
@@ -166,7 +203,7 @@ struct PhotoRoutes: Sendable {
     private func hit(_ kept: CachedTileAnswers, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
         if kept.isCurrent(request.queryString) { return .encoded(kept.plain) }
         return .response(HTTPResponse(headers: Self.imageHeaders(etag: TileKey(version: kept.version, tile: tile).entityTag,
-                                                                 cacheControl: PhotoCaching.short), body: .bytes(kept.bytes)))
+                                                                 cacheControl: caching.short), body: .bytes(kept.bytes)))
     }
 
     /// A 304 when If-None-Match names the image's current ETag; nil when the request goes on.
@@ -179,7 +216,7 @@ struct PhotoRoutes: Sendable {
         }
         let etag = TileKey(version: photo.version, tile: tile).entityTag
         guard PhotoCaching.notModified(request, etag: etag) else { return nil }
-        var answer = PhotoCaching.notModifiedResponse(etag: etag, cacheControl: PhotoCaching.cacheControl(request, version: photo.version))
+        var answer = PhotoCaching.notModifiedResponse(etag: etag, cacheControl: caching.cacheControl(request, version: photo.version))
         answer.headers.add(CrossOrigin.allowOrigin.0, CrossOrigin.allowOrigin.1)
         return .response(answer)
     }
@@ -193,7 +230,7 @@ struct PhotoRoutes: Sendable {
     /// An image not in memory: sent from disk, read into memory, or rendered, off the event loop.
     private func missed(_ photo: Photo, _ miss: ImageMiss, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
         let headers = Self.imageHeaders(etag: TileKey(version: photo.version, tile: tile).entityTag,
-                                        cacheControl: PhotoCaching.cacheControl(request, version: photo.version))
+                                        cacheControl: caching.cacheControl(request, version: photo.version))
         if !library.cache.keepsImages, case .built(let path) = miss {
             // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
             return .response(HTTPResponse(headers: headers, body: .file(path: path)))

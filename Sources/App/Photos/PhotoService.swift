@@ -27,6 +27,8 @@ public final class PhotoService: Sendable {
 
     /// Hot tiles' answers, encoded once per cache entry and shared by every image route.
     let answers: TileAnswers
+    /// `private` everywhere on a private library.
+    let caching: CachePolicy
 
     /// The library's catalog lives in `database` (SQLite in the data folder, or PostgreSQL shared
     /// by every replica); nil opens `<data>/catalog.sqlite`. Tiles and thumbnails are libvips'.
@@ -44,7 +46,8 @@ public final class PhotoService: Sendable {
                 renderer: any PhotoRendering, logger: Logger, metrics: MetricsRegistry) throws {
         self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database, store: store,
                                         renderer: renderer, logger: logger, metrics: metrics)
-        self.answers = TileAnswers(cache: library.cache)
+        self.caching = CachePolicy(private: AccessMode.resolve(configuration.access, host: configuration.host) == .private)
+        self.answers = TileAnswers(cache: library.cache, caching: caching)
         self.tileSize = configuration.tileSize
         self.logger = logger
         self.metrics = metrics
@@ -86,16 +89,20 @@ public final class PhotoService: Sendable {
     /// The photo and IIIF routes under `rules`.
     func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
-                                     options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation))
+                                     options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
+                                     cacheControl: caching.revalidate)
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(catalog: library.catalog), events: events, answers: answers,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
-                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules)
+                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching)
         routes.register(on: &router)
-        IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger, answers: answers,
-                   renderSeconds: renderSeconds, rules: rules)
-            .register(on: &router)
+        let iiif = IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger,
+                              answers: answers, renderSeconds: renderSeconds, rules: rules, caching: caching)
+        iiif.register(on: &router)
+        if let control = rules.control {
+            SharedRoutes(control: control, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals).register(on: &router)
+        }
     }
 
     /// Whether photo `id` is among what a share link shows: the photo itself, or a photo

@@ -11,9 +11,12 @@ import Library
 /// that is evicted or dropped takes its answers with it.
 final class TileAnswers: Sendable {
     private let cache: TileCache
+    /// `private` on a private library.
+    let caching: CachePolicy
 
-    init(cache: TileCache) {
+    init(cache: TileCache, caching: CachePolicy = .public) {
         self.cache = cache
+        self.caching = caching
     }
 
     /// The answers kept with an entry, from what `TileCache.lookup` handed out in its place;
@@ -25,7 +28,7 @@ final class TileAnswers: Sendable {
     /// The answers for `image` (a tile, or the thumbnail when `tile` is nil), made with their
     /// plain answer and attached to its entry unless they are attached already.
     func answers(for image: CachedImage, tile: TileCoordinate?) -> CachedTileAnswers {
-        let made = CachedTileAnswers(plain: Self.plainAnswer(image, tile: tile), bytes: image.bytes, version: image.version)
+        let made = CachedTileAnswers(plain: Self.plainAnswer(image, tile: tile, caching: caching), bytes: image.bytes, version: image.version)
         // Two loops meeting the same new entry both make answers; the last attached stays.
         cache.attach(made, to: image.stamp)
         return made
@@ -36,10 +39,10 @@ final class TileAnswers: Sendable {
 
     /// The answer to a plain GET of a cached image with the current `?v=`, sharing the one copy
     /// of the bytes the cache holds.
-    static func plainAnswer(_ image: CachedImage, tile: TileCoordinate?) -> EncodedResponse {
+    static func plainAnswer(_ image: CachedImage, tile: TileCoordinate?, caching: CachePolicy = .public) -> EncodedResponse {
         let etag = TileKey(version: image.version, tile: tile).entityTag
         return EncodedResponse(headers: HTTPHeaders([("Content-Type", "image/jpeg"), ("ETag", etag),
-                                                     ("Cache-Control", PhotoCaching.immutable), CrossOrigin.allowOrigin]),
+                                                     ("Cache-Control", caching.immutable), CrossOrigin.allowOrigin]),
                                body: image.bytes)
     }
 }
