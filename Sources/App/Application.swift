@@ -2,6 +2,7 @@ import Access
 import Dispatch
 import Foundation
 import Comments
+import Library
 import HTTP
 import Library
 import Observability
@@ -36,14 +37,34 @@ public final class Application: Sendable {
 
     /// Opens the databases (an unreachable PostgreSQL stops the start here, naming the server),
     /// migrates them, and loads the catalog.
-    public init(configuration: Configuration, logger: Logger) throws {
+    public convenience init(configuration: Configuration, logger: Logger) throws {
+        try self.init(configuration: configuration, logger: logger, parts: Parts())
+    }
+
+    /// What tests put in place of the real thing: a renderer without libvips, clocks they move,
+    /// cheap password hashes.
+    struct Parts {
+        var renderer: (any PhotoRendering)?
+        /// Wall-clock unix seconds (sessions and links expire by it).
+        var wallClock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+        /// Monotonic seconds (how long checks are kept, throttles).
+        var clock: @Sendable () -> Double = ClockSeconds.now
+        var passwordParameters = Argon2.Parameters.passwords
+    }
+
+    init(configuration: Configuration, logger: Logger, parts: Parts) throws {
         self.configuration = configuration
         self.logger = logger
         let databases = try DatabaseStartup.open(configuration, logger: logger)
         self.databases = databases
         do {
-            let photos = try PhotoService(configuration: configuration, database: databases.catalog,
-                                          logger: logger.labeled("library"), metrics: metrics)
+            let photos = if let renderer = parts.renderer {
+                try PhotoService(configuration: configuration, database: databases.catalog, renderer: renderer,
+                                 logger: logger.labeled("library"), metrics: metrics)
+            } else {
+                try PhotoService(configuration: configuration, database: databases.catalog,
+                                 logger: logger.labeled("library"), metrics: metrics)
+            }
             self.photos = photos
             let catalog = photos.library.catalog
             do {
@@ -70,9 +91,11 @@ public final class Application: Sendable {
             let photos = self.photos
             let store = try AccessStore(database: databases.access,
                                         limits: SessionLimits(idleSeconds: configuration.sessionIdleSeconds,
-                                                              lifetimeSeconds: configuration.sessionLifetimeSeconds))
+                                                              lifetimeSeconds: configuration.sessionLifetimeSeconds),
+                                        passwordParameters: parts.passwordParameters, now: parts.wallClock)
             access = try AccessControl(settings: AccessControl.Settings(configuration), store: store, logger: logger.labeled("access"),
-                                       isShared: { photos.isShared($0, $1) })
+                                       isShared: { photos.isShared($0, $1) },
+                                       throttle: FailureThrottle(now: parts.clock), now: parts.clock, wallNow: parts.wallClock)
             uploads = try UploadService(database: databases.comments, dataDirectory: configuration.data, library: photos.library,
                                         limits: UploadLimits(maxBytes: configuration.maxUploadMegabytes << 20,
                                                              expirySeconds: configuration.uploadExpirySeconds,

@@ -177,4 +177,28 @@ final class AccessStoreTests: XCTestCase {
             XCTAssertEqual(heard.withLock { $0 }, expected, place.name)
         }
     }
+
+    /// A name nobody has is refused after one Argon2 verification at the store's parameters,
+    /// as a wrong password is: timing tells no one which names exist.
+    func testAnUnknownNameTakesAsLongAsAWrongPassword() throws {
+        let place = try SQLTestDatabase.sqlite()
+        defer { place.remove() }
+        let database = try place.open()
+        defer { database.close() }
+        let store = try AccessStore(database: database, passwordParameters: Argon2.Parameters(timeCost: 2, memoryKiB: 16 * 1024, parallelism: 1))
+        try store.addUser(name: "Ana", password: "correct horse", role: .owner)
+        func fastest(_ name: String) throws -> Double {
+            var best = Double.infinity
+            for _ in 0..<3 {
+                let start = Date()
+                XCTAssertNil(try store.authenticate(name: name, password: "wrong password"))
+                best = min(best, Date().timeIntervalSince(start))
+            }
+            return best
+        }
+        _ = try fastest("Nobody") // the decoy hash is made on first use
+        let wrong = try fastest("Ana"), unknown = try fastest("Nobody")
+        XCTAssertGreaterThan(unknown, wrong * 0.5, "unknown \(unknown) s, wrong password \(wrong) s")
+        XCTAssertLessThan(unknown, wrong * 2, "unknown \(unknown) s, wrong password \(wrong) s")
+    }
 }

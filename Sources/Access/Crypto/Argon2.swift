@@ -6,7 +6,7 @@ import POSIX
 /// sees the C library. Passwords are hashed with Argon2id into the PHC string format
 /// (`$argon2id$v=19$m=65536,t=3,p=4$<salt>$<hash>`), which carries its own parameters, so a
 /// hash made under other parameters still verifies. libargon2's verify compares the hashes in
-/// constant time.
+/// constant time. Random bytes for salts and tokens come from the kernel (`KernelRandom`).
 public enum Argon2 {
     /// The cost of one hash: passes over memory, memory in KiB, lanes.
     public struct Parameters: Sendable, Equatable {
@@ -118,23 +118,6 @@ public enum Argon2 {
     private static func check(_ code: Int32) throws {
         guard code != ARGON2_OK.rawValue else { return }
         throw Argon2Error(code: code, message: String(cString: argon2_error_message(code)))
-    }
-}
-
-/// Compares a presented secret with a configured one (a bearer token) in constant time: the
-/// expected secret is kept as an Argon2id hash at the least cost, and libargon2's verify does
-/// the comparison. A few microseconds per check.
-public struct SecretMatcher: Sendable {
-    private let encoded: String
-
-    /// Nil when `secret` is empty (nothing can match it).
-    public init?(_ secret: String) throws {
-        guard !secret.isEmpty else { return nil }
-        encoded = try Argon2.hashPassword(secret, parameters: .digest)
-    }
-
-    public func matches(_ presented: String) -> Bool {
-        Argon2.verify(presented, against: encoded)
     }
 }
 

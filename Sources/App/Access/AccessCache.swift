@@ -1,4 +1,5 @@
 import Access
+import Foundation
 import Observability
 import Synchronization
 
@@ -36,6 +37,9 @@ final class AccessCache: Sendable {
         var names: [String: NameEntry] = [:]
         /// Whether changes are being heard; until they are, nothing is kept.
         var hearing = false
+        /// Counts what was dropped: a lookup that began before a drop keeps nothing, since it
+        /// may have read what the drop ended.
+        var epoch = 0
     }
 
     /// How long an entry is believed without asking the database again.
@@ -45,6 +49,8 @@ final class AccessCache: Sendable {
     /// `ClockSeconds.now` unless a test moves the time itself.
     let now: @Sendable () -> Double
     private let state = Mutex(State())
+    /// Signalled whenever something is dropped, for whoever waits to see a change heard.
+    private let dropped = NSCondition()
 
     init(seconds: Double, capacity: Int = 50_000, now: @escaping @Sendable () -> Double = ClockSeconds.now) {
         self.seconds = seconds
@@ -72,6 +78,21 @@ final class AccessCache: Sendable {
         }
     }
 
+    /// Waits until something is dropped after `epoch` (a change is heard), for at most
+    /// `seconds`; whether it was.
+    func waitForDrop(after epoch: Int, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        dropped.lock()
+        defer { dropped.unlock() }
+        while self.epoch <= epoch {
+            if !dropped.wait(until: deadline) { return self.epoch > epoch }
+        }
+        return true
+    }
+
+    /// The moment a lookup in the database begins: pass it to `keep`.
+    var epoch: Int { state.withLock { $0.epoch } }
+
     /// The account a proxy's name stands for, if still believed: `.some(nil)` for a name no account has.
     func user(named name: String) -> SignedIn?? {
         let now = self.now()
@@ -82,20 +103,20 @@ final class AccessCache: Sendable {
     }
 
     /// Keeps the account a proxy's name stands for.
-    func keep(name: String, user: SignedIn?) {
+    func keep(name: String, user: SignedIn?, since epoch: Int) {
         let until = now() + seconds
         state.withLock { state in
-            guard state.hearing else { return }
+            guard state.hearing, state.epoch == epoch else { return }
             if state.names.count >= capacity { state.names.removeAll() }
             state.names[name] = NameEntry(user: user, validUntil: until)
         }
     }
 
     /// Keeps a session just read from the database; `remaining` is how long it has to live.
-    func keep(_ key: TokenKey, digest: String, user: SignedIn?, shareID: Int?, remaining: Double) {
+    func keep(_ key: TokenKey, digest: String, user: SignedIn?, shareID: Int?, remaining: Double, since epoch: Int) {
         let until = now() + max(0, min(seconds, remaining))
         state.withLock { state in
-            guard state.hearing else { return }
+            guard state.hearing, state.epoch == epoch else { return }
             if state.sessions.count >= capacity {
                 let now = until - seconds
                 state.sessions = state.sessions.filter { $0.value.validUntil > now }
@@ -106,10 +127,10 @@ final class AccessCache: Sendable {
     }
 
     /// Keeps a share link just read from the database; `remaining` is how long until it expires.
-    func keep(_ key: TokenKey, share: Share, remaining: Double) {
+    func keep(_ key: TokenKey, share: Share, remaining: Double, since epoch: Int) {
         let until = now() + max(0, min(seconds, remaining))
         state.withLock { state in
-            guard state.hearing else { return }
+            guard state.hearing, state.epoch == epoch else { return }
             if state.shares.count >= capacity {
                 let now = until - seconds
                 state.shares = state.shares.filter { $0.value.validUntil > now }
@@ -121,7 +142,13 @@ final class AccessCache: Sendable {
 
     /// Forgets whatever a change ended.
     func drop(_ change: AccessChange) {
+        defer {
+            dropped.lock()
+            dropped.broadcast()
+            dropped.unlock()
+        }
         state.withLock { state in
+            state.epoch += 1
             switch change {
             case .session(let digest): state.sessions = state.sessions.filter { $0.value.digest != digest }
             case .user(let id):
@@ -138,14 +165,13 @@ final class AccessCache: Sendable {
     /// forgotten, since what ended meanwhile was not heard.
     func startHearing() {
         state.withLock { state in
-            state = State()
-            state.hearing = true
+            state = State(hearing: true, epoch: state.epoch + 1)
         }
     }
 
     /// Notifications cannot be heard: forget everything and keep nothing until they can.
     func stopHearing() {
-        state.withLock { $0 = State() }
+        state.withLock { state in state = State(epoch: state.epoch + 1) }
     }
 
     /// Entries kept now.

@@ -23,7 +23,7 @@ final class AccessControl: Sendable {
     let trustedAuthHeader: String
     let trustedProxies: Set<String>
     /// `/metrics` asks for this bearer token; nil: it answers on loopback only.
-    let metricsToken: SecretMatcher?
+    let metricsToken: [UInt8]?
     /// `https://photos.example.org`, or empty.
     let publicURL: String
     /// How long a new share link lasts when its maker does not say; nil: until revoked.
@@ -58,7 +58,7 @@ final class AccessControl: Sendable {
         clients = ClientAddress(trustedProxies: settings.trustedProxies)
         trustedProxies = clients.trustedProxies
         trustedAuthHeader = settings.trustedAuthHeader
-        metricsToken = try SecretMatcher(settings.metricsToken)
+        metricsToken = settings.metricsToken.isEmpty ? nil : Array(settings.metricsToken.utf8)
         publicURL = settings.publicURL
         defaultShareSeconds = settings.shareDays > 0 ? settings.shareDays * 86_400 : nil
         self.logger = logger
@@ -119,8 +119,9 @@ final class AccessControl: Sendable {
     func visitor(of request: HTTPRequest) throws -> Visitor {
         if let known = quickVisitor(request) { return known }
         if !trustedAuthHeader.isEmpty, trustedProxies.contains(request.remoteAddress), let name = request.headers[trustedAuthHeader] {
+            let epoch = cache.epoch
             let found = try store.user(named: name).map { SignedIn(id: $0.id, name: $0.name, role: $0.role) }
-            cache.keep(name: name, user: found)
+            cache.keep(name: name, user: found, since: epoch)
             if found == nil {
                 logger.warning("the signing-in proxy names a user who has no account here", [("user", name)])
             }
@@ -132,11 +133,12 @@ final class AccessControl: Sendable {
 
     /// The session behind a token, from the database, kept in memory for a while.
     func lookUpSession(_ key: TokenKey) throws -> AccessCache.SessionEntry? {
+        let epoch = cache.epoch
         guard let session = try store.session(token: key.text) else { return nil }
         let remaining = Double(min(session.expiresAt, session.lastSeen + store.limits.idleSeconds) - wallNow())
         let user = session.user.map { SignedIn(id: $0.id, name: $0.name, role: $0.role) }
         let shareID: Int? = if case .share(let id) = session.holder { id } else { nil }
-        cache.keep(key, digest: session.digest, user: user, shareID: shareID, remaining: remaining)
+        cache.keep(key, digest: session.digest, user: user, shareID: shareID, remaining: remaining, since: epoch)
         return AccessCache.SessionEntry(digest: session.digest, user: user, shareID: shareID, validUntil: 0)
     }
 
@@ -168,10 +170,33 @@ final class AccessControl: Sendable {
     /// for a token no link has.
     func share(_ key: TokenKey) throws -> Share? {
         if let share = cache.share(key) { return share }
+        let epoch = cache.epoch
         guard let share = try store.share(token: key.text) else { return nil }
         let remaining = share.expiresAt.map { Double($0 - wallNow()) } ?? .infinity
-        cache.keep(key, share: share, remaining: remaining)
+        cache.keep(key, share: share, remaining: remaining, since: epoch)
         return share
+    }
+
+    // MARK: changes
+
+    /// Ends a session: in the database (heard by every replica), and in this process's memory
+    /// before the answer goes out.
+    func endSession(token: String) throws {
+        try store.endSession(token: token)
+        if AccessToken.isWellFormed(token) { cache.drop(.session(Argon2.digest(token))) }
+    }
+
+    /// Revokes a link, here at once and everywhere as the change is heard.
+    func revokeShare(id: Int) throws -> Bool {
+        let revoked = try store.revokeShare(id: id)
+        cache.drop(.share(id))
+        return revoked
+    }
+
+    /// Sets a password and ends every session of the account, here at once.
+    func setPassword(of user: User, to password: String) throws {
+        try store.setPassword(name: user.name, password: password)
+        cache.drop(.user(user.id))
     }
 
     /// Whether the request carries the password session of `share` (its password was given):

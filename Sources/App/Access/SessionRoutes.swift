@@ -71,7 +71,7 @@ struct SessionRoutes: Sendable {
     /// A new session for `user`, and the one the request came with (if any) ended: a session id
     /// planted in the browser before signing in is never the one signed in with.
     func startSession(for user: User, replacing request: HTTPRequest) throws -> HTTPResponse {
-        if let old = CookieJar.value(named: control.cookies.session, in: request) { try? control.store.endSession(token: old) }
+        if let old = CookieJar.value(named: control.cookies.session, in: request) { try? control.endSession(token: old) }
         let token = try control.store.startSession(for: user)
         return HTTPResponse(status: .noContent, headers: HTTPHeaders([
             ("Set-Cookie", control.cookies.set(control.cookies.session, token, seconds: control.store.limits.lifetimeSeconds)),
@@ -94,7 +94,7 @@ struct SessionRoutes: Sendable {
     /// it cached of the library. 204 whether or not there was a session.
     func signOut(_ request: HTTPRequest) throws -> HTTPResponse {
         if let token = CookieJar.value(named: control.cookies.session, in: request) {
-            try control.store.endSession(token: token)
+            try control.endSession(token: token)
         }
         return HTTPResponse(status: .noContent, headers: HTTPHeaders([
             ("Set-Cookie", control.cookies.clear(control.cookies.session)),
@@ -120,7 +120,7 @@ struct SessionRoutes: Sendable {
             throw HTTPError(.forbidden, "The current password is not right.", headers: ["Cache-Control": "no-store"])
         }
         do {
-            try control.store.setPassword(name: user.name, password: body.new)
+            try control.setPassword(of: user, to: body.new)
         } catch let error as AccessError {
             throw HTTPError(.badRequest, error.description)
         }

@@ -135,7 +135,7 @@ struct ShareRoutes: Sendable {
     }
 
     func revoke(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let id = request.parameters.decimal("id", at: 0), try control.store.revokeShare(id: id) else {
+        guard let id = request.parameters.decimal("id", at: 0), try control.revokeShare(id: id) else {
             throw HTTPError(.notFound, "There is no share link at \(request.path).")
         }
         control.logger.info("share link revoked", [("share", String(id))])

@@ -1,0 +1,171 @@
+import Access
+import Foundation
+@testable import App
+@testable import HTTP
+import Imaging
+import Library
+import Observability
+import Synchronization
+import XCTest
+
+/// Photos as text files (`WxH`) whose every tile and thumbnail is `PIXELS …` and whose header
+/// says where it was taken: a leak of image bytes or of a position shows in any answer.
+final class SecretRenderer: PhotoRendering, Sendable {
+    func probe(_ path: String) throws -> PhotoSize {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let size = text.split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
+        guard size.count == 2 else { throw ImagingError.notAnImage("no known format") }
+        return PhotoSize(width: size[0], height: size[1])
+    }
+
+    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+        let size = try probe(source)
+        let pyramid = TilePyramid(width: size.width, height: size.height, tileSize: 256)
+        let staging = directory + ".partial"
+        for z in 0...pyramid.maxZoom {
+            try FileManager.default.createDirectory(atPath: "\(staging)/\(z)", withIntermediateDirectories: true)
+            let grid = pyramid.grid(z)!
+            for x in 0..<grid.columns {
+                for y in 0..<grid.rows {
+                    let tile = TileCoordinate(z: z, x: x, y: y)
+                    FileManager.default.createFile(atPath: tilePath(in: staging, tile), contents: Data(try renderTile(source: source, tile: tile)))
+                }
+            }
+        }
+        FileManager.default.createFile(atPath: thumbnailPath(in: staging), contents: Data(try thumbnail(source: source)))
+        if rename(staging, directory) != 0 { try? FileManager.default.removeItem(atPath: staging) }
+        return pyramid
+    }
+
+    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+        Array("PIXELS \(tile) of \((source as NSString).lastPathComponent)".utf8)
+    }
+
+    func thumbnail(source: String) throws -> [UInt8] { Array("PIXELS thumbnail of \((source as NSString).lastPathComponent)".utf8) }
+    func tilePath(in directory: String, _ tile: TileCoordinate) -> String { "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg" }
+    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        Array("PIXELS \(rendition.name) of \((source as NSString).lastPathComponent)".utf8)
+    }
+
+    func metadata(_ path: String) throws -> PhotoMetadata? {
+        let size = try probe(path)
+        return PhotoMetadata(taken: CaptureDate(rfc3339: "2024-05-01T10:00:00Z", source: .exif)!, width: size.width, height: size.height,
+                             fileSize: 10, mediaType: "image/jpeg", location: GeoLocation(latitude: 51.5, longitude: -0.25))
+    }
+}
+
+/// Clocks a test moves: wall-clock unix seconds and monotonic seconds, moved together.
+final class AccessClock: Sendable {
+    private let seconds = Mutex(1_900_000_000.0)
+    var wall: Int { Int(seconds.withLock { $0 }) }
+    var monotonic: Double { seconds.withLock { $0 } }
+    func advance(_ by: Double) { seconds.withLock { $0 += by } }
+}
+
+/// A private library of four photos, whole as the server runs it (every route, every rule),
+/// answered in-process through the responder the server's loops use:
+///
+/// - album "trip" (A): `a1`, `a2`; album "home" (B): `b1`; the root: `r1`
+/// - accounts `ana` (owner) and `ben` (member), passwords "correct horse" and "battery staple"
+final class AccessFixture: @unchecked Sendable {
+    // @unchecked Sendable: set once in init, then only read.
+    let root: String
+    let application: Application
+    let router: Router
+    let responder: Responder
+    let clock = AccessClock()
+    var access: AccessControl { application.access }
+    var store: AccessStore { application.access.store }
+    /// Photo ids by title, album ids by title.
+    private(set) var photos: [String: Int] = [:]
+    private(set) var albums: [String: Int] = [:]
+
+    static let ownerPassword = "correct horse"
+    static let memberPassword = "battery staple"
+
+    /// `ready`: wait until every photo's pyramid is built (the manifests list ready photos only).
+    /// `users`: add ana and ben (a second replica on the same database finds them there).
+    init(ready: Bool = false, users: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
+        root = NSTemporaryDirectory() + "access-\(UUID().uuidString)"
+        let files = FileManager.default
+        for folder in ["photos/trip", "photos/home", "data", "public"] {
+            try files.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
+        for (path, size) in [("trip/a1.jpg", "600x400"), ("trip/a2.jpg", "400x600"), ("home/b1.jpg", "600x400"), ("r1.jpg", "300x300")] {
+            // The name in the bytes too: photos of equal bytes would share one pyramid.
+            files.createFile(atPath: root + "/photos/" + path, contents: Data("\(size)\n\(path)\n".utf8))
+        }
+        files.createFile(atPath: root + "/public/index.html", contents: Data("<!doctype html><title>PhotoScroll</title>".utf8))
+        var configuration = Configuration()
+        configuration.photos = root + "/photos"
+        configuration.data = root + "/data"
+        configuration.public = root + "/public"
+        configuration.access = "private"
+        configuration.showLocation = true
+        configuration.rescanSeconds = 0
+        configuration.ingestConcurrency = 1
+        configure(&configuration)
+        let clock = self.clock
+        application = try Application(configuration: configuration, logger: .disabled, parts: Application.Parts(
+            renderer: SecretRenderer(), wallClock: { clock.wall }, clock: { clock.monotonic },
+            passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1)))
+        application.photos.library.refresh()
+        if ready { XCTAssertTrue(application.photos.library.waitForIngest(timeoutSeconds: 60)) }
+        try application.access.start()
+        router = application.makeRouter()
+        responder = Responder(router: router)
+        for photo in application.photos.library.photos { photos[photo.title] = photo.id }
+        for album in application.photos.library.catalog.albums() { albums[album.title] = album.id }
+        if users {
+            try store.addUser(name: "ana", password: Self.ownerPassword, role: .owner)
+            try store.addUser(name: "ben", password: Self.memberPassword, role: .member)
+        }
+    }
+
+    func close() {
+        application.stop()
+        application.photos.library.waitForIngest(timeoutSeconds: 60)
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// One request through the responder, prepared as the server prepares it.
+    func request(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                 remoteAddress: String = "127.0.0.1") -> TestResponse {
+        var fields = headers
+        if fields["Host"] == nil { fields.add("Host", "photos.test") }
+        let request = HTTPRequest(method: method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
+        let prepared = PreparedResponse(responder.respond(to: request), for: request)
+        var bytes: [UInt8] = []
+        if case .bytes(let b) = prepared.payload { bytes = b }
+        if case .file(let file, let offset, let length) = prepared.payload {
+            bytes = [UInt8](repeating: 0, count: length)
+            _ = bytes.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, length, off_t(offset)) }
+        }
+        return TestResponse(status: prepared.status, headers: prepared.headers, body: bytes)
+    }
+
+    /// A JSON body with its type.
+    func post(_ target: String, json: String, cookie: String? = nil, headers: HTTPHeaders = [:], remoteAddress: String = "127.0.0.1") -> TestResponse {
+        var fields = headers
+        fields.add("Content-Type", "application/json")
+        if let cookie { fields.add("Cookie", cookie) }
+        return request(.POST, target, headers: fields, body: Array(json.utf8), remoteAddress: remoteAddress)
+    }
+
+    /// Signs in; the `Cookie` value to send after.
+    func signIn(_ name: String, _ password: String) throws -> String {
+        let answer = post("/session", json: "{\"username\":\"\(name)\",\"password\":\"\(password)\"}")
+        XCTAssertEqual(answer.status, .noContent, answer.text)
+        return try XCTUnwrap(Self.cookie(answer))
+    }
+
+    /// `name=value` of the response's Set-Cookie.
+    static func cookie(_ response: TestResponse) -> String? {
+        response.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init)
+    }
+
+    /// Makes a share link as `ana`.
+    func share(_ request: ShareRequest) throws -> Share {
+        try store.createShare(request, by: try XCTUnwrap(try store.user(named: "ana")))
+    }
+}
