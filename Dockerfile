@@ -6,9 +6,8 @@
 # The binary links the Swift runtime and Foundation statically (--static-swift-stdlib), so the
 # runtime stage needs only the C libraries: libvips (which pulls in its image codecs), SQLite,
 # libpq (the PostgreSQL client), zlib, xxHash, libsodium, nettle (upload checksums) and libargon2
-# (password hashes). Tests/Container
-# checks this file against the binary's shared libraries and boots its runtime stage in a
-# bookworm root (make test-container).
+# (password hashes). Tests/Container checks this file against the binary's shared libraries and
+# boots its runtime stage in a bookworm root (make test-container).
 
 ARG SWIFT_VERSION=6.3.1
 

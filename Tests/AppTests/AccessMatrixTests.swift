@@ -242,6 +242,8 @@ final class AccessMatrixTests: XCTestCase {
         switch kind {
         case .open, .metrics: return nil
         case .library, .signedIn: return signedIn ? nil : 401
+        // In-process requests come from loopback, but this library is private.
+        case .manage: return signedIn ? nil : 401
         case .owner, .moderation: return visitor.kind == .owner ? nil : signedIn ? 403 : 401
         case .share(let need, let names):
             guard let share = visitor.share, visitor.kind != .expired else { return 404 }
