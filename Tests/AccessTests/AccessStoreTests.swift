@@ -189,7 +189,7 @@ final class AccessStoreTests: XCTestCase {
         try store.addUser(name: "Ana", password: "correct horse", role: .owner)
         func fastest(_ name: String) throws -> Double {
             var best = Double.infinity
-            for _ in 0..<3 {
+            for _ in 0..<5 {
                 let start = Date()
                 XCTAssertNil(try store.authenticate(name: name, password: "wrong password"))
                 best = min(best, Date().timeIntervalSince(start))
@@ -198,7 +198,8 @@ final class AccessStoreTests: XCTestCase {
         }
         _ = try fastest("Nobody") // the decoy hash is made on first use
         let wrong = try fastest("Ana"), unknown = try fastest("Nobody")
-        XCTAssertGreaterThan(unknown, wrong * 0.5, "unknown \(unknown) s, wrong password \(wrong) s")
-        XCTAssertLessThan(unknown, wrong * 2, "unknown \(unknown) s, wrong password \(wrong) s")
+        // The fastest of five of each, so another process's work on this machine does not decide.
+        XCTAssertGreaterThan(unknown, wrong / 3, "unknown \(unknown) s, wrong password \(wrong) s")
+        XCTAssertLessThan(unknown, wrong * 3, "unknown \(unknown) s, wrong password \(wrong) s")
     }
 }
