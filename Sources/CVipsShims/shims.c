@@ -56,6 +56,8 @@ static void lower_priority(void) {
     if (errno == 0 && nice < 10) setpriority(PRIO_PROCESS, (id_t) thread, 10);
 }
 
+void cvips_lower_thread_priority(void) { lower_priority(); }
+
 static void *guarded_start(VipsImage *out, void *a, void *b) {
     lower_priority();
     return vips_start_one(out, a, b);

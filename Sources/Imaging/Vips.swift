@@ -53,6 +53,11 @@ public enum Vips {
         cvips_trim_heap()
     }
 
+    /// Lowers the calling thread's CPU priority (nice 10, for good: an unprivileged thread cannot
+    /// raise it again), for threads that only render: they yield to the threads that answer
+    /// requests, as libvips' own workers do once they have computed a render.
+    public static func lowerThreadPriority() { cvips_lower_thread_priority() }
+
     /// Caps the C heap's arenas (glibc's `M_ARENA_MAX`, by default eight per core): fewer
     /// half-empty arenas left behind by threads that allocated in bursts. Call once at start,
     /// before the threads are made.

@@ -70,7 +70,7 @@ final class WorkLanesTests: XCTestCase {
         XCTAssertEqual(threads[WorkLanes.images], max(2, System.coreCount))
         XCTAssertEqual(threads[WorkLanes.renders], max(1, System.coreCount / 2))
         XCTAssertEqual(application.serverConfiguration.laneBudgets[WorkLanes.renders],
-                       LaneBudget(maxQueuedPerClient: 4, maxQueued: 32, maxCostInFlight: 100_000_000))
+                       LaneBudget(maxQueuedPerClient: 4, maxQueued: 32, maxCostInFlight: 100_000_000, maxWaitSeconds: 30))
         XCTAssertEqual(application.serverConfiguration.limits.maxConnectionsPerAddress, 256)
     }
 

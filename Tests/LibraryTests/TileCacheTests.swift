@@ -182,6 +182,19 @@ final class TileCacheTests: XCTestCase {
         for (n, key) in keys.enumerated() { XCTAssertEqual(index[key], n) }
     }
 
+    /// Renditions are kept only up to 1/256 of the cap: a burst of large ones neither pushes
+    /// out the tiles nor keeps its memory.
+    func testLargeRenditionsAreNotKept() throws {
+        let cache = TileCache(capacityBytes: 256 << 20)
+        let small = TileKey(version: "v1", rendition: "0,0,10,10/10,10/0/color.jpeg")
+        let large = TileKey(version: "v1", rendition: "0,0,5000,5000/5000,5000/0/color.png")
+        XCTAssertEqual(try cache.fill(small) { [UInt8](repeating: 1, count: 1 << 20) }.count, 1 << 20)
+        XCTAssertEqual(try cache.fill(large) { [UInt8](repeating: 2, count: (1 << 20) + 1) }.count, (1 << 20) + 1, "answered all the same")
+        XCTAssertNotNil(cache.get(small))
+        XCTAssertNil(cache.get(large))
+        XCTAssertTrue(cache.admits(TileKey(version: "v1", tile: TileCoordinate(z: 0, x: 0, y: 0)), byteCount: 2 << 20), "tiles of any size fit")
+    }
+
     func testThePolicyTable() {
         struct Row {
             let cap: Int

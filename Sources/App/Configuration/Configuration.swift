@@ -97,7 +97,7 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var iiifRenderWorkers = 0
     @Setting("pixels of IIIF renditions in the making at once (what each decodes plus what it answers); more wait their turn")
     public var iiifRenderPixels = 100_000_000
-    @Setting("longest one IIIF rendition may take; then it is stopped and answered 503")
+    @Setting("longest one IIIF rendition may take, and may wait for its turn; then it is stopped (or never started) and answered 503")
     public var iiifRenderSeconds = 30.0
     @Setting("IIIF renditions one client (an address, an IPv6 /64) may have waiting; one more is 429 with `Retry-After`", in: 1...10_000)
     public var iiifQueuePerClient = 4

@@ -47,6 +47,8 @@ extension IIIFRoutes {
         // and queue, and stopped when its client goes away.
         return .order(WorkOrder(lane: WorkLanes.renders, cost: Self.cost(resolved), abandonable: true,
                                 refusalHeaders: HTTPHeaders([CrossOrigin.allowOrigin])) { [library, logger, renderSeconds, memory] ticket in
+            // The renders lane's threads do nothing else: they yield the processor to requests.
+            Vips.lowerThreadPriority()
             do {
                 let bytes = try memory.run { try Self.render(rendition, of: photo, library: library, seconds: renderSeconds, ticket: ticket) }
                 return HTTPResponse(headers: headers, body: .bytes(bytes))

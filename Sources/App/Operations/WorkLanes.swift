@@ -33,6 +33,6 @@ enum WorkLanes {
     /// What the lanes take on before refusing: only renders have a budget.
     static func budgets(_ configuration: Configuration) -> [WorkLane: LaneBudget] {
         [renders: LaneBudget(maxQueuedPerClient: configuration.iiifQueuePerClient, maxQueued: configuration.iiifQueue,
-                             maxCostInFlight: configuration.iiifRenderPixels)]
+                             maxCostInFlight: configuration.iiifRenderPixels, maxWaitSeconds: configuration.iiifRenderSeconds)]
     }
 }

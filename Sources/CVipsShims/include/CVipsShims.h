@@ -16,6 +16,9 @@ void cvips_configure(size_t cache_bytes, int cache_operations, int cache_files, 
 /// Empties the operation cache but keeps its limits (vips_cache_drop_all would tear it down).
 void cvips_cache_flush(void);
 
+/// Lowers the calling thread's CPU priority to nice 10 (never raises it): for threads that render.
+void cvips_lower_thread_priority(void);
+
 /// Gives the free pages of every glibc heap arena back to the kernel (malloc_trim).
 void cvips_trim_heap(void);
 

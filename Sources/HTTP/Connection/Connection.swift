@@ -304,19 +304,27 @@ final class Connection: @unchecked Sendable {
         let loop = self.loop
         let ticket = WorkTicket()
         let work = order.work
+        let refusalHeaders = order.refusalHeaders
         let refusal = context.pool.submit(lane: order.lane ?? dispatch.route.lane, group: clientKey, caps: order.caps, cost: order.cost,
-                                          ticket: ticket) { [self] in
+                                          ticket: ticket, expired: { [self] refusal in
+            let prepared = PreparedResponse(Self.refused(refusal, headers: refusalHeaders), for: request)
+            loop.execute { [self] in self.finished(sequence: sequence, prepared) }
+        }) { [self] in
             let prepared = PreparedResponse(context.responder.run({ try work(ticket) }, for: request), for: request)
             loop.execute { [self] in self.finished(sequence: sequence, prepared) }
         }
         if let refusal {
-            var headers = order.refusalHeaders
-            headers.set("Retry-After", String(refusal.retryAfterSeconds))
-            let response = HTTPResponse.problem(refusal.status, detail: refusal.detail, headers: headers)
-            apply(.responseReady(sequence: sequence, PreparedResponse(response, for: request)))
+            apply(.responseReady(sequence: sequence, PreparedResponse(Self.refused(refusal, headers: refusalHeaders), for: request)))
             return
         }
         offloaded.append(Offloaded(sequence: sequence, ticket: ticket, probesClient: order.abandonable && request.version.minor >= 1))
+    }
+
+    /// A lane's refusal as problem+json with `Retry-After` (and the order's own fields).
+    static func refused(_ refusal: WorkRefusal, headers: HTTPHeaders) -> HTTPResponse {
+        var headers = headers
+        headers.set("Retry-After", String(refusal.retryAfterSeconds))
+        return .problem(refusal.status, detail: refusal.detail, headers: headers)
     }
 
     /// The answer of offloaded work has come back to the loop.

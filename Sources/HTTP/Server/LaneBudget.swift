@@ -10,11 +10,16 @@ public struct LaneBudget: Sendable, Equatable {
     /// starts only while it fits, or when nothing else runs. The turn waits for it, so a large
     /// job is not passed over for ever by small ones.
     public var maxCostInFlight: Int?
+    /// Longest a job may wait for its turn, in seconds: one that has waited longer is answered
+    /// 503 with Retry-After when its turn comes, instead of starting work its client has most
+    /// likely stopped waiting for.
+    public var maxWaitSeconds: Double?
 
-    public init(maxQueuedPerClient: Int? = nil, maxQueued: Int? = nil, maxCostInFlight: Int? = nil) {
+    public init(maxQueuedPerClient: Int? = nil, maxQueued: Int? = nil, maxCostInFlight: Int? = nil, maxWaitSeconds: Double? = nil) {
         self.maxQueuedPerClient = maxQueuedPerClient
         self.maxQueued = maxQueued
         self.maxCostInFlight = maxCostInFlight
+        self.maxWaitSeconds = maxWaitSeconds
     }
 }
 

@@ -43,9 +43,12 @@ public struct LaneLoad: Sendable, Equatable {
     public var refusedForLane: Int
     /// Queued jobs dropped since the start because their client went away.
     public var withdrawn: Int
+    /// Queued jobs answered 503 since the start because they waited past `LaneBudget.maxWaitSeconds`.
+    public var expired: Int
 
     public init(lane: WorkLane, threads: Int, running: Int, queued: Int, oldestWaitSeconds: Double, stalledSeconds: Double = 0,
-                costInFlight: Int = 0, maxCostInFlight: Int? = nil, refusedForClient: Int = 0, refusedForLane: Int = 0, withdrawn: Int = 0) {
+                costInFlight: Int = 0, maxCostInFlight: Int? = nil, refusedForClient: Int = 0, refusedForLane: Int = 0, withdrawn: Int = 0,
+                expired: Int = 0) {
         self.lane = lane
         self.threads = threads
         self.running = running
@@ -57,6 +60,7 @@ public struct LaneLoad: Sendable, Equatable {
         self.refusedForClient = refusedForClient
         self.refusedForLane = refusedForLane
         self.withdrawn = withdrawn
+        self.expired = expired
     }
 }
 
@@ -97,10 +101,12 @@ final class WorkerPool: Sendable {
 
     /// Queues `work` as above, within the lane's budget: nil once queued, or why it was refused
     /// (then `work` never runs). Cancelling `ticket` while the job waits drops it at once.
+    /// `expired` runs instead of `work` when the job waited past the lane's `maxWaitSeconds`.
     func submit(lane: WorkLane, group: String, caps: [WorkCap], cost: Int, ticket: WorkTicket?,
-                _ work: @escaping @Sendable () -> Void) -> WorkRefusal? {
+                expired: (@Sendable (WorkRefusal) -> Void)? = nil, _ work: @escaping @Sendable () -> Void) -> WorkRefusal? {
         let target = lanes[lane] ?? lanes[.general]!
-        return target.submit(Job(group: group, caps: caps, cost: max(0, cost), queuedAt: monotonicSeconds(), ticket: ticket, work: work))
+        return target.submit(Job(group: group, caps: caps, cost: max(0, cost), queuedAt: monotonicSeconds(), ticket: ticket,
+                                 expired: expired, work: work))
     }
 
     /// Lets queued work finish, then ends the threads; returns at once (`join` waits).
@@ -122,6 +128,7 @@ final class WorkerPool: Sendable {
         var cost: Int
         var queuedAt: Double
         var ticket: WorkTicket?
+        var expired: (@Sendable (WorkRefusal) -> Void)?
         var work: @Sendable () -> Void
     }
 
@@ -150,6 +157,9 @@ final class WorkerPool: Sendable {
         private var refusedForClient = 0
         private var refusedForLane = 0
         private var withdrawn = 0
+        private var expired = 0
+        /// Jobs found past their wait while the lock was held, answered once it is let go.
+        private var overdue: [Job] = []
         /// Signalled by each thread as it ends.
         private let exited = DispatchSemaphore(value: 0)
         private let joined = Mutex(0)
@@ -202,6 +212,10 @@ final class WorkerPool: Sendable {
             return nil
         }
 
+        private static func spell(_ seconds: Double) -> String {
+            seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        }
+
         /// About how long `waiting` jobs take on this lane's threads, in whole seconds, 1 to 60.
         private func retryAfter(waiting: Int) -> Int {
             let seconds = averageJobSeconds * Double(waiting) / Double(threadCount)
@@ -252,7 +266,8 @@ final class WorkerPool: Sendable {
                             oldestWaitSeconds: oldest.map { max(0, now - $0) } ?? 0,
                             stalledSeconds: oldest.map { max(0, now - max($0, lastStartedAt)) } ?? 0,
                             costInFlight: costInFlight, maxCostInFlight: budget.maxCostInFlight,
-                            refusedForClient: refusedForClient, refusedForLane: refusedForLane, withdrawn: withdrawn)
+                            refusedForClient: refusedForClient, refusedForLane: refusedForLane, withdrawn: withdrawn,
+                            expired: expired)
         }
 
         /// The next job whose caps allow it, taking the groups in turn; nil when none may start.
@@ -262,6 +277,21 @@ final class WorkerPool: Sendable {
             for step in 0..<turns.count {
                 let index = (nextTurn + step) % turns.count
                 let group = turns[index]
+                // Jobs past their wait are set aside to be answered 503 (`overdue`), not started.
+                if let most = budget.maxWaitSeconds {
+                    let now = monotonicSeconds()
+                    while let first = queues[group]?.first, now - first.queuedAt > most {
+                        overdue.append(queues[group]!.removeFirst())
+                        queued -= 1
+                        expired += 1
+                    }
+                    if queues[group]?.isEmpty == true {
+                        queues[group] = nil
+                        turns.remove(at: index)
+                        nextTurn = turns.isEmpty ? 0 : index % turns.count
+                        return take()
+                    }
+                }
                 guard let job = queues[group]?.first else { continue }
                 guard job.caps.allSatisfy({ capped[$0.key, default: 0] < $0.limit }) else { continue }
                 // Over the budget, the turn waits here until enough running work ends: passing
@@ -287,7 +317,18 @@ final class WorkerPool: Sendable {
         private func run() {
             condition.lock()
             while true {
-                if let job = take() {
+                let job = take()
+                if !overdue.isEmpty {
+                    let late = overdue
+                    overdue.removeAll()
+                    let refusal = WorkRefusal(status: .serviceUnavailable,
+                                              detail: "The request waited longer than \(Self.spell(budget.maxWaitSeconds ?? 0)) s for its turn; try again later.",
+                                              retryAfterSeconds: retryAfter(waiting: threadCount))
+                    condition.unlock()
+                    for job in late { job.expired?(refusal) }
+                    condition.lock()
+                }
+                if let job {
                     running += 1
                     condition.unlock()
                     let started = monotonicSeconds()

@@ -108,7 +108,10 @@ public enum TileCacheHit: Sendable {
 /// The tile cache and its whole policy, in one place: what is kept, for how long, and what goes.
 ///
 /// - Kept: every tile, thumbnail and rendition that is read from a built pyramid or rendered,
-///   if it fits the byte cap on its own (0 keeps nothing: images are then sent from disk).
+///   if it fits the byte cap on its own (0 keeps nothing: images are then sent from disk); a
+///   rendition only up to 1/256 of the cap (1 MiB of 256): a large one is seldom asked for
+///   twice, and a burst of them would push out the tiles people are looking at and keep the
+///   memory of a burst long after it.
 ///   Concurrent fills of one missing image share one render (`fill`).
 /// - For how long: while its photo version is current (`retainVersions` after a scan found
 ///   files changed or gone), and until it is evicted.
@@ -232,6 +235,12 @@ public final class TileCache: Sendable {
     /// Whether an image of `byteCount` bytes is kept when stored: one that fits the cap alone.
     public func admits(byteCount: Int) -> Bool { byteCount <= capacity && capacity > 0 }
 
+    /// Whether the image of `key` is kept when stored: as `admits(byteCount:)`, and a rendition
+    /// only up to `capacity / 256` bytes.
+    public func admits(_ key: TileKey, byteCount: Int) -> Bool {
+        admits(byteCount: byteCount) && (key.rendition == nil || byteCount <= capacity / 256)
+    }
+
     /// Whether an image of `version` may stay while `current` are the versions in the catalog.
     public static func outlives(_ version: String, current: Set<String>) -> Bool { current.contains(version) }
 
@@ -297,7 +306,7 @@ public final class TileCache: Sendable {
 
     /// Stores bytes, evicting (oldest unused first) until the cap holds. Not admitted: not kept.
     public func put(_ key: TileKey, _ bytes: [UInt8]) {
-        guard admits(byteCount: bytes.count) else { return }
+        guard admits(key, byteCount: bytes.count) else { return }
         state.withLock { state in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes.count > capacity, state.tail >= 0 {

@@ -175,6 +175,27 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(pool.load.first { $0.lane == lane }?.stalledSeconds, 0)
     }
 
+    /// A job that waited past `maxWaitSeconds` is answered (503) instead of started.
+    func testAJobWaitingPastItsLimitIsRefusedNotStarted() {
+        let lane = WorkLane("renders")
+        let pool = WorkerPool(lanes: [lane: 1], budgets: [lane: LaneBudget(maxWaitSeconds: 0.05)])
+        defer { pool.stop() }
+        let release = DispatchSemaphore(value: 0)
+        let answered = DispatchSemaphore(value: 0)
+        let ran = Record()
+        _ = pool.submit(lane: lane, group: "a", caps: [], cost: 0, ticket: nil) { release.wait() }
+        waitUntil { pool.load.first { $0.lane == lane }?.running == 1 }
+        _ = pool.submit(lane: lane, group: "late", caps: [], cost: 0, ticket: nil, expired: { refusal in
+            XCTAssertEqual(refusal.status, .serviceUnavailable)
+            answered.signal()
+        }) { ran.begin("late") }
+        waitUntil { (pool.load.first { $0.lane == lane }?.oldestWaitSeconds ?? 0) > 0.06 }
+        release.signal()
+        XCTAssertEqual(answered.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(ran.order, [], "its work never started")
+        XCTAssertEqual(pool.load.first { $0.lane == lane }?.expired, 1)
+    }
+
     func waitUntil(_ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
         let deadline = Date().addingTimeInterval(5)
         while !condition() {
