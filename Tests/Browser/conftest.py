@@ -22,6 +22,9 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 # Selenium must never fetch a driver or browser of its own.
 os.environ["SE_OFFLINE"] = "true"
+# Every origin a test browser may have kept something for (storage, cookies, service workers):
+# the servers' and the client pages'. Cleared between tests.
+ORIGINS = set()
 
 
 class Server:
@@ -40,6 +43,7 @@ class Server:
             self.stop()
             raise RuntimeError(f"server did not start: {first}{rest}")
         self.url = first.split("listening on ", 1)[1].strip()
+        ORIGINS.add(self.url)
         threading.Thread(target=self._drain, daemon=True).start()
         self.photos = self._wait_ready(ready_timeout)
 
@@ -191,6 +195,7 @@ def script_errors(driver):
 
 
 def new_driver(width=390, height=844):
+    """A Chromium of its own (the benchmarks', and SharedBrowser's), the tests' page hooks in it."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -204,44 +209,117 @@ def new_driver(width=390, height=844):
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
-    # The tests' read-only hooks into the page (window.__viewer and the like): not in what ships.
-    with open(os.path.join(REPO, "Tests", "Browser", "page", "hooks.js")) as f:
-        driver.hooks_script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": f.read()})["identifier"]
+    add_hooks(driver)
     return driver
 
 
-def browser_session(phone_sized):
-    """A fresh browser for one test, as a 390×844 touch phone at devicePixelRatio 1 (tests change
-    the ratio where it matters) or a 1280×800 desktop with a mouse and a keyboard. Fresh for every
-    test, so no touch or cache state leaks into the next; the page's own script errors fail it."""
+def add_hooks(driver):
+    """The tests' read-only hooks into the page (window.__viewer and the like), evaluated in every
+    document of the current tab before the page's own scripts: not in what ships."""
+    with open(os.path.join(REPO, "Tests", "Browser", "page", "hooks.js")) as f:
+        driver.hooks_script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": f.read()})["identifier"]
+
+
+class SharedBrowser:
+    """One Chromium for many tests, started once: starting a browser for each test cost more than
+    most tests themselves. Each test gets a new tab (a new page, its own session storage, the
+    default screen, media and network conditions, the hooks) after everything the browser keeps
+    across tabs is cleared: cookies, the HTTP cache, and each origin's storage, caches and service
+    workers. A browser that died is started again."""
+
+    def __init__(self, width=1280, height=800):
+        self.size = (width, height)
+        self.driver = None
+
+    def fresh(self):
+        try:
+            if self.driver is not None:
+                return self._new_tab()
+        except Exception:  # noqa: BLE001 - a crashed or hung browser: start another
+            self.quit()
+        self.driver = new_driver(*self.size)
+        self._clear()
+        return self.driver
+
+    def _new_tab(self):
+        driver = self.driver
+        driver.switch_to.new_window("tab")
+        fresh = driver.current_window_handle
+        for handle in driver.window_handles:
+            if handle != fresh:
+                driver.switch_to.window(handle)
+                driver.close()
+        driver.switch_to.window(fresh)
+        add_hooks(driver)
+        driver.set_page_load_timeout(30)
+        driver.set_script_timeout(30)
+        self._clear()
+        return driver
+
+    def _clear(self):
+        driver = self.driver
+        driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        for origin in sorted(ORIGINS):
+            driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        driver.get_log("browser")  # what earlier tests logged is theirs
+
+    def quit(self):
+        if self.driver is not None:
+            try:
+                self.driver.quit()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        self.driver = None
+
+
+@pytest.fixture(scope="session")
+def shared_browser():
+    browser = SharedBrowser()
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture(scope="session")
+def second_browser():
+    """A second Chromium, started only by the tests that need two readers at once."""
+    browser = SharedBrowser()
+    yield browser
+    browser.quit()
+
+
+def browser_session(browser, phone_sized):
+    """The shared browser in a fresh tab, as a 390×844 touch phone at devicePixelRatio 1 (tests
+    change the ratio where it matters) or a 1280×800 desktop with a mouse and a keyboard. The
+    page's own script errors fail the test."""
+    driver = browser.fresh()
     if phone_sized:
         from gestures import emulate
-        driver = new_driver()
         emulate(driver, 390, 844, dpr=1, mobile=True)
-    else:
-        driver = new_driver(1280, 800)
     yield driver
     errors = script_errors(driver)
-    driver.quit()
+    # The page goes, and with it the live streams it held open: a server stopping at the end of
+    # the run would otherwise wait out its grace period for them.
+    driver.get("about:blank")
     assert not errors, errors
 
 
 @pytest.fixture
-def phone():
-    """A fresh touch phone (see browser_session)."""
-    yield from browser_session(phone_sized=True)
+def phone(shared_browser):
+    """A touch phone (see browser_session)."""
+    yield from browser_session(shared_browser, phone_sized=True)
 
 
 @pytest.fixture
-def desktop():
-    """A fresh desktop window (see browser_session)."""
-    yield from browser_session(phone_sized=False)
+def desktop(shared_browser):
+    """A desktop window (see browser_session)."""
+    yield from browser_session(shared_browser, phone_sized=False)
 
 
 @pytest.fixture
-def second_phone():
+def second_phone(second_browser):
     """Another phone beside `phone`, for what one reader does and another sees."""
-    yield from browser_session(phone_sized=True)
+    yield from browser_session(second_browser, phone_sized=True)
 
 
 def screenshot(driver, name):

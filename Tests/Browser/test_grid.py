@@ -3,7 +3,6 @@ and back where it was after opening a photo."""
 
 import os
 import shutil
-import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -105,10 +104,12 @@ def test_the_scrubber_travels_the_whole_collection_by_month(desktop, collection_
 def test_changes_arrive_as_events_not_by_polling(phone, collection_server):
     open_app(phone, collection_server)
     js(phone, "performance.setResourceTimingBufferSize(10000); performance.clearResourceTimings()")
-    # Nothing changes for a few seconds (absence can only be waited out): nothing is fetched.
-    time.sleep(3)
+    # Once drawn, the grid comes to rest with no timer or animation frame left to run: without an
+    # event (from the server, or the person) it can do nothing more, so it can fetch nothing.
+    wait_for(lambda: js(phone, "return window.__timers.idle"), message="the grid idle, nothing scheduled")
     listings = "return performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/photos(\\?|\\/summary)/.test(n))"
     assert js(phone, listings) == [], "no list or summary fetched while nothing changes"
+    assert js(phone, "return document.readyState") == "complete"
     # A new photo in a new folder reaches the open grid as an event, without a summary or list fetch.
     folder = os.path.join(collection_server.photos_dir, "2099", "12")
     os.makedirs(folder, exist_ok=True)

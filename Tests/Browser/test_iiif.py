@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from conftest import REPO, screenshot, start_server
+from conftest import ORIGINS, REPO, screenshot, start_server
 from photos import make_photo
 
 VALIDATOR_PYTHON = os.path.join(REPO, ".venv-iiif", "bin", "python")
@@ -65,7 +65,9 @@ def client_origin():
     """The client pages on an origin of their own: every request they make to the server is cross-origin."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ClientFiles)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    ORIGINS.add(origin)
+    yield origin
     server.shutdown()
 
 

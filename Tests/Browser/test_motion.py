@@ -21,7 +21,9 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
     sample_frames(phone, FLIGHT, frames=90)
     tap(phone, cell["left"] + cell["width"] / 2, cell["top"] + cell["height"] / 2)
     wait_hash(phone, f"#/photos/{photo['id']}")
-    wait_for(lambda: js(phone, "return !document.querySelector('.photo-flight')"), message="landed")
+    # (The URL changes at once; the flight starts once the photo's record is in.)
+    wait_for(lambda: visible_view(phone) == "pager" and page_photo(phone) and js(phone, "return !document.querySelector('.photo-flight')"),
+             message="landed")
     flight = [v for _, v in samples(phone) if v]
     target = page_photo(phone)["box"]
     assert len(flight) >= 5, flight

@@ -108,6 +108,8 @@ def test_keyboard_alone(desktop, server):
     assert js(driver, "return getComputedStyle(document.activeElement).outlineStyle") != "none"
     press(Keys.ENTER)
     wait_hash(driver, f"#/photos/{photos[0]['id']}")
+    # (The URL changes at once; the pager, and its keys, once the photo's record is in.)
+    wait_for(lambda: visible_view(driver) == "pager" and js(driver, "return window.__pager.index") == 0, message="pager shown")
     press(Keys.ARROW_RIGHT)
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: current_dot(driver)["index"] == 1, message="dot follows arrow key")

@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from conftest import new_driver, screenshot, script_errors
+from conftest import screenshot, script_errors
 from gestures import emulate, js, settled_viewer, tap, wait_for
 from pages import open_app, sorted_photos
 
@@ -78,16 +78,13 @@ def check(driver, where):
 
 
 @pytest.mark.parametrize("name,width,height,dpr,touch", SCREENS)
-def test_every_view_light_and_dark(server, limited_server, name, width, height, dpr, touch):
-    driver = new_driver(width, height)
-    try:
-        for scheme in ("light", "dark"):
-            emulate(driver, width, height, dpr=dpr, mobile=touch)
-            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            views(driver, server, limited_server, name, width, height, touch, f"{name}-{scheme}")
-        assert not script_errors(driver)
-    finally:
-        driver.quit()
+def test_every_view_light_and_dark(shared_browser, server, limited_server, name, width, height, dpr, touch):
+    driver = shared_browser.fresh()
+    for scheme in ("light", "dark"):
+        emulate(driver, width, height, dpr=dpr, mobile=touch)
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        views(driver, server, limited_server, name, width, height, touch, f"{name}-{scheme}")
+    assert not script_errors(driver)
 
 
 def views(driver, server, limited_server, name, width, height, touch, suffix):

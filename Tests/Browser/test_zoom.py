@@ -3,7 +3,6 @@
 
 import math
 import re
-import time
 
 import pytest
 
@@ -64,7 +63,9 @@ def assert_exact_tiles(driver, server, photo, log_mark, on_screen=frozenset(), s
         assert kept - {"0/0/0"} <= expected
     else:
         assert requested == expected - set(on_screen)
-    time.sleep(0.2)  # the access log line is written after the response
+    # The access log is written in batches after the responses: the tiles that arrived show first.
+    wait_for(lambda: server_tile_requests(server, photo, log_mark) >= expected - set(on_screen),
+             message="the tiles that arrived in the server's log")
     assert server_tile_requests(server, photo, log_mark) <= (requested if stalled else expected) | {"0/0/0"}
     return state
 
@@ -166,13 +167,14 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     zoomed = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(max(2 * fit, fill), s["maxScale"]), rel=1e-3) else None)(viewer_state(phone)),
                       message="double tap zooms in")
     assert zoomed["scale"] > fit
-    # A double tap is not two single taps: the bar stays. One tap alone hides it, the next brings it back.
-    time.sleep(0.45)
+    # A double tap is not two single taps: no single tap waits to act, and the bar stays. One tap
+    # alone hides it (once no second can follow), the next brings it back.
     bare = "return document.getElementById('zoom-view').classList.contains('bare')"
+    assert js(phone, "return window.__viewer.tapPending") is False
     assert js(phone, bare) is False
     tap(phone, 300, 600)
+    assert js(phone, "return window.__viewer.tapPending") is True
     wait_for(lambda: js(phone, bare), message="single tap hides the bar")
-    time.sleep(0.4)
     tap(phone, 300, 600)
     wait_for(lambda: not js(phone, bare), message="next tap shows it")
 

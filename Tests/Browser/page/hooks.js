@@ -1,5 +1,6 @@
 // Read-only views of the page's state for the browser tests and the benchmark: window.__viewer,
-// window.__pager, window.__slideshow, and window.__keys (the page's keydown listeners, counted).
+// window.__pager, window.__slideshow, window.__keys (the page's keydown listeners, counted) and
+// window.__timers (the page's timers and frames still to run).
 // They are not part of the page: the test browser evaluates this script in every document before
 // the page's own (conftest.new_driver), and it imports the page's module once that has run, so
 // the page under test is the one people get.
@@ -19,6 +20,39 @@
     const i = keydown.findIndex((k) => k.target === this && k.listener === listener && k.capture === capture(options));
     if (type === 'keydown' && i >= 0) keydown.splice(i, 1);
     return removeEventListener.call(this, type, listener, options);
+  };
+
+  // The page's timers and animation frames still to run: a page with none is idle, and can do
+  // nothing more until an event (a network answer, a person) comes. Wrapped, not changed.
+  const pending = { timeouts: new Set(), intervals: new Set(), frames: new Set() };
+  const timers = {
+    setTimeout: window.setTimeout, clearTimeout: window.clearTimeout, setInterval: window.setInterval,
+    clearInterval: window.clearInterval, requestAnimationFrame: window.requestAnimationFrame,
+    cancelAnimationFrame: window.cancelAnimationFrame,
+  };
+  window.setTimeout = function (callback, ms, ...rest) {
+    const id = timers.setTimeout.call(window, (...args) => { pending.timeouts.delete(id); callback(...args); }, ms, ...rest);
+    pending.timeouts.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.timeouts.delete(id); return timers.clearTimeout.call(window, id); };
+  window.setInterval = function (...args) {
+    const id = timers.setInterval.apply(window, args);
+    pending.intervals.add(id);
+    return id;
+  };
+  window.clearInterval = function (id) { pending.intervals.delete(id); return timers.clearInterval.call(window, id); };
+  window.requestAnimationFrame = function (callback) {
+    const id = timers.requestAnimationFrame.call(window, (now) => { pending.frames.delete(id); callback(now); });
+    pending.frames.add(id);
+    return id;
+  };
+  window.cancelAnimationFrame = function (id) { pending.frames.delete(id); return timers.cancelAnimationFrame.call(window, id); };
+  window.__timers = {
+    get timeouts() { return pending.timeouts.size; },
+    get intervals() { return pending.intervals.size; },
+    get frames() { return pending.frames.size; },
+    get idle() { return pending.timeouts.size + pending.intervals.size + pending.frames.size === 0; },
   };
 
   const install = async () => {
@@ -49,10 +83,12 @@
       get wantedTiles() { return new Set(photo().tiles.wantedKeys); },
       get requestCount() { return photo().tiles.requestCount; },
       get complete() {
-        return photo().complete && !viewer.gestures.active && !viewer.strip.moving && !viewer.closing;
+        return photo().complete && !viewer.gestures.active && !viewer.strip.moving && !viewer.closing && !viewer.flight;
       },
       get moving() { return Boolean(photo()?.animating) || viewer.strip.moving || viewer.gestures.active; },
-      get animating() { return Boolean(photo()?.animating) || viewer.strip.moving || Boolean(viewer.closing); },
+      get animating() { return Boolean(photo()?.animating) || viewer.strip.moving || Boolean(viewer.closing) || Boolean(viewer.flight); },
+      /** A single tap waits to act, in case a second one follows. */
+      get tapPending() { return viewer.gestures.taps.pending; },
       get openedAt() { return photo().openedAt; },
       get completeAt() { return photo().completeAt; },
       resetRequests() { photo().tiles.resetRequests(); },
