@@ -7,7 +7,13 @@
 /** @typedef {import('./viewer-gestures.js').GestureHost} GestureHost */
 /** @typedef {import('../photo/zoomable-photo.js').ZoomablePhoto} ZoomablePhoto */
 
+/** Sideways scrolling this long still, the strip settles. */
 const IDLE_MS = 140;
+/**
+ * A trackpad pinch sends a wheel event every frame; this long without one, the zoom has ended
+ * (or paused) and the tiles of where it stopped are asked for.
+ */
+const ZOOM_IDLE_MS = 60;
 
 export class WheelGesture {
   /**
@@ -68,7 +74,7 @@ export class WheelGesture {
     const t = photo.around(photo.clampScale(photo.s * Math.exp(-amount)), px, py, p.x, p.y);
     photo.placeClamped(t.s, t.tx, t.ty);
     this.listeners.clear(this.zoomTimer);
-    this.zoomTimer = this.listeners.timeout(() => { photo.zooming = false; photo.render(); }, IDLE_MS);
+    this.zoomTimer = this.listeners.timeout(() => { photo.zooming = false; photo.render(); }, ZOOM_IDLE_MS);
   }
 
   /**

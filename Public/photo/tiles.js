@@ -1,44 +1,56 @@
 // @ts-check
-// The tiles on the zoom view's stage: which are asked for, which are drawn, which are cancelled.
-// Coarser tiles stay under the finer ones until the finer ones have arrived, so the screen is
-// never blank; a tile that leaves the view before it arrives is cancelled (its src dropped).
+// The tiles of one photo on one layer element: which are asked for, in what order, which are
+// drawn, which are cancelled. A photo is sharp as soon as the tiles it comes to rest on are drawn:
+//   - they are asked for once, for where the photo will rest (a fling's or a spring's end is known
+//     when it starts), the ones nearest the centre of the screen first, at high priority;
+//   - nothing is asked for on the way, so no tile is fetched that is never shown; a tile still on
+//     its way when it is no longer wanted is cancelled (its src dropped);
+//   - each is decoded off the main thread (img.decode()) before it is shown, and those decoded in
+//     the same frame are shown together, so a screenful costs one paint, not one per tile;
+//   - coarser tiles stay under the finer ones until those are drawn, and the level the photo was
+//     fitted at stays under everything while the photo is shown, so nothing ever flashes.
 
 import { ImageRetry } from '../util/image-retry.js';
+import { Listeners } from '../util/listeners.js';
 
 /** @typedef {import('./pyramid.js').TileCoordinate} TileCoordinate */
 /** @typedef {import('./pyramid.js').PhotoRect} PhotoRect */
 /**
  * @typedef {TileCoordinate & { key: string, rect: PhotoRect, img: HTMLImageElement, loaded: boolean,
- *   retry: ImageRetry }} Tile one tile on the layer
+ *   retry: ImageRetry, url: string, listeners: Listeners }} Tile one tile on the layer (its listeners go with it)
  */
 
 /** @param {TileCoordinate} t */
-const key = (t) => `${t.z}/${t.x}/${t.y}`;
+export const tileKey = (t) => `${t.z}/${t.x}/${t.y}`;
 
 /** The set of <img> tiles of one photo on one layer element. */
 export class ViewerTiles {
   /**
    * @param {HTMLElement} layer
-   * @param {() => void} onChange
+   * @param {() => void} onChange told whenever a tile was drawn
    */
   constructor(layer, onChange) {
     this.layer = layer;
     this.onChange = onChange;
+    this.listeners = new Listeners();
     /** @type {Map<string, Tile>} */
     this.tiles = new Map();
-    /** @type {Set<string>} the visible tiles of the current level */
+    /** @type {Set<string>} the tiles the photo rests on: the visible tiles of its level */
     this.wantedKeys = new Set();
+    /** @type {Set<string>} tiles kept under everything once drawn (the level the photo was fitted at) */
+    this.underlayKeys = new Set();
     /** @type {Set<string>} every tile asked for since the last reset */
     this.requested = new Set();
     this.requestCount = 0;
     this.level = 0;
-    /** @type {number | null} */
+    /** @type {number | null} the scale the tiles are placed for, in whole pixels */
     this.layoutScale = null;
-    /** @type {PhotoRect | null} */
-    this.lastVisible = null;
+    /** @type {Tile[]} decoded, to be shown together in the next frame */
+    this.ready = [];
+    this.revealFrame = 0;
   }
 
-  /** True when every wanted tile has been decoded. */
+  /** True when every wanted tile has been drawn. */
   get complete() {
     for (const k of this.wantedKeys) {
       const tile = this.tiles.get(k);
@@ -51,8 +63,11 @@ export class ViewerTiles {
     for (const tile of this.tiles.values()) this.drop(tile);
     this.tiles.clear();
     this.wantedKeys = new Set();
+    this.underlayKeys = new Set();
     this.layoutScale = null;
-    this.lastVisible = null;
+    this.ready = [];
+    this.listeners.cancelFrame(this.revealFrame);
+    this.revealFrame = 0;
     this.resetRequests();
   }
 
@@ -62,25 +77,37 @@ export class ViewerTiles {
   }
 
   /**
-   * Makes `wanted` the tiles to show; keeps the level-0 tile as a permanent underlay;
-   * cancels pending tiles that are no longer wanted.
+   * Makes `wanted` (most urgent first) the tiles to show, and `underlay` the tiles kept under
+   * them once drawn. Tiles on their way that are neither are cancelled; drawn ones that are
+   * neither stay as stand-ins until the wanted ones are all drawn.
    * @param {TileCoordinate[]} wanted
-   * @param {PhotoRect} visible
+   * @param {TileCoordinate[]} underlay asked for too, after the wanted ones and at low priority
    * @param {(t: TileCoordinate) => string} urlOf
    * @param {(t: TileCoordinate) => PhotoRect} rectOf
    */
-  want(wanted, visible, urlOf, rectOf) {
-    this.wantedKeys = new Set(wanted.map(key));
-    this.level = wanted.length ? wanted[0].z : 0;
-    const underlay = { z: 0, x: 0, y: 0 };
-    // The underlay is asked for last and at low priority: it must not delay the tiles on screen.
-    for (const t of [...wanted, underlay]) {
-      const k = key(t);
-      if (this.tiles.has(k)) continue;
-      this.add(k, t, urlOf(t), rectOf(t), t === underlay && !this.wantedKeys.has(k));
+  want(wanted, underlay, urlOf, rectOf) {
+    this.wantedKeys = new Set(wanted.map(tileKey));
+    this.underlayKeys = new Set(underlay.map(tileKey));
+    this.level = wanted.length ? wanted[0].z : this.level;
+    for (const t of wanted) {
+      const k = tileKey(t);
+      if (!this.tiles.has(k)) this.add(k, t, urlOf(t), rectOf(t), 'high');
     }
-    for (const tile of this.tiles.values()) tile.img.style.zIndex = String(this.wantedKeys.has(tile.key) ? 100 : tile.z);
-    this.prune(visible);
+    for (const t of underlay) {
+      const k = tileKey(t);
+      if (!this.tiles.has(k)) this.add(k, t, urlOf(t), rectOf(t), 'low');
+    }
+    for (const tile of this.tiles.values()) tile.img.style.zIndex = String(this.depth(tile));
+    this.prune();
+  }
+
+  /**
+   * Wanted tiles over stand-ins, finer stand-ins over coarser ones, the underlay at the bottom.
+   * @param {Tile} tile
+   */
+  depth(tile) {
+    if (this.wantedKeys.has(tile.key)) return 100;
+    return this.underlayKeys.has(tile.key) ? tile.z : 50 + tile.z;
   }
 
   /**
@@ -88,52 +115,66 @@ export class ViewerTiles {
    * @param {TileCoordinate} t
    * @param {string} url
    * @param {PhotoRect} rect
+   * @param {'high' | 'low'} priority
    */
-  add(k, t, url, rect, background = false) {
+  add(k, t, url, rect, priority) {
     const img = document.createElement('img');
     img.alt = '';
     img.draggable = false;
     img.decoding = 'async';
     // Tiles are what the person is waiting for; without this Chromium treats them as low-priority images.
-    img.fetchPriority = background ? 'low' : 'high';
+    img.fetchPriority = priority;
     img.className = 'tile';
     img.dataset.tile = k;
+    const on = this.listeners.child();
     /** @type {Tile} */
-    const tile = { ...t, rect, img, loaded: false, key: k, retry: new ImageRetry(img) };
-    img.addEventListener('load', () => {
-      // Decoded before it is shown, so a tile never paints half-drawn over its coarser parent.
+    const tile = { ...t, rect, img, url, loaded: false, key: k, retry: new ImageRetry(img), listeners: on };
+    on.on(img, 'load', () => {
+      // Decoded before it is shown (off the main thread), so a tile never paints half-drawn over
+      // its coarser parent, and the frame that shows it does not wait for the decode.
       img.decode().catch(() => {}).then(() => {
         if (this.tiles.get(k) !== tile) return;
-        tile.loaded = true;
-        img.classList.add('loaded');
-        this.prune(this.lastVisible);
-        this.onChange();
+        this.ready.push(tile);
+        if (!this.revealFrame) this.revealFrame = this.listeners.frame(() => this.reveal());
       });
     });
     // A tile that failed is asked for again later while it is still on the stage; meanwhile the
     // coarser tile under it stands in.
-    img.addEventListener('error', () => tile.retry.failed(url));
+    on.on(img, 'error', () => tile.retry.failed(url));
     img.src = url;
     this.tiles.set(k, tile);
     this.requested.add(k);
     this.requestCount += 1;
-    this.layer.appendChild(img);
     if (this.layoutScale !== null) this.position(tile, this.layoutScale);
+    this.layer.appendChild(img);
+  }
+
+  /** Shows every tile decoded since the last frame, in one go. */
+  reveal() {
+    this.revealFrame = 0;
+    const ready = this.ready;
+    this.ready = [];
+    let shown = false;
+    for (const tile of ready) {
+      if (this.tiles.get(tile.key) !== tile || tile.loaded) continue;
+      tile.loaded = true;
+      tile.img.classList.add('loaded');
+      shown = true;
+    }
+    if (!shown) return;
+    this.prune();
+    this.onChange();
   }
 
   /**
-   * Removes what is neither wanted nor needed as a stand-in for a wanted tile still on its way.
-   * @param {PhotoRect | null} visible
+   * Cancels what is on its way and no longer wanted, and once every wanted tile is drawn, drops the
+   * stand-ins under them (not the underlay).
    */
-  prune(visible) {
-    if (!visible) return;
-    this.lastVisible = visible;
+  prune() {
     const done = this.complete;
     for (const [k, tile] of this.tiles) {
-      if (this.wantedKeys.has(k) || k === '0/0/0') continue;
-      const inView = tile.rect.x1 > visible.x0 && tile.rect.x0 < visible.x1 &&
-        tile.rect.y1 > visible.y0 && tile.rect.y0 < visible.y1;
-      if (!tile.loaded || done || !inView) {
+      if (this.wantedKeys.has(k) || this.underlayKeys.has(k)) continue;
+      if (!tile.loaded || done) {
         this.drop(tile);
         this.tiles.delete(k);
       }
@@ -142,6 +183,7 @@ export class ViewerTiles {
 
   /** @param {Tile} tile */
   drop(tile) {
+    tile.listeners.destroy();
     tile.retry.reset();
     // Dropping the src is what makes the browser abandon a request still in flight.
     tile.img.removeAttribute('src');
@@ -149,13 +191,21 @@ export class ViewerTiles {
   }
 
   /**
-   * Places the tiles for scale `s` and translation (tx, ty). Tiles sit at whole pixels inside the
-   * layer, edges rounded once so neighbours meet without seams; a pan only moves the layer.
+   * Places the tiles for scale `s` and translation (tx, ty). At rest, tiles sit at whole pixels
+   * inside the layer, edges rounded once so neighbours meet without seams, and a pan only moves the
+   * layer. While the photo zooms (`moving`), the layer is scaled as one instead, on the compositor,
+   * and the tiles are placed again when it stops.
    * @param {number} s
    * @param {number} tx
    * @param {number} ty
+   * @param {boolean} [moving]
    */
-  layout(s, tx, ty) {
+  layout(s, tx, ty, moving = false) {
+    if (moving && this.layoutScale !== null && s !== this.layoutScale) {
+      const k = s / this.layoutScale;
+      this.layer.style.transform = `translate3d(${tx}px,${ty}px,0) scale(${k})`;
+      return;
+    }
     if (s !== this.layoutScale) {
       this.layoutScale = s;
       for (const tile of this.tiles.values()) this.position(tile, s);
@@ -174,6 +224,12 @@ export class ViewerTiles {
     img.style.transform = `translate3d(${left}px,${top}px,0)`;
     img.style.width = `${right - left}px`;
     img.style.height = `${bottom - top}px`;
-    img.style.zIndex = String(this.wantedKeys.has(tile.key) ? 100 : tile.z);
+    img.style.zIndex = String(this.depth(tile));
+  }
+
+  /** Drops every tile and lets go of every listener. */
+  destroy() {
+    this.clear();
+    this.listeners.destroy();
   }
 }

@@ -8,7 +8,8 @@
 import { levelFor, tilesCovering, tileRectInPhoto, tileURL } from './pyramid.js';
 import { ViewerTiles } from './tiles.js';
 import { PanBounds } from './pan-bounds.js';
-import { Animation, Momentum, Spring, rubberBand } from '../util/motion.js';
+import { Animation, Momentum, Spring, projectedDistance, rubberBand } from '../util/motion.js';
+import { Listeners } from '../util/listeners.js';
 
 const EPSILON = 1e-3;
 
@@ -37,6 +38,9 @@ export class ZoomablePhoto {
     this.zooming = false;      // a pinch or a zoom animation: tiles are asked for once it pauses
     /** @type {Animation | null} */
     this.animation = null;
+    /** @type {Transform | null} where the running animation ends: its tiles were asked for as it started */
+    this.destination = null;
+    this.listeners = new Listeners();
     this.settling = 0;
     /** @type {number | null} when every tile in view had first arrived (performance.now()) */
     this.completeAt = null;
@@ -184,10 +188,14 @@ export class ZoomablePhoto {
     if (this.photo) this.placeClamped(this.s, this.tx, this.ty);
   }
 
+  /** Whatever moves stops where it is, and what it shows now is what is wanted. */
   stop() {
+    const moving = this.animation !== null || this.zooming;
     if (this.animation) this.animation.stop();
     this.animation = null;
-    if (this.zooming) { this.zooming = false; this.render(); }
+    this.destination = null;
+    this.zooming = false;
+    if (moving) this.render();
   }
 
   /**
@@ -200,6 +208,7 @@ export class ZoomablePhoto {
     // Not stop(): a zoom handing over to another zoom asks for no tiles in between.
     this.animation?.stop();
     this.animation = null;
+    this.destination = null;
     const from = { s: this.s, tx: this.tx, ty: this.ty };
     const r = to.s / from.s;
     const path = (/** @type {number} */ p) => {
@@ -212,16 +221,21 @@ export class ZoomablePhoto {
     };
     this.zooming = Math.abs(r - 1) >= 1e-4;
     const spring = new Spring({ from: 0, to: 1, frequency, precision: 1e-3 });
-    this.animation = new Animation([spring], ([p]) => {
+    const animation = new Animation([spring], ([p]) => {
       const t = p >= 1 ? to : path(p);
       this.place(t.s, t.tx, t.ty);
     }, () => {
       this.animation = null;
+      this.destination = null;
       this.zooming = false;
       this.place(to.s, to.tx, to.ty);
       onDone?.();
     });
-    if (!this.animation.running) this.animation = null; // it jumped to its end at once
+    if (!animation.running) return; // it jumped to its end at once
+    this.animation = animation;
+    // Where it lands is known now: its tiles are on their way while it moves.
+    this.destination = { ...to };
+    this.requestTiles(to);
   }
 
   /**
@@ -263,15 +277,24 @@ export class ZoomablePhoto {
       return;
     }
     const b = this.bounds();
+    const velocity = { x: b.pannable('x') ? vx : 0, y: b.pannable('y') ? vy : 0 };
     const motions = [
-      new Momentum({ from: this.tx, velocity: b.pannable('x') ? vx : 0, min: b.min.x, max: b.max.x }),
-      new Momentum({ from: this.ty, velocity: b.pannable('y') ? vy : 0, min: b.min.y, max: b.max.y }),
+      new Momentum({ from: this.tx, velocity: velocity.x, min: b.min.x, max: b.max.x }),
+      new Momentum({ from: this.ty, velocity: velocity.y, min: b.min.y, max: b.max.y }),
     ];
-    this.animation = new Animation(motions, ([x, y]) => this.place(this.s, x, y), () => {
+    const animation = new Animation(motions, ([x, y]) => this.place(this.s, x, y), () => {
       this.animation = null;
+      this.destination = null;
       this.render();
     });
-    if (!this.animation.running) this.animation = null; // it jumped to its end at once
+    if (!animation.running) return; // it jumped to its end at once
+    this.animation = animation;
+    // A fling comes to rest where its deceleration (or the edge it bounces off) puts it: the
+    // tiles there are asked for now, and arrive while it glides.
+    const rest = (/** @type {'x' | 'y'} */ axis, /** @type {number} */ from) =>
+      b.clamp(axis, from + projectedDistance(velocity[axis]));
+    this.destination = { s: this.s, tx: rest('x', this.tx), ty: rest('y', this.ty) };
+    this.requestTiles(this.destination);
   }
 
   /**
@@ -291,21 +314,30 @@ export class ZoomablePhoto {
     this.animateTo(to, { frequency: 18 });
   }
 
-  /** Where the photo is drawn, in viewport px (the stage's own transform included). */
+  /**
+   * Where the photo is drawn, in viewport px, the stage's own transform included (a slide
+   * translated by its strip, or scaled in a flight, about its top left).
+   */
   screenRect() {
     const stage = this.stage.getBoundingClientRect();
-    return { left: stage.left + this.tx, top: stage.top + this.ty,
-      width: this.shown.width * this.s, height: this.shown.height * this.s };
+    const k = this.stage.offsetWidth > 0 ? stage.width / this.stage.offsetWidth : 1;
+    return { left: stage.left + this.tx * k, top: stage.top + this.ty * k,
+      width: this.shown.width * this.s * k, height: this.shown.height * this.s * k };
   }
 
-  /** Positions every tile; asks for new tiles now, or once a zoom pauses. */
+  /**
+   * Positions every tile; asks for the tiles of where the photo is now, unless it is on its way
+   * somewhere known (an animation asked for its end's tiles when it started), or is being zoomed
+   * or stretched by a finger (asked for once it pauses: mid-pinch a level may be skipped in a
+   * moment, and a photo stretched past a limit is about to spring back).
+   */
   render() {
     if (!this.photo || this.photo.status === 'failed') return;
-    this.tiles.layout(this.s, this.tx, this.ty);
-    clearTimeout(this.settling);
-    // Mid-zoom a level may be skipped in a moment, and a photo stretched past a limit is about to
-    // spring back: tiles are asked for only once it pauses, or drops what it will show again.
-    if (this.zooming || this.stretched) this.settling = window.setTimeout(() => this.requestTiles(), 250);
+    this.tiles.layout(this.s, this.tx, this.ty, this.zooming);
+    this.listeners.clear(this.settling);
+    this.settling = 0;
+    if (this.destination) return;
+    if (this.zooming || this.stretched) this.settling = this.listeners.timeout(() => this.requestTiles(), 250);
     else this.requestTiles();
   }
 
@@ -316,28 +348,54 @@ export class ZoomablePhoto {
     return Math.abs(b.overshoot('x', this.tx)) > 0.5 || Math.abs(b.overshoot('y', this.ty)) > 0.5;
   }
 
-  /** The visible part of the photo, in photo pixels. */
-  visiblePhotoRect() {
+  /**
+   * The part of the photo visible at transform `at`, in photo pixels.
+   * @param {Transform} [at]
+   */
+  visiblePhotoRect(at = this) {
     return {
-      x0: Math.max(0, -this.tx / this.s), y0: Math.max(0, -this.ty / this.s),
-      x1: Math.min(this.shown.width, (this.vw - this.tx) / this.s),
-      y1: Math.min(this.shown.height, (this.vh - this.ty) / this.s),
+      x0: Math.max(0, -at.tx / at.s), y0: Math.max(0, -at.ty / at.s),
+      x1: Math.min(this.shown.width, (this.vw - at.tx) / at.s),
+      y1: Math.min(this.shown.height, (this.vh - at.ty) / at.s),
     };
   }
 
-  requestTiles() {
-    if (!this.photo || this.photo.status === 'failed') return;
-    const photo = this.photo, z = this.level, v = this.visiblePhotoRect();
+  /**
+   * The tiles of level `z` covering photo rectangle `v`, those nearest its centre first.
+   * @param {number} z
+   * @param {import('./pyramid.js').PhotoRect} v
+   */
+  tilesOf(z, v) {
+    const photo = this.shown;
     const range = tilesCovering(photo, z, v.x0, v.y0, v.x1, v.y1);
-    /** @type {import('./pyramid.js').TileCoordinate[]} */
-    const wanted = [];
-    if (range) {
-      for (let y = range.r0; y <= range.r1; y++) {
-        for (let x = range.c0; x <= range.c1; x++) wanted.push({ z, x, y });
+    /** @type {(import('./pyramid.js').TileCoordinate & { d: number })[]} */
+    const tiles = [];
+    if (!range) return tiles;
+    const cx = (v.x0 + v.x1) / 2, cy = (v.y0 + v.y1) / 2;
+    for (let y = range.r0; y <= range.r1; y++) {
+      for (let x = range.c0; x <= range.c1; x++) {
+        const r = tileRectInPhoto(photo, z, x, y);
+        tiles.push({ z, x, y, d: Math.hypot((r.x0 + r.x1) / 2 - cx, (r.y0 + r.y1) / 2 - cy) });
       }
     }
-    this.tiles.want(wanted, v, (t) => tileURL(photo, t.z, t.x, t.y), (t) => tileRectInPhoto(photo, t.z, t.x, t.y));
-    this.tiles.layout(this.s, this.tx, this.ty);
+    return tiles.sort((a, b) => a.d - b.d);
+  }
+
+  /**
+   * Asks for the tiles the photo shows at transform `at` (where it is, or where it will rest):
+   * the visible tiles of the level that matches its scale, most central first, and under them
+   * the level it is fitted at (kept while it is shown) and the one-tile level 0.
+   * @param {Transform} [at]
+   */
+  requestTiles(at = { s: this.s, tx: this.tx, ty: this.ty }) {
+    if (!this.photo || this.photo.status === 'failed') return;
+    const photo = this.photo;
+    const z = levelFor(photo, at.s * this.dpr);
+    const wanted = this.tilesOf(z, this.visiblePhotoRect(at));
+    const fitLevel = levelFor(photo, this.fitScale * this.dpr);
+    const whole = { x0: 0, y0: 0, x1: photo.width, y1: photo.height };
+    const underlay = [...this.tilesOf(fitLevel, whole), { z: 0, x: 0, y: 0 }];
+    this.tiles.want(wanted, underlay, (t) => tileURL(photo, t.z, t.x, t.y), (t) => tileRectInPhoto(photo, t.z, t.x, t.y));
   }
 
   /** True once every tile in view has arrived and nothing is moving. */
@@ -350,10 +408,12 @@ export class ZoomablePhoto {
     }
   }
 
+  /** Stops, and lets go of its tiles, timers and listeners. */
   destroy() {
-    this.stop();
-    clearTimeout(this.settling);
-    this.tiles.clear();
+    this.animation?.stop();
+    this.animation = null;
+    this.listeners.destroy();
+    this.tiles.destroy();
     this.layer.remove();
     this.photo = null;
   }
