@@ -169,12 +169,6 @@ function showPager(shown) {
 }
 
 /**
- * The pager fades in or out while a photo flies between the grid and its page.
- * @param {number} opacity
- */
-function fadePager(opacity) { pagerView.style.opacity = opacity >= 1 ? '' : String(opacity); }
-
-/**
  * Shows what `route` names.
  * @param {Route} route
  * @returns {Promise<void>}
@@ -222,12 +216,11 @@ async function show(route) {
     // The photo shrinks back into its cell while the pager fades away over the grid.
     pagerView.inert = true;
     if (from) from.element.style.opacity = '0';
-    await flyPhoto(last, from, cell && last && gridCell(last.id), (p) => fadePager(1 - p));
+    await flyPhoto(last, from, cell && last && gridCell(last.id), [{ element: pagerView, from: 1, to: 0 }]);
     if (from) from.element.style.opacity = '';
     if (token !== state.routing) return;
     showPager(false);
     pagerView.inert = false;
-    fadePager(1);
     return;
   }
   if (!photo) return;
@@ -264,9 +257,8 @@ async function show(route) {
     pager.focusPhoto();
     const to = pager.zoomSource();
     if (to) to.element.style.opacity = '0';
-    await flyPhoto(photo, cell, to, (p) => fadePager(p));
+    await flyPhoto(photo, cell, to, [{ element: pagerView, from: 0, to: 1 }]);
     if (to) to.element.style.opacity = '';
-    fadePager(1);
     if (token !== state.routing) return;
   }
   hideGrid();

@@ -2,33 +2,40 @@
 // The photo flying between its square grid cell and its box on the page, as Photos opens a photo
 // out of the grid and shrinks it back in. A copy flies above everything: the square thumbnail
 // grows into the whole photo (its one-tile level 0 around it) while the view behind fades.
+//
+// It flies on the compositor: the copy is laid out once, where it lands, and only `transform`
+// and `opacity` animate (Web Animations, sampled from the same spring as every settle), so a busy
+// main thread (the page it opens being built) costs it no frame. The square crop is a box that
+// clips, scaled to the crop, with the photo inside scaled back by as much: together they draw the
+// clip and the photo each at their place in the flight.
 
-import { Animation, Spring, prefersReducedMotion } from '../util/motion.js';
+import { prefersReducedMotion, springCurve } from '../util/motion.js';
 import { tileURL } from './pyramid.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /** @typedef {{ left: number, top: number, width: number, height: number }} Box a box in viewport px */
 /** @typedef {{ rect: Box, square?: boolean }} FlightEnd one end of a flight: a grid cell is `square` */
+/** @typedef {{ element: HTMLElement, from: number, to: number }} Fade a view fading as the photo flies */
 
-/** @type {{ box: HTMLElement, animation: Animation, done: () => void } | null} */
+/** The spring of the flight, as the settles' (radians per second). */
+const FREQUENCY = 19;
+
+/** @type {{ box: HTMLElement, animations: Animation[], done: () => void } | null} */
 let flight = null;
 
 /**
  * Flies `photo` from box `from` to box `to` (viewport rects; `square: true` for a grid cell,
- * which shows the thumbnail's centre crop). `onProgress(p)` hears 0 → 1 each frame, for the
- * views behind to fade. Resolves when it lands, or at once under reduced motion.
+ * which shows the thumbnail's centre crop), fading each of `fades` along. Resolves when it
+ * lands, or at once under reduced motion.
  * @param {Photo | null | undefined} photo
  * @param {FlightEnd | null | undefined} from
  * @param {FlightEnd | null | undefined} to
- * @param {(progress: number) => void} [onProgress]
+ * @param {Fade[]} [fades]
  * @returns {Promise<void>}
  */
-export function flyPhoto(photo, from, to, onProgress) {
+export function flyPhoto(photo, from, to, fades = []) {
   cancelFlight();
-  if (prefersReducedMotion() || !photo || !from || !to || photo.status === 'failed') {
-    onProgress?.(1);
-    return Promise.resolve();
-  }
+  if (prefersReducedMotion() || !photo || !from || !to || photo.status === 'failed') return Promise.resolve();
   const box = document.createElement('div');
   box.className = 'photo-flight';
   box.setAttribute('aria-hidden', 'true');
@@ -41,39 +48,61 @@ export function flyPhoto(photo, from, to, onProgress) {
   thumb.alt = '';
   thumb.src = photo.thumbnail;
   box.append(whole, thumb);
-  document.body.appendChild(box);
+
   const ratio = photo.width / photo.height;
   const a = frame(from, ratio), b = frame(to, ratio);
-  /** @type {(x: Box, y: Box, p: number) => Box} */
-  const mix = (x, y, p) => ({ left: x.left + (y.left - x.left) * p, top: x.top + (y.top - x.top) * p,
-    width: x.width + (y.width - x.width) * p, height: x.height + (y.height - x.height) * p });
-  const draw = (/** @type {number} */ p) => {
+  // Laid out once, where it lands; every frame of the flight is a transform of that.
+  place(box, b.clip);
+  const wholeBase = inside(b.image, b.clip);
+  place(whole, wholeBase);
+  const thumbBase = inside(square(b.image), b.clip);
+  place(thumb, thumbBase);
+
+  const { duration, progress } = springCurve(FREQUENCY);
+  const offsets = progress.map((_, i) => i / (progress.length - 1));
+  /** @type {Keyframe[]} */
+  const boxFrames = [];
+  /** @type {Keyframe[]} */
+  const wholeFrames = [];
+  /** @type {Keyframe[]} */
+  const thumbFrames = [];
+  progress.forEach((p, i) => {
     const clip = mix(a.clip, b.clip, p), image = mix(a.image, b.image, p);
-    Object.assign(box.style, px(clip));
-    Object.assign(whole.style, px({ left: image.left - clip.left, top: image.top - clip.top, width: image.width, height: image.height }));
+    const kx = clip.width / b.clip.width, ky = clip.height / b.clip.height;
+    boxFrames.push({ offset: offsets[i], transform: mapping(b.clip, clip) });
+    // Inside the box, in its own (unscaled) px: where the photo must be for the box's scale to put it at `image`.
+    const local = (/** @type {Box} */ r) => ({ left: (r.left - clip.left) / kx, top: (r.top - clip.top) / ky,
+      width: r.width / kx, height: r.height / ky });
+    wholeFrames.push({ offset: offsets[i], transform: mapping(wholeBase, local(image)) });
     // The thumbnail is the photo's centred square; it fades as the whole photo opens around it.
-    const side = Math.min(image.width, image.height);
-    Object.assign(thumb.style, px({ left: image.left - clip.left + (image.width - side) / 2,
-      top: image.top - clip.top + (image.height - side) / 2, width: side, height: side }));
     const squareness = from.square ? 1 - p : p;
-    thumb.style.opacity = String(Math.min(1, squareness * 1.6));
-    onProgress?.(p);
-  };
-  draw(0);
-  return new Promise((/** @type {(value: void) => void} */ resolve) => {
-    const done = () => { box.remove(); if (flight?.box === box) flight = null; resolve(); };
-    const animation = new Animation([new Spring({ from: 0, to: 1, frequency: 19, precision: 1e-3 })],
-      ([p]) => draw(Math.min(1, p)), done);
-    flight = { box, animation, done };
+    thumbFrames.push({ offset: offsets[i], transform: mapping(thumbBase, local(square(image))),
+      opacity: Math.min(1, squareness * 1.6) });
+  });
+  const timing = { duration, fill: /** @type {FillMode} */ ('both') };
+  document.body.appendChild(box);
+  const animations = [box.animate(boxFrames, timing), whole.animate(wholeFrames, timing), thumb.animate(thumbFrames, timing)];
+  for (const fade of fades) {
+    animations.push(fade.element.animate(progress.map((p, i) => ({ offset: offsets[i], opacity: fade.from + (fade.to - fade.from) * p })),
+      { duration, fill: 'forwards' }));
+  }
+  return new Promise((resolve) => {
+    const done = () => {
+      if (flight?.box !== box) return;
+      flight = null;
+      box.remove();
+      // The views faded keep what they came to: the caller sets it, and the animations go.
+      for (const animation of animations) animation.cancel();
+      resolve();
+    };
+    flight = { box, animations, done };
+    animations[0].finished.then(done, done);
   });
 }
 
 /** A flight still under way lands at once (another view is wanted right now). */
 export function cancelFlight() {
-  if (!flight) return;
-  const { animation, done } = flight;
-  animation.stop();
-  done();
+  flight?.done();
 }
 
 /**
@@ -84,7 +113,7 @@ export function cancelFlight() {
  */
 function frame(end, ratio) {
   const r = end.rect;
-  if (!end.square) return { clip: { ...rectOf(r) }, image: { ...rectOf(r) } };
+  if (!end.square) return { clip: rectOf(r), image: rectOf(r) };
   // A square cell shows the photo's centre, cropped to cover it.
   const side = Math.max(r.width, r.height);
   const width = ratio >= 1 ? side * ratio : side, height = ratio >= 1 ? side : side / ratio;
@@ -94,7 +123,56 @@ function frame(end, ratio) {
   };
 }
 
-/** @param {Box} r @returns {Box} */
-const rectOf = (r) => ({ left: r.left, top: r.top, width: r.width, height: r.height });
-/** @param {Record<string, number>} o */
-const px = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, `${v}px`]));
+/**
+ * The transform (origin at the top left) that draws box `base` at box `at`.
+ * @param {Box} base
+ * @param {Box} at
+ */
+function mapping(base, at) {
+  return `translate(${at.left - base.left}px, ${at.top - base.top}px) scale(${at.width / base.width}, ${at.height / base.height})`;
+}
+
+/**
+ * `r` in the coordinates of box `outer`.
+ * @param {Box} r
+ * @param {Box} outer
+ * @returns {Box}
+ */
+function inside(r, outer) {
+  return { left: r.left - outer.left, top: r.top - outer.top, width: r.width, height: r.height };
+}
+
+/**
+ * The centred square of a box.
+ * @param {Box} r
+ * @returns {Box}
+ */
+function square(r) {
+  const side = Math.min(r.width, r.height);
+  return { left: r.left + (r.width - side) / 2, top: r.top + (r.height - side) / 2, width: side, height: side };
+}
+
+/**
+ * @param {Box} x
+ * @param {Box} y
+ * @param {number} p
+ * @returns {Box}
+ */
+function mix(x, y, p) {
+  return { left: x.left + (y.left - x.left) * p, top: x.top + (y.top - x.top) * p,
+    width: x.width + (y.width - x.width) * p, height: x.height + (y.height - x.height) * p };
+}
+
+/**
+ * @param {Box} r
+ * @returns {Box}
+ */
+function rectOf(r) { return { left: r.left, top: r.top, width: r.width, height: r.height }; }
+
+/**
+ * @param {HTMLElement} element
+ * @param {Box} r
+ */
+function place(element, r) {
+  Object.assign(element.style, { left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+}

@@ -99,6 +99,24 @@ export class Spring {
 }
 
 /**
+ * A spring from 0 to 1, sampled for an animation the compositor runs (Web Animations): where it
+ * is at each of `samples` evenly spaced moments, and how long it takes to come to rest. Between
+ * two samples the browser interpolates linearly; at 30 samples a half-second spring is within a
+ * pixel of its closed form.
+ * @param {number} frequency radians per second, as Spring's
+ * @param {number} [samples]
+ * @returns {{ duration: number, progress: number[] }} ms, and progress[i] at i / (samples − 1) of it
+ */
+export function springCurve(frequency, samples = 30) {
+  const spring = new Spring({ from: 0, to: 1, frequency, precision: 1e-3 });
+  let duration = 16;
+  while (!spring.at(duration).done && duration < 3000) duration += 16;
+  const progress = [];
+  for (let i = 0; i < samples; i++) progress.push(i === samples - 1 ? 1 : spring.at((duration * i) / (samples - 1)).value);
+  return { duration, progress };
+}
+
+/**
  * A fling in one axis between `min` and `max`: decelerates at DECELERATION_RATE, and where it
  * reaches an edge with speed left, carries on past it and springs back (the bounce). Starting
  * outside the bounds (a release mid-stretch), it springs straight back to the edge.

@@ -8,7 +8,7 @@ import { ZoomablePhoto } from '../photo/zoomable-photo.js';
 import { SlideStrip } from '../photo/slide-strip.js';
 import { ViewerGestures } from '../gestures/viewer-gestures.js';
 import { WheelGesture } from '../gestures/wheel.js';
-import { prefersReducedMotion } from '../util/motion.js';
+import { prefersReducedMotion, springCurve } from '../util/motion.js';
 import { Keys } from '../util/keyboard.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -19,6 +19,17 @@ import { Listeners } from '../util/listeners.js';
 /** @typedef {import('../photo/zoomable-photo.js').Transform} Transform */
 
 const GAP = 8;
+
+/**
+ * The slide's transform `p` of the way (0: home, 1: on the page's box) to translate(dx, dy) scale(k).
+ * @param {number} dx
+ * @param {number} dy
+ * @param {number} k
+ * @param {number} p
+ */
+function mixTransform(dx, dy, k, p) {
+  return `translate(${dx * p}px, ${dy * p}px) scale(${1 + (k - 1) * p})`;
+}
 
 /**
  * @typedef {HTMLDivElement & { pageIndex: number | null, photo: ZoomablePhoto, wanted: number,
@@ -52,6 +63,8 @@ export class ZoomViewer {
     this.closing = null;
     /** @type {HTMLElement | null} the page's photo, hidden while the view grows out of it */
     this.source = null;
+    /** @type {{ animations: Animation[], done: () => void } | null} the open or close flight under way */
+    this.flight = null;
     /** @type {Transform | null} where a pull to dismiss started */
     this.dismissFrom = null;
     const on = this.listeners;
@@ -167,17 +180,54 @@ export class ZoomViewer {
     // The photo on the page would show through the black as it fades in: it waits, hidden.
     this.source = from.element;
     this.source.style.opacity = '0';
-    // Fitted first, so the tiles it lands on are on their way during the flight.
+    // Laid out where it lands, so the tiles it lands on are on their way during the flight; the
+    // flight itself is its slide scaled down onto the page's box, and back (on the compositor).
     photo.fit();
     const end = from.view ? this.sameView(photo, from.view) : { s: photo.s, tx: photo.tx, ty: photo.ty };
-    const stage = this.stage.getBoundingClientRect();
-    photo.zooming = true; // the fitted tiles just asked for stay asked for during the flight
-    photo.place(from.rect.width / photo.shown.width, from.rect.left - stage.left, from.rect.top - stage.top);
-    // The black fades in from nothing: its transparent start is made the style to transition from.
-    this.setBackdrop(0);
-    void getComputedStyle(this.backdrop).opacity;
+    photo.place(end.s, end.tx, end.ty);
     this.setBackdrop(1);
-    photo.animateTo(end, { frequency: 20 });
+    this.fly(photo, from.rect, true);
+  }
+
+  /**
+   * The slide in front flies between the page's box `rect` and its place, and the black fades
+   * with it: in (`opening`) or out. Only transform and opacity animate, on the compositor.
+   * @param {ZoomablePhoto} photo where it is drawn on the slide now
+   * @param {import('../photo/flight.js').Box} rect the photo's box on its page
+   * @param {boolean} opening
+   * @param {() => void} [onDone]
+   */
+  fly(photo, rect, opening, onDone) {
+    const slide = /** @type {HTMLElement} */ (photo.stage);
+    const stage = this.stage.getBoundingClientRect();
+    // The transform (origin at the slide's top left) that puts the photo, where it is drawn now, on `rect`.
+    const k = rect.width / (photo.shown.width * photo.s);
+    const dx = rect.left - stage.left - k * photo.tx, dy = rect.top - stage.top - k * photo.ty;
+    const { duration, progress } = springCurve(opening ? 20 : 22);
+    const frames = progress.map((p, i) => ({ offset: i / (progress.length - 1), transform: opening ? mixTransform(dx, dy, k, 1 - p) : mixTransform(dx, dy, k, p) }));
+    const from = Number(getComputedStyle(this.backdrop).opacity) || 0;
+    const fade = progress.map((p, i) => ({ offset: i / (progress.length - 1), opacity: opening ? p : from * (1 - p) }));
+    this.finishFlight();
+    this.root.classList.add('flying');
+    const timing = { duration, fill: /** @type {FillMode} */ ('forwards') };
+    const animations = [slide.animate(frames, timing), this.backdrop.animate(fade, timing)];
+    const flight = {
+      animations,
+      done: () => {
+        if (this.flight !== flight) return;
+        this.flight = null;
+        this.root.classList.remove('flying');
+        for (const animation of animations) animation.cancel();
+        onDone?.();
+      },
+    };
+    this.flight = flight;
+    animations[0].finished.then(flight.done, flight.done);
+  }
+
+  /** A flight under way lands at once. */
+  finishFlight() {
+    this.flight?.done();
   }
 
   /**
@@ -214,6 +264,7 @@ export class ZoomViewer {
       this.root.classList.remove('closing');
       document.documentElement.classList.remove('zooming');
     };
+    this.finishFlight();
     if (!to || !photo?.photo || photo.photo.status === 'failed' || prefersReducedMotion()) {
       finish();
       return Promise.resolve();
@@ -222,18 +273,18 @@ export class ZoomViewer {
       this.closing = { element: to.element, finish: () => { finish(); resolve(); } };
       if (to.element) to.element.style.opacity = '0';
       this.root.classList.add('closing');
+      // Where it is now (at rest, or pulled down by a finger), stopped there, and flown home.
+      photo.stop();
+      this.fly(photo, to.rect, false, () => this.closing?.finish());
       this.setBackdrop(0);
-      const stage = this.stage.getBoundingClientRect();
-      photo.animateTo({ s: to.rect.width / photo.shown.width, tx: to.rect.left - stage.left, ty: to.rect.top - stage.top },
-        { frequency: 22, onDone: () => this.closing?.finish() });
     });
   }
 
   /** A close still flying ends at once (the view is reopened, or something else takes over). */
   finishClosing() {
     if (!this.closing) return;
-    this.current?.stop();
-    this.closing.finish();
+    this.finishFlight();
+    this.closing?.finish();
   }
 
   /** @param {number} opacity */
