@@ -8,6 +8,7 @@
 import { changeFavourites, listAlbums, listFavourites, placePhotos, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
+import { Keys } from '../util/keyboard.js';
 
 /** @typedef {import('../core/photo-index.js').PhotoIndex} PhotoIndex */
 
@@ -53,7 +54,9 @@ export class Selection {
     on.on(this.grid, 'pointerup', () => this.cancelPress());
     on.on(this.grid, 'pointercancel', () => this.cancelPress());
     on.on(this.grid, 'contextmenu', (e) => { if (this.selecting && e.target instanceof Element && e.target.closest('a.cell')) e.preventDefault(); });
-    on.on(window, 'keydown', (e) => { if (e.key === 'Escape' && this.selecting && !this.sheet.open) this.setSelecting(false); });
+    // Escape ends choosing: its key listens only while photos are being chosen (keyboard.js).
+    this.keys = new Keys((e) => { if (e.key === 'Escape' && this.selecting && !this.sheet.open) this.setSelecting(false); });
+    on.add(() => { this.keys.on = false; });
     on.on(element(this.bar, '.select-favourite', HTMLButtonElement), 'click', () => this.favourite());
     on.on(element(this.bar, '.select-album', HTMLButtonElement), 'click', () => this.openSheet());
     on.on(element(this.bar, '.select-delete', HTMLButtonElement), 'click', () => this.trash());
@@ -72,6 +75,7 @@ export class Selection {
   /** @param {boolean} on */
   setSelecting(on) {
     this.selecting = on;
+    this.keys.on = on;
     if (!on) { this.selected.clear(); this.anchor = null; }
     this.gridView.classList.toggle('selecting', on);
     this.selectButton.textContent = on ? 'Cancel' : 'Select';
