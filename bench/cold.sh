@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Cold tiles: how soon a photo that was never ingested shows. For each run, a fresh data folder,
-# a fresh release server, and at once one tile (level 0, then a middle tile of level maxZoom),
-# timed with curl's time_total and from the server's start. The reference is `vips dzsave` of the
-# same photo (what a pre-rendering server needs before its first tile), measured in the same run.
-# Prints medians and the ratio dzsave / first tile.
+# Cold photos: how soon a photo that lands in the folder of a running server shows. The clock
+# starts when the file lands (renamed in whole); bench/cold.py then times, as the page would:
+# listed (the event stream says it was added), its thumbnail, its fitted view (every tile of the
+# level that fills a 2880×1800 screen, asked at once, also timed from that request) and the
+# native tile in its middle (timed from its request). References, measured in the same rounds,
+# alternating: `vips dzsave` of the whole photo (what a pre-rendering server needs before its
+# first tile) and iipsrv's first tile of a freshly started process from a pyramidal TIFF (made
+# once, before the rounds). Every figure is printed as min / median / max over the rounds.
 #
-# Usage: bench/cold.sh   (env: RUNS=3 WIDTH=10000 HEIGHT=7500)
+# Usage: bench/cold.sh   (env: RUNS=3 WIDTH=10000 HEIGHT=7500 PHOTO=some.jpg)
+# Targets: listed with its thumbnail ≤ 1 s; fitted view ≤ 0.3 s from its request; native tile
+# ≤ 0.8 s from its request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
@@ -13,29 +18,68 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-3}"
 WIDTH="${WIDTH:-10000}"
 HEIGHT="${HEIGHT:-7500}"
-BIN=.build/release/photoscroll
+BIN="${PHOTOSCROLL_BIN:-.build/release/photoscroll}"
+IIPSRV=/usr/lib/iipimage-server/iipsrv.fcgi
 
-for tool in vips python3 curl; do
+for tool in vips python3 curl nginx; do
     command -v "$tool" >/dev/null || { echo "bench/cold.sh needs $tool (make bench installs it)" >&2; exit 1; }
 done
-ensure_release_binary
+[ -x "$IIPSRV" ] || { echo "bench/cold.sh needs iipsrv (make bench installs iipimage-server)" >&2; exit 1; }
+[ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
 
 WORK="$(mktemp -d)"
-SERVER_PID=""
-cleanup() {
-    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
-    rm -rf "$WORK"
-}
+SERVER_PID="" IIP_PID="" NGINX_PID=""
+stop() { for p in "$@"; do [ -n "$p" ] && kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done; }
+cleanup() { stop "$SERVER_PID" "$IIP_PID" "$NGINX_PID"; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-now() { date +%s.%N; }
-median() { python3 -c 'import statistics,sys; print("%.3f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+if [ -n "${PHOTO:-}" ]; then
+    cp "$PHOTO" "$WORK/source.jpg"
+    WIDTH="$(vipsheader -f width "$WORK/source.jpg")"; HEIGHT="$(vipsheader -f height "$WORK/source.jpg")"
+else
+    echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
+    bench/lib/make-photo.sh "$WORK/source.jpg" "$WIDTH" "$HEIGHT"
+fi
+echo "== a pyramidal TIFF for iipsrv" >&2
+mkdir -p "$WORK/images"
+vips tiffsave "$WORK/source.jpg" "$WORK/images/photo.tif" --tile --pyramid --tile-width 256 --tile-height 256 --compression jpeg --Q 85
+chmod -R a+rX "$WORK"
 
-mkdir -p "$WORK/photos"
-echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
-bench/lib/make-photo.sh "$WORK/photos/photo1.jpg" "$WIDTH" "$HEIGHT"
-
-# Level maxZoom's middle tile, from the pyramid geometry.
+# iipsrv behind nginx (FastCGI), the process started afresh each round.
+NGINX_PORT="$(free_port)" IIP_PORT="$(free_port)"
+mkdir -p "$WORK/nginx/logs"
+USER_LINE=""
+[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+$USER_LINE
+worker_processes 1;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 256; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        location /fcgi-bin/iipsrv.fcgi {
+            fastcgi_pass 127.0.0.1:$IIP_PORT;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SERVER_NAME \$host;
+            fastcgi_param SERVER_PORT \$server_port;
+            fastcgi_param HTTP_HOST \$host;
+        }
+    }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
+NGINX_PID=$!
+wait_for "$NGINX_PORT"
 read -r MAXZOOM MIDX MIDY < <(python3 - "$WIDTH" "$HEIGHT" <<'PY'
 import sys
 w, h, t = int(sys.argv[1]), int(sys.argv[2]), 256
@@ -44,42 +88,54 @@ while (t << z) < max(w, h): z += 1
 print(z, (w + t - 1) // t // 2, (h + t - 1) // t // 2)
 PY
 )
-
-# One run: start a server on a fresh data folder, ask for TILE as soon as the photo is listed.
-first_tile() {  # TILE → "curl_seconds since_start_seconds"
-    local data="$WORK/data-$RANDOM$RANDOM" port started
-    port="$(free_port)"
-    started="$(now)"
-    "$BIN" serve --host 127.0.0.1 --port "$port" --photos "$WORK/photos" --data "$data" --log-level warning \
-        > "$WORK/server.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 1 2000); do
-        curl -sf -o /dev/null "http://127.0.0.1:$port/photos/1" 2>/dev/null && break
-        sleep 0.005
-    done
-    local seconds
-    seconds="$(curl -sf -o "$WORK/tile.jpg" -w '%{time_total}' "http://127.0.0.1:$port/photos/1/tiles/$1.jpg")"
-    local ended
-    ended="$(now)"
-    kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
-    rm -rf "$data"
-    echo "$seconds $(python3 -c "print('%.3f' % ($ended - $started))")"
+iip_first_tile() {
+    env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY=85 VERBOSITY=0 LOGFILE=/dev/null \
+        "$IIPSRV" --bind "127.0.0.1:$IIP_PORT" --backlog 64 >/dev/null 2>&1 &
+    IIP_PID=$!
+    wait_for "$IIP_PORT"
+    # The same native tile as ours, as a IIIF region of the TIFF's full resolution.
+    local x=$((MIDX * 256)) y=$((MIDY * 256))
+    curl -sf -o /dev/null -w '%{time_total}' \
+        "http://127.0.0.1:$NGINX_PORT/fcgi-bin/iipsrv.fcgi?IIIF=photo.tif/$x,$y,256,256/256,/0/default.jpg"
+    stop "$IIP_PID"; IIP_PID=""
 }
 
-declare -a L0_CURL L0_START LM_CURL LM_START DZ
+: > "$WORK/ours.txt"; : > "$WORK/refs.txt"
 for run in $(seq 1 "$RUNS"); do
-    read -r c s < <(first_tile "0/0/0"); L0_CURL+=("$c"); L0_START+=("$s")
-    read -r c s < <(first_tile "$MAXZOOM/$MIDX/$MIDY"); LM_CURL+=("$c"); LM_START+=("$s")
-    start="$(now)"
-    vips dzsave "$WORK/photos/photo1.jpg" "$WORK/dz-$run" --tile-size 256 --overlap 0 --depth onetile --suffix '.jpg[Q=85]'
-    DZ+=("$(python3 -c "print('%.3f' % ($(now) - $start))")")
-    rm -rf "$WORK/dz-$run" "$WORK/dz-$run.dzi"
-    echo "run $run: level 0 ${L0_CURL[-1]} s, level $MAXZOOM ${LM_CURL[-1]} s, dzsave ${DZ[-1]} s" >&2
+    rm -rf "$WORK/photos" "$WORK/data"; mkdir -p "$WORK/photos"
+    port="$(free_port)"
+    "$BIN" serve --host 127.0.0.1 --port "$port" --photos "$WORK/photos" --data "$WORK/data" --log-level warning \
+        > "$WORK/server.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 1000); do curl -sf -o /dev/null "http://127.0.0.1:$port/readyz" && break; sleep 0.01; done
+    python3 bench/cold.py "http://127.0.0.1:$port" "$WORK/photos" "$WORK/source.jpg" "$WIDTH" "$HEIGHT" >> "$WORK/ours.txt"
+    stop "$SERVER_PID"; SERVER_PID=""
+    iip="$(iip_first_tile)"
+    start="$(date +%s.%N)"
+    vips dzsave "$WORK/source.jpg" "$WORK/dz" --tile-size 256 --overlap 0 --depth onetile --suffix '.jpg[Q=85]'
+    dz="$(python3 -c "import time; print('%.3f' % (time.time() - $start))")"
+    rm -rf "$WORK/dz_files" "$WORK/dz.dzi"
+    echo "$iip $dz" >> "$WORK/refs.txt"
+    echo "round $run: ours (listed thumbnail fitted fitted-from-request native native-from-request tiles) $(tail -1 "$WORK/ours.txt"); iipsrv first tile $iip s, dzsave $dz s" >&2
 done
 
-L0="$(median "${L0_CURL[@]}")"; LM="$(median "${LM_CURL[@]}")"; D="$(median "${DZ[@]}")"
-echo "first tile of a never-ingested ${WIDTH}x${HEIGHT} photo, median of $RUNS runs"
-echo "level 0           $L0 s (curl), $(median "${L0_START[@]}") s from server start"
-echo "level $MAXZOOM ($MIDX,$MIDY)  $LM s (curl), $(median "${LM_START[@]}") s from server start"
-echo "vips dzsave       $D s"
-awk -v d="$D" -v a="$L0" -v b="$LM" 'BEGIN { printf "ratio dzsave/first tile: level 0 %.1fx, level max %.1fx\n", d / a, d / b }'
+python3 - "$WORK/ours.txt" "$WORK/refs.txt" <<'PY'
+import statistics, sys
+ours = [list(map(float, l.split())) for l in open(sys.argv[1])]
+refs = [list(map(float, l.split())) for l in open(sys.argv[2])]
+def mmm(values, fmt="%.3f"):
+    return " / ".join(fmt % v for v in (min(values), statistics.median(values), max(values)))
+col = lambda rows, i: [r[i] for r in rows]
+print("seconds since the photo landed, min / median / max over %d rounds" % len(ours))
+print("listed                      %s   (target ≤ 1 s with its thumbnail)" % mmm(col(ours, 0)))
+print("thumbnail                   %s" % mmm(col(ours, 1)))
+print("fitted view (%d tiles)      %s" % (int(ours[0][6]), mmm(col(ours, 2))))
+print("  from its request          %s   (target ≤ 0.3 s)" % mmm(col(ours, 3)))
+print("native tile                 %s" % mmm(col(ours, 4)))
+print("  from its request          %s   (target ≤ 0.8 s)" % mmm(col(ours, 5)))
+print("iipsrv first tile (TIFF)    %s" % mmm(col(refs, 0)))
+print("vips dzsave                 %s" % mmm(col(refs, 1)))
+print("ratios, per round:")
+print("native tile from request / iipsrv first tile   %s" % mmm([o[5] / r[0] for o, r in zip(ours, refs)], "%.2f"))
+print("fitted view since landing / vips dzsave        %s" % mmm([o[2] / r[1] for o, r in zip(ours, refs)], "%.2f"))
+PY

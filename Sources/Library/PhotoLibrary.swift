@@ -457,8 +457,9 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// One scan by the background loop: listed only (examined later), files still being written
     /// left for later; then builds queued and stale tiles collected.
     private func scanInBackground(_ scope: ScanScope) {
-        let options = PhotoCatalog.ScanOptions(examines: false, settleNanoseconds: Int(configuration.settleSeconds * 1e9),
+        var options = PhotoCatalog.ScanOptions(examines: false, settleNanoseconds: Int(configuration.settleSeconds * 1e9),
                                                graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9))
+        options.settledFiles = scope.closedFiles
         scan(scope, options: options)
     }
 

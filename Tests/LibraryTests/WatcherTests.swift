@@ -116,6 +116,37 @@ final class WatchTableTests: XCTestCase {
         XCTAssertFalse(outcome.needsFullScan)
     }
 
+    /// A file closed after writing, or moved in, is whole: its scan takes it at once. One
+    /// created again after that is being written until it is closed again.
+    func testClosedAndMovedInFilesNeedNotSettle() {
+        var table = table()
+        let outcome = table.handle([
+            event(3, WatchTable.create, "a.jpg"), event(3, WatchTable.closeWrite, "a.jpg"),
+            event(1, WatchTable.movedTo, "b.jpg", cookie: 7),
+            event(2, WatchTable.create, "c.jpg"),
+            event(2, WatchTable.closeWrite, "d.jpg"), event(2, WatchTable.delete, "d.jpg"), event(2, WatchTable.create, "d.jpg"),
+        ])
+        XCTAssertEqual(outcome.scope.closedFiles, ["2020/05/a.jpg", "b.jpg"])
+        var pending = ScanScope(closedFiles: ["2020/c.jpg"])
+        pending.formUnion(outcome.scope)
+        XCTAssertEqual(pending.closedFiles, ["2020/05/a.jpg", "b.jpg", "2020/c.jpg"])
+    }
+
+    /// A scan with the settle wait on takes a file just written once it is known to be whole.
+    func testAScanTakesAFileJustClosedAtOnce() throws {
+        let folders = try Folders(self)
+        folders.fake("fresh.jpg", 300, 200)
+        let library = try folders.library(renderer: FakeRenderer())
+        library.ingest.stop()
+        var options = PhotoCatalog.ScanOptions(examines: false, settleNanoseconds: 3_600 * 1_000_000_000)
+        var result = try library.catalog.scan(ScanScope(directories: [""]), options: options)
+        XCTAssertEqual(result.added.count, 0, "modified just now: left to settle")
+        XCTAssertEqual(result.unsettled, [""])
+        options.settledFiles = ["fresh.jpg"]
+        result = try library.catalog.scan(ScanScope(directories: [""], closedFiles: ["fresh.jpg"]), options: options)
+        XCTAssertEqual(result.added.count, 1, "closed after writing: taken at once")
+    }
+
     func testANewFolderIsWatchedAndListedWhole() {
         var table = table()
         let outcome = table.handle([event(1, WatchTable.create | WatchTable.isDirectory, "2021")])

@@ -19,7 +19,9 @@ public struct IngestCommand: Sendable, Equatable {
         let databases = try DatabaseStartup.open(configuration, logger: logger)
         defer { databases.close() }
         let library = try OfflineLibrary.open(configuration, databases: databases, examines: false, logger: logger)
-        let selected = try select(paths, in: library)
+        // Ids, not photos: an array of photo records held here would share the catalog's storage,
+        // and every photo examined or built would then copy the whole catalog.
+        let selected = try select(paths, in: library).map(\.id)
         // `ingestConcurrency` photos at once, each examined (hashed, header read) right before
         // its build, so every file is read from disk once.
         final class Shared: @unchecked Sendable {
@@ -40,11 +42,15 @@ public struct IngestCommand: Sendable, Equatable {
                 let index: Int? = shared.lock.withLock {
                     guard shared.next < selected.count else { return nil }
                     defer { shared.next += 1 }
-                    shared.progress.show(done: shared.done, name: selected[shared.next].relativePath)
                     return shared.next
                 }
                 guard let index else { return }
-                var photo = selected[index]
+                // Gone since it was listed: nothing to build.
+                guard var photo = library.photo(selected[index]) else {
+                    shared.lock.withLock { shared.done += 1 }
+                    continue
+                }
+                shared.lock.withLock { shared.progress.show(done: shared.done, name: photo.relativePath) }
                 if photo.status == .processing, library.catalog.entry(photo.id)?.hashed == false {
                     photo = library.catalog.examine(photo.id) ?? photo
                 }

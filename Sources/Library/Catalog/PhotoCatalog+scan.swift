@@ -9,6 +9,9 @@ extension PhotoCatalog {
         /// A new or changed file modified less than this long ago may still be being written: it
         /// is left for a later look (`ScanResult.unsettled`). 0 takes every file as it is.
         public var settleNanoseconds: Int
+        /// Files known to be whole (the watcher saw them closed after writing, or moved in):
+        /// taken at once, however recently modified.
+        public var settledFiles: Set<String> = []
         /// How long a photo whose folder cannot be reached stays listed (the photos folder's own
         /// photos stay for as long as it takes).
         public var graceNanoseconds: Int
@@ -98,6 +101,7 @@ extension PhotoCatalog {
         for file in listing.files where seen.insert(file.path).inserted {
             result.files += 1
             let stable = options.settleNanoseconds == 0 || now - file.fingerprint.modified >= options.settleNanoseconds
+                || options.settledFiles.contains(file.path)
             if var entry = known[file.path] {
                 if entry.fingerprint == file.fingerprint {
                     if entry.missingSince != nil {

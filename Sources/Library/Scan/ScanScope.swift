@@ -8,12 +8,17 @@ public struct ScanScope: Sendable, Equatable {
     public var goneFiles: Set<String> = []
     /// Folders seen deleted or moved out of the photos folder: everything that was below is gone.
     public var goneTrees: Set<String> = []
+    /// Files the watcher saw closed after writing, or moved in: whole now, so a scan takes them
+    /// at once instead of waiting for them to be still for a while.
+    public var closedFiles: Set<String> = []
 
-    public init(directories: Set<String> = [], trees: Set<String> = [], goneFiles: Set<String> = [], goneTrees: Set<String> = []) {
+    public init(directories: Set<String> = [], trees: Set<String> = [], goneFiles: Set<String> = [], goneTrees: Set<String> = [],
+                closedFiles: Set<String> = []) {
         self.directories = directories
         self.trees = trees
         self.goneFiles = goneFiles
         self.goneTrees = goneTrees
+        self.closedFiles = closedFiles
     }
 
     /// The whole folder.
@@ -31,6 +36,8 @@ public struct ScanScope: Sendable, Equatable {
         trees.formUnion(other.trees)
         goneFiles.formUnion(other.goneFiles)
         goneTrees.formUnion(other.goneTrees)
+        closedFiles.subtract(other.goneFiles)
+        closedFiles.formUnion(other.closedFiles)
     }
 
     /// Whether a photo at `path` is one this scan accounts for: its folder is listed, or it is

@@ -114,6 +114,9 @@ struct WatchTable: Sendable {
             guard PhotoFolder.isPhotoName(event.name) else { continue }
             outcome.scope.directories.insert(folder)
             if event.mask & (Self.delete | Self.movedFrom) != 0 { outcome.scope.goneFiles.insert(path) }
+            // Events come in order: a file created again is being written until it is closed.
+            if event.mask & (Self.create | Self.delete | Self.movedFrom) != 0 { outcome.scope.closedFiles.remove(path) }
+            if event.mask & (Self.closeWrite | Self.movedTo) != 0 { outcome.scope.closedFiles.insert(path) }
         }
         for cookie in order {
             guard let path = movedAway[cookie] else { continue }
