@@ -18,7 +18,7 @@ final class WorkLanesTests: XCTestCase {
         let catalog = Mutex(LaneLoad(lane: WorkLanes.catalog, threads: 2, running: 1, queued: 0, oldestWaitSeconds: 0))
         let metrics = MetricsRegistry()
         let load = LaneLoad(lane: WorkLanes.renders, threads: 1, running: 1, queued: 30, oldestWaitSeconds: 14.25, stalledSeconds: 0.5,
-                            costInFlight: 75_000_000, maxCostInFlight: 100_000_000, refusedForClient: 7, refusedForLane: 2, withdrawn: 3)
+                            costInFlight: 75_000_000, maxCostInFlight: 100_000_000, refusedForClient: 7, refusedForLane: 2, withdrawn: 3, expired: 4)
         var router = Router()
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { true }, workload: { [load, catalog.withLock { $0 }] },
                                   saturation: { behind.withLock { $0 } })
@@ -38,7 +38,8 @@ final class WorkLanesTests: XCTestCase {
                      "photoscroll_worker_cost_in_flight{lane=\"renders\"} 75000000", "photoscroll_worker_cost_budget{lane=\"renders\"} 100000000",
                      "photoscroll_worker_refused_total{lane=\"renders\",reason=\"client\"} 7",
                      "photoscroll_worker_refused_total{lane=\"renders\",reason=\"lane\"} 2",
-                     "photoscroll_worker_withdrawn_total{lane=\"renders\"} 3", "photoscroll_worker_stalled_seconds{lane=\"renders\"} 0.5"] {
+                     "photoscroll_worker_withdrawn_total{lane=\"renders\"} 3",
+                     "photoscroll_worker_refused_total{lane=\"renders\",reason=\"wait\"} 4", "photoscroll_worker_stalled_seconds{lane=\"renders\"} 0.5"] {
             XCTAssertTrue(text.contains(line), "\(line) in \(text)")
         }
         // Listings that truly cannot be answered: the catalog lane has started nothing for 2 s.

@@ -53,7 +53,7 @@ public enum OperationsRoutes {
         let cost = metrics.gauge("photoscroll_worker_cost_in_flight", help: "Cost of the work running in a lane (pixels, for renders).")
         let budget = metrics.gauge("photoscroll_worker_cost_budget", help: "Most cost a lane runs at once (pixels, for renders).")
         let refused = metrics.counter("photoscroll_worker_refused_total",
-                                      help: "Requests a lane refused, by reason: client (429, too many waiting for one client) or lane (503).")
+                                      help: "Requests a lane refused, by reason: client (429, too many waiting for one client), lane (503, too many waiting) or wait (503, waited too long).")
         let withdrawn = metrics.counter("photoscroll_worker_withdrawn_total", help: "Queued requests dropped because their client went away.")
         let counted = LaneCounts()
 
@@ -93,9 +93,10 @@ public enum OperationsRoutes {
                 stalled.set(load.stalledSeconds, lane)
                 cost.set(Double(load.costInFlight), lane)
                 if let most = load.maxCostInFlight { budget.set(Double(most), lane) }
-                let (client, full, gone) = counted.advance(load)
+                let (client, full, gone, late) = counted.advance(load)
                 if client > 0 { refused.increment(by: Double(client), [("lane", load.lane.name), ("reason", "client")]) }
                 if full > 0 { refused.increment(by: Double(full), [("lane", load.lane.name), ("reason", "lane")]) }
+                if late > 0 { refused.increment(by: Double(late), [("lane", load.lane.name), ("reason", "wait")]) }
                 if gone > 0 { withdrawn.increment(by: Double(gone), lane) }
             }
             var headers = HTTPHeaders()
@@ -106,13 +107,14 @@ public enum OperationsRoutes {
 
     /// The pool's running totals of refusals and withdrawals, turned into increments of the counters.
     final class LaneCounts: Sendable {
-        private let seen = Mutex<[WorkLane: (Int, Int, Int)]>([:])
+        private let seen = Mutex<[WorkLane: (Int, Int, Int, Int)]>([:])
 
-        func advance(_ load: LaneLoad) -> (client: Int, lane: Int, withdrawn: Int) {
+        func advance(_ load: LaneLoad) -> (client: Int, lane: Int, withdrawn: Int, expired: Int) {
             seen.withLock { seen in
-                let before = seen[load.lane] ?? (0, 0, 0)
-                seen[load.lane] = (load.refusedForClient, load.refusedForLane, load.withdrawn)
-                return (max(0, load.refusedForClient - before.0), max(0, load.refusedForLane - before.1), max(0, load.withdrawn - before.2))
+                let before = seen[load.lane] ?? (0, 0, 0, 0)
+                seen[load.lane] = (load.refusedForClient, load.refusedForLane, load.withdrawn, load.expired)
+                return (max(0, load.refusedForClient - before.0), max(0, load.refusedForLane - before.1),
+                        max(0, load.withdrawn - before.2), max(0, load.expired - before.3))
             }
         }
     }
