@@ -74,7 +74,13 @@ final class AccessLiveTests: XCTestCase {
         let setCookie = try XCTUnwrap(signIn.headers["Set-Cookie"])
         XCTAssertTrue(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"), setCookie)
         let cookie = String(setCookie.split(separator: ";")[0])
-        let record = try server.request("/photos/1", headers: ["Cookie": cookie])
+        // The photo is listed by the scan that starts with the server: wait for it, not for a time.
+        var answer: HTTPClientResponse?
+        XCTAssertTrue(try eventually(timeout: 60) {
+            answer = try server.request("/photos/1", headers: ["Cookie": cookie])
+            return answer?.status != 404
+        }, "photo 1 was never listed\n\(server.logTail)")
+        let record = try XCTUnwrap(answer)
         XCTAssertEqual(record.status, 200, record.text)
         let version = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(record.body)) as? [String: Any])?["version"] as? String)
         for _ in 0..<2 {
