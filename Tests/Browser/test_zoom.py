@@ -60,7 +60,11 @@ def assert_exact_tiles(driver, server, photo, log_mark, on_screen=frozenset(), s
         assert requested >= expected - set(on_screen)
         # Whatever a pause fetched that is no longer in view is gone from the screen.
         kept = set(js(driver, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img')].map(i => i.dataset.tile)"))
-        assert kept - {"0/0/0"} <= expected
+        kept_here = {t for t in kept if t.split("/")[0] == str(level)}
+        assert kept_here <= expected
+        # Under them only the level the photo is fitted at (kept until the finer one is drawn) and 0/0/0.
+        coarser = {int(t.split("/")[0]) for t in kept - kept_here - {"0/0/0"}}
+        assert len(coarser) <= 1 and all(z < level for z in coarser), kept
     else:
         assert requested == expected - set(on_screen)
     # The access log is written in batches after the responses: the tiles that arrived show first.
