@@ -14,7 +14,8 @@ Ratios: browser frames against the bare page; the other figures against the smal
 
 Run through bench/library.sh; env SIZES (default "1000 10000 100000"), IDLE (60), WORK (a folder
 that keeps the generated libraries between runs; default a temporary one), FIRST_START_ONLY=1 (only
-the first start to ready against the find walk, median of 3, without waiting for the ingest).
+the first start to ready against the find walk, median of 3, without waiting for the ingest),
+INGEST_ONLY=1 (only the first start through the whole ingest: stage times and CPU per photo).
 """
 
 import json
@@ -266,6 +267,10 @@ def run(size, work):
     # CPU per photo over the whole first start (listing, both stages), from the process's own counters.
     result["cpu_per_photo_ms"] = server.cpu_seconds() * 1000 / size
     result["thumbnail_cpu_per_photo_ms"] = marks.get("thumbnails_cpu", server.cpu_seconds()) * 1000 / size
+    if os.environ.get("INGEST_ONLY") == "1":
+        server.stop()
+        subprocess.run(["rm", "-rf", data], check=True)
+        return result
     time.sleep(3)
     before = server.cpu_seconds()
     time.sleep(IDLE)
@@ -304,6 +309,16 @@ def main():
         print(json.dumps({k: v for k, v in result.items() if k not in ("frames", "bare", "fling", "bare_fling")}), flush=True)
 
     base = results[0]
+    if os.environ.get("INGEST_ONLY") == "1":
+        print("| photos | thumbnail stage done | whole build done | CPU per photo: thumbnail stage / whole |")
+        print("| --- | --- | --- | --- |")
+        for r in results:
+            print(f"| {r['size']:,} | {r['thumbnails']:.0f} s | {r['ingest']:.0f} s "
+                  f"| {r['thumbnail_cpu_per_photo_ms']:.1f} / {r['cpu_per_photo_ms']:.1f} ms |")
+        for r in results[1:]:
+            print(f"{r['size']:,} against {base['size']:,}: CPU per photo ×{r['cpu_per_photo_ms'] / base['cpu_per_photo_ms']:.2f} "
+                  f"(target ≤ 1.10), thumbnail stage ×{r['thumbnail_cpu_per_photo_ms'] / base['thumbnail_cpu_per_photo_ms']:.2f}")
+        return
     print()
     def frames_text(frames, bare):
         slow = sum(1 for f in frames if f > 20)

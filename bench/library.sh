@@ -5,7 +5,7 @@
 # grid's DOM size and JS heap, frame times scrolling top to bottom (against a bare page as tall in
 # the same browser), and the time to open photo N/2. Ratios against the smallest size.
 #
-# Usage: bench/library.sh   (env: SIZES="1000 10000 100000" IDLE=60 WORK=dir-kept-between-runs
+# Usage: bench/library.sh   (env: SIZES="1000 10000 100000" IDLE=60 WORK=dir-kept-between-runs INGEST_ONLY=1
 #                            PHOTOSCROLL_BIN=.build/release/photoscroll)
 # 100,000 photos take about 800 MB in WORK plus their pyramids, and the first ingest a while.
 set -euo pipefail
