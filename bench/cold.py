@@ -1,8 +1,18 @@
 """One round of bench/cold.sh: a photo lands in the folder of a running server; how soon is it
-listed, its thumbnail, its fitted view and a native tile there? Prints one line of seconds:
-listed thumbnail fitted fitted_from_request native native_from_request
+there? Prints one line of seconds, by MODE:
 
-Usage: cold.py BASE_URL PHOTOS_DIR SOURCE_JPEG WIDTH HEIGHT
+  grid    listed thumbnail                (both since the photo landed; the grid asks for the
+                                           thumbnail as soon as the photo is listed)
+  viewer  listed fitted native native_since_fitted tiles sized fitted_since_landing
+                                          (the viewer opens the photo as soon as its record
+                                           gives its size, `sized` since it landed:
+                                           fitted = every tile of the fitted view answered, since
+                                           their request, the first for the photo; native = the
+                                           first native tile, since its request, made once the
+                                           fitted view is there; native_since_fitted = since the
+                                           fitted view's request)
+
+Usage: cold.py MODE BASE_URL PHOTOS_DIR SOURCE_JPEG WIDTH HEIGHT
 The photo is copied beside the folder and renamed in, so it lands whole at one instant (the
 clock's start). "listed" is when the server's event stream says it was added; the fitted view
 is every tile of the level that fills a 2880×1800 screen, asked for at once as a browser does
@@ -10,7 +20,10 @@ is every tile of the level that fills a 2880×1800 screen, asked for at once as 
 """
 import concurrent.futures, http.client, json, os, shutil, sys, threading, time, urllib.parse
 
-base, photos, source, width, height = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+mode, base, photos, source = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+width, height = int(sys.argv[5]), int(sys.argv[6])
+if mode not in ("grid", "viewer"):
+    sys.exit("MODE is grid or viewer")
 url = urllib.parse.urlparse(base)
 T = 256
 
@@ -42,9 +55,10 @@ fitted_tiles = [(view, x, y) for y in range((vh + T - 1) // T) for x in range((v
 nw, nh = level(max_zoom)
 native = (max_zoom, (nw + T - 1) // T // 2, (nh + T - 1) // T // 2)
 
-# Listen to the event stream before the photo lands.
-listed_at = {}
-ready = threading.Event()
+# Listen to the event stream before the photo lands: when the photo is listed, and when its
+# record first carries its size (read from its header right after it is listed).
+marks = {}
+ready, listed_event, sized_event = threading.Event(), threading.Event(), threading.Event()
 def listen():
     conn = connection()
     conn.request("GET", "/photos/events", headers={"Accept": "text/event-stream"})
@@ -60,12 +74,20 @@ def listen():
             event = line[6:].strip()
         elif line.startswith("data:") and event in ("photos", "reset"):
             data = json.loads(line[5:])
-            for photo in data.get("added", []):
-                listed_at.setdefault("time", time.monotonic())
-                listed_at.setdefault("id", photo["id"])
+            now = time.monotonic()
+            records = data.get("added", []) + data.get("changed", [])
             if event == "reset" and data.get("total", 0) > 0:
-                listed_at.setdefault("time", time.monotonic())
-            if "time" in listed_at:
+                # Too many changes for one event: the record is fetched instead.
+                status, body = get("/photos/1")
+                records = [json.loads(body)] if status == 200 else []
+            for photo in records:
+                marks.setdefault("listed", now)
+                marks.setdefault("id", photo["id"])
+                listed_event.set()
+                if photo["id"] == marks["id"] and photo.get("width", 0) > 0:
+                    marks.setdefault("sized", now)
+                    sized_event.set()
+            if sized_event.is_set():
                 return
 threading.Thread(target=listen, daemon=True).start()
 ready.wait(10)
@@ -75,22 +97,24 @@ shutil.copyfile(source, staging)
 start = time.monotonic()
 os.rename(staging, os.path.join(photos, "photo1.jpg"))
 
-deadline = start + 60
-while "time" not in listed_at and time.monotonic() < deadline:
-    time.sleep(0.002)
-if "time" not in listed_at:
+if not listed_event.wait(60):
     sys.exit("the photo was not listed within 60 s")
-listed = listed_at["time"] - start
-pid = listed_at.get("id", 1)
+listed = marks["listed"] - start
+pid = marks["id"]
 
-# The grid asks for the thumbnail as soon as the photo is listed.
-status, _ = get("/photos/%d/thumbnail.jpg" % pid)
-if status != 200:
-    sys.exit("thumbnail: %d" % status)
-thumbnail = time.monotonic() - start
+if mode == "grid":
+    # The grid asks for the thumbnail as soon as the photo is listed.
+    status, _ = get("/photos/%d/thumbnail.jpg" % pid)
+    if status != 200:
+        sys.exit("thumbnail: %d" % status)
+    print("%.3f %.3f" % (listed, time.monotonic() - start))
+    sys.exit(0)
 
-# The viewer opens the photo: its record, then every tile of the fitted view at once.
-status, _ = get("/photos/%d" % pid)
+# The viewer opens the photo as soon as its record gives its size (what it needs to know which
+# tiles to ask for): every tile of the fitted view at once, the first requests anyone makes for
+# the photo (nothing has asked for its thumbnail).
+if not sized_event.wait(60):
+    sys.exit("the photo's size was not known within 60 s")
 asked = time.monotonic()
 def fetch(tiles):
     conn = connection()
@@ -103,10 +127,11 @@ with concurrent.futures.ThreadPoolExecutor(6) as pool:
     list(pool.map(fetch, [fitted_tiles[i::6] for i in range(6)]))
 fitted_done = time.monotonic()
 
+# Then it zooms in: the first native tile, in the middle of the photo.
 native_asked = time.monotonic()
 status, _ = get("/photos/%d/tiles/%d/%d/%d.jpg" % ((pid,) + native))
 if status != 200:
     sys.exit("native tile: %d" % status)
 native_done = time.monotonic()
-print("%.3f %.3f %.3f %.3f %.3f %.3f %d" % (listed, thumbnail, fitted_done - start, fitted_done - asked,
-                                            native_done - start, native_done - native_asked, len(fitted_tiles)))
+print("%.3f %.3f %.3f %.3f %d %.3f %.3f" % (listed, fitted_done - asked, native_done - native_asked, native_done - asked,
+                                            len(fitted_tiles), asked - start, fitted_done - start))

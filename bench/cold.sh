@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Cold photos: how soon a photo that lands in the folder of a running server shows. The clock
-# starts when the file lands (renamed in whole); bench/cold.py then times, as the page would:
-# listed (the event stream says it was added), its thumbnail, its fitted view (every tile of the
-# level that fills a 2880×1800 screen, asked at once, also timed from that request) and the
-# native tile in its middle (timed from its request). References, measured in the same rounds,
-# alternating: `vips dzsave` of the whole photo (what a pre-rendering server needs before its
-# first tile) and iipsrv's first tile of a freshly started process from a pyramidal TIFF (made
-# once, before the rounds). Every figure is printed as min / median / max over the rounds.
+# starts when the file lands (renamed in whole). Each round starts a fresh server twice and lets
+# bench/cold.py play one user each time:
+#   grid    the photo is listed (the event stream says it was added) and the grid asks for its
+#           thumbnail at once: both timed since the photo landed;
+#   viewer  the photo is opened as soon as its record gives its size (the event stream's first
+#           record of it with a width: what a viewer needs to know which tiles to ask for): every
+#           tile of the level that fills a 2880×1800 screen asked at once, as a browser does (6
+#           connections), timed from that request (the first anyone makes for the photo) and
+#           since the photo landed; then the first native tile (the middle one), timed from its
+#           own request.
+# References, measured in the same rounds, alternating: `vips dzsave` of the whole photo (what a
+# pre-rendering server needs before its first tile) and iipsrv's first tile of a freshly started
+# process from a pyramidal TIFF (made once, before the rounds). Every figure is printed as
+# min / median / max over the rounds, and ratios per round.
 #
 # Usage: bench/cold.sh   (env: RUNS=3 WIDTH=10000 HEIGHT=7500 PHOTO=some.jpg)
 # Targets: listed with its thumbnail ≤ 1 s; fitted view ≤ 0.3 s from its request; native tile
@@ -100,42 +107,48 @@ iip_first_tile() {
     stop "$IIP_PID"; IIP_PID=""
 }
 
-: > "$WORK/ours.txt"; : > "$WORK/refs.txt"
-for run in $(seq 1 "$RUNS"); do
+: > "$WORK/grid.txt"; : > "$WORK/viewer.txt"; : > "$WORK/refs.txt"
+one_user() {  # MODE: a fresh server, an empty folder, the photo lands, one line of figures
     rm -rf "$WORK/photos" "$WORK/data"; mkdir -p "$WORK/photos"
+    local port
     port="$(free_port)"
     "$BIN" serve --host 127.0.0.1 --port "$port" --photos "$WORK/photos" --data "$WORK/data" --log-level warning \
         > "$WORK/server.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 1000); do curl -sf -o /dev/null "http://127.0.0.1:$port/readyz" && break; sleep 0.01; done
-    python3 bench/cold.py "http://127.0.0.1:$port" "$WORK/photos" "$WORK/source.jpg" "$WIDTH" "$HEIGHT" >> "$WORK/ours.txt"
+    python3 bench/cold.py "$1" "http://127.0.0.1:$port" "$WORK/photos" "$WORK/source.jpg" "$WIDTH" "$HEIGHT" >> "$WORK/$1.txt"
     stop "$SERVER_PID"; SERVER_PID=""
+}
+for run in $(seq 1 "$RUNS"); do
+    one_user grid
+    one_user viewer
     iip="$(iip_first_tile)"
     start="$(date +%s.%N)"
     vips dzsave "$WORK/source.jpg" "$WORK/dz" --tile-size 256 --overlap 0 --depth onetile --suffix '.jpg[Q=85]'
     dz="$(python3 -c "import time; print('%.3f' % (time.time() - $start))")"
     rm -rf "$WORK/dz_files" "$WORK/dz.dzi"
     echo "$iip $dz" >> "$WORK/refs.txt"
-    echo "round $run: ours (listed thumbnail fitted fitted-from-request native native-from-request tiles) $(tail -1 "$WORK/ours.txt"); iipsrv first tile $iip s, dzsave $dz s" >&2
+    echo "round $run: grid (listed thumbnail) $(tail -1 "$WORK/grid.txt"); viewer (listed fitted native native-since-fitted tiles sized fitted-since-landing) $(tail -1 "$WORK/viewer.txt"); iipsrv first tile $iip s, dzsave $dz s" >&2
 done
 
-python3 - "$WORK/ours.txt" "$WORK/refs.txt" <<'PY'
+python3 - "$WORK/grid.txt" "$WORK/viewer.txt" "$WORK/refs.txt" <<'PY'
 import statistics, sys
-ours = [list(map(float, l.split())) for l in open(sys.argv[1])]
-refs = [list(map(float, l.split())) for l in open(sys.argv[2])]
+grid, viewer, refs = ([list(map(float, l.split())) for l in open(f)] for f in sys.argv[1:4])
 def mmm(values, fmt="%.3f"):
     return " / ".join(fmt % v for v in (min(values), statistics.median(values), max(values)))
 col = lambda rows, i: [r[i] for r in rows]
-print("seconds since the photo landed, min / median / max over %d rounds" % len(ours))
-print("listed                      %s   (target ≤ 1 s with its thumbnail)" % mmm(col(ours, 0)))
-print("thumbnail                   %s" % mmm(col(ours, 1)))
-print("fitted view (%d tiles)      %s" % (int(ours[0][6]), mmm(col(ours, 2))))
-print("  from its request          %s   (target ≤ 0.3 s)" % mmm(col(ours, 3)))
-print("native tile                 %s" % mmm(col(ours, 4)))
-print("  from its request          %s   (target ≤ 0.8 s)" % mmm(col(ours, 5)))
-print("iipsrv first tile (TIFF)    %s" % mmm(col(refs, 0)))
-print("vips dzsave                 %s" % mmm(col(refs, 1)))
-print("ratios, per round:")
-print("native tile from request / iipsrv first tile   %s" % mmm([o[5] / r[0] for o, r in zip(ours, refs)], "%.2f"))
-print("fitted view since landing / vips dzsave        %s" % mmm([o[2] / r[1] for o, r in zip(ours, refs)], "%.2f"))
+print("seconds, min / median / max over %d rounds" % len(grid))
+print("grid:   listed, since the photo landed     %s" % mmm(col(grid, 0)))
+print("        thumbnail, since it landed         %s   (target ≤ 1 s)" % mmm(col(grid, 1)))
+print("viewer: its size known, since it landed     %s" % mmm(col(viewer, 5)))
+print("        fitted view (%d tiles at once),    %s   (target ≤ 0.3 s)" % (int(viewer[0][4]), mmm(col(viewer, 1))))
+print("          since their request (the first for the photo)")
+print("        fitted view, since the photo landed %s" % mmm(col(viewer, 6)))
+print("        first native tile, since its request %s   (target ≤ 0.8 s)" % mmm(col(viewer, 2)))
+print("        first native tile, since the fitted view's request %s" % mmm(col(viewer, 3)))
+print("iipsrv first tile from a pyramidal TIFF    %s" % mmm(col(refs, 0)))
+print("vips dzsave of the photo                   %s" % mmm(col(refs, 1)))
+print("ratios, per round, min / median / max:")
+print("  first native tile from its request / iipsrv first tile   %s" % mmm([v[2] / r[0] for v, r in zip(viewer, refs)], "%.2f"))
+print("  fitted view since the photo landed / vips dzsave         %s" % mmm([v[6] / r[1] for v, r in zip(viewer, refs)], "%.2f"))
 PY
