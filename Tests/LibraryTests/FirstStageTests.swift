@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Library
 import Observability
+import Synchronization
 import XCTest
 
 /// Thumbnails first: every photo's first stage (examined, thumbnail) comes before any pyramid,
@@ -89,5 +90,73 @@ final class FirstStageTests: XCTestCase {
         let builtInode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: built + "/4/3_2.jpg")[.systemFileNumber] as? UInt64)
         XCTAssertEqual(builtInode, inode, "the native tile rendered on demand is the pyramid's, moved, not made again")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folders.data + "/tiles/.early/\(examined.version)"))
+    }
+
+    /// Counts the renders on demand the real renderer is asked for, by unit, and the builds.
+    // @unchecked Sendable: `units` and `builds` are guarded by `lock`.
+    final class CountingUnits: PhotoRendering, @unchecked Sendable {
+        let inner: VipsPhotoRendering
+        private let lock = NSLock()
+        private var _units: [RenderUnit] = []
+        var units: [RenderUnit] { lock.withLock { _units } }
+
+        init(_ settings: RenderSettings) { inner = VipsPhotoRendering(settings: settings) }
+        func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
+        func metadata(_ path: String) throws -> PhotoMetadata? { try inner.metadata(path) }
+        func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid {
+            try inner.buildPyramid(source: source, into: directory, reusing: early)
+        }
+        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+        func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
+        func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws {
+            lock.withLock { _units.append(unit) }
+            try inner.render(unit, source: source, sink: sink)
+        }
+    }
+
+    /// A viewer opening a photo nothing was made for asks for every tile of its fitted view at
+    /// once: one render makes them all (with the thumbnail), and the build keeps those files.
+    func testTheFittedViewAskedAtOnceIsOneRenderKeptByTheBuild() throws {
+        let folders = try Folders(self)
+        // Wide enough that the level filling a 2880×1800 screen is below native.
+        try folders.real("wide.jpg", 5800, 1100)
+        let renderer = CountingUnits(RenderSettings())
+        let library = try folders.library(renderer: renderer)
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let listed = try XCTUnwrap(library.photo(1))
+        let pyramid = TilePyramid(width: 5800, height: 1100)
+        let view = PhotoRenderer.viewLevel(of: pyramid)
+        XCTAssertLessThan(view, pyramid.maxZoom)
+        let grid = try XCTUnwrap(pyramid.grid(view))
+        let tiles = (0..<grid.columns).flatMap { x in (0..<grid.rows).map { y in TileCoordinate(z: view, x: x, y: y) } }
+        let answered = Mutex<[TileCoordinate: [UInt8]]>([:])
+        DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
+            if let bytes = try? library.image(of: listed, tile: tiles[i]) { answered.withLock { $0[tiles[i]] = bytes } }
+        }
+        XCTAssertEqual(answered.withLock { $0.count }, tiles.count, "every tile of the fitted view answered")
+        XCTAssertEqual(renderer.units, [.first], "one render for all of them")
+        let version = try XCTUnwrap(library.photo(1)).version
+        let early = folders.data + "/tiles/.early/\(version)"
+        let inodes = try tiles.map { tile in
+            try XCTUnwrap(FileManager.default.attributesOfItem(atPath: early + "/\(tile.z)/\(tile.x)_\(tile.y).jpg")[.systemFileNumber] as? UInt64)
+        }
+
+        library.refresh()
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
+        XCTAssertEqual(library.photo(1)?.status, .ready)
+        XCTAssertEqual(renderer.units, [.first], "the first stage found its work done")
+        let built = folders.data + "/tiles/\(version)"
+        for (tile, inode) in zip(tiles, inodes) {
+            let path = built + "/\(tile.z)/\(tile.x)_\(tile.y).jpg"
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64, inode,
+                           "tile \(tile) is the one rendered on demand, not made again")
+            XCTAssertEqual(FileManager.default.contents(atPath: path).map(Array.init), answered.withLock { $0[tile] })
+        }
     }
 }
