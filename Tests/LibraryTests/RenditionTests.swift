@@ -15,8 +15,10 @@ final class RenditionTests: XCTestCase {
         let renderer = FakeRenderer()
         renderer.delaySeconds = 0.2
         let library = try folders.library(renderer: renderer)
-        library.refresh()
+        // Stopped first: a first stage started by the scan would examine the photo midway and
+        // give the renditions two versions.
         library.ingest.stop()
+        library.refresh()
         let photo = try XCTUnwrap(library.photo(1))
         let bodies = Mutex<[[UInt8]]>([])
         let region = self.region
