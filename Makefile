@@ -5,26 +5,79 @@ export PATH := $(PATH):/opt/swift/usr/bin
 BIN_RELEASE := .build/release/photoscroll
 BIN_DEBUG := .build/debug/photoscroll
 
-.PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test typecheck fuzz fuzz-build
+.PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test typecheck fuzz fuzz-build fuzz-run \
+        test-stages stage-build stage-typecheck stage-test-deps stage-unit stage-browser stage-fuzz-build stage-fuzz \
+        stage-container-root stage-container-build stage-container test-times
 
-## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests); `make test` gives each 30.
+## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests); `make test` gives each TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 300
+TEST_FUZZ_SECONDS ?= 30
 FUZZ_BIN := .build/fuzz/release/HTTPFuzz
 IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
+## Stages of `make test` that may run at once (2 cores: the builds and the test runs overlap).
+TEST_JOBS ?= 3
+TIMED := scripts/timed.sh
+ROOT := $(shell id -u)
 
 ## Install what is missing, build the release binary, serve http://localhost:8080 (a demo library if no photos are set).
 run: deps release
 	$(BIN_RELEASE) serve
 
-## Install what is missing, build, run every test: Swift unit and live-socket tests, browser tests,
-## container-image checks, and (as root) the boot of the image's runtime stage in a bookworm root.
-test: deps test-deps build
-	$(MAKE) typecheck
-	$(MAKE) unit-test
-	$(MAKE) fuzz FUZZ_SECONDS=30
-	$(MAKE) browser-test
-	@if [ "$$(id -u)" -eq 0 ]; then $(MAKE) test-container; \
-	else echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"; fi
+## Install what is missing, build, run every test: the page's type-check, Swift unit and live-socket
+## tests, browser tests and container-image checks, the request-parser fuzzer, and (as root) the boot
+## of the image's runtime stage in a bookworm root. Stages run at once where they can (TEST_JOBS);
+## each one's output is in build/test-logs/, and a table of what each took is printed at the end.
+test:
+	@rm -rf build/test-times build/test-logs
+	@status=0; $(TIMED) packages scripts/install-deps.sh --packages-only build test $(if $(filter 0,$(ROOT)),container) \
+	    && $(MAKE) --no-print-directory -j$(TEST_JOBS) test-stages || status=$$?; \
+	    scripts/test-times.sh; exit $$status
+
+# The stages and what each waits for. The debug build is shared by the unit tests, the browser
+# tests and the image checks; the fuzzer and the image have builds of their own (AddressSanitizer;
+# release with the Swift runtime linked in), which run beside the tests. The bookworm root is made
+# while everything builds: it needs only the Dockerfile and the network. The Debian packages are
+# installed first, on their own (apt takes one lock); the Python packages beside the build.
+test-stages: stage-typecheck stage-unit stage-browser stage-fuzz stage-container
+
+stage-build:
+	@$(TIMED) build swift build --build-tests
+
+stage-typecheck:
+	@$(TIMED) typecheck tsc -p jsconfig.json
+
+stage-test-deps:
+	@$(TIMED) test-deps scripts/install-deps.sh build test
+
+stage-unit: stage-build
+	@$(TIMED) unit-test scripts/unit-test.py
+
+stage-browser: stage-build stage-test-deps
+	@$(TIMED) browser-test env PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
+
+stage-fuzz-build: stage-build
+	@$(TIMED) fuzz-build $(MAKE) --no-print-directory fuzz-build
+
+stage-fuzz: stage-fuzz-build
+	@$(TIMED) fuzz $(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+
+ifeq ($(ROOT),0)
+stage-container-root:
+	@$(TIMED) container-root python3 Tests/Container/boot_root.py --prepare
+
+stage-container-build: stage-build
+	@$(TIMED) container-build swift build -c release --static-swift-stdlib --product photoscroll
+
+stage-container: stage-container-root stage-container-build
+	@$(TIMED) container-boot bash Tests/Container/run.sh
+else
+stage-container:
+	@echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"
+endif
+
+## The table of what each stage of the last `make test` took (wall and CPU).
+test-times:
+	@scripts/test-times.sh
 
 deps:
 	@scripts/install-deps.sh build
@@ -38,15 +91,17 @@ build:
 release:
 	swift build -c release
 
-unit-test:
-	swift test
+## The Swift tests, each class in a process of its own, UNIT_TEST_JOBS at a time (scripts/unit-test.py;
+## `swift test --filter Target.Class` runs one class the usual way).
+unit-test: build
+	scripts/unit-test.py
 
 ## The page's modules type-checked as they are (// @ts-check, JSDoc types; jsconfig.json): zero errors or it fails.
 typecheck:
 	tsc -p jsconfig.json
 
 ## Browser tests (headless Chromium) and container-image checks, against the real binary.
-browser-test: build
+browser-test: build test-deps
 	PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
 
 ## libFuzzer with AddressSanitizer, FUZZ_SECONDS each: the request parser and the chunked decoder
@@ -54,7 +109,9 @@ browser-test: build
 ## resolved against image sizes and limits (Sources/IIIFFuzz; Fuzz/iiif-corpus, .build/iiif-fuzz-corpus).
 ## A crash stops it with exit 1 and leaves the input as crash-*; replay it with `swift run HTTPFuzz crash-…`
 ## (or IIIFFuzz).
-fuzz: fuzz-build
+fuzz: fuzz-build fuzz-run
+
+fuzz-run:
 	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/ .build/fuzz-corpus Fuzz/corpus
 	$(IIIF_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/iiif- .build/iiif-fuzz-corpus Fuzz/iiif-corpus

@@ -2,8 +2,16 @@
 # Installs the Debian packages (and, for browser tests, the Python packages) that a group needs,
 # skipping whatever is already there. Groups: build, test, bench, container.
 # Uses sudo when not root. Safe to run again and again.
+# --packages-only: the Debian packages alone, not the Python virtualenvs (make test installs
+# those beside the build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+packages_only=false
+if [ "${1:-}" = --packages-only ]; then
+    packages_only=true
+    shift
+fi
 
 packages_for() {
     case "$1" in
@@ -51,7 +59,7 @@ python_312_or_newer() {
 }
 
 for group in "$@"; do
-    if [ "$group" = test ]; then
+    if [ "$group" = test ] && ! $packages_only; then
         # Browser tests: selenium, pytest and iiif-prezi3 in a project-local virtualenv.
         if [ ! -x .venv/bin/pytest ] || ! .venv/bin/python -c 'import selenium, iiif_prezi3, tusclient' 2>/dev/null; then
             python3 -m venv .venv

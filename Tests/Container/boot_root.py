@@ -7,6 +7,7 @@ image's own HEALTHCHECK command, /metrics, JSON logs, SIGTERM ending in exit 0, 
 after SIGKILL that finds intact tiles and catalog.
 
 Usage (as root): python3 Tests/Container/boot_root.py PATH/TO/photoscroll
+       python3 Tests/Container/boot_root.py --prepare      (only make the stage's root)
 The roots are cached under build/container/ (keyed by the stage's RUN lines), so only the first
 run downloads packages. Set DEBIAN_MIRROR to use another mirror. Everything listens on loopback.
 """
@@ -310,6 +311,10 @@ def main() -> int:
     if os.geteuid() != 0:
         print("boot_root.py needs root for debootstrap, mount and chroot.", file=sys.stderr)
         return 2
+    if sys.argv[1:] == ["--prepare"]:
+        # Only the stage's root (make test makes it while the binaries build).
+        stage_root(parse()[-1])
+        return 0
     binary = Path(sys.argv[1]).resolve()
     started = time.monotonic()
     stage = parse()[-1]

@@ -37,7 +37,10 @@ def runtime_stage() -> Stage:
 
 
 def binary() -> Path:
-    """The newest built binary, release or debug: both link the same system libraries."""
+    """PHOTOSCROLL_BIN (what make test checks, while it may be linking a release binary beside),
+    else the newest built binary, release or debug: both link the same system libraries."""
+    if os.environ.get("PHOTOSCROLL_BIN"):
+        return (REPO / os.environ["PHOTOSCROLL_BIN"]).resolve()
     built = [c for c in (REPO / ".build/release/photoscroll", REPO / ".build/debug/photoscroll") if c.exists()]
     if not built:
         pytest.fail("No photoscroll binary: run `swift build` first (make test does).")

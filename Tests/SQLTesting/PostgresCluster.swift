@@ -21,17 +21,46 @@ public final class PostgresCluster: Sendable {
     private static let sharedCluster = Mutex<Result<PostgresCluster, PostgresClusterError>?>(nil)
     private static let running = Mutex<[String: String]>([:])
 
-    /// The process-wide cluster, started on first call.
+    /// The process-wide cluster, started on first call. When the tests run as several processes
+    /// (scripts/unit-test.py sets `PHOTOSCROLL_TEST_RUN_DIRECTORY`), the first process to ask
+    /// starts it for all of them and the runner stops it at the end.
     public static func shared() throws -> PostgresCluster {
         try sharedCluster.withLock { cached -> Result<PostgresCluster, PostgresClusterError> in
             if let cached { return cached }
             let result: Result<PostgresCluster, PostgresClusterError>
-            do { result = .success(try start()) } catch {
+            do {
+                if let run = ProcessInfo.processInfo.environment["PHOTOSCROLL_TEST_RUN_DIRECTORY"], !run.isEmpty {
+                    result = .success(try sharedAcrossProcesses(in: run))
+                } else {
+                    result = .success(try start())
+                }
+            } catch {
                 result = .failure(error as? PostgresClusterError ?? PostgresClusterError("\(error)"))
             }
             cached = result
             return result
         }.get()
+    }
+
+    /// The cluster the processes of one test run share: `RUN/postgres` names it (`port directory
+    /// bin`), written under a lock by the process that started it.
+    private static func sharedAcrossProcesses(in run: String) throws -> PostgresCluster {
+        let lock = open(run + "/postgres.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw PostgresClusterError("cannot open \(run)/postgres.lock: errno \(errno)") }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw PostgresClusterError("cannot lock \(run)/postgres.lock: errno \(errno)") }
+        }
+        defer { flock(lock, LOCK_UN) }
+        let record = run + "/postgres"
+        if let text = try? String(contentsOfFile: record, encoding: .utf8) {
+            let parts = text.split(separator: " ").map(String.init)
+            guard parts.count == 3, let port = Int(parts[0]) else { throw PostgresClusterError("\(record) holds \(text)") }
+            return PostgresCluster(directory: parts[1], port: port, binDirectory: parts[2].trimmingCharacters(in: .newlines))
+        }
+        let cluster = try start(stoppedAtExit: false)
+        try "\(cluster.port) \(cluster.directory) \(cluster.binDirectory)\n".write(toFile: record, atomically: true, encoding: .utf8)
+        return cluster
     }
 
     /// Why PostgreSQL tests cannot run here (the server binaries are not installed), or nil.
@@ -45,7 +74,9 @@ public final class PostgresCluster: Sendable {
     }
 
     /// A new cluster of its own (a few seconds): for tests that stop or restart the server.
-    public static func start() throws -> PostgresCluster {
+    /// It is stopped and deleted when this process exits, unless `stoppedAtExit` is false (a
+    /// cluster shared by the processes of a run, which the runner stops).
+    public static func start(stoppedAtExit: Bool = true) throws -> PostgresCluster {
         let bin = try findBinDirectory()
         let directory = try makeDirectory()
         do {
@@ -57,8 +88,10 @@ public final class PostgresCluster: Sendable {
                 let cluster = PostgresCluster(directory: directory, port: port, binDirectory: bin)
                 do {
                     try cluster.startServer()
-                    running.withLock { $0[directory] = bin }
-                    registerCleanup(directory: directory, bin: bin)
+                    if stoppedAtExit {
+                        running.withLock { $0[directory] = bin }
+                        registerCleanup(directory: directory, bin: bin)
+                    }
                     return cluster
                 } catch {
                     lastError = error
