@@ -30,7 +30,7 @@ run: deps release
 test:
 	@rm -rf build/test-times build/test-logs
 	@status=0; $(TIMED) packages scripts/install-deps.sh --packages-only build test $(if $(filter 0,$(ROOT)),container) \
-	    && $(MAKE) --no-print-directory -j$(TEST_JOBS) test-stages || status=$$?; \
+	    && $(MAKE) --no-print-directory -k -j$(TEST_JOBS) test-stages || status=$$?; \
 	    scripts/test-times.sh; exit $$status
 
 # The stages and what each waits for. The debug build is shared by the unit tests, the browser

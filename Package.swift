@@ -58,17 +58,19 @@ let package = Package(
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
+        // What tests share beyond SQL: scratch files written without an fsync.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "SQLTesting"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite", "SQL", "SQLTesting"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "CSQLite", "SQL", "SQLTesting", "TestSupport"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting", "TestSupport"]),
     ],
     // Swift 6 mode everywhere, tests included: data-race safety is checked, not assumed.
     swiftLanguageModes: [.v6]

@@ -7,11 +7,13 @@ not computing, so classes run side by side finish far sooner than one after anot
 slowest classes of the last run start first (build/unit-test-durations.json), so the run does
 not end waiting for one long class started last. A PostgreSQL cluster is shared by all the
 processes of a run (PHOTOSCROLL_TEST_RUN_DIRECTORY, see Tests/SQLTesting/PostgresCluster.swift)
-and stopped at the end.
+and stopped at the end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when
+it has room: thousands of small files and folders cost a busy disk's journal seconds, memory
+nothing; the tests check what the files hold and how the server treats them, not the disk.
 
 Usage: scripts/unit-test.py [--jobs N] [FILTER…]
     FILTER: a class (`LibraryTests.MoveTests`) or a target (`LibraryTests`); none: every class.
-    env UNIT_TEST_JOBS: processes at once (default 6).
+    env UNIT_TEST_JOBS: processes at once (default 6); UNIT_TEST_DISK_SCRATCH=1: scratch on disk.
 Each class's output is in build/unit-test/logs/CLASS.log; a failing class's is printed.
 """
 from __future__ import annotations
@@ -75,6 +77,26 @@ def run_class(test_bundle: Path, name: str, env: dict[str, str]) -> tuple[str, i
     return name, status, time.monotonic() - started, log.read_text(errors="replace")
 
 
+def scratch_folder() -> str | None:
+    """A folder for the tests' scratch files in /dev/shm when it is a tmpfs with 4 GiB free and
+    TMPDIR is not set already; None to leave TMPDIR as it is."""
+    if os.environ.get("TMPDIR") or os.environ.get("UNIT_TEST_DISK_SCRATCH"):
+        return None
+    try:
+        with open("/proc/mounts") as mounts:
+            if not any(line.split()[1] == "/dev/shm" and line.split()[2] == "tmpfs" for line in mounts):
+                return None
+        stats = os.statvfs("/dev/shm")
+    except OSError:
+        return None
+    if stats.f_bavail * stats.f_frsize < 4 << 30:
+        return None
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="photoscroll-tests-", dir="/dev/shm")
+    os.chmod(folder, 0o1777)  # the PostgreSQL server runs as its own user and makes its folder here too
+    return folder
+
+
 def stop_shared_postgres(run: Path) -> None:
     record = run / "postgres"
     if not record.exists():
@@ -101,6 +123,9 @@ def main() -> int:
     (RUN / "logs").mkdir(parents=True)
     (RUN / "shared").mkdir()
     env = dict(os.environ, PHOTOSCROLL_TEST_RUN_DIRECTORY=str(RUN / "shared"))
+    scratch = scratch_folder()
+    if scratch:
+        env["TMPDIR"] = scratch
 
     started = time.monotonic()
     durations: dict[str, float] = {}
@@ -125,6 +150,8 @@ def main() -> int:
                     print(f"FAILED {name} (exit {status}, {seconds:.1f} s)", flush=True)
     finally:
         stop_shared_postgres(RUN / "shared")
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     previous = {}
     try:

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Library
 import Synchronization
+import TestSupport
 
 /// Tiles and thumbnails as canned bytes, and photos as text files `canned WxH`: what the routes
 /// need from a renderer, with no libvips anywhere. A tile is the same bytes whether it was
@@ -14,7 +15,7 @@ final class CannedRendering: PhotoRendering {
 
     /// Writes a canned photo of `width` × `height`.
     static func write(to path: String, width: Int, height: Int) {
-        FileManager.default.createFile(atPath: path, contents: Data("canned \(width)x\(height)\n".utf8))
+        ScratchFile.write("canned \(width)x\(height)\n", to: path)
     }
 
     /// The bytes of `tile` (nil: the thumbnail) of the photo at `source`.
@@ -42,11 +43,11 @@ final class CannedRendering: PhotoRendering {
             for x in 0..<grid.columns {
                 for y in 0..<grid.rows {
                     let tile = TileCoordinate(z: z, x: x, y: y)
-                    FileManager.default.createFile(atPath: tilePath(in: staging, tile), contents: Data(Self.bytes(tile, of: source)))
+                    ScratchFile.write(Self.bytes(tile, of: source), to: tilePath(in: staging, tile))
                 }
             }
         }
-        FileManager.default.createFile(atPath: thumbnailPath(in: staging), contents: Data(Self.bytes(nil, of: source)))
+        ScratchFile.write(Self.bytes(nil, of: source), to: thumbnailPath(in: staging))
         if rename(staging, directory) != 0 { try? FileManager.default.removeItem(atPath: staging) }
         return pyramid
     }

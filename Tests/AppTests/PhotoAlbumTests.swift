@@ -3,6 +3,7 @@ import HTTP
 import Imaging
 import Library
 import Observability
+import TestSupport
 import XCTest
 @testable import App
 
@@ -66,8 +67,7 @@ final class PhotoAlbumTests: XCTestCase {
 
     func write(_ root: String, _ relative: String, taken: String) throws {
         let path = root + "/photos/" + relative
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("400x300\n\(taken)".utf8)))
+        XCTAssertTrue(ScratchFile.write("400x300\n\(taken)", to: path))
     }
 
     func get(_ f: Fixture, _ target: String) throws -> [String: Any] {

@@ -3,6 +3,7 @@ import HTTP
 import Imaging
 import Library
 import Observability
+import TestSupport
 import XCTest
 @testable import App
 
@@ -18,7 +19,7 @@ final class TextRenderer: PhotoRendering, Sendable {
     func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
         let size = try probe(source)
         try FileManager.default.createDirectory(atPath: directory + "/0", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/thumbnail.jpg", contents: Data("thumbnail".utf8))
+        ScratchFile.write("thumbnail", to: directory + "/thumbnail.jpg")
         return TilePyramid(width: size.width, height: size.height, tileSize: 256)
     }
 
@@ -46,7 +47,7 @@ final class PhotoListingTests: XCTestCase {
         for i in 1...count {
             let folder = photos + "/\(2000 + i / 1000)/\(String(format: "%02d", i % 12 + 1))"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: folder + "/img\(i).jpg", contents: Data("\(400 + i % 3 * 100)x300\n\(i)".utf8))
+            ScratchFile.write("\(400 + i % 3 * 100)x300\n\(i)", to: folder + "/img\(i).jpg")
         }
         let library = try PhotoLibrary(
             configuration: LibraryConfiguration(photosDirectory: photos, dataDirectory: root + "/data", ingestConcurrency: 1,
@@ -190,7 +191,7 @@ final class PhotoListingTests: XCTestCase {
         XCTAssertTrue(stream.waitFor { $0.contains("\"changed\":[{") })
 
         // A batch too large to be worth sending is a reset.
-        for i in 0..<60 { FileManager.default.createFile(atPath: f.photos + "/more\(i).jpg", contents: Data("10x10\n".utf8)) }
+        for i in 0..<60 { ScratchFile.write("10x10\n", to: f.photos + "/more\(i).jpg") }
         f.library.refresh()
         XCTAssertTrue(stream.waitFor { $0.contains("event: reset\ndata: {\"total\":80}") })
         stream.hangUp()

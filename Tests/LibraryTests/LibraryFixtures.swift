@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Library
 import Observability
+import TestSupport
 import XCTest
 
 /// A renderer that never touches libvips: a "photo" is a text file `fake WxH`, tiles are text.
@@ -38,11 +39,10 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: "\(staging)/\(z)", withIntermediateDirectories: true)
             let grid = pyramid.grid(z)!
             for x in 0..<grid.columns { for y in 0..<grid.rows {
-                FileManager.default.createFile(atPath: tilePath(in: staging, TileCoordinate(z: z, x: x, y: y)),
-                                               contents: Data("disk \(z)/\(x)/\(y)".utf8))
+                ScratchFile.write("disk \(z)/\(x)/\(y)", to: tilePath(in: staging, TileCoordinate(z: z, x: x, y: y)))
             } }
         }
-        FileManager.default.createFile(atPath: staging + "/thumbnail.jpg", contents: Data("disk thumbnail".utf8))
+        ScratchFile.write("disk thumbnail", to: staging + "/thumbnail.jpg")
         if rename(staging, directory) != 0 { try? FileManager.default.removeItem(atPath: staging) }
         return pyramid
     }
@@ -98,8 +98,7 @@ struct Folders {
 
     /// The same at a path, for closures that run on other threads (a `Folders` holds its test case).
     static func fake(at path: String, _ width: Int, _ height: Int, extra: String = "") {
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data("fake \(width)x\(height)\n\(extra)".utf8))
+        ScratchFile.write("fake \(width)x\(height)\n\(extra)", to: path)
     }
 
     /// The fingerprint of a file, as a scan takes it.

@@ -1,3 +1,4 @@
+import Observability
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,10 +20,11 @@ public struct StaticFiles: Sendable {
     public static let cachedFileLimit = 256 * 1024
 
     /// Serves `root`; at most `cacheBytes` of small files (and their gzip forms) stay in memory.
-    public init(root: String, cacheBytes: Int = 32 << 20) {
+    /// `clock` times how long a path's resolution is trusted.
+    public init(root: String, cacheBytes: Int = 32 << 20, clock: any MonotonicClock = SystemClock()) {
         self.root = root
         self.cache = StaticFileCache(capacityBytes: cacheBytes)
-        self.resolver = StaticPathResolver(root: root)
+        self.resolver = StaticPathResolver(root: root, clock: clock)
     }
 
     /// Registers `GET /` (index.html) and `GET /*path`, under `access`.

@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 import XCTest
 @testable import HTTP
 
@@ -27,8 +28,11 @@ final class StaticFilesTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: (root as NSString).deletingLastPathComponent)
     }
 
+    /// Times how long a resolution is remembered: moved by the tests, never slept through.
+    let clock = ManualClock()
+
     func makeServer() throws -> LiveServer {
-        let files = StaticFiles(root: root)
+        let files = StaticFiles(root: root, clock: clock)
         return try LiveServer { router in
             router.get("/api", execution: .inline) { _ in HTTPResponse() }
             files.register(on: &router)
@@ -77,7 +81,7 @@ final class StaticFilesTests: XCTestCase {
         let live = try makeServer()
         defer { live.stop() }
         let first = try HTTPClient.get(url: live.url("/style.css"))
-        Thread.sleep(forTimeInterval: 0.01)
+        // Another size and another inode (written aside, renamed over): no wait for the mtime to move.
         try "body{color:red}".write(toFile: root + "/style.css", atomically: true, encoding: .utf8)
         let second = try HTTPClient.get(url: live.url("/style.css"))
         XCTAssertEqual(String(decoding: second.body, as: UTF8.self), "body{color:red}")
@@ -159,7 +163,7 @@ final class StaticFilesTests: XCTestCase {
             }
         }
         // After the remembered resolution expires the answer is the same.
-        Thread.sleep(forTimeInterval: StaticPathResolver.lifetimeSeconds + 0.1)
+        clock.advance(by: StaticPathResolver.lifetimeSeconds + 0.1)
         for path in ["/style.css", "/big.webp", "/js/app.js"] { XCTAssertEqual(try get(path).status, 404, path) }
     }
 

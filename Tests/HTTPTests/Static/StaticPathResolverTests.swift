@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 import XCTest
 @testable import HTTP
 
@@ -29,6 +30,19 @@ final class StaticPathResolverTests: XCTestCase {
         }
         XCTAssertEqual(try resolver.resolve(target: "/"), resolver.resolve("index.html"))
         XCTAssertNil(try resolver.resolve(target: "/css/missing.css"))
+    }
+
+    /// A resolution is trusted for `lifetimeSeconds` on the resolver's clock, then looked up again.
+    func testARememberedResolutionExpiresAfterItsLifetime() throws {
+        let clock = ManualClock()
+        let resolver = StaticPathResolver(root: root.path, clock: clock)
+        XCTAssertNil(try resolver.resolve(target: "/late.css"))
+        try "late".write(to: root.appendingPathComponent("late.css"), atomically: true, encoding: .utf8)
+        clock.advance(by: StaticPathResolver.lifetimeSeconds * 0.9)
+        XCTAssertNil(try resolver.resolve(target: "/late.css"), "still the remembered answer")
+        clock.advance(by: StaticPathResolver.lifetimeSeconds * 0.2)
+        XCTAssertEqual(try resolver.resolve(target: "/late.css"), resolver.resolve("late.css"))
+        XCTAssertNotNil(resolver.resolve("late.css"))
     }
 
     func testRefusedTargetsAreRefusedEveryTime() {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Files a test makes for itself, written without an fsync.
+///
+/// Foundation's writes (`FileManager.createFile`, `Data.write`, `String.write`) fsync every
+/// file, atomic or not: a few milliseconds each on an idle disk, tens on a busy one, which made
+/// a test that lays out a thousand photos wait a minute for the disk. A test's scratch files
+/// need no durability; they are written with plain open/write/close.
+public enum ScratchFile {
+    /// Writes `bytes` to `path` (replacing it), making the folders above it; false when it cannot.
+    @discardableResult
+    public static func write(_ bytes: some Collection<UInt8>, to path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let array = Array(bytes)
+        return array.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `path`.
+    @discardableResult
+    public static func write(_ text: String, to path: String) -> Bool { write(Array(text.utf8), to: path) }
+}
