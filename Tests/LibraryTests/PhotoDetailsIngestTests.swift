@@ -157,7 +157,8 @@ final class PhotoDetailsIngestTests: XCTestCase {
         let library = try folders.library(renderer: renderer)
         library.refresh()
         XCTAssertEqual(library.photos.map(\.status), [.ready, .ready], "the pyramids are still the photos'")
-        XCTAssertEqual(library.photos.map(\.takenSource), [.file, .file], "until the headers are read")
+        // (Whether the headers are still unread here depends on the background pass that
+        // `refresh` started; the migrated rows above already showed them unread.)
         // The full scan started the same pass in the background; whichever runs it reads both,
         // and the pass ends with the rows written.
         let store = try SQLCatalogStore(path: folders.data + "/catalog.sqlite")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Files a test makes for itself, written without an fsync.
 ///
@@ -8,17 +9,20 @@ import Foundation
 /// need no durability; they are written with plain open/write/close.
 public enum ScratchFile {
     /// Writes `bytes` to `path` (replacing it), making the folders above it; false when it cannot.
+    /// The file appears whole, as Foundation's atomic writes make it: written beside under a
+    /// hidden name, then renamed into place (a watcher never sees it half written).
     @discardableResult
     public static func write(_ bytes: some Collection<UInt8>, to path: String) -> Bool {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let name = (path as NSString).lastPathComponent
+        let staging = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(counter.add(1, ordering: .relaxed).newValue).scratch"
+        let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
-        defer { close(fd) }
         let array = Array(bytes)
-        return array.withUnsafeBytes { raw in
+        let written = array.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
                 let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
@@ -28,7 +32,15 @@ public enum ScratchFile {
             }
             return true
         }
+        close(fd)
+        guard written, rename(staging, path) == 0 else {
+            unlink(staging)
+            return false
+        }
+        return true
     }
+
+    private static let counter = Atomic<Int>(0)
 
     /// Writes `text` as UTF-8 to `path`.
     @discardableResult
