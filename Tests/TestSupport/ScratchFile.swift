@@ -17,8 +17,8 @@ public enum ScratchFile {
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        let name = (path as NSString).lastPathComponent
-        let staging = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(counter.add(1, ordering: .relaxed).newValue).scratch"
+        // A short name of its own: the file's may already be as long as a name can be.
+        let staging = (folder.isEmpty ? "" : folder + "/") + ".scratch-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)"
         let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         let array = Array(bytes)
