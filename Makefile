@@ -14,8 +14,11 @@ FUZZ_SECONDS ?= 300
 TEST_FUZZ_SECONDS ?= 30
 FUZZ_BIN := .build/fuzz/release/HTTPFuzz
 IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
-## Stages of `make test` that may run at once (2 cores: the builds and the test runs overlap).
-TEST_JOBS ?= 3
+## Stages of `make test` that may run at once. The test runs mostly wait, so the builds of the
+## fuzzer and of the image's binary run beside them at a lower priority (nice), using what the
+## tests leave of the processors without slowing them.
+TEST_JOBS ?= 4
+NICE := nice -n 10
 TIMED := scripts/timed.sh
 ROOT := $(shell id -u)
 
@@ -31,13 +34,17 @@ test:
 	@rm -rf build/test-times build/test-logs
 	@status=0; $(TIMED) packages scripts/install-deps.sh --packages-only build test $(if $(filter 0,$(ROOT)),container) \
 	    && $(MAKE) --no-print-directory -k -j$(TEST_JOBS) test-stages || status=$$?; \
-	    scripts/test-times.sh; exit $$status
+	    for s in build/unit-test/summary.txt build/browser-test/summary.txt; do [ -f $$s ] && cat $$s; done; \
+	    scripts/test-times.sh; echo "load average at the end: $$(cut -d' ' -f1-3 /proc/loadavg)"; exit $$status
 
 # The stages and what each waits for. The debug build is shared by the unit tests, the browser
 # tests and the image checks; the fuzzer and the image have builds of their own (AddressSanitizer;
-# release with the Swift runtime linked in), which run beside the tests. The bookworm root is made
-# while everything builds: it needs only the Dockerfile and the network. The Debian packages are
-# installed first, on their own (apt takes one lock); the Python packages beside the build.
+# release with the Swift runtime linked in), which run beside the tests, niced, and after the
+# debug build, which the tests wait for (and whose .build folder the release build locks). The
+# bookworm root is made while everything builds: it needs only the Dockerfile and the network.
+# The Debian packages are installed first, on their own (apt takes one lock); the Python
+# packages beside the build. The unit and browser runners print their slowest classes, files and
+# tests; make test prints those lists and the table of the stages at the end.
 test-stages: stage-typecheck stage-unit stage-browser stage-fuzz stage-container
 
 stage-build:
@@ -53,10 +60,10 @@ stage-unit: stage-build
 	@$(TIMED) unit-test scripts/unit-test.py
 
 stage-browser: stage-build stage-test-deps
-	@$(TIMED) browser-test env PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
+	@$(TIMED) browser-test env PHOTOSCROLL_BIN=$(BIN_DEBUG) scripts/browser-test.py
 
 stage-fuzz-build: stage-build
-	@$(TIMED) fuzz-build $(MAKE) --no-print-directory fuzz-build
+	@$(TIMED) fuzz-build $(NICE) $(MAKE) --no-print-directory fuzz-build
 
 stage-fuzz: stage-fuzz-build
 	@$(TIMED) fuzz $(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
@@ -66,7 +73,7 @@ stage-container-root:
 	@$(TIMED) container-root python3 Tests/Container/boot_root.py --prepare
 
 stage-container-build: stage-build
-	@$(TIMED) container-build swift build -c release --static-swift-stdlib --product photoscroll
+	@$(TIMED) container-build $(NICE) swift build -c release --static-swift-stdlib --product photoscroll
 
 stage-container: stage-container-root stage-container-build
 	@$(TIMED) container-boot bash Tests/Container/run.sh
@@ -100,9 +107,11 @@ unit-test: build
 typecheck:
 	tsc -p jsconfig.json
 
-## Browser tests (headless Chromium) and container-image checks, against the real binary.
+## Browser tests (headless Chromium) and container-image checks, against the real binary: each test
+## file a pytest process, BROWSER_TEST_JOBS at once (scripts/browser-test.py; `.venv/bin/pytest -q
+## Tests/Browser/test_x.py` runs one file the usual way).
 browser-test: build test-deps
-	PHOTOSCROLL_BIN=$(BIN_DEBUG) .venv/bin/pytest -q Tests/Browser Tests/Container
+	PHOTOSCROLL_BIN=$(BIN_DEBUG) scripts/browser-test.py
 
 ## libFuzzer with AddressSanitizer, FUZZ_SECONDS each: the request parser and the chunked decoder
 ## (Sources/HTTPFuzz; seeds in Fuzz/corpus, finds in .build/fuzz-corpus), then IIIF image requests

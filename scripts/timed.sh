@@ -4,8 +4,9 @@
 # inflate the way it inflates wall time. `scripts/test-times.sh` prints the records.
 #
 # Usage: scripts/timed.sh NAME COMMAND [ARG…]
-# The command's output goes to build/test-logs/NAME.log and, when STAGE_OUTPUT=all or the
-# stage fails, to the terminal as well; the exit status is the command's.
+# The command's output goes to build/test-logs/NAME.log and, when STAGE_OUTPUT=all, to the
+# terminal as well; when the stage fails, its last STAGE_FAILURE_LINES (400) lines are printed,
+# each marked with the stage's name. The exit status is the command's.
 set -uo pipefail
 name="$1"
 shift
@@ -26,7 +27,7 @@ echo "$name $wall $user $sys $status $start" > "build/test-times/$name"
 rm -f "build/test-times/$name.raw"
 if [ "$status" -ne 0 ]; then
     echo "[$(date +%H:%M:%S)] $name: FAILED (exit $status) after ${wall}s; the end of $log:"
-    tail -n 60 "$log" | sed 's/^/    /'
+    tail -n "${STAGE_FAILURE_LINES:-400}" "$log" | sed "s/^/    [$name] /"
 else
     echo "[$(date +%H:%M:%S)] $name: done in ${wall}s (CPU ${user}s user, ${sys}s system)"
 fi

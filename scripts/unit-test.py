@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """Runs the Swift tests (the built test bundle) with each test class in a process of its own,
-several at a time, and says which failed.
+several at a time, and says which failed (scripts/testrun.py).
 
-Most of the tests' time is spent waiting (sockets, child processes, the database, the clock),
-not computing, so classes run side by side finish far sooner than one after another. The
-slowest classes of the last run start first (build/unit-test-durations.json), so the run does
-not end waiting for one long class started last. A PostgreSQL cluster is shared by all the
-processes of a run (PHOTOSCROLL_TEST_RUN_DIRECTORY, see Tests/SQLTesting/PostgresCluster.swift)
-and stopped at the end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when
-it has room: thousands of small files and folders cost a busy disk's journal seconds, memory
-nothing; the tests check what the files hold and how the server treats them, not the disk.
+The classes that take longest run a process per test, so no one class is the run's tail; which
+those are comes from the last run (build/unit-test-durations.json), or, on a fresh checkout,
+from SLOW below. A PostgreSQL cluster is shared by all the processes of a run
+(PHOTOSCROLL_TEST_RUN_DIRECTORY, see Tests/SQLTesting/PostgresCluster.swift) and stopped at the
+end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when it has room:
+thousands of small files and folders cost a busy disk's journal seconds, memory nothing; the
+tests check what the files hold and how the server treats them, not the disk.
 
 Usage: scripts/unit-test.py [--jobs N] [FILTER…]
     FILTER: a class (`LibraryTests.MoveTests`) or a target (`LibraryTests`); none: every class.
-    env UNIT_TEST_JOBS: processes at once (default 6); UNIT_TEST_DISK_SCRATCH=1: scratch on disk.
-Each class's output is in build/unit-test/logs/CLASS.log; a failing class's is printed.
+    env UNIT_TEST_JOBS: processes at once (default 6); UNIT_TEST_DISK_SCRATCH=1: scratch on disk;
+    UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 600).
+Each process's output is in build/unit-test/logs/NAME.log; a failing one's is printed.
 """
 from __future__ import annotations
 
@@ -23,58 +23,67 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import testrun  # noqa: E402
+
+REPO = testrun.REPO
 RUN = REPO / "build" / "unit-test"
 DURATIONS = REPO / "build" / "unit-test-durations.json"
-# Without a previous run, targets whose classes tend to be long start first.
-TARGET_ORDER = ["LibraryTests", "AppTests", "SQLTests", "ImagingTests", "CommentsTests", "HTTPTests"]
+# A class whose last run took longer than this runs a process per test.
+SPLIT_SECONDS = 30.0
+# What took longest when this was written (seconds, a loaded 2-core machine): on a fresh checkout
+# these start first, a process per test. The last run's durations, when there are any, win.
+SLOW = {"AppTests.ReplicaLiveTests": 120, "AppTests.IIIFRoutesTests": 62, "ImagingTests.PyramidBuildTests": 44,
+        "ImagingTests.FormatTests": 42, "ImagingTests.OrientationTests": 41, "ImagingTests.RegionRenderingTests": 39,
+        "ImagingTests.RenderStopTests": 34, "LibraryTests.MoveTests": 32, "LibraryTests.HostileFolderTests": 29}
 EXECUTED = re.compile(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?")
+TEST_CASE = re.compile(r"Test Case '(\S+)' (?:passed|failed|skipped) \((\d+(?:\.\d+)?) seconds\)")
 
 
 def bundle() -> Path:
-    swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
-    bin_path = subprocess.run([swift, "build", "--show-bin-path"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-    path = Path(bin_path) / "PhotoScrollPackageTests.xctest"
+    # .build/debug without asking SwiftPM: `swift build --show-bin-path` waits for the build
+    # folder's lock, which a release build beside (make test) holds for minutes.
+    path = REPO / ".build" / "debug" / "PhotoScrollPackageTests.xctest"
+    if not path.exists():
+        swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
+        bin_path = subprocess.run([swift, "build", "--show-bin-path"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        path = Path(bin_path) / "PhotoScrollPackageTests.xctest"
     if not path.exists():
         sys.exit(f"{path} is not built: run `swift build --build-tests` first")
     return path
 
 
-def classes(test_bundle: Path, filters: list[str]) -> list[str]:
+def tests(test_bundle: Path, filters: list[str]) -> dict[str, list[str]]:
+    """Class → its tests (`Target.Class/testName`), as the bundle lists them."""
     listed = subprocess.run([str(test_bundle), "--list-tests"], capture_output=True, text=True, check=True).stdout
-    names = sorted({line.split("/")[0] for line in listed.splitlines() if "/" in line})
+    found: dict[str, list[str]] = {}
+    for line in listed.splitlines():
+        if "/" in line:
+            found.setdefault(line.split("/")[0].strip(), []).append(line.strip())
     if filters:
-        names = [n for n in names if any(n == f or n.startswith(f + ".") for f in filters)]
-    return names
+        found = {name: t for name, t in found.items() if any(name == f or name.startswith(f + ".") for f in filters)}
+    return found
 
 
-def ordered(names: list[str]) -> list[str]:
+def units(test_bundle: Path, found: dict[str, list[str]]) -> list[testrun.Unit]:
     try:
         last = json.loads(DURATIONS.read_text())
     except (OSError, ValueError):
         last = {}
-
-    def key(name: str):
-        target = name.split(".")[0]
-        rank = TARGET_ORDER.index(target) if target in TARGET_ORDER else len(TARGET_ORDER)
-        return (-last.get(name, 0.0), rank, name)
-
-    return sorted(names, key=key)
-
-
-def run_class(test_bundle: Path, name: str, env: dict[str, str]) -> tuple[str, int, float, str]:
-    log = RUN / "logs" / f"{name}.log"
-    started = time.monotonic()
-    with open(log, "wb") as out:
-        status = subprocess.run([str(test_bundle), name], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
-    return name, status, time.monotonic() - started, log.read_text(errors="replace")
+    made = []
+    for name, its_tests in sorted(found.items()):
+        seconds = last.get(name, sum(last.get(t, 0.0) for t in its_tests) or SLOW.get(name, 0.0))
+        if seconds > SPLIT_SECONDS and len(its_tests) > 1:
+            per_test = seconds / len(its_tests)
+            made += [testrun.Unit(t, [str(test_bundle), t], hint=per_test) for t in its_tests]
+        else:
+            made.append(testrun.Unit(name, [str(test_bundle), name], hint=seconds))
+    return made
 
 
 def scratch_folder() -> str | None:
@@ -91,7 +100,6 @@ def scratch_folder() -> str | None:
         return None
     if stats.f_bavail * stats.f_frsize < 4 << 30:
         return None
-    import tempfile
     folder = tempfile.mkdtemp(prefix="photoscroll-tests-", dir="/dev/shm")
     os.chmod(folder, 0o1777)  # the PostgreSQL server runs as its own user and makes its folder here too
     return folder
@@ -116,59 +124,63 @@ def main() -> int:
     args = parser.parse_args()
 
     test_bundle = bundle()
-    names = ordered(classes(test_bundle, args.filters))
-    if not names:
+    found = tests(test_bundle, args.filters)
+    if not found:
         sys.exit(f"no test class matches {args.filters}")
+    todo = units(test_bundle, found)
     shutil.rmtree(RUN, ignore_errors=True)
-    (RUN / "logs").mkdir(parents=True)
-    (RUN / "shared").mkdir()
+    (RUN / "shared").mkdir(parents=True)
     env = dict(os.environ, PHOTOSCROLL_TEST_RUN_DIRECTORY=str(RUN / "shared"))
     scratch = scratch_folder()
     if scratch:
         env["TMPDIR"] = scratch
 
-    started = time.monotonic()
-    durations: dict[str, float] = {}
-    failed: list[tuple[str, int, str]] = []
-    executed = skipped = failures = 0
-    # A stopped run still stops the shared server.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    counts = {"executed": 0, "skipped": 0, "failures": 0}
+    test_seconds: dict[str, float] = {}
+
+    def passed(unit: testrun.Unit, log: str) -> bool:
+        executed = EXECUTED.findall(log)
+        for name, seconds in TEST_CASE.findall(log):
+            test_seconds[name] = float(seconds)
+        if executed:
+            n, s, f = executed[-1]
+            counts["executed"] += int(n)
+            counts["skipped"] += int(s or 0)
+            counts["failures"] += int(f)
+        return unit.status == 0 and bool(executed)
+
     try:
-        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [pool.submit(run_class, test_bundle, name, env) for name in names]
-            for future in as_completed(futures):
-                name, status, seconds, output = future.result()
-                durations[name] = round(seconds, 2)
-                counts = EXECUTED.findall(output)
-                if counts:
-                    n, s, f = counts[-1]
-                    executed += int(n)
-                    skipped += int(s or 0)
-                    failures += int(f)
-                if status != 0 or not counts:
-                    failed.append((name, status, output))
-                    print(f"FAILED {name} (exit {status}, {seconds:.1f} s)", flush=True)
+        outcome = testrun.run(todo, args.jobs, RUN / "logs", env, DURATIONS, passed,
+                              float(os.environ.get("UNIT_TIMEOUT", "600")))
     finally:
         stop_shared_postgres(RUN / "shared")
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
 
-    previous = {}
+    # The durations kept for next time: a class's, or its tests', as it ran this time.
     try:
-        previous = json.loads(DURATIONS.read_text())
+        kept = json.loads(DURATIONS.read_text())
+        for unit in outcome.units:
+            if "/" in unit.name:
+                kept.pop(unit.name.split("/")[0], None)
+            else:
+                kept = {k: v for k, v in kept.items() if not k.startswith(unit.name + "/")}
+        DURATIONS.write_text(json.dumps(kept, indent=0, sort_keys=True))
     except (OSError, ValueError):
         pass
-    DURATIONS.write_text(json.dumps({**previous, **durations}, indent=0, sort_keys=True))
-
-    for name, status, output in failed:
-        print(f"\n==== {name} (exit {status}); build/unit-test/logs/{name}.log ends:")
-        lines = [line for line in output.splitlines() if "error:" in line or "Fatal error" in line or "failed" in line]
-        print("\n".join(lines[-40:]) if lines else "\n".join(output.splitlines()[-40:]))
-    slowest = sorted(durations.items(), key=lambda item: -item[1])[:5]
-    print(f"\n{len(names)} classes, {executed} tests ({skipped} skipped), {failures} failures, "
-          f"{len(failed)} classes failed, in {time.monotonic() - started:.1f} s with {args.jobs} at once. "
-          f"Slowest: " + ", ".join(f"{name.split('.')[-1]} {seconds:.1f} s" for name, seconds in slowest))
-    return 1 if failed else 0
+    # A class split into tests counts as the sum of its tests.
+    per_class: dict[str, float] = {}
+    for unit in outcome.units:
+        per_class[unit.name.split("/")[0]] = per_class.get(unit.name.split("/")[0], 0.0) + unit.seconds
+    testrun.report_failures(outcome.failed)
+    with testrun.summary(RUN / "summary.txt"):
+        testrun.report_slowest("test classes (seconds of their processes)", per_class)
+        testrun.report_slowest("tests (as XCTest timed them)", test_seconds)
+        print(f"\n{len(found)} classes in {len(outcome.units)} processes, {counts['executed']} tests "
+              f"({counts['skipped']} skipped), {counts['failures']} failures, {len(outcome.failed)} processes failed"
+              f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "
+              f"{outcome.seconds:.1f} s with {args.jobs} at once.")
+    return 1 if outcome.failed else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Runs the browser tests (Tests/Browser) and the container-image checks (Tests/Container) with
+each test file in a pytest process of its own, several at a time (scripts/testrun.py), and says
+which failed.
+
+The tests mostly wait (for a server, for the page, for Chromium), so files side by side finish
+far sooner than one after another. Each process has its own Chromium (conftest.SharedBrowser)
+and its own servers on port 0 with their own folders; files that use the 2,500-photo collection
+server (`collection_server`) share one process, so it is made once.
+
+Usage: scripts/browser-test.py [--jobs N] [FILE…]
+    env BROWSER_TEST_JOBS: processes at once (default 3); PHOTOSCROLL_BIN: the server binary;
+    UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 900).
+Each process's output is in build/browser-test/logs/NAME.log; a failing one's is printed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import testrun  # noqa: E402
+
+REPO = testrun.REPO
+RUN = REPO / "build" / "browser-test"
+DURATIONS = REPO / "build" / "browser-test-durations.json"
+# Session fixtures too costly to make in more than one process: the files using one run together.
+SHARED = ["collection_server"]
+OUTCOME = re.compile(r"^=*\s*((?:\d+ \w+(?:, )?)+|no tests ran) in [\d.]+s")
+DURATION = re.compile(r"^(\d+(?:\.\d+)?)s (?:setup|call|teardown)\s+(\S+)$")
+
+
+def files(given: list[str]) -> list[Path]:
+    if given:
+        return [Path(f).resolve() for f in given]
+    return sorted((REPO / "Tests" / "Browser").glob("test_*.py")) + sorted((REPO / "Tests" / "Container").glob("test_*.py"))
+
+
+def groups(paths: list[Path]) -> list[list[Path]]:
+    together: dict[str, list[Path]] = {}
+    alone: list[list[Path]] = []
+    for path in paths:
+        text = path.read_text(errors="replace")
+        shared = next((fixture for fixture in SHARED if re.search(rf"\b{fixture}\b", text)), None)
+        if shared:
+            together.setdefault(shared, []).append(path)
+        else:
+            alone.append([path])
+    return alone + list(together.values())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("BROWSER_TEST_JOBS", "3")))
+    parser.add_argument("files", nargs="*")
+    args = parser.parse_args()
+
+    pytest = REPO / ".venv" / "bin" / "pytest"
+    if not pytest.exists():
+        sys.exit(f"{pytest} is missing: run `scripts/install-deps.sh build test` first")
+    todo = []
+    for group in groups(files(args.files)):
+        name = "+".join(p.stem for p in group)
+        rel = [str(p.relative_to(REPO)) for p in group]
+        todo.append(testrun.Unit(name, [str(pytest), "-q", "-rfEs", "--durations=0", "--durations-min=1", *rel]))
+    shutil.rmtree(RUN, ignore_errors=True)
+    env = dict(os.environ)
+
+    counts: dict[str, str] = {}
+    test_seconds: dict[str, float] = {}
+
+    def passed(unit: testrun.Unit, log: str) -> bool:
+        for line in log.splitlines():
+            match = DURATION.match(line.strip())
+            if match:
+                test_seconds[match.group(2)] = test_seconds.get(match.group(2), 0.0) + float(match.group(1))
+        outcome = [m.group(1) for m in map(OUTCOME.match, log.splitlines()) if m]
+        counts[unit.name] = outcome[-1] if outcome else "no summary"
+        return unit.status == 0
+
+    outcome = testrun.run(todo, args.jobs, RUN / "logs", env, DURATIONS, passed,
+                          float(os.environ.get("UNIT_TIMEOUT", "900")))
+    testrun.report_failures(outcome.failed)
+    with testrun.summary(RUN / "summary.txt"):
+        testrun.report_slowest("test files (seconds of their processes)", {u.name: u.seconds for u in outcome.units})
+        testrun.report_slowest("tests (setup + call + teardown, as pytest timed them)", test_seconds)
+        print()
+        for unit in sorted(outcome.units, key=lambda u: u.name):
+            print(f"  {unit.name}: {counts.get(unit.name, '?')} ({unit.seconds:.1f} s)")
+        print(f"{len(outcome.units)} processes, {len(outcome.failed)} failed"
+              f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "
+              f"{outcome.seconds:.1f} s with {args.jobs} at once.")
+    return 1 if outcome.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

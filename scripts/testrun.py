@@ -1,0 +1,170 @@
+"""What scripts/unit-test.py and scripts/browser-test.py share: run a list of test units (a test
+class, a test, a test file), each a process of its own with its output in a log file, several at
+once, the longest of the last run first; stop a unit that overruns its time; then say what
+failed, with its log, and which units and tests took longest.
+
+Most of the tests' time is spent waiting (sockets, child processes, a browser, the database, the
+clock), not computing, so units run side by side finish far sooner than one after another.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Unit:
+    name: str                       # what the summary calls it
+    command: list[str]
+    hint: float = 0.0               # seconds it is expected to take without a previous run
+    log: Path = field(default=Path())
+    status: int = 0
+    seconds: float = 0.0
+    timed_out: bool = False
+
+
+@dataclass
+class Outcome:
+    units: list[Unit]
+    failed: list[Unit]
+    seconds: float
+
+
+_running: set[subprocess.Popen] = set()
+_running_lock = threading.Lock()
+
+
+def _stop_all(*_):
+    """A stopped run stops its units too (each leads a process group of its own)."""
+    with _running_lock:
+        for process in _running:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+    sys.exit(143)
+
+
+def order(units: list[Unit], durations: Path) -> list[Unit]:
+    """Longest first: last run's seconds (build/…-durations.json), else the unit's hint."""
+    try:
+        last = json.loads(durations.read_text())
+    except (OSError, ValueError):
+        last = {}
+    return sorted(units, key=lambda u: (-last.get(u.name, u.hint), u.name))
+
+
+def _run(unit: Unit, env: dict[str, str], timeout: float) -> Unit:
+    started = time.monotonic()
+    with open(unit.log, "wb") as out:
+        process = subprocess.Popen(unit.command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        with _running_lock:
+            _running.add(process)
+        try:
+            unit.status = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            unit.timed_out = True
+            os.killpg(process.pid, signal.SIGKILL)
+            unit.status = process.wait()
+            out.write(f"\n[runner] stopped after {timeout:.0f} s (UNIT_TIMEOUT)\n".encode())
+        finally:
+            with _running_lock:
+                _running.discard(process)
+    unit.seconds = time.monotonic() - started
+    return unit
+
+
+def run(units: list[Unit], jobs: int, logs: Path, env: dict[str, str], durations: Path,
+        passed: "callable[[Unit, str], bool]", timeout: float) -> Outcome:
+    """Runs every unit, `jobs` at once; `passed(unit, log text)` judges each."""
+    logs.mkdir(parents=True, exist_ok=True)
+    for unit in units:
+        unit.log = logs / (re.sub(r"[^A-Za-z0-9_.-]", "_", unit.name) + ".log")
+    signal.signal(signal.SIGTERM, _stop_all)
+    signal.signal(signal.SIGINT, _stop_all)
+    started = time.monotonic()
+    failed: list[Unit] = []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [pool.submit(_run, unit, env, timeout) for unit in order(units, durations)]
+        for future in as_completed(futures):
+            unit = future.result()
+            if unit.timed_out or not passed(unit, unit.log.read_text(errors="replace")):
+                failed.append(unit)
+                why = "timed out" if unit.timed_out else f"exit {unit.status}"
+                print(f"FAILED {unit.name} ({why}, {unit.seconds:.1f} s)", flush=True)
+    try:
+        previous = json.loads(durations.read_text())
+    except (OSError, ValueError):
+        previous = {}
+    durations.parent.mkdir(parents=True, exist_ok=True)
+    durations.write_text(json.dumps({**previous, **{u.name: round(u.seconds, 2) for u in units}}, indent=0, sort_keys=True))
+    return Outcome(units, failed, time.monotonic() - started)
+
+
+ERROR_LINE = re.compile(r"error:|Fatal error|failed|FAILED|Error|assert|Traceback|Crash|Stack dump|signal", re.IGNORECASE)
+
+
+def report_failures(failed: list[Unit], tail: int = 120) -> None:
+    """Each failed unit: where its log is, its error lines, and the end of its log."""
+    for unit in failed:
+        text = unit.log.read_text(errors="replace").splitlines()
+        rel = unit.log.relative_to(REPO) if unit.log.is_relative_to(REPO) else unit.log
+        print(f"\n==== FAILED {unit.name}: {'timed out' if unit.timed_out else f'exit {unit.status}'} "
+              f"after {unit.seconds:.1f} s; the whole log: {rel}")
+        errors = [line for line in text[:-tail] if ERROR_LINE.search(line)] if len(text) > tail else []
+        if errors:
+            print(f"---- error lines before the end ({len(errors)}; the last 40):")
+            print("\n".join(errors[-40:]))
+        print(f"---- the last {min(tail, len(text))} lines of {len(text)}:")
+        print("\n".join(text[-tail:]))
+    sys.stdout.flush()
+
+
+class summary:
+    """Within `with summary(path):` what is printed also goes to `path` (make test prints it
+    after the stage table)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = open(self.path, "w")
+        self.stdout = sys.stdout
+        outer = self
+
+        class Tee:
+            def write(self, text):
+                outer.file.write(text)
+                return outer.stdout.write(text)
+
+            def flush(self):
+                outer.file.flush()
+                outer.stdout.flush()
+
+        sys.stdout = Tee()
+        return self
+
+    def __exit__(self, *_):
+        sys.stdout = self.stdout
+        self.file.close()
+
+
+def report_slowest(title: str, timings: dict[str, float], count: int = 15) -> None:
+    slowest = sorted(timings.items(), key=lambda item: -item[1])[:count]
+    if slowest:
+        print(f"\nThe {len(slowest)} slowest {title}:")
+        for name, seconds in slowest:
+            print(f"  {seconds:8.1f} s  {name}")
