@@ -15,6 +15,9 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     var delaySeconds: Double = 0
     /// How long each pyramid build takes.
     var buildDelaySeconds: Double = 0
+    /// When set, each pyramid build waits until it is signalled (then passes the signal on), so a
+    /// test can see a photo before its build without racing the ingest.
+    var buildGate: DispatchSemaphore?
 
     var tileRenders: Int { lock.withLock { _tileRenders } }
     var builds: Int { lock.withLock { _builds } }
@@ -31,6 +34,10 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
 
     func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
         lock.withLock { _builds += 1 }
+        if let buildGate {
+            buildGate.wait()
+            buildGate.signal()
+        }
         if buildDelaySeconds > 0 { Thread.sleep(forTimeInterval: buildDelaySeconds) }
         let info = try probe(source)
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: 256)

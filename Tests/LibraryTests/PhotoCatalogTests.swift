@@ -118,13 +118,16 @@ final class PhotoCatalogTests: XCTestCase {
         folders.fake("good.jpg", 600, 400)
         FileManager.default.createFile(atPath: folders.photos + "/empty.jpg", contents: Data())
         FileManager.default.createFile(atPath: folders.photos + "/text.jpg", contents: Data("hello".utf8))
-        let library = try folders.library(renderer: FakeRenderer())
+        let renderer = FakeRenderer()
+        renderer.buildGate = DispatchSemaphore(value: 0)  // the good photo is seen before its build
+        let library = try folders.library(renderer: renderer)
         library.refresh()
         let byTitle = Dictionary(uniqueKeysWithValues: library.photos.map { ($0.title, $0) })
         XCTAssertEqual(byTitle["empty"]?.status, .failed)
         XCTAssertEqual(byTitle["text"]?.status, .failed)
         XCTAssertTrue(byTitle["text"]?.error?.contains("not an image") ?? false, byTitle["text"]?.error ?? "no error")
         XCTAssertEqual(byTitle["good"]?.status, .processing)
+        renderer.buildGate?.signal()
         XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
         XCTAssertEqual(library.photo(byTitle["good"]!.id)?.status, .ready)
     }
