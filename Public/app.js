@@ -3,12 +3,16 @@
 // flying between them. Reload, Back and a shared link land on the same view.
 
 import { PhotoIndex } from './core/photo-index.js';
+import { connection } from './core/connection.js';
+import { statusOf } from './core/api.js';
 import { parseRoute, photoHash as hashOf } from './core/routes.js';
 import { PhotoGrid } from './views/grid.js';
 import { AlbumsView } from './views/albums.js';
 import { Pager } from './views/pager.js';
 import { ZoomViewer } from './views/zoom-viewer.js';
 import { Slideshow } from './views/slideshow.js';
+import { messageView } from './views/message.js';
+import { ConnectionStatus } from './ui/connection-status.js';
 import { Scrubber } from './ui/scrubber.js';
 import { Composer } from './ui/composer.js';
 import { PhotoActions } from './ui/photo-actions.js';
@@ -64,6 +68,8 @@ new UploadPanel(byId('uploads', HTMLElement), {
   album: () => library.album,
   accepts: () => !gridView.hidden,
 });
+const message = messageView();
+new ConnectionStatus(byId('connection-status', HTMLElement));
 
 /** The routing state: what the views shown so far leave for the next route to know. */
 const state = {
@@ -126,7 +132,8 @@ const pager = new Pager(pagerView, {
     state.zoomOpenedOn = photo.id;
     location.hash = photoHash(photo.id, true);
   },
-  isBusy: () => viewer.isOpen,
+  onClose: closePager,
+  isBusy: () => viewer.isOpen || fullscreen.ownFallback || slideshow.playing,
 });
 
 const fullscreenButton = element(pagerView, '.action-fullscreen', HTMLButtonElement);
@@ -182,7 +189,8 @@ async function show(route) {
     try {
       await library.setScope(route.album);
     } catch (error) {
-      gridStatus.textContent = `The photos could not be loaded (${describe(error)}). Reload to try again.`;
+      if (token === state.routing) showTrouble(route, error);
+      return;
     }
     if (token !== state.routing) return;
     grid.layout();
@@ -194,14 +202,17 @@ async function show(route) {
   labelScope();
   // The photo opened comes as GET /photos/{id} gives it: examined now if the server had not yet,
   // and first in line for its pyramid.
-  if (route.view !== 'grid' && pagerView.hidden) await library.get(route.id).catch(() => null);
+  /** @type {unknown} why the photo could not be had */
+  let missing = null;
+  if (route.view !== 'grid' && pagerView.hidden) await library.get(route.id).catch((error) => { missing = error; });
   const index = route.view === 'grid' ? -1 : await sequence.indexOf(route.id);
-  const photo = index >= 0 ? await sequence.at(index) : null;
+  const photo = index >= 0 ? await sequence.at(index).catch(() => null) : null;
   if (token !== state.routing) return;
   if (route.view !== 'grid' && !photo) {
-    history.replaceState(null, '', `#${library.hashPrefix}/`);
-    return show({ view: 'grid', album: library.album });
+    showTrouble(route, missing);
+    return;
   }
+  message.hide();
   cancelFlight();
   if (route.view === 'grid') {
     const last = pager.current;
@@ -272,6 +283,49 @@ function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * What the URL names is not there, or could not be had: said in the message view, the URL kept.
+ * A photo or an album the server says is not in the library gets a way back; a library that
+ * could not be reached is asked for again by itself when the server answers.
+ * @param {Route} route
+ * @param {unknown} error what the server said (a 404), or that it could not be reached
+ */
+function showTrouble(route, error) {
+  if (viewer.isOpen) viewer.close();
+  hideGrid();
+  showPager(false);
+  albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
+  const status = statusOf(error);
+  const back = { href: `#${library.hashPrefix}/`, label: library.album === null ? 'All photos' : 'Back to the album' };
+  if (status === undefined && error !== null) {
+    message.show({
+      title: 'The photos could not be loaded',
+      text: 'The server cannot be reached. This page tries again by itself as soon as it answers.',
+      link: { href: '#/', label: 'All photos' },
+    });
+  } else if (route.view === 'photo' || route.view === 'zoom') {
+    const where = library.album === null ? 'the library' : `album ${albums.titles.get(library.album) ?? library.album}`;
+    message.show({
+      title: 'No such photo',
+      text: `There is no photo ${route.id} in ${where}: it may have been removed, or the link is wrong.`,
+      link: back,
+    });
+  } else if (route.album !== null && status === 404) {
+    message.show({
+      title: 'No such album',
+      text: `There is no album ${route.album}: no folder of the photos folder has that number, or it holds no photos now.`,
+      link: { href: '#/albums', label: 'All albums' },
+    });
+  } else {
+    message.show({ title: 'The photos could not be loaded', text: describe(error), link: { href: '#/', label: 'All photos' } });
+  }
+}
+
+// The server is back: a view that could not be loaded for want of it is loaded now.
+listeners.on(connection, 'back', () => {
+  if (message.shown && state.landed) show(parseRoute(location.hash));
+});
+
 // A finger on the pager while the photo still flies in: it lands at once, and the finger takes over.
 listeners.on(pagerView, 'pointerdown', () => cancelFlight(), { capture: true });
 
@@ -279,6 +333,12 @@ listeners.on(pagerBack, 'click', (e) => {
   // Back to the grid is the browser's Back when the grid is where the person came from.
   if (state.cameFromGrid) { e.preventDefault(); history.back(); }
 });
+
+/** Back to the grid (Esc, a swipe down): the browser's Back when the grid is where the person came from. */
+function closePager() {
+  if (state.cameFromGrid) history.back();
+  else location.hash = `#${library.hashPrefix}/`;
+}
 
 listeners.on(window, 'hashchange', () => {
   let route = parseRoute(location.hash);
@@ -323,6 +383,7 @@ async function showCollection(view, token) {
   const root = view === 'favourites' ? favouritesView : trashView;
   const drawn = view === 'favourites' ? await favourites.render(() => token === state.routing) : await trash.render(() => token === state.routing);
   if (!drawn) return;
+  message.hide();
   if (viewer.isOpen) viewer.close();
   selection.setSelecting(false);
   hideGrid();
@@ -340,6 +401,7 @@ async function showCollection(view, token) {
  */
 async function showAlbums(token) {
   if (!await albums.render(() => token === state.routing)) return;
+  message.hide();
   if (viewer.isOpen) viewer.close();
   hideGrid();
   showPager(false);
@@ -402,7 +464,10 @@ async function start() {
   try {
     await library.setScope(first.view === 'albums' ? null : first.album);
   } catch (error) {
-    gridStatus.textContent = `The photos could not be loaded (${describe(error)}). Reload to try again.`;
+    showTrouble(first, error);
+    document.documentElement.dataset.ready = 'true';
+    // Once the server answers again, the page starts as it would have.
+    listeners.on(connection, 'back', () => { if (!state.landed && message.shown) start(); }, { once: true });
     return;
   }
   updateCount();

@@ -2,6 +2,8 @@
 // The server's HTTP API, and nothing else: every request the page makes goes through here, and
 // the shapes of its answers are declared here once, for every module that reads them.
 
+import { connection } from './connection.js';
+
 /**
  * A photo's record, as `GET /photos` and `GET /photos/{id}` give it.
  * @typedef {object} Photo
@@ -121,6 +123,24 @@ export function statusOf(error) {
   return error instanceof ServerError ? error.status : undefined;
 }
 
+/**
+ * `fetch`, with the connection told whether the server answered (any status is an answer; an
+ * abort is no news either way).
+ * @param {string} url
+ * @param {RequestInit} [init]
+ */
+async function request(url, init) {
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    if (!(error instanceof DOMException && error.name === 'AbortError')) connection.failed();
+    throw error;
+  }
+  connection.answered();
+  return response;
+}
+
 /** @param {Response} response */
 async function failure(response) {
   let title = response.statusText, detail = '';
@@ -141,7 +161,7 @@ async function failure(response) {
  * @returns {Promise<T>}
  */
 async function getJSON(url, options = {}) {
-  const response = await fetch(url, { headers: { Accept: 'application/json' }, ...options });
+  const response = await request(url, { headers: { Accept: 'application/json' }, ...options });
   if (!response.ok) throw await failure(response);
   return response.json();
 }
@@ -169,7 +189,7 @@ export async function getSummary(etag = null, base = '/photos') {
   const headers = { Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
   // The page keeps the summary itself; the browser's cache would only turn a 304 into a copy.
-  const response = await fetch(`${base}/summary`, { headers, cache: 'no-store' });
+  const response = await request(`${base}/summary`, { headers, cache: 'no-store' });
   if (response.status === 304) return null;
   if (!response.ok) throw await failure(response);
   const summary = await response.json();
@@ -232,7 +252,7 @@ export async function postComment(photoId, text, author) {
   /** @type {{ text: string, author?: string }} */
   const body = { text };
   if (author) body.author = author;
-  const response = await fetch(`/photos/${photoId}/comments`, {
+  const response = await request(`/photos/${photoId}/comments`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(body),

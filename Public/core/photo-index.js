@@ -89,7 +89,8 @@ export class PhotoIndex extends EventTarget {
       this.forgetBlocks();
       this.emit('change', { structural: true });
     }
-    await this.load();
+    // An album asked for by its id that is not there (never was, or holds no photos now) is an error.
+    await this.load(false);
   }
 
   /** Photos in the library. */
@@ -137,13 +138,16 @@ export class PhotoIndex extends EventTarget {
    */
   dateAt(i) { return i >= 0 && i < this.days.length ? new Date(this.days[i] * DAY) : null; }
 
-  /** Fetches the summary; false when it had not changed. */
-  async load() {
+  /**
+   * Fetches the summary; false when it had not changed.
+   * @param {boolean} [goneIsEmpty] an album that has no summary (emptied meanwhile) is shown empty
+   */
+  async load(goneIsEmpty = true) {
     const album = this.album;
     /** @type {Summary | null} */
     const summary = await getSummary(this.etag, this.base).catch((error) => {
       // An album emptied meanwhile has no summary any more: it is shown empty.
-      if (album !== null && statusOf(error) === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
+      if (goneIsEmpty && album !== null && statusOf(error) === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
       throw error;
     });
     if (!summary || album !== this.album) return false;

@@ -27,7 +27,7 @@ export const tileKey = (t) => `${t.z}/${t.x}/${t.y}`;
 export class ViewerTiles {
   /**
    * @param {HTMLElement} layer
-   * @param {() => void} onChange told whenever a tile was drawn
+   * @param {() => void} onChange told whenever a tile was drawn, or failed to arrive
    */
   constructor(layer, onChange) {
     this.layer = layer;
@@ -48,6 +48,23 @@ export class ViewerTiles {
     /** @type {Tile[]} decoded, to be shown together in the next frame */
     this.ready = [];
     this.revealFrame = 0;
+  }
+
+  /** True when a tile the photo rests on failed to arrive and has not arrived since (it is asked for again). */
+  get failing() {
+    for (const k of this.wantedKeys) {
+      const tile = this.tiles.get(k);
+      if (tile && !tile.loaded && tile.retry.failing) return true;
+    }
+    return false;
+  }
+
+  /** Asks again at once for every wanted tile that failed (a Retry button). */
+  retryNow() {
+    for (const k of this.wantedKeys) {
+      const tile = this.tiles.get(k);
+      if (tile && !tile.loaded && tile.retry.failing) tile.retry.now(tile.url);
+    }
   }
 
   /** True when every wanted tile has been drawn. */
@@ -140,7 +157,10 @@ export class ViewerTiles {
     });
     // A tile that failed is asked for again later while it is still on the stage; meanwhile the
     // coarser tile under it stands in.
-    on.on(img, 'error', () => tile.retry.failed(url));
+    on.on(img, 'error', () => {
+      tile.retry.failed(url);
+      if (this.wantedKeys.has(k)) this.onChange();
+    });
     img.src = url;
     this.tiles.set(k, tile);
     this.requested.add(k);
@@ -158,6 +178,7 @@ export class ViewerTiles {
     for (const tile of ready) {
       if (this.tiles.get(tile.key) !== tile || tile.loaded) continue;
       tile.loaded = true;
+      tile.retry.reset();
       tile.img.classList.add('loaded');
       shown = true;
     }

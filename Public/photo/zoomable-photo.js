@@ -21,16 +21,18 @@ const EPSILON = 1e-3;
 export class ZoomablePhoto {
   /**
    * @param {HTMLElement} stage the box the photo is seen through (it clips)
-   * @param {{onChange?: () => void, onComplete?: () => void}} callbacks onChange after every
-   *   move, onComplete once all tiles in view have arrived
+   * @param {{ onChange?: () => void, onComplete?: () => void, onTiles?: () => void }} callbacks
+   *   onChange after every move, onComplete once all tiles in view have arrived, onTiles whenever
+   *   a tile was drawn or failed (see `failing`)
    */
-  constructor(stage, { onChange, onComplete } = {}) {
+  constructor(stage, { onChange, onComplete, onTiles } = {}) {
     this.stage = stage;
     this.layer = document.createElement('div');
     this.layer.className = 'tile-layer';
     stage.appendChild(this.layer);
     this.onChange = onChange;
     this.onComplete = onComplete;
+    this.onTiles = onTiles;
     /** @type {Photo | null} */
     this.photo = null;
     this.s = 1; this.tx = 0; this.ty = 0;
@@ -401,7 +403,14 @@ export class ZoomablePhoto {
   /** True once every tile in view has arrived and nothing is moving. */
   get complete() { return this.tiles.complete && !this.zooming && !this.animating; }
 
+  /** True when tiles it rests on failed to arrive (they are being asked for again). */
+  get failing() { return this.tiles.failing; }
+
+  /** Asks again at once for the tiles that failed. */
+  retry() { this.tiles.retryNow(); }
+
   tilesChanged() {
+    this.onTiles?.();
     if (this.completeAt === null && this.tiles.complete) {
       this.completeAt = performance.now();
       this.onComplete?.();

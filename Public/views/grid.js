@@ -90,7 +90,12 @@ export class PhotoGrid {
       cell.link.classList.add('broken');
       if (cell.photo && cell.photo.status !== 'failed') cell.retry.failed(cell.photo.thumbnail);
     }, { capture: true });
-    on.on(list, 'load', (e) => { if (e.target) this.cellOf.get(e.target)?.link.classList.remove('broken'); }, { capture: true });
+    on.on(list, 'load', (e) => {
+      const cell = e.target && this.cellOf.get(e.target);
+      if (!cell) return;
+      cell.link.classList.remove('broken');
+      cell.retry.reset();
+    }, { capture: true });
     on.on(window, 'scroll', () => this.schedule(), { passive: true });
     on.observe(new ResizeObserver(() => this.layout())).observe(list);
     on.on(index, 'change', (e) => {

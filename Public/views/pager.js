@@ -26,13 +26,15 @@ export class Pager {
   /**
    * @param {HTMLElement} root the pager's section
    * @param {{ sequence: PhotoSequence, onChange: (photo: Photo) => void, onOpenZoom: (photo: Photo) => void,
-   *   isBusy: () => boolean }} options `isBusy`: the zoom view covers it, and takes the keys
+   *   onClose: () => void, isBusy: () => boolean }} options `onClose`: the way back to the grid (Esc);
+   *   `isBusy`: something covers it (the zoom view, the page's own full screen) and takes the keys
    */
-  constructor(root, { sequence, onChange, onOpenZoom, isBusy }) {
+  constructor(root, { sequence, onChange, onOpenZoom, onClose, isBusy }) {
     this.root = root;
     this.sequence = sequence;
     this.onChange = onChange;
     this.onOpenZoom = onOpenZoom;
+    this.onClose = onClose;
     this.isBusy = isBusy;
     this.listeners = new Listeners();
     this.element = element(root, '.pager-strip', HTMLElement);
@@ -249,6 +251,8 @@ export class Pager {
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
     if (e.key === 'ArrowLeft' && this.goTo(this.index - 1)) e.preventDefault();
     else if (e.key === 'ArrowRight' && this.goTo(this.index + 1)) e.preventDefault();
+    // Escape closes the photo, as in PhotoSwipe and Photos: back on the grid, its cell focused.
+    else if (e.key === 'Escape') { e.preventDefault(); this.onClose(); }
   }
 
   /** Lets go of its pages, keys, listeners and observers. */

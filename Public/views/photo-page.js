@@ -8,6 +8,7 @@ import { ZoomablePhoto } from '../photo/zoomable-photo.js';
 import { CommentThread } from '../ui/comment-thread.js';
 import { dateParts, infoCard } from '../ui/photo-info.js';
 import { Listeners } from '../util/listeners.js';
+import { PhotoTrouble } from '../ui/photo-trouble.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /** @typedef {import('../photo/flight.js').Box} Box */
@@ -63,7 +64,13 @@ export class PhotoPage {
       this.listeners.on(open, 'click', () => this.onOpenZoom(photo));
       frame.appendChild(open);
       this.button = open;
-      const zoomable = new ZoomablePhoto(open, { onChange: () => this.zoomChanged() });
+      /** @type {ZoomablePhoto} */
+      const zoomable = new ZoomablePhoto(open, {
+        onChange: () => this.zoomChanged(),
+        onTiles: () => trouble.set(zoomable.failing),
+      });
+      /** @type {PhotoTrouble} */
+      const trouble = new PhotoTrouble(frame, this.listeners, () => zoomable.retry());
       this.zoomable = zoomable;
       this.listeners.add(() => zoomable.destroy());
       zoomable.setPhoto(photo);

@@ -12,6 +12,7 @@ import { prefersReducedMotion, springCurve } from '../util/motion.js';
 import { Keys } from '../util/keyboard.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
+import { PhotoTrouble } from '../ui/photo-trouble.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /** @typedef {import('../core/photo-sequence.js').PhotoSequence} PhotoSequence */
@@ -33,7 +34,8 @@ function mixTransform(dx, dy, k, p) {
 
 /**
  * @typedef {HTMLDivElement & { pageIndex: number | null, photo: ZoomablePhoto, wanted: number,
- *   failure: HTMLParagraphElement }} Slide a slide of the strip: its photo, and the page it waits for
+ *   failure: HTMLParagraphElement, trouble: PhotoTrouble }} Slide a slide of the strip: its photo, and the
+ *   page it waits for
  */
 
 export class ZoomViewer {
@@ -106,12 +108,14 @@ export class ZoomViewer {
     slide.photo = new ZoomablePhoto(slide, {
       onChange: () => { if (slide.photo === this.current) this.changed(); },
       onComplete: () => { if (slide.photo === this.current) this.firstScreen(); },
+      onTiles: () => slide.trouble.set(slide.photo.failing),
     });
     const failure = document.createElement('p');
     failure.className = 'zoom-error';
     failure.hidden = true;
     slide.appendChild(failure);
     slide.failure = failure;
+    slide.trouble = new PhotoTrouble(slide, this.listeners, () => slide.photo.retry());
     return slide;
   }
 
@@ -123,6 +127,7 @@ export class ZoomViewer {
   fillSlide(slide, i) {
     slide.photo.setPhoto(null);
     slide.failure.hidden = true;
+    slide.trouble.set(false);
     slide.wanted = i;
     if (!this.isOpen || !this.strip.hasPage(i)) return;
     if (i === this.index || this.current?.completeAt != null) this.loadSlide(slide);

@@ -100,17 +100,22 @@ ADMIN_TOKEN = "browser-test-admin-token"
 
 
 def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True, listing_only=False,
-                 env_extra=None):
+                 env_extra=None, port=0):
+    """A server on loopback, on `port` (0: any free one; a server stopped and started again under an
+    open page takes the port it had)."""
+    # A short grace at shutdown: the browser's idle keep-alive connections would hold each server
+    # for its whole default grace (10 s) at the end of the run.
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
-               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN, **(env_extra or {}))
+               PHOTOSCROLL_ADMIN_TOKEN=ADMIN_TOKEN, PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS="2")
+    env.update(env_extra or {})
     if os.environ.get("PHOTOSCROLL_MOCK") == "1":
         # Only for working on the page without a Swift build; `make test` always uses the real binary.
-        command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), "0", photos_dir]
+        command = [sys.executable, os.path.join(REPO, "Tests", "Browser", "mockserver.py"), str(port), photos_dir]
     else:
         binary = os.environ.get("PHOTOSCROLL_BIN", os.path.join(REPO, ".build", "debug", "photoscroll"))
         if not os.path.isabs(binary):
             binary = os.path.join(REPO, binary)
-        command = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--photos", photos_dir,
+        command = [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--photos", photos_dir,
                    "--data", data_dir, "--public", os.path.join(REPO, "Public")]
     return Server(command, env, expected_photos, all_ready=all_ready, listing_only=listing_only)
 

@@ -99,3 +99,28 @@ def test_the_shipped_page_has_no_test_hooks(desktop, server):
     wait_for(lambda: visible_view(desktop) == "zoom", message="zoom view on screen")
     hooks = js(desktop, "return ['__viewer', '__pager', '__slideshow', '__keys'].filter((name) => name in window)")
     assert hooks == [], hooks
+
+
+def test_escape_closes_the_pager_to_its_cell_with_focus_shown(desktop, server):
+    photos = sorted_photos(server)
+    open_app(desktop, server)
+    cell = f'#grid .cell[data-photo-id="{photos[2]["id"]}"]'
+    js(desktop, "document.querySelector(arguments[0]).focus()", cell)
+    press(desktop, Keys.ENTER)
+    wait_for(lambda: visible_view(desktop) == "pager" and js(desktop, "return window.__pager.index") == 2, message="pager")
+    press(desktop, Keys.ESCAPE)
+    wait_for(lambda: visible_view(desktop) == "grid", message="Escape closed the pager")
+    wait_hash(desktop, "#/")
+    # Back on the photo's own cell, and the ring says so.
+    wait_for(lambda: js(desktop, "return document.activeElement.dataset.photoId") == str(photos[2]["id"]), message="focus on the cell")
+    assert js(desktop, "return document.activeElement.matches(':focus-visible')")
+    assert js(desktop, "return getComputedStyle(document.activeElement).outlineStyle") != "none"
+    # The zoom stage reached by the keyboard shows where focus is too.
+    press(desktop, Keys.ENTER)
+    wait_for(lambda: visible_view(desktop) == "pager", message="pager again")
+    js(desktop, "document.querySelector('.page.current .photo-open').focus()")
+    press(desktop, Keys.ENTER)
+    wait_for(lambda: js(desktop, "return window.__viewer.open"), message="zoom view")
+    wait_for(lambda: js(desktop, "return document.activeElement.classList.contains('zoom-stage')"), message="stage focused")
+    assert js(desktop, "return getComputedStyle(document.activeElement).outlineStyle") == "solid"
+

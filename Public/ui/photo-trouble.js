@@ -1,0 +1,50 @@
+// @ts-check
+// A photo whose tiles did not arrive says so over itself, with a button to try again at once
+// (they are asked for again by themselves anyway, and the moment the server is back). While
+// the whole server is out of reach, the page's one connection banner says it instead: no
+// photo repeats it.
+
+import { connection } from '../core/connection.js';
+
+export class PhotoTrouble {
+  /**
+   * @param {HTMLElement} parent the photo's box
+   * @param {import('../util/listeners.js').Listeners} listeners its owner's registry
+   * @param {() => void} onRetry asks again for what failed
+   */
+  constructor(parent, listeners, onRetry) {
+    this.failing = false;
+    this.element = document.createElement('div');
+    this.element.className = 'photo-trouble';
+    this.element.setAttribute('role', 'alert');
+    this.element.hidden = true;
+    const text = document.createElement('p');
+    text.textContent = 'This photo could not be loaded.';
+    const retry = document.createElement('button');
+    retry.type = 'button';
+    retry.className = 'photo-retry';
+    retry.textContent = 'Try again';
+    this.element.append(text, retry);
+    parent.appendChild(this.element);
+    listeners.on(retry, 'click', (e) => { e.stopPropagation(); onRetry(); });
+    // A tap on the note is no tap on the photo under it.
+    listeners.on(this.element, 'pointerdown', (e) => e.stopPropagation());
+    listeners.on(connection, 'change', () => this.update());
+    listeners.add(() => this.element.remove());
+  }
+
+  /**
+   * Whether the photo's tiles are failing now.
+   * @param {boolean} failing
+   */
+  set(failing) {
+    this.failing = failing;
+    this.update();
+  }
+
+  update() {
+    const shown = this.failing && connection.state === 'online';
+    if (this.element.hidden === !shown) return;
+    this.element.hidden = !shown;
+  }
+}
