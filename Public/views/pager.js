@@ -13,6 +13,7 @@ import { WheelGesture } from '../gestures/wheel.js';
 import { Keys } from '../util/keyboard.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
+import { prefersReducedMotion } from '../util/motion.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /** @typedef {import('../core/api.js').Comment} Comment */
@@ -40,13 +41,18 @@ export class Pager {
     this.element = element(root, '.pager-strip', HTMLElement);
     this.index = -1;
     this.covered = false;
+    /** @type {HTMLElement | null} the photo being pulled down to close, while it is */
+    this.pulled = null;
     /** @type {SlideStrip<PageSlot>} */
     this.strip = new SlideStrip(this.element, {
       slots: 5, gap: GAP, count: () => sequence.count,
       createSlot: () => {
         const slot = /** @type {PageSlot} */ (document.createElement('section'));
-        slot.className = 'page';
+        slot.className = 'page at-top';
         slot.page = null;
+        // At the top of its page the photo can be pulled down to close (see dismissal); scrolled,
+        // a finger down the photo scrolls the page back up.
+        this.listeners.on(slot, 'scroll', () => slot.classList.toggle('at-top', slot.scrollTop <= 0), { passive: true });
         return slot;
       },
       fill: (slot, i) => this.fill(slot, i),
@@ -63,6 +69,7 @@ export class Pager {
       strip, target,
       // The mouse selects text and clicks; it drags only a photo that is zoomed in.
       accepts: (e, t) => e.pointerType !== 'mouse' || Boolean(t?.photo && !t.photo.atFit),
+      dismiss: this.dismissal(),
     }, on);
     this.wheel = new WheelGesture(this.element, { strip, target, wheelZooms: false }, on);
     on.add(sequence.subscribe(() => this.sequenceChanged()));
@@ -85,6 +92,7 @@ export class Pager {
    * @param {boolean} shown
    */
   setShown(shown) {
+    if (!shown) this.letGo();
     this.root.hidden = !shown;
     this.keys.on = shown;
     this.dots.keys.on = shown;
@@ -242,6 +250,61 @@ export class Pager {
       const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
       item.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
     }
+  }
+
+  /**
+   * Pulling the fitted photo down at the top of its page closes the pager, as in Photos: the
+   * photo follows the finger and shrinks a little, everything around it fades, and let go far or
+   * fast enough it flies from where it is into its grid cell (the close flight takes its box).
+   * @returns {import('../gestures/viewer-gestures.js').Dismissal}
+   */
+  dismissal() {
+    const pager = this;
+    /** @param {number} dy */
+    const progress = (dy) => Math.min(1, Math.max(0, dy) / (window.innerHeight * 0.5));
+    return {
+      begin() {
+        const slot = pager.strip.slotFor(pager.index);
+        const button = slot?.page?.button;
+        pager.letGo();
+        if (!slot || !button || slot.scrollTop > 0 || pager.strip.moving) return;
+        pager.pulled = button;
+        pager.root.classList.add('dismissing');
+      },
+      move(dx, dy) {
+        const button = pager.pulled;
+        if (!button) return;
+        const y = Math.max(0, dy), k = 1 - 0.3 * progress(y);
+        button.style.transform = `translate(${dx}px, ${y}px) scale(${k})`;
+        pager.root.style.setProperty('--pull', String(1 - progress(y)));
+      },
+      end(vx, vy) {
+        const button = pager.pulled;
+        if (!button) return;
+        const dy = new DOMMatrixReadOnly(getComputedStyle(button).transform).m42;
+        if ((dy > window.innerHeight * 0.12 && vy > -0.1) || vy > 0.5) {
+          // Closed: the photo stays where the finger left it until the close flight takes it.
+          pager.onClose();
+          return;
+        }
+        const from = button.style.transform;
+        pager.pulled = null;
+        pager.root.classList.remove('dismissing');
+        pager.root.style.removeProperty('--pull');
+        button.style.transform = '';
+        if (!prefersReducedMotion()) {
+          button.animate([{ transform: from }, { transform: 'none' }], { duration: 250, easing: 'cubic-bezier(0.2, 0.9, 0.3, 1)' });
+        }
+      },
+    };
+  }
+
+  /** A photo pulled down goes back to its place at once (the pager closed or was hidden). */
+  letGo() {
+    if (this.pulled) this.pulled.style.transform = '';
+    this.pulled = null;
+    this.root.classList.remove('dismissing');
+    this.root.style.removeProperty('--pull');
   }
 
   /** @param {KeyboardEvent} e */

@@ -153,6 +153,36 @@ def test_a_drag_down_closes_the_zoom_view_and_a_short_one_springs_back(phone, se
     wait_hash(phone, f"#/photos/{photo['id']}")
 
 
+def test_a_drag_down_closes_the_pager_too_and_the_photo_lands_in_its_cell(phone, server):
+    photos = sorted_photos(server)
+    photo = photos[1]
+    open_app(phone, server)
+    phone.find_element("css selector", f'#grid .cell[data-photo-id="{photo["id"]}"]').click()
+    wait_for(lambda: visible_view(phone) == "pager" and js(phone, "return window.__pager.complete"), message="pager")
+    fitted = page_photo(phone)
+    x, y = fitted["box"]["left"] + fitted["box"]["width"] / 2, fitted["box"]["top"] + fitted["box"]["height"] / 2
+    # A short pull: the photo follows, then goes back, and the pager stays.
+    drag(phone, line(x, y, x, y + 40, 4), hold=0.12)
+    wait_for(lambda: page_photo(phone)["box"]["top"] == pytest.approx(fitted["box"]["top"], abs=0.5), message="back in place")
+    assert visible_view(phone) == "pager" and hash_of(phone) == f"#/photos/{photo['id']}"
+    # A long one: the photo follows the finger and shrinks, the bars fade, and letting go closes the pager.
+    drag(phone, line(x, y, x + 20, y + 300, 12), hold=0.12, lift=False)
+    pulled = page_photo(phone)
+    bar = float(js(phone, "return getComputedStyle(document.querySelector('.nav-bar')).opacity"))
+    screenshot(phone, "pager-pulled-down")
+    release(phone)
+    assert pulled["box"]["top"] > fitted["box"]["top"] + 200
+    assert pulled["box"]["width"] < fitted["box"]["width"]
+    assert bar < 0.7
+    wait_hash(phone, "#/")
+    wait_for(lambda: visible_view(phone) == "grid", message="grid after the pull")
+    assert js(phone, "return document.activeElement.dataset.photoId") == str(photo["id"])
+    # Opened again, the photo is in its place, not where it was let go.
+    phone.find_element("css selector", f'#grid .cell[data-photo-id="{photo["id"]}"]').click()
+    wait_for(lambda: visible_view(phone) == "pager" and js(phone, "return window.__pager.complete"), message="pager again")
+    assert page_photo(phone)["box"] == pytest.approx(fitted["box"], abs=0.5)
+
+
 def test_a_pinch_on_the_pager_zooms_the_photo_never_the_page(phone, server):
     photo = server.photos["large"]
     open_app(phone, server, f"photos/{photo['id']}")
