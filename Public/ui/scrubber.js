@@ -33,6 +33,7 @@ export class Scrubber {
     this.root.setAttribute('aria-label', 'Scroll through the photos by date');
     this.root.setAttribute('aria-valuemin', '0');
     this.root.setAttribute('aria-valuemax', '100');
+    this.root.setAttribute('aria-valuenow', '0');
     this.thumb = document.createElement('div');
     this.thumb.className = 'scrubber-thumb';
     this.label = document.createElement('div');

@@ -168,9 +168,8 @@ export class PhotoGrid {
     this.cell = (width - gap * (columns - 1)) / columns;
     this.left = number('padding-left', 0);
     this.header = number('--grid-header', 44);
-    const { rows, height } = this.placeSections();
+    const { height } = this.placeSections();
     this.list.style.height = `${Math.max(0, height - gap) + number('padding-bottom', 0)}px`;
-    this.list.setAttribute('aria-rowcount', String(rows));
     for (const [s, header] of this.headers) {
       this.headers.delete(s);
       this.releaseHeader(header);
@@ -323,7 +322,6 @@ export class PhotoGrid {
   makeHeader() {
     const item = document.createElement('li');
     item.className = 'grid-month';
-    item.setAttribute('role', 'presentation');
     const heading = document.createElement('h2');
     item.appendChild(heading);
     return item;
@@ -375,6 +373,7 @@ export class PhotoGrid {
     const link = document.createElement('a');
     link.className = 'cell';
     const img = document.createElement('img');
+    img.alt = '';
     img.loading = 'lazy';
     img.decoding = 'async';
     img.width = 256;
@@ -442,7 +441,7 @@ export class PhotoGrid {
       // built, say): ask again now rather than at the next retry.
       cell.retry.now(photo.thumbnail);
     }
-    img.alt = photo.title;
+    // The link is named by its title; an alt saying it again would be read twice.
     title.textContent = photo.title;
     this.setState(cell, photo);
   }

@@ -18,12 +18,14 @@ def test_grid_lists_every_photo_as_a_lazy_square_link(phone, server):
     cells = js(phone, """
         return [...document.querySelectorAll('#grid .cell')].map(a => {
             const img = a.querySelector('img'), r = a.getBoundingClientRect();
-            return {href: a.getAttribute('href'), alt: img.alt, loading: img.loading,
+            return {href: a.getAttribute('href'), alt: img.alt, title: a.querySelector('.cell-title').textContent, loading: img.loading,
                     src: img.getAttribute('src'), w: r.width, h: r.height};
         });
     """)
     assert [c["href"] for c in cells] == [f"#/photos/{p['id']}" for p in photos]
-    assert [c["alt"] for c in cells] == [p["title"] for p in photos]
+    # Named by its title, once: the thumbnail says nothing more.
+    assert [c["title"] for c in cells] == [p["title"] for p in photos]
+    assert all(c["alt"] == "" for c in cells)
     assert all(c["loading"] == "lazy" and c["src"] == p["thumbnail"] for c, p in zip(cells, photos))
     assert all(abs(c["w"] - c["h"]) < 1 and c["w"] > 60 for c in cells)
     wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].every(i => i.complete && i.naturalWidth > 0)"),
@@ -162,7 +164,7 @@ def test_a_photo_added_to_the_folder_appears_in_the_open_grid(phone, limited_ser
     make_photo(os.path.join(limited_server.photos_dir, "added-later.jpg"), 800, 600, seed=2)
     # The server finds it on its next scan; the open grid picks it up without a reload.
     js(phone, "window.__sameDocument = true")
-    wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid img')].some(i => i.alt === 'added-later')"),
+    wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid .cell-title')].some(t => t.textContent === 'added-later')"),
              timeout=40, message="new photo in the grid")
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == before + 1
     assert js(phone, "return window.__sameDocument === true")

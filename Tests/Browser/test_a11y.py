@@ -1,0 +1,56 @@
+"""axe-core (the copy selenium-axe-python ships) finds no violation on any view: the grid, the
+albums, the pager, its info panel, the zoom view and the not-found view, in light and in dark."""
+
+import json
+import os
+
+import pytest
+import selenium_axe_python
+
+from gestures import emulate, js, settled_viewer, wait_for
+from pages import open_app, sorted_photos, visible_view
+
+AXE = os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")
+
+RUN = """const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then(
+  (r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                                        nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary)}))),
+  (e) => done([{id: 'axe failed', help: String(e)}]));"""
+
+
+def violations(driver):
+    if not js(driver, "return typeof window.axe === 'object'"):
+        with open(AXE) as f:
+            driver.execute_script(f.read())
+    return driver.execute_async_script(RUN)
+
+
+def clean(driver, where):
+    found = violations(driver)
+    assert found == [], f"{where}:\n" + json.dumps(found, indent=1)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_view_has_an_axe_violation(phone, album_server, scheme):
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    server = album_server
+    photo = sorted_photos(server)[0]
+    open_app(phone, server)
+    wait_for(lambda: js(phone, "return document.querySelectorAll('#grid .cell img').length") > 0, message="grid")
+    clean(phone, "grid")
+    open_app(phone, server, "albums")
+    wait_for(lambda: visible_view(phone) == "albums", message="albums")
+    clean(phone, "albums")
+    open_app(phone, server, f"photos/{photo['id']}")
+    wait_for(lambda: js(phone, "return window.__pager.complete"), message="pager")
+    clean(phone, "pager")
+    phone.find_element("css selector", "#pager-view .action-info").click()
+    wait_for(lambda: js(phone, "return document.getElementById('pager-view').classList.contains('info-open')"), message="info panel")
+    clean(phone, "info panel")
+    js(phone, "document.querySelector('.page.current .photo-open').click()")
+    settled_viewer(phone)
+    clean(phone, "zoom view")
+    open_app(phone, server, "photos/99999")
+    wait_for(lambda: visible_view(phone) == "message", message="not found")
+    clean(phone, "not-found view")
