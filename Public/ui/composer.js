@@ -61,7 +61,9 @@ export class Composer {
     if (this.photoId === photo.id) return;
     this.photoId = photo.id;
     this.form.action = `/photos/${photo.id}/comments`;
-    this.input.placeholder = `Comment on ${photo.title}`;
+    // Short enough for a phone's narrow field; its name says which photo.
+    this.input.placeholder = 'Add a comment';
+    this.input.setAttribute('aria-label', `Comment on ${photo.title}`);
     this.showStatus('');
   }
 

@@ -140,6 +140,45 @@ export function placeText(location) {
 }
 
 /**
+ * "1,600" megapixels from a number of pixels.
+ * @param {number} pixels
+ */
+function megapixelsText(pixels) {
+  const mp = pixels / 1e6;
+  return mp >= 10 ? Math.round(mp).toLocaleString() : String(Number(mp.toFixed(1)));
+}
+
+/**
+ * Why a failed photo cannot be shown, in words a person reads: the server's reason, with a limit
+ * it names in pixels said in megapixels ("…40000×40000 = 1600000000 pixels, more than the limit
+ * of 500000000" becomes "It is 40,000 × 40,000 pixels (1,600 megapixels); this server shows
+ * photos of up to 500 megapixels.").
+ * @param {Photo} photo
+ */
+export function failureText(photo) {
+  const error = (photo.error || '').trim();
+  const large = /(\d+)\s*[×x]\s*(\d+)\s*=\s*(\d+) pixels, more than the limit of (\d+)/.exec(error);
+  if (large) {
+    const [w, h, n, limit] = large.slice(1).map(Number);
+    return `This photo is too large to show. It is ${w.toLocaleString()} × ${h.toLocaleString()} pixels ` +
+      `(${megapixelsText(n)} megapixels); this server shows photos of up to ${megapixelsText(limit)} megapixels.`;
+  }
+  if (!error) return 'This photo could not be shown: the file could not be read.';
+  return `This photo could not be shown. ${error}`;
+}
+
+/**
+ * The same in a few words, for a grid cell: "Too large: 1,600 MP, the limit is 500 MP", or the server's reason.
+ * @param {Photo} photo
+ */
+export function shortFailure(photo) {
+  const error = (photo.error || '').trim();
+  const large = /=\s*(\d+) pixels, more than the limit of (\d+)/.exec(error);
+  if (large) return `Too large: ${megapixelsText(Number(large[1]))} MP, the limit is ${megapixelsText(Number(large[2]))} MP`;
+  return error || 'The file could not be read.';
+}
+
+/**
  * @param {string} className
  * @param {string} text
  */
@@ -176,11 +215,14 @@ export function infoCard(photo) {
 
   const box = document.createElement('div');
   box.className = 'info-box';
+  if (photo.status === 'failed') box.appendChild(line('info-failure', failureText(photo)));
   const exposure = exposureLine(details);
   if (exposure) box.appendChild(line('info-exposure', exposure));
   if (details.lens) box.appendChild(line('info-lens', details.lens));
-  box.appendChild(line('info-size', sizeLine(photo)));
-  card.appendChild(box);
+  const size = sizeLine(photo);
+  if (size) box.appendChild(line('info-size', size));
+  // A box with nothing to say is not drawn.
+  if (box.childElementCount) card.appendChild(box);
 
   const file = line('info-file', details.fileName || photo.title);
   if (details.album) file.textContent += ` · in ${details.album}`;

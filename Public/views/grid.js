@@ -13,6 +13,7 @@
 
 import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
+import { failureText, shortFailure } from '../ui/photo-info.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /** @typedef {import('../core/photo-index.js').PhotoIndex} PhotoIndex */
@@ -94,6 +95,7 @@ export class PhotoGrid {
       const cell = e.target && this.cellOf.get(e.target);
       if (!cell) return;
       cell.link.classList.remove('broken');
+      cell.link.classList.add('drawn');
       cell.retry.reset();
     }, { capture: true });
     on.on(window, 'scroll', () => this.schedule(), { passive: true });
@@ -426,15 +428,20 @@ export class PhotoGrid {
     link.href = `#${this.index.hashPrefix}/photos/${id}`;
     link.dataset.photoId = String(id);
     if (!photo) {
-      link.classList.remove('broken');
+      link.classList.remove('broken', 'drawn');
       img.removeAttribute('src');
       img.alt = '';
       title.textContent = '';
       this.setState(cell, null);
       return;
     }
-    if (img.getAttribute('src') !== photo.thumbnail) {
-      link.classList.remove('broken');
+    if (photo.status === 'failed') {
+      // A photo that cannot be shown has no thumbnail either: asking would only log a 404.
+      link.classList.remove('drawn');
+      link.classList.add('broken');
+      img.removeAttribute('src');
+    } else if (img.getAttribute('src') !== photo.thumbnail) {
+      link.classList.remove('broken', 'drawn');
       img.src = photo.thumbnail;
     } else if (link.classList.contains('broken')) {
       // The same thumbnail failed before and the photo's record has changed since (its pyramid
@@ -466,19 +473,19 @@ export class PhotoGrid {
     }
     cell.badge.className = `badge badge-${status}`;
     cell.badge.textContent = status === 'failed' ? 'Failed' : 'Processing…';
-    cell.badge.title = photo?.error || '';
+    cell.badge.title = photo?.error ? failureText(photo) : '';
     if (photo?.error) {
       if (!cell.error) {
         cell.error = document.createElement('span');
         cell.error.className = 'cell-error';
         link.insertBefore(cell.error, cell.badge);
       }
-      cell.error.textContent = photo.error;
+      cell.error.textContent = shortFailure(photo);
     } else {
       cell.error?.remove();
       cell.error = null;
     }
-    if (photo) link.setAttribute('aria-label', `${photo.title} (${status}${photo.error ? ': ' + photo.error : ''})`);
+    if (photo) link.setAttribute('aria-label', `${photo.title} (${status === 'failed' ? failureText(photo) : status})`);
   }
 
   /**

@@ -6,7 +6,7 @@
 
 import { ZoomablePhoto } from '../photo/zoomable-photo.js';
 import { CommentThread } from '../ui/comment-thread.js';
-import { dateParts, infoCard } from '../ui/photo-info.js';
+import { dateParts, failureText, infoCard } from '../ui/photo-info.js';
 import { Listeners } from '../util/listeners.js';
 import { PhotoTrouble } from '../ui/photo-trouble.js';
 
@@ -52,7 +52,7 @@ export class PhotoPage {
       const failure = document.createElement('p');
       failure.className = 'photo-error';
       failure.tabIndex = -1;
-      failure.textContent = `This photo could not be shown: ${photo.error || 'the file could not be read.'}`;
+      failure.textContent = failureText(photo);
       frame.appendChild(failure);
     } else {
       const open = document.createElement('button');
