@@ -153,6 +153,13 @@ def test_a_failed_photo_says_what_and_why_unclipped_on_a_phone(phone, limited_se
     assert not page["meta"], "a failed photo has no size to show"
     assert broken["error"] in page["error"]
     screenshot(phone, "pager-failed-photo")
+    # Its info panel says why in words, and draws no empty box.
+    js(phone, "document.querySelector('#pager-view .action-info').click()")
+    info = wait_for(lambda: js(phone, """const c = document.querySelector('.page.current .photo-info');
+        return c && getComputedStyle(c).display !== 'none' ? [...c.querySelectorAll('.info-box')].map(b => b.textContent) : null"""),
+                    message="info panel")
+    assert len(info) == 1 and broken["error"] in info[0], info
+    screenshot(phone, "pager-failed-photo-info")
 
 
 def test_a_module_that_could_not_be_fetched_is_tried_again(phone, server):
@@ -172,3 +179,33 @@ def test_a_module_that_could_not_be_fetched_is_tried_again(phone, server):
              message="the page started once the module could be fetched")
     assert js(phone, "return sessionStorage.getItem('photoscroll-page-attempts')") is None
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == len(server.photos)
+
+
+def test_the_page_is_installable(desktop, server):
+    # The manifest Chromium finds from the page, parsed without complaint, with icons it can fetch.
+    open_app(desktop, server)
+    found = desktop.execute_cdp_cmd("Page.getAppManifest", {})
+    assert found["url"] == server.url + "/manifest.webmanifest", found["url"]
+    assert found["errors"] == [], found["errors"]
+    manifest = json.loads(found["data"])
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(server.url + icon["src"], timeout=10) as response:
+            assert response.headers["Content-Type"] == icon["type"]
+    installable = desktop.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
+    assert installable == [], installable
+
+
+def test_a_photo_over_the_pixel_limit_says_so_in_megapixels(desktop, server):
+    # The server's reason names pixels; the page says megapixels, in a sentence, and briefly in a cell.
+    open_app(desktop, server)
+    said = desktop.execute_async_script("""const done = arguments[arguments.length - 1];
+        import('/ui/photo-info.js').then((m) => {
+          const photo = {status: 'failed', error: 'This image is 40000×40000 = 1600000000 pixels, more than the limit of 500000000.'};
+          done([m.failureText(photo), m.shortFailure(photo)]);
+        });""")
+    assert said == ["This photo is too large to show. It is 40,000 × 40,000 pixels (1,600 megapixels); "
+                    "this server shows photos of up to 500 megapixels.", "Too large: 1,600 MP, the limit is 500 MP"], said

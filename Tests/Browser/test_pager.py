@@ -149,6 +149,10 @@ def test_a_photo_that_failed_says_why(phone, limited_server):
     assert cell["badge"] == "Failed"
     assert cell["error"] == broken["error"]
     assert broken["error"] in cell["label"]
+    # Its thumbnail is not asked for: it has none, and asking would only log a 404 in the console.
+    asked = js(phone, "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes(arguments[0]))",
+               f"/photos/{broken['id']}/thumbnail")
+    assert asked == [], asked
     screenshot(phone, "grid-failed-photo")
     # Its page says so in words, and a zoom link to it lands on the page instead.
     open_app(phone, limited_server, f"photos/{broken['id']}/zoom")
