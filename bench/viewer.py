@@ -14,14 +14,23 @@
    arrive (what any page must at least do to show that fling).
 4. Time to open photo 5,000 of a 10,000-photo library: from navigation to every tile of the
    photo's page on screen (a fresh page, cache off), against photo 5 of a 10-photo library.
+5. Time to sharp: from the finger lifting (a pinch from fit to native resolution, then a fling at
+   native) to the first frame at which the photo is at rest with every visible tile of its final
+   level drawn, on a phone (390×844 @3×) and a desktop (1440×900 @2×) window, browser cache off.
+   Targets: 300 ms on the phone, 150 ms on the desktop. Reference, in the same run: the page as it
+   was at git revision BEFORE (default 1dc151d, before tiles were asked for where a motion comes
+   to rest), served by the same binary from a git worktree.
 
 Run through bench/viewer.sh; env RUNS (default 5), WIDTH×HEIGHT of the photo (default 8000×6000),
-FLINGS (default 5), LIBRARY (default 10000; the small library is always 10).
+FLINGS (default 5), LIBRARY (default 10000; the small library is always 10), BEFORE (a git
+revision), ONLY=sharp (only figure 5).
 """
 
 import math
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -299,8 +308,82 @@ def library_command(folder, data):
             dict(os.environ))
 
 
+SHARP = """
+const done = arguments[arguments.length - 1];
+const lifted = performance.now();
+const poll = (now) => {
+  if (window.__viewer.complete) done(now - lifted);
+  else if (now - lifted > 30000) done(-1);
+  else requestAnimationFrame(poll);
+};
+requestAnimationFrame(poll);
+"""
+SHARP_SCREENS = [("phone 390x844 @3x", 390, 844, 3, 300), ("desktop 1440x900 @2x", 1440, 900, 2, 150)]
+
+
+def sharp_after(driver, server, photo, width, height):
+    """Milliseconds from the finger lifting to a sharp screen at rest: after a pinch fit→native, then after a fling."""
+    driver.get("about:blank")
+    driver.get(f"{server.url}/#/photos/{photo['id']}/zoom")
+    state = settled_viewer(driver, timeout=60)
+    ratio = state["maxScale"] / state["scale"]
+    start_gap, cx, cy = 30, width / 2, height / 2
+    pinch(driver, cx, cy, start_gap, min(start_gap * ratio * 1.1, width * 0.95), steps=40, pause=0.016)
+    pinched = driver.execute_async_script(SHARP)
+    settled_viewer(driver, timeout=60)
+    flick(driver, width, height)
+    flung = driver.execute_async_script(SHARP)
+    return pinched, flung
+
+
+def worktree_of(revision, work):
+    """The page as it was at `revision`, checked out beside the run (removed by the caller)."""
+    path = os.path.join(work, "before")
+    subprocess.run(["git", "-C", REPO, "worktree", "add", "--detach", "--quiet", path, revision], check=True)
+    return path
+
+
+def sharp_figures(work, photos):
+    before = os.environ.get("BEFORE", "1dc151d")
+    tree = worktree_of(before, work)
+    pages = [("this page", None), (f"page at {before}", os.path.join(tree, "Public"))]
+    try:
+        for label, public in pages:
+            server = start_server(photos, os.path.join(work, "data-sharp-" + str(len(label))), comments_per_minute=0,
+                                  expected_photos=1, public=public)
+            try:
+                photo = server.photos["deep"]
+                for name, width, height, dpr, target in SHARP_SCREENS:
+                    driver = new_driver(width, height)
+                    try:
+                        emulate(driver, width, height, dpr=dpr, mobile=True)
+                        driver.execute_cdp_cmd("Network.enable", {})
+                        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+                        runs = [sharp_after(driver, server, photo, width, height) for _ in range(RUNS)]
+                        pinched = statistics.median(r[0] for r in runs)
+                        flung = statistics.median(r[1] for r in runs)
+                        print(f"[{name}] [{label}] time to sharp after the finger lifts: pinch fit→native {pinched:.0f} ms "
+                              f"(worst {max(r[0] for r in runs):.0f}), fling at native {flung:.0f} ms "
+                              f"(worst {max(r[1] for r in runs):.0f}); target {target} ms", flush=True)
+                    finally:
+                        driver.quit()
+            finally:
+                server.stop()
+    finally:
+        subprocess.run(["git", "-C", REPO, "worktree", "remove", "--force", tree], check=False)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="photoscroll-viewer-bench-")
+    if os.environ.get("ONLY") == "sharp":
+        photos = os.path.join(work, "photos")
+        os.makedirs(photos)
+        make_photo(os.path.join(photos, "deep.jpg"), WIDTH, HEIGHT)
+        try:
+            sharp_figures(work, photos)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     photos = os.path.join(work, "photos")
     os.makedirs(photos)
     make_photo(os.path.join(photos, "deep.jpg"), WIDTH, HEIGHT)
@@ -329,6 +412,7 @@ def main():
                 driver.quit()
     finally:
         server.stop()
+    sharp_figures(work, photos)
     fling_figures(work)
     library_figures(work)
 

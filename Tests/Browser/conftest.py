@@ -100,9 +100,9 @@ ADMIN_TOKEN = "browser-test-admin-token"
 
 
 def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all_ready=True, listing_only=False,
-                 env_extra=None, port=0):
+                 env_extra=None, port=0, public=None):
     """A server on loopback, on `port` (0: any free one; a server stopped and started again under an
-    open page takes the port it had)."""
+    open page takes the port it had), serving the page in `public` (default: this tree's Public/)."""
     # A short grace at shutdown: the browser's idle keep-alive connections would hold each server
     # for its whole default grace (10 s) at the end of the run.
     env = dict(os.environ, PHOTOSCROLL_COMMENTS_PER_MINUTE=str(comments_per_minute), PHOTOSCROLL_LOG_LEVEL="info",
@@ -116,7 +116,7 @@ def start_server(photos_dir, data_dir, comments_per_minute, expected_photos, all
         if not os.path.isabs(binary):
             binary = os.path.join(REPO, binary)
         command = [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--photos", photos_dir,
-                   "--data", data_dir, "--public", os.path.join(REPO, "Public")]
+                   "--data", data_dir, "--public", public or os.path.join(REPO, "Public")]
     return Server(command, env, expected_photos, all_ready=all_ready, listing_only=listing_only)
 
 
