@@ -77,6 +77,8 @@ const state = {
   gridAnchor: null,
   /** The pager was opened from the grid, so its way back is the browser's Back. */
   cameFromGrid: false,
+  /** The grid is shown under the pager while a photo is pulled down. */
+  gridUnder: false,
   /** The zoom view has a history entry of its own, pushed from the pager. */
   zoomPushed: false,
   /** @type {number | null} the photo that entry was pushed from */
@@ -133,6 +135,18 @@ const pager = new Pager(pagerView, {
     location.hash = photoHash(photo.id, true);
   },
   onClose: closePager,
+  // Pulled down, the photo shows the grid it came from behind it, as in Photos.
+  onPull: (pulling) => {
+    if (pulling && state.cameFromGrid && gridView.hidden) {
+      gridView.hidden = false;
+      grid.setActive(true);
+      grid.restore(state.gridAnchor);
+      state.gridUnder = true;
+    } else if (!pulling && state.gridUnder) {
+      state.gridUnder = false;
+      hideGrid();
+    }
+  },
   isBusy: () => viewer.isOpen || fullscreen.ownFallback || slideshow.playing,
 });
 
@@ -215,6 +229,7 @@ async function show(route) {
   message.hide();
   cancelFlight();
   if (route.view === 'grid') {
+    state.gridUnder = false;
     const last = pager.current;
     if (viewer.isOpen) viewer.close();
     pager.setCovered(false);

@@ -27,15 +27,18 @@ export class Pager {
   /**
    * @param {HTMLElement} root the pager's section
    * @param {{ sequence: PhotoSequence, onChange: (photo: Photo) => void, onOpenZoom: (photo: Photo) => void,
-   *   onClose: () => void, isBusy: () => boolean }} options `onClose`: the way back to the grid (Esc);
-   *   `isBusy`: something covers it (the zoom view, the page's own full screen) and takes the keys
+   *   onClose: () => void, onPull?: (pulling: boolean) => void, isBusy: () => boolean }} options
+   *   `onClose`: the way back to the grid (Esc, a pull down); `onPull`: a pull down began (true) or
+   *   gave up (false), for what lies behind to show through; `isBusy`: something covers it (the zoom
+   *   view, the page's own full screen) and takes the keys
    */
-  constructor(root, { sequence, onChange, onOpenZoom, onClose, isBusy }) {
+  constructor(root, { sequence, onChange, onOpenZoom, onClose, onPull, isBusy }) {
     this.root = root;
     this.sequence = sequence;
     this.onChange = onChange;
     this.onOpenZoom = onOpenZoom;
     this.onClose = onClose;
+    this.onPull = onPull;
     this.isBusy = isBusy;
     this.listeners = new Listeners();
     this.element = element(root, '.pager-strip', HTMLElement);
@@ -269,7 +272,9 @@ export class Pager {
         pager.letGo();
         if (!slot || !button || slot.scrollTop > 0 || pager.strip.moving) return;
         pager.pulled = button;
+        pager.root.style.setProperty('--pull', '1');
         pager.root.classList.add('dismissing');
+        pager.onPull?.(true);
       },
       move(dx, dy) {
         const button = pager.pulled;
@@ -292,6 +297,7 @@ export class Pager {
         pager.root.classList.remove('dismissing');
         pager.root.style.removeProperty('--pull');
         button.style.transform = '';
+        pager.onPull?.(false);
         if (!prefersReducedMotion()) {
           button.animate([{ transform: from }, { transform: 'none' }], { duration: 250, easing: 'cubic-bezier(0.2, 0.9, 0.3, 1)' });
         }

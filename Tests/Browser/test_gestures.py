@@ -165,10 +165,15 @@ def test_a_drag_down_closes_the_pager_too_and_the_photo_lands_in_its_cell(phone,
     drag(phone, line(x, y, x, y + 40, 4), hold=0.12)
     wait_for(lambda: page_photo(phone)["box"]["top"] == pytest.approx(fitted["box"]["top"], abs=0.5), message="back in place")
     assert visible_view(phone) == "pager" and hash_of(phone) == f"#/photos/{photo['id']}"
+    assert js(phone, "return document.getElementById('grid-view').hidden"), "the grid goes away again"
     # A long one: the photo follows the finger and shrinks, the bars fade, and letting go closes the pager.
     drag(phone, line(x, y, x + 20, y + 300, 12), hold=0.12, lift=False)
     pulled = page_photo(phone)
     bar = float(js(phone, "return getComputedStyle(document.querySelector('.nav-bar')).opacity"))
+    # The grid it came from shows through behind it, its cell there to land in.
+    cell = js(phone, """const c = document.querySelector(`#grid .cell[data-photo-id="${arguments[0]}"]`);
+        return !document.getElementById('grid-view').hidden && c ? c.getBoundingClientRect().toJSON() : null""", photo["id"])
+    assert cell and 0 <= cell["top"] < 844, cell
     screenshot(phone, "pager-pulled-down")
     release(phone)
     assert pulled["box"]["top"] > fitted["box"]["top"] + 200
