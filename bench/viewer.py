@@ -19,7 +19,9 @@
    level drawn, on a phone (390×844 @3×) and a desktop (1440×900 @2×) window, browser cache off.
    Targets: 300 ms on the phone, 150 ms on the desktop. Reference, in the same run: the page as it
    was at git revision BEFORE (default 1dc151d, before tiles were asked for where a motion comes
-   to rest), served by the same binary from a git worktree.
+   to rest and before the flights ran on the compositor), served by the same binary from a git
+   worktree. With it, the frame gaps of the grid→pager flight and back (p95 and longest; p95 ≤ 20 ms
+   wanted).
 
 Run through bench/viewer.sh; env RUNS (default 5), WIDTH×HEIGHT of the photo (default 8000×6000),
 FLINGS (default 5), LIBRARY (default 10000; the small library is always 10), BEFORE (a git
@@ -318,6 +320,34 @@ const poll = (now) => {
 };
 requestAnimationFrame(poll);
 """
+# Frames during a flight between the grid and the pager (open, then close by Back): every animation
+# frame for 700 ms from the tap (a flight lasts about 450 ms), and the gaps between them.
+FLIGHT = """
+const [action, done] = [arguments[0], arguments[arguments.length - 1]];
+const frames = [];
+const start = performance.now();
+const tick = (now) => { frames.push(now); if (now - start < 700) requestAnimationFrame(tick); else done(frames); };
+requestAnimationFrame(tick);
+if (action === 'open') document.querySelector('#grid .cell').click(); else history.back();
+"""
+
+
+def flight_gaps(driver, server):
+    """The longest and the 95th-percentile frame gap (ms) of the open flight and of the close flight."""
+    driver.get("about:blank")
+    driver.get(f"{server.url}/")
+    wait_for(lambda: js(driver, "const i = document.querySelector('#grid .cell img'); return !!i && i.complete && i.naturalWidth > 0"),
+             timeout=60, message="grid drawn")
+    found = {}
+    for action in ("open", "close"):
+        frames = driver.execute_async_script(FLIGHT, action)
+        intervals = sorted(b - a for a, b in zip(frames, frames[1:]))
+        found[action] = (intervals[-1], intervals[int(0.95 * (len(intervals) - 1))]) if intervals else (0.0, 0.0)
+        settled = "window.__pager.complete" if action == "open" else "!document.getElementById('grid-view').hidden"
+        wait_for(lambda: js(driver, f"return {settled}"), timeout=30, message=f"{action} done")
+    return found
+
+
 SHARP_SCREENS = [("phone 390x844 @3x", 390, 844, 3, 300), ("desktop 1440x900 @2x", 1440, 900, 2, 150)]
 
 
@@ -359,6 +389,12 @@ def sharp_figures(work, photos):
                         emulate(driver, width, height, dpr=dpr, mobile=True)
                         driver.execute_cdp_cmd("Network.enable", {})
                         driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+                        flights = [flight_gaps(driver, server) for _ in range(RUNS)]
+                        for action in ("open", "close"):
+                            p95 = statistics.median(f[action][1] for f in flights)
+                            worst = max(f[action][0] for f in flights)
+                            print(f"[{name}] [{label}] {action} flight frame gaps: p95 {p95:.1f} ms, longest {worst:.1f} ms "
+                                  f"(target p95 <= {GAP_MS} ms)", flush=True)
                         runs = [sharp_after(driver, server, photo, width, height) for _ in range(RUNS)]
                         pinched = statistics.median(r[0] for r in runs)
                         flung = statistics.median(r[1] for r in runs)
