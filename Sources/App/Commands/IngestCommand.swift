@@ -99,95 +99,6 @@ public struct IngestCommand: Sendable, Equatable {
     }
 }
 
-/// `photoscroll export (ID | PATH) --out DIR`: writes a static pyramid any web server can serve.
-public struct ExportCommand: Sendable, Equatable {
-    public var configuration: ConfigurationOptions
-    /// A photo id, or a file path in or outside the library.
-    public var photo: String
-    public var outputDirectory: String
-
-    public init(configuration: ConfigurationOptions = ConfigurationOptions(), photo: String, outputDirectory: String) {
-        self.configuration = configuration
-        self.photo = photo
-        self.outputDirectory = outputDirectory
-    }
-
-    public static func run(configuration: Configuration, photo: String, outputDirectory: String, logger: Logger) throws -> Int32 {
-        let databases = try DatabaseStartup.open(configuration, logger: logger)
-        defer { databases.close() }
-        let library = try OfflineLibrary.open(configuration, databases: databases, logger: logger)
-        let chosen: Photo
-        if let id = Int(photo), id > 0, !photo.hasPrefix("0") {
-            guard let found = library.photo(id) else {
-                throw ConfigurationError("There is no photo with id \(id). 'curl …/photos' lists them.")
-            }
-            chosen = found
-        } else if library.catalog.folder.relativePath(of: photo) == nil {
-            return try exportOutside(photo, configuration: configuration, library: library, outputDirectory: outputDirectory)
-        } else {
-            chosen = try IngestCommand.select([photo], in: library)[0]
-        }
-        if chosen.status == .failed {
-            FileHandle.standardError.write(Data("failed: \(chosen.relativePath): \(chosen.error ?? "unknown error")\n".utf8))
-            return 1
-        }
-        if chosen.status == .processing, let error = library.buildPyramid(chosen) {
-            FileHandle.standardError.write(Data("failed: \(chosen.relativePath): \(error)\n".utf8))
-            return 1
-        }
-        guard let pyramid = chosen.pyramid(tileSize: configuration.tileSize) else { return 1 }
-        let export = PyramidExport(pyramid: pyramid, source: library.catalog.pyramidDirectory(chosen.version), name: chosen.title)
-        let tiles = try export.write(to: outputDirectory)
-        print("exported \(chosen.relativePath): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory) (info.json, \(chosen.title).dzi)")
-        return 0
-    }
-}
-
-extension ExportCommand {
-    /// A file outside the photos folder: built into a scratch folder beside the output, exported, removed.
-    static func exportOutside(_ path: String, configuration: Configuration, library: PhotoLibrary,
-                              outputDirectory: String) throws -> Int32 {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ConfigurationError("\(path) does not exist, and is not a photo id.")
-        }
-        let scratch = outputDirectory + "/.pyramid-\(getpid())"
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let renderer = VipsPhotoRendering(settings: library.configuration.settings)
-        let pyramid: TilePyramid
-        do {
-            pyramid = try renderer.buildPyramid(source: path, into: scratch)
-        } catch {
-            FileHandle.standardError.write(Data("failed: \(path): \(error)\n".utf8))
-            return 1
-        }
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let tiles = try PyramidExport(pyramid: pyramid, source: scratch, name: name).write(to: outputDirectory)
-        print("exported \(path): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory)")
-        return 0
-    }
-}
-
-/// The library without the server: the demo made when needed, one scan, no background work.
-enum OfflineLibrary {
-    /// The catalog is `databases.catalog`'s (the `database` setting's), else `<data>/catalog.sqlite`'s.
-    /// `examines` false lists new files without reading them (the ingest examines each right
-    /// before building it).
-    static func open(_ configuration: Configuration, databases: ApplicationDatabases? = nil, examines: Bool = true,
-                     logger: Logger) throws -> PhotoLibrary {
-        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
-        var settings = LibraryConfiguration(configuration)
-        settings.rescanSeconds = 0
-        settings.ingestDelaySeconds = 0
-        if settings.makesDemo {
-            DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
-        }
-        let library = try PhotoLibrary(configuration: settings, database: databases?.catalog, logger: logger, metrics: MetricsRegistry())
-        try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: examines))
-        return library
-    }
-}
-
 /// `[#####     ] 3/5 photo3.jpg`, redrawn in place on a terminal; plain lines otherwise.
 struct IngestProgress {
     let total: Int
@@ -241,28 +152,5 @@ extension IngestCommand: Command {
         let configuration = try Self.configuration(self.configuration, environment: environment)
         let logger = Self.logger(configuration)
         return try Self.logging(logger) { try Self.run(configuration: configuration, paths: paths, logger: logger) }
-    }
-}
-
-extension ExportCommand: Command {
-    public static let name = "export"
-    public static let usage = "photoscroll export (ID | PATH) --out DIR [--config FILE] [--photos DIR] [--data DIR]"
-    public static let abstract = "Write one photo's pyramid (a photo id, or a file in or outside the library) as static files any web server can serve."
-    public static var options: [String] { ["out"] + ConfigurationOptions.names }
-    public static var optionHelp: [String: String] { ["out": "DIR       The folder to write info.json, the .dzi and the tiles into."] }
-
-    public init(_ arguments: ArgumentList) throws(UsageError) {
-        guard arguments.positional.count == 1, let out = arguments.options["out"] else {
-            throw .missing("export takes one photo (an id or a file path) and --out DIR.")
-        }
-        self.init(configuration: try ConfigurationOptions(arguments), photo: arguments.positional[0], outputDirectory: out)
-    }
-
-    public func run(environment: [String: String]) throws -> Int32 {
-        let configuration = try Self.configuration(self.configuration, environment: environment)
-        let logger = Self.logger(configuration)
-        return try Self.logging(logger) {
-            try Self.run(configuration: configuration, photo: photo, outputDirectory: outputDirectory, logger: logger)
-        }
     }
 }
