@@ -104,35 +104,16 @@ enum Number {
         return Int(text)
     }
 
-    /// `a,b`, each as `integer` reads it, without splitting the text into an array.
-    static func twoIntegers(_ text: Substring) -> (Int, Int)? {
-        var first = 0, value = 0, digits = 0, commas = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: ",") {
-                guard digits > 0, commas == 0 else { return nil }
-                first = value
-                commas = 1
-                value = 0
-                digits = 0
-            } else if byte >= 0x30 && byte <= 0x39, digits < 9 {
-                value = value * 10 + Int(byte - 0x30)
-                digits += 1
-            } else {
-                return nil
-            }
-        }
-        guard commas == 1, digits > 0 else { return nil }
-        return (first, value)
-    }
-
-    /// `a,b,c,d`, each as `integer` reads it, without splitting the text into an array.
-    static func fourIntegers(_ text: Substring) -> (Int, Int, Int, Int)? {
-        var values = (0, 0, 0, 0)
+    /// Comma-separated integers, each as `integer` reads it, scanned in place without splitting
+    /// the text into an array: `found(i, n)` is given the i-th. The count, or nil when the text is
+    /// not such a list or holds more than `most`.
+    @inline(__always)
+    static func integers(_ text: Substring, most: Int, _ found: (Int, Int) -> Void) -> Int? {
         var index = 0, value = 0, digits = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: ",") {
-                guard digits > 0, index < 3 else { return nil }
-                switch index { case 0: values.0 = value; case 1: values.1 = value; default: values.2 = value }
+                guard digits > 0, index < most - 1 else { return nil }
+                found(index, value)
                 index += 1
                 value = 0
                 digits = 0
@@ -143,8 +124,25 @@ enum Number {
                 return nil
             }
         }
-        guard index == 3, digits > 0 else { return nil }
-        values.3 = value
+        guard digits > 0 else { return nil }
+        found(index, value)
+        return index + 1
+    }
+
+    /// `w,h`.
+    static func twoIntegers(_ text: Substring) -> (Int, Int)? {
+        var values = (0, 0)
+        guard integers(text, most: 2, { i, n in if i == 0 { values.0 = n } else { values.1 = n } }) == 2 else { return nil }
+        return values
+    }
+
+    /// `x,y,w,h`.
+    static func fourIntegers(_ text: Substring) -> (Int, Int, Int, Int)? {
+        var values = (0, 0, 0, 0)
+        let count = integers(text, most: 4) { i, n in
+            switch i { case 0: values.0 = n; case 1: values.1 = n; case 2: values.2 = n; default: values.3 = n }
+        }
+        guard count == 4 else { return nil }
         return values
     }
 
