@@ -159,4 +159,46 @@ final class FirstStageTests: XCTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: path).map(Array.init), answered.withLock { $0[tile] })
         }
     }
+
+    /// Reads headers slowly and counts them.
+    // @unchecked Sendable: `probes` is guarded by `lock`.
+    final class SlowProbes: PhotoRendering, @unchecked Sendable {
+        let inner = FakeRenderer()
+        private let lock = NSLock()
+        private var _probes = 0
+        var probes: Int { lock.withLock { _probes } }
+
+        func probe(_ path: String) throws -> PhotoSize {
+            lock.withLock { _probes += 1 }
+            Thread.sleep(forTimeInterval: 0.1)
+            return try inner.probe(path)
+        }
+        func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+    }
+
+    /// Requests that meet a photo not examined yet (a viewer's tiles asked at once, with the
+    /// ingest's first stage) share one examination: the file is hashed and its header read once.
+    func testConcurrentFirstRequestsExamineThePhotoOnce() throws {
+        let folders = try Folders(self)
+        folders.fake("photo1.jpg", 2000, 1000)
+        let renderer = SlowProbes()
+        let library = try folders.library(renderer: renderer)
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let listed = try XCTUnwrap(library.photo(1))
+        XCTAssertEqual(library.catalog.entry(1)?.hashed, false)
+        let before = renderer.probes
+        let versions = Mutex<Set<String>>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let photo = library.catalog.examine(listed.id) { versions.withLock { _ = $0.insert(photo.version) } }
+        }
+        XCTAssertEqual(renderer.probes - before, 1, "one examination for all of them")
+        XCTAssertEqual(versions.withLock { $0 }, [try XCTUnwrap(library.photo(1)).version], "every caller got the examined photo")
+        XCTAssertEqual(library.catalog.entry(1)?.hashed, true)
+    }
 }

@@ -137,8 +137,18 @@ extension PhotoCatalog {
     /// Examines a listed photo not examined yet (hash, header) and publishes what was learnt;
     /// returns the photo as it is now. A file that changes while it is read is left as it was:
     /// the next scan sees the change.
+    ///
+    /// Concurrent callers for one photo (the tiles of a fitted view asked at once, and the
+    /// ingest's first stage) share one examination: the file is hashed and its header read once.
     @discardableResult
     public func examine(_ id: Int) -> Photo? {
+        guard let entry = entry(id), entry.present else { return nil }
+        guard !entry.hashed else { return photo(id) }
+        return (try? examinations.run(id) { examineNow(id) }) ?? nil
+    }
+
+    private func examineNow(_ id: Int) -> Photo? {
+        // Looked at again: an examination that ended while this caller came in has done it.
         guard let entry = entry(id), entry.present else { return nil }
         guard !entry.hashed else { return photo(id) }
         let result = examined(entry)

@@ -63,6 +63,8 @@ public final class PhotoCatalog: Sendable {
     let albumIdentity = Mutex(AlbumIdentity())
     /// One pass of reading headers at a time.
     let readingHeaders = NSLock()
+    /// One examination of a photo at a time: callers that find one running wait for its result.
+    let examinations = SingleFlight<Int, Photo?>()
 
     /// Loads the stored catalog; nothing on disk is read yet beyond which pyramids exist.
     public init(folder: PhotoFolder, tilesDirectory: String, settings: RenderSettings, store: any CatalogStore,
