@@ -1,5 +1,6 @@
 import Glibc
 import Observability
+import POSIX
 
 /// Where a database is.
 public enum SQLLocation: Sendable, Equatable, CustomStringConvertible {
@@ -206,11 +207,7 @@ public final class SQLDatabase: Sendable {
     public func close() { pool.close() }
 }
 
-/// Sleeps the thread for `duration`.
+/// Sleeps the thread for `duration` (POSIX: nanosleep, resumed after a signal).
 func pause(_ duration: Duration) {
-    guard duration > .zero else { return }
-    let nanoseconds = duration.nanoseconds
-    var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    pauseThread(duration)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Observability
+import POSIX
 
 /// The photos a fresh install shows: five colourful synthetic photos of different shapes, made
 /// once in the demo folder. photo5 is the deep-zoom one (108 megapixels); it is drawn last so
@@ -62,7 +63,11 @@ public struct DemoLibrary: Sendable {
             let started = ContinuousClock.now
             do {
                 try DemoImage.write(to: temporary, width: shot.width, height: shot.height, seed: index + 1)
-                guard rename(temporary, path) == 0 else { throw CatalogScanError.unreadable(path, String(cString: strerror(errno))) }
+                do throws(SystemCallError) {
+                    try requireSystemCall("rename") { rename(temporary, path) }
+                } catch {
+                    throw CatalogScanError.unreadable(path, error.reason)
+                }
                 logger.info("demo photo drawn", [("photo", shot.name), ("size", "\(shot.width)x\(shot.height)"),
                                                  ("seconds", String(format: "%.1f", (ContinuousClock.now - started).inSeconds))])
                 onPhoto()

@@ -51,9 +51,12 @@ final class FolderWatcher: @unchecked Sendable {
     /// (another system, no instances left, the watch limit reached, the folder not there).
     func start() throws {
         #if os(Linux)
-        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard fd >= 0 else { throw Unavailable(description: "inotify_init1 failed: \(String(cString: strerror(errno)))") }
-        guard pipe(&wake) == 0 else { throw Unavailable(description: "pipe failed: \(String(cString: strerror(errno)))") }
+        do throws(SystemCallError) {
+            fd = try requireSystemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+            try requireSystemCall("pipe") { pipe(&wake) }
+        } catch {
+            throw Unavailable(description: "\(error.call) failed: \(error.reason)")
+        }
         try watchTree("")
         let thread = Thread { [self] in
             BackgroundThread.lowerPriority()
@@ -94,17 +97,20 @@ final class FolderWatcher: @unchecked Sendable {
                 return false
             }
             let mask = WatchTable.mask | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
-            let watch = Self.watchesByDescriptor
-                ? inotify_add_watch(fd, "/proc/self/fd/\(descriptor.rawValue)", mask)
-                : inotify_add_watch(fd, path.isEmpty ? folder.root : folder.absolute(path), mask | UInt32(IN_DONT_FOLLOW))
-            if watch < 0 {
-                let code = errno
-                if code == ENOSPC {
+            let watch: Int32
+            do throws(SystemCallError) {
+                watch = try requireSystemCall("inotify_add_watch") {
+                    Self.watchesByDescriptor
+                        ? inotify_add_watch(fd, "/proc/self/fd/\(descriptor.rawValue)", mask)
+                        : inotify_add_watch(fd, path.isEmpty ? folder.root : folder.absolute(path), mask | UInt32(IN_DONT_FOLLOW))
+                }
+            } catch {
+                if error.errno == ENOSPC {
                     failure = Self.limit(count)
                     return false
                 }
                 if path.isEmpty {
-                    failure = Unavailable(description: "cannot watch \(folder.root): \(String(cString: strerror(code)))", retryable: true)
+                    failure = Unavailable(description: "cannot watch \(folder.root): \(error.reason)", retryable: true)
                     return false
                 }
                 return true  // gone or unreadable meanwhile; a scan says what it is
