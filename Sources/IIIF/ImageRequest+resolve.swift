@@ -23,7 +23,10 @@ extension ImageRequest {
                 let maxHeight = limits.effectiveMaxHeight ?? maxWidth
                 var scale = min(Double(maxWidth) / Double(rw), Double(maxHeight) / Double(rh))
                 scale = min(scale, (Double(limits.maxArea) / (Double(rw) * Double(rh))).squareRoot())
-                out = (max(1, min(maxWidth, Int(Double(rw) * scale))), max(1, min(maxHeight, Int(Double(rh) * scale))))
+                // Limits that leave no room to scale up: `^max` is `max`, sized the same way, so
+                // that its canonical form (`max`) names the same answer.
+                out = scale <= 1 ? maxSize
+                    : (max(1, min(maxWidth, Int(Double(rw) * scale))), max(1, min(maxHeight, Int(Double(rh) * scale))))
             } else {
                 out = maxSize
             }
