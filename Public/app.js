@@ -19,6 +19,7 @@ import { PhotoActions } from './ui/photo-actions.js';
 import { FullScreen } from './ui/fullscreen.js';
 import { UploadPanel } from './ui/upload-panel.js';
 import { Selection, UndoToast } from './ui/selection.js';
+import { FavouriteButton } from './ui/favourite-button.js';
 import { AlbumActions } from './ui/album-actions.js';
 import { FavouritesView, TrashView } from './views/collection.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
@@ -121,6 +122,7 @@ const pager = new Pager(pagerView, {
   onChange(photo) {
     composer.setPhoto(photo);
     actions.setPhoto(photo);
+    favouriteButton.setPhoto(photo);
     pagerTitle.textContent = photo.title;
     document.title = `${photo.title} · Photos`;
     // A swipe replaces the URL rather than adding to history: Back leaves the pager, as in Photos.
@@ -168,6 +170,9 @@ const actions = new PhotoActions(pagerView, {
 const composer = new Composer(byId('composer', HTMLFormElement), {
   onPosted: (comment) => pager.addComment(comment),
 });
+
+// The heart in the pager's bar, for whoever may change the library.
+const favouriteButton = new FavouriteButton(pagerView, selection);
 
 function closeZoom() {
   const photo = viewer.photo || pager.current;
@@ -486,6 +491,8 @@ async function start() {
     return;
   }
   updateCount();
+  // Hearts, for whoever may change the library (anyone else is refused and sees none).
+  selection.loadFavourites();
   try { state.gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid') ?? 'null'); } catch { state.gridAnchor = null; }
   grid.layout();
   // Also under a photo opened by a reload or a link: Back to the grid lands where it was.

@@ -35,6 +35,8 @@ export class Selection {
     this.selected = new Set();
     /** @type {Set<number>} */
     this.favourites = new Set();
+    /** @type {(() => void)[]} who shows favourites elsewhere (the pager's heart) */
+    this.favouriteWatchers = [];
     this.selecting = false;
     /** @type {number | null} the photo last chosen, where a shift-click's range starts */
     this.anchor = null;
@@ -64,11 +66,31 @@ export class Selection {
     on.on(element(this.sheet, 'form', HTMLFormElement), 'submit', (e) => this.place(e));
     on.on(element(this.sheet, '.sheet-cancel', HTMLButtonElement), 'click', () => this.sheet.close());
     on.add(() => this.marks.remove());
-    this.loadFavourites();
   }
 
+  /** Asks for the favourites: only whoever may change the library has any (app.js, once it knows). */
   async loadFavourites() {
-    try { this.favourites = new Set(await listFavourites()); } catch { /* not allowed here, or offline: no hearts */ }
+    try { this.favourites = new Set(await listFavourites()); } catch { /* offline: no hearts */ }
+    this.draw();
+  }
+
+  /**
+   * Runs `watcher` whenever the favourites change.
+   * @param {() => void} watcher
+   */
+  onFavourites(watcher) { this.favouriteWatchers.push(watcher); }
+
+  /**
+   * Makes one photo a favourite or not (the pager's heart), saying so in the toast if it fails.
+   * @param {number} id
+   * @param {boolean} on
+   */
+  async setFavourite(id, on) {
+    try {
+      this.favourites = new Set(await changeFavourites(on ? [id] : [], on ? [] : [id]));
+    } catch (error) {
+      this.toast.show(`Could not change Favourites (${describe(error)}).`);
+    }
     this.draw();
   }
 
@@ -170,6 +192,7 @@ export class Selection {
     heart.setAttribute('aria-pressed', String(allFavourite));
     heart.title = allFavourite ? 'Remove from Favourites' : 'Add to Favourites';
     heart.setAttribute('aria-label', heart.title);
+    for (const watcher of this.favouriteWatchers) watcher();
   }
 
   async favourite() {

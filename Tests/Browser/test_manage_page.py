@@ -174,3 +174,23 @@ def test_an_album_renamed_and_deleted_from_its_grid_with_undo(desktop, manage_se
     desktop.find_element("css selector", ".undo-action").click()
     wait_for(lambda: sorted(os.listdir(os.path.join(server.photos_dir, "Travels"))) == ["beach.jpg", "hill.jpg"]
              if os.path.isdir(os.path.join(server.photos_dir, "Travels")) else False, message="the album back")
+
+
+def test_the_heart_in_the_pager_and_the_grid_agree(desktop, manage_server):
+    server = manage_server
+    first = min(p["id"] for p in server.all_photos())
+    open_app(desktop, server, f"photos/{first}")
+    heart = desktop.find_element("css selector", "#pager-view .action-favourite")
+    wait_for(lambda: heart.is_displayed(), message="the pager's heart, for this machine on a public library")
+    assert heart.get_attribute("aria-pressed") == "false"
+    heart.click()
+    wait_for(lambda: api(server, "/favourites")["ids"] == [first], message="a favourite on the server")
+    wait_for(lambda: heart.get_attribute("aria-pressed") == "true", message="the heart filled")
+    assert heart.get_attribute("aria-label") == "Remove from Favourites"
+    # The grid's heart for the same photo, drawn from the same favourites.
+    assert f'a[data-photo-id="{first}"]::after' in js(desktop, "return [...document.querySelectorAll('style')].map(s => s.textContent).join('')")
+    heart.click()
+    wait_for(lambda: api(server, "/favourites")["ids"] == [], message="no favourite left")
+    wait_for(lambda: heart.get_attribute("aria-pressed") == "false", message="the heart empty")
+    # Marked as the others that change the library, so whoever may not sees no heart.
+    assert heart.get_attribute("data-needs") == "manage"
