@@ -6,6 +6,7 @@ trash with an Undo right after; Recently Deleted restores."""
 import json
 import os
 import subprocess
+import urllib.error
 import urllib.request
 
 import pytest
@@ -35,6 +36,16 @@ def manage_server(work_dir, request):
 def api(server, path):
     with urllib.request.urlopen(server.url + path, timeout=10) as answer:
         return json.load(answer)
+
+
+def is_listed(server, photo_id):
+    """Whether the API lists the photo (404 while it is not)."""
+    try:
+        return api(server, f"/photos/{photo_id}")["id"] == photo_id
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return False
+        raise
 
 
 def ids_by_path(server):
@@ -122,7 +133,7 @@ def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_se
     desktop.find_element("css selector", ".undo-action").click()
     wait_for(lambda: {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs} == before,
              message="the photo back where it was")
-    assert api(server, f"/photos/{victim}")["id"] == victim
+    wait_for(lambda: is_listed(server, victim), message="listed again under its id")
     assert victim in api(server, "/favourites")["ids"], "still a favourite"
 
     # Deleted again, restored from Recently Deleted.
@@ -136,7 +147,8 @@ def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_se
     screenshot(desktop, "manage-trash")
     desktop.find_element("css selector", ".trash-restore").click()
     wait_for(lambda: api(server, "/trash")["items"] == [], message="the trash empty")
-    assert api(server, f"/photos/{victim}")["id"] == victim
+    # The trash's row goes before the file is back and listed: the restore's answer waits for both, this test for the list.
+    wait_for(lambda: is_listed(server, victim), message="the photo listed again under its id")
 
 
 def test_a_long_press_chooses_a_photo_on_a_phone(phone, manage_server):
