@@ -23,10 +23,7 @@ extension ImageRequest {
                 let maxHeight = limits.effectiveMaxHeight ?? maxWidth
                 var scale = min(Double(maxWidth) / Double(rw), Double(maxHeight) / Double(rh))
                 scale = min(scale, (Double(limits.maxArea) / (Double(rw) * Double(rh))).squareRoot())
-                // Limits that leave no room to scale up: `^max` is `max`, sized the same way, so
-                // that its canonical form (`max`) names the same answer.
-                out = scale <= 1 ? maxSize
-                    : (max(1, min(maxWidth, Int(Double(rw) * scale))), max(1, min(maxHeight, Int(Double(rh) * scale))))
+                out = (max(1, min(maxWidth, Int(Double(rw) * scale))), max(1, min(maxHeight, Int(Double(rh) * scale))))
             } else {
                 out = maxSize
             }
@@ -53,25 +50,20 @@ extension ImageRequest {
             if !limits.allows(width: out.width, height: out.height) { out = limits.fitted(width: out.width, height: out.height) }
             constrained = true
         }
-        var degrees = rotation.degrees
+        // Taken at the precision the canonical form spells (a millionth of a degree), so that a
+        // request and its canonical form turn the image by the same angle.
+        var degrees = Double(Self.spell(rotation.degrees)) ?? rotation.degrees
         if degrees >= 360 { degrees = 0 }
         // The limits hold for the answer as sent: turned, it is the bounding box of the turned
         // image (a 45° turn of a 50 MP answer is a 100 MP one). A size sized to the limits
         // shrinks until its turned box fits; a size asked for exactly is refused.
         var shrunkToTurn = false
         if constrained {
-            var box = Self.turnedBox(width: out.width, height: out.height, degrees: degrees)
-            if !limits.allows(width: box.width, height: box.height) {
-                let fitted = limits.fitted(width: box.width, height: box.height)
-                var scale = min(Double(fitted.width) / Double(box.width), Double(fitted.height) / Double(box.height))
-                let wanted = out
-                // Rounding can leave the turned box a pixel over: shrink a little more until it fits.
-                repeat {
-                    out = (max(1, Int(Double(wanted.width) * scale)), max(1, Int(Double(wanted.height) * scale)))
-                    box = Self.turnedBox(width: out.width, height: out.height, degrees: degrees)
-                    scale *= 0.999
-                } while !limits.allows(width: box.width, height: box.height) && (out.width > 1 || out.height > 1)
-                shrunkToTurn = true
+            (out, shrunkToTurn) = Self.fitTurned(out, degrees: degrees, limits: limits)
+            // `^max` that ends up no larger than the region is `max` (its canonical form): sized
+            // from the same start, so that both name the same answer.
+            if size.upscaling && size.form == .max && out.width <= rw && out.height <= rh {
+                (out, shrunkToTurn) = Self.fitTurned(maxSize, degrees: degrees, limits: limits)
             }
         }
         let upscaled = out.width > rw || out.height > rh
@@ -88,6 +80,23 @@ extension ImageRequest {
         return ResolvedImageRequest(region: region, width: out.width, height: out.height, mirrored: rotation.mirrored,
                                     degrees: degrees, quality: quality, format: format, upscaled: upscaled,
                                     isFull: full, isMaxSize: isMax)
+    }
+
+    /// `out`, shrunk until its box turned by `degrees` is within the limits (and whether it was).
+    static func fitTurned(_ start: (width: Int, height: Int), degrees: Double, limits: ImageLimits)
+        -> (out: (width: Int, height: Int), shrunk: Bool) {
+        var out = start
+        var box = turnedBox(width: out.width, height: out.height, degrees: degrees)
+        guard !limits.allows(width: box.width, height: box.height) else { return (out, false) }
+        let fitted = limits.fitted(width: box.width, height: box.height)
+        var scale = min(Double(fitted.width) / Double(box.width), Double(fitted.height) / Double(box.height))
+        // Rounding can leave the turned box a pixel over: shrink a little more until it fits.
+        repeat {
+            out = (max(1, Int(Double(start.width) * scale)), max(1, Int(Double(start.height) * scale)))
+            box = turnedBox(width: out.width, height: out.height, degrees: degrees)
+            scale *= 0.999
+        } while !limits.allows(width: box.width, height: box.height) && (out.width > 1 || out.height > 1)
+        return (out, true)
     }
 
     /// The region in pixels of the full image, clipped to it.
