@@ -66,9 +66,11 @@ struct HealthProbe {
         let done = DispatchSemaphore(value: 0)
         Thread {
             let result = Result {
+                // A second longer than the deadline: the deadline below decides when there is no
+                // answer, and says so in one way, rather than racing the socket's own timeout.
                 try HTTPClient.request(.GET, url: target.description,
                                        headers: ["User-Agent": "photoscroll-health", "Accept": "application/json"],
-                                       timeoutSeconds: timeoutSeconds)
+                                       timeoutSeconds: timeoutSeconds + 1)
             }
             outcome.result.withLock { $0 = result }
             done.signal()
