@@ -91,7 +91,7 @@ public final class FailureThrottle: Sendable {
                 bucket.updated = now
                 buckets[key] = bucket
             }
-            if buckets.count > policy.maxKeys { prune(&buckets, now: now) }
+            if buckets.count > policy.maxKeys { prune(&buckets, now: now, keeping: keys) }
         }
         return check(keys)
     }
@@ -111,12 +111,15 @@ public final class FailureThrottle: Sendable {
     }
 
     /// Drops drained buckets (they behave exactly like absent ones), then, if that is not
-    /// enough, the lowest, down to nine tenths of the cap so the next prune is far off.
-    private func prune(_ buckets: inout [String: Bucket], now: Double) {
+    /// enough, the lowest, down to nine tenths of the cap so the next prune is far off. The keys
+    /// failed just now are never dropped: among equals the order is arbitrary, and a key must not
+    /// lose the failure it is being counted for.
+    private func prune(_ buckets: inout [String: Bucket], now: Double, keeping current: [String]) {
         buckets = buckets.filter { drained($0.value, now: now) > 0 }
         let keep = policy.maxKeys * 9 / 10
         guard buckets.count > keep else { return }
-        let lowest = buckets.sorted { drained($0.value, now: now) < drained($1.value, now: now) }.prefix(buckets.count - keep)
+        let lowest = buckets.filter { !current.contains($0.key) }
+            .sorted { drained($0.value, now: now) < drained($1.value, now: now) }.prefix(buckets.count - keep)
         for (key, _) in lowest { buckets[key] = nil }
     }
 }
