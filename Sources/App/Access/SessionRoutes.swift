@@ -51,6 +51,8 @@ struct SessionRoutes: Sendable {
         let detail: String
         let access: String
         let setup: Bool
+        /// Whether this visitor may add and change photos all the same (a public library, from this machine).
+        let manage: Bool
     }
 
     func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -81,7 +83,8 @@ struct SessionRoutes: Sendable {
 
     func current(_ request: HTTPRequest) throws -> HTTPResponse {
         guard case .user(let user) = try control.visitor(of: request) else {
-            let nobody = Nobody(detail: "Nobody is signed in.", access: control.mode.rawValue, setup: !(try control.store.hasOwner()))
+            let nobody = Nobody(detail: "Nobody is signed in.", access: control.mode.rawValue, setup: !(try control.store.hasOwner()),
+                                manage: try control.mayManage(request))
             var response = try HTTPResponse.json(nobody, status: .unauthorized,
                                                  headers: ["WWW-Authenticate": challenge, "Cache-Control": "no-store"])
             response.headers.set("Content-Type", "application/problem+json")
