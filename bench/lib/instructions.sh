@@ -13,6 +13,8 @@
 #   env: LOG=default   the shipped configuration (request log on, written to a file), or
 #        LOG=off       --log-level warning (no request log)
 #        HEADERS=browser   the nine fields a browser sends with an image request
+#        ACCESS=private    a private library (--access private), every request with a signed-in
+#                          session's cookie; ACCESS=public (the default) as a loopback host is
 #        BIN=path/to/photoscroll, DURATION=5s, WARMUP=10s, CONNECTIONS=8 (fewer for slow answers
 #        such as page: under instrumentation each takes seconds)
 set -euo pipefail
@@ -26,6 +28,7 @@ DURATION="${DURATION:-5s}"
 WARMUP="${WARMUP:-10s}"
 BIN="${BIN:-.build/release/photoscroll}"
 CONNECTIONS="${CONNECTIONS:-8}"
+ACCESS="${ACCESS:-public}"
 
 require_tools bench/lib/instructions.sh valgrind callgrind_control wrk vips python3 curl strip
 require_binary
@@ -47,6 +50,10 @@ head -c 10240 /dev/urandom > "$WORK/www/file.bin"
 
 FLAGS=(--host 127.0.0.1 --photos "$WORK/photos" --data "$WORK/data" --public "$WORK/www" --event-loops 2)
 [ "$LOG" = off ] && FLAGS+=(--log-level warning)
+if [ "$ACCESS" = private ]; then
+    FLAGS+=(--access private)
+    printf '%s\n' "bench password 1234" | "$WORK/photoscroll" users add bench --data "$WORK/data" >&2
+fi
 PORT="$(free_port)"
 FLAGS+=(--port "$PORT")
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$WORK/callgrind.out" \
@@ -54,10 +61,16 @@ valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$WORK/callgri
 OURS_PID=$!
 for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
-VERSION="$(curl -sf "http://127.0.0.1:$PORT/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
-python3 - "$WORK" "$WHAT" "$VERSION" "$HEADERS" <<'PY'
+COOKIE=""
+if [ "$ACCESS" = private ]; then
+    COOKIE="$(curl -sf -D - -o /dev/null -H 'Content-Type: application/json' -d '{"username":"bench","password":"bench password 1234"}' \
+        "http://127.0.0.1:$PORT/session" | awk -F'[ ;]' 'tolower($1) == "set-cookie:" { print $2 }')"
+    [ -n "$COOKIE" ] || { echo "could not sign in" >&2; exit 1; }
+fi
+VERSION="$(curl -sf ${COOKIE:+-H "Cookie: $COOKIE"} "http://127.0.0.1:$PORT/photos/1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')"
+python3 - "$WORK" "$WHAT" "$VERSION" "$HEADERS" "$COOKIE" <<'PY'
 import sys
-work, what, version, headers = sys.argv[1:]
+work, what, version, headers, cookie = sys.argv[1:]
 browser = {
     "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
     "Accept": "image/avif,image/webp,image/apng,image/*,*/*;q=0.8",
@@ -65,7 +78,10 @@ browser = {
     "Referer": "http://127.0.0.1/", "Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors",
     "Sec-Fetch-Site": "same-origin", "Connection": "keep-alive",
 }
-extra = ", {" + ", ".join(f'["{k}"] = "{v}"' for k, v in browser.items()) + "}" if headers == "browser" else ""
+fields = dict(browser) if headers == "browser" else {}
+if cookie:
+    fields["Cookie"] = cookie
+extra = ", {" + ", ".join(f'["{k}"] = "{v}"' for k, v in fields.items()) + "}" if fields else ""
 with open(f"{work}/load.lua", "w") as f:
     if what == "static":
         f.write('function request() return wrk.format("GET", "/file.bin"' + extra + ') end\n')
@@ -96,5 +112,5 @@ REQUESTS="$(awk '/requests in/ { print $1 }' "$WORK/wrk.out")"
 ERRORS="$(awk '/Non-2xx/ { print $5 }' "$WORK/wrk.out")"
 # callgrind writes `totals:` (older versions `summary:`) for the instrumented part.
 IR="$(cat "$WORK"/callgrind.out* | awk '/^totals:/ { t += $2 } /^summary:/ { s += $2 } END { print (t > 0 ? t : s) }')"
-echo "$WHAT, log $LOG, $HEADERS headers: $REQUESTS requests${ERRORS:+ ($ERRORS non-2xx)}, $(awk -v i="$IR" -v r="$REQUESTS" 'BEGIN { printf "%.0f", i / r }') user-space instructions per request"
+echo "$WHAT, log $LOG, $HEADERS headers, $ACCESS library: $REQUESTS requests${ERRORS:+ ($ERRORS non-2xx)}, $(awk -v i="$IR" -v r="$REQUESTS" 'BEGIN { printf "%.0f", i / r }') user-space instructions per request"
 [ "$LOG" = off ] || echo "access log lines: $(grep -c ' http: GET ' "$WORK/server.log" || true)" >&2
