@@ -22,6 +22,10 @@ import { Selection, UndoToast } from './ui/selection.js';
 import { FavouriteButton } from './ui/favourite-button.js';
 import { AlbumActions } from './ui/album-actions.js';
 import { FavouritesView, TrashView } from './views/collection.js';
+import { admit } from './views/sign-in.js';
+import { AccountMenu, forgetAndLeave } from './ui/account-menu.js';
+import { ShareSheet } from './ui/share-sheet.js';
+import { hideComments, onSessionEnd } from './core/api.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
@@ -67,7 +71,15 @@ new UploadPanel(byId('uploads', HTMLElement), {
   input: byId('add-input', HTMLInputElement),
   dropHint: byId('drop-hint', HTMLElement),
   album: () => library.album,
-  accepts: () => !gridView.hidden,
+  accepts: () => !gridView.hidden && document.documentElement.classList.contains('may-manage'),
+});
+
+// The owner's Share sheet, for a photo (the pager's Share) or an album (its grid's Share).
+const shareSheet = new ShareSheet(byId('share-sheet', HTMLDialogElement));
+/** Under a share link of an album, the album's title: the grid's title. */
+let linkTitle = /** @type {string | null} */ (null);
+listeners.on(element(gridView, '.album-share', HTMLButtonElement), 'click', () => {
+  if (library.album !== null) shareSheet.open({ album: library.album }, byId('grid-title', HTMLElement).textContent || 'Album');
 });
 const message = messageView();
 new ConnectionStatus(byId('connection-status', HTMLElement));
@@ -165,6 +177,12 @@ const actions = new PhotoActions(pagerView, {
   pager, fullscreen, slideshow,
   // The link of a photo as the URL says it now, zoom view left out.
   link: (photo) => `${location.origin}${location.pathname}${photoHash(photo.id)}`,
+  // The owner shares with a link of its own; anyone else passes on the page's address.
+  share: (photo) => {
+    if (!document.documentElement.classList.contains('may-share')) return false;
+    shareSheet.open({ photo: photo.id }, photo.title);
+    return true;
+  },
 });
 
 const composer = new Composer(byId('composer', HTMLFormElement), {
@@ -380,7 +398,7 @@ listeners.on(window, 'pageshow', (e) => { if (e.persisted) pager.setLive(true); 
 /** The grid's title, the pager's way back and the tabs say which list is shown. */
 function labelScope() {
   const album = library.album;
-  const title = album === null ? 'Photos' : (albums.titles.get(album) ?? `Album ${album}`);
+  const title = linkTitle ?? (album === null ? 'Photos' : (albums.titles.get(album) ?? `Album ${album}`));
   byId('grid-title', HTMLElement).textContent = title;
   element(gridView, '.album-back', HTMLElement).hidden = album === null;
   albumActions.setShown(album !== null);
@@ -479,7 +497,38 @@ listeners.on(document, 'visibilitychange', () => {
   if (!gridView.hidden) library.setLive(document.visibilityState === 'visible');
 });
 
+/**
+ * What the visitor may do shows on the page: classes on <html> that styles/access.css reads
+ * (controls marked data-needs="…" hide), the account button, and the way out when the session
+ * ends while the page is open.
+ * @param {import('./views/sign-in.js').Entry} entry
+ */
+function enter(entry) {
+  const root = document.documentElement.classList;
+  if (entry.kind === 'link') {
+    root.add('is-link');
+    if (entry.link.comments) root.add('may-comment'); else hideComments();
+    linkTitle = entry.link.album?.title ?? null;
+    // A link to one photo opens on it.
+    if (typeof entry.link.photo === 'number' && parseRoute(location.hash).view === 'grid') {
+      history.replaceState(null, '', `#/photos/${entry.link.photo}`);
+    }
+    return;
+  }
+  const session = entry.session;
+  root.add('may-comment');
+  if (session.signedIn || session.manage) root.add('may-manage');
+  if (session.signedIn) {
+    root.add('signed-in');
+    onSessionEnd(() => { forgetAndLeave(); });
+  }
+  if (session.signedIn && session.role === 'owner') root.add('may-share');
+  new AccountMenu({ button: byId('account-button', HTMLButtonElement), menu: byId('account-menu', HTMLDialogElement),
+    password: byId('password-sheet', HTMLDialogElement) }, session);
+}
+
 async function start() {
+  enter(await admit(byId('sign-in-view', HTMLElement)));
   const first = parseRoute(location.hash);
   try {
     await library.setScope(first.view === 'albums' ? null : first.album);

@@ -96,6 +96,33 @@ import { connection } from './connection.js';
  * @typedef {{ added?: Photo[], changed?: Photo[], removed?: number[], total?: number }} PhotoChanges
  */
 
+/**
+ * Where the library's API is: '' for the library itself, `/s/{token}` for a share link, whose
+ * holder asks for everything under the link (core/access.js sets it once, before anything loads).
+ */
+let linkPrefix = '';
+
+/**
+ * Puts every request of the library under a share link from now on.
+ * @param {string} token
+ */
+export function useLink(token) { linkPrefix = `/s/${token}`; }
+
+/** Whether comments are shown: not under a share link that does not share them. */
+let commentsOn = true;
+
+/** Comments are not shared with this page (a share link's choice). */
+export function hideComments() { commentsOn = false; }
+
+/** Whether this page reads and posts comments. */
+export function commentsShared() { return commentsOn; }
+
+/**
+ * A path of the library's API as this page must ask for it: under the share link it holds, if any.
+ * @param {string} path `/photos/3`, `/photos/summary` …
+ */
+export function at(path) { return linkPrefix + path; }
+
 /** An error answered by the server as problem+json, with words a person can read. */
 export class ServerError extends Error {
   /**
@@ -141,8 +168,21 @@ async function request(url, init) {
   return response;
 }
 
+/** What the page does when the server says its session is over; set once someone is signed in. */
+let sessionEnded = () => {};
+
+/**
+ * Runs `callback` when an answer says the session this page was signed in with is over (signed
+ * out elsewhere, a new password, idle too long).
+ * @param {() => void} callback
+ */
+export function onSessionEnd(callback) { sessionEnded = callback; }
+
 /** @param {Response} response */
 async function failure(response) {
+  if (response.status === 401 && !linkPrefix && (response.headers.get('WWW-Authenticate') ?? '').startsWith('Cookie realm="photoscroll"')) {
+    sessionEnded();
+  }
   let title = response.statusText, detail = '';
   try {
     const problem = await response.json();
@@ -174,7 +214,7 @@ async function getJSON(url, options = {}) {
  */
 export function listPage({ after = null, limit = 200, signal, base = '/photos' } = {}) {
   const query = after === null ? `limit=${limit}` : `after=${after}&limit=${limit}`;
-  return getJSON(`${base}?${query}`, { signal });
+  return getJSON(`${at(base)}?${query}`, { signal });
 }
 
 /**
@@ -189,7 +229,7 @@ export async function getSummary(etag = null, base = '/photos') {
   const headers = { Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
   // The page keeps the summary itself; the browser's cache would only turn a 304 into a copy.
-  const response = await request(`${base}/summary`, { headers, cache: 'no-store' });
+  const response = await request(`${at(base)}/summary`, { headers, cache: 'no-store' });
   if (response.status === 304) return null;
   if (!response.ok) throw await failure(response);
   const summary = await response.json();
@@ -203,7 +243,7 @@ export async function getSummary(etag = null, base = '/photos') {
  * @returns {Promise<Photo>}
  */
 export function getPhoto(id) {
-  return getJSON(`/photos/${id}`);
+  return getJSON(at(`/photos/${id}`));
 }
 
 /**
@@ -216,7 +256,7 @@ export function listAlbums() {
 
 /** Photos added, changed and removed, live (Server-Sent Events: `photos`, `reset`). */
 export function photoEvents() {
-  return new EventSource('/photos/events');
+  return new EventSource(at('/photos/events'));
 }
 
 /**
@@ -234,7 +274,7 @@ export async function listComments(photoId, { signal } = {}) {
     /** @type {string} */
     const query = after === null ? 'limit=200' : `limit=200&after=${after}`;
     /** @type {{ comments: Comment[] }} */
-    const { comments } = await getJSON(`/photos/${photoId}/comments?${query}`, { signal });
+    const { comments } = await getJSON(at(`/photos/${photoId}/comments?${query}`), { signal });
     all.push(...comments);
     if (comments.length < 200) return all;
     after = comments[comments.length - 1].id;
@@ -252,7 +292,7 @@ export async function postComment(photoId, text, author) {
   /** @type {{ text: string, author?: string }} */
   const body = { text };
   if (author) body.author = author;
-  const response = await request(`/photos/${photoId}/comments`, {
+  const response = await request(at(`/photos/${photoId}/comments`), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(body),
@@ -266,7 +306,7 @@ export async function postComment(photoId, text, author) {
  * @param {number} photoId
  */
 export function commentEvents(photoId) {
-  return new EventSource(`/photos/${photoId}/comments/events`);
+  return new EventSource(at(`/photos/${photoId}/comments/events`));
 }
 
 /**
@@ -382,3 +422,135 @@ export function renameAlbum(id, title) {
 export function deleteAlbum(id) {
   return change('DELETE', `/albums/${id}`);
 }
+
+// Who is signed in, and share links (docs/access.md).
+
+/**
+ * Who the server says is asking: a signed-in person, or nobody (401), with what the page needs to
+ * know then: whether the library is private, whether it still waits for its owner (the setup
+ * link in the server's log), whether this visitor may add photos all the same (a public library
+ * from the server's own machine).
+ * @typedef {{ signedIn: true, username: string, role: 'owner' | 'member' }
+ *   | { signedIn: false, access: 'public' | 'private', setup: boolean, manage: boolean }} Session
+ */
+
+/** @returns {Promise<Session>} */
+export async function getSession() {
+  const response = await fetch('/session', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+  if (response.status === 401) {
+    const nobody = await response.json().catch(() => ({}));
+    return { signedIn: false, access: nobody.access === 'public' ? 'public' : 'private', setup: nobody.setup === true,
+      manage: nobody.manage === true };
+  }
+  if (!response.ok) throw await failure(response);
+  const who = await response.json();
+  return { signedIn: true, username: String(who.username), role: who.role === 'owner' ? 'owner' : 'member' };
+}
+
+/**
+ * Signs in; the server answers with the session cookie.
+ * @param {string} username
+ * @param {string} password
+ */
+export function signIn(username, password) {
+  return change('POST', '/session', { username, password });
+}
+
+/** Signs out: the session ends on every server, and the browser is told to forget what it kept. */
+export function signOut() {
+  return change('DELETE', '/session');
+}
+
+/**
+ * A new password; every other session of the account ends, this one is renewed.
+ * @param {string} current
+ * @param {string} next
+ */
+export function changePassword(current, next) {
+  return change('POST', '/session/password', { current, new: next });
+}
+
+/**
+ * Makes the first owner with the one-time setup link's token, signed in at once.
+ * @param {string} token
+ * @param {string} username
+ * @param {string} password
+ */
+export function setUpOwner(token, username, password) {
+  return change('POST', '/setup', { token, username, password });
+}
+
+/**
+ * A share link, as its owner sees it.
+ * @typedef {object} ShareLink
+ * @property {number} id
+ * @property {string} token
+ * @property {string} url the address to give
+ * @property {number | null} album
+ * @property {number | null} photo
+ * @property {string | null} expires RFC 3339, or null for never
+ * @property {boolean} expired
+ * @property {boolean} password
+ * @property {boolean} download
+ * @property {boolean} comments
+ * @property {boolean} location
+ * @property {string} created
+ */
+
+/**
+ * What a share link shows its holder (`GET /s/{token}/share`); until its password is given, only
+ * that it needs one.
+ * @typedef {object} SharedLink
+ * @property {string} base
+ * @property {boolean} password
+ * @property {boolean} unlocked
+ * @property {string | null} expires
+ * @property {{ id: number, title: string, count: number } | null} [album]
+ * @property {number | null} [photo]
+ * @property {boolean} [download]
+ * @property {boolean} [comments]
+ * @property {boolean} [location]
+ */
+
+/**
+ * Makes a share link of an album or a photo.
+ * @param {{ album?: number, photo?: number, expires?: string | null, password?: string,
+ *   download?: boolean, comments?: boolean, location?: boolean }} request `expires` left out: the
+ *   server's default (30 days); null: never
+ * @returns {Promise<ShareLink>}
+ */
+export function createShare(request) {
+  return change('POST', '/shares', request);
+}
+
+/** @returns {Promise<ShareLink[]>} every link, newest first */
+export async function listShares() {
+  /** @type {{ shares: ShareLink[] }} */
+  const answer = await getJSON('/shares', { cache: 'no-store' });
+  return answer.shares;
+}
+
+/**
+ * Revokes a link, at once.
+ * @param {number} id
+ */
+export function revokeShare(id) {
+  return change('DELETE', `/shares/${id}`);
+}
+
+/**
+ * What the link this page holds shows.
+ * @returns {Promise<SharedLink>}
+ */
+export function describeLink() {
+  return getJSON(at('/share'), { cache: 'no-store' });
+}
+
+/**
+ * Gives the link's password; the server answers with a cookie that opens the link in this browser.
+ * @param {string} password
+ */
+export function unlockLink(password) {
+  return change('POST', at('/unlock'), { password });
+}
+

@@ -2,7 +2,7 @@
 // A photo's comment thread: loaded once, then kept live through Server-Sent Events.
 // Every piece of text goes in as textContent, so a comment can never become markup.
 
-import { listComments, commentEvents } from '../core/api.js';
+import { listComments, commentEvents, commentsShared } from '../core/api.js';
 import { Listeners } from '../util/listeners.js';
 
 /** @typedef {import('../core/api.js').Comment} Comment */
@@ -62,6 +62,8 @@ export class CommentThread {
 
   /** Loads what is on the server (again); already shown comments are kept, not repeated. */
   load() {
+    // A share link that does not share comments: nothing to load, and nothing shown.
+    if (!commentsShared()) return (this.loading = Promise.resolve());
     this.loading = listComments(this.photoId)
       .then((comments) => { comments.forEach((c) => this.add(c)); this.report('ready'); })
       .catch(() => this.report(this.items.size ? 'ready' : 'error'))
@@ -71,7 +73,7 @@ export class CommentThread {
 
   /** Starts listening for new and deleted comments; the listener is opened before reloading so nothing falls between. */
   listen() {
-    if (this.live) return;
+    if (this.live || !commentsShared()) return;
     const live = this.listeners.child();
     this.live = live;
     const events = commentEvents(this.photoId);

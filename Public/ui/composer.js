@@ -3,7 +3,7 @@
 // It is a real <form method=post> (the server takes form posts too); with scripts it posts JSON,
 // stays above the on-screen keyboard, and says in words what the server refused.
 
-import { postComment, ServerError, statusOf } from '../core/api.js';
+import { at, postComment, ServerError, statusOf } from '../core/api.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
@@ -60,7 +60,7 @@ export class Composer {
   setPhoto(photo) {
     if (this.photoId === photo.id) return;
     this.photoId = photo.id;
-    this.form.action = `/photos/${photo.id}/comments`;
+    this.form.action = at(`/photos/${photo.id}/comments`);
     // Short enough for a phone's narrow field; its name says which photo.
     this.input.placeholder = 'Add a comment';
     this.input.setAttribute('aria-label', `Comment on ${photo.title}`);

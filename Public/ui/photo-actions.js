@@ -14,9 +14,11 @@ export class PhotoActions {
   /**
    * @param {HTMLElement} root the pager, whose bar holds the buttons
    * @param {{ pager: import('../views/pager.js').Pager, fullscreen: import('./fullscreen.js').FullScreen,
-   *   slideshow: import('../views/slideshow.js').Slideshow, link: (photo: Photo) => string }} options
+   *   slideshow: import('../views/slideshow.js').Slideshow, link: (photo: Photo) => string,
+   *   share?: (photo: Photo) => boolean }} options `share`: shares the photo another way (the owner's
+   *   Share sheet) and says so; false leaves it to the system's share sheet or the clipboard
    */
-  constructor(root, { pager, fullscreen, slideshow, link }) {
+  constructor(root, { pager, fullscreen, slideshow, link, share: shareOtherwise }) {
     this.root = root;
     this.pager = pager;
     this.fullscreen = fullscreen;
@@ -32,7 +34,7 @@ export class PhotoActions {
     const on = this.listeners;
     on.on(this.infoButton, 'click', () => this.setInfo(!this.infoOpen));
     on.on(element(root, '.action-share', HTMLButtonElement), 'click', () => {
-      if (this.photo) share(this.photo.title, this.link(this.photo));
+      if (this.photo && !shareOtherwise?.(this.photo)) share(this.photo.title, this.link(this.photo));
     });
     on.on(this.slideshowButton, 'click', () => this.slideshow.start(Math.max(0, pager.index)));
     on.on(this.fullscreenButton, 'click', () => this.fullscreen.toggle());

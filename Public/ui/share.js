@@ -21,7 +21,7 @@ export function toast(text) {
  * Copies text; the Clipboard API needs a secure page, so a plain-http server on the LAN uses a selection.
  * @param {string} text
  */
-async function copy(text) {
+export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
     return true;
@@ -54,7 +54,7 @@ export async function share(title, url) {
       // Not allowed (no user gesture, a policy): copying still works.
     }
   }
-  if (await copy(url)) {
+  if (await copyText(url)) {
     toast('Link copied');
     return 'copied';
   }

@@ -65,6 +65,9 @@ class Server:
         return photos
 
     def _wait_ready(self, timeout):
+        # A private library lists nothing to a stranger: its test waits for its photos itself.
+        if self.expected_photos == 0:
+            return {}
         deadline = time.time() + timeout
         while time.time() < deadline:
             try:

@@ -1,0 +1,264 @@
+"""A private library in the browser: signing in, the owner's one-time setup, the account menu,
+sharing an album and opening its link in a fresh browser (zoomed to native pixels, nothing
+outside the link within reach), a link's password, signing out; every new view on a phone and a
+desktop, light and dark, kept as pictures in build/screenshots/."""
+
+import json
+import os
+import re
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import REPO, new_driver, screenshot, script_errors, start_server
+from gestures import emulate, js, pinch, settled_viewer, wait_for
+from photos import make_photo
+
+OWNER, OWNER_PASSWORD = "ana", "correct horse battery"
+MEMBER, MEMBER_PASSWORD = "ben", "battery staple horse"
+
+
+def binary():
+    path = os.environ.get("PHOTOSCROLL_BIN", os.path.join(REPO, ".build", "debug", "photoscroll"))
+    return path if os.path.isabs(path) else os.path.join(REPO, path)
+
+
+def users(data, *arguments, password=None):
+    """`photoscroll users …` on the data folder, the password on standard input."""
+    return subprocess.run([binary(), "users", *arguments, "--data", data], input=(password + "\n") if password else "",
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def private_server(work_dir):
+    """A private library: the album Trip (two photos, one large) and a photo outside it; an owner
+    and a member made with the command line before the server starts."""
+    photos = os.path.join(work_dir, "photos-private")
+    os.makedirs(os.path.join(photos, "Trip"))
+    make_photo(os.path.join(photos, "Trip", "summit.jpg"), 4000, 3000, 0)
+    make_photo(os.path.join(photos, "Trip", "lake.jpg"), 1200, 800, 1)
+    make_photo(os.path.join(photos, "secret.jpg"), 1000, 700, 2)
+    data = os.path.join(work_dir, "data-private")
+    os.makedirs(data, exist_ok=True)
+    assert users(data, "add", OWNER, "--owner", password=OWNER_PASSWORD).returncode == 0
+    assert users(data, "add", MEMBER, password=MEMBER_PASSWORD).returncode == 0
+    running = start_server(photos, data, comments_per_minute=0, expected_photos=0, env_extra={"PHOTOSCROLL_ACCESS": "private"})
+    running.data = data
+    yield running
+    running.stop()
+
+
+def api(server, path, method="GET", body=None, cookie=None):
+    """A request as a program makes it: status and JSON body."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if cookie:
+        headers["Cookie"] = cookie
+    request = urllib.request.Request(server.url + path, method=method, headers=headers,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read().decode()
+            return response.status, (json.loads(text) if text else None), response.headers
+    except urllib.error.HTTPError as error:
+        text = error.read().decode()
+        return error.code, (json.loads(text) if text.startswith("{") else text), error.headers
+
+
+def owner_cookie(server):
+    status, _, headers = api(server, "/session", "POST", {"username": OWNER, "password": OWNER_PASSWORD})
+    assert status == 204
+    return headers["Set-Cookie"].split(";")[0]
+
+
+def wait_photos(server, cookie):
+    def ready():
+        status, page, _ = api(server, "/photos", cookie=cookie)
+        return status == 200 and len(page["photos"]) == 3 and all(p["status"] == "ready" for p in page["photos"]) and page
+    return wait_for(ready, timeout=120, message="the photos ready")
+
+
+def album_id(server, cookie):
+    _, answer, _ = api(server, "/albums", cookie=cookie)
+    return next(a["id"] for a in answer["albums"] if a["title"] == "Trip")
+
+
+def dark(driver, on=True):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if on else "light"}]})
+
+
+def shoot_everywhere(driver, name, prepare=lambda driver: None):
+    """The view `prepare` leaves on screen, on a phone and a desktop, light and dark."""
+    for device, (width, height, dpr, mobile) in (("phone", (390, 844, 2, True)), ("desktop", (1280, 800, 1, False))):
+        emulate(driver, width, height, dpr=dpr, mobile=mobile)
+        for scheme in ("light", "dark"):
+            dark(driver, scheme == "dark")
+            prepare(driver)
+            screenshot(driver, f"access-{name}-{device}-{scheme}")
+    dark(driver, False)
+
+
+def sign_in(driver, server, name, password):
+    driver.get(server.url + "/")
+    wait_for(lambda: js(driver, "return !document.getElementById('sign-in-view').hidden"), message="the sign-in view")
+    driver.find_element(By.CSS_SELECTOR, ".sign-in-name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, ".sign-in-password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, ".sign-in-submit").click()
+
+
+def wait_grid(driver, count):
+    wait_for(lambda: js(driver, "return document.documentElement.dataset.ready === 'true' && !document.getElementById('grid-view').hidden"),
+             timeout=20, message="the grid")
+    wait_for(lambda: js(driver, "return document.querySelectorAll('#grid [data-photo-id]').length") == count, message=f"{count} photos")
+
+
+def test_a_stranger_sees_the_sign_in_view_and_a_member_gets_in(desktop, private_server):
+    wait_photos(private_server, owner_cookie(private_server))
+    desktop.get(private_server.url + "/")
+    wait_for(lambda: js(desktop, "return !document.getElementById('sign-in-view').hidden"), message="the sign-in view")
+    assert js(desktop, "return document.getElementById('grid-view').hidden")
+    assert js(desktop, "return document.querySelectorAll('#grid img').length") == 0
+    shoot_everywhere(desktop, "sign-in")
+    # A wrong password says so, and keeps the view.
+    sign_in(desktop, private_server, MEMBER, "not the password")
+    wait_for(lambda: js(desktop, "return !document.querySelector('.sign-in-problem').hidden"), message="the problem")
+    assert "not right" in desktop.find_element(By.CSS_SELECTOR, ".sign-in-problem").text
+    shoot_everywhere(desktop, "sign-in-wrong")
+    sign_in(desktop, private_server, MEMBER, MEMBER_PASSWORD)
+    wait_grid(desktop, 3)
+    # A member sees everything and shares nothing: no Share sheet, the account says who.
+    assert js(desktop, "return document.documentElement.classList.contains('may-manage')")
+    assert not js(desktop, "return document.documentElement.classList.contains('may-share')")
+    assert desktop.find_element(By.CSS_SELECTOR, ".account-initial").text == "B"
+    desktop.find_element(By.CSS_SELECTOR, "#account-button").click()
+    wait_for(lambda: js(desktop, "return document.getElementById('account-menu').open"), message="the account menu")
+    assert "ben · Member" in desktop.find_element(By.CSS_SELECTOR, ".account-who").text
+    shoot_everywhere(desktop, "account-menu")
+    desktop.find_element(By.CSS_SELECTOR, ".account-password").click()
+    wait_for(lambda: js(desktop, "return document.getElementById('password-sheet').open"), message="the password sheet")
+    shoot_everywhere(desktop, "change-password")
+    desktop.find_element(By.CSS_SELECTOR, ".password-cancel").click()
+    # Signing out forgets: the library is out of reach, Back included.
+    desktop.find_element(By.CSS_SELECTOR, "#account-button").click()
+    desktop.find_element(By.CSS_SELECTOR, ".account-sign-out").click()
+    wait_for(lambda: js(desktop, "return !document.getElementById('sign-in-view').hidden"), message="signed out")
+    assert js(desktop, "return sessionStorage.length + localStorage.length") == 0
+    desktop.back()
+    wait_for(lambda: js(desktop, "return document.readyState === 'complete'"))
+    assert js(desktop, "return document.querySelectorAll('#grid img').length") == 0
+
+
+def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, private_server):
+    cookie = owner_cookie(private_server)
+    photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
+    trip = album_id(private_server, cookie)
+    sign_in(desktop, private_server, OWNER, OWNER_PASSWORD)
+    wait_grid(desktop, 3)
+    assert js(desktop, "return document.documentElement.classList.contains('may-share')")
+    desktop.get(f"{private_server.url}/#/albums/{trip}")
+    wait_grid(desktop, 2)
+    desktop.find_element(By.CSS_SELECTOR, ".album-share").click()
+    wait_for(lambda: js(desktop, "return document.getElementById('share-sheet').open"), message="the share sheet")
+    shoot_everywhere(desktop, "share-sheet")
+    desktop.find_element(By.CSS_SELECTOR, ".share-create").click()
+    wait_for(lambda: js(desktop, "return !document.querySelector('.share-made').hidden"), message="the link")
+    url = desktop.find_element(By.CSS_SELECTOR, ".share-url").get_attribute("value")
+    assert re.fullmatch(re.escape(private_server.url) + r"/s/[A-Za-z0-9_-]{43}", url), url
+    wait_for(lambda: js(desktop, "return document.querySelectorAll('.share-link').length") == 1, message="the link listed")
+    shoot_everywhere(desktop, "share-sheet-made")
+
+    # A fresh browser, nobody's: the link shows the album, and only the album.
+    stranger = new_driver()
+    try:
+        emulate(stranger, 390, 844, dpr=1, mobile=True)
+        stranger.get(url)
+        wait_grid(stranger, 2)
+        titles = js(stranger, "return [...document.querySelectorAll('#grid img')].map(i => i.alt)")
+        assert "secret" not in " ".join(titles)
+        assert js(stranger, "return document.getElementById('grid-title').textContent") == "Trip"
+        for hidden in (".add-photos", ".select-photos", ".view-tabs", "#account-button"):
+            assert not js(stranger, f"return document.querySelector('{hidden}').checkVisibility()"), hidden
+        shoot_everywhere(stranger, "shared-grid", lambda d: wait_grid(d, 2))
+        # Zoomed to its native pixels, through the link's own tiles.
+        summit = photos["summit"]
+        stranger.get(f"{url}#/photos/{summit['id']}/zoom")
+        settled_viewer(stranger)
+        for _ in range(6):
+            pinch(stranger, 195, 422, 40, 320, steps=10)
+            state = settled_viewer(stranger)
+            if state["scale"] >= state["maxScale"] - 1e-9:
+                break
+        assert state["scale"] == pytest.approx(1)
+        assert state["level"] == summit["maxZoom"]
+        tiles = js(stranger, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img.loaded')].map(i => i.src)")
+        assert tiles and all(t.startswith(url + "/photos/") for t in tiles), tiles[:3]
+        screenshot(stranger, "access-shared-zoom-native-phone-light")
+        # Nothing outside the link is within reach: not the other photo, not the library.
+        secret = photos["secret"]["id"]
+        reach = js(stranger, """
+            const get = (u) => fetch(u).then(r => r.status);
+            return Promise.all([get(arguments[0] + '/photos/' + arguments[1]), get(arguments[0] + '/photos/' + arguments[1] + '/thumbnail.jpg'),
+                                get('/photos/' + arguments[1]), get('/photos'), get('/albums')]);
+        """, url, secret)
+        assert reach == [404, 404, 401, 401, 401]
+        errors = script_errors(stranger)
+    finally:
+        stranger.quit()
+    assert not [e for e in errors if "404" not in e and "401" not in e], errors
+
+    # Revoked: the link is gone at once.
+    desktop.find_element(By.CSS_SELECTOR, ".share-link-revoke").click()
+    wait_for(lambda: api(private_server, urllib.parse.urlparse(url).path + "/photos")[0] == 404, message="revoked")
+
+
+def test_a_link_with_a_password_asks_for_it_first(phone, private_server):
+    cookie = owner_cookie(private_server)
+    wait_photos(private_server, cookie)
+    status, link, _ = api(private_server, "/shares", "POST", {"album": album_id(private_server, cookie), "password": "open sesame"}, cookie)
+    assert status == 201
+    phone.get(link["url"])
+    wait_for(lambda: js(phone, "return !document.getElementById('sign-in-view').hidden"), message="the password form")
+    assert js(phone, "return document.querySelectorAll('#grid img').length") == 0
+    shoot_everywhere(phone, "link-password")
+    phone.find_element(By.CSS_SELECTOR, ".sign-in-password").send_keys("wrong one")
+    phone.find_element(By.CSS_SELECTOR, ".sign-in-submit").click()
+    wait_for(lambda: js(phone, "return !document.querySelector('.sign-in-problem').hidden"), message="the problem")
+    phone.find_element(By.CSS_SELECTOR, ".sign-in-password").clear()
+    phone.find_element(By.CSS_SELECTOR, ".sign-in-password").send_keys("open sesame")
+    phone.find_element(By.CSS_SELECTOR, ".sign-in-submit").click()
+    wait_grid(phone, 2)
+    # Revoked while open: what the link showed is gone from the next page load.
+    api(private_server, f"/shares/{link['id']}", "DELETE", cookie=cookie)
+    phone.get(link["url"])
+    wait_for(lambda: js(phone, "return document.querySelector('.sign-in-title').textContent") == "Link Not Available", message="gone")
+    shoot_everywhere(phone, "link-gone")
+
+
+def test_the_setup_link_makes_the_owner_once(phone, work_dir):
+    photos = os.path.join(work_dir, "photos-setup")
+    os.makedirs(photos, exist_ok=True)
+    make_photo(os.path.join(photos, "one.jpg"), 800, 600, 3)
+    server = start_server(photos, os.path.join(work_dir, "data-setup"), comments_per_minute=0, expected_photos=0,
+                          env_extra={"PHOTOSCROLL_ACCESS": "private"})
+    try:
+        line = wait_for(lambda: next((l for l in server.lines[:6] if "/setup?token=" in l), None), message="the setup link in the log")
+        setup = re.search(r"url=(\S+)", line).group(1)
+        phone.get(server.url + "/")
+        wait_for(lambda: "no owner yet" in js(phone, "return document.querySelector('.sign-in-lead').textContent"), message="no owner")
+        phone.get(setup)
+        wait_for(lambda: js(phone, "return document.querySelector('.sign-in-title').textContent") == "Welcome", message="the setup form")
+        shoot_everywhere(phone, "setup")
+        phone.find_element(By.CSS_SELECTOR, ".sign-in-name").send_keys("zoe")
+        phone.find_element(By.CSS_SELECTOR, ".sign-in-password").send_keys("zoe's long password")
+        phone.find_element(By.CSS_SELECTOR, ".sign-in-repeat").send_keys("zoe's long password")
+        phone.find_element(By.CSS_SELECTOR, ".sign-in-submit").click()
+        wait_grid(phone, 1)
+        assert phone.find_element(By.CSS_SELECTOR, ".account-initial").text == "Z"
+        # Used once: the same link makes nobody else.
+        token = setup.split("token=")[1]
+        status, _, _ = api(server, "/setup", "POST", {"token": token, "username": "eve", "password": "eve's long password"})
+        assert status == 403
+    finally:
+        server.stop()
