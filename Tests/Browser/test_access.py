@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import REPO, new_driver, screenshot, script_errors, start_server
+from conftest import REPO, screenshot, script_errors, start_server
 from gestures import emulate, js, pinch, settled_viewer, wait_for
 from photos import make_photo
 
@@ -150,7 +150,7 @@ def test_a_stranger_sees_the_sign_in_view_and_a_member_gets_in(desktop, private_
     assert js(desktop, "return document.querySelectorAll('#grid img').length") == 0
 
 
-def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, private_server):
+def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, second_browser, private_server):
     cookie = owner_cookie(private_server)
     photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
     trip = album_id(private_server, cookie)
@@ -169,8 +169,8 @@ def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, pri
     wait_for(lambda: js(desktop, "return document.querySelectorAll('.share-link').length") == 1, message="the link listed")
     shoot_everywhere(desktop, "share-sheet-made")
 
-    # A fresh browser, nobody's: the link shows the album, and only the album.
-    stranger = new_driver()
+    # Another browser, nobody's (its cookies and storage cleared): the link shows the album, and only the album.
+    stranger = second_browser.fresh()
     try:
         emulate(stranger, 390, 844, dpr=1, mobile=True)
         stranger.get(url)
@@ -205,7 +205,7 @@ def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, pri
         assert reach == [404, 404, 401, 401, 401]
         errors = script_errors(stranger)
     finally:
-        stranger.quit()
+        stranger.get("about:blank")
     assert not [e for e in errors if "404" not in e and "401" not in e], errors
 
     # Revoked: the link is gone at once.
