@@ -30,7 +30,11 @@ final class AccessReplicaTests: XCTestCase {
         // Signed in on A, seen (and kept) by B.
         let cookie = try a.signIn("ana", AccessFixture.ownerPassword)
         XCTAssertEqual(b.request(.GET, "/photos", headers: ["Cookie": cookie]).status, .ok)
-        XCTAssertEqual(b.access.cache.count.sessions, 1, "B keeps the session")
+        // B keeps nothing until it hears notifications (its LISTEN is up, A's earlier changes are
+        // heard): wait for that, asking again, rather than for a time.
+        XCTAssertTrue(eventually(timeout: Self.heard) {
+            b.request(.GET, "/photos", headers: ["Cookie": cookie]).status == .ok && b.access.cache.count.sessions == 1
+        }, "B keeps the session")
         var epoch = b.access.cache.epoch
         XCTAssertEqual(a.request(.DELETE, "/session", headers: ["Cookie": cookie]).status, .noContent)
         XCTAssertTrue(b.access.cache.waitForDrop(after: epoch, seconds: Self.heard), "B hears the sign-out")
