@@ -24,9 +24,11 @@ public struct Share: Sendable, Equatable {
     public let comments: Bool
     /// Whether records say where photos were taken.
     public let location: Bool
+    /// Whether its holder may add photos to the shared album (an album's link only).
+    public let upload: Bool
 
     public init(id: Int, token: String, target: Target, createdBy: Int, createdAt: Int, expiresAt: Int?, passwordHash: String?,
-                download: Bool, comments: Bool, location: Bool) {
+                download: Bool, comments: Bool, location: Bool, upload: Bool = false) {
         self.id = id
         self.token = token
         self.target = target
@@ -37,6 +39,7 @@ public struct Share: Sendable, Equatable {
         self.download = download
         self.comments = comments
         self.location = location
+        self.upload = upload
     }
 
     /// Whether a password must be given before anything is shown.

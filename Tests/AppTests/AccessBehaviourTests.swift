@@ -285,6 +285,21 @@ final class AccessBehaviourTests: XCTestCase {
         XCTAssertEqual(f.request(.GET, "/s/\(one.token)/photos/summary").object["total"] as? Int, 1)
     }
 
+    func testAnAlbumsLinkMayLetItsHolderAddPhotosAndAPhotosLinkMayNot() throws {
+        let owner = try f.signIn("ana", AccessFixture.ownerPassword)
+        let made = f.post("/shares", json: #"{"album":\#(f.albums["trip"]!),"upload":true}"#, cookie: owner)
+        XCTAssertEqual(made.status, .created, made.text)
+        XCTAssertEqual(made.object["upload"] as? Bool, true)
+        let id = try XCTUnwrap(made.object["id"] as? Int)
+        XCTAssertEqual(try f.store.share(id: id)?.upload, true, "kept in the database")
+        XCTAssertEqual(f.request(.GET, "/s/\(made.object["token"] as! String)/share").object["upload"] as? Bool, true)
+        let plain = f.post("/shares", json: #"{"album":\#(f.albums["trip"]!)}"#, cookie: owner)
+        XCTAssertEqual(plain.object["upload"] as? Bool, false, "no uploads unless asked for")
+        let photo = f.post("/shares", json: #"{"photo":\#(f.photos["a1"]!),"upload":true}"#, cookie: owner)
+        XCTAssertEqual(photo.status, .badRequest)
+        XCTAssertTrue(photo.text.contains("album's link only"), photo.text)
+    }
+
     func testCommentsCarryTheSignedInNameOrTheNameALinkHolderTypes() throws {
         let member = try f.signIn("ben", AccessFixture.memberPassword)
         let a1 = f.photos["a1"]!

@@ -54,5 +54,9 @@ public enum AccessSchema {
                 created_at \(d.bigint) NOT NULL
             );
             """ },
+        // Whether an album's link lets its holder add photos to that album (never a photo's link).
+        SQLMigration(version: 5, name: "share uploads") { d in """
+            ALTER TABLE shares ADD COLUMN upload \(d.bigint) NOT NULL DEFAULT 0;
+            """ },
     ])
 }

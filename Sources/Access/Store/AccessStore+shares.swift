@@ -9,15 +9,18 @@ public struct ShareRequest: Sendable, Equatable {
     public var download: Bool
     public var comments: Bool
     public var location: Bool
+    /// Whether the holder may add photos to the album (an album's link only).
+    public var upload: Bool
 
     public init(target: Share.Target, expiresAt: Int?, password: String? = nil, download: Bool = false, comments: Bool = true,
-                location: Bool = false) {
+                location: Bool = false, upload: Bool = false) {
         self.target = target
         self.expiresAt = expiresAt
         self.password = password
         self.download = download
         self.comments = comments
         self.location = location
+        self.upload = upload
     }
 }
 
@@ -27,6 +30,9 @@ extension AccessStore {
         let now = self.now()
         if let expiresAt = request.expiresAt, expiresAt <= now {
             throw AccessError(.invalid, "expires must be in the future.")
+        }
+        if request.upload, case .photo = request.target {
+            throw AccessError(.invalid, "upload is for an album's link only: a photo's link has nowhere to add photos.")
         }
         var passwordHash: String?
         if let password = request.password {
@@ -42,14 +48,15 @@ extension AccessStore {
         }
         let id = try database.transaction { tx in
             try tx.scalar("""
-                INSERT INTO shares (token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location)
+                INSERT INTO shares (token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload)
                 VALUES (\(token), \(album), \(photo), \(user.id), \(now), \(request.expiresAt), \(passwordHash),
-                        \(request.download), \(request.comments), \(request.location))
+                        \(request.download), \(request.comments), \(request.location), \(request.upload))
                 RETURNING id
                 """, as: Int.self) ?? 0
         }
         return Share(id: id, token: token, target: request.target, createdBy: user.id, createdAt: now, expiresAt: request.expiresAt,
-                     passwordHash: passwordHash, download: request.download, comments: request.comments, location: request.location)
+                     passwordHash: passwordHash, download: request.download, comments: request.comments, location: request.location,
+                     upload: request.upload)
     }
 
     /// Every share link, newest first, expired ones included (until revoked).
@@ -86,13 +93,13 @@ extension AccessStore {
         return Argon2.verify(password, against: hash)
     }
 
-    static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location"
+    static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload"
 
     static func share(_ row: SQLRow) throws -> Share {
         let target: Share.Target
         if let album = try row.decode(2, as: Int?.self) { target = .album(album) } else { target = .photo(try row.decode(3)) }
         return Share(id: try row.decode(0), token: try row.decode(1), target: target, createdBy: try row.decode(4),
                      createdAt: try row.decode(5), expiresAt: try row.decode(6), passwordHash: try row.decode(7),
-                     download: try row.decode(8), comments: try row.decode(9), location: try row.decode(10))
+                     download: try row.decode(8), comments: try row.decode(9), location: try row.decode(10), upload: try row.decode(11))
     }
 }

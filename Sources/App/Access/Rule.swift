@@ -18,6 +18,8 @@ struct Rule: AccessRule {
         case comments
         /// …and downloads of originals allowed.
         case download
+        /// …and adding photos to the shared album allowed.
+        case upload
     }
 
     enum Kind: Sendable, Equatable {
@@ -155,6 +157,7 @@ struct Rule: AccessRule {
         switch need {
         case .comments where !share.comments: return AccessControl.notFound("Comments are not shared through this link.")
         case .download where !share.download: return AccessControl.notFound("Originals cannot be downloaded through this link.")
+        case .upload where !share.upload: return AccessControl.notFound("Photos cannot be added through this link.")
         default: break
         }
         if photo {

@@ -7,7 +7,7 @@ import Library
 ///
 /// - `POST /shares` `{"album": id}` or `{"photo": id}`, with `"expires"` (RFC 3339, or null for
 ///   never; absent: the configured default), `"password"`, `"download"` (false), `"comments"`
-///   (true), `"location"` (false) → 201 the link
+///   (true), `"location"` (false), `"upload"` (false; an album's link only) → 201 the link
 /// - `GET /shares` → `{"shares":[…]}`, newest first; `DELETE /shares/{id}` → 204, at once on every replica
 /// - `GET /s/{token}/share` → what the link shows (only whether it needs a password, until it is given)
 /// - `POST /s/{token}/unlock` `{"password"}` → 204 with a cookie that opens the link in this browser
@@ -33,7 +33,7 @@ struct ShareRoutes: Sendable {
         let url: String
         let now: Int
 
-        enum Keys: String, CodingKey { case id, token, url, album, photo, expires, expired, password, download, comments, location, created }
+        enum Keys: String, CodingKey { case id, token, url, album, photo, expires, expired, password, download, comments, location, upload, created }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -54,6 +54,7 @@ struct ShareRoutes: Sendable {
             try c.encode(share.download, forKey: .download)
             try c.encode(share.comments, forKey: .comments)
             try c.encode(share.location, forKey: .location)
+            try c.encode(share.upload, forKey: .upload)
             try c.encode(ShareRoutes.rfc3339(share.createdAt), forKey: .created)
         }
     }
@@ -72,8 +73,9 @@ struct ShareRoutes: Sendable {
         var download: Bool?
         var comments: Bool?
         var location: Bool?
+        var upload: Bool?
 
-        enum Keys: String, CodingKey { case album, photo, expires, password, download, comments, location }
+        enum Keys: String, CodingKey { case album, photo, expires, password, download, comments, location, upload }
 
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: Keys.self)
@@ -84,6 +86,7 @@ struct ShareRoutes: Sendable {
             download = try c.decodeIfPresent(Bool.self, forKey: .download)
             comments = try c.decodeIfPresent(Bool.self, forKey: .comments)
             location = try c.decodeIfPresent(Bool.self, forKey: .location)
+            upload = try c.decodeIfPresent(Bool.self, forKey: .upload)
         }
     }
 
@@ -119,7 +122,7 @@ struct ShareRoutes: Sendable {
         do {
             share = try control.store.createShare(ShareRequest(target: target, expiresAt: expiresAt, password: body.password,
                                                                download: body.download ?? false, comments: body.comments ?? true,
-                                                               location: body.location ?? false), by: owner)
+                                                               location: body.location ?? false, upload: body.upload ?? false), by: owner)
         } catch let error as AccessError {
             throw HTTPError(.badRequest, error.description)
         }
@@ -155,7 +158,7 @@ struct ShareRoutes: Sendable {
         let base: String
         let album: AlbumPart?
 
-        enum Keys: String, CodingKey { case base, password, unlocked, expires, album, photo, download, comments, location }
+        enum Keys: String, CodingKey { case base, password, unlocked, expires, album, photo, download, comments, location, upload }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -170,6 +173,7 @@ struct ShareRoutes: Sendable {
             try c.encode(share.download, forKey: .download)
             try c.encode(share.comments, forKey: .comments)
             try c.encode(share.location, forKey: .location)
+            try c.encode(share.upload, forKey: .upload)
         }
     }
 
