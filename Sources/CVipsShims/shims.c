@@ -112,27 +112,30 @@ void cvips_trim_heap(void) { malloc_trim(0); }
 
 void cvips_limit_heap_arenas(int count) { mallopt(M_ARENA_MAX, count > 0 ? count : 1); }
 
-/* Files are opened as sources, never by vips_image_new_from_file: that one reads a trailing
- * "[...]" in the name as load options, and a photo may well be called "beach[2].jpg]". */
-const char *cvips_find_loader(const char *path) {
-    VipsSource *source = vips_source_new_from_file(path);
-    if (source == NULL) return NULL;
+/* The loader that reads a source, NULL when none does or it is blocked (untrusted): for us
+ * those are not photos. */
+static const char *trusted_loader(VipsSource *source) {
     const char *loader = vips_foreign_find_load_source(source);
-    g_object_unref(source);
     if (loader == NULL) return NULL;
-    // A blocked (untrusted) loader still recognises its files; for us they are not photos.
     const VipsOperationClass *class = (const VipsOperationClass *) vips_class_find("VipsForeignLoad", loader);
     if (class == NULL || (class->flags & VIPS_OPERATION_BLOCKED)) return NULL;
     return loader;
 }
 
-int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsImage **out) {
-    VipsSource *source = vips_source_new_from_file(path);
+/* Photos are read from a descriptor the library opened (beneath the photos folder, checked),
+ * never by name: a file source reopens its file by name after minimising, and
+ * vips_image_new_from_file would also read a trailing "[...]" in a name as load options.
+ * libvips keeps a duplicate of the descriptor for as long as the image lives. */
+int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, VipsImage **out, const char **loader_out) {
+    *out = NULL;
+    *loader_out = NULL;
+    VipsSource *source = vips_source_new_from_descriptor(fd);
     if (source == NULL) return -1;
-    const char *loader = vips_foreign_find_load_source(source);
+    const char *loader = trusted_loader(source);
+    *loader_out = loader;
     VipsFailOn fail_on = fail ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
     if (loader == NULL) {
-        *out = NULL;
+        vips_error_clear();  /* "not a known format" is our notAnImage, not a message for the next error */
     } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegSource") == 0) {
         *out = vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
     } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpSource") == 0) {

@@ -65,7 +65,7 @@ extension PhotoRenderer {
 
     /// What one render on demand makes, so that requests for any of it wait for the one render
     /// instead of starting their own: `tile` nil is the thumbnail.
-    public static func renderUnit(source: String, tile: TileCoordinate?, settings: RenderSettings) throws -> RenderUnit {
+    public static func renderUnit(source: PhotoSource, tile: TileCoordinate?, settings: RenderSettings) throws -> RenderUnit {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         guard readsStraight(photo) else { return tile.map { .tile($0) } ?? .first }
         guard let tile else { return .first }
@@ -84,7 +84,7 @@ extension PhotoRenderer {
     /// allows: its thumbnail and, for a JPEG read straight, every tile of levels 0…`firstLevels`.
     /// `.levels` decodes once at the level's scale, `.row` skips the rows above its tiles, and
     /// `.tile` renders one tile through libvips (`renderTile`).
-    public static func render(_ unit: RenderUnit, source: String, settings: RenderSettings, sink: @escaping TileSink) throws {
+    public static func render(_ unit: RenderUnit, source: PhotoSource, settings: RenderSettings, sink: @escaping TileSink) throws {
         switch unit {
         case .tile(let tile):
             try sink(tile, try renderTile(source: source, tile: tile, settings: settings))
@@ -125,12 +125,12 @@ extension PhotoRenderer {
     /// Decodes the JPEG at the scale of level `top` and cuts levels `top` down to `bottom` into
     /// tiles; returns the pixels of level `keeping` when asked for.
     @discardableResult
-    static func decodeLevels(_ source: String, pyramid: TilePyramid, top: Int, bottom: Int = 0, keeping: Int? = nil,
+    static func decodeLevels(_ source: PhotoSource, pyramid: TilePyramid, top: Int, bottom: Int = 0, keeping: Int? = nil,
                              settings: RenderSettings, crew: TileCrew, wanted: @escaping (TileCoordinate) -> Bool = { _ in true },
                              sink: @escaping LevelCascade.Sink) throws -> RGBPixels? {
         let scale = 1 << (pyramid.maxZoom - top)
         precondition(scale <= 8)
-        let file = try openFile(source)
+        let file = try source.open()
         defer { file.close() }
         let rows = try JPEGRows(descriptor: file.rawValue, scale: scale)
         let cascade = LevelCascade(pyramid: pyramid, top: top, bottom: bottom, keeping: keeping, quality: settings.jpegQuality,
@@ -153,11 +153,11 @@ extension PhotoRenderer {
     }
 
     /// Every tile of row `row` of level `z` (at most 1/8 of native): the rows above are skipped.
-    static func decodeRow(_ source: String, pyramid: TilePyramid, z: Int, row: Int, settings: RenderSettings,
+    static func decodeRow(_ source: PhotoSource, pyramid: TilePyramid, z: Int, row: Int, settings: RenderSettings,
                           sink: TileSink) throws {
         let scale = 1 << (pyramid.maxZoom - z)
         precondition(scale <= 8)
-        let file = try openFile(source)
+        let file = try source.open()
         defer { file.close() }
         let rows = try JPEGRows(descriptor: file.rawValue, scale: scale)
         let T = pyramid.tileSize
@@ -180,10 +180,6 @@ extension PhotoRenderer {
         try failure.check()
     }
 
-    /// Opens a photo's file for reading.
-    static func openFile(_ path: String) throws -> FileDescriptor {
-        do { return try FileDescriptor.open(path, O_RDONLY) } catch { throw ImagingError.io("\(path): \(error.reason)") }
-    }
 }
 
 /// The first error of work done in parallel.

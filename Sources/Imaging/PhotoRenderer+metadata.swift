@@ -10,11 +10,10 @@ extension PhotoRenderer {
     /// When, how and where the photo was taken, from its header alone (no pixel is decoded):
     /// EXIF, XMP and IPTC as libvips finds them in any format it reads, checked field by field.
     /// Throws what `probe` throws for a file that is no readable photo.
-    public static func metadata(_ path: String, settings: RenderSettings) throws -> PhotoMetadata {
-        let opened = try openPhoto(path, settings: settings, access: .sequential)
+    public static func metadata(_ source: PhotoSource, settings: RenderSettings) throws -> PhotoMetadata {
+        let opened = try openPhoto(source, settings: settings, access: .sequential)
         let image = opened.image
-        let status: stat
-        do { status = try fileStatus(path) } catch { throw ImagingError.io("\(path): \(error.reason)") }
+        let status = opened.status
         var blobs: [String: [UInt8]] = [:]
         var oversized: [(String, Int, Int)] = []
         for (field, label, limit) in [("exif-data", "EXIF", maxExifBytes), ("xmp-data", "XMP", XMPPacket.maxBytes),
@@ -29,6 +28,11 @@ extension PhotoRenderer {
         return reader.metadata(MetadataReader.FileFacts(size: Int(status.st_size), modifiedNanoseconds: modified,
                                                         mediaType: mediaType(opened), width: info.width,
                                                         height: info.height, orientation: info.orientation))
+    }
+
+    /// The same for a file named by its path (tools, tests).
+    public static func metadata(_ path: String, settings: RenderSettings) throws -> PhotoMetadata {
+        try metadata(.file(path), settings: settings)
     }
 
     /// The file's media type, by the loader that reads it (HEIF holds both HEIC and AVIF).

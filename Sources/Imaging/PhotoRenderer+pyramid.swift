@@ -14,7 +14,7 @@ extension PhotoRenderer {
     /// rather than to memory. When `directory` already holds a pyramid (another process finished
     /// first), that one is kept: pyramids of the same photo and settings are interchangeable.
     /// A crash leaves only a `.<name>.partial-*` sibling, which the next build ignores.
-    public static func buildPyramid(source: String, into directory: String, settings: RenderSettings,
+    public static func buildPyramid(source: PhotoSource, into directory: String, settings: RenderSettings,
                                     reusing early: String? = nil, helpers: Int = 0) throws -> TilePyramid {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         let staging = try makeStagingDirectory(for: directory, from: early)
@@ -33,13 +33,19 @@ extension PhotoRenderer {
         }
     }
 
+    /// The same for a file named by its path (tools, tests).
+    public static func buildPyramid(source path: String, into directory: String, settings: RenderSettings,
+                                    reusing early: String? = nil, helpers: Int = 0) throws -> TilePyramid {
+        try buildPyramid(source: .file(path), into: directory, settings: settings, reusing: early, helpers: helpers)
+    }
+
     /// Straight builds running in this process now.
     static let buildsRunning = Atomic<Int>(0)
 
     /// A JPEG read straight: one decode in strips, each level cut into tiles as it passes and
     /// halved into the next. Tiles already in `staging` (rendered on demand before the build) are
     /// not encoded again, and levels complete there are not computed at all.
-    private static func writeStraight(_ source: String, photo: OpenedPhoto, into staging: String, settings: RenderSettings,
+    private static func writeStraight(_ source: PhotoSource, photo: OpenedPhoto, into staging: String, settings: RenderSettings,
                                       helpers: Int) throws -> TilePyramid {
         let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
@@ -80,7 +86,7 @@ extension PhotoRenderer {
     /// Any other photo: libvips decodes, turns and converts it, and its DeepZoom writer cuts the
     /// levels. A thumbnail rendered before the build is kept; tiles rendered before it are not
     /// reused (the writer makes every level).
-    private static func writeThroughVips(_ source: String, photo: OpenedPhoto, into staging: String,
+    private static func writeThroughVips(_ source: PhotoSource, photo: OpenedPhoto, into staging: String,
                                          settings: RenderSettings) throws -> TilePyramid {
         let upright = photo.image.orientation == 1
             ? photo.image

@@ -43,12 +43,12 @@ extension PhotoRenderer {
     /// regions too large to join from tiles): decoded shrunk where the format allows, the
     /// rectangle mapped back into the stored orientation so that only it is turned upright.
     /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`).
-    public static func renderRegion(source: String, _ rendition: RegionRendition, settings: RenderSettings,
+    public static func renderRegion(source: PhotoSource, _ rendition: RegionRendition, settings: RenderSettings,
                                     stop: RenderStop? = nil) throws -> [UInt8] {
         try (stop ?? RenderStop()).guarding { try renderRegionFromSource(source, rendition, settings: settings, stop: stop) }
     }
 
-    private static func renderRegionFromSource(_ source: String, _ rendition: RegionRendition, settings: RenderSettings,
+    private static func renderRegionFromSource(_ source: PhotoSource, _ rendition: RegionRendition, settings: RenderSettings,
                                                stop: RenderStop?) throws -> [UInt8] {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         let info = photo.info
@@ -73,6 +73,12 @@ extension PhotoRenderer {
         }
         piece = try scaled(piece, toWidth: rendition.width, height: rendition.height)
         return try finish(piece, rendition, settings: settings, inMemory: !small, stop: stop)
+    }
+
+    /// The same for a file named by its path (tools, tests).
+    public static func renderRegion(source path: String, _ rendition: RegionRendition, settings: RenderSettings,
+                                    stop: RenderStop? = nil) throws -> [UInt8] {
+        try renderRegion(source: .file(path), rendition, settings: settings, stop: stop)
     }
 
     /// The level pixels that hold `region` of the full image, rounded outwards.

@@ -4,7 +4,7 @@ extension PhotoRenderer {
     /// The photo is decoded shrunk where the format allows (a 100 MP JPEG at 1/8), converted and
     /// flattened like every tile, scaled so its short side is the thumbnail size, and only then held
     /// in memory, turned upright and cropped to the most interesting square.
-    public static func thumbnail(source: String, settings: RenderSettings) throws -> [UInt8] {
+    public static func thumbnail(source: PhotoSource, settings: RenderSettings) throws -> [UInt8] {
         let size = settings.thumbnailSize
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         let info = photo.info
@@ -14,6 +14,11 @@ extension PhotoRenderer {
         let loaded = try photo.shrunk(by: shrink)
         let image = try displayable(loaded, background: settings.background)
         return try squareThumbnail(of: image, orientation: info.orientation, settings: settings)
+    }
+
+    /// The same for a file named by its path (tools, tests).
+    public static func thumbnail(source path: String, settings: RenderSettings) throws -> [UInt8] {
+        try thumbnail(source: .file(path), settings: settings)
     }
 
     /// The thumbnail of a photo whose pyramid is in `directory`, made from the smallest level whose

@@ -7,7 +7,7 @@ extension PhotoRenderer {
     /// for native tiles of a huge JPEG; the price is that a tile near the bottom of a JPEG decodes
     /// every row above it (JPEG has no random access). That is why the library builds the whole
     /// pyramid once in the background and renders single tiles only until it is done.
-    public static func renderTile(source: String, tile: TileCoordinate, settings: RenderSettings) throws -> [UInt8] {
+    public static func renderTile(source: PhotoSource, tile: TileCoordinate, settings: RenderSettings) throws -> [UInt8] {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
@@ -33,5 +33,10 @@ extension PhotoRenderer {
             piece = try piece.autorotated()
         }
         return try piece.jpeg(quality: settings.jpegQuality)
+    }
+
+    /// The same for a file named by its path (tools, tests).
+    public static func renderTile(source path: String, tile: TileCoordinate, settings: RenderSettings) throws -> [UInt8] {
+        try renderTile(source: .file(path), tile: tile, settings: settings)
     }
 }

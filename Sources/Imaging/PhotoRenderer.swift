@@ -9,8 +9,13 @@ import POSIX
 public enum PhotoRenderer {
     /// Header only, no pixel decode: size after EXIF orientation, orientation, format.
     /// Throws ImagingError.tooLarge when width*height > settings.maxImagePixels, .notAnImage for empty/unknown files, .corrupt when the header is damaged.
+    public static func probe(_ source: PhotoSource, settings: RenderSettings) throws -> ImageInfo {
+        try openPhoto(source, settings: settings, access: .sequential).info
+    }
+
+    /// The same for a file named by its path (tools, tests).
     public static func probe(_ path: String, settings: RenderSettings) throws -> ImageInfo {
-        try openPhoto(path, settings: settings, access: .sequential).info
+        try probe(.file(path), settings: settings)
     }
 
     /// Where buildPyramid puts a tile: "\(directory)/\(z)/\(x)_\(y).jpg".
@@ -20,16 +25,11 @@ public enum PhotoRenderer {
 
     /// Opens a photo after checking that it is a readable, recognised image within the pixel limit.
     /// Only the header has been read when this returns.
-    static func openPhoto(_ path: String, settings: RenderSettings, access: VipsAccessPattern) throws -> OpenedPhoto {
+    static func openPhoto(_ source: PhotoSource, settings: RenderSettings, access: VipsAccessPattern) throws -> OpenedPhoto {
         try Vips.ensureInitialized()
-        let size = try fileSize(path)
-        guard size > 0 else { throw ImagingError.notAnImage("the file is empty") }
-        guard let loader = VipsImage.loader(for: path) else {
-            throw ImagingError.notAnImage("no image format recognised")
-        }
-        let image = try VipsImage.open(path, access: access)
-        try checkPixelLimit(width: image.width, height: image.height, settings: settings)
-        return OpenedPhoto(path: path, image: image, loader: loader, access: access)
+        let opened = try VipsImage.open(source, access: access)
+        try checkPixelLimit(width: opened.image.width, height: opened.image.height, settings: settings)
+        return OpenedPhoto(source: source, image: opened.image, loader: opened.loader, access: access, status: opened.status)
     }
 
     /// Refuses photos whose header promises more pixels than the limit, before any decode.
@@ -39,22 +39,17 @@ public enum PhotoRenderer {
             throw ImagingError.tooLarge(width: width, height: height, limit: settings.maxImagePixels)
         }
     }
-
-    private static func fileSize(_ path: String) throws -> Int {
-        let status: stat
-        do { status = try fileStatus(path) } catch { throw ImagingError.io("\(path): \(error.reason)") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw ImagingError.notAnImage("not a regular file") }
-        return Int(status.st_size)
-    }
 }
 
 /// A photo whose header passed the checks, ready to decode.
 struct OpenedPhoto {
-    let path: String
+    let source: PhotoSource
     /// Full size, as stored (before EXIF orientation).
     let image: VipsImage
     let loader: LoaderKind
     let access: VipsAccessPattern
+    /// The file's status when it was opened.
+    let status: stat
 
     /// What the header says, with width and height as the photo stands upright.
     var info: ImageInfo {
@@ -68,6 +63,6 @@ struct OpenedPhoto {
     /// (JPEG, WebP; a power of two up to 8); otherwise at full size.
     func shrunk(by factor: Int) throws -> VipsImage {
         guard factor > 1, loader.shrinksOnLoad else { return image }
-        return try VipsImage.open(path, access: access, shrink: min(8, factor))
+        return try VipsImage.open(source, access: access, shrink: min(8, factor)).image
     }
 }

@@ -3,6 +3,7 @@
 internal import CVips
 internal import CVipsShims
 import Foundation
+import POSIX
 import Synchronization
 
 /// The libvips runtime: started once per process, with bounded caches and threads.
@@ -114,23 +115,41 @@ final class VipsImage {
 
     deinit { g_object_unref(gpointer(pointer)) }
 
-    /// Which loader would read the file, or nil when no loader recognises it.
-    static func loader(for path: String) -> LoaderKind? {
-        guard let name = cvips_find_loader(path) else {
-            vips_error_clear()  // "not a known format" is our .notAnImage, not a message for the next error
-            return nil
-        }
-        return LoaderKind(className: String(cString: name))
+    /// A photo opened from `source`: only its header has been read.
+    struct Opened {
+        let image: VipsImage
+        let loader: LoaderKind
+        /// The file's status when it was opened (size, modification time).
+        let status: stat
     }
 
-    /// Opens a file; only the header is read until pixels are asked for.
-    static func open(_ path: String, access: VipsAccessPattern, shrink: Int = 1) throws -> VipsImage {
+    /// Opens a file through a descriptor of its own from `source`; only the header is read until
+    /// pixels are asked for. Refuses what is not a regular file, an empty file, and a file no
+    /// trusted loader recognises (by its content, not its name) as `.notAnImage`.
+    static func open(_ source: PhotoSource, access: VipsAccessPattern, shrink: Int = 1) throws -> Opened {
+        let file = try source.open()
+        defer { file.close() }  // libvips keeps a duplicate for as long as the image lives
+        let status: stat
+        do { status = try file.status() } catch { throw ImagingError.io("\(source.name): \(error.reason)") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw ImagingError.notAnImage("not a regular file") }
+        guard status.st_size > 0 else { throw ImagingError.notAnImage("the file is empty") }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
+        var loader: UnsafePointer<CChar>?
         let mode = access == .random ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL
-        guard cvips_load(path, mode, 1, Int32(shrink), &out) == 0, let out else {
-            throw lastError(kind: .corrupt)
-        }
-        return VipsImage(owning: out)
+        let result = cvips_load_descriptor(file.rawValue, mode, 1, Int32(shrink), &out, &loader)
+        guard let loader else { throw ImagingError.notAnImage("no image format recognised") }
+        guard result == 0, let out else { throw lastError(kind: .corrupt) }
+        return Opened(image: VipsImage(owning: out), loader: LoaderKind(className: String(cString: loader)), status: status)
+    }
+
+    /// Opens a file of our own (a tile of a built pyramid) by its path.
+    static func open(_ path: String, access: VipsAccessPattern) throws -> VipsImage {
+        try open(.file(path), access: access).image
+    }
+
+    /// Which loader reads the file at `path` (by its content), or nil when none does.
+    static func loader(for path: String) -> LoaderKind? {
+        try? open(.file(path), access: .sequential).loader
     }
 
     /// Tiles laid out in a grid `columns` wide, row by row, as one image.

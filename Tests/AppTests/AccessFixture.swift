@@ -11,14 +11,14 @@ import XCTest
 /// Photos as text files (`WxH`) whose every tile and thumbnail is `PIXELS …` and whose header
 /// says where it was taken: a leak of image bytes or of a position shows in any answer.
 final class SecretRenderer: PhotoRendering, Sendable {
-    func probe(_ path: String) throws -> PhotoSize {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    func probe(_ path: PhotoSource) throws -> PhotoSize {
+        let text = (try? path.text()) ?? ""
         let size = text.split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
         guard size.count == 2 else { throw ImagingError.notAnImage("no known format") }
         return PhotoSize(width: size[0], height: size[1])
     }
 
-    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+    func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
         let size = try probe(source)
         let pyramid = TilePyramid(width: size.width, height: size.height, tileSize: 256)
         let staging = directory + ".partial"
@@ -37,17 +37,17 @@ final class SecretRenderer: PhotoRendering, Sendable {
         return pyramid
     }
 
-    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
-        Array("PIXELS \(tile) of \((source as NSString).lastPathComponent)".utf8)
+    func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] {
+        Array("PIXELS \(tile) of \((source.name as NSString).lastPathComponent)".utf8)
     }
 
-    func thumbnail(source: String) throws -> [UInt8] { Array("PIXELS thumbnail of \((source as NSString).lastPathComponent)".utf8) }
+    func thumbnail(source: PhotoSource) throws -> [UInt8] { Array("PIXELS thumbnail of \((source.name as NSString).lastPathComponent)".utf8) }
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String { "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg" }
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
-        Array("PIXELS \(rendition.name) of \((source as NSString).lastPathComponent)".utf8)
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        Array("PIXELS \(rendition.name) of \((source.name as NSString).lastPathComponent)".utf8)
     }
 
-    func metadata(_ path: String) throws -> PhotoMetadata? {
+    func metadata(_ path: PhotoSource) throws -> PhotoMetadata? {
         let size = try probe(path)
         return PhotoMetadata(taken: CaptureDate(rfc3339: "2024-05-01T10:00:00Z", source: .exif)!, width: size.width, height: size.height,
                              fileSize: 10, mediaType: "image/jpeg", location: GeoLocation(latitude: 51.5, longitude: -0.25))

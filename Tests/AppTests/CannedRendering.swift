@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Imaging
 import Library
 import Synchronization
@@ -23,8 +24,8 @@ final class CannedRendering: PhotoRendering {
         Array("canned \(tile.map { "\($0)" } ?? "thumbnail") of \((source as NSString).lastPathComponent)".utf8)
     }
 
-    func probe(_ path: String) throws -> PhotoSize {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("canned ") else {
+    func probe(_ path: PhotoSource) throws -> PhotoSize {
+        guard let text = try? path.text(), text.hasPrefix("canned ") else {
             throw ImagingError.notAnImage("no known format")
         }
         let size = text.dropFirst(7).split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
@@ -32,7 +33,7 @@ final class CannedRendering: PhotoRendering {
         return PhotoSize(width: size[0], height: size[1])
     }
 
-    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+    func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
         calls.withLock { $0 += 1 }
         let size = try probe(source)
         let pyramid = TilePyramid(width: size.width, height: size.height, tileSize: 256)
@@ -43,34 +44,50 @@ final class CannedRendering: PhotoRendering {
             for x in 0..<grid.columns {
                 for y in 0..<grid.rows {
                     let tile = TileCoordinate(z: z, x: x, y: y)
-                    ScratchFile.write(Self.bytes(tile, of: source), to: tilePath(in: staging, tile))
+                    ScratchFile.write(Self.bytes(tile, of: source.name), to: tilePath(in: staging, tile))
                 }
             }
         }
-        ScratchFile.write(Self.bytes(nil, of: source), to: thumbnailPath(in: staging))
+        ScratchFile.write(Self.bytes(nil, of: source.name), to: thumbnailPath(in: staging))
         if rename(staging, directory) != 0 { try? FileManager.default.removeItem(atPath: staging) }
         return pyramid
     }
 
-    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+    func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] {
         calls.withLock { $0 += 1 }
         _ = try probe(source)
-        return Self.bytes(tile, of: source)
+        return Self.bytes(tile, of: source.name)
     }
 
-    func thumbnail(source: String) throws -> [UInt8] {
+    func thumbnail(source: PhotoSource) throws -> [UInt8] {
         calls.withLock { $0 += 1 }
         _ = try probe(source)
-        return Self.bytes(nil, of: source)
+        return Self.bytes(nil, of: source.name)
     }
 
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
         "\(directory)/\(tile.z)/\(tile.x)_\(tile.y).jpg"
     }
 
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
         calls.withLock { $0 += 1 }
         _ = try probe(source)
         return Array("canned \(rendition.name)".utf8)
+    }
+}
+
+extension PhotoSource {
+    /// The whole file as text, read through the source (as the library opens it).
+    func text() throws -> String {
+        let file = try open()
+        defer { file.close() }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0) }
+            if n == 0 { break }
+            bytes += buffer[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

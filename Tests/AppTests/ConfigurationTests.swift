@@ -113,6 +113,9 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertTrue(message(#"[1]"#).contains("one JSON object"))
         XCTAssertTrue(message(#"{}"#, env: ["PHOTOSCROLL_PORT": "eighty"]).contains("PHOTOSCROLL_PORT"))
         XCTAssertTrue(message(#"{}"#, env: ["PHOTOSCROLL_LOG_FORMAT": "xml"]).contains("logFormat"))
+        XCTAssertTrue(message(#"{"extraRoots": "/mnt/a, archive"}"#).contains("extraRoots must list absolute folders"))
+        XCTAssertEqual(try Configuration.load(file: try temporaryFile(#"{"extraRoots": "/mnt/a, /mnt/b ,"}"#), environment: [:]).extraRootList,
+                       ["/mnt/a", "/mnt/b"])
         XCTAssertThrowsError(try Configuration.load(file: "/nonexistent/config.json", fileIsExplicit: true, environment: [:]))
         XCTAssertNoThrow(try Configuration.load(file: "/nonexistent/config.json", environment: [:]))
     }

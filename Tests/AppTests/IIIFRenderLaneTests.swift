@@ -19,15 +19,15 @@ final class IIIFRenderLaneTests: XCTestCase {
         let stopped = DispatchSemaphore(value: 0)
         let released = Atomic<Bool>(false)
 
-        func probe(_ path: String) throws -> PhotoSize { try canned.probe(path) }
-        func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try canned.buildPyramid(source: source, into: directory) }
-        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try canned.renderTile(source: source, tile: tile) }
-        func thumbnail(source: String) throws -> [UInt8] { try canned.thumbnail(source: source) }
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try canned.probe(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try canned.buildPyramid(source: source, into: directory) }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try canned.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try canned.thumbnail(source: source) }
         func tilePath(in directory: String, _ tile: TileCoordinate) -> String { canned.tilePath(in: directory, tile) }
-        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
             try renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition, stop: nil)
         }
-        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
                           stop: RenderStop?) throws -> [UInt8] {
             started.signal()
             // Waits for an event (the release or the stop), looking every millisecond.

@@ -53,7 +53,7 @@ final class IIIFRoutesTests: XCTestCase {
         let path = NSTemporaryDirectory() + "iiif-\(UUID().uuidString)"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try VipsPhotoRendering(settings: RenderSettings()).probe(path)
+        return try VipsPhotoRendering(settings: RenderSettings()).probe(.file(path))
     }
 
     func assertProblem(_ response: HTTPResponse, _ status: HTTPStatus, _ target: String, line: UInt = #line) {

@@ -12,16 +12,16 @@ import XCTest
 final class DatedTextRenderer: PhotoRendering, Sendable {
     let text = TextRenderer()
 
-    func probe(_ path: String) throws -> PhotoSize { try text.probe(path) }
-    func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try text.buildPyramid(source: source, into: directory) }
-    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try text.renderTile(source: source, tile: tile) }
-    func thumbnail(source: String) throws -> [UInt8] { try text.thumbnail(source: source) }
+    func probe(_ path: PhotoSource) throws -> PhotoSize { try text.probe(path) }
+    func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try text.buildPyramid(source: source, into: directory) }
+    func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try text.renderTile(source: source, tile: tile) }
+    func thumbnail(source: PhotoSource) throws -> [UInt8] { try text.thumbnail(source: source) }
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String { text.tilePath(in: directory, tile) }
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
         try text.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
     }
-    func metadata(_ path: String) throws -> PhotoMetadata? {
-        let lines = (try String(contentsOfFile: path, encoding: .utf8)).split(separator: "\n")
+    func metadata(_ path: PhotoSource) throws -> PhotoMetadata? {
+        let lines = (try path.text()).split(separator: "\n")
         let size = try probe(path)
         guard lines.count > 1, let taken = CaptureDate(rfc3339: String(lines[1]), source: .exif) else { return nil }
         return PhotoMetadata(taken: taken, make: "Maker", model: "Model \(lines.count)", width: size.width, height: size.height,

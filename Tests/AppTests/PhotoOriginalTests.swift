@@ -140,4 +140,48 @@ final class PhotoOriginalTests: XCTestCase {
         XCTAssertEqual(ContentDisposition.attachment(filename: "100%;x=1.jpg"),
                        #"attachment; filename="100%;x=1.jpg"; filename*=UTF-8''100%25%3Bx%3D1.jpg"#)
     }
+
+    func testOnlyFilesReadAsImagesAreSentWithTheTypeTheirBytesSay() throws {
+        let run = try start()
+        FileManager.default.createFile(atPath: run.photos + "/notes.jpg", contents: Data("not a photo at all\n".utf8))
+        try DemoImage.write(to: run.photos + "/disguised.png", width: 60, height: 40, seed: 4)
+        try FileManager.default.moveItem(atPath: run.photos + "/disguised.png", toPath: run.photos + "/disguised.jpg")
+        run.service.library.refresh()
+
+        let notes = try HTTPClient.get(url: run.base + "/photos/\(try run.id("notes.jpg"))/original")
+        XCTAssertEqual(notes.status, 404, "a file that failed as a photo is never sent")
+        XCTAssertNotEqual(notes.body, Array("not a photo at all\n".utf8))
+        XCTAssertTrue(String(decoding: notes.body, as: UTF8.self).contains("not an image PhotoScroll could read"))
+
+        let disguised = try HTTPClient.get(url: run.base + "/photos/\(try run.id("disguised.jpg"))/original")
+        XCTAssertEqual(disguised.status, 200)
+        XCTAssertEqual(disguised.headers["Content-Type"], "image/png", "by its bytes, not its name")
+    }
+
+    func testALinkOutSwappedInAfterTheScanIsNotFollowed() throws {
+        let run = try start()
+        let id = try run.id("photo one.jpg")
+        XCTAssertEqual(try HTTPClient.get(url: run.base + "/photos/\(id)/original").status, 200)
+        let secret = (run.photos as NSString).deletingLastPathComponent + "/shadow"
+        FileManager.default.createFile(atPath: secret, contents: Data("root:$6$secret:19000::::::\n".utf8))
+        try FileManager.default.removeItem(atPath: run.photos + "/photo one.jpg")
+        try FileManager.default.createSymbolicLink(atPath: run.photos + "/photo one.jpg", withDestinationPath: secret)
+        let answer = try HTTPClient.get(url: run.base + "/photos/\(id)/original")
+        XCTAssertEqual(answer.status, 404)
+        XCTAssertNotEqual(answer.body, [UInt8](try Data(contentsOf: URL(fileURLWithPath: secret))))
+    }
+
+    func testAFIFOSwappedInIsNeverOpened() throws {
+        let run = try start()
+        let id = try run.id("trips/beach.png")
+        try FileManager.default.removeItem(atPath: run.photos + "/trips/beach.png")
+        XCTAssertEqual(mkfifo(run.photos + "/trips/beach.png", 0o644), 0)
+        let started = Date()
+        let answer = try HTTPClient.get(url: run.base + "/photos/\(id)/original", timeoutSeconds: 10)
+        XCTAssertEqual(answer.status, 404)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "nothing waited on the FIFO")
+        // Its thumbnail (from the pyramid when one was built, else refused at the open) answers at once too.
+        _ = try HTTPClient.get(url: run.base + "/photos/\(id)/thumbnail.jpg", timeoutSeconds: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
 }

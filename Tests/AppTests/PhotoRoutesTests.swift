@@ -62,7 +62,7 @@ final class PhotoRoutesTests: XCTestCase {
         let path = NSTemporaryDirectory() + "tile-\(UUID().uuidString).jpg"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try VipsPhotoRendering(settings: RenderSettings()).probe(path)
+        return try VipsPhotoRendering(settings: RenderSettings()).probe(.file(path))
     }
 
     func assertProblem(_ response: HTTPResponse, _ status: HTTPStatus, _ message: String, file: StaticString = #filePath, line: UInt = #line) {

@@ -23,8 +23,8 @@ final class FaultyBuilds: PhotoRendering, Sendable {
 
     var builds: Int { inner.builds }
 
-    func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
-    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+    func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+    func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
         let fail = failures.withLock { left -> Bool in
             guard left > 0 else { return false }
             if left != Int.max { left -= 1 }
@@ -34,10 +34,10 @@ final class FaultyBuilds: PhotoRendering, Sendable {
         during()
         throw error
     }
-    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
-    func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
+    func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+    func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
         try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
     }
 }
@@ -118,12 +118,12 @@ final class BuildFaultTests: XCTestCase {
         folders.fake("photo1.jpg", 3000, 2000)
         final class Broken: PhotoRendering, Sendable {
             let inner = FakeRenderer()
-            func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
-            func buildPyramid(source: String, into directory: String) throws -> TilePyramid { throw ImagingError.corrupt("bad Huffman table") }
-            func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { throw ImagingError.corrupt("bad Huffman table") }
-            func thumbnail(source: String) throws -> [UInt8] { throw ImagingError.corrupt("bad Huffman table") }
+            func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+            func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { throw ImagingError.corrupt("bad Huffman table") }
+            func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { throw ImagingError.corrupt("bad Huffman table") }
+            func thumbnail(source: PhotoSource) throws -> [UInt8] { throw ImagingError.corrupt("bad Huffman table") }
             func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-            func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
                 throw ImagingError.corrupt("bad Huffman table")
             }
         }

@@ -16,18 +16,18 @@ final class FirstStageTests: XCTestCase {
         private var _events: [String] = []
         var events: [String] { lock.withLock { _events } }
 
-        func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
-        func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
             lock.withLock { _events.append("pyramid") }
             return try inner.buildPyramid(source: source, into: directory)
         }
-        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
-        func thumbnail(source: String) throws -> [UInt8] {
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] {
             lock.withLock { _events.append("thumbnail") }
             return try inner.thumbnail(source: source)
         }
         func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
             try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
         }
     }
@@ -101,20 +101,20 @@ final class FirstStageTests: XCTestCase {
         var units: [RenderUnit] { lock.withLock { _units } }
 
         init(_ settings: RenderSettings) { inner = VipsPhotoRendering(settings: settings) }
-        func probe(_ path: String) throws -> PhotoSize { try inner.probe(path) }
-        func metadata(_ path: String) throws -> PhotoMetadata? { try inner.metadata(path) }
-        func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
-        func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid {
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+        func metadata(_ path: PhotoSource) throws -> PhotoMetadata? { try inner.metadata(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid {
             try inner.buildPyramid(source: source, into: directory, reusing: early)
         }
-        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
-        func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
         func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
             try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
         }
-        func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
-        func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws {
+        func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
+        func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
             lock.withLock { _units.append(unit) }
             try inner.render(unit, source: source, sink: sink)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Imaging
 @testable import Library
 import Observability
 import POSIX
@@ -166,6 +167,69 @@ final class HostileFolderTests: XCTestCase {
         XCTAssertNil(library.catalog.folder.fingerprint("a.jpg"), "not followed out")
         library.refresh()
         XCTAssertEqual(library.photos, [])
+    }
+
+    func testAPhotoSwappedAfterTheScanIsNeitherRenderedNorRead() throws {
+        let folders = try Folders(self)
+        folders.fake("a.jpg", 300, 200)
+        folders.fake("b.jpg", 300, 200)
+        FileManager.default.createFile(atPath: folders.data + "/secret.jpg", contents: Data("fake 999x999\nsecret".utf8))
+        let renderer = FakeRenderer()
+        let library = try folders.library(renderer: renderer)
+        library.refresh()
+        library.waitForIngest(timeoutSeconds: 30)
+        let a = try XCTUnwrap(library.catalog.photo(relativePath: "a.jpg"))
+        let b = try XCTUnwrap(library.catalog.photo(relativePath: "b.jpg"))
+        XCTAssertEqual(try library.catalog.source(of: a).text(), "fake 300x200\n")
+
+        // A link out, swapped in after the scan: refused at the open, before a byte is read.
+        try FileManager.default.removeItem(atPath: folders.photos + "/a.jpg")
+        try link(folders.photos + "/a.jpg", to: folders.data + "/secret.jpg")
+        XCTAssertThrowsError(try library.catalog.source(of: a).text()) { error in
+            XCTAssertTrue("\(error)".contains("leads outside the photos folder"), "\(error)")
+        }
+        // Every render reads through the same source (the pyramid built before is the file as it was read).
+        let source = library.catalog.source(of: a)
+        XCTAssertThrowsError(try renderer.thumbnail(source: source))
+        XCTAssertThrowsError(try renderer.renderTile(source: source, tile: TileCoordinate(z: 0, x: 0, y: 0)))
+        XCTAssertThrowsError(try renderer.buildPyramid(source: source, into: folders.data + "/elsewhere"))
+        XCTAssertNil(library.catalog.folder.fingerprint("a.jpg"))
+
+        // Another file of the folder put in its place (a new inode): not the file listed.
+        try FileManager.default.removeItem(atPath: folders.photos + "/b.jpg")
+        try FileManager.default.linkItem(atPath: folders.data + "/secret.jpg", toPath: folders.photos + "/b.jpg")
+        XCTAssertThrowsError(try library.catalog.source(of: b).text()) { error in
+            XCTAssertTrue("\(error)".contains("another file than the one listed"), "\(error)")
+        }
+        // The next scan sees what is there now: the link is gone from the list, the new file is examined anew.
+        library.refresh()
+        XCTAssertNil(library.catalog.photo(relativePath: "a.jpg"))
+        XCTAssertEqual(library.catalog.photo(relativePath: "b.jpg")?.width, 999)
+    }
+
+    func testLinksIntoAnExtraRootAreFollowedAndNoFurther() throws {
+        let folders = try Folders(self)
+        let disk = folders.data + "/other-disk"
+        Folders.fake(at: disk + "/2019/x.jpg", 300, 200)
+        Folders.fake(at: disk + "/y.jpg", 300, 200)
+        try link(disk + "/2019/again", to: "..")
+        try link(disk + "/2019/out.jpg", to: "/etc/passwd")
+        try link(folders.photos + "/archive", to: disk)
+        try link(folders.photos + "/archive-2019", to: disk + "/2019")
+        folders.fake("a.jpg", 300, 200)
+        func listed(_ extraRoots: [String]) throws -> Set<String> {
+            let library = try PhotoLibrary(configuration: LibraryConfiguration(
+                photosDirectory: folders.photos, dataDirectory: folders.data + "/data-\(extraRoots.count)", rescanSeconds: 0,
+                extraRoots: extraRoots), renderer: FakeRenderer(), logger: .disabled, metrics: .init())
+            defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
+            library.refresh()
+            return Set(library.photos.filter { $0.status != .failed }.map(\.relativePath))
+        }
+        XCTAssertEqual(try listed([]), ["a.jpg"], "no extra root: links out are not followed")
+        // Each folder of the extra root once (archive-2019 is 2019 again), nothing beyond it.
+        let widened = try listed([disk])
+        XCTAssertTrue(widened == ["a.jpg", "archive/y.jpg", "archive/2019/x.jpg"] || widened == ["a.jpg", "archive/y.jpg", "archive-2019/x.jpg"],
+                      "\(widened)")
     }
 
     func testAFolderOf200000EntriesIsListedInSeconds() throws {

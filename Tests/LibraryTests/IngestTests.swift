@@ -71,7 +71,7 @@ final class IngestTests: XCTestCase {
         XCTAssertTrue(demo.isComplete)
         let names = try FileManager.default.contentsOfDirectory(atPath: demo.directory).filter { !$0.hasPrefix(".") }.sorted()
         XCTAssertEqual(names, ["photo1.jpg", "photo2.jpg"])
-        let size = try VipsPhotoRendering(settings: RenderSettings()).probe(demo.directory + "/photo2.jpg")
+        let size = try VipsPhotoRendering(settings: RenderSettings()).probe(.file(demo.directory + "/photo2.jpg"))
         XCTAssertEqual(size, PhotoSize(width: 300, height: 400))
         // A photo the person deleted stays deleted.
         try FileManager.default.removeItem(atPath: demo.directory + "/photo1.jpg")

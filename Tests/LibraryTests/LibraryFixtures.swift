@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 import Imaging
 import Library
 import Observability
@@ -22,8 +23,8 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     var tileRenders: Int { lock.withLock { _tileRenders } }
     var builds: Int { lock.withLock { _builds } }
 
-    func probe(_ path: String) throws -> PhotoSize {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("fake ") else {
+    func probe(_ path: PhotoSource) throws -> PhotoSize {
+        guard let text = try? path.text(), text.hasPrefix("fake ") else {
             throw ImagingError.notAnImage("no known format")
         }
         let firstLine = text.split(separator: "\n").first ?? ""
@@ -32,7 +33,7 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
         return PhotoSize(width: size[0], height: size[1])
     }
 
-    func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+    func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
         lock.withLock { _builds += 1 }
         if let buildGate {
             buildGate.wait()
@@ -54,15 +55,16 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
         return pyramid
     }
 
-    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+    func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] {
         lock.withLock { _tileRenders += 1 }
         if delaySeconds > 0 { Thread.sleep(forTimeInterval: delaySeconds) }
         _ = try probe(source)
         return Array("rendered \(tile)".utf8)
     }
 
-    func thumbnail(source: String) throws -> [UInt8] {
+    func thumbnail(source: PhotoSource) throws -> [UInt8] {
         lock.withLock { _tileRenders += 1 }
+        _ = try probe(source)
         return Array("rendered thumbnail".utf8)
     }
 
@@ -71,7 +73,7 @@ final class FakeRenderer: PhotoRendering, @unchecked Sendable {
     }
 
     /// Counted with the tiles; says where it came from, so tests can tell the pyramid from the source.
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
         lock.withLock { _tileRenders += 1 }
         if delaySeconds > 0 { Thread.sleep(forTimeInterval: delaySeconds) }
         _ = try probe(source)
@@ -131,5 +133,21 @@ struct Folders {
             library.waitForIngest(timeoutSeconds: 60)
         }
         return library
+    }
+}
+
+extension PhotoSource {
+    /// The whole file as text, read through the source (as the library opens it).
+    func text() throws -> String {
+        let file = try open()
+        defer { file.close() }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0) }
+            if n == 0 { break }
+            bytes += buffer[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -17,18 +17,18 @@ final class PhotoDetailsIngestTests: XCTestCase {
         var builds: Int { lock.withLock { _builds } }
         var headers: Int { lock.withLock { _headers } }
 
-        func probe(_ path: String) throws -> PhotoSize { try real.probe(path) }
-        func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try real.probe(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
             lock.withLock { _builds += 1 }
             return try real.buildPyramid(source: source, into: directory)
         }
-        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try real.renderTile(source: source, tile: tile) }
-        func thumbnail(source: String) throws -> [UInt8] { try real.thumbnail(source: source) }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try real.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try real.thumbnail(source: source) }
         func tilePath(in directory: String, _ tile: TileCoordinate) -> String { real.tilePath(in: directory, tile) }
-        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
             try real.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
         }
-        func metadata(_ path: String) throws -> PhotoMetadata? {
+        func metadata(_ path: PhotoSource) throws -> PhotoMetadata? {
             lock.withLock { _headers += 1 }
             return try real.metadata(path)
         }

@@ -60,7 +60,7 @@ extension ExportCommand {
         let renderer = VipsPhotoRendering(settings: library.configuration.settings)
         let pyramid: TilePyramid
         do {
-            pyramid = try renderer.buildPyramid(source: path, into: scratch)
+            pyramid = try renderer.buildPyramid(source: .file(path), into: scratch)
         } catch {
             FileHandle.standardError.write(Data("failed: \(path): \(error)\n".utf8))
             return 1

@@ -139,6 +139,9 @@ extension Configuration {
         func check(_ ok: Bool, _ message: String) throws { if !ok { throw ConfigurationError(message) } }
         try check(!host.isEmpty, "host must not be empty.")
         try check(!data.isEmpty, "data must name a folder.")
+        for root in extraRootList {
+            try check(root.hasPrefix("/"), "extraRoots must list absolute folders separated by commas, and \"\(root)\" is not absolute.")
+        }
         if !database.isEmpty {
             do {
                 _ = try PostgresURL(parsing: database)
@@ -208,4 +211,11 @@ extension Configuration {
 
     /// `tileCacheMegabytes` → `tile-cache-megabytes`, the flag spelling (`publicURL` → `public-url`).
     public static func flagName(_ key: String) -> String { SettingDescription.words(key, separator: "-").lowercased() }
+}
+
+extension Configuration {
+    /// `extraRoots` as folders, blanks around commas dropped.
+    public var extraRootList: [String] {
+        extraRoots.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 }

@@ -21,6 +21,8 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var port = 8080
     @Setting("folder of photos; empty makes a demo library under `data`")
     public var photos = ""
+    @Setting("folders outside `photos` that symbolic links in it may lead into (photos kept on another disk), absolute and comma-separated; a link that leads anywhere else is not followed")
+    public var extraRoots = ""
     @Setting("catalog, comments (SQLite) and tile cache")
     public var data = "data"
     @Setting("empty: the catalog and comments in SQLite in `data`. A `postgres://user:password@host:5432/db?sslmode=require` URL puts both in PostgreSQL, shared by any number of replicas on one `data` folder: see [docs/scale-out.md](docs/scale-out.md)")

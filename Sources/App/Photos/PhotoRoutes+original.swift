@@ -3,30 +3,42 @@ import HTTP
 import Library
 
 /// GET /photos/:id/original: the file as it is on disk, byte for byte (EXIF, GPS and all: it is
-/// the owner's file), as an attachment named as the file is. Ranges, If-None-Match and
-/// If-Range are answered by the server's generic preparation from the headers set here.
+/// the owner's file), as an attachment named as the file is. Only a file that was read as an
+/// image is ever sent, and only the very bytes that were read: opened beneath the photos
+/// folder (a link swapped in is not followed), the same file as examined, and of the type its
+/// first bytes say, whatever its name says. Ranges, If-None-Match and If-Range are answered by
+/// the server's generic preparation from the headers set here.
 extension PhotoRoutes {
     func original(_ request: HTTPRequest) throws -> HTTPResponse {
         guard downloadOriginals else { throw HTTPError(.notFound, "Originals cannot be downloaded from this server.") }
         let photo = try find(request)
-        var info = stat()
-        guard stat(photo.sourcePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            library.requestRescan()
-            throw HTTPError(.notFound, "The original of photo \(photo.id) is no longer in the library.")
+        let original: OriginalFile
+        do {
+            original = try library.openOriginal(photo.id)
+        } catch {
+            switch error {
+            case .notAnImage(let why):
+                let reason = why.map { " (\(ClientText.photoError($0, of: photo)))" } ?? ""
+                throw HTTPError(.notFound, "Photo \(photo.id) is not an image PhotoScroll could read\(reason), so its file is not served.")
+            case .changed:
+                throw HTTPError(.serviceUnavailable, "The file of photo \(photo.id) changed since it was read; it is being looked at again.",
+                                headers: ["Retry-After": "2"])
+            case .gone:
+                throw HTTPError(.notFound, "The original of photo \(photo.id) is no longer in the library.")
+            }
         }
-        let size = Int(info.st_size)
-        let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        let file = OpenFile(adopting: original.descriptor, size: original.size)
+        let seconds = original.modifiedNanoseconds >= 0 ? original.modifiedNanoseconds / 1_000_000_000 : (original.modifiedNanoseconds - 999_999_999) / 1_000_000_000
         let headers = HTTPHeaders([
-            ("Content-Type", Self.mediaType(ofFile: photo.relativePath)),
+            ("Content-Type", original.mediaType),
             ("Content-Disposition", ContentDisposition.attachment(filename: Self.fileName(photo.relativePath))),
-            ("ETag", Self.originalTag(size: size, modifiedNanoseconds: modified)),
-            ("Last-Modified", HTTPDate.format(Int(info.st_mtim.tv_sec))),
+            ("ETag", Self.originalTag(size: original.size, modifiedNanoseconds: original.modifiedNanoseconds)),
+            ("Last-Modified", HTTPDate.format(seconds)),
             ("Cache-Control", caching.revalidate),
-            // A failed "photo" may be any file at all: never let a browser guess it is a page.
             ("X-Content-Type-Options", "nosniff"),
         ])
-        // The length as stat saw it, so a file growing under the request keeps to its tag.
-        return HTTPResponse(headers: headers, body: .file(path: photo.sourcePath, offset: 0, length: size))
+        // The length the file had when it was read, so a file growing under the request keeps to its tag.
+        return HTTPResponse(headers: headers, body: .openFile(file, offset: 0, length: original.size))
     }
 
     /// A strong tag of the bytes on disk: any write changes the size or the modification time
@@ -38,21 +50,5 @@ extension PhotoRoutes {
     /// The last component of a path relative to the photos folder.
     static func fileName(_ relativePath: String) -> String {
         relativePath.split(separator: "/").last.map(String.init) ?? relativePath
-    }
-
-    /// The media type of a photo file by its extension (the folder only lists these).
-    static func mediaType(ofFile name: String) -> String {
-        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        switch ext {
-        case "jpg", "jpeg", "jpe": return "image/jpeg"
-        case "png": return "image/png"
-        case "webp": return "image/webp"
-        case "tif", "tiff": return "image/tiff"
-        case "gif": return "image/gif"
-        case "heic": return "image/heic"
-        case "heif": return "image/heif"
-        case "avif": return "image/avif"
-        default: return "application/octet-stream"
-        }
     }
 }

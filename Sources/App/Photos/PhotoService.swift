@@ -140,6 +140,7 @@ extension LibraryConfiguration {
                   tileCacheBytes: configuration.tileCacheMegabytes << 20,
                   ingestConcurrency: configuration.ingestConcurrency == 0 ? System.coreCount : configuration.ingestConcurrency,
                   rescanSeconds: Double(configuration.rescanSeconds),
-                  missingGraceSeconds: Double(configuration.missingGraceSeconds), makesDemo: demo, ingestDelaySeconds: 1)
+                  missingGraceSeconds: Double(configuration.missingGraceSeconds), makesDemo: demo, ingestDelaySeconds: 1,
+                  extraRoots: configuration.extraRootList)
     }
 }

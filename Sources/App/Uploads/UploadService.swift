@@ -197,7 +197,7 @@ final class UploadService: Sendable {
         if let photo = library.photo(withContent: hashes, size: size) { return (photo.relativePath, photo.id) }
         for upload in try store.completed(contentHash: hashes.xxh3) {
             guard let path = upload.photoPath, library.catalog.folder.fingerprint(path)?.size == size else { continue }
-            guard (try? ContentHash.file(library.catalog.folder.absolute(path)))?.xxh3 == hashes.xxh3 else { continue }
+            guard (try? ContentHash.file(library.catalog.folder.source(path, expected: nil)))?.xxh3 == hashes.xxh3 else { continue }
             return (path, library.catalog.photo(relativePath: path)?.id)
         }
         return nil

@@ -25,13 +25,12 @@ void cvips_trim_heap(void);
 /// Caps glibc's heap arenas (M_ARENA_MAX); call before the threads that allocate are made.
 void cvips_limit_heap_arenas(int count);
 
-/// The loader libvips would use for the file ("VipsForeignLoadJpegSource"), or NULL if none.
-const char *cvips_find_loader(const char *path);
-
-/// Opens a file (header only until pixels are asked for).
+/// Opens the file open at `fd`, which libvips duplicates (header only until pixels are asked for).
 /// access: VIPS_ACCESS_RANDOM or VIPS_ACCESS_SEQUENTIAL. fail: fail on truncated or damaged data.
 /// shrink: shrink-on-load factor (1, 2, 4, 8) used by loaders that can (JPEG, WebP); others ignore it.
-int cvips_load(const char *path, VipsAccess access, int fail, int shrink, VipsImage **out);
+/// `loader` is the loader that read it ("VipsForeignLoadJpegSource"), NULL when no trusted one
+/// recognises the file (then the result is -1 and no libvips error is left).
+int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, VipsImage **out, const char **loader);
 
 /// EXIF orientation applied to the pixels, tag removed.
 int cvips_autorot(VipsImage *in, VipsImage **out);

@@ -40,6 +40,12 @@ extension PreparedResponse {
                 return
             }
             payload = .file(file, offset: offset, length: min(length ?? (file.size - offset), file.size - offset))
+        case .openFile(let file, let offset, let length):
+            guard offset >= 0, offset <= file.size else {
+                self = .problem(HTTPError(.notFound, "No resource at \(request.path)."), method: request.method)
+                return
+            }
+            payload = .file(file, offset: offset, length: min(length ?? (file.size - offset), file.size - offset))
         case .confinedFile(let root, let path):
             guard let file = OpenFile(beneath: root, path: path) else {
                 self = .problem(HTTPError(.notFound, "No resource at \(request.path)."), method: request.method)

@@ -1,11 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIX
 
 /// An open file whose descriptor closes when the last response using it is gone.
-final class OpenFile: Sendable {
+public final class OpenFile: Sendable {
     let fd: Int32
     let size: Int
+
+    /// Takes over a descriptor open for reading on a regular file of `size` bytes (opened and
+    /// checked by the application, e.g. beneath a folder it confines): it is closed with this.
+    public init(adopting descriptor: FileDescriptor, size: Int) {
+        self.fd = descriptor.rawValue
+        self.size = size
+    }
 
     init?(path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import POSIX
 private import CXXHash
 
@@ -30,10 +31,10 @@ public struct ContentHash: Sendable {
 
     /// Hashes a whole file in one sequential read of 1 MiB chunks, with `alsoLegacy` feeding the
     /// same chunks to the legacy digest too (to confirm an old catalog's hash without a second read).
-    public static func file(_ path: String, alsoLegacy: Bool = false) throws -> FileHashes {
-        let file: FileDescriptor
-        do { file = try FileDescriptor.open(path, O_RDONLY) } catch { throw CatalogScanError.unreadable(path, error.reason) }
+    public static func file(_ source: PhotoSource, alsoLegacy: Bool = false) throws -> FileHashes {
+        let file = try source.open()
         defer { file.close() }
+        let path = source.name
         _ = posix_fadvise(file.rawValue, 0, 0, POSIX_FADV_SEQUENTIAL)
         guard let state = XXH3_createState() else { throw CatalogScanError.unreadable(path, "out of memory") }
         defer { XXH3_freeState(state) }
@@ -50,6 +51,11 @@ public struct ContentHash: Sendable {
             legacy?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         return FileHashes(xxh3: hex(XXH3_64bits_digest(state)), legacy: legacy?.hex)
+    }
+
+    /// The same for a file of our own (an upload being checked), opened by its path.
+    public static func file(_ path: String, alsoLegacy: Bool = false) throws -> FileHashes {
+        try file(.file(path), alsoLegacy: alsoLegacy)
     }
 
     /// 16 lowercase hex digits.

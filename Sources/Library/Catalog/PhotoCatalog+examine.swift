@@ -9,7 +9,7 @@ extension PhotoCatalog {
     func examined(_ entry: CatalogEntry, knownHashes: ContentHash.FileHashes? = nil) -> CatalogEntry {
         var result = entry
         result.hashed = true
-        let source = folder.absolute(entry.path)
+        let source = self.source(of: entry)
         let legacy = entry.hashKind == .legacy && !entry.contentHash.isEmpty
         let hashes: ContentHash.FileHashes
         do {
@@ -58,7 +58,7 @@ extension PhotoCatalog {
     func readHeader(into entry: inout CatalogEntry) {
         let metadata: PhotoMetadata?
         do {
-            metadata = try renderer.metadata(folder.absolute(entry.path))
+            metadata = try renderer.metadata(source(of: entry))
         } catch {
             logger.info("cannot read the photo's details; its file date stands in", [("path", entry.path), ("error", "\(error)")])
             metadata = nil
@@ -187,7 +187,7 @@ extension PhotoCatalog {
         guard !wanted.isEmpty else { return photos }
         let sizes = Mutex<[Int: PhotoSize]>([:])
         DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
-            guard let size = try? renderer.probe(folder.absolute(wanted[i].path)) else { return }
+            guard let size = try? renderer.probe(source(of: wanted[i])) else { return }
             sizes.withLock { $0[wanted[i].id] = size }
         }
         let found = sizes.withLock { $0 }
@@ -211,6 +211,20 @@ extension PhotoCatalog {
         notify(CatalogChange(changed: updated.map(\.id)))
         return photos.map { photo($0.id) ?? $0 }
     }
+
+    /// The file of a listed photo, to read: opened beneath the photos folder at every read, and
+    /// only while it is the file the scan listed (see `PhotoFolder.openPhoto`).
+    public func source(of photo: Photo) -> PhotoSource {
+        guard let entry = entry(photo.id), entry.present else {
+            return PhotoSource(name: photo.relativePath) {
+                throw ImagingError.io("\(photo.relativePath) is no longer in the photos folder")
+            }
+        }
+        return source(of: entry)
+    }
+
+    /// The file of a catalog row, as it was when the row was last brought up to date.
+    func source(of entry: CatalogEntry) -> PhotoSource { folder.source(entry.path, expected: entry.fingerprint) }
 
     /// Records that a version's pyramid is complete on disk.
     public func markBuilt(_ version: String) {

@@ -80,6 +80,7 @@ extension PhotoCatalog {
         let listing = list(scope)
         result.stats = listing.stats
         result.skipped = listing.skipped
+        if !listing.devices.isEmpty { folder.devices.record(listing.devices, replacing: scope.isEverything) }
 
         // What the scope accounts for, and the rows a newcomer could be.
         let (known, absent) = state.withLock { state -> ([String: CatalogEntry], [CatalogEntry]) in
@@ -360,7 +361,7 @@ extension PhotoCatalog {
             }
             let legacy = candidates.contains { $0.hashKind == .legacy }
             guard candidates.contains(where: \.hashed),
-                  let hashed = try? ContentHash.file(folder.absolute(file.path), alsoLegacy: legacy) else {
+                  let hashed = try? ContentHash.file(folder.source(file.path, expected: file.fingerprint), alsoLegacy: legacy) else {
                 unmatched.append(file)
                 continue
             }

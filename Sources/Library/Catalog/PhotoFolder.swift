@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import POSIX
+import Synchronization
 
 /// Why a file could not be looked at during a scan.
 public enum CatalogScanError: Error, CustomStringConvertible {
@@ -27,10 +28,63 @@ public struct PhotoFolder: Sendable {
     /// Where paths below the folder may lead: the folder itself and the extra roots its links
     /// may point into (`extraRoots` in the configuration).
     public let confinement: Confinement
+    /// The devices the last scans walked: a photo is only read from one of them.
+    let devices = ScannedDevices()
 
     public init(root: String, extraRoots: [String] = []) {
         self.root = URL(fileURLWithPath: root).standardizedFileURL.path
         self.confinement = Confinement(root: self.root, extraRoots: extraRoots)
+    }
+
+    /// Opens a listed photo's file to read, beneath the folder, and only if it is the file the
+    /// scan listed: the same inode as `expected` (when given) on a device a scan walked. A file
+    /// replaced since (by a link out, by another file) is refused until a scan has looked at it.
+    /// Throws `ImagingError`s, in words about the library.
+    public func openPhoto(_ relativePath: String, expected: FileFingerprint?) throws -> Confinement.Opened {
+        do { return try openListed(relativePath, expected: expected) } catch { throw error.imagingError(relativePath) }
+    }
+
+    /// Why a listed file was not opened.
+    enum ListedFileError: Error {
+        case outside, loop, notRegular, missing, replaced
+        case failed(ConfinementError)
+
+        func imagingError(_ path: String) -> ImagingError {
+            switch self {
+            case .outside: .io("\(path) is a link that leads outside the photos folder")
+            case .loop: .io("\(path) goes through a loop of links")
+            case .notRegular: .notAnImage("not a regular file")
+            case .missing: .io("\(path) is no longer in the photos folder")
+            case .replaced: .io("\(path) is another file than the one listed; it is looked at again")
+            case .failed(let error): .io("\(path): \(error)")
+            }
+        }
+    }
+
+    func openListed(_ relativePath: String, expected: FileFingerprint?) throws(ListedFileError) -> Confinement.Opened {
+        let opened: Confinement.Opened
+        do {
+            opened = try confinement.openFile(relativePath)
+        } catch {
+            switch error {
+            case .outside: throw .outside
+            case .tooManyLinks: throw .loop
+            case .notOfKind(_, _, let kind) where kind != S_IFDIR: throw .notRegular
+            case _ where error.isMissing: throw .missing
+            default: throw .failed(error)
+            }
+        }
+        let status = opened.status
+        if let expected, expected.inode != Int(status.st_ino) || !devices.allows(Int(status.st_dev)) {
+            opened.descriptor.close()
+            throw .replaced
+        }
+        return opened
+    }
+
+    /// `openPhoto` as the renderer takes it: opened anew, and checked again, at every read.
+    public func source(_ relativePath: String, expected: FileFingerprint?) -> PhotoSource {
+        PhotoSource(name: relativePath) { try openPhoto(relativePath, expected: expected).descriptor }
     }
 
     /// Whether a file name looks like a photo (by extension; hidden files never do).
@@ -106,6 +160,19 @@ public struct PhotoFolder: Sendable {
     public static func isWithin(_ relativePath: String, _ directory: String) -> Bool {
         directory.isEmpty || (relativePath.hasPrefix(directory) && relativePath.utf8.dropFirst(directory.utf8.count).first == UInt8(ascii: "/"))
     }
+}
+
+/// The devices the folders of the last scans were on: where photos may be read from. Empty
+/// until a scan has run (a restart serves its stored catalog first); then inodes alone decide.
+final class ScannedDevices: Sendable {
+    private let devices = Mutex<Set<Int>>([])
+
+    /// What a scan walked: all of it after a full scan, added to what was there after a partial one.
+    func record(_ walked: Set<Int>, replacing: Bool) {
+        devices.withLock { $0 = replacing ? walked : $0.union(walked) }
+    }
+
+    func allows(_ device: Int) -> Bool { devices.withLock { $0.isEmpty || $0.contains(device) } }
 }
 
 extension FileFingerprint {

@@ -166,7 +166,7 @@ extension PhotoLibrary {
         let lock = BuildLock.shared(in: configuration.tilesDirectory)
         defer { BuildLock.release(lock) }
         do {
-            _ = try renderer.buildPyramid(source: photo.sourcePath, into: directory, reusing: early.directory(photo.version))
+            _ = try renderer.buildPyramid(source: catalog.source(of: photo), into: directory, reusing: early.directory(photo.version))
             // Renders on demand during the build may have started a new early folder: the
             // pyramid has all of it now.
             early.remove(photo.version)
@@ -251,7 +251,7 @@ extension PhotoLibrary {
         }
         do {
             // A whole decode of the source, writing nothing: the thumbnail reads every row.
-            _ = try renderer.thumbnail(source: photo.sourcePath)
+            _ = try renderer.thumbnail(source: catalog.source(of: photo))
         } catch ImagingError.io(let why) {
             // Unreadable for now (permissions, an I/O error, a mount gone): not the image's fault.
             return .notTheFile("the file could not be read: \(why)")

@@ -21,9 +21,9 @@ extension PhotoLibrary {
     /// by its content, of a format the library lists, within `maxImagePixels`. Throws
     /// `ImagingError` (`.notAnImage` for any other file, `.tooLarge` from the header).
     public func inspectAddition(_ path: String) throws -> AddedPhotoHeader {
-        guard let metadata = try renderer.metadata(path) else {
+        guard let metadata = try renderer.metadata(.file(path)) else {
             // A renderer that reads no metadata (tests) still says whether it is an image at all.
-            let size = try renderer.probe(path)
+            let size = try renderer.probe(.file(path))
             return AddedPhotoHeader(mediaType: "image/jpeg", width: size.width, height: size.height, taken: nil)
         }
         guard Self.addableMediaTypes.contains(metadata.mediaType) else {

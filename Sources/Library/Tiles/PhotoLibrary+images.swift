@@ -129,11 +129,11 @@ extension PhotoLibrary {
     /// first stage), keeps all of it in the early folder for the build to take over, and answers
     /// `tile`. Requests for any part of a render in flight wait for it instead of rendering again.
     func renderEarly(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
-        let unit = try renderer.renderUnit(source: photo.sourcePath, tile: tile)
+        let unit = try renderer.renderUnit(source: catalog.source(of: photo), tile: tile)
         let version = photo.version, early = early
         let asked = Mutex<[UInt8]?>(nil)
         _ = try earlyRenders.run(EarlyRenderKey(version: version, unit: unit)) {
-            try renderer.render(unit, source: photo.sourcePath) { coordinate, bytes in
+            try renderer.render(unit, source: catalog.source(of: photo)) { coordinate, bytes in
                 if coordinate == tile { asked.withLock { $0 = bytes } }
                 try early.write(bytes, version: version, tile: coordinate)
             }
@@ -149,9 +149,9 @@ extension PhotoLibrary {
 
     /// Renders what `tile` is part of and answers it, keeping nothing.
     private func renderUnkept(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
-        let unit = try renderer.renderUnit(source: photo.sourcePath, tile: tile)
+        let unit = try renderer.renderUnit(source: catalog.source(of: photo), tile: tile)
         let asked = Mutex<[UInt8]?>(nil)
-        try renderer.render(unit, source: photo.sourcePath) { coordinate, bytes in
+        try renderer.render(unit, source: catalog.source(of: photo)) { coordinate, bytes in
             if coordinate == tile { asked.withLock { $0 = bytes } }
         }
         guard let bytes = asked.withLock({ $0 }) else { throw ImagingError.vips("the render did not make \(tile.map(\.description) ?? "the thumbnail")") }

@@ -5,48 +5,48 @@ import Imaging
 /// tests count or fake renders through their own.
 public protocol PhotoRendering: Sendable {
     /// Reads the header only: size after EXIF orientation, or an `ImagingError`.
-    func probe(_ path: String) throws -> PhotoSize
+    func probe(_ source: PhotoSource) throws -> PhotoSize
     /// Writes `directory/{z}/{x}_{y}.jpg` and `directory/thumbnail.jpg`, atomically.
-    func buildPyramid(source: String, into directory: String) throws -> TilePyramid
+    func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid
     /// One tile rendered straight from the source.
-    func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8]
+    func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8]
     /// The square grid thumbnail rendered straight from the source.
-    func thumbnail(source: String) throws -> [UInt8]
+    func thumbnail(source: PhotoSource) throws -> [UInt8]
     /// Where a built pyramid keeps a tile.
     func tilePath(in directory: String, _ tile: TileCoordinate) -> String
     /// A region of the photo scaled, turned and encoded: cut from the built pyramid in
     /// `pyramidDirectory` when there is one, else rendered from the source.
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8]
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8]
     /// The same, ended early when `stop` fires (`ImagingError.cancelled`, `.tookTooLong`).
-    func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
+    func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
                       stop: RenderStop?) throws -> [UInt8]
     /// What the header says about when, how and where the photo was taken; nil from renderers
     /// that cannot tell (the file's modification time stands in for the date then).
-    func metadata(_ path: String) throws -> PhotoMetadata?
+    func metadata(_ source: PhotoSource) throws -> PhotoMetadata?
     /// What one render on demand of `tile` (nil: the thumbnail) makes, so that requests for any
     /// part of it wait for that one render.
-    func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit
+    func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit
     /// Renders a unit, handing every tile (and thumbnail) to `sink` as it is made.
-    func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws
+    func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws
     /// `buildPyramid`, taking over what was rendered before the build into `early` (moved into
     /// the pyramid, not made again).
-    func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid
+    func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid
 }
 
 extension PhotoRendering {
-    public func metadata(_ path: String) throws -> PhotoMetadata? { nil }
+    public func metadata(_ source: PhotoSource) throws -> PhotoMetadata? { nil }
 
     /// For renderers that cannot be stopped midway: checked before and after.
-    public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
+    public func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
                              stop: RenderStop?) throws -> [UInt8] {
         try (stop ?? RenderStop()).guarding {
             try renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
         }
     }
 
-    public func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit { tile.map { .tile($0) } ?? .first }
+    public func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { tile.map { .tile($0) } ?? .first }
 
-    public func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws {
+    public func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
         switch unit {
         case .tile(let tile): try sink(tile, try renderTile(source: source, tile: tile))
         case .first: try sink(nil, try thumbnail(source: source))
@@ -54,7 +54,7 @@ extension PhotoRendering {
         }
     }
 
-    public func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid {
+    public func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid {
         try buildPyramid(source: source, into: directory)
     }
 
@@ -80,49 +80,49 @@ public struct VipsPhotoRendering: PhotoRendering {
         self.buildHelpers = max(0, buildHelpers)
     }
 
-    public func probe(_ path: String) throws -> PhotoSize {
-        let info = try PhotoRenderer.probe(path, settings: settings)
+    public func probe(_ source: PhotoSource) throws -> PhotoSize {
+        let info = try PhotoRenderer.probe(source, settings: settings)
         return PhotoSize(width: info.width, height: info.height)
     }
 
-    public func buildPyramid(source: String, into directory: String) throws -> TilePyramid {
+    public func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid {
         try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings, helpers: buildHelpers)
     }
 
-    public func buildPyramid(source: String, into directory: String, reusing early: String?) throws -> TilePyramid {
+    public func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid {
         try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings, reusing: early, helpers: buildHelpers)
     }
 
-    public func renderUnit(source: String, tile: TileCoordinate?) throws -> RenderUnit {
+    public func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit {
         try PhotoRenderer.renderUnit(source: source, tile: tile, settings: settings)
     }
 
-    public func render(_ unit: RenderUnit, source: String, sink: @escaping TileSink) throws {
+    public func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
         try PhotoRenderer.render(unit, source: source, settings: settings, sink: sink)
     }
 
-    public func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] {
+    public func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] {
         try PhotoRenderer.renderTile(source: source, tile: tile, settings: settings)
     }
 
-    public func thumbnail(source: String) throws -> [UInt8] {
+    public func thumbnail(source: PhotoSource) throws -> [UInt8] {
         try PhotoRenderer.thumbnail(source: source, settings: settings)
     }
 
-    public func metadata(_ path: String) throws -> PhotoMetadata? {
-        try PhotoRenderer.metadata(path, settings: settings)
+    public func metadata(_ source: PhotoSource) throws -> PhotoMetadata? {
+        try PhotoRenderer.metadata(source, settings: settings)
     }
 
     public func tilePath(in directory: String, _ tile: TileCoordinate) -> String {
         PhotoRenderer.tilePath(in: directory, tile)
     }
 
-    public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid,
+    public func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid,
                              _ rendition: RegionRendition) throws -> [UInt8] {
         try renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition, stop: nil)
     }
 
-    public func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid,
+    public func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid,
                              _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8] {
         if let pyramidDirectory,
            let bytes = try PhotoRenderer.renderRegion(pyramid: pyramid, directory: pyramidDirectory, rendition, settings: settings,
