@@ -124,4 +124,61 @@ final class PhotoIdentityTests: XCTestCase {
             XCTAssertEqual(texts(router, photo: 2), ["on b"])
         }
     }
+
+    func testEveryRecordedPhotoGetsARowOfItsOwnWhateverTheCatalogHolds() {
+        let recorded = [PhotoIdentity(photoID: 1, path: "trips/a.jpg", contentHash: "same"),
+                        PhotoIdentity(photoID: 2, path: "trips/b.jpg", contentHash: "same"),
+                        PhotoIdentity(photoID: 3, path: "gone.jpg", contentHash: "same"),
+                        PhotoIdentity(photoID: 4, path: "edited.jpg", contentHash: "old"),
+                        PhotoIdentity(photoID: 5, path: "x.jpg", contentHash: "xxxx"),
+                        PhotoIdentity(photoID: 6, path: "y.jpg", contentHash: "yyyy")]
+        var removed = row(12, "old/y.jpg", "yyyy")
+        removed.present = false
+        let catalog = [row(7, "trips-2024/b.jpg", "same"), row(8, "trips-2024/a.jpg", "same"),  // identical bytes, folder renamed
+                       row(9, "edited.jpg", "new"),                                            // edited in place
+                       row(5, "y.jpg", "yyyy"), row(6, "x.jpg", "xxxx"),                        // swapped ids
+                       removed]
+        let plan = ReattachCommentsCommand.plan(recorded: recorded, catalog: catalog)
+        XCTAssertEqual(plan.moves, [1: 8, 2: 7, 4: 9, 5: 6, 6: 5])
+        XCTAssertEqual(plan.missing.map(\.photoID), [3], "more photos of those bytes than files left: one is not found")
+        let ids = plan.identities.map(\.photoID)
+        XCTAssertEqual(Set(ids).count, ids.count, "one identity per photo id: \(ids)")
+        // An identity recorded by an older version (another digest) is found by that digest.
+        let older = ReattachCommentsCommand.plan(recorded: [PhotoIdentity(photoID: 1, path: "moved.jpg", contentHash: "legacy-of-z")],
+                                                 catalog: [row(4, "z.jpg", "zzzz")], legacyHash: { $0.path == "z.jpg" ? "legacy-of-z" : nil })
+        XCTAssertEqual(older.moves, [1: 4])
+    }
+
+    func testReattachingPhotosWithIdenticalBytesEndsWellAndTheServerStarts() throws {
+        let site = try makeSite()
+        try FileManager.default.removeItem(atPath: site.root + "/photos/b.jpg")
+        try FileManager.default.copyItem(atPath: site.root + "/photos/a.jpg", toPath: site.root + "/photos/b.jpg")
+        try withApplication(site) { application, router in
+            XCTAssertEqual(application.photos.library.photo(1)?.relativePath, "a.jpg")
+            XCTAssertEqual(application.photos.library.photo(2)?.relativePath, "b.jpg")
+            XCTAssertEqual(post(router, photo: 1, "on a").status, .created)
+            XCTAssertEqual(post(router, photo: 2, "on b").status, .created)
+            XCTAssertEqual(post(router, photo: 3, "on c").status, .created)
+        }
+        // The catalog is lost while the two identical photos move to a folder, and a new file sorts first.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: site.catalog + suffix) }
+        try FileManager.default.createDirectory(atPath: site.root + "/photos/trips", withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.jpg"] {
+            try FileManager.default.moveItem(atPath: site.root + "/photos/" + name, toPath: site.root + "/photos/trips/" + name)
+        }
+        try DemoImage.write(to: site.root + "/photos/0-new.jpg", width: 320, height: 240, seed: 9)
+        XCTAssertThrowsError(try Application(configuration: site.configuration, logger: .disabled))
+
+        XCTAssertEqual(try ReattachCommentsCommand.run(configuration: site.configuration, logger: .disabled), 0)
+        try withApplication(site) { application, router in
+            let library = application.photos.library
+            for (path, text) in [("trips/a.jpg", "on a"), ("trips/b.jpg", "on b"), ("c.jpg", "on c")] {
+                let photo = try XCTUnwrap(library.photos.first { $0.relativePath == path }, path)
+                XCTAssertEqual(texts(router, photo: photo.id), [text], path)
+            }
+        }
+        // Run again on a catalog that agrees: nothing moves, and the server still starts.
+        XCTAssertEqual(try ReattachCommentsCommand.run(configuration: site.configuration, logger: .disabled), 0)
+        try withApplication(site) { _, _ in }
+    }
 }

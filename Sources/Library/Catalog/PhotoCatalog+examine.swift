@@ -224,7 +224,7 @@ extension PhotoCatalog {
     }
 
     /// The file of a catalog row, as it was when the row was last brought up to date.
-    func source(of entry: CatalogEntry) -> PhotoSource { folder.source(entry.path, expected: entry.fingerprint) }
+    public func source(of entry: CatalogEntry) -> PhotoSource { folder.source(entry.path, expected: entry.fingerprint) }
 
     /// Records that a version's pyramid is complete on disk.
     public func markBuilt(_ version: String) {
