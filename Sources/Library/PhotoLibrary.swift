@@ -364,6 +364,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// The watcher ran out of watches for a new folder: it is dropped (with all its watches,
     /// which other programs may need) and rescans take over.
     private func dropWatcher(_ reason: String) {
+        logger.warning("stopped watching the photos folder; changes are found by a full rescan every \(Self.spell(unwatchedRescanSeconds)) s",
+                       [("reason", reason)])
         let watcher = loop.withLock { loop -> FolderWatcher? in
             defer {
                 loop.watcher = nil
@@ -373,8 +375,6 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
         }
         watcher?.stop()
         metrics.watchedFolders.set(0)
-        logger.warning("stopped watching the photos folder; changes are found by a full rescan every \(Self.spell(unwatchedRescanSeconds)) s",
-                       [("reason", reason)])
     }
 
     /// Starts the watcher when configured and possible, saying in the log when it is not.
