@@ -122,6 +122,16 @@ extension PhotoRenderer {
         }
     }
 
+    /// `renderUnit` for a file named by its path (tools, tests).
+    public static func renderUnit(source path: String, tile: TileCoordinate?, settings: RenderSettings) throws -> RenderUnit {
+        try renderUnit(source: .file(path), tile: tile, settings: settings)
+    }
+
+    /// `render` for a file named by its path (tools, tests).
+    public static func render(_ unit: RenderUnit, source path: String, settings: RenderSettings, sink: @escaping TileSink) throws {
+        try render(unit, source: .file(path), settings: settings, sink: sink)
+    }
+
     /// Decodes the JPEG at the scale of level `top` and cuts levels `top` down to `bottom` into
     /// tiles; returns the pixels of level `keeping` when asked for.
     @discardableResult
