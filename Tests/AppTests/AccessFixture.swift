@@ -8,13 +8,14 @@ import Observability
 import Synchronization
 import XCTest
 
-/// Photos as text files (`WxH`) whose every tile and thumbnail is `PIXELS …` and whose header
-/// says where it was taken: a leak of image bytes or of a position shows in any answer.
+/// Photos as text files (`WxH` on a line of its own, after a JPEG signature so that an original
+/// is sent as one) whose every tile and thumbnail is `PIXELS …` and whose header says where it
+/// was taken: a leak of image bytes or of a position shows in any answer.
 final class SecretRenderer: PhotoRendering, Sendable {
     func probe(_ path: PhotoSource) throws -> PhotoSize {
         let text = (try? path.text()) ?? ""
-        let size = text.split(separator: "\n").first?.split(separator: "x").compactMap { Int($0) } ?? []
-        guard size.count == 2 else { throw ImagingError.notAnImage("no known format") }
+        let lines = text.split(separator: "\n").map { $0.split(separator: "x").compactMap { Int($0) } }
+        guard let size = lines.first(where: { $0.count == 2 }) else { throw ImagingError.notAnImage("no known format") }
         return PhotoSize(width: size[0], height: size[1])
     }
 
@@ -93,7 +94,7 @@ final class AccessFixture: @unchecked Sendable {
         }
         for (path, size) in [("trip/a1.jpg", "600x400"), ("trip/a2.jpg", "400x600"), ("home/b1.jpg", "600x400"), ("r1.jpg", "300x300")] {
             // The name in the bytes too: photos of equal bytes would share one pyramid.
-            files.createFile(atPath: root + "/photos/" + path, contents: Data("\(size)\n\(path)\n".utf8))
+            files.createFile(atPath: root + "/photos/" + path, contents: Data([0xFF, 0xD8, 0xFF, 0x0A] + "\(size)\n\(path)\n".utf8))
         }
         files.createFile(atPath: root + "/public/index.html", contents: Data("<!doctype html><title>PhotoScroll</title>".utf8))
         var configuration = Configuration()
