@@ -27,6 +27,30 @@ extension FileDescriptor {
         }
     }
 
+    /// Opens `name` in the folder open at `self` for reading only when it is a regular file, and
+    /// not through a link: looked at first (O_PATH, which opens nothing), then opened by name and
+    /// taken only when it is the file looked at. A FIFO, a device or a socket is never opened for
+    /// reading (a FIFO would block the open, a device could be read for ever); EINVAL says it
+    /// was something else, ELOOP that it was a link.
+    public func openRegularFile(_ name: String) throws(SystemCallError) -> FileDescriptor {
+        let reference = try open(name, O_PATH | O_NOFOLLOW)
+        defer { reference.close() }
+        let status = try reference.status()
+        if status.kind == S_IFLNK { throw SystemCallError(call: "openat(\(name))", errno: ELOOP) }
+        guard status.kind == S_IFREG else { throw SystemCallError(call: "openat(\(name))", errno: EINVAL) }
+        let readable = try open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        let again: stat
+        do { again = try readable.status() } catch {
+            readable.close()
+            throw error
+        }
+        guard again.st_dev == status.st_dev, again.st_ino == status.st_ino else {
+            readable.close()
+            throw SystemCallError(call: "openat(\(name))", errno: EINVAL)
+        }
+        return readable
+    }
+
     /// The status of `name` in the folder open at `self`, the link itself when it is one.
     public func status(of name: String) throws(SystemCallError) -> stat {
         var info = stat()

@@ -296,7 +296,7 @@ final class UploadService: Sendable {
         case .full:
             HTTPError(.insufficientStorage, "The photos folder's disk is full; the upload is kept and completes once there is room.",
                       headers: TusProtocol.headers(["Retry-After": "60"]))
-        case .invalidPath, .notAFolder, .missing:
+        case .invalidPath, .notAFolder, .missing, .notAFile:
             HTTPError(.conflict, error.description, headers: TusProtocol.commonHeaders)
         case .system:
             HTTPError(.internalServerError, error.description, headers: TusProtocol.commonHeaders)

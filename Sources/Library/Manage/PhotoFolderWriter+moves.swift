@@ -48,9 +48,8 @@ extension PhotoFolderWriter {
     /// Copies `name` of `source` to a hidden name in `destination`, syncs it, and links it under
     /// `as` or a free numbered name; nothing visible is left behind on failure.
     private func copy(from source: FileDescriptor, _ name: String, into destination: FileDescriptor, as wanted: String) throws(FolderWriteError) -> String {
-        let opened = openat(source.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard opened >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: name) }
-        let input = FileDescriptor(rawValue: opened)
+        let input: FileDescriptor
+        do { input = try source.openRegularFile(name) } catch { throw FolderWriteError.fromFileOpen(error, path: name) }
         defer { input.close() }
         let hidden = ".photoscroll-copy-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try copyContents(of: input, into: destination, as: hidden)
@@ -74,9 +73,8 @@ extension PhotoFolderWriter {
         defer { source.close() }
         if linkat(source.rawValue, name, AT_FDCWD, destination, 0) != 0 {
             guard errno == EXDEV else { throw FolderWriteError.from(SystemCallError(call: "linkat", errno: errno), path: relativePath) }
-            let opened = openat(source.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-            guard opened >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: relativePath) }
-            let input = FileDescriptor(rawValue: opened)
+            let input: FileDescriptor
+            do { input = try source.openRegularFile(name) } catch { throw FolderWriteError.fromFileOpen(error, path: relativePath) }
             defer { input.close() }
             let folder = (destination as NSString).deletingLastPathComponent
             let target: FileDescriptor

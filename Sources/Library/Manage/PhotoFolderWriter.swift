@@ -9,6 +9,9 @@ public enum FolderWriteError: Error, Equatable, CustomStringConvertible {
     case notAFolder(String)
     /// Nothing at that path.
     case missing(String)
+    /// Something other than a regular file (a FIFO, a device, a socket, a link) where a photo was
+    /// to be read: never opened for reading.
+    case notAFile(String)
     /// The disk or the user's quota is full.
     case full
     /// Any other failure of the system.
@@ -19,6 +22,7 @@ public enum FolderWriteError: Error, Equatable, CustomStringConvertible {
         case .invalidPath(let path): "\"\(path)\" is not a path of a folder or file in the photos folder."
         case .notAFolder(let path): "\(path) is not a folder of the photos folder."
         case .missing(let path): "There is nothing at \(path) in the photos folder."
+        case .notAFile(let path): "\(path) is not a photo file of the photos folder."
         case .full: "The disk is full."
         case .system(let error): "The photos folder could not be changed (\(error.reason))."
         }
@@ -31,6 +35,12 @@ public enum FolderWriteError: Error, Equatable, CustomStringConvertible {
         case ENOENT: .missing(path)
         default: .system(error)
         }
+    }
+
+    /// For an open of a file to read: what is not a regular file (EINVAL, ELOOP from
+    /// `openRegularFile`) is `.notAFile`.
+    static func fromFileOpen(_ error: SystemCallError, path: String) -> FolderWriteError {
+        error.errno == EINVAL || error.errno == ELOOP ? .notAFile(path) : from(error, path: path)
     }
 }
 
@@ -110,7 +120,10 @@ public struct PhotoFolderWriter: Sendable {
         } else {
             // Another file system: copy beside the destination under a hidden name first.
             let hidden = ".photoscroll-upload-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-            try copy(source, into: destination, as: hidden)
+            do { try copy(source, into: destination, as: hidden) } catch {
+                if case .notAFile = error { throw .notAFile(name) }
+                throw error
+            }
             let linked: String?
             do { linked = try link(destination.rawValue, hidden, into: destination, as: name) } catch {
                 unlinkat(destination.rawValue, hidden, 0)
@@ -148,9 +161,15 @@ public struct PhotoFolderWriter: Sendable {
 
     /// Copies `source` into a new file `name` of `destination` and syncs it; the new file is
     /// removed again when anything fails (a full disk leaves nothing behind).
+    /// Only a regular file is copied, never through a link (a trashed photo is whatever was at
+    /// its name when it was trashed).
     private func copy(_ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) {
         let input: FileDescriptor
-        do { input = try FileDescriptor.open(source, O_RDONLY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: name) }
+        do {
+            let folder = try FileDescriptor.open((source as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { folder.close() }
+            input = try folder.openRegularFile((source as NSString).lastPathComponent)
+        } catch { throw FolderWriteError.fromFileOpen(error, path: name) }
         defer { input.close() }
         try copyContents(of: input, into: destination, as: name)
     }
