@@ -168,16 +168,16 @@ final class FirstStageTests: XCTestCase {
         private var _probes = 0
         var probes: Int { lock.withLock { _probes } }
 
-        func probe(_ path: String) throws -> PhotoSize {
+        func probe(_ path: PhotoSource) throws -> PhotoSize {
             lock.withLock { _probes += 1 }
             Thread.sleep(forTimeInterval: 0.1)
             return try inner.probe(path)
         }
-        func buildPyramid(source: String, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
-        func renderTile(source: String, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
-        func thumbnail(source: String) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
         func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-        func renderRegion(source: String, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
             try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
         }
     }
