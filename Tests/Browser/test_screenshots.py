@@ -74,6 +74,9 @@ return [...document.querySelectorAll('button, a[href], input, [role=slider], [ta
 
 
 def check(driver, where):
+    # Colours are read once they have arrived: a dot made current fades from grey to red.
+    wait_for(lambda: js(driver, "return document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running')"),
+             message=f"transitions ended on the {where}")
     least = {"text": 4.5, "control": 3.0, "mark": 1.3}
     low = [f for f in js(driver, CONTRAST) if f["ratio"] < least[f["kind"]]]
     assert not low, (where, low)
