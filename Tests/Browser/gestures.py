@@ -24,11 +24,15 @@ def js(driver, script, *args):
     return driver.execute_script(script, *args)
 
 
-def touch(driver, kind, points):
-    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
-        "type": kind,
-        "touchPoints": [{"x": x, "y": y, "id": i, "radiusX": 1, "radiusY": 1, "force": 1}
-                        for i, (x, y) in enumerate(points)]})
+def touch(driver, kind, points, at=None):
+    """`at` (seconds since the epoch) stamps the event with when the finger was there, so a
+    gesture's speed is the one planned however late a busy machine delivers the event."""
+    event = {"type": kind,
+             "touchPoints": [{"x": x, "y": y, "id": i, "radiusX": 1, "radiusY": 1, "force": 1}
+                             for i, (x, y) in enumerate(points)]}
+    if at is not None:
+        event["timestamp"] = at
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", event)
 
 
 def swipe(driver, x0, y0, x1, y1, steps=12, pause=0.016):
@@ -101,15 +105,18 @@ def line(x0, y0, x1, y1, steps):
 
 
 def drag(driver, path, pause=0.016, hold=0.0, lift=True):
-    """One finger along `path`; `hold` seconds still before lifting (then nothing flings)."""
-    touch(driver, "touchStart", [path[0]])
-    for point in path[1:]:
-        touch(driver, "touchMove", [point])
+    """One finger along `path`; `hold` seconds still before lifting (then nothing flings).
+    Each event carries the time it is meant for, `pause` after the one before."""
+    start = time.time()
+    touch(driver, "touchStart", [path[0]], at=start)
+    for i, point in enumerate(path[1:], 1):
+        touch(driver, "touchMove", [point], at=start + i * pause)
         time.sleep(pause)
     if hold:
         time.sleep(hold)
     if lift:
-        release(driver)
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [],
+                                                            "timestamp": start + (len(path) - 1) * pause + hold})
 
 
 SAMPLER = """
