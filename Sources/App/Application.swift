@@ -153,7 +153,7 @@ public final class Application: Sendable {
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
         ShareRoutes(control: access, library: photos.library).register(on: &router)
-        UploadRoutes(service: uploads, rules: rules).register(on: &router)
+        UploadRoutes(service: uploads, rules: rules, control: access).register(on: &router)
         manage.register(on: &router, rules: rules)
         // The page, and its files: they hold nothing of the library, and show the sign-in view
         // to whoever is not signed in. The setup link and share links open the same page.

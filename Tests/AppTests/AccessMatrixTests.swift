@@ -108,6 +108,15 @@ final class AccessMatrixTests: XCTestCase {
         "POST /trash/restore": (.manage, 0),
         "DELETE /trash": (.manage, 0),
         "DELETE /trash/:item": (.manage, 0),
+        // Adding photos through a share link that allows it, into its album.
+        "OPTIONS /s/:token/uploads": (.open, 204),
+        "OPTIONS /s/:token/uploads/*rest": (.open, 204),
+        "POST /s/:token/uploads": (.share(.upload, photo: false), 412),
+        "POST /s/:token/uploads/*rest": (.share(.upload, photo: false), 404),
+        "GET /s/:token/uploads/:id": (.share(.upload, photo: false), 404),
+        "PATCH /s/:token/uploads/:id": (.share(.upload, photo: false), 412),
+        "DELETE /s/:token/uploads/:id": (.share(.upload, photo: false), 412),
+        "POST /s/:token/uploads/form": (.share(.upload, photo: false), 415),
     ]
 
     /// Who asks: a cookie, and the token it uses under `/s/`.
@@ -135,9 +144,11 @@ final class AccessMatrixTests: XCTestCase {
             let soon = f.clock.wall + 100
             let holderA = try f.share(ShareRequest(target: .album(album), expiresAt: nil))
             let holderP = try f.share(ShareRequest(target: .photo(b1), expiresAt: f.clock.wall + 86_400, download: true, comments: false))
-            let expired = try f.share(ShareRequest(target: .album(album), expiresAt: soon))
-            let revoked = try f.share(ShareRequest(target: .album(album), expiresAt: nil))
-            let locked = try f.share(ShareRequest(target: .album(album), expiresAt: nil, password: "open sesame", download: true))
+            let uploader = try f.share(ShareRequest(target: .album(album), expiresAt: nil, upload: true))
+            // These would let photos be added, live and unlocked.
+            let expired = try f.share(ShareRequest(target: .album(album), expiresAt: soon, upload: true))
+            let revoked = try f.share(ShareRequest(target: .album(album), expiresAt: nil, upload: true))
+            let locked = try f.share(ShareRequest(target: .album(album), expiresAt: nil, password: "open sesame", download: true, upload: true))
             // Seen once while live, so any memory of them is tested too.
             for share in [expired, revoked] { XCTAssertEqual(f.request(.GET, "/s/\(share.token)/photos").status, .ok) }
             try f.store.revokeShare(id: revoked.id)
@@ -151,6 +162,8 @@ final class AccessMatrixTests: XCTestCase {
             visitors = [
                 Visitor(kind: .anonymous, description: "anonymous", cookie: nil, token: nobody, share: nil, inside: []),
                 Visitor(kind: .holder, description: "holder of album A", cookie: nil, token: holderA.token, share: holderA, inside: ["a1", "a2"]),
+                Visitor(kind: .holder, description: "holder of album A's link that adds photos", cookie: nil, token: uploader.token,
+                        share: uploader, inside: ["a1", "a2"]),
                 Visitor(kind: .holder, description: "holder of photo P", cookie: nil, token: holderP.token, share: holderP, inside: ["b1"]),
                 Visitor(kind: .expired, description: "expired link", cookie: nil, token: expired.token, share: expired, inside: []),
                 Visitor(kind: .revoked, description: "revoked link", cookie: nil, token: revoked.token, share: nil, inside: []),
@@ -275,6 +288,7 @@ final class AccessMatrixTests: XCTestCase {
             switch need {
             case .comments where !share.comments: return 404
             case .download where !share.download: return 404
+            case .upload where !share.upload: return 404
             default: break
             }
             if names && !visitor.inside.contains(photo) { return 404 }

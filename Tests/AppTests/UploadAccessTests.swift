@@ -26,14 +26,43 @@ final class UploadAccessTests: XCTestCase {
     /// A photo `SecretRenderer` reads: its size, then a line that makes its bytes its own.
     private static func photo(_ name: String) -> [UInt8] { Array("640x480\n\(name)\n".utf8) }
 
-    /// tus creation-with-upload of a whole photo.
-    private func upload(_ server: HTTPServer, _ name: String, headers extra: [(String, String)] = []) throws -> HTTPClientResponse {
-        let bytes = Self.photo(name)
+    /// tus creation-with-upload of a whole photo (`bytes`, else `photo(name)`), at `/uploads` or under a link's `/s/{token}`.
+    private func upload(_ server: HTTPServer, _ name: String, at prefix: String = "", bytes: [UInt8]? = nil, metadata: String = "",
+                        headers extra: [(String, String)] = []) throws -> HTTPClientResponse {
+        let bytes = bytes ?? Self.photo(name)
         var headers: HTTPHeaders = ["Tus-Resumable": "1.0.0", "Upload-Length": String(bytes.count),
-                                    "Upload-Metadata": "filename " + Data(name.utf8).base64EncodedString(),
+                                    "Upload-Metadata": "filename " + Data(name.utf8).base64EncodedString() + metadata,
                                     "Content-Type": "application/offset+octet-stream"]
         for (field, value) in extra { headers.add(field, value) }
-        return try HTTPClient.request(.POST, url: "http://127.0.0.1:\(server.port)/uploads", headers: headers, body: bytes, timeoutSeconds: 30)
+        return try HTTPClient.request(.POST, url: "http://127.0.0.1:\(server.port)\(prefix)/uploads", headers: headers, body: bytes, timeoutSeconds: 30)
+    }
+
+    /// A tus request to an upload's URL (`path` from a Location).
+    private func tus(_ server: HTTPServer, _ method: HTTPMethod, _ path: String, offset: Int? = nil, body: [UInt8] = [],
+                     headers extra: [(String, String)] = []) throws -> HTTPClientResponse {
+        var headers: HTTPHeaders = ["Tus-Resumable": "1.0.0"]
+        if let offset {
+            headers.add("Upload-Offset", String(offset))
+            headers.add("Content-Type", "application/offset+octet-stream")
+        }
+        for (field, value) in extra { headers.add(field, value) }
+        return try HTTPClient.request(method, url: "http://127.0.0.1:\(server.port)\(path)", headers: headers, body: body, timeoutSeconds: 30)
+    }
+
+    /// tus creation without data: the new upload's path.
+    private func created(_ server: HTTPServer, length: Int, at prefix: String, headers extra: [(String, String)] = []) throws -> String {
+        var headers: HTTPHeaders = ["Tus-Resumable": "1.0.0", "Upload-Length": String(length),
+                                    "Upload-Metadata": "filename " + Data("later.jpg".utf8).base64EncodedString()]
+        for (field, value) in extra { headers.add(field, value) }
+        let answer = try HTTPClient.request(.POST, url: "http://127.0.0.1:\(server.port)\(prefix)/uploads", headers: headers, timeoutSeconds: 30)
+        XCTAssertEqual(answer.status, 201, answer.text)
+        let location = try XCTUnwrap(answer.headers["Location"])
+        XCTAssertTrue(location.hasPrefix(prefix + "/uploads/"), location)
+        return location
+    }
+
+    private func uploadsInProgress(_ fixture: AccessFixture) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixture.root + "/data/uploads")) ?? []).count
     }
 
     /// Every regular file under the fixture's photos folder, relative.
@@ -106,5 +135,126 @@ final class UploadAccessTests: XCTestCase {
         let signedIn = try upload(server, "afar.jpg", headers: [("X-Forwarded-For", "203.0.113.7"), ("Cookie", member)])
         XCTAssertEqual(signedIn.status, 201, signedIn.text)
         XCTAssertEqual(photoFiles(f).filter { $0.hasPrefix("Uploads/") }, Set(["Uploads/2024/05/here.jpg", "Uploads/2024/05/afar.jpg"]))
+    }
+
+    func testAnUploadLinkAddsPhotosToItsAlbumOnlyAndReachesOnlyItsOwnUploads() throws {
+        let f = try AccessFixture()
+        let server = try serve(f)
+        let base = "http://127.0.0.1:\(server.port)"
+        let trip = f.albums["trip"]!, home = f.albums["home"]!
+        let link = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let other = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let at = "/s/" + link.token
+        let before = photoFiles(f)
+
+        // Metadata naming another album and a folder of its own is not read: the photo goes into the link's album.
+        let field = { (key: String, value: String) in ",\(key) " + Data(value.utf8).base64EncodedString() }
+        let added = try upload(server, "new.jpg", at: at, metadata: field("album", String(home)) + field("folder", "elsewhere"))
+        XCTAssertEqual(added.status, 201, added.text)
+        let id = try XCTUnwrap(added.headers["Photo-ID"].flatMap(Int.init))
+        let location = try XCTUnwrap(added.headers["Location"])
+        XCTAssertTrue(location.hasPrefix(at + "/uploads/"), location)
+        XCTAssertEqual(added.headers["Content-Location"], "\(at)/photos/\(id)")
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/new.jpg"])
+        // Listed under the link, and the upload's own answer says where the photo is without its folder.
+        let listed = try HTTPClient.request(.GET, url: base + at + "/photos")
+        XCTAssertEqual(listed.status, 200)
+        XCTAssertTrue(listed.text.contains("\"id\":\(id)"), listed.text)
+        let status = try tus(server, .GET, location)
+        XCTAssertEqual(status.status, 200, status.text)
+        XCTAssertFalse(status.text.contains("trip/"), status.text)
+
+        // The form, with album and folder fields: the album still.
+        let form = try HTTPClient.request(.POST, url: base + at + "/uploads/form", headers: ["Content-Type": "multipart/form-data; boundary=b"],
+                                          body: Array(("--b\r\nContent-Disposition: form-data; name=\"folder\"\r\n\r\nelsewhere\r\n"
+                                                       + "--b\r\nContent-Disposition: form-data; name=\"album\"\r\n\r\n\(home)\r\n"
+                                                       + "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"../f.jpg\"\r\n\r\n640x480\nf\n\r\n--b--\r\n").utf8))
+        XCTAssertEqual(form.status, 201, form.text)
+        XCTAssertFalse(form.text.contains("trip/"), form.text)
+        // Bytes the library holds outside the album are stored in it all the same: pointing at
+        // the other photo would show the link's holder what the link does not.
+        let b1 = try XCTUnwrap(FileManager.default.contents(atPath: f.root + "/photos/home/b1.jpg"))
+        let copy = try upload(server, "copy.jpg", at: at, bytes: Array(b1))
+        XCTAssertEqual(copy.status, 201, copy.text)
+        XCTAssertEqual(copy.headers["Photo-Duplicate"], "false")
+        XCTAssertNotEqual(copy.headers["Photo-ID"], String(f.photos["b1"]!))
+        let again = try upload(server, "again.jpg", at: at, bytes: Array(b1))
+        XCTAssertEqual(again.headers["Photo-Duplicate"], "true", again.text)
+        XCTAssertEqual(again.headers["Photo-ID"], copy.headers["Photo-ID"])
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/new.jpg", "trip/f.jpg", "trip/copy.jpg"])
+
+        // Another link's upload, the owner's, and the link's own upload asked by the owner: not there (404, as for no upload at all).
+        let owner = try signIn(server, "ana", AccessFixture.ownerPassword)
+        let owners = try created(server, length: 100, at: "", headers: [("Cookie", owner)])
+        let others = try created(server, length: 100, at: "/s/" + other.token)
+        let mine = try created(server, length: 100, at: at)
+        // The same ids asked through this link: `/s/{this token}/uploads/{id}`.
+        for path in [at + owners, at + String(others.dropFirst(("/s/" + other.token).count))] {
+            for (method, offset) in [(HTTPMethod.GET, nil), (.PATCH, 0), (.DELETE, nil)] as [(HTTPMethod, Int?)] {
+                let answer = try tus(server, method, path, offset: offset, body: offset == nil ? [] : Array("640x".utf8))
+                XCTAssertEqual(answer.status, 404, "\(method) \(path): \(answer.text)")
+                XCTAssertEqual(answer.headers["Content-Type"], "application/problem+json")
+            }
+        }
+        XCTAssertEqual(try tus(server, .GET, String(mine.dropFirst(at.count)), headers: [("Cookie", owner)]).status, 404)
+        XCTAssertEqual(try tus(server, .GET, mine).status, 200)
+        XCTAssertEqual(try tus(server, .GET, owners, headers: [("Cookie", owner)]).status, 200, "the owner's upload is untouched")
+        // From another site's page: refused as every change is.
+        let crossSite = try upload(server, "evil.jpg", at: at, headers: [("Origin", "https://evil.example")])
+        XCTAssertEqual(crossSite.status, 403, crossSite.text)
+        XCTAssertEqual(photoFiles(f).subtracting(before).count, 3)
+    }
+
+    func testAViewOnlyExpiredLockedOrRevokedLinkAddsNothing() throws {
+        let f = try AccessFixture()
+        let server = try serve(f)
+        let base = "http://127.0.0.1:\(server.port)"
+        let trip = f.albums["trip"]!
+        let viewOnly = try f.share(ShareRequest(target: .album(trip), expiresAt: nil))
+        let expiring = try f.share(ShareRequest(target: .album(trip), expiresAt: f.clock.wall + 100, upload: true))
+        let locked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, password: "open sesame", upload: true))
+        let revoked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let before = photoFiles(f)
+
+        // Refused before any byte is written: no upload in the data folder, nothing in the photos folder.
+        for (token, want) in [(viewOnly.token, 404), (locked.token, 401)] {
+            let answer = try upload(server, "no.jpg", at: "/s/" + token)
+            XCTAssertEqual(answer.status, want, answer.text)
+            XCTAssertEqual(answer.headers["Content-Type"], "application/problem+json")
+            let form = try HTTPClient.request(.POST, url: base + "/s/\(token)/uploads/form", headers: ["Content-Type": "multipart/form-data; boundary=b"],
+                                              body: Array("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.jpg\"\r\n\r\n640x480\nf\n\r\n--b--\r\n".utf8))
+            XCTAssertEqual(form.status, want, form.text)
+        }
+        XCTAssertEqual(uploadsInProgress(f), 0)
+        // The password given, the same link adds.
+        let unlock = try HTTPClient.request(.POST, url: base + "/s/\(locked.token)/unlock", headers: ["Content-Type": "application/json"],
+                                            body: Array(#"{"password":"open sesame"}"#.utf8))
+        let cookie = try XCTUnwrap(unlock.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init))
+        XCTAssertEqual(try upload(server, "unlocked.jpg", at: "/s/" + locked.token, headers: [("Cookie", cookie)]).status, 201)
+
+        // Half sent, then the link expires (or is revoked): the rest is refused and nothing lands.
+        let bytes = Self.photo("late.jpg")
+        let expiringUpload = try created(server, length: bytes.count, at: "/s/" + expiring.token)
+        let revokedUpload = try created(server, length: bytes.count, at: "/s/" + revoked.token)
+        for path in [expiringUpload, revokedUpload] {
+            XCTAssertEqual(try tus(server, .PATCH, path, offset: 0, body: Array(bytes.prefix(5))).status, 204)
+        }
+        f.clock.advance(101)
+        let owner = try signIn(server, "ana", AccessFixture.ownerPassword)
+        let revoke = try HTTPClient.request(.DELETE, url: base + "/shares/\(revoked.id)", headers: ["Cookie": owner])
+        XCTAssertEqual(revoke.status, 204, revoke.text)
+        for path in [expiringUpload, revokedUpload] {
+            let rest = try tus(server, .PATCH, path, offset: 5, body: Array(bytes.dropFirst(5)))
+            XCTAssertEqual(rest.status, 404, rest.text)
+            XCTAssertEqual(rest.headers["Content-Type"], "application/problem+json")
+        }
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
+        // Revoked in the middle of the last request: whichever the server sees first, the photo is not added.
+        let racing = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let racingUpload = try created(server, length: bytes.count, at: "/s/" + racing.token)
+        XCTAssertEqual(try tus(server, .GET, racingUpload).status, 200)
+        try f.store.revokeShare(id: racing.id)
+        XCTAssertEqual(try tus(server, .PATCH, racingUpload, offset: 0, body: bytes).status, 404)
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
     }
 }

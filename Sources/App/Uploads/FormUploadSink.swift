@@ -6,7 +6,8 @@ import Uploads
 /// A `multipart/form-data` body (`curl -F file=@a.jpg /uploads/form`) as it streams in: each
 /// file part is written to an upload's file in the data folder and becomes a photo when the
 /// part ends, as a tus upload does when its last byte arrives. `album` and `folder` fields
-/// choose where the file parts after them go.
+/// choose where the file parts after them go, except through a share link: its album, whatever
+/// the fields say.
 // @unchecked Sendable: every field that changes is guarded by `lock`.
 final class FormUploadSink: RequestBodySink, @unchecked Sendable {
     private let lock = NSLock()
@@ -20,11 +21,13 @@ final class FormUploadSink: RequestBodySink, @unchecked Sendable {
     private var fields: [(String, String)] = []
     private var outcomes: [FormUploadAnswer.Photo] = []
     private var ended = false
+    private let place: UploadRoutes.Place
 
-    init(service: UploadService, request: HTTPRequest, reader: MultipartReader) {
+    init(service: UploadService, request: HTTPRequest, reader: MultipartReader, place: UploadRoutes.Place = .library) {
         self.service = service
         self.request = request
         self.reader = reader
+        self.place = place
     }
 
     func write(_ bytes: [UInt8]) throws {
@@ -42,11 +45,11 @@ final class FormUploadSink: RequestBodySink, @unchecked Sendable {
         switch event {
         case .part(let name, let fileName?) where !fileName.isEmpty || name == "file":
             var metadata = "filename " + Data(fileName.utf8).base64EncodedString()
-            for (key, value) in fields where key == "album" || key == "folder" {
+            for (key, value) in fields where place.link == nil && (key == "album" || key == "folder") {
                 metadata += ",\(key) " + Data(value.utf8).base64EncodedString()
             }
             // The length is not known before the part ends: the most allowed stands for it.
-            let record = try service.create(length: service.limits.maxBytes, metadata: metadata, request: request)
+            let record = try service.create(length: service.limits.maxBytes, metadata: metadata, request: request, link: place.link)
             do { current = (record, try service.files.openForWriting(record.id), 0) } catch {
                 service.discard(record.id)
                 throw UploadService.storageError(error)
@@ -78,7 +81,8 @@ final class FormUploadSink: RequestBodySink, @unchecked Sendable {
                 record.length = part.written
                 do {
                     let outcome = try service.complete(record)
-                    outcomes.append(.init(name: record.fileName, path: outcome.path, id: outcome.photoID, duplicate: outcome.duplicate))
+                    outcomes.append(.init(name: record.fileName, path: place.link == nil ? outcome.path : nil, id: outcome.photoID,
+                                          duplicate: outcome.duplicate))
                 } catch {
                     service.discard(record.id)
                     throw error
@@ -124,7 +128,8 @@ struct FormUploadAnswer: Encodable {
     struct Photo: Encodable {
         /// The file's name as stored (without any folder the client named).
         var name: String
-        var path: String
+        /// In the photos folder; not told under a share link.
+        var path: String?
         var id: Int?
         var duplicate: Bool
     }

@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import HTTP
 import Imaging
@@ -15,6 +16,15 @@ struct UploadLimits: Sendable {
     var expirySeconds: Int
     /// Unfinished uploads one client may have at once (`uploadsPerClient`).
     var perClient: Int
+}
+
+/// A share link that lets its holder add photos: uploads made through it go into its album's
+/// folder only, and only it can go on with them.
+struct UploadLink: Sendable, Equatable {
+    /// The link's id (`shares.id`), kept with each upload made through it.
+    var share: Int
+    /// The shared album's folder, relative to the photos folder.
+    var folder: String
 }
 
 /// Where a complete upload's photo is.
@@ -59,7 +69,9 @@ final class UploadService: Sendable {
     // MARK: - Creation
 
     /// Makes a new upload of `length` bytes for the request's client: its row and its empty file.
-    func create(length: Int, metadata field: String, request: HTTPRequest) throws -> UploadRecord {
+    /// `link`: made through a share link, into its album's folder whatever the metadata names
+    /// (`album` and `folder` in it are not read).
+    func create(length: Int, metadata field: String, request: HTTPRequest, link: UploadLink? = nil) throws -> UploadRecord {
         guard length <= limits.maxBytes else {
             throw HTTPError(.contentTooLarge, "The upload is \(length) bytes; the most this server takes is \(limits.maxBytes) bytes (maxUploadMegabytes).",
                             headers: ["Tus-Max-Size": String(limits.maxBytes)])
@@ -71,12 +83,12 @@ final class UploadService: Sendable {
             throw HTTPError(.tooManyRequests, "You have \(limits.perClient) unfinished uploads; finish or cancel some first (uploadsPerClient).",
                             headers: ["Retry-After": "60"])
         }
-        let folder = try destinationFolder(metadata)
+        let folder = try link.map(\.folder) ?? destinationFolder(metadata)
         let id = UploadID()
         let time = now()
         let record = UploadRecord(id: id, length: length, metadata: field,
                                   fileName: metadata.fileName.flatMap(UploadFileName.sanitized) ?? "",
-                                  folder: folder, client: client, createdAt: time, expiresAt: time + limits.expirySeconds)
+                                  folder: folder, client: client, share: link?.share, createdAt: time, expiresAt: time + limits.expirySeconds)
         do { try files.create(id) } catch { throw Self.storageError(error) }
         do { try store.insert(record) } catch {
             files.remove(id)
@@ -103,9 +115,11 @@ final class UploadService: Sendable {
 
     // MARK: - Reading
 
-    /// The upload, 404 when there is none, 410 when its time is up.
-    func record(_ id: UploadID) throws -> UploadRecord {
-        guard let record = try store.record(id) else { throw HTTPError(.notFound, "There is no upload \(id).", headers: TusProtocol.commonHeaders) }
+    /// The upload, 404 when there is none, 410 when its time is up. `link`: asked through that
+    /// share link, which sees its own uploads only (another's is not there, as far as it can
+    /// tell); nil: asked by the library's manager, who does not reach a link's.
+    func record(_ id: UploadID, link: UploadLink? = nil) throws -> UploadRecord {
+        guard let record = try store.record(id), record.share == link?.share else { throw HTTPError(.notFound, "There is no upload \(id).", headers: TusProtocol.commonHeaders) }
         if record.state == .receiving && record.expiresAt <= now() {
             throw HTTPError(.gone, "Upload \(id) expired unfinished; start it again.", headers: TusProtocol.commonHeaders)
         }
@@ -154,6 +168,11 @@ final class UploadService: Sendable {
     /// upload deleted; a full disk leaves the upload as it was, to be completed again.
     func complete(_ record: UploadRecord) throws -> UploadOutcome {
         let path = files.path(record.id)
+        // Made through a link revoked or expired since: its bytes never reach the photos folder.
+        if let share = record.share, try !linkStillAdds(share) {
+            discard(record.id)
+            throw HTTPError(.notFound, "This link was revoked or has expired: the photo was not added.", headers: TusProtocol.commonHeaders)
+        }
         let header: AddedPhotoHeader
         do { header = try library.inspectAddition(path) } catch let error as ImagingError {
             discard(record.id)
@@ -167,7 +186,9 @@ final class UploadService: Sendable {
         // same bytes at once store them once.
         let claim = try contentClaim(hashes.xxh3)
         defer { claim.release() }
-        if let existing = try existingPhoto(hashes, size: record.length) {
+        // Through a link, only the album's own photos count: pointing at one elsewhere would
+        // tell the link's holder what else the library holds.
+        if let existing = try existingPhoto(hashes, size: record.length, inFolder: record.share == nil ? nil : record.folder) {
             files.remove(record.id)
             try store.complete(record.id, length: record.length, contentHash: hashes.xxh3, photoPath: existing.path, duplicate: true,
                                expiresAt: now() + limits.expirySeconds)
@@ -193,14 +214,34 @@ final class UploadService: Sendable {
 
     /// The photo with these bytes: in the catalog, or stored by an upload the catalog has not
     /// listed yet (another replica's, a moment ago) whose file is still there.
-    private func existingPhoto(_ hashes: ContentHash.FileHashes, size: Int) throws -> (path: String, id: Int?)? {
-        if let photo = library.photo(withContent: hashes, size: size) { return (photo.relativePath, photo.id) }
+    /// `folder`: only a photo directly in that folder (an album) counts.
+    private func existingPhoto(_ hashes: ContentHash.FileHashes, size: Int, inFolder folder: String?) throws -> (path: String, id: Int?)? {
+        func counts(_ path: String) -> Bool { folder.map { Self.folder(of: path) == $0 } ?? true }
+        if let photo = library.photo(withContent: hashes, size: size), counts(photo.relativePath) { return (photo.relativePath, photo.id) }
         for upload in try store.completed(contentHash: hashes.xxh3) {
-            guard let path = upload.photoPath, library.catalog.folder.fingerprint(path)?.size == size else { continue }
+            guard let path = upload.photoPath, counts(path), library.catalog.folder.fingerprint(path)?.size == size else { continue }
             guard (try? ContentHash.file(library.catalog.folder.source(path, expected: nil)))?.xxh3 == hashes.xxh3 else { continue }
             return (path, library.catalog.photo(relativePath: path)?.id)
         }
         return nil
+    }
+
+    /// The folder a photo's path is in ("" for the photos folder itself).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// Whether the share link `id` still lets photos be added: not revoked, not expired.
+    func linkStillAdds(_ id: Int) throws -> Bool {
+        guard let access = permission.access else { return false }
+        let share: Share?
+        do { share = try access.store.share(id: id) } catch {
+            throw HTTPError(.serviceUnavailable, "The link cannot be checked now; the upload is kept, try again.",
+                            headers: TusProtocol.headers(["Retry-After": "5"]))
+        }
+        guard let share else { return false }
+        return share.upload && share.isLive(at: access.wallNow())
     }
 
     private func contentClaim(_ hash: String) throws -> SQLAdvisoryLock {

@@ -24,10 +24,12 @@ final class UploadSink: RequestBodySink, @unchecked Sendable {
     private let checksum: (digest: ChecksumDigest, expected: [UInt8])?
     /// For a creation with data: the new upload's URL, answered with 201.
     private let location: String?
+    /// Put before the photo's path in the answer: empty, or a share link's `/s/{token}`.
+    private let prefix: String
     private var ended = false
 
     init(service: UploadService, record: UploadRecord, file: FileDescriptor, claim: SQLAdvisoryLock, offset: Int,
-         checksum: UploadChecksumHeader?, location: String?) {
+         checksum: UploadChecksumHeader?, location: String?, prefix: String = "") {
         self.service = service
         self.record = record
         self.file = file
@@ -36,6 +38,7 @@ final class UploadSink: RequestBodySink, @unchecked Sendable {
         self.offset = offset
         self.checksum = checksum.map { (ChecksumDigest($0.algorithm), $0.digest) }
         self.location = location
+        self.prefix = prefix
     }
 
     func write(_ bytes: [UInt8]) throws {
@@ -77,7 +80,7 @@ final class UploadSink: RequestBodySink, @unchecked Sendable {
         var headers = TusProtocol.headers(["Upload-Offset": String(offset)])
         if offset == record.length {
             let outcome = try service.complete(record)
-            UploadRoutes.describe(outcome, into: &headers)
+            UploadRoutes.describe(outcome, prefix: prefix, into: &headers)
         } else {
             headers.add("Upload-Expires", HTTPDate.format(service.now() + service.limits.expirySeconds))
         }

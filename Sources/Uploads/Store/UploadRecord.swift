@@ -23,6 +23,8 @@ public struct UploadRecord: Sendable, Equatable {
     public var folder: String?
     /// Who made it (the client address).
     public var client: String
+    /// The share link it was made through, if any (its album is `folder`).
+    public var share: Int?
     /// Unix seconds.
     public var createdAt: Int
     public var expiresAt: Int
@@ -34,7 +36,7 @@ public struct UploadRecord: Sendable, Equatable {
     public var duplicate: Bool
 
     public init(id: UploadID, length: Int, received: Int = 0, metadata: String = "", fileName: String = "", folder: String? = nil,
-                client: String, createdAt: Int, expiresAt: Int, state: State = .receiving, contentHash: String? = nil,
+                client: String, share: Int? = nil, createdAt: Int, expiresAt: Int, state: State = .receiving, contentHash: String? = nil,
                 photoPath: String? = nil, duplicate: Bool = false) {
         self.id = id
         self.length = length
@@ -43,6 +45,7 @@ public struct UploadRecord: Sendable, Equatable {
         self.fileName = fileName
         self.folder = folder
         self.client = client
+        self.share = share
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.state = state
@@ -54,7 +57,7 @@ public struct UploadRecord: Sendable, Equatable {
 
 extension UploadRecord: SQLRowDecodable {
     /// The columns `UploadStore` selects, in order.
-    static let columns = "id, length, received, metadata, file_name, album, client, created_at, expires_at, state, content_hash, photo_path, duplicate"
+    static let columns = "id, length, received, metadata, file_name, album, client, created_at, expires_at, state, content_hash, photo_path, duplicate, share"
 
     public init(row: SQLRow) throws {
         guard let id = UploadID(try row.decode(0, as: String.self)) else { throw SQLError(.decoding, message: "an upload id is malformed") }
@@ -71,5 +74,6 @@ extension UploadRecord: SQLRowDecodable {
         contentHash = try row.decode(10, as: String?.self)
         photoPath = try row.decode(11, as: String?.self)
         duplicate = try row.decode(12, as: Bool.self)
+        share = try row.decode(13, as: Int?.self)
     }
 }

@@ -27,6 +27,11 @@ public enum UploadSchema {
             CREATE INDEX uploads_by_expiry ON uploads (expires_at);
             CREATE INDEX uploads_by_hash ON uploads (content_hash);
             """ },
+        // The share link an upload was made through (its holder may go on with it, nobody else
+        // under a link); NULL for one of a signed-in person or of this machine.
+        SQLMigration(version: 2, name: "uploads through share links") { d in """
+            ALTER TABLE uploads ADD COLUMN share \(d.bigint);
+            """ },
     ])
 
     /// The version this build brings a database to.

@@ -14,10 +14,10 @@ public final class UploadStore: Sendable {
     public func insert(_ record: UploadRecord) throws {
         try database.run("""
             INSERT INTO uploads (id, length, received, metadata, file_name, album, client, created_at, expires_at, state, content_hash,
-                                 photo_path, duplicate)
+                                 photo_path, duplicate, share)
             VALUES (\(record.id.text), \(record.length), \(record.received), \(record.metadata), \(record.fileName), \(record.folder),
                     \(record.client), \(record.createdAt), \(record.expiresAt), \(record.state.rawValue), \(record.contentHash),
-                    \(record.photoPath), \(record.duplicate))
+                    \(record.photoPath), \(record.duplicate), \(record.share))
             """)
     }
 
