@@ -25,7 +25,7 @@ import { FavouritesView, TrashView } from './views/collection.js';
 import { admit } from './views/sign-in.js';
 import { AccountMenu, forgetAndLeave } from './ui/account-menu.js';
 import { ShareSheet } from './ui/share-sheet.js';
-import { hideComments, onSessionEnd } from './core/api.js';
+import { at, hideComments, onSessionEnd } from './core/api.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
@@ -64,15 +64,23 @@ const albumActions = new AlbumActions(gridView, {
   onDeleted: () => { location.hash = '#/albums'; },
 });
 const trash = new TrashView(trashView, { toast });
-// Photos added with the Add button or dropped on the grid go into the list shown (an album's folder, or the library).
-new UploadPanel(byId('uploads', HTMLElement), {
+// Photos added with the Add button or dropped on the grid go into the list shown (an album's folder, or the library);
+// under a share link that lets photos be added, into its album through the link.
+const uploadPanel = new UploadPanel(byId('uploads', HTMLElement), {
   dropTarget: gridView,
   addButton: byId('add-photos', HTMLButtonElement),
   input: byId('add-input', HTMLInputElement),
   dropHint: byId('drop-hint', HTMLElement),
   album: () => library.album,
-  accepts: () => !gridView.hidden && document.documentElement.classList.contains('may-manage'),
+  accepts: () => !gridView.hidden && mayAdd(),
+  base: () => at('/uploads/'),
 });
+
+/** Whether this visitor may add photos: a manager, or the holder of a link that allows it. */
+function mayAdd() {
+  const root = document.documentElement.classList;
+  return root.contains('may-manage') || root.contains('may-upload');
+}
 
 // The owner's Share sheet, for a photo (the pager's Share) or an album (its grid's Share).
 const shareSheet = new ShareSheet(byId('share-sheet', HTMLDialogElement));
@@ -508,6 +516,7 @@ function enter(entry) {
   if (entry.kind === 'link') {
     root.add('is-link');
     if (entry.link.comments) root.add('may-comment'); else hideComments();
+    if (entry.link.upload) root.add('may-upload');
     linkTitle = entry.link.album?.title ?? null;
     // A link to one photo opens on it.
     if (typeof entry.link.photo === 'number' && parseRoute(location.hash).view === 'grid') {
@@ -529,6 +538,8 @@ function enter(entry) {
 
 async function start() {
   enter(await admit(byId('sign-in-view', HTMLElement)));
+  // Uploads kept from an earlier visit go on, now that the page knows where it adds photos.
+  if (mayAdd()) uploadPanel.restore();
   const first = parseRoute(location.hash);
   try {
     await library.setScope(first.view === 'albums' ? null : first.album);

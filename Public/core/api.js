@@ -494,6 +494,7 @@ export function setUpOwner(token, username, password) {
  * @property {boolean} download
  * @property {boolean} comments
  * @property {boolean} location
+ * @property {boolean} upload whether its holder may add photos to the album
  * @property {string} created
  */
 
@@ -510,12 +511,13 @@ export function setUpOwner(token, username, password) {
  * @property {boolean} [download]
  * @property {boolean} [comments]
  * @property {boolean} [location]
+ * @property {boolean} [upload] whether photos may be added to the album through the link
  */
 
 /**
  * Makes a share link of an album or a photo.
  * @param {{ album?: number, photo?: number, expires?: string | null, password?: string,
- *   download?: boolean, comments?: boolean, location?: boolean }} request `expires` left out: the
+ *   download?: boolean, comments?: boolean, location?: boolean, upload?: boolean }} request `expires` left out: the
  *   server's default (30 days); null: never
  * @returns {Promise<ShareLink>}
  */

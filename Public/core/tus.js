@@ -47,15 +47,17 @@ function errorOf(status, retryAfter, body) {
  * Makes an upload of `file` on the server; resolves to its path (`/uploads/{id}`).
  * @param {Blob} file
  * @param {string} name
- * @param {{ album?: number | null }} [where]
+ * @param {{ album?: number | null, base?: string }} [where] `base`: the endpoint, `/uploads/` or a
+ *   share link's `/s/{token}/uploads/` (which puts every photo into the link's album: no album is sent)
  * @returns {Promise<string>}
  */
 export async function createUpload(file, name, where = {}) {
+  const base = where.base ?? '/uploads/';
   const metadata = [`filename ${base64(name)}`];
-  if (where.album != null) metadata.push(`album ${base64(String(where.album))}`);
+  if (where.album != null && base === '/uploads/') metadata.push(`album ${base64(String(where.album))}`);
   let response;
   try {
-    response = await fetch('/uploads/', {
+    response = await fetch(base, {
       method: 'POST',
       headers: { ...TUS, 'Upload-Length': String(file.size), 'Upload-Metadata': metadata.join(',') },
     });

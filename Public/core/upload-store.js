@@ -10,6 +10,8 @@
  * @property {Blob} file its bytes (a File is a Blob)
  * @property {string | null} url the server's upload (`/uploads/{id}`) once made
  * @property {number | null} album where it goes, when an album was open
+ * @property {string} [base] the uploads endpoint it was made at: `/uploads/`, or a share link's
+ *   `/s/{token}/uploads/` (left out by older entries: `/uploads/`)
  * @property {number} added when it was added (ms)
  */
 

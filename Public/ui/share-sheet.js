@@ -1,7 +1,7 @@
 // @ts-check
 // The owner's Share sheet for a photo or an album: makes a link (how long it lasts, a password,
 // whether originals may be downloaded, comments read and written, where photos were taken
-// shown), copies it, and lists the links already made of the same photo or album, each with
+// shown, and for an album whether photos may be added to it), copies it, and lists the links already made of the same photo or album, each with
 // Copy and Revoke.
 
 import { createShare, listShares, revokeShare, ServerError } from '../core/api.js';
@@ -28,6 +28,9 @@ export class ShareSheet {
     this.download = element(root, '.share-download', HTMLInputElement);
     this.comments = element(root, '.share-comments', HTMLInputElement);
     this.location = element(root, '.share-location', HTMLInputElement);
+    this.upload = element(root, '.share-upload', HTMLInputElement);
+    /** Adding photos is offered for an album's link only. */
+    this.uploadChoice = element(root, '.share-upload-choice', HTMLElement);
     this.create = element(root, '.share-create', HTMLButtonElement);
     this.made = element(root, '.share-made', HTMLElement);
     this.url = element(root, '.share-url', HTMLInputElement);
@@ -53,6 +56,8 @@ export class ShareSheet {
     this.download.checked = false;
     this.comments.checked = true;
     this.location.checked = false;
+    this.upload.checked = false;
+    this.uploadChoice.hidden = !('album' in target);
     this.made.hidden = true;
     this.status.textContent = '';
     this.links.replaceChildren();
@@ -88,7 +93,7 @@ export class ShareSheet {
     const ends = link.expires === null ? 'Never expires'
       : `${link.expired ? 'Expired' : 'Expires'} ${new Date(link.expires).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}`;
     words.textContent = [ends, link.password ? 'password' : '', link.download ? 'downloads' : '', link.comments ? 'comments' : '',
-      link.location ? 'location' : ''].filter(Boolean).join(' · ');
+      link.location ? 'location' : '', link.upload ? 'adds photos' : ''].filter(Boolean).join(' · ');
     const copy = document.createElement('button');
     copy.type = 'button';
     copy.className = 'share-link-copy';
@@ -135,6 +140,7 @@ export class ShareSheet {
         download: this.download.checked,
         comments: this.comments.checked,
         location: this.location.checked,
+        ...('album' in target && this.upload.checked ? { upload: true } : {}),
       });
       this.url.value = link.url;
       this.made.hidden = false;

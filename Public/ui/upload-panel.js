@@ -33,8 +33,9 @@ export class UploadPanel {
   /**
    * @param {HTMLElement} root the panel (`#uploads`)
    * @param {{ dropTarget: HTMLElement, addButton: HTMLButtonElement, input: HTMLInputElement, dropHint: HTMLElement,
-   *           album: () => number | null, accepts: () => boolean }} options
-   *   `album`: the album open now (uploads go into it), `accepts`: whether a drop is taken now (the grid is on screen)
+   *           album: () => number | null, accepts: () => boolean, base: () => string }} options
+   *   `album`: the album open now (uploads go into it), `accepts`: whether a drop is taken now (the grid is on screen),
+   *   `base`: the uploads endpoint (`/uploads/`, or under a share link that lets photos be added `/s/{token}/uploads/`)
    */
   constructor(root, options) {
     this.root = root;
@@ -63,7 +64,6 @@ export class UploadPanel {
     // Back online: whatever waited for the network goes at once.
     on.on(window, 'online', () => this.retryWaiting());
     on.on(this.list, 'click', (e) => this.clicked(e));
-    this.restore();
   }
 
   /**
@@ -75,18 +75,24 @@ export class UploadPanel {
     for (const file of files) {
       if (!file.size && !file.type) continue;  // a folder dropped as a file
       /** @type {StoredUpload} */
-      const stored = { key: `${Date.now()}-${Math.random().toString(36).slice(2)}`, name: file.name, file, url: null, album, added: Date.now() };
+      const stored = { key: `${Date.now()}-${Math.random().toString(36).slice(2)}`, name: file.name, file, url: null, album,
+        base: this.options.base(), added: Date.now() };
       keepUpload(stored);
       this.items.push(this.item(stored));
     }
     this.pump();
   }
 
-  /** Uploads the browser kept from an earlier visit go on. */
+  /**
+   * Uploads the browser kept from an earlier visit go on: those made where this page adds photos
+   * (the library's, or this share link's), once the page knows which that is.
+   */
   async restore() {
     const kept = await storedUploads();
     if (this.listeners.destroyed) return;
+    const base = this.options.base();
     for (const stored of kept) {
+      if ((stored.base ?? '/uploads/') !== base) continue;
       if (this.items.some((item) => item.stored.key === stored.key)) continue;
       this.items.push(this.item(stored));
     }
@@ -126,7 +132,7 @@ export class UploadPanel {
     this.render();
     try {
       if (!item.stored.url) {
-        item.stored.url = await createUpload(item.stored.file, item.stored.name, { album: item.stored.album });
+        item.stored.url = await createUpload(item.stored.file, item.stored.name, { album: item.stored.album, base: item.stored.base });
         keepUpload(item.stored);
       }
       item.sent = await uploadOffset(item.stored.url);
@@ -156,12 +162,14 @@ export class UploadPanel {
    */
   failed(item, error) {
     const failure = error instanceof UploadError ? error : new UploadError(0, String(error));
-    if (failure.status === 404 || failure.status === 410) {
+    // Refused at its creation (a share link revoked or expired answers 404): final.
+    const made = item.stored.url !== null;
+    if (made && (failure.status === 404 || failure.status === 410)) {
       // The server no longer has it (expired, or another tab cancelled it): start it afresh.
       item.stored.url = null;
       keepUpload(item.stored);
     }
-    if (failure.transient || failure.status === 404 || failure.status === 410) {
+    if (failure.transient || (made && (failure.status === 404 || failure.status === 410))) {
       item.state = 'waiting';
       item.failures += 1;
       const seconds = failure.retryAfter ?? Math.min(30, 2 ** Math.min(item.failures, 5));

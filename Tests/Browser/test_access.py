@@ -47,6 +47,7 @@ def private_server(work_dir):
     assert users(data, "add", MEMBER, password=MEMBER_PASSWORD).returncode == 0
     running = start_server(photos, data, comments_per_minute=0, expected_photos=0, env_extra={"PHOTOSCROLL_ACCESS": "private"})
     running.data = data
+    running.photos_dir = photos
     yield running
     running.stop()
 
@@ -262,3 +263,45 @@ def test_the_setup_link_makes_the_owner_once(phone, work_dir):
         assert status == 403
     finally:
         server.stop()
+
+
+def test_a_link_that_lets_photos_be_added_takes_one_from_a_second_browser(desktop, second_browser, private_server, work_dir):
+    """Last in this file: it adds a photo to Trip."""
+    cookie = owner_cookie(private_server)
+    wait_photos(private_server, cookie)
+    trip = album_id(private_server, cookie)
+    # The owner's share sheet offers adding photos for an album.
+    sign_in(desktop, private_server, OWNER, OWNER_PASSWORD)
+    wait_grid(desktop, 3)
+    desktop.get(f"{private_server.url}/#/albums/{trip}")
+    wait_grid(desktop, 2)
+    desktop.find_element(By.CSS_SELECTOR, ".album-share").click()
+    wait_for(lambda: js(desktop, "return document.getElementById('share-sheet').open"), message="the share sheet")
+    assert js(desktop, "return document.querySelector('.share-upload-choice').checkVisibility()")
+    desktop.find_element(By.CSS_SELECTOR, ".share-upload").click()
+    desktop.find_element(By.CSS_SELECTOR, ".share-create").click()
+    wait_for(lambda: js(desktop, "return !document.querySelector('.share-made').hidden"), message="the link")
+    url = desktop.find_element(By.CSS_SELECTOR, ".share-url").get_attribute("value")
+    wait_for(lambda: "adds photos" in js(desktop, "return document.querySelector('.share-links').textContent"), message="listed as adding")
+
+    source = os.path.join(work_dir, "from-a-guest.jpg")
+    make_photo(source, 640, 480, 5)
+    guest = second_browser.fresh()
+    try:
+        emulate(guest, 390, 844, dpr=1, mobile=True)
+        guest.get(url)
+        wait_grid(guest, 2)
+        # The Add button, and nothing else of a manager's.
+        assert js(guest, "return document.querySelector('.add-photos').checkVisibility()")
+        for hidden in (".select-photos", ".view-tabs", "#account-button"):
+            assert not js(guest, f"return document.querySelector('{hidden}').checkVisibility()"), hidden
+        guest.find_element(By.ID, "add-input").send_keys(source)
+        wait_for(lambda: js(guest, "return [...document.querySelectorAll('#uploads .upload')].map(r => r.dataset.state)") == ["done"],
+                 timeout=30, message="the upload done")
+        # The new photo shows in the shared grid, and it is in the album's folder.
+        wait_grid(guest, 3)
+        assert os.path.exists(os.path.join(private_server.photos_dir, "Trip", "from-a-guest.jpg"))
+        errors = script_errors(guest)
+    finally:
+        guest.get("about:blank")
+    assert not errors, errors
