@@ -119,7 +119,7 @@ public final class Application: Sendable {
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
         let (uploads, manage) = (self.uploads, self.manage)
-        housekeeping = Housekeeping([{ uploads.sweepExpired() }, { manage.sweepTrash() }])
+        housekeeping = Housekeeping(atStart: [{ uploads.sweepLeftovers() }], [{ uploads.sweepExpired() }, { manage.sweepTrash() }])
         // The application outlives its server, which is made when the service starts.
         httpService.makeServer { [unowned self] in
             HTTPServer(configuration: serverConfiguration, router: makeRouter(),

@@ -73,4 +73,39 @@ final class FolderWriterTests: XCTestCase {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/photos/trip"), ["fifo.jpg"])
     }
+
+    func testLeftoversOfInterruptedWritesGoOnceADayOldAndNothingElseDoes() throws {
+        let photos = root + "/photos"
+        let now = Int(Date().timeIntervalSince1970)
+        try FileManager.default.createDirectory(atPath: photos + "/Uploads/2024/05", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: photos + "/.hidden", withIntermediateDirectories: true)
+        /// A file last changed `age` seconds ago.
+        func file(_ path: String, age: Int) {
+            FileManager.default.createFile(atPath: photos + "/" + path, contents: Data("bytes".utf8))
+            var times = [timeval(tv_sec: now - age, tv_usec: 0), timeval(tv_sec: now - age, tv_usec: 0)]
+            XCTAssertEqual(utimes(photos + "/" + path, &times), 0, path)
+        }
+        let day = 86_400
+        file("Uploads/2024/05/.photoscroll-upload-12-345", age: day + 60)
+        file("trip/.photoscroll-copy-12-678", age: 2 * day)
+        file(".photoscroll-upload-1-1", age: day + 1)
+        // Younger than a day: perhaps a write going on now.
+        file("trip/.photoscroll-copy-99-1", age: 60)
+        // Not a leftover: other hidden files, photos, a hidden folder's contents, a link of that name.
+        file("trip/.photoscroll-notes", age: 2 * day)
+        file("trip/old.jpg", age: 2 * day)
+        file(".hidden/.photoscroll-upload-5-5", age: 2 * day)
+        XCTAssertEqual(symlink(root + "/outside/secret.jpg", photos + "/trip/.photoscroll-upload-7-7"), 0)
+        XCTAssertEqual(symlink(root + "/outside", photos + "/linked"), 0)
+        file("../outside/.photoscroll-upload-8-8", age: 2 * day)
+
+        let removed = PhotoFolderWriter(root: photos).sweepLeftovers(olderThan: day, now: now)
+        XCTAssertEqual(Set(removed), ["Uploads/2024/05/.photoscroll-upload-12-345", "trip/.photoscroll-copy-12-678", ".photoscroll-upload-1-1"])
+        for gone in removed { XCTAssertFalse(FileManager.default.fileExists(atPath: photos + "/" + gone), gone) }
+        for kept in ["trip/.photoscroll-copy-99-1", "trip/.photoscroll-notes", "trip/old.jpg", ".hidden/.photoscroll-upload-5-5",
+                     "../outside/.photoscroll-upload-8-8", "../outside/secret.jpg"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + kept), kept)
+        }
+        XCTAssertNotNil(try? FileManager.default.destinationOfSymbolicLink(atPath: photos + "/trip/.photoscroll-upload-7-7"))
+    }
 }

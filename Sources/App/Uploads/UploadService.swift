@@ -297,6 +297,16 @@ final class UploadService: Sendable {
         }
     }
 
+    /// Removes the hidden files that a photo write cut short by a crash left in the photos
+    /// folder (`PhotoFolderWriter.sweepLeftovers`), once they are a day old: a younger one may be
+    /// another replica's write going on now.
+    func sweepLeftovers() {
+        let removed = library.writer.sweepLeftovers(olderThan: 86_400, now: Int(Date().timeIntervalSince1970))
+        if let first = removed.first {
+            logger.info("removed what interrupted writes left in the photos folder", [("files", String(removed.count)), ("first", first)])
+        }
+    }
+
     // MARK: - Helpers
 
     /// A lock key from the first 16 hex digits of an id or hash.
