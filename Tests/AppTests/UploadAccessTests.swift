@@ -1,6 +1,7 @@
 import Access
 import Foundation
 import HTTP
+import Uploads
 import XCTest
 @testable import App
 
@@ -255,6 +256,20 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(try tus(server, .GET, racingUpload).status, 200)
         try f.store.revokeShare(id: racing.id)
         XCTAssertEqual(try tus(server, .PATCH, racingUpload, offset: 0, body: bytes).status, 404)
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
+        // A request let in just before the link went reaches the completion, which asks the
+        // database again: the bytes are dropped, not placed.
+        let late = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let lateUpload = try created(server, length: bytes.count, at: "/s/" + late.token)
+        let service = f.application.uploads
+        let id = try XCTUnwrap(UploadID(String(lateUpload.split(separator: "/").last!)))
+        let record = try XCTUnwrap(try service.store.record(id))
+        XCTAssertEqual(record.share, late.id)
+        XCTAssertTrue(FileManager.default.createFile(atPath: service.files.path(id), contents: Data(bytes)))
+        try f.store.revokeShare(id: late.id)
+        XCTAssertThrowsError(try service.complete(record)) { error in XCTAssertEqual((error as? HTTPError)?.status, .notFound) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: service.files.path(id)), "the bytes are dropped")
+        XCTAssertNil(try service.store.record(id))
         XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
     }
 }
