@@ -40,7 +40,10 @@ let package = Package(
         // One SQL layer over SQLite and PostgreSQL.
         .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "POSIX", "Observability"]),
         .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability"]),
-        .target(name: "Library", dependencies: ["Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
+        // The walk of the photos folder (the scan's and the watcher's) and what it lists, over
+        // POSIX alone, so that its fuzzer builds without libvips and SQL.
+        .target(name: "FolderScan", dependencies: ["POSIX"]),
+        .target(name: "Library", dependencies: ["FolderScan", "Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
         // upload table and the files waiting in the data folder; knows nothing of HTTP or photos.

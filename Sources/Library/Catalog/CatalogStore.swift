@@ -1,18 +1,5 @@
+import FolderScan
 import Synchronization
-
-/// How a file looked when last seen (one `stat`); an unchanged fingerprint means unchanged bytes.
-public struct FileFingerprint: Hashable, Sendable {
-    public var size: Int
-    /// Modification time in nanoseconds since the epoch.
-    public var modified: Int
-    public var inode: Int
-
-    public init(size: Int, modified: Int, inode: Int) {
-        self.size = size
-        self.modified = modified
-        self.inode = inode
-    }
-}
 
 /// One row of the catalog: everything learnt about a file, kept across restarts.
 public struct CatalogEntry: Hashable, Sendable {

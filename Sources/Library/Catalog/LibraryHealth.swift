@@ -1,3 +1,5 @@
+import FolderScan
+
 /// Folders of photos the last scans could not reach, and so did not take as emptied.
 ///
 /// A photos folder (or a folder below it that held photos) that is missing, unreadable or empty

@@ -1,3 +1,5 @@
+import FolderScan
+
 /// An album: the photos directly in one folder of the photos folder (photos in the root are in
 /// the library only).
 public struct Album: Sendable, Hashable {

@@ -1,3 +1,6 @@
+// The walk's names and listing (FileFingerprint, FolderListing, NaturalOrder) are part of what
+// Library offers: they live in FolderScan so the walk can be fuzzed without the rest of Library.
+@_exported import FolderScan
 import Foundation
 import Imaging
 import POSIX
@@ -19,9 +22,9 @@ public enum CatalogScanError: Error, CustomStringConvertible {
 /// its own, so nothing outside it is listed, read or served, whatever a link says.
 public struct PhotoFolder: Sendable {
     /// Extensions libvips can read, compared case-insensitively.
-    public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif"]
+    public static let extensions = PhotoNames.extensions
     /// Folders deeper than this below the photos folder are not listed (nor watched).
-    public static let maxDepth = 64
+    public static let maxDepth = PhotoNames.maxDepth
 
     /// Absolute path of the folder.
     public let root: String
@@ -88,49 +91,18 @@ public struct PhotoFolder: Sendable {
     }
 
     /// Whether a file name looks like a photo (by extension; hidden files never do).
-    public static func isPhotoName(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { isPhotoName(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// The same for a name's bytes, as a folder entry gives them: a walk through a folder of
-    /// 200,000 other files asks this of each, so it makes no String.
-    static func isPhotoName(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        let length = name.count - dot - 1
-        guard (2...4).contains(length) else { return false }
-        // The extension in lower case, packed into one integer, compared with the packed list.
-        var packed: UInt32 = 0
-        for byte in name[(dot + 1)...] { packed = packed << 8 | UInt32(byte | 0x20) }
-        return packedExtensions.contains(packed)
-    }
-
-    private static let packedExtensions: Set<UInt32> = Set(extensions.map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
+    public static func isPhotoName(_ name: String) -> Bool { PhotoNames.isPhotoName(name) }
 
     /// Lists `directories` (relative; "" is the folder itself), each alone or with everything below
     /// it, hidden files and folders skipped (see `FolderWalk`). Folders are read with `readdir`,
     /// whose entry types spare a `stat` for everything but photo files (one each, for the
     /// fingerprint) and symbolic links (resolved beneath the folder).
     public func list(_ directories: [String], recursive: Bool) -> FolderListing {
-        FolderWalk(folder: self, listsFiles: true).run(directories, recursive: recursive)
+        FolderWalk(confinement: confinement, listsFiles: true).run(directories, recursive: recursive)
     }
 
     /// Everything below the folder.
     public func listAll() -> FolderListing { list([""], recursive: true) }
-
-    /// Whether a walk lists the folder at these real names below the photos folder by itself
-    /// (so a link to it adds nothing).
-    func isListed(folder components: [String]) -> Bool {
-        components.count <= Self.maxDepth && !components.contains { $0.hasPrefix(".") }
-    }
-
-    /// Whether a walk lists the file at these real names below the photos folder by itself.
-    func isListed(file components: [String]) -> Bool {
-        guard let name = components.last else { return false }
-        return Self.isPhotoName(name) && isListed(folder: Array(components.dropLast()))
-    }
-
-    static func join(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
 
     /// The absolute path of a relative one, for messages (files are opened through `confinement`).
     public func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
@@ -173,63 +145,6 @@ final class ScannedDevices: Sendable {
     }
 
     func allows(_ device: Int) -> Bool { devices.withLock { $0.isEmpty || $0.contains(device) } }
-}
-
-extension FileFingerprint {
-    init(_ info: stat) {
-        self.init(size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
-                  inode: Int(info.st_ino))
-    }
-}
-
-/// What one walk of (part of) the photos folder found.
-public struct FolderListing: Sendable {
-    /// A photo file and how it looks.
-    public struct File: Sendable, Hashable {
-        public var path: String
-        public var fingerprint: FileFingerprint
-    }
-
-    /// What a walk found at a folder.
-    public enum DirectoryState: Sendable, Equatable {
-        /// Read to the end: this many entries, hidden ones not counted.
-        case listed(entries: Int)
-        /// Not there (or not a folder).
-        case missing
-        /// There, but could not be read; why.
-        case unreadable(String)
-    }
-
-    /// Photo files, folders in name order, files within a folder in the order the file system gives.
-    public var files: [File] = []
-    /// Every folder the walk tried, by relative path ("" is the photos folder).
-    public var directories: [String: DirectoryState] = [:]
-    /// `stat` calls made: one per photo file, plus one per link or untyped entry.
-    public var stats = 0
-    /// What the walk passed over, and how many of each.
-    public var skipped: [Skipped: Int] = [:]
-    /// The devices of the folders walked.
-    public var devices: Set<Int> = []
-
-    /// Entries a walk does not list.
-    public enum Skipped: String, Sendable, CaseIterable, Comparable {
-        case linkOutside = "links leading outside the photos folder"
-        case linkLoop = "links in a loop (or to a folder listed on the way)"
-        case brokenLink = "links to nothing"
-        case notRegular = "FIFOs, sockets and devices named as photos"
-        case notUTF8 = "names that are not UTF-8"
-        case tooDeep = "folders more than 64 levels deep"
-
-        public static func < (a: Skipped, b: Skipped) -> Bool { a.rawValue < b.rawValue }
-    }
-
-    mutating func skip(_ reason: Skipped) { skipped[reason, default: 0] += 1 }
-
-    /// One line for the log: `3 links leading outside the photos folder, 1 name that is not UTF-8`.
-    public var skippedSummary: String? {
-        guard !skipped.isEmpty else { return nil }
-        return skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-    }
 }
 
 /// Names versions for one set of render settings, the settings' part spelled once (it is folded

@@ -1,3 +1,4 @@
+import FolderScan
 import SQL
 
 /// The catalog in a SQL database: `<data>/catalog.sqlite` for one process (WAL, so a second

@@ -1,3 +1,4 @@
+import FolderScan
 import Foundation
 import Imaging
 import SQL

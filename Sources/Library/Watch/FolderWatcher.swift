@@ -1,3 +1,4 @@
+import FolderScan
 import Foundation
 import POSIX
 import Observability
@@ -90,7 +91,7 @@ final class FolderWatcher: @unchecked Sendable {
     private func watchTree(_ relative: String) throws {
         #if os(Linux)
         var failure: Unavailable?
-        let walk = FolderWalk(folder: folder, listsFiles: false) { [self] path, descriptor in
+        let walk = FolderWalk(confinement: folder.confinement, listsFiles: false) { [self] path, descriptor in
             let count = table.withLock { $0.count }
             if let maxWatches, count >= maxWatches {
                 failure = Self.limit(count)

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import POSIX
 
 /// One walk of (part of) the photos folder, for a scan (folders and photo files) or for the
@@ -10,16 +12,23 @@ import POSIX
 /// stays inside and leads to a photo or folder listed where it is lists nothing more (so a loop,
 /// `a/b -> ..`, costs one look); one into an extra root, or to something not listed by itself,
 /// is followed, each folder once per walk (by device and inode). Folders are walked depth
-/// first with an explicit stack, at most `PhotoFolder.maxDepth` deep, so a 1,000-deep tree
+/// first with an explicit stack, at most `PhotoNames.maxDepth` deep, so a 1,000-deep tree
 /// holds 64 descriptors and no deep recursion. FIFOs, sockets and devices are never opened;
 /// names that are not UTF-8 are skipped and counted.
-struct FolderWalk {
-    let folder: PhotoFolder
+public struct FolderWalk {
+    /// The photos folder (and the extra roots its links may lead into).
+    let confinement: Confinement
     /// Whether photo files are looked at (a scan) or only folders (the watcher).
     let listsFiles: Bool
     /// Called for every folder walked, with a descriptor open on it, before what is below it;
     /// returning false ends the walk (the watcher out of watches).
     var onFolder: ((String, FileDescriptor) -> Bool)?
+
+    public init(confinement: Confinement, listsFiles: Bool, onFolder: ((String, FileDescriptor) -> Bool)? = nil) {
+        self.confinement = confinement
+        self.listsFiles = listsFiles
+        self.onFolder = onFolder
+    }
 
     private enum Subfolder {
         case named(String)
@@ -43,14 +52,14 @@ struct FolderWalk {
 
     /// Lists `directories` (relative; "" is the photos folder), each alone or with everything
     /// below it.
-    func run(_ directories: [String], recursive: Bool) -> FolderListing {
+    public func run(_ directories: [String], recursive: Bool) -> FolderListing {
         var listing = FolderListing()
         var visited: Set<FileIdentity> = []
         var stopped = false
         for start in directories where !stopped {
             let opened: Confinement.Opened
             do {
-                opened = try folder.confinement.openDirectory(start)
+                opened = try confinement.openDirectory(start)
             } catch {
                 listing.directories[start] = Self.state(of: error)
                 continue
@@ -89,7 +98,7 @@ struct FolderWalk {
                 stack.removeLast().descriptor.close()
                 continue
             }
-            let child = PhotoFolder.join(top.relative, next.name)
+            let child = PhotoNames.join(top.relative, next.name)
             let descriptor: FileDescriptor
             let status: stat
             switch next {
@@ -143,11 +152,11 @@ struct FolderWalk {
                 let wanted: Bool
                 switch type {
                 case DT_DIR: wanted = recursive
-                case DT_REG: wanted = listsFiles && PhotoFolder.isPhotoName(entry.name)
-                case DT_LNK: wanted = recursive || (listsFiles && PhotoFolder.isPhotoName(entry.name))
+                case DT_REG: wanted = listsFiles && PhotoNames.isPhotoName(entry.name)
+                case DT_LNK: wanted = recursive || (listsFiles && PhotoNames.isPhotoName(entry.name))
                 case DT_UNKNOWN: wanted = true
                 default:
-                    if listsFiles && PhotoFolder.isPhotoName(entry.name) { listing.skip(.notRegular) }
+                    if listsFiles && PhotoNames.isPhotoName(entry.name) { listing.skip(.notRegular) }
                     return true
                 }
                 // Only names kept are spelled as Strings: most entries of a crowded folder are not.
@@ -178,9 +187,9 @@ struct FolderWalk {
             guard let status = try? descriptor.status(of: name) else { continue }
             switch status.kind {
             case S_IFDIR: if recursive { folders.append(name) }
-            case S_IFREG: if listsFiles && PhotoFolder.isPhotoName(name) { files.append(name) }
-            case S_IFLNK: if recursive || (listsFiles && PhotoFolder.isPhotoName(name)) { links.append(name) }
-            default: if listsFiles && PhotoFolder.isPhotoName(name) { listing.skip(.notRegular) }
+            case S_IFREG: if listsFiles && PhotoNames.isPhotoName(name) { files.append(name) }
+            case S_IFLNK: if recursive || (listsFiles && PhotoNames.isPhotoName(name)) { links.append(name) }
+            default: if listsFiles && PhotoNames.isPhotoName(name) { listing.skip(.notRegular) }
             }
         }
         for name in files {
@@ -199,7 +208,7 @@ struct FolderWalk {
             let path = prefix + name
             let resolved: (opened: Confinement.Opened, location: Confinement.Location)
             do {
-                resolved = try folder.confinement.resolve(path)
+                resolved = try confinement.resolve(path)
             } catch {
                 switch error {
                 case .outside: listing.skip(.linkOutside)
@@ -211,12 +220,12 @@ struct FolderWalk {
             let (opened, location) = resolved
             defer { opened.descriptor.close() }
             switch opened.status.kind {
-            case S_IFREG where listsFiles && PhotoFolder.isPhotoName(name):
-                if location.root == 0 && folder.isListed(file: location.components) { continue }
+            case S_IFREG where listsFiles && PhotoNames.isPhotoName(name):
+                if location.root == 0 && PhotoNames.isListed(file: location.components) { continue }
                 listing.files.append(FolderListing.File(path: path, fingerprint: FileFingerprint(opened.status)))
             case S_IFDIR where recursive:
-                if location.root == 0 && folder.isListed(folder: location.components) { continue }
-                guard depth < PhotoFolder.maxDepth else {
+                if location.root == 0 && PhotoNames.isListed(folder: location.components) { continue }
+                guard depth < PhotoNames.maxDepth else {
                     listing.skip(.tooDeep)
                     continue
                 }
@@ -229,11 +238,11 @@ struct FolderWalk {
             case S_IFREG, S_IFDIR:
                 break
             default:
-                if listsFiles && PhotoFolder.isPhotoName(name) { listing.skip(.notRegular) }
+                if listsFiles && PhotoNames.isPhotoName(name) { listing.skip(.notRegular) }
             }
         }
         guard recursive else { return linked }
-        if depth >= PhotoFolder.maxDepth {
+        if depth >= PhotoNames.maxDepth {
             for _ in folders { listing.skip(.tooDeep) }
             return linked
         }
@@ -252,11 +261,11 @@ struct FolderWalk {
 }
 
 /// A file's device and inode: which file it is, wherever it is named from.
-struct FileIdentity: Hashable, Sendable {
-    var device: Int
-    var inode: Int
+public struct FileIdentity: Hashable, Sendable {
+    public var device: Int
+    public var inode: Int
 
-    init(_ status: stat) {
+    public init(_ status: stat) {
         device = Int(status.st_dev)
         inode = Int(status.st_ino)
     }
