@@ -9,11 +9,13 @@ BIN_DEBUG := .build/debug/photoscroll
         test-stages stage-build stage-typecheck stage-test-deps stage-unit stage-browser stage-fuzz-build stage-fuzz \
         stage-container-root stage-container-build stage-container test-times
 
-## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests); `make test` gives each TEST_FUZZ_SECONDS.
+## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk); `make test`
+## gives each TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 300
-TEST_FUZZ_SECONDS ?= 30
+TEST_FUZZ_SECONDS ?= 20
 FUZZ_BIN := .build/fuzz/release/HTTPFuzz
 IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
+WALK_FUZZ_BIN := .build/fuzz/release/FolderWalkFuzz
 ## Stages of `make test` that may run at once. The test runs mostly wait, so the builds of the
 ## fuzzer and of the image's binary run beside them at a lower priority (nice), using what the
 ## tests leave of the processors without slowing them.
@@ -27,7 +29,7 @@ run: deps release
 	$(BIN_RELEASE) serve
 
 ## Install what is missing, build, run every test: the page's type-check, Swift unit and live-socket
-## tests, browser tests and container-image checks, the request-parser fuzzer, and (as root) the boot
+## tests, browser tests and container-image checks, the fuzzers, and (as root) the boot
 ## of the image's runtime stage in a bookworm root. Stages run at once where they can (TEST_JOBS);
 ## each one's output is in build/test-logs/, and a table of what each took is printed at the end.
 test:
@@ -115,19 +117,23 @@ browser-test: build test-deps
 
 ## libFuzzer with AddressSanitizer, FUZZ_SECONDS each: the request parser and the chunked decoder
 ## (Sources/HTTPFuzz; seeds in Fuzz/corpus, finds in .build/fuzz-corpus), then IIIF image requests
-## resolved against image sizes and limits (Sources/IIIFFuzz; Fuzz/iiif-corpus, .build/iiif-fuzz-corpus).
-## A crash stops it with exit 1 and leaves the input as crash-*; replay it with `swift run HTTPFuzz crash-…`
-## (or IIIFFuzz).
+## resolved against image sizes and limits (Sources/IIIFFuzz; Fuzz/iiif-corpus, .build/iiif-fuzz-corpus),
+## then the photo-folder walk on hostile folders built in a scratch folder per input, /dev/shm when
+## there is one (Sources/FolderWalkFuzz; Fuzz/folder-corpus, .build/folder-fuzz-corpus; a walk that
+## runs 10 s is a find). A crash stops it with exit 1 and leaves the input as crash-* (timeout-*);
+## replay it with `swift run HTTPFuzz crash-…` (or IIIFFuzz, FolderWalkFuzz).
 fuzz: fuzz-build fuzz-run
 
 fuzz-run:
-	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus
+	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus .build/folder-fuzz-corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/ .build/fuzz-corpus Fuzz/corpus
 	$(IIIF_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/iiif- .build/iiif-fuzz-corpus Fuzz/iiif-corpus
+	$(WALK_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build/folder- .build/folder-fuzz-corpus Fuzz/folder-corpus
 
 fuzz-build: deps
 	swift build -c release --product HTTPFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 	swift build -c release --product IIIFFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
+	swift build -c release --product FolderWalkFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 
 ## Benchmarks against nginx and vips dzsave; each prints its ratio.
 bench: release

@@ -60,6 +60,9 @@ let package = Package(
         .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP"]),
         // libFuzzer target for the IIIF image request grammar and its limits (`make fuzz`).
         .executableTarget(name: "IIIFFuzz", dependencies: ["IIIF"]),
+        // libFuzzer target for the photo-folder walk: hostile trees (links out and in loops,
+        // FIFOs, devices, deep and long names) built from each input and walked (`make fuzz`).
+        .executableTarget(name: "FolderWalkFuzz", dependencies: ["FolderScan", "POSIX"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
