@@ -53,7 +53,7 @@ stage-build:
 	@$(TIMED) build swift build --build-tests
 
 stage-typecheck:
-	@$(TIMED) typecheck tsc -p jsconfig.json
+	@$(TIMED) typecheck sh -c 'tsc -p jsconfig.json && tsc -p jsconfig.worker.json'
 
 stage-test-deps:
 	@$(TIMED) test-deps scripts/install-deps.sh build test
@@ -108,6 +108,7 @@ unit-test: build
 ## The page's modules type-checked as they are (// @ts-check, JSDoc types; jsconfig.json): zero errors or it fails.
 typecheck:
 	tsc -p jsconfig.json
+	tsc -p jsconfig.worker.json
 
 ## Browser tests (headless Chromium) and container-image checks, against the real binary: each test
 ## file a pytest process, BROWSER_TEST_JOBS at once (scripts/browser-test.py; `.venv/bin/pytest -q

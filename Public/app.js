@@ -26,6 +26,7 @@ import { admit } from './views/sign-in.js';
 import { AccountMenu, forgetAndLeave } from './ui/account-menu.js';
 import { ShareSheet } from './ui/share-sheet.js';
 import { at, hideComments, onSessionEnd } from './core/api.js';
+import { keepForOffline } from './core/offline.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
@@ -537,7 +538,11 @@ function enter(entry) {
 }
 
 async function start() {
-  enter(await admit(byId('sign-in-view', HTMLElement)));
+  const entry = await admit(byId('sign-in-view', HTMLElement));
+  enter(entry);
+  // Opened from what this device kept, without the server: once it answers, the page starts
+  // again as the visitor may see it (signed in or not, what they may change).
+  if (entry.kind === 'library' && entry.offline) listeners.on(connection, 'back', () => location.reload(), { once: true });
   // Uploads kept from an earlier visit go on, now that the page knows where it adds photos.
   if (mayAdd()) uploadPanel.restore();
   const first = parseRoute(location.hash);
@@ -564,6 +569,9 @@ async function start() {
 }
 
 start();
+
+// The page and the photos seen, kept for opening them offline (sw.js).
+keepForOffline(listeners);
 
 // The views and the routing state, for a script that imports the page to look at them.
 export { pager, viewer, slideshow, state, selection };

@@ -60,8 +60,15 @@ Promise.all(urls.map(u => fetch(u, {cache: 'no-store'}).then(r => r.blob()).then
 """
 
 
-def first_screen(driver, server, photo):
+def cold(driver, server):
+    """A blank tab, and nothing of the server's kept by the page's service worker: each run asks the
+    server for every tile, through the worker as on a first visit (the browser's cache is off too)."""
     driver.get("about:blank")
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": server.url, "storageTypes": "cache_storage"})
+
+
+def first_screen(driver, server, photo):
+    cold(driver, server)
     driver.get(f"{server.url}/#/photos/{photo['id']}/zoom")
     state = settled_viewer(driver, timeout=60)
     timing = js(driver, "return [window.__viewer.openedAt, window.__viewer.completeAt]")
@@ -76,7 +83,7 @@ def reference(driver, server, urls):
 
 
 def pinch_to_native(driver, server, photo, width, height):
-    driver.get("about:blank")
+    cold(driver, server)
     driver.get(f"{server.url}/#/photos/{photo['id']}/zoom")
     state = settled_viewer(driver, timeout=60)
     js(driver, "window.__viewer.resetRequests(); performance.clearResourceTimings()")
@@ -171,7 +178,7 @@ def tile_boxes(server, photo, keys, scale):
 
 
 def one_fling(driver, server, photo, width, height):
-    driver.get("about:blank")
+    cold(driver, server)
     driver.get(f"{server.url}/#/photos/{photo['id']}/zoom")
     settled_viewer(driver, timeout=120)
     for _ in range(2):  # four times past fit, around the middle
@@ -254,7 +261,7 @@ new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__long
 
 
 def open_time(driver, server, photo):
-    driver.get("about:blank")
+    cold(driver, server)
     driver.get(f"{server.url}/#/photos/{photo['id']}")
     wait_for(lambda: js(driver, "return window.__pager && window.__pager.complete && window.__pager.index >= 0"),
              timeout=120, interval=0.02, message="photo page drawn")
@@ -334,7 +341,7 @@ if (action === 'open') document.querySelector('#grid .cell').click(); else histo
 
 def flight_gaps(driver, server):
     """The longest and the 95th-percentile frame gap (ms) of the open flight and of the close flight."""
-    driver.get("about:blank")
+    cold(driver, server)
     driver.get(f"{server.url}/")
     wait_for(lambda: js(driver, "const i = document.querySelector('#grid .cell img'); return !!i && i.complete && i.naturalWidth > 0"),
              timeout=60, message="grid drawn")
@@ -353,7 +360,7 @@ SHARP_SCREENS = [("phone 390x844 @3x", 390, 844, 3, 300), ("desktop 1440x900 @2x
 
 def sharp_after(driver, server, photo, width, height):
     """Milliseconds from the finger lifting to a sharp screen at rest: after a pinch fit→native, then after a fling."""
-    driver.get("about:blank")
+    cold(driver, server)
     driver.get(f"{server.url}/#/photos/{photo['id']}/zoom")
     state = settled_viewer(driver, timeout=60)
     ratio = state["maxScale"] / state["scale"]

@@ -152,7 +152,8 @@ export function statusOf(error) {
 
 /**
  * `fetch`, with the connection told whether the server answered (any status is an answer; an
- * abort is no news either way).
+ * abort is no news either way; a copy the service worker kept, given because the server could
+ * not be reached, is no answer).
  * @param {string} url
  * @param {RequestInit} [init]
  */
@@ -164,7 +165,8 @@ async function request(url, init) {
     if (!(error instanceof DOMException && error.name === 'AbortError')) connection.failed();
     throw error;
   }
-  connection.answered();
+  if (response.headers.has('PhotoScroll-Offline')) connection.failed();
+  else connection.answered();
   return response;
 }
 

@@ -59,6 +59,12 @@ export class ViewerTiles {
     return false;
   }
 
+  /** True while no tile of the photo is drawn at all: nothing of it is on screen. */
+  get blank() {
+    for (const tile of this.tiles.values()) if (tile.loaded) return false;
+    return true;
+  }
+
   /** Asks again at once for every wanted tile that failed (a Retry button). */
   retryNow() {
     for (const k of this.wantedKeys) {

@@ -406,6 +406,9 @@ export class ZoomablePhoto {
   /** True when tiles it rests on failed to arrive (they are being asked for again). */
   get failing() { return this.tiles.failing; }
 
+  /** True while nothing of the photo is drawn (not even its coarsest tile). */
+  get blank() { return this.tiles.blank; }
+
   /** Asks again at once for the tiles that failed. */
   retry() { this.tiles.retryNow(); }
 

@@ -4,6 +4,7 @@
 // page is open) leaves nothing of the library behind in this browser.
 
 import { changePassword, signOut, ServerError } from '../core/api.js';
+import { forgetKept } from '../core/offline.js';
 import { toast } from './share.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -16,6 +17,7 @@ import { Listeners } from '../util/listeners.js';
  * service worker, then goes to the start.
  */
 export async function forgetAndLeave() {
+  forgetKept();
   try { sessionStorage.clear(); } catch { /* storage refused */ }
   try { localStorage.clear(); } catch { /* storage refused */ }
   try {

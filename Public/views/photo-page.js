@@ -67,7 +67,7 @@ export class PhotoPage {
       /** @type {ZoomablePhoto} */
       const zoomable = new ZoomablePhoto(open, {
         onChange: () => this.zoomChanged(),
-        onTiles: () => trouble.set(zoomable.failing),
+        onTiles: () => trouble.set(zoomable.failing, zoomable.blank),
       });
       /** @type {PhotoTrouble} */
       const trouble = new PhotoTrouble(frame, this.listeners, () => zoomable.retry());

@@ -5,6 +5,8 @@
 // link with a password asks for it first; a link that has expired or was revoked says so.
 
 import { describeLink, getSession, setUpOwner, signIn, statusOf, unlockLink, useLink, ServerError } from '../core/api.js';
+import { connection } from '../core/connection.js';
+import { forgetKept } from '../core/offline.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
@@ -13,7 +15,8 @@ import { Listeners } from '../util/listeners.js';
 
 /**
  * What the page shows, once the visitor may see it.
- * @typedef {{ kind: 'library', session: Session } | { kind: 'link', token: string, link: SharedLink }} Entry
+ * `offline`: the server could not be asked who this is (the page came from the service worker's cache).
+ * @typedef {{ kind: 'library', session: Session, offline?: boolean } | { kind: 'link', token: string, link: SharedLink }} Entry
  */
 
 /** The token of the share link this page was opened at, or null. */
@@ -58,9 +61,20 @@ export async function admit(root) {
     new SignInView(root).setUp(new URLSearchParams(location.search).get('token') ?? '');
     return never();
   }
-  const session = await getSession();
+  let session;
+  try {
+    session = await getSession();
+  } catch (error) {
+    if (statusOf(error) !== undefined) throw error;
+    // Out of reach: what this device kept of the library (the service worker's copies) is shown,
+    // as to a visitor who may change nothing; who is asking is asked again once the server answers.
+    connection.failed();
+    return { kind: 'library', session: { signedIn: false, access: 'private', setup: false, manage: false }, offline: true };
+  }
   const asked = new URLSearchParams(location.search).has('sign-in');
   if (!session.signedIn && (session.access === 'private' || asked)) {
+    // Whatever this device kept of a private library is not a stranger's.
+    if (session.access === 'private') forgetKept();
     new SignInView(root).signIn(session.setup, session.access === 'public');
     return never();
   }

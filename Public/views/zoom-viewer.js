@@ -108,7 +108,7 @@ export class ZoomViewer {
     slide.photo = new ZoomablePhoto(slide, {
       onChange: () => { if (slide.photo === this.current) this.changed(); },
       onComplete: () => { if (slide.photo === this.current) this.firstScreen(); },
-      onTiles: () => slide.trouble.set(slide.photo.failing),
+      onTiles: () => slide.trouble.set(slide.photo.failing, slide.photo.blank),
     });
     const failure = document.createElement('p');
     failure.className = 'zoom-error';
