@@ -3,7 +3,8 @@
 // the page opens without the network, and the photos and tiles already seen stay viewable.
 //
 // - The shell (index.html at `/`, the modules, the style sheets, the icons, the manifest) is
-//   kept in a cache named for VERSION, filled when the worker installs, served from there at
+//   kept in a cache named for VERSION, filled when the worker installs (from the browser's HTTP
+//   cache where it can: the page has just loaded those files), served from there at
 //   once and asked for again behind the scenes (a conditional GET: the server's ETags), so a new
 //   release is in the cache for the next load. Caches of other versions go when a worker activates.
 // - Tiles and thumbnails whose URL carries `?v=` (the photo's version: a changed file gets new
@@ -84,8 +85,11 @@ function bound(name, fallback) {
 worker.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL_CACHE);
-    // Past the browser's HTTP cache: what is kept is what the server serves now.
-    await cache.addAll(SHELL.map((path) => new Request(path, { cache: 'no-cache' })));
+    // From the browser's HTTP cache where it holds the file (the page has just loaded it), so
+    // installing costs the server next to nothing and takes none of the six connections the
+    // page's own requests need; a copy older than the server's is replaced the first time it is
+    // used (each use asks the server again behind the answer).
+    await cache.addAll(SHELL.map((path) => new Request(path, { cache: 'force-cache' })));
     await worker.skipWaiting();
   })());
 });
