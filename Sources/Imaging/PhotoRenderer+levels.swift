@@ -1,5 +1,6 @@
 import Foundation
 import POSIX
+import Synchronization
 
 /// Where tiles rendered ahead of a pyramid go: each one as it is encoded, with its coordinate
 /// (nil for the thumbnail).
@@ -56,7 +57,7 @@ extension PhotoRenderer {
     /// The top of the levels a JPEG read straight gets from its first decode: the level its fitted
     /// view shows when that is below native, at least the thumbnail's, and at least what a 1/8
     /// decode gives anyway.
-    static func firstLevels(of pyramid: TilePyramid, settings: RenderSettings, screen: (width: Int, height: Int) = screen) -> Int {
+    public static func firstLevels(of pyramid: TilePyramid, settings: RenderSettings, screen: (width: Int, height: Int) = screen) -> Int {
         var top = max(thumbnailLevel(of: pyramid, size: settings.thumbnailSize), pyramid.maxZoom - 3)
         let view = viewLevel(of: pyramid, screen: screen)
         if view < pyramid.maxZoom { top = max(top, view) }
@@ -100,7 +101,12 @@ extension PhotoRenderer {
         }
         let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
-        let crew = TileCrew(helpers: 0)
+        // Someone waits for this: tiles are encoded beside the decode on a processor that no other
+        // render or build of this process uses (a first start's stages use them all already).
+        let running = rendersRunning.add(1, ordering: .relaxed).newValue + buildsRunning.load(ordering: .relaxed)
+        defer { rendersRunning.subtract(1, ordering: .relaxed) }
+        let crew = TileCrew(helpers: max(0, min(1, ProcessInfo.processInfo.activeProcessorCount - running)))
+        defer { crew.stop() }
         switch unit {
         case .first:
             let keep = thumbnailLevel(of: pyramid, size: settings.thumbnailSize)
@@ -121,6 +127,9 @@ extension PhotoRenderer {
             break
         }
     }
+
+    /// Renders of levels running in this process now.
+    static let rendersRunning = Atomic<Int>(0)
 
     /// `renderUnit` for a file named by its path (tools, tests).
     public static func renderUnit(source path: String, tile: TileCoordinate?, settings: RenderSettings) throws -> RenderUnit {

@@ -2,6 +2,23 @@ import Foundation
 import POSIX
 import Synchronization
 
+/// What a build tells about its tiles while it runs, so that a request for one of them waits for
+/// the build's file instead of rendering it a second time.
+public struct BuildWatcher: Sendable {
+    /// The staging folder, and which of its files were whole before the build made any (tiles
+    /// rendered earlier; nil: the thumbnail). `present` is nil when this build does not report its
+    /// tiles one by one (the libvips writer): a request should not wait for them.
+    public var started: @Sendable (_ staging: String, _ present: (@Sendable (TileCoordinate?) -> Bool)?) -> Void
+    /// A tile (nil: the thumbnail) is whole in the staging folder.
+    public var wrote: @Sendable (TileCoordinate?) -> Void
+
+    public init(started: @escaping @Sendable (String, (@Sendable (TileCoordinate?) -> Bool)?) -> Void,
+                wrote: @escaping @Sendable (TileCoordinate?) -> Void) {
+        self.started = started
+        self.wrote = wrote
+    }
+}
+
 extension PhotoRenderer {
     /// Writes every level 0…maxZoom into `directory` as `directory/{z}/{x}_{y}.jpg` plus `directory/thumbnail.jpg`,
     /// building in a temporary sibling directory and renaming it into place at the end (atomic: a crash or a second process never leaves half a pyramid).
@@ -15,14 +32,15 @@ extension PhotoRenderer {
     /// first), that one is kept: pyramids of the same photo and settings are interchangeable.
     /// A crash leaves only a `.<name>.partial-*` sibling, which the next build ignores.
     public static func buildPyramid(source: PhotoSource, into directory: String, settings: RenderSettings,
-                                    reusing early: String? = nil, helpers: Int = 0) throws -> TilePyramid {
+                                    reusing early: String? = nil, helpers: Int = 0, watcher: BuildWatcher? = nil) throws -> TilePyramid {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         let staging = try makeStagingDirectory(for: directory, from: early)
         do {
             let pyramid: TilePyramid
             if readsStraight(photo) {
-                pyramid = try writeStraight(source, photo: photo, into: staging, settings: settings, helpers: helpers)
+                pyramid = try writeStraight(source, photo: photo, into: staging, settings: settings, helpers: helpers, watcher: watcher)
             } else {
+                watcher?.started(staging, nil)
                 pyramid = try writeThroughVips(source, photo: photo, into: staging, settings: settings)
             }
             try publish(staging, as: directory)
@@ -46,7 +64,7 @@ extension PhotoRenderer {
     /// halved into the next. Tiles already in `staging` (rendered on demand before the build) are
     /// not encoded again, and levels complete there are not computed at all.
     private static func writeStraight(_ source: PhotoSource, photo: OpenedPhoto, into staging: String, settings: RenderSettings,
-                                      helpers: Int) throws -> TilePyramid {
+                                      helpers: Int, watcher: BuildWatcher?) throws -> TilePyramid {
         let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
         let present = presentTiles(in: staging, pyramid: pyramid)
@@ -54,6 +72,7 @@ extension PhotoRenderer {
         var bottom = 0
         while bottom <= pyramid.maxZoom, present.complete(bottom) { bottom += 1 }
         let hasThumbnail = access(staging + "/thumbnail.jpg", F_OK) == 0
+        watcher?.started(staging) { tile in tile.map { present.contains($0) } ?? hasThumbnail }
         let keep = thumbnailLevel(of: pyramid, size: settings.thumbnailSize)
         var kept: RGBPixels?
         if bottom <= pyramid.maxZoom {
@@ -68,6 +87,7 @@ extension PhotoRenderer {
             kept = try decodeLevels(source, pyramid: pyramid, top: pyramid.maxZoom, bottom: bottom, keeping: keeping,
                                     settings: settings, crew: crew, wanted: { !present.contains($0) }) { tile, bytes in
                 try write(bytes, to: tilePath(in: staging, tile))
+                watcher?.wrote(tile)
             }
         }
         if !hasThumbnail {
@@ -78,6 +98,7 @@ extension PhotoRenderer {
                 bytes = try thumbnail(pyramid: pyramid, directory: staging, settings: settings) ?? thumbnail(source: source, settings: settings)
             }
             try write(bytes, to: staging + "/thumbnail.jpg")
+            watcher?.wrote(nil)
         }
         for z in 0...pyramid.maxZoom { try checkLevel(staging + "/\(z)", z: z, pyramid: pyramid) }
         return pyramid
@@ -105,7 +126,7 @@ extension PhotoRenderer {
     }
 
     /// The tiles a staging folder holds already, by level.
-    struct PresentTiles {
+    struct PresentTiles: Sendable {
         var names: [Int: Set<String>] = [:]
         var counts: [Int: Int] = [:]
 

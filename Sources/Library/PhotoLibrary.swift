@@ -24,6 +24,8 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let early: EarlyTiles
     /// Renders on demand in flight, by photo version and what they make.
     let earlyRenders = SingleFlight<EarlyRenderKey, Bool>()
+    /// Renders on demand and builds of one version take turns, so no tile is made twice.
+    let work = VersionWork()
     /// Versions whose first stage (thumbnail and low levels) is done, for the stages' progress.
     let firstStageDone = Mutex<Set<String>>([])
     let progress: Mutex<IngestProgressLog>

@@ -1,6 +1,6 @@
 import Foundation
 import Imaging
-import Library
+@testable import Library
 import Observability
 import Synchronization
 import XCTest
@@ -200,5 +200,143 @@ final class FirstStageTests: XCTestCase {
         XCTAssertEqual(renderer.probes - before, 1, "one examination for all of them")
         XCTAssertEqual(versions.withLock { $0 }, [try XCTUnwrap(library.photo(1)).version], "every caller got the examined photo")
         XCTAssertEqual(library.catalog.entry(1)?.hashed, true)
+    }
+    /// The real renderer, counting renders on demand, whose build waits at a gate once it began.
+    // @unchecked Sendable: `units` is guarded by `lock`; the semaphores are thread-safe.
+    final class GatedBuild: PhotoRendering, @unchecked Sendable {
+        let inner = VipsPhotoRendering(settings: RenderSettings())
+        let began = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var _units: [RenderUnit] = []
+        var units: [RenderUnit] { lock.withLock { _units } }
+
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid {
+            began.signal()
+            go.wait()
+            return try inner.buildPyramid(source: source, into: directory, reusing: early, watcher: watcher)
+        }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+        func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
+        func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
+            lock.withLock { _units.append(unit) }
+            try inner.render(unit, source: source, sink: sink)
+        }
+    }
+
+    /// A tile asked while its photo's pyramid is being built is the build's: the request waits
+    /// for the build to write it instead of rendering it too.
+    func testATileAskedWhileThePyramidIsBuiltIsTheBuildsNotMadeTwice() throws {
+        let folders = try Folders(self)
+        try folders.real("photo1.jpg", 1100, 800)
+        let renderer = GatedBuild()
+        let library = try folders.library(renderer: renderer)
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let photo = try XCTUnwrap(library.catalog.examine(1))
+        let built = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            library.buildPyramid(photo)
+            built.signal()
+        }
+        renderer.began.wait()
+        // Native, so the first stage's levels do not hold it.
+        let tile = TileCoordinate(z: 3, x: 2, y: 1)
+        let answer = Mutex<[UInt8]?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let bytes = try? library.image(of: photo, tile: tile)
+            answer.withLock { $0 = bytes }
+            answered.signal()
+        }
+        // The request waits for the build (or, before, rendered on its own and answered).
+        let deadline = Date() + 30
+        while library.work.waiters == 0, answer.withLock({ $0 == nil }), Date() < deadline { usleep(1000) }
+        renderer.go.signal()
+        XCTAssertEqual(built.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(answered.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(renderer.units, [], "nothing rendered on demand: the build made the tile")
+        let path = folders.data + "/tiles/\(photo.version)/3/2_1.jpg"
+        XCTAssertEqual(answer.withLock { $0 }, FileManager.default.contents(atPath: path).map(Array.init))
+        XCTAssertEqual(library.photo(1)?.status, .ready)
+    }
+    /// The real renderer, whose renders on demand wait at a gate before they start and again
+    /// once they handed `hold` over.
+    // @unchecked Sendable: the semaphores are thread-safe; `units` is guarded by `lock`.
+    final class GatedRender: PhotoRendering, @unchecked Sendable {
+        let inner = VipsPhotoRendering(settings: RenderSettings())
+        let hold: TileCoordinate
+        let start = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var _units: [RenderUnit] = []
+        var units: [RenderUnit] { lock.withLock { _units } }
+
+        init(hold: TileCoordinate) { self.hold = hold }
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+        func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
+        func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
+            lock.withLock { _units.append(unit) }
+            start.wait()
+            let hold = hold, held = held, go = go
+            try inner.render(unit, source: source) { tile, bytes in
+                try sink(tile, bytes)
+                if tile == hold {
+                    held.signal()
+                    go.wait()
+                }
+            }
+        }
+    }
+
+    /// A request for a tile of a render in flight is answered once that tile is written, not
+    /// when the whole render ends (the fitted view goes out while the levels below and the
+    /// thumbnail are still being made).
+    func testATileOfARenderInFlightIsAnsweredOnceWritten() throws {
+        let folders = try Folders(self)
+        try folders.real("photo1.jpg", 1100, 800)
+        // Level 2 (550×400) is the first stage's top here.
+        let tile = TileCoordinate(z: 2, x: 1, y: 0)
+        let renderer = GatedRender(hold: tile)
+        let library = try folders.library(renderer: renderer)
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let photo = try XCTUnwrap(library.catalog.examine(1))
+        let thumbnailDone = DispatchSemaphore(value: 0), tileDone = DispatchSemaphore(value: 0)
+        let answer = Mutex<[UInt8]?>(nil)
+        DispatchQueue.global().async {
+            _ = try? library.image(of: photo, tile: nil)
+            thumbnailDone.signal()
+        }
+        let deadline = Date() + 10
+        while renderer.units.isEmpty, Date() < deadline { usleep(1000) }
+        XCTAssertEqual(renderer.units, [.first])
+        DispatchQueue.global().async {
+            let bytes = try? library.image(of: photo, tile: tile)
+            answer.withLock { $0 = bytes }
+            tileDone.signal()
+        }
+        // Asked before the render made it (the request waits for the render in flight).
+        while library.work.waiters == 0, Date() < deadline { usleep(1000) }
+        renderer.start.signal()
+        XCTAssertEqual(renderer.held.wait(timeout: .now() + 30), .success)
+        let answered = tileDone.wait(timeout: .now() + 5)
+        renderer.go.signal()
+        XCTAssertEqual(answered, .success, "answered while the rest of the render was still to come")
+        XCTAssertEqual(thumbnailDone.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(renderer.units, [.first], "one render")
+        let early = folders.data + "/tiles/.early/\(photo.version)/2/1_0.jpg"
+        XCTAssertNotNil(answer.withLock { $0 })
+        XCTAssertEqual(answer.withLock { $0 }, FileManager.default.contents(atPath: early).map(Array.init))
     }
 }

@@ -166,10 +166,17 @@ extension PhotoLibrary {
         let started = ContinuousClock.now
         let lock = BuildLock.shared(in: configuration.tilesDirectory)
         defer { BuildLock.release(lock) }
+        // Renders on demand in flight end first (the build takes their files over); requests
+        // from now on wait for the build's tiles instead of rendering them too.
+        let version = photo.version, work = work
+        work.beginBuild(version)
+        defer { work.endBuild(version) }
+        let watcher = BuildWatcher(started: { work.started(version, staging: $0, present: $1) }, wrote: { work.wrote(version, $0) })
         do {
-            _ = try renderer.buildPyramid(source: catalog.source(of: photo), into: directory, reusing: early.directory(photo.version))
-            // Renders on demand during the build may have started a new early folder: the
-            // pyramid has all of it now.
+            _ = try renderer.buildPyramid(source: catalog.source(of: photo), into: directory, reusing: early.directory(photo.version),
+                                          watcher: watcher)
+            // Renders on demand during a build that does not report its tiles (the libvips
+            // writer) may have started a new early folder: the pyramid has all of it now.
             early.remove(photo.version)
             firstStageDone.withLock { _ = $0.remove(photo.version) }
             if catalog.folder.fingerprint(photo.relativePath) != before {

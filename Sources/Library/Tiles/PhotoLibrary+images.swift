@@ -120,22 +120,58 @@ extension PhotoLibrary {
         if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
         if photo.status == .ready { pyramidVanished(photo) }
         if let bytes = Self.readFile(early.path(photo.version, tile)) { return bytes }
-        onDemand.enter()
-        defer { onDemand.leave() }
-        return try renderEarly(photo, tile: tile)
+        return try renderEarly(photo, tile: tile, forViewer: true)
     }
 
     /// Renders what `tile` (nil: the thumbnail) is part of (its level, its row, or the photo's
     /// first stage), keeps all of it in the early folder for the build to take over, and answers
     /// `tile`. Requests for any part of a render in flight wait for it instead of rendering again.
-    func renderEarly(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
+    /// A render `forViewer` (a request, not the ingest) makes background builds wait while it runs.
+    func renderEarly(_ photo: Photo, tile: TileCoordinate?, forViewer: Bool = false) throws -> [UInt8] {
+        let version = photo.version
+        while work.beginRender(version) == .build {
+            // The version's build runs: it makes this tile (or took it over from what was
+            // rendered before), so it is not made here too.
+            let built = builtPath(of: photo, tile: tile)
+            switch work.awaitBuild(version, tile: tile, path: { staging, tile in
+                tile.map { renderer.tilePath(in: staging, $0) } ?? renderer.thumbnailPath(in: staging)
+            }) {
+            case .staged(let path):
+                // Renamed into place meanwhile: the built pyramid has it.
+                if let bytes = Self.readFile(path) ?? Self.readFile(built) { return bytes }
+                // The build failed and removed its folder.
+                work.awaitBuildEnd(version)
+            case .ended:
+                if let bytes = Self.readFile(built) { return bytes }
+            }
+        }
+        defer { work.endRender(version) }
+        if forViewer { onDemand.enter() }
+        defer { if forViewer { onDemand.leave() } }
+        // A tile of a render in flight is answered as soon as that render wrote it, not when
+        // the whole render ends: the fitted view's tiles go out while the levels below and the
+        // thumbnail are still being made. The photo's first stage is looked for before its
+        // header is read again: it is the render a viewer opening a new photo meets.
+        let first = EarlyRenderKey(version: version, unit: .first)
+        if earlyRenders.isRunning(first), tile.map({ mayBeFirst(photo, $0) }) ?? true,
+           let bytes = try awaitEarly(first, tile: tile) {
+            return bytes
+        }
         let unit = try renderer.renderUnit(source: catalog.source(of: photo), tile: tile)
-        let version = photo.version, early = early
+        let key = EarlyRenderKey(version: version, unit: unit)
+        if earlyRenders.isRunning(key), let bytes = try awaitEarly(key, tile: tile) { return bytes }
+        let early = early, work = work
         let asked = Mutex<[UInt8]?>(nil)
-        _ = try earlyRenders.run(EarlyRenderKey(version: version, unit: unit)) {
-            try renderer.render(unit, source: catalog.source(of: photo)) { coordinate, bytes in
-                if coordinate == tile { asked.withLock { $0 = bytes } }
-                try early.write(bytes, version: version, tile: coordinate)
+        _ = try earlyRenders.run(key) {
+            do {
+                try renderer.render(unit, source: catalog.source(of: photo)) { coordinate, bytes in
+                    if coordinate == tile { asked.withLock { $0 = bytes } }
+                    try early.write(bytes, version: version, tile: coordinate)
+                    work.wroteEarly(version, coordinate)
+                }
+            } catch {
+                work.failedEarly(version, unit, error)
+                throw error
             }
             if case .first = unit { firstStageDone.withLock { _ = $0.insert(version) } }
             return true
@@ -145,6 +181,24 @@ extension PhotoLibrary {
         // meanwhile: the built pyramid has it, or a render of its own makes it.
         if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
         return try renderUnkept(photo, tile: tile)
+    }
+
+    /// The tile once the render of `key` in flight wrote it, nil when that render ended without
+    /// it, or its error.
+    private func awaitEarly(_ key: EarlyRenderKey, tile: TileCoordinate?) throws -> [UInt8]? {
+        switch work.awaitEarly(key.version, unit: key.unit, tile: tile, while: { earlyRenders.isRunning(key) }) {
+        case .written: return Self.readFile(early.path(key.version, tile))
+        case .ended: return nil
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Whether a photo's first stage may make `tile`: its level is at most the first stage's top
+    /// for a JPEG read straight (others make only the thumbnail there, and their tile is then
+    /// rendered on its own once that render ends).
+    private func mayBeFirst(_ photo: Photo, _ tile: TileCoordinate) -> Bool {
+        guard let pyramid = photo.pyramid(tileSize: configuration.settings.tileSize) else { return false }
+        return tile.z <= PhotoRenderer.firstLevels(of: pyramid, settings: configuration.settings)
     }
 
     /// Renders what `tile` is part of and answers it, keeping nothing.

@@ -31,6 +31,8 @@ public protocol PhotoRendering: Sendable {
     /// `buildPyramid`, taking over what was rendered before the build into `early` (moved into
     /// the pyramid, not made again).
     func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid
+    /// The same, telling `watcher` about its tiles as they are made.
+    func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid
 }
 
 extension PhotoRendering {
@@ -56,6 +58,12 @@ extension PhotoRendering {
 
     public func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid {
         try buildPyramid(source: source, into: directory)
+    }
+
+    /// For renderers that say nothing of their tiles: requests render on demand during the build.
+    public func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid {
+        watcher.started(directory, nil)
+        return try buildPyramid(source: source, into: directory, reusing: early)
     }
 
     /// Where a built pyramid keeps its thumbnail.
@@ -91,6 +99,11 @@ public struct VipsPhotoRendering: PhotoRendering {
 
     public func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid {
         try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings, reusing: early, helpers: buildHelpers)
+    }
+
+    public func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid {
+        try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings, reusing: early, helpers: buildHelpers,
+                                       watcher: watcher)
     }
 
     public func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit {

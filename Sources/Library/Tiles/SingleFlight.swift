@@ -39,6 +39,9 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         return try result.get()
     }
 
+    /// Whether `key` is being worked on right now.
+    public func isRunning(_ key: Key) -> Bool { calls.withLock { $0[key] != nil } }
+
     /// Keys being worked on right now.
     public var inFlight: Int { calls.withLock { $0.count } }
 }
