@@ -67,6 +67,15 @@ def tap(driver, x, y):
     driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
+def double_tap(driver, x, y, gap=0.12):
+    """Two taps `gap` seconds apart, each event stamped with when it was meant to happen, so a busy
+    machine that delivers the second late does not turn a double tap into two single ones."""
+    start = time.time()
+    for i, at in enumerate((start, start + gap)):
+        touch(driver, "touchStart", [(x, y)], at=at)
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": at + 0.03})
+
+
 VIEWER_STATE = """
 const v = window.__viewer;
 if (!v || !v.open) return null;

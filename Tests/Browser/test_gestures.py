@@ -7,7 +7,7 @@ photo and never the page, double-tap goes to the point and back, rotation keeps 
 import pytest
 
 from conftest import screenshot
-from gestures import (drag, emulate, js, line, pinch, release, sample_frames, samples, settled_viewer, still, tap,
+from gestures import (double_tap, drag, emulate, js, line, pinch, release, sample_frames, samples, settled_viewer, still, tap,
                       viewer_state, wait_for)
 from pages import hash_of, open_app, open_zoom, page_photo, pages, slides, sorted_photos, visible_view, wait_hash
 
@@ -45,8 +45,7 @@ def test_an_over_drag_stretches_and_springs_back(phone, server):
     photos = sorted_photos(server)
     # Zoomed to fill the screen's height, the photo cannot move vertically: a drag down stretches.
     open_zoom(phone, server, server.photos["large"])
-    tap(phone, 195, 422)
-    tap(phone, 195, 422)
+    double_tap(phone, 195, 422)
     zoomed = at_rest(phone)
     assert zoomed["photoRect"]["height"] == pytest.approx(844, abs=1)
     drag(phone, line(195, 300, 195, 550, 10), hold=0.15, lift=False)
@@ -223,14 +222,12 @@ def test_double_tap_zooms_to_the_tapped_point_and_back(phone, server):
     fitted = open_zoom(phone, server, photo)
     x, y = 250, 380
     photo_x = (x - fitted["photoRect"]["left"]) / fitted["scale"]
-    tap(phone, x, y)
-    tap(phone, x, y)
+    double_tap(phone, x, y)
     zoomed = at_rest(phone)
     assert zoomed["scale"] > 2 * fitted["scale"]
     # The tapped photo point stays under the finger (vertically the zoomed photo fills the screen).
     assert zoomed["photoRect"]["left"] + photo_x * zoomed["scale"] == pytest.approx(x, abs=1)
-    tap(phone, x, y)
-    tap(phone, x, y)
+    double_tap(phone, x, y)
     back = at_rest(phone)
     assert back["scale"] == pytest.approx(fitted["scale"], rel=1e-6)
     assert back["photoRect"] == pytest.approx(fitted["photoRect"], abs=0.5)

@@ -3,7 +3,7 @@ shrinks back), and prefers-reduced-motion turning every animation off."""
 
 import pytest
 
-from gestures import js, sample_frames, samples, settled_viewer, tap, viewer_state, wait_for
+from gestures import double_tap, js, sample_frames, samples, settled_viewer, tap, viewer_state, wait_for
 from pages import current_dot, open_app, page_photo, sorted_photos, visible_view, wait_hash
 
 FLIGHT = """(() => { const f = document.querySelector('.photo-flight');
@@ -90,8 +90,7 @@ def test_reduced_motion_turns_every_animation_off(phone, server):
     js(phone, "document.querySelector('.page.current .photo-open').click()")
     state = viewer_state(phone)
     assert state["scale"] == pytest.approx(state["fitScale"], rel=1e-6)
-    tap(phone, 195, 422)
-    tap(phone, 195, 422)
+    double_tap(phone, 195, 422)
     assert viewer_state(phone)["scale"] > state["scale"]
     js(phone, "document.querySelector('.zoom-close').click()")
     wait_for(lambda: visible_view(phone) == "pager", message="pager")

@@ -8,7 +8,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot, script_errors
-from gestures import emulate, js, settled_viewer, tap, wait_for
+from gestures import double_tap, emulate, js, settled_viewer, wait_for
 from pages import open_app, sorted_photos
 
 SCREENS = [("phone", 390, 844, 2, True), ("desktop", 1440, 900, 1, False), ("desktop-2x", 1440, 900, 2, False)]
@@ -129,8 +129,7 @@ def views(driver, server, limited_server, name, width, height, touch, suffix):
         assert not small, small
     screenshot(driver, f"view-zoom-fit-{suffix}")
     if touch:
-        tap(driver, width / 2, height / 2)
-        tap(driver, width / 2, height / 2)
+        double_tap(driver, width / 2, height / 2)
     else:
         js(driver, "document.querySelector('.zoom-in').click()")
     wait_for(lambda: (lambda s: s if s and s["complete"] and s["scale"] > s["fitScale"] * 1.05 else None)(settled_viewer(driver)),

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from conftest import screenshot, start_server
-from gestures import js, settled_viewer, tap, wait_for
+from gestures import double_tap, js, settled_viewer, wait_for
 from pages import hash_of, open_app, sorted_photos, visible_view
 from photos import make_library
 
@@ -104,8 +104,7 @@ def test_a_server_out_of_reach_is_said_once_and_the_photo_comes_back_by_itself(p
     fitted = settled_viewer(phone)
     server.stop()
     # Zoomed in, the photo needs tiles the server can no longer send.
-    tap(phone, 195, 422)
-    tap(phone, 195, 422)
+    double_tap(phone, 195, 422)
     banner = wait_for(lambda: js(phone, BANNER), message="the page says the server cannot be reached")
     assert banner == "The server cannot be reached. Trying again…"
     # Said once, for the page: not again over the photo.

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from conftest import screenshot
-from gestures import emulate, js, pinch, settled_viewer, swipe, tap, viewer_state, wait_for
+from gestures import double_tap, emulate, js, pinch, settled_viewer, swipe, tap, viewer_state, wait_for
 from pages import hash_of, open_app, sorted_photos, wait_hash
 
 
@@ -165,8 +165,7 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     photo, following = photos[0], photos[1]
     state = open_zoom(phone, server, photo)
     fit = state["scale"]
-    tap(phone, 195, 422)
-    tap(phone, 195, 422)
+    double_tap(phone, 195, 422)
     fill = max(390 / photo["width"], 844 / photo["height"])
     zoomed = wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(min(max(2 * fit, fill), s["maxScale"]), rel=1e-3) else None)(viewer_state(phone)),
                       message="double tap zooms in")
@@ -183,8 +182,7 @@ def test_double_tap_swipe_at_fit_and_resize(phone, server):
     wait_for(lambda: not js(phone, bare), message="next tap shows it")
 
     # Back to fit, then a resize (a phone turned sideways): fitted again to the new screen.
-    tap(phone, 195, 422)
-    tap(phone, 195, 422)
+    double_tap(phone, 195, 422)
     wait_for(lambda: (lambda s: s if s["scale"] == pytest.approx(fit, rel=1e-6) else None)(settled_viewer(phone)),
              message="second double tap returns to fit")
     emulate(phone, 844, 390, dpr=1, mobile=True)
