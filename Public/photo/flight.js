@@ -9,7 +9,7 @@
 // clips, scaled to the crop, with the photo inside scaled back by as much: together they draw the
 // clip and the photo each at their place in the flight.
 
-import { prefersReducedMotion, springCurve } from '../util/motion.js';
+import { flightStarted, prefersReducedMotion, springCurve } from '../util/motion.js';
 import { tileURL } from './pyramid.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
@@ -86,10 +86,12 @@ export function flyPhoto(photo, from, to, fades = []) {
     animations.push(fade.element.animate(progress.map((p, i) => ({ offset: offsets[i], opacity: fade.from + (fade.to - fade.from) * p })),
       { duration, fill: 'forwards' }));
   }
+  const landed = flightStarted();
   return new Promise((resolve) => {
     const done = () => {
       if (flight?.box !== box) return;
       flight = null;
+      landed();
       box.remove();
       // The views faded keep what they came to: the caller sets it, and the animations go.
       for (const animation of animations) animation.cancel();

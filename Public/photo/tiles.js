@@ -8,10 +8,16 @@
 //   - each is decoded off the main thread (img.decode()) before it is shown, and those decoded in
 //     the same frame are shown together, so a screenful costs one paint, not one per tile;
 //   - coarser tiles stay under the finer ones until those are drawn, and the level the photo was
-//     fitted at stays under everything while the photo is shown, so nothing ever flashes.
+//     fitted at stays under everything while the photo is shown, so nothing ever flashes;
+//   - they are asked for a few at a time, in that order, the rest in the tasks that follow (one
+//     slice per frame while a photo flies): a photo fitted to a large screen is a couple of hundred
+//     tiles, and asking for all of them in one go held the main thread for a quarter of a second
+//     (no frame drawn, no input handled) just as the photo flew open, and their answers, all at
+//     once, held it for most of the flight.
 
 import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
+import { flying } from '../util/motion.js';
 
 /** @typedef {import('./pyramid.js').TileCoordinate} TileCoordinate */
 /** @typedef {import('./pyramid.js').PhotoRect} PhotoRect */
@@ -19,6 +25,19 @@ import { Listeners } from '../util/listeners.js';
  * @typedef {TileCoordinate & { key: string, rect: PhotoRect, img: HTMLImageElement, loaded: boolean,
  *   retry: ImageRetry, url: string, listeners: Listeners }} Tile one tile on the layer (its listeners go with it)
  */
+/** @typedef {{ key: string, t: TileCoordinate, priority: 'high' | 'low' }} Queued a tile wanted, not yet asked for */
+
+/**
+ * How many tiles one task asks for before it lets a frame be drawn, and for how long (ms) at most.
+ * The requests themselves start after the task's script (in its microtasks), so the count bounds
+ * them, not the clock.
+ */
+const SLICE_TILES = 6, SLICE_MS = 3;
+/**
+ * How many tiles a frame asks for while a photo flies: each costs the page, its service worker and
+ * the network a few milliseconds of a small machine's cores, which the frames of the flight need.
+ */
+const FLYING_SLICE_TILES = 2;
 
 /** @param {TileCoordinate} t */
 export const tileKey = (t) => `${t.z}/${t.x}/${t.y}`;
@@ -48,6 +67,14 @@ export class ViewerTiles {
     /** @type {Tile[]} decoded, to be shown together in the next frame */
     this.ready = [];
     this.revealFrame = 0;
+    /** @type {Queued[]} wanted, still to be asked for: the most urgent last (taken with pop()) */
+    this.queue = [];
+    this.drainTimer = 0;
+    this.drainFrame = 0;
+    /** @type {((t: TileCoordinate) => string) | null} */
+    this.urlOf = null;
+    /** @type {((t: TileCoordinate) => PhotoRect) | null} */
+    this.rectOf = null;
   }
 
   /** True when a tile the photo rests on failed to arrive and has not arrived since (it is asked for again). */
@@ -91,6 +118,8 @@ export class ViewerTiles {
     this.ready = [];
     this.listeners.cancelFrame(this.revealFrame);
     this.revealFrame = 0;
+    this.queue = [];
+    this.stopDraining();
     this.resetRequests();
   }
 
@@ -112,16 +141,53 @@ export class ViewerTiles {
     this.wantedKeys = new Set(wanted.map(tileKey));
     this.underlayKeys = new Set(underlay.map(tileKey));
     this.level = wanted.length ? wanted[0].z : this.level;
-    for (const t of wanted) {
-      const k = tileKey(t);
-      if (!this.tiles.has(k)) this.add(k, t, urlOf(t), rectOf(t), 'high');
-    }
-    for (const t of underlay) {
-      const k = tileKey(t);
-      if (!this.tiles.has(k)) this.add(k, t, urlOf(t), rectOf(t), 'low');
-    }
+    this.urlOf = urlOf;
+    this.rectOf = rectOf;
+    // What was still to be asked for and is no longer wanted is simply never asked for.
+    /** @type {Queued[]} */
+    const queue = [];
+    const queued = new Set();
+    const enqueue = (/** @type {TileCoordinate[]} */ list, /** @type {'high' | 'low'} */ priority) => {
+      for (const t of list) {
+        const key = tileKey(t);
+        if (this.tiles.has(key) || queued.has(key)) continue;
+        queued.add(key);
+        queue.push({ key, t, priority });
+      }
+    };
+    enqueue(wanted, 'high');
+    enqueue(underlay, 'low');
+    this.queue = queue.reverse();
     for (const tile of this.tiles.values()) tile.img.style.zIndex = String(this.depth(tile));
     this.prune();
+    this.drain();
+  }
+
+  /**
+   * Asks for the queued tiles, most urgent first, SLICE_TILES of them at most; the rest in the next
+   * task, or in the next frame while a photo flies.
+   */
+  drain() {
+    this.stopDraining();
+    const urlOf = this.urlOf, rectOf = this.rectOf;
+    if (!urlOf || !rectOf) return;
+    const start = performance.now();
+    const most = flying() ? FLYING_SLICE_TILES : SLICE_TILES;
+    let asked = 0, next;
+    while ((next = this.queue.pop())) {
+      if (this.tiles.has(next.key)) continue;
+      this.add(next.key, next.t, urlOf(next.t), rectOf(next.t), next.priority);
+      if (++asked >= most || performance.now() - start >= SLICE_MS) break;
+    }
+    if (!this.queue.length) return;
+    if (flying()) this.drainFrame = this.listeners.frame(() => this.drain());
+    else this.drainTimer = this.listeners.timeout(() => this.drain(), 0);
+  }
+
+  stopDraining() {
+    this.listeners.clear(this.drainTimer);
+    this.listeners.cancelFrame(this.drainFrame);
+    this.drainTimer = this.drainFrame = 0;
   }
 
   /**

@@ -98,6 +98,27 @@ export class Spring {
   }
 }
 
+let flights = 0;
+
+/**
+ * A photo starts flying on the compositor (an open or a close); call what it returns when it lands.
+ * While one flies, work that can wait a frame paces itself (tiles are asked for a slice per frame),
+ * so the main thread keeps drawing frames and taking input during the flight.
+ * @returns {() => void}
+ */
+export function flightStarted() {
+  flights += 1;
+  let landed = false;
+  return () => {
+    if (landed) return;
+    landed = true;
+    flights -= 1;
+  };
+}
+
+/** True while a photo flies. */
+export function flying() { return flights > 0; }
+
 /**
  * A spring from 0 to 1, sampled for an animation the compositor runs (Web Animations): where it
  * is at each of `samples` evenly spaced moments, and how long it takes to come to rest. Between

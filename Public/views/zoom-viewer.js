@@ -8,7 +8,7 @@ import { ZoomablePhoto } from '../photo/zoomable-photo.js';
 import { SlideStrip } from '../photo/slide-strip.js';
 import { ViewerGestures } from '../gestures/viewer-gestures.js';
 import { WheelGesture } from '../gestures/wheel.js';
-import { prefersReducedMotion, springCurve } from '../util/motion.js';
+import { flightStarted, prefersReducedMotion, springCurve } from '../util/motion.js';
 import { Keys } from '../util/keyboard.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -216,11 +216,13 @@ export class ZoomViewer {
     this.root.classList.add('flying');
     const timing = { duration, fill: /** @type {FillMode} */ ('forwards') };
     const animations = [slide.animate(frames, timing), this.backdrop.animate(fade, timing)];
+    const landed = flightStarted();
     const flight = {
       animations,
       done: () => {
         if (this.flight !== flight) return;
         this.flight = null;
+        landed();
         this.root.classList.remove('flying');
         for (const animation of animations) animation.cancel();
         onDone?.();
