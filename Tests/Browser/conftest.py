@@ -211,12 +211,8 @@ def new_driver(width=390, height=844):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    # --disable-ipc-flooding-protection: the hundred-cycle test navigates faster than Chromium lets a
-    # page change its location (about 200 times in 10 s) once the machine is quiet; past that it drops
-    # the navigation with a console warning, which is the browser guarding itself, not the page.
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--hide-scrollbars", "--mute-audio", "--no-first-run", "--disable-extensions",
-                     "--disable-ipc-flooding-protection",
                      f"--window-size={width},{height}", "--force-color-profile=srgb"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
