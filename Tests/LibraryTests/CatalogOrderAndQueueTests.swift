@@ -1,7 +1,7 @@
-import CSQLite
 import Foundation
 import Imaging
 @testable import Library
+import SQL
 import Synchronization
 import XCTest
 
@@ -62,8 +62,6 @@ final class CatalogMigrationTests: XCTestCase {
             return VersionDigest.hex(of: Array(bytes))
         }
         // The schema before user_version 1, with two rows as the old scan stored them.
-        var db: OpaquePointer?
-        XCTAssertEqual(sqlite3_open(folders.data + "/catalog.sqlite", &db), SQLITE_OK)
         let fingerprints = ["photo1.jpg", "photo2.jpg"].map { Folders.stat(folders.photos + "/" + $0) }
         var sql = """
             CREATE TABLE photos (id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL UNIQUE, present INTEGER NOT NULL DEFAULT 1,
@@ -75,8 +73,9 @@ final class CatalogMigrationTests: XCTestCase {
             let f = fingerprints[i]
             sql += "INSERT INTO photos (id, path, size, modified, inode, content_hash, width, height) VALUES (\(i * 5 + 3), '\(name)', \(f.size), \(f.modified), \(f.inode), '\(hashes[i])', \(300 + i * 100), 200);"
         }
-        XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK)
-        sqlite3_close(db)
+        let db = try SQLDatabase(.sqlite(path: folders.data + "/catalog.sqlite"))
+        try db.withConnection { try $0.execute(sql) }
+        db.close()
 
         let renderer = FakeRenderer()
         let library = try folders.library(renderer: renderer)

@@ -1,7 +1,7 @@
-import CSQLite
 import Foundation
 @testable import Imaging
 @testable import Library
+import SQL
 import XCTest
 
 /// What a photo's header says, read at ingest from files whose EXIF libvips wrote in the test,
@@ -139,14 +139,13 @@ final class PhotoDetailsIngestTests: XCTestCase {
         first.waitForIngest()
 
         // Back to schema step 2, as a catalog written before this version left it.
-        var db: OpaquePointer?
-        XCTAssertEqual(sqlite3_open(folders.data + "/catalog.sqlite", &db), SQLITE_OK)
+        let db = try SQLDatabase(.sqlite(path: folders.data + "/catalog.sqlite"))
         for sql in ["ALTER TABLE photos DROP COLUMN taken", "ALTER TABLE photos DROP COLUMN taken_source",
                     "ALTER TABLE photos DROP COLUMN details", "DROP TABLE albums",
                     "DELETE FROM schema_migrations WHERE schema_name = 'catalog' AND version = 3"] {
-            XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK, sql)
+            try db.withConnection { try $0.execute(sql) }
         }
-        sqlite3_close(db)
+        db.close()
 
         // Migrated on open: the old rows carry no details, meaning "header not read yet".
         let migrated = try SQLCatalogStore(path: folders.data + "/catalog.sqlite")
