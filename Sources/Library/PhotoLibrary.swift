@@ -14,7 +14,7 @@ import Synchronization
 public final class PhotoLibrary: Sendable, MetricsCollector {
     public let configuration: LibraryConfiguration
     public let catalog: PhotoCatalog
-    public let cache: TileCache
+    let cache: TileCache
     let renderer: any PhotoRendering
     let logger: Logger
     let metrics: LibraryMetrics

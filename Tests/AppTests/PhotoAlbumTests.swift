@@ -48,7 +48,7 @@ final class PhotoAlbumTests: XCTestCase {
         let events = PhotoLiveEvents(library: library, tileSize: 256, commentCount: { _ in 0 }, metrics: MetricsRegistry())
         let routes = PhotoRoutes(library: library, tileSize: 256, commentCount: { _ in 0 }, logger: .disabled,
                                  summary: PhotoSummary(catalog: library.catalog), events: events,
-                                 answers: TileAnswers(cache: library.cache), showLocation: showLocation)
+                                 answers: TileAnswers(library: library), showLocation: showLocation)
         var router = Router()
         routes.register(on: &router)
         addTeardownBlock {

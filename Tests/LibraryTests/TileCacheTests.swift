@@ -44,7 +44,7 @@ final class TileCacheTests: XCTestCase {
         cache.put(key(5), [UInt8](repeating: 5, count: 300))
         XCTAssertNil(cache.get(key(0)))
         XCTAssertEqual(cache.bytes, 900)
-        // Looking up only the attachment marks an entry as used like the other lookups.
+        // Looking up only the stamp marks an entry as used like the other lookups.
         XCTAssertNotNil(cache.lookup(key(3)))
         cache.put(key(6), [UInt8](repeating: 6, count: 300))
         XCTAssertNil(cache.get(key(4)))
@@ -88,7 +88,7 @@ final class TileCacheTests: XCTestCase {
 
     func testAStampNamesOneEntryUntilItGoes() throws {
         let cache = TileCache(capacityBytes: 1000)
-        XCTAssertFalse(cache.holds(0))
+        XCTAssertFalse(cache.holds(ImageStamp(raw: 0)))
         cache.put(key(1), [UInt8](repeating: 1, count: 400))
         let first = try XCTUnwrap(cache.get(key(1)))
         XCTAssertEqual(first.bytes.count, 400)
@@ -115,48 +115,53 @@ final class TileCacheTests: XCTestCase {
         XCTAssertTrue(cache.holds(third.stamp))
     }
 
-    /// The whole policy, row by row: a cap, what is stored and used in order, what is kept.
-    private final class Note: Sendable {
-        let text: String
-        init(_ text: String) { self.text = text }
+    /// The stamps announced to `onDrop` observers, in order.
+    private final class Drops: Sendable {
+        private let seen = Mutex<[ImageStamp]>([])
+        func record(_ stamp: ImageStamp) { seen.withLock { $0.append(stamp) } }
+        func take() -> [ImageStamp] { seen.withLock { seen in defer { seen = [] }; return seen } }
     }
 
-    private func attached(_ cache: TileCache, _ key: TileKey) -> String? {
-        guard case .attached(let attachment) = cache.lookup(key) else { return nil }
-        return (attachment as? Note)?.text
-    }
-
-    func testAnAttachmentIsHandedOutInPlaceOfTheBytesAndGoesWithItsEntry() throws {
+    func testALookupHandsOutTheStampAndEveryEntryThatGoesIsAnnounced() throws {
         let cache = TileCache(capacityBytes: 1000)
+        let drops = Drops()
+        cache.onDrop { drops.record($0) }
         cache.put(key(1), [1, 2, 3])
-        guard case .image(let image) = cache.lookup(key(1)) else { return XCTFail("nothing attached yet: the image") }
-        XCTAssertEqual(image.bytes, [1, 2, 3])
-        XCTAssertTrue(cache.attach(Note("one"), to: image.stamp))
-        XCTAssertEqual(attached(cache, key(1)), "one")
-        XCTAssertEqual(cache.get(key(1))?.bytes, [1, 2, 3], "the bytes are there all the same")
-        XCTAssertTrue(cache.attach(Note("again"), to: image.stamp), "a later attachment replaces the first")
-        XCTAssertEqual(attached(cache, key(1)), "again")
-        XCTAssertEqual(cache.attachedCount, 1)
+        let stamp = try XCTUnwrap(cache.lookup(key(1)))
+        XCTAssertEqual(cache.image(stamp)?.bytes, [1, 2, 3])
+        XCTAssertEqual(cache.image(stamp)?.stamp, stamp)
+        XCTAssertEqual(cache.get(key(1))?.stamp, stamp, "the lookup names the entry get hands out")
+        XCTAssertNil(cache.lookup(key(2)))
+        XCTAssertEqual(drops.take(), [])
 
-        // Stored again: new bytes, nothing attached, and the old stamp takes nothing.
+        // Stored again: new bytes under a new stamp, the old one announced and naming nothing.
         cache.put(key(1), [4, 5])
-        guard case .image(let stored) = cache.lookup(key(1)) else { return XCTFail("the new bytes have nothing attached") }
-        XCTAssertEqual(stored.bytes, [4, 5])
-        XCTAssertFalse(cache.attach(Note("stale"), to: image.stamp))
-        XCTAssertNil(attached(cache, key(1)))
-        XCTAssertFalse(cache.attach(Note("none"), to: 0))
+        let stored = try XCTUnwrap(cache.lookup(key(1)))
+        XCTAssertNotEqual(stored, stamp)
+        XCTAssertEqual(drops.take(), [stamp])
+        XCTAssertNil(cache.image(stamp))
+        XCTAssertEqual(cache.image(stored)?.bytes, [4, 5])
 
-        // Evicted or dropped: the attachment goes with the entry, and its slot's next entry starts bare.
-        XCTAssertTrue(cache.attach(Note("two"), to: stored.stamp))
-        // (Used by the lookups above, it is spared by the first eviction and goes at a later one.)
-        for n in 2...9 { cache.put(key(n), [UInt8](repeating: 0, count: 300)) }
+        // Evicted: announced. (Used by the lookups above, 1 is spared by the first eviction and
+        // goes at a later one.)
+        for n in 2...9 { cache.put(key(n), [UInt8](repeating: UInt8(n), count: 300)) }
         XCTAssertNil(cache.lookup(key(1)))
-        XCTAssertEqual(cache.attachedCount, 0)
-        let kept = try XCTUnwrap(cache.get(key(9)))
-        XCTAssertTrue(cache.attach(Note("five"), to: kept.stamp))
+        let evicted = drops.take()
+        XCTAssertTrue(evicted.contains(stored))
+        XCTAssertEqual(evicted.count, 8 - cache.count + 1, "each entry that went, once")
+        XCTAssertTrue(evicted.allSatisfy { cache.image($0) == nil && !cache.holds($0) })
+
+        // A slot is reused by a later entry, under another stamp.
+        let held = (2...9).compactMap { cache.lookup(key($0)) }
+        XCTAssertEqual(held.count, cache.count)
+        XCTAssertEqual(Set(held.map(\.slot)).count, held.count, "no two entries held at once share a slot")
+        XCTAssertTrue(held.allSatisfy { $0.slot < 4 }, "slots are reused: a few for a few entries")
+        XCTAssertTrue(evicted.allSatisfy { !held.contains($0) })
+
+        // Dropped after a rescan: every entry of a version that went is announced.
         cache.retainVersions([])
-        XCTAssertEqual(cache.attachedCount, 0)
-        XCTAssertFalse(cache.attach(Note("gone"), to: kept.stamp))
+        XCTAssertEqual(Set(drops.take()), Set(held))
+        XCTAssertEqual(cache.count, 0)
     }
 
     func testTileKeysHashLikeTheyCompare() {

@@ -1,9 +1,10 @@
 import HTTP
+import Library
 import Synchronization
 
-/// The answers built from one cached tile or thumbnail, attached to its cache entry
-/// (`TileAnswers`) and dropped with it: a hit sends bytes encoded once instead of building a
-/// response.
+/// The answers built from one cached tile or thumbnail, kept by `TileAnswers` while the
+/// library holds the image and dropped with it: a hit sends bytes encoded once instead of
+/// building a response.
 ///
 /// `plain` is what `/photos/:id/tiles/…`, the thumbnail and DeepZoom answer. A IIIF answer
 /// carries Link headers naming the service's absolute URL and the request's caching, so the
@@ -14,6 +15,8 @@ final class CachedTileAnswers: Sendable {
     let bytes: [UInt8]
     /// The photo version the image is of.
     let version: String
+    /// The image they were made from (`TileAnswers` checks it on every read).
+    let stamp: ImageStamp
     private let iiif = Mutex<IIIFAnswer?>(nil)
 
     /// What a IIIF answer depends on besides the tile.
@@ -31,10 +34,11 @@ final class CachedTileAnswers: Sendable {
     /// once, so the usual request is settled by comparing two short strings.
     let versionQuery: String
 
-    init(plain: EncodedResponse, bytes: [UInt8], version: String) {
+    init(plain: EncodedResponse, bytes: [UInt8], version: String, stamp: ImageStamp) {
         self.plain = plain
         self.bytes = bytes
         self.version = version
+        self.stamp = stamp
         self.versionQuery = "v=" + version
     }
 

@@ -97,18 +97,18 @@ extension IIIFRoutes {
     /// from the photo's version, size and status alone with an answer encoded once per tile,
     /// origin and caching. Nil for everything else, which the full path answers.
     private func cachedTile(_ request: HTTPRequest, prefix: String) -> EncodedResponse? {
-        guard library.cache.keepsImages, !request.hasIfNoneMatch,
+        guard library.keepsImages, !request.hasIfNoneMatch,
               let id = PhotoPath.id(request.parameters), let info = library.imageInfo(id), info.status != .failed,
               let pyramid = info.pyramid(tileSize: tileSize),
               let resolved = try? resolve(request, width: info.width, height: info.height),
               let tile = Self.tile(for: resolved, in: pyramid),
-              let hit = library.cache.lookup(TileKey(version: info.version, tile: tile), countingHit: true) else { return nil }
+              let stamp = library.heldImage(TileKey(version: info.version, tile: tile)) else { return nil }
         let kept: CachedTileAnswers
-        switch hit {
-        case .attached(let attachment):
-            guard let found = answers.kept(attachment) else { return nil }
+        if let found = answers.kept(stamp) {
             kept = found
-        case .image(let image): kept = answers.answers(for: image, tile: tile)
+        } else {
+            guard let image = library.image(stamp) else { return nil }
+            kept = answers.answers(for: image, tile: tile)
         }
         let immutable = kept.isCurrent(request.queryString)
         // The answer depends on the Host only through the origin, so the header's value is the

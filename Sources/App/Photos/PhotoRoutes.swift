@@ -183,12 +183,11 @@ struct PhotoRoutes: Sendable {
         // A conditional request is settled by the version alone, before any bytes are looked at.
         if request.hasIfNoneMatch, let answer = try notModified(request, id: id, tile: tile) { return answer }
         switch library.lookupImage(photoID: id, tile: tile) {
-        case .attached(let attachment, let version):
-            if let kept = answers.kept(attachment) { return hit(kept, request, tile: tile) }
-            // Something else kept with the entry: its bytes, as for an entry with nothing attached.
-            guard let image = library.cachedImage(TileKey(version: version, tile: tile)) else { return try self.image(request, tile: tile) }
+        case .held(let stamp):
+            if let kept = answers.kept(stamp) { return hit(kept, request, tile: tile) }
+            // The image's first hit: its answers are made now and kept. Gone meanwhile: looked up again.
+            guard let image = library.image(stamp) else { return try self.image(request, tile: tile) }
             return hit(answers.answers(for: image, tile: tile), request, tile: tile)
-        case .hit(let image): return hit(answers.answers(for: image, tile: tile), request, tile: tile)
         case .miss(let photo, let miss): return missed(photo, miss, request, tile: tile)
         case .notFound(.noSuchPhoto): throw Self.noSuchPhoto(request)
         case .notFound(.failed(let photo)): throw Self.cannotBeShown(photo)
@@ -197,8 +196,9 @@ struct PhotoRoutes: Sendable {
     }
 
     /// An image in memory. The hot path is an unconditional request with the current `?v=`:
-    /// its answer depends on the image alone, so it is encoded on the entry's first hit and kept
-    /// with the entry (`TileAnswers`), and a hit spells, encodes and allocates nothing.
+    /// its answer depends on the image alone, so it is encoded on the image's first hit and kept
+    /// while the library holds the image (`TileAnswers`), and a hit spells, encodes and
+    /// allocates nothing.
     @inline(__always)
     private func hit(_ kept: CachedTileAnswers, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
         if kept.isCurrent(request.queryString) { return .encoded(kept.plain) }
@@ -231,7 +231,7 @@ struct PhotoRoutes: Sendable {
     private func missed(_ photo: Photo, _ miss: ImageMiss, _ request: HTTPRequest, tile: TileCoordinate?) -> Reply {
         let headers = Self.imageHeaders(etag: TileKey(version: photo.version, tile: tile).entityTag,
                                         cacheControl: caching.cacheControl(request, version: photo.version))
-        if !library.cache.keepsImages, case .built(let path) = miss {
+        if !library.keepsImages, case .built(let path) = miss {
             // No memory cache configured: the built pyramid is sent straight from disk (sendfile).
             return .response(HTTPResponse(headers: headers, body: .file(path: path)))
         }

@@ -47,7 +47,7 @@ public final class PhotoService: Sendable {
         self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database, store: store,
                                         renderer: renderer, logger: logger, metrics: metrics)
         self.caching = CachePolicy(private: AccessMode.resolve(configuration.access, host: configuration.host) == .private)
-        self.answers = TileAnswers(cache: library.cache, caching: caching)
+        self.answers = TileAnswers(library: library, caching: caching)
         self.tileSize = configuration.tileSize
         self.logger = logger
         self.metrics = metrics

@@ -5,11 +5,10 @@ import Imaging
 
 /// Where a tile or thumbnail lookup stands (`PhotoLibrary.lookupImage`).
 public enum ImageLookup: Sendable {
-    /// In memory, with what a caller attached to the entry (`TileCache.attach`) handed out in
-    /// place of its bytes; `version` is the photo version the entry is of.
-    case attached(any TileCacheAttachment, version: String)
-    /// In memory, with nothing attached: the bytes of the photo's current version.
-    case hit(CachedImage)
+    /// In memory, the image of the photo's current version, named by its stamp: what a caller
+    /// derived from its bytes and keeps by that stamp is still good; else `image(_:)` has the
+    /// bytes. Nothing is retained: a hot hit copies one number.
+    case held(ImageStamp)
     /// Not in memory: `image(of:tile:)` makes it, off the event loop; `ImageMiss` says how.
     /// Boxed, as is `notFound`: a photo's record is large, and a hit should not carry its room.
     indirect case miss(Photo, ImageMiss)
@@ -42,11 +41,8 @@ extension PhotoLibrary {
     public func lookupImage(photoID id: Int, tile: TileCoordinate?) -> ImageLookup {
         if let info = imageInfo(id), info.status != .failed,
            tile.map({ info.pyramid(tileSize: configuration.settings.tileSize)?.contains($0) ?? false }) ?? true,
-           let hit = cache.lookup(TileKey(version: info.version, tile: tile), countingHit: true) {
-            switch hit {
-            case .attached(let attachment): return .attached(attachment, version: info.version)
-            case .image(let image): return .hit(image)
-            }
+           let stamp = cache.lookup(TileKey(version: info.version, tile: tile), countingHit: true) {
+            return .held(stamp)
         }
         guard let photo = photo(id) else { return .notFound(.noSuchPhoto) }
         if photo.status == .failed { return .notFound(.failed(photo)) }
@@ -61,6 +57,34 @@ extension PhotoLibrary {
     /// A tile, thumbnail or rendition from memory, or nil; a hit is counted. Never blocks on I/O.
     public func cachedImage(_ key: TileKey) -> CachedImage? {
         cache.get(key, countingHit: true)
+    }
+
+    /// Whether images are kept in memory at all (`tileCacheMegabytes` above 0).
+    public var keepsImages: Bool { cache.keepsImages }
+
+    /// The stamp of the image of `key` in memory, or nil; a hit is counted, and nothing is
+    /// retained. Never blocks on I/O.
+    public func heldImage(_ key: TileKey) -> ImageStamp? {
+        cache.lookup(key, countingHit: true)
+    }
+
+    /// The image stamped `stamp`, while it is held (not evicted, dropped or stored again);
+    /// not counted again as a hit.
+    public func image(_ stamp: ImageStamp) -> CachedImage? {
+        cache.image(stamp)
+    }
+
+    /// Whether the image stamped `stamp` is still held.
+    public func holdsImage(_ stamp: ImageStamp) -> Bool {
+        cache.holds(stamp)
+    }
+
+    /// Calls `observer` with the stamp of every image in memory that goes from now on: evicted,
+    /// dropped because its photo changed or went (a rescan), or stored again. On the thread
+    /// that removed it, never under the library's locks; what a caller keeps by that stamp is
+    /// to go with it.
+    public func observeDroppedImages(_ observer: @escaping @Sendable (ImageStamp) -> Void) {
+        cache.onDrop(observer)
     }
 
     /// Adds the cache's hits to `photoscroll_tile_cache_hits_total` and updates the bytes

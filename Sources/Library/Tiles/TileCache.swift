@@ -88,21 +88,20 @@ public struct CachedImage: Sendable {
     /// The photo version the bytes are of (`TileKey.version`).
     public let version: String
     /// Names this one entry: an image stored again (re-rendered, or evicted and read back) gets
-    /// another stamp. What a caller derives from the bytes is kept with the entry under it
-    /// (`TileCache.attach`).
-    public let stamp: UInt64
+    /// another stamp.
+    public let stamp: ImageStamp
 }
 
-/// What a caller keeps with a cache entry (`TileCache.attach`): made from the entry's bytes,
-/// handed out by `TileCache.lookup` in their place, and gone with the entry.
-public typealias TileCacheAttachment = AnyObject & Sendable
+/// Names one image held in memory, without its bytes: what a hot lookup hands out. A stamp is
+/// never given to other bytes. `slot` is a small number that no other image held at the same
+/// time has, given again once the image goes: a caller keeps what it derives from an image in a
+/// flat table by `slot`, checks the stamp on every read, and is told when an image goes
+/// (`PhotoLibrary.observeDroppedImages`).
+public struct ImageStamp: Hashable, Sendable {
+    /// The slot index in the high half, a per-store generation in the low half; never 0.
+    let raw: UInt64
 
-/// A hit, as `TileCache.lookup` hands it out.
-public enum TileCacheHit: Sendable {
-    /// What was attached to the entry; its bytes are not handed out (nor retained) with it.
-    case attached(any TileCacheAttachment)
-    /// The entry has nothing attached: its image.
-    case image(CachedImage)
+    public var slot: Int { Int(truncatingIfNeeded: raw >> 32) }
 }
 
 /// The tile cache and its whole policy, in one place: what is kept, for how long, and what goes.
@@ -124,14 +123,17 @@ public enum TileCacheHit: Sendable {
 /// marks its entry as used, and only when the mark is not already there: a hot entry is read
 /// and never written, so the event loops looking it up do not pass its memory between them
 /// the way moving it to the front of a list on every hit would.
-public final class TileCache: Sendable {
+///
+/// Internal to the library: callers see it through `PhotoLibrary` (`lookupImage`,
+/// `heldImage`, `image(_:)`, `observeDroppedImages`). What they derive from an entry's bytes
+/// (App's encoded answers) they keep themselves, by the entry's `ImageStamp`, and drop when
+/// the entry goes: an entry that leaves is announced (`onDrop`) after the lock is released.
+final class TileCache: Sendable {
     private struct Node {
         var key: TileKey
         var bytes: [UInt8]
         /// Slot index in the high half, a per-store generation in the low half; 0 when free.
         var stamp: UInt64
-        /// What a caller made from the bytes (`attach`); dropped with them.
-        var attachment: (any TileCacheAttachment)?
         /// Used since the eviction scan last passed it.
         var referenced: Bool
         var previous: Int
@@ -151,6 +153,8 @@ public final class TileCache: Sendable {
         var hits = 0
         /// The low half of the next stamp; never 0.
         var generation: UInt32 = 0
+        /// Entries removed under the lock, announced once it is released (`announce`).
+        var dropped: [ImageStamp] = []
 
         /// The entry of `key`, marked as used; a hit counted when `counting`.
         @inline(__always)
@@ -163,7 +167,7 @@ public final class TileCache: Sendable {
 
         @inline(__always)
         func image(_ i: Int) -> CachedImage {
-            CachedImage(bytes: nodes[i].bytes, version: nodes[i].key.version, stamp: nodes[i].stamp)
+            CachedImage(bytes: nodes[i].bytes, version: nodes[i].key.version, stamp: ImageStamp(raw: nodes[i].stamp))
         }
 
         /// Evicts the oldest entry not used since the scan last passed it; used ones met on the
@@ -202,15 +206,22 @@ public final class TileCache: Sendable {
             bytes -= nodes[i].bytes.count
             index[nodes[i].key] = nil
             nodes[i].bytes = []
-            nodes[i].attachment = nil
+            dropped.append(ImageStamp(raw: nodes[i].stamp))
             nodes[i].stamp = 0
             free.append(i)
         }
 
         /// The slot of the entry stamped `stamp`, or nil when it is not held.
-        func slot(of stamp: UInt64) -> Int? {
-            let slot = Int(stamp >> 32)
-            return stamp != 0 && slot < nodes.count && nodes[slot].stamp == stamp ? slot : nil
+        func slot(of stamp: ImageStamp) -> Int? {
+            let slot = stamp.slot
+            return stamp.raw != 0 && slot < nodes.count && nodes[slot].stamp == stamp.raw ? slot : nil
+        }
+
+        /// The entries removed since the last call.
+        mutating func takeDropped() -> [ImageStamp] {
+            guard !dropped.isEmpty else { return [] }
+            defer { dropped = [] }
+            return dropped
         }
 
         mutating func nextStamp(slot: Int) -> UInt64 {
@@ -221,72 +232,75 @@ public final class TileCache: Sendable {
     }
 
     /// The most bytes kept; 0 keeps nothing.
-    public let capacity: Int
+    let capacity: Int
     private let state = Mutex(State())
     private let fills = SingleFlight<TileKey, [UInt8]>()
+    /// Told of every entry that goes (evicted, dropped or stored again), outside the lock.
+    private let dropObservers = Mutex<[@Sendable (ImageStamp) -> Void]>([])
 
-    public init(capacityBytes: Int) {
+    init(capacityBytes: Int) {
         self.capacity = max(0, capacityBytes)
     }
 
     /// Whether anything is kept at all (a cap above 0).
-    public var keepsImages: Bool { capacity > 0 }
+    var keepsImages: Bool { capacity > 0 }
 
     /// Whether an image of `byteCount` bytes is kept when stored: one that fits the cap alone.
-    public func admits(byteCount: Int) -> Bool { byteCount <= capacity && capacity > 0 }
+    func admits(byteCount: Int) -> Bool { byteCount <= capacity && capacity > 0 }
 
     /// Whether the image of `key` is kept when stored: as `admits(byteCount:)`, and a rendition
     /// only up to `capacity / 256` bytes.
-    public func admits(_ key: TileKey, byteCount: Int) -> Bool {
+    func admits(_ key: TileKey, byteCount: Int) -> Bool {
         admits(byteCount: byteCount) && (key.rendition == nil || byteCount <= capacity / 256)
     }
 
     /// Whether an image of `version` may stay while `current` are the versions in the catalog.
-    public static func outlives(_ version: String, current: Set<String>) -> Bool { current.contains(version) }
+    static func outlives(_ version: String, current: Set<String>) -> Bool { current.contains(version) }
 
     /// The cached image, marking it used. With `countingHit`, a hit is counted (see `takeHits`):
     /// under the lock the lookup holds anyway, rather than in a counter of its own that every
     /// hit from every loop would write.
-    public func get(_ key: TileKey, countingHit: Bool = false) -> CachedImage? {
+    func get(_ key: TileKey, countingHit: Bool = false) -> CachedImage? {
         state.withLock { state in
             state.use(key, counting: countingHit).map { state.image($0) }
         }
     }
 
-    /// The entry's attachment if it has one, else its image, marking it used; a hit is counted
-    /// when `countingHit`. One lock, and a hit with an attachment retains nothing else: the
-    /// bytes and the version stay where they are.
-    public func lookup(_ key: TileKey, countingHit: Bool = false) -> TileCacheHit? {
+    /// The stamp of the entry of `key`, marking it used; a hit is counted when `countingHit`.
+    /// One lock, and nothing retained: the bytes and the version stay where they are.
+    @inline(__always)
+    func lookup(_ key: TileKey, countingHit: Bool = false) -> ImageStamp? {
         state.withLock { state in
-            guard let i = state.use(key, counting: countingHit) else { return nil }
-            if let attachment = state.nodes[i].attachment { return .attached(attachment) }
-            return .image(state.image(i))
+            state.use(key, counting: countingHit).map { ImageStamp(raw: state.nodes[$0].stamp) }
         }
     }
 
-    /// Keeps `attachment` with the entry stamped `stamp`, for `lookup` to hand out until the
-    /// entry goes (evicted, dropped or stored again), replacing what was attached before.
-    /// False, keeping nothing, when that entry is gone already.
-    @discardableResult
-    public func attach(_ attachment: any TileCacheAttachment, to stamp: UInt64) -> Bool {
-        state.withLock { state in
-            guard let slot = state.slot(of: stamp) else { return false }
-            state.nodes[slot].attachment = attachment
-            return true
-        }
+    /// The image stamped `stamp` while it is held; neither counted nor marked used (the lookup
+    /// that handed out the stamp did both).
+    func image(_ stamp: ImageStamp) -> CachedImage? {
+        state.withLock { state in state.slot(of: stamp).map { state.image($0) } }
     }
 
-    /// Entries with something attached.
-    public var attachedCount: Int { state.withLock { $0.nodes.reduce(0) { $0 + ($1.attachment == nil ? 0 : 1) } } }
+    /// Calls `observer` with the stamp of every entry that goes from now on (evicted, dropped,
+    /// or stored again), on the thread that removed it, after the cache's lock is released.
+    func onDrop(_ observer: @escaping @Sendable (ImageStamp) -> Void) {
+        dropObservers.withLock { $0.append(observer) }
+    }
+
+    private func announce(_ dropped: [ImageStamp]) {
+        guard !dropped.isEmpty else { return }
+        let observers = dropObservers.withLock { $0 }
+        for stamp in dropped { for observer in observers { observer(stamp) } }
+    }
 
     /// Whether the entry stamped `stamp` is still held (not evicted, dropped or stored again).
-    public func holds(_ stamp: UInt64) -> Bool {
+    func holds(_ stamp: ImageStamp) -> Bool {
         state.withLock { $0.slot(of: stamp) != nil }
     }
 
     /// The bytes of `key`: from memory, else made by `load` and stored (when they fit). Callers
     /// filling the same missing key at once share one `load`. Blocks as long as `load` does.
-    public func fill(_ key: TileKey, _ load: () throws -> [UInt8]) throws -> [UInt8] {
+    func fill(_ key: TileKey, _ load: () throws -> [UInt8]) throws -> [UInt8] {
         try fills.run(key) { () throws -> [UInt8] in
             // Another caller may have finished this very image while we waited for the lock.
             if let image = get(key) { return image.bytes }
@@ -297,7 +311,7 @@ public final class TileCache: Sendable {
     }
 
     /// The hits counted since the last call.
-    public func takeHits() -> Int {
+    func takeHits() -> Int {
         state.withLock { state in
             defer { state.hits = 0 }
             return state.hits
@@ -305,32 +319,36 @@ public final class TileCache: Sendable {
     }
 
     /// Stores bytes, evicting (oldest unused first) until the cap holds. Not admitted: not kept.
-    public func put(_ key: TileKey, _ bytes: [UInt8]) {
+    func put(_ key: TileKey, _ bytes: [UInt8]) {
         guard admits(key, byteCount: bytes.count) else { return }
-        state.withLock { state in
+        let dropped = state.withLock { state -> [ImageStamp] in
             if let existing = state.index[key] { state.remove(existing) }
             while state.bytes + bytes.count > capacity, state.tail >= 0 {
                 state.evictOne()
             }
             let i = state.free.popLast() ?? state.nodes.count
-            let node = Node(key: key, bytes: bytes, stamp: state.nextStamp(slot: i), attachment: nil, referenced: false, previous: -1, next: -1)
+            let node = Node(key: key, bytes: bytes, stamp: state.nextStamp(slot: i), referenced: false, previous: -1, next: -1)
             if i < state.nodes.count { state.nodes[i] = node } else { state.nodes.append(node) }
             state.index[key] = i
             state.pushFront(i)
             state.bytes += bytes.count
+            return state.takeDropped()
         }
+        announce(dropped)
     }
 
     /// Drops every entry whose version is not in `versions` (files changed or went away).
-    public func retainVersions(_ versions: Set<String>) {
-        state.withLock { state in
+    func retainVersions(_ versions: Set<String>) {
+        let dropped = state.withLock { state -> [ImageStamp] in
             for (key, i) in state.index where !Self.outlives(key.version, current: versions) { state.remove(i) }
+            return state.takeDropped()
         }
+        announce(dropped)
     }
 
     /// Bytes held now.
-    public var bytes: Int { state.withLock { $0.bytes } }
+    var bytes: Int { state.withLock { $0.bytes } }
 
     /// Entries held now.
-    public var count: Int { state.withLock { $0.index.count } }
+    var count: Int { state.withLock { $0.index.count } }
 }
