@@ -66,13 +66,13 @@ public final class Application: Sendable {
                                  logger: logger.labeled("library"), metrics: metrics)
             }
             self.photos = photos
-            let catalog = photos.library.catalog
+            let library = photos.library
             do {
                 self.comments = try CommentService(configuration: configuration, database: databases.comments,
                                                    logger: logger.labeled("comments"), metrics: metrics,
                                                    photoExists: { photos.photoExists($0) },
                                                    identity: { id in
-                                                       catalog.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
+                                                       library.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
                                                    })
             } catch {
                 photos.stop()
@@ -85,8 +85,8 @@ public final class Application: Sendable {
         // Before anything is served: comments must still sit under the photos they were written for.
         do {
             if let map = comments.store as? any PhotoIdentityMap {
-                let catalog = photos.library.catalog
-                try PhotoIdentityCheck.verify(map, row: catalog.entry)
+                let library = photos.library
+                try PhotoIdentityCheck.verify(map, row: { library.entry($0) })
             }
             let photos = self.photos
             let store = try AccessStore(database: databases.access,

@@ -13,7 +13,7 @@ import Synchronization
 /// changes, examines and builds what needs it, and rescans in full every `rescanSeconds`.
 public final class PhotoLibrary: Sendable, MetricsCollector {
     public let configuration: LibraryConfiguration
-    public let catalog: PhotoCatalog
+    let catalog: PhotoCatalog
     let cache: TileCache
     let renderer: any PhotoRendering
     let logger: Logger
@@ -146,7 +146,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     public var health: LibraryHealth { catalog.health }
 
     /// Whether the folder is watched for changes (false: timed full rescans only).
-    public var isWatching: Bool { loop.withLock { $0.watcher != nil } }
+    var isWatching: Bool { loop.withLock { $0.watcher != nil } }
 
     /// Why changes to the folder are found by rescans although watching was asked for, in a
     /// sentence for /readyz; nil while it is watched (or watching is off by configuration).

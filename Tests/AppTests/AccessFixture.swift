@@ -3,7 +3,7 @@ import Foundation
 @testable import App
 @testable import HTTP
 import Imaging
-import Library
+@testable import Library
 import Observability
 import Synchronization
 import XCTest

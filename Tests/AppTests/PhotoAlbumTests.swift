@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import Imaging
-import Library
+@testable import Library
 import Observability
 import TestSupport
 import XCTest
@@ -47,7 +47,7 @@ final class PhotoAlbumTests: XCTestCase {
         library.refresh()
         let events = PhotoLiveEvents(library: library, tileSize: 256, commentCount: { _ in 0 }, metrics: MetricsRegistry())
         let routes = PhotoRoutes(library: library, tileSize: 256, commentCount: { _ in 0 }, logger: .disabled,
-                                 summary: PhotoSummary(catalog: library.catalog), events: events,
+                                 summary: PhotoSummary(library: library), events: events,
                                  answers: TileAnswers(library: library), showLocation: showLocation)
         var router = Router()
         routes.register(on: &router)

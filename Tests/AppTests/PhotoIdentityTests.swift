@@ -2,7 +2,7 @@ import Comments
 import Foundation
 import HTTP
 import Imaging
-import Library
+@testable import Library
 import Observability
 import XCTest
 @testable import App

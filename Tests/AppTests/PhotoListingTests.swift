@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import Imaging
-import Library
+@testable import Library
 import Observability
 import TestSupport
 import XCTest
@@ -57,7 +57,7 @@ final class PhotoListingTests: XCTestCase {
         let events = PhotoLiveEvents(library: library, tileSize: 256, commentCount: { $0 == 2 ? 5 : 0 }, metrics: MetricsRegistry(),
                                      batchSeconds: 0.05, maxRecords: 50)
         let routes = PhotoRoutes(library: library, tileSize: 256, commentCount: { $0 == 2 ? 5 : 0 }, logger: .disabled,
-                                 summary: PhotoSummary(catalog: library.catalog), events: events, answers: TileAnswers(library: library))
+                                 summary: PhotoSummary(library: library), events: events, answers: TileAnswers(library: library))
         var router = Router()
         routes.register(on: &router)
         addTeardownBlock {

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+@testable import Library
 import Observability
 import SQL
 import SQLTesting

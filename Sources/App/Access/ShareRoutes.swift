@@ -98,7 +98,7 @@ struct ShareRoutes: Sendable {
         let target: Share.Target
         switch (body.album, body.photo) {
         case (let album?, nil):
-            guard library.catalog.album(album) != nil else { throw HTTPError(.badRequest, "There is no album \(album) to share.") }
+            guard library.album(album) != nil else { throw HTTPError(.badRequest, "There is no album \(album) to share.") }
             target = .album(album)
         case (nil, let photo?):
             guard library.photo(photo) != nil else { throw HTTPError(.badRequest, "There is no photo \(photo) to share.") }
@@ -181,7 +181,7 @@ struct ShareRoutes: Sendable {
         let share = try sharedLink(request)
         let unlocked = try !share.hasPassword || control.unlocked(share, request)
         var album: Description.AlbumPart?
-        if case .album(let id) = share.target, let found = library.catalog.album(id) {
+        if case .album(let id) = share.target, let found = library.album(id) {
             album = Description.AlbumPart(id: found.id, title: found.title, count: found.count)
         }
         return try HTTPResponse.json(Description(share: share, unlocked: unlocked, base: "/s/" + share.token, album: album),

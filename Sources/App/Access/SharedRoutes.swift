@@ -84,7 +84,7 @@ struct SharedRoutes: Sendable {
             contains: { control.isShared($0, target) },
             total: {
                 switch target {
-                case .album(let id): library.catalog.album(id)?.count ?? 0
+                case .album(let id): library.album(id)?.count ?? 0
                 case .photo(let id): library.photo(id) == nil ? 0 : 1
                 }
             }))

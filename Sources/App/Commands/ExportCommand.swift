@@ -26,7 +26,7 @@ public struct ExportCommand: Sendable, Equatable {
                 throw ConfigurationError("There is no photo with id \(id). 'curl …/photos' lists them.")
             }
             chosen = found
-        } else if library.catalog.folder.relativePath(of: photo) == nil {
+        } else if library.folder.relativePath(of: photo) == nil {
             return try exportOutside(photo, configuration: configuration, library: library, outputDirectory: outputDirectory)
         } else {
             chosen = try IngestCommand.select([photo], in: library)[0]
@@ -40,7 +40,7 @@ public struct ExportCommand: Sendable, Equatable {
             return 1
         }
         guard let pyramid = chosen.pyramid(tileSize: configuration.tileSize) else { return 1 }
-        let export = PyramidExport(pyramid: pyramid, source: library.catalog.pyramidDirectory(chosen.version), name: chosen.title)
+        let export = PyramidExport(pyramid: pyramid, source: library.pyramidDirectory(chosen.version), name: chosen.title)
         let tiles = try export.write(to: outputDirectory)
         print("exported \(chosen.relativePath): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory) (info.json, \(chosen.title).dzi)")
         return 0

@@ -51,8 +51,8 @@ public struct IngestCommand: Sendable, Equatable {
                     continue
                 }
                 shared.lock.withLock { shared.progress.show(done: shared.done, name: photo.relativePath) }
-                if photo.status == .processing, library.catalog.entry(photo.id)?.hashed == false {
-                    photo = library.catalog.examine(photo.id) ?? photo
+                if photo.status == .processing, library.entry(photo.id)?.hashed == false {
+                    photo = library.examine(photo.id) ?? photo
                 }
                 var failure: String?
                 var outcome: PhotoLibrary.ClaimedBuild?
@@ -86,12 +86,12 @@ public struct IngestCommand: Sendable, Equatable {
     /// The photos named on the command line (all of them when none are), each inside the photos folder.
     static func select(_ paths: [String], in library: PhotoLibrary) throws -> [Photo] {
         guard !paths.isEmpty else { return library.photos }
-        let folder = library.catalog.folder
+        let folder = library.folder
         return try paths.map { path in
             guard let relative = folder.relativePath(of: path) else {
                 throw ConfigurationError("\(path) is not inside the photos folder \(folder.root). Copy it there, or pass --photos.")
             }
-            guard let photo = library.catalog.photo(relativePath: relative) else {
+            guard let photo = library.photo(relativePath: relative) else {
                 throw ConfigurationError("\(path) is not a photo PhotoScroll reads (by extension: \(PhotoFolder.extensions.sorted().joined(separator: ", "))).")
             }
             return photo

@@ -17,7 +17,7 @@ enum OfflineLibrary {
             DemoLibrary(directory: settings.photosDirectory, logger: logger).make()
         }
         let library = try PhotoLibrary(configuration: settings, database: databases?.catalog, logger: logger, metrics: MetricsRegistry())
-        try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: examines))
+        try library.scanOffline(examines: examines)
         return library
     }
 }

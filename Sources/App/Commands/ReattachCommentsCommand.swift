@@ -92,9 +92,8 @@ public struct ReattachCommentsCommand: Sendable, Equatable {
         let recorded = try store.photoIdentities()
         let commented = Set(try store.photosWithComments())
         let unrecorded = commented.subtracting(recorded.map(\.photoID))
-        let catalog = library.catalog
-        let plan = Self.plan(recorded: recorded, catalog: catalog.entries) { row in
-            try? ContentHash.file(catalog.source(of: row), alsoLegacy: true).legacy
+        let plan = Self.plan(recorded: recorded, catalog: library.entries) { row in
+            try? ContentHash.file(library.source(of: row), alsoLegacy: true).legacy
         }
         // Comments written before identities were kept stay under their ids, unless another
         // photo's comments move there: then nobody can tell which photo they were about, and

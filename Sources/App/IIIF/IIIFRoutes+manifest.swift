@@ -11,7 +11,7 @@ extension IIIFRoutes {
         let photos: [Photo]
         switch view?.scope ?? .library {
         case .library: photos = library.photos
-        case .album(let id): photos = (library.catalog.ordered(.id, scope: .album(id))?.photos ?? [])
+        case .album(let id): photos = (library.ordered(.id, scope: .album(id))?.photos ?? [])
         case .photo(let id): photos = library.photo(id).map { [$0] } ?? []
         }
         let canvases = photos.filter { $0.status == .ready }.compactMap { canvas($0, origin: origin + prefix) }

@@ -111,7 +111,7 @@ struct ManageRoutes: Sendable {
     }
 
     private func album(_ request: HTTPRequest) throws -> Album {
-        guard let id = request.parameters["id"].flatMap(Int.init), let album = library.catalog.album(id) else {
+        guard let id = request.parameters["id"].flatMap(Int.init), let album = library.album(id) else {
             throw HTTPError(.notFound, "There is no album at \(request.path).")
         }
         return album
@@ -130,14 +130,14 @@ struct ManageRoutes: Sendable {
         // The folder's photos are the same files under a new path: they keep their ids, and the
         // album keeps its id (its photos are now in the new folder).
         library.rescanNow(ScanScope(trees: [newPath], goneTrees: [album.path]))
-        let renamed = library.catalog.albums().first { $0.path == newPath }
+        let renamed = library.albums().first { $0.path == newPath }
         logger.info("album renamed", [("from", album.path), ("to", newPath)])
         return try HTTPResponse.json(AlbumPlace(id: renamed?.id, path: newPath))
     }
 
     private func deleteAlbum(_ request: HTTPRequest) throws -> HTTPResponse {
         let album = try album(request)
-        let ids = library.catalog.photos.filter { PhotoFolder.parent(of: $0.relativePath) == album.path }.map(\.id)
+        let ids = library.photos.filter { PhotoFolder.parent(of: $0.relativePath) == album.path }.map(\.id)
         let answer = try trash(ids)
         library.writer.removeFolderIfEmpty(album.path)
         return answer
@@ -150,7 +150,7 @@ struct ManageRoutes: Sendable {
         guard body.ids.count <= 10_000 else { throw HTTPError(.contentTooLarge, "At most 10000 photos at once.") }
         let folder: String
         if let id = body.album {
-            guard let album = library.catalog.album(id) else { throw HTTPError(.notFound, "There is no album \(id).") }
+            guard let album = library.album(id) else { throw HTTPError(.notFound, "There is no album \(id).") }
             folder = album.path
         } else if let path = body.folder {
             do { _ = try PhotoFolderWriter.components(path) } catch { throw HTTPError(.badRequest, error.description) }

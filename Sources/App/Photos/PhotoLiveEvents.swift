@@ -73,7 +73,7 @@ final class PhotoLiveEvents: Sendable {
             timer.resume()
             heartbeat = timer
         }
-        library.catalog.observe { [weak self] change in self?.record(change) }
+        library.observeChanges { [weak self] change in self?.record(change) }
     }
 
     /// Open streams.
@@ -101,7 +101,7 @@ final class PhotoLiveEvents: Sendable {
         }
         gauge.add(1)
         stream.onClose { [weak self] in self?.remove(key) }
-        let total = shared.map { $0.total() } ?? library.catalog.count
+        let total = shared.map { $0.total() } ?? library.count
         stream.write(Array("retry: 2000\n\nevent: hello\ndata: \(Self.data(Total(total: total)))\n\n".utf8))
         if stream.isClosed { remove(key) }
     }
@@ -134,7 +134,7 @@ final class PhotoLiveEvents: Sendable {
         }
         guard !pending.isEmpty else { return }
         tellShared(pending)
-        let total = library.catalog.count
+        let total = library.count
         let records = pending.values.filter { $0 != .removed }.count
         if records > maxRecords {
             broadcast("event: reset\ndata: \(Self.data(Total(total: total)))\n\n")

@@ -14,13 +14,13 @@ extension PhotoRoutes {
 
     /// `{"albums":[Album…]}`, by folder name.
     func albums(_ request: HTTPRequest) throws -> HTTPResponse {
-        try json(AlbumList(albums: library.catalog.albums().map(AlbumRecord.init)), request)
+        try json(AlbumList(albums: library.albums().map(AlbumRecord.init)), request)
     }
 
     /// The album's members, then a page of its photos as `GET /photos` pages the library.
     func album(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try albumID(request)
-        guard let album = library.catalog.album(id) else { throw HTTPError(.notFound, "There is no album at \(request.path).") }
+        guard let album = library.album(id) else { throw HTTPError(.notFound, "There is no album at \(request.path).") }
         return try listResponse(request, scope: .album(id), base: "/albums/\(id)", album: album, view: libraryView)
     }
 

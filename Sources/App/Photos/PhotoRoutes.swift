@@ -77,7 +77,7 @@ struct PhotoRoutes: Sendable {
         let order = try Self.order(request)
         let found: (photos: [Photo], total: Int, more: Bool)?
         if let scope {
-            found = library.catalog.page(after: after, limit: limit, order: order, scope: scope)
+            found = library.page(after: after, limit: limit, order: order, scope: scope)
         } else if case .photo(let id) = view.scope, let photo = library.photo(id) {
             found = (after == nil ? [photo] : [], 1, false)
         } else {
@@ -90,7 +90,7 @@ struct PhotoRoutes: Sendable {
         let next = page.more ? page.photos.last.map { "\(base)?after=\($0.id)&limit=\(limit)\(orderQuery)" } : nil
         // During a first ingest most photos are listed but not examined yet: their headers are read
         // now, so every record on the page has its size.
-        let photos = library.catalog.probeSizes(page.photos)
+        let photos = library.probeSizes(page.photos)
         let options = view.options, showsComments = view.comments
         let records = PhotoPage(photos: photos.map { PhotoRecord($0, tileSize: tileSize, commentCount: showsComments ? commentCount($0.id) : 0,
                                                                  options: options) },
@@ -120,7 +120,7 @@ struct PhotoRoutes: Sendable {
         library.prepareForViewing(photo.id)
         let place: (photo: Photo, position: Int, previous: Int?, next: Int?)?
         if let scope = view.listScope {
-            place = library.catalog.neighbours(of: photo.id, order: order, scope: scope)
+            place = library.neighbours(of: photo.id, order: order, scope: scope)
         } else {
             place = (photo, 0, nil, nil)
         }

@@ -78,7 +78,7 @@ public final class PhotoService: Sendable {
     public func photoExists(_ id: Int) -> Bool { library.photo(id) != nil }
 
     /// Number of photos in the catalog.
-    public var count: Int { library.catalog.count }
+    public var count: Int { library.count }
 
     /// Registers GET /photos, /photos/summary, /photos/events, /photos/:id, thumbnails, tiles,
     /// DeepZoom, and the IIIF image service and manifests. `commentCount` gives each photo's count.
@@ -93,7 +93,7 @@ public final class PhotoService: Sendable {
                                      cacheControl: caching.revalidate)
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
-                                 summary: PhotoSummary(catalog: library.catalog), events: events, answers: answers,
+                                 summary: PhotoSummary(library: library), events: events, answers: answers,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
                                  downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching)
         routes.register(on: &router)
@@ -110,7 +110,7 @@ public final class PhotoService: Sendable {
     func isShared(_ id: Int, _ target: Share.Target) -> Bool {
         switch target {
         case .photo(let shared): id == shared && library.photo(id) != nil
-        case .album(let album): library.catalog.albumID(ofPhoto: id) == album
+        case .album(let album): library.albumID(ofPhoto: id) == album
         }
     }
 

@@ -20,21 +20,21 @@ final class PhotoSummary: Sendable {
     /// Lists whose summaries are kept at once (the library in each order, and recent albums).
     static let kept = 16
 
-    private let catalog: PhotoCatalog
+    private let library: PhotoLibrary
     private let built = Mutex<[String: Built]>([:])
 
-    init(catalog: PhotoCatalog) { self.catalog = catalog }
+    init(library: PhotoLibrary) { self.library = library }
 
     /// The summary of a list as it is now; nil for an album without photos.
     func current(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) throws -> Built? {
-        let generation = catalog.generation
+        let generation = library.generation
         let key: String
         switch scope {
         case .library: key = order.rawValue
         case .album(let id): key = "\(id)/\(order.rawValue)"
         }
         if let cached = built.withLock({ $0[key] }), cached.generation == generation { return cached }
-        guard let snapshot = catalog.ordered(order, scope: scope) else { return nil }
+        guard let snapshot = library.ordered(order, scope: scope) else { return nil }
         let body = try JSONWriter.bytes(Self.body(snapshot.photos))
         let fresh = Built(generation: snapshot.generation, body: body, etag: "\"s" + ContentHash.hex(of: body) + "\"")
         built.withLock { built in

@@ -97,7 +97,7 @@ struct UploadRoutes: Sendable {
               share.upload, share.isLive(at: control.wallNow()), case .album(let album) = share.target else {
             throw HTTPError(.notFound, "Photos cannot be added through this link.", headers: TusProtocol.commonHeaders)
         }
-        guard let folder = service.library.catalog.album(album)?.path else {
+        guard let folder = service.library.album(album)?.path else {
             throw HTTPError(.notFound, "The shared album is gone: photos cannot be added to it.", headers: TusProtocol.commonHeaders)
         }
         return Place(prefix: "/s/" + share.token, link: UploadLink(share: share.id, folder: folder))
@@ -198,7 +198,7 @@ struct UploadRoutes: Sendable {
                 claim.release()
                 var headers = TusProtocol.headers(["Upload-Offset": String(current)])
                 if let path = record.photoPath {
-                    Self.describe(UploadOutcome(path: path, photoID: service.library.catalog.photo(relativePath: path)?.id,
+                    Self.describe(UploadOutcome(path: path, photoID: service.library.photo(relativePath: path)?.id,
                                                 duplicate: record.duplicate), prefix: place.prefix, into: &headers)
                 }
                 return .response(HTTPResponse(status: .noContent, headers: headers))
@@ -231,7 +231,7 @@ struct UploadRoutes: Sendable {
         if record.state == .receiving { headers.add("Upload-Expires", service.expiryDate(record)) }
         // A link's holder is told the photo, not where the library keeps it.
         let photo = record.photoPath.map { path in
-            UploadStatus.PhotoPlace(id: service.library.catalog.photo(relativePath: path)?.id, path: place.link == nil ? path : nil)
+            UploadStatus.PhotoPlace(id: service.library.photo(relativePath: path)?.id, path: place.link == nil ? path : nil)
         }
         if let photo, let path = record.photoPath {
             Self.describe(UploadOutcome(path: path, photoID: photo.id, duplicate: record.duplicate), prefix: place.prefix, into: &headers)

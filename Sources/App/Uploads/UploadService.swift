@@ -101,7 +101,7 @@ final class UploadService: Sendable {
     /// folder, made when missing) in the metadata; nil for the dated uploads folder.
     func destinationFolder(_ metadata: UploadMetadata) throws -> String? {
         if let text = metadata.text("album") {
-            guard let id = Int(text), let album = library.catalog.album(id) else {
+            guard let id = Int(text), let album = library.album(id) else {
                 throw HTTPError(.badRequest, "There is no album \(text.prefix(20)) to upload into.")
             }
             return album.path
@@ -219,9 +219,9 @@ final class UploadService: Sendable {
         func counts(_ path: String) -> Bool { folder.map { Self.folder(of: path) == $0 } ?? true }
         if let photo = library.photo(withContent: hashes, size: size), counts(photo.relativePath) { return (photo.relativePath, photo.id) }
         for upload in try store.completed(contentHash: hashes.xxh3) {
-            guard let path = upload.photoPath, counts(path), library.catalog.folder.fingerprint(path)?.size == size else { continue }
-            guard (try? ContentHash.file(library.catalog.folder.source(path, expected: nil)))?.xxh3 == hashes.xxh3 else { continue }
-            return (path, library.catalog.photo(relativePath: path)?.id)
+            guard let path = upload.photoPath, counts(path), library.folder.fingerprint(path)?.size == size else { continue }
+            guard (try? ContentHash.file(library.folder.source(path, expected: nil)))?.xxh3 == hashes.xxh3 else { continue }
+            return (path, library.photo(relativePath: path)?.id)
         }
         return nil
     }

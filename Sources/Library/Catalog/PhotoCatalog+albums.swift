@@ -155,7 +155,7 @@ extension PhotoCatalog {
     }
 
     /// Every album with photos, by folder name (numbers as numbers).
-    public func albums() -> [Album] {
+    func albums() -> [Album] {
         let identity = albumIdentity.withLock { $0 }
         let snapshot = AlbumIdentity.Snapshot(version: identity.version, idOf: identity.idOf)
         return state.withLock { state in
@@ -171,10 +171,10 @@ extension PhotoCatalog {
     }
 
     /// One album with photos, or nil.
-    public func album(_ id: Int) -> Album? { albums().first { $0.id == id } }
+    func album(_ id: Int) -> Album? { albums().first { $0.id == id } }
 
     /// The album a listed photo is directly in; nil for a photo in the root folder or not listed.
-    public func albumID(ofPhoto id: Int) -> Int? {
+    func albumID(ofPhoto id: Int) -> Int? {
         guard let folder = state.withLock({ state in Self.position(of: id, in: state).map { state.photos[$0].folder } }),
               !folder.isEmpty else { return nil }
         let name = String(folder)

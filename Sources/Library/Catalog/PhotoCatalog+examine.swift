@@ -81,7 +81,7 @@ extension PhotoCatalog {
     /// Reads the headers of examined photos stored before their details were kept (a catalog
     /// from an older version): a few kilobytes a photo, no pyramid rebuilt. Returns how many.
     @discardableResult
-    public func readMissingHeaders(batch: Int = 64, isStopped: () -> Bool = { false }) -> Int {
+    func readMissingHeaders(batch: Int = 64, isStopped: () -> Bool = { false }) -> Int {
         guard readingHeaders.try() else { return 0 }
         defer { readingHeaders.unlock() }
         let wanted = state.withLock { state in
@@ -126,7 +126,7 @@ extension PhotoCatalog {
     /// Waits until no pass of `readMissingHeaders` runs, or until `deadline`; true when none does.
     /// A pass told to stop ends after its batch; waiting for it before the store closes keeps it
     /// from writing to a closed store (what it has not stored is read again at the next start).
-    public func waitForHeaderPass(until deadline: ContinuousClock.Instant) -> Bool {
+    func waitForHeaderPass(until deadline: ContinuousClock.Instant) -> Bool {
         let left = ContinuousClock.now.duration(to: deadline)
         let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
         guard readingHeaders.lock(before: Date(timeIntervalSinceNow: max(0, seconds))) else { return false }
@@ -141,7 +141,7 @@ extension PhotoCatalog {
     /// Concurrent callers for one photo (the tiles of a fitted view asked at once, and the
     /// ingest's first stage) share one examination: the file is hashed and its header read once.
     @discardableResult
-    public func examine(_ id: Int) -> Photo? {
+    func examine(_ id: Int) -> Photo? {
         guard let entry = entry(id), entry.present else { return nil }
         guard !entry.hashed else { return photo(id) }
         return (try? examinations.run(id) { examineNow(id) }) ?? nil
@@ -177,7 +177,7 @@ extension PhotoCatalog {
     /// Reads the headers of listed photos not examined yet whose size is not known, so that a page
     /// of them says how large each is: a header is a few kilobytes, while the hash, which reads the
     /// whole file, waits for the build. Returns the photos as they are now.
-    public func probeSizes(_ photos: [Photo]) -> [Photo] {
+    func probeSizes(_ photos: [Photo]) -> [Photo] {
         let wanted = state.withLock { state in
             photos.compactMap { photo -> CatalogEntry? in
                 guard photo.width == 0, let entry = state.entries[photo.id], entry.present, !entry.hashed, entry.width == 0 else { return nil }
@@ -214,7 +214,7 @@ extension PhotoCatalog {
 
     /// The file of a listed photo, to read: opened beneath the photos folder at every read, and
     /// only while it is the file the scan listed (see `PhotoFolder.openPhoto`).
-    public func source(of photo: Photo) -> PhotoSource {
+    func source(of photo: Photo) -> PhotoSource {
         guard let entry = entry(photo.id), entry.present else {
             return PhotoSource(name: photo.relativePath) {
                 throw ImagingError.io("\(photo.relativePath) is no longer in the photos folder")
@@ -224,10 +224,10 @@ extension PhotoCatalog {
     }
 
     /// The file of a catalog row, as it was when the row was last brought up to date.
-    public func source(of entry: CatalogEntry) -> PhotoSource { folder.source(entry.path, expected: entry.fingerprint) }
+    func source(of entry: CatalogEntry) -> PhotoSource { folder.source(entry.path, expected: entry.fingerprint) }
 
     /// Records that a version's pyramid is complete on disk.
-    public func markBuilt(_ version: String) {
+    func markBuilt(_ version: String) {
         let ids = state.withLock { state -> [Int] in
             state.built.insert(version)
             let ids = state.byVersion.ids(version)
@@ -239,7 +239,7 @@ extension PhotoCatalog {
 
     /// Records that a version's pyramid is not (or no longer) on disk: its photos are processing
     /// again, and want a build.
-    public func markMissing(_ version: String) -> [Int] {
+    func markMissing(_ version: String) -> [Int] {
         let ids = state.withLock { state -> [Int] in
             guard state.built.remove(version) != nil else { return [] }
             let ids = state.byVersion.ids(version)
@@ -251,7 +251,7 @@ extension PhotoCatalog {
     }
 
     /// Records that a photo cannot be shown in this version and why; persisted unless told otherwise.
-    public func markFailed(id: Int, version: String, error: String, persist: Bool = true) {
+    func markFailed(id: Int, version: String, error: String, persist: Bool = true) {
         writing.lock()
         defer { writing.unlock() }
         let entry = state.withLock { state -> CatalogEntry? in

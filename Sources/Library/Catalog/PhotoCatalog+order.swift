@@ -64,7 +64,7 @@ extension PhotoCatalog {
     /// Up to `limit` photos of a list after the one with id `after` (from the start when nil),
     /// with the list's total and whether more follow; nil when the album has no photos.
     /// `after` need not be in the list any more: the page starts where it would be.
-    public func page(after: Int?, limit: Int, order: PhotoOrder = .taken, scope: PhotoScope = .library)
+    func page(after: Int?, limit: Int, order: PhotoOrder = .taken, scope: PhotoScope = .library)
         -> (photos: [Photo], total: Int, more: Bool)? {
         if scope == .library && order == .id {
             // The published list is in id order already.
@@ -104,7 +104,7 @@ extension PhotoCatalog {
 
     /// A listed photo with its place in a list: position (0-based) and the ids before and after
     /// it; nil when the photo is not in that list.
-    public func neighbours(of id: Int, order: PhotoOrder = .taken, scope: PhotoScope = .library)
+    func neighbours(of id: Int, order: PhotoOrder = .taken, scope: PhotoScope = .library)
         -> (photo: Photo, position: Int, previous: Int?, next: Int?)? {
         if scope == .library && order == .id {
             return state.withLock { state in
@@ -134,7 +134,7 @@ extension PhotoCatalog {
 
     /// Every photo of a list in its order, with the generation it belongs to; nil for an album
     /// without photos.
-    public func ordered(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) -> (generation: Int, photos: [Photo])? {
+    func ordered(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) -> (generation: Int, photos: [Photo])? {
         let identity = albumSnapshot()
         return state.withLock { state in
             guard let list = Self.positions(scope, order, in: &state, identity: identity) else { return nil }

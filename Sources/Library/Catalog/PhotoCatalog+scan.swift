@@ -3,23 +3,23 @@ import Foundation
 
 extension PhotoCatalog {
     /// How a scan treats what it finds.
-    public struct ScanOptions: Sendable {
+    struct ScanOptions: Sendable {
         /// Whether new and changed files are examined (hashed, header read) during the scan,
         /// or only listed and left for the background.
-        public var examines: Bool
+        var examines: Bool
         /// A new or changed file modified less than this long ago may still be being written: it
         /// is left for a later look (`ScanResult.unsettled`). 0 takes every file as it is.
-        public var settleNanoseconds: Int
+        var settleNanoseconds: Int
         /// Files known to be whole (the watcher saw them closed after writing, or moved in):
         /// taken at once, however recently modified.
-        public var settledFiles: Set<String> = []
+        var settledFiles: Set<String> = []
         /// How long a photo whose folder cannot be reached stays listed (the photos folder's own
         /// photos stay for as long as it takes).
-        public var graceNanoseconds: Int
+        var graceNanoseconds: Int
         /// The time of the scan, in nanoseconds since the epoch.
-        public var now: Int
+        var now: Int
 
-        public init(examines: Bool = true, settleNanoseconds: Int = 0, graceNanoseconds: Int = 86_400 * 1_000_000_000,
+        init(examines: Bool = true, settleNanoseconds: Int = 0, graceNanoseconds: Int = 86_400 * 1_000_000_000,
                     now: Int = PhotoCatalog.wallClock()) {
             self.examines = examines
             self.settleNanoseconds = settleNanoseconds
@@ -29,37 +29,37 @@ extension PhotoCatalog {
     }
 
     /// What one scan changed.
-    public struct ScanResult: Sendable {
-        public var added: [Int] = []
-        public var changed: [Int] = []
-        public var removed: [Int] = []
+    struct ScanResult: Sendable {
+        var added: [Int] = []
+        var changed: [Int] = []
+        var removed: [Int] = []
         /// Photos found elsewhere with the same bytes, which kept their ids (also in `changed`).
-        public var moved: [Int] = []
+        var moved: [Int] = []
         /// Listed photos that need examining or building now.
-        public var pending: [Int] = []
+        var pending: [Int] = []
         /// Folders holding files still being written, and when the last of them will have been
         /// still for long enough (nanoseconds since the epoch).
-        public var unsettled: Set<String> = []
-        public var settlesAt: Int?
+        var unsettled: Set<String> = []
+        var settlesAt: Int?
         /// Files looked at and `stat` calls made.
-        public var files = 0
-        public var stats = 0
+        var files = 0
+        var stats = 0
         /// What the walk passed over (links out, loops, FIFOs…), by reason.
-        public var skipped: [FolderListing.Skipped: Int] = [:]
+        var skipped: [FolderListing.Skipped: Int] = [:]
 
         /// `skipped` as one line for the log, or nil.
-        public var skippedSummary: String? {
+        var skippedSummary: String? {
             var listing = FolderListing()
             listing.skipped = skipped
             return listing.skippedSummary
         }
 
         /// Whether anything listed changed.
-        public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
+        var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
     }
 
     /// Now, in nanoseconds since the epoch (as file modification times are).
-    public static func wallClock() -> Int {
+    static func wallClock() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
@@ -73,7 +73,7 @@ extension PhotoCatalog {
     /// read is removed; a file missing because its folder is missing, unreadable or empty stays
     /// listed and the library is degraded (see `LibraryHealth`), unless a watcher saw it go.
     @discardableResult
-    public func scan(_ scope: ScanScope = .everything, options: ScanOptions = ScanOptions()) throws -> ScanResult {
+    func scan(_ scope: ScanScope = .everything, options: ScanOptions = ScanOptions()) throws -> ScanResult {
         scanning.lock()
         defer { scanning.unlock() }
         let now = options.now

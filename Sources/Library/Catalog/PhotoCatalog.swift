@@ -11,7 +11,7 @@ import Synchronization
 /// that moves (same bytes elsewhere, a renamed folder) keeps its id. A file is listed as soon as
 /// it is seen; its bytes are hashed and its header read when it is examined, which the scan does
 /// at once (`.complete`) or leaves to the background (`.listing`).
-public final class PhotoCatalog: Sendable {
+final class PhotoCatalog: Sendable {
     struct State {
         var entries: [Int: CatalogEntry] = [:]
         /// Versions whose pyramid is complete on disk.
@@ -44,10 +44,10 @@ public final class PhotoCatalog: Sendable {
         var albumContents: AlbumContents?
     }
 
-    public let folder: PhotoFolder
+    let folder: PhotoFolder
     /// `<data>/tiles`: one immutable folder per version.
-    public let tilesDirectory: String
-    public let settings: RenderSettings
+    let tilesDirectory: String
+    let settings: RenderSettings
     let names: VersionNames
     let store: any CatalogStore
     let renderer: any PhotoRendering
@@ -67,7 +67,7 @@ public final class PhotoCatalog: Sendable {
     let examinations = SingleFlight<Int, Photo?>()
 
     /// Loads the stored catalog; nothing on disk is read yet beyond which pyramids exist.
-    public init(folder: PhotoFolder, tilesDirectory: String, settings: RenderSettings, store: any CatalogStore,
+    init(folder: PhotoFolder, tilesDirectory: String, settings: RenderSettings, store: any CatalogStore,
                 renderer: any PhotoRendering, logger: Logger) throws {
         self.folder = folder
         self.tilesDirectory = tilesDirectory
@@ -114,10 +114,10 @@ public final class PhotoCatalog: Sendable {
     }
 
     /// Where the pyramid of a version lives.
-    public func pyramidDirectory(_ version: String) -> String { tilesDirectory + "/" + version }
+    func pyramidDirectory(_ version: String) -> String { tilesDirectory + "/" + version }
 
     /// Calls `observer` (on the thread that made the change) after every change to the list.
-    public func observe(_ observer: @escaping @Sendable (CatalogChange) -> Void) {
+    func observe(_ observer: @escaping @Sendable (CatalogChange) -> Void) {
         observers.withLock { $0.append(observer) }
     }
 
@@ -130,37 +130,37 @@ public final class PhotoCatalog: Sendable {
     // MARK: - Reading
 
     /// Every listed photo, in id order.
-    public var photos: [Photo] { state.withLock { $0.photos } }
+    var photos: [Photo] { state.withLock { $0.photos } }
 
     /// The listed photos and the generation they belong to, read together.
-    public var snapshot: (generation: Int, photos: [Photo]) { state.withLock { ($0.generation, $0.photos) } }
+    var snapshot: (generation: Int, photos: [Photo]) { state.withLock { ($0.generation, $0.photos) } }
 
     /// How many photos are listed.
-    public var count: Int { state.withLock { $0.photos.count } }
+    var count: Int { state.withLock { $0.photos.count } }
 
     /// Bumped by every change a reader could see; equal generations mean equal lists.
-    public var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { state.withLock { $0.generation } }
 
     /// Listed photos by status.
-    public var statusCounts: [PhotoStatus: Int] { state.withLock { $0.counts } }
+    var statusCounts: [PhotoStatus: Int] { state.withLock { $0.counts } }
 
     /// Listed photos whose bytes were not hashed yet.
-    public var unexaminedCount: Int { state.withLock { $0.unexamined } }
+    var unexaminedCount: Int { state.withLock { $0.unexamined } }
 
     /// Folders that could not be reached in the last scans.
-    public var health: LibraryHealth { state.withLock { $0.health } }
+    var health: LibraryHealth { state.withLock { $0.health } }
 
     /// One listed photo, or nil.
-    public func photo(_ id: Int) -> Photo? {
+    func photo(_ id: Int) -> Photo? {
         state.withLock { state in Self.position(of: id, in: state).map { state.photos[$0] } }
     }
 
     /// The catalog row of an id, listed or not.
-    public func entry(_ id: Int) -> CatalogEntry? { state.withLock { $0.entries[id] } }
+    func entry(_ id: Int) -> CatalogEntry? { state.withLock { $0.entries[id] } }
 
     /// What serving an image of a present photo needs first, or nil: every hot tile asks, and
     /// copying the whole record (five strings to retain and release) was a large part of a hit.
-    public func imageInfo(_ id: Int) -> PhotoImageInfo? {
+    func imageInfo(_ id: Int) -> PhotoImageInfo? {
         state.withLock { state in Self.position(of: id, in: state).map { state.infos[$0] } }
     }
 
@@ -185,17 +185,17 @@ public final class PhotoCatalog: Sendable {
 
     /// Every stored row, present or not, in id order: what each id means (for the comments'
     /// check that their photo ids still name the same files).
-    public var entries: [CatalogEntry] { state.withLock { $0.entries.values.sorted { $0.id < $1.id } } }
+    var entries: [CatalogEntry] { state.withLock { $0.entries.values.sorted { $0.id < $1.id } } }
 
     /// The present photo stored under a relative path, or nil.
-    public func photo(relativePath: String) -> Photo? {
+    func photo(relativePath: String) -> Photo? {
         state.withLock { state in state.byPath[relativePath].flatMap { Self.position(of: $0, in: state) }.map { state.photos[$0] } }
     }
 
     /// Versions whose pyramids must stay on disk: every listed photo's, the previous version of a
     /// changed file not examined yet (the same bytes may be back), and those of photos missing
     /// for less than `graceNanoseconds` before `now`.
-    public func retainedVersions(now: Int, graceNanoseconds: Int) -> Set<String> {
+    func retainedVersions(now: Int, graceNanoseconds: Int) -> Set<String> {
         state.withLock { state in
             var versions = state.byVersion.versions
             for entry in state.entries.values where !entry.contentHash.isEmpty {
@@ -209,7 +209,7 @@ public final class PhotoCatalog: Sendable {
     }
 
     /// Versions the catalog currently points at (tiles of any other version are garbage).
-    public var currentVersions: Set<String> { state.withLock { $0.byVersion.versions } }
+    var currentVersions: Set<String> { state.withLock { $0.byVersion.versions } }
 
     // MARK: - Publishing
 
@@ -346,7 +346,7 @@ extension PhotoCatalog {
     /// did not scan does to learn what another one (the replica that scanned, examined or built)
     /// found. Returns the listed photos still waiting for a pyramid.
     @discardableResult
-    public func reload() throws -> [Int] {
+    func reload() throws -> [Int] {
         writing.lock()
         defer { writing.unlock() }
         let rows = try store.entries()

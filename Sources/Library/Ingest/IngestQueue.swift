@@ -2,7 +2,7 @@ import Foundation
 import Observability
 
 /// The two stages a photo goes through on its way to ready.
-public enum IngestStage: Int, Hashable, Sendable, CaseIterable {
+enum IngestStage: Int, Hashable, Sendable, CaseIterable {
     /// Examined (hashed, header read) and its thumbnail made, with the low levels the same
     /// shrunk decode gives: every photo of a library gets this before any pyramid is built.
     case first
@@ -11,16 +11,16 @@ public enum IngestStage: Int, Hashable, Sendable, CaseIterable {
 }
 
 /// One piece of ingest work: a photo in one version, at one stage.
-public struct IngestJob: Hashable, Sendable {
-    public var photoID: Int
-    public var version: String
-    public var stage: IngestStage
+struct IngestJob: Hashable, Sendable {
+    var photoID: Int
+    var version: String
+    var stage: IngestStage
     /// Width × height (0 when not known yet), so small photos are built first and show as ready soonest.
-    public var pixels: Int
+    var pixels: Int
     /// When the job was queued; not part of its identity.
-    public var queuedAt: ContinuousClock.Instant
+    var queuedAt: ContinuousClock.Instant
 
-    public init(photoID: Int, version: String, pixels: Int, stage: IngestStage = .pyramid, queuedAt: ContinuousClock.Instant = .now) {
+    init(photoID: Int, version: String, pixels: Int, stage: IngestStage = .pyramid, queuedAt: ContinuousClock.Instant = .now) {
         self.photoID = photoID
         self.version = version
         self.stage = stage
@@ -28,9 +28,9 @@ public struct IngestJob: Hashable, Sendable {
         self.queuedAt = queuedAt
     }
 
-    public static func == (a: IngestJob, b: IngestJob) -> Bool { a.photoID == b.photoID && a.version == b.version && a.stage == b.stage }
+    static func == (a: IngestJob, b: IngestJob) -> Bool { a.photoID == b.photoID && a.version == b.version && a.stage == b.stage }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(photoID)
         hasher.combine(version)
         hasher.combine(stage)
@@ -42,7 +42,7 @@ public struct IngestJob: Hashable, Sendable {
 /// pyramids, the smallest first. Threads run at a lower
 /// priority and wait for `yield` before each job, so on-demand work comes first.
 // @unchecked Sendable: the heap, the sets and the counters are guarded by `condition`, which the threads wait on.
-public final class IngestQueue: @unchecked Sendable {
+final class IngestQueue: @unchecked Sendable {
     private struct Item {
         var job: IngestJob
         var urgent: Bool
@@ -81,7 +81,7 @@ public final class IngestQueue: @unchecked Sendable {
 
     /// `work` builds one job; `yield` runs before each (and may wait); `onLengthChange` hears the
     /// count of queued and running jobs.
-    public init(concurrency: Int, onLengthChange: @escaping @Sendable (Int) -> Void = { _ in },
+    init(concurrency: Int, onLengthChange: @escaping @Sendable (Int) -> Void = { _ in },
                 yield: @escaping @Sendable () -> Void = {}, work: @escaping @Sendable (IngestJob) -> Void) {
         self.concurrency = max(1, concurrency)
         self.work = work
@@ -90,12 +90,12 @@ public final class IngestQueue: @unchecked Sendable {
     }
 
     /// Queues a job unless the same photo version is already queued or running.
-    public func enqueue(_ job: IngestJob) {
+    func enqueue(_ job: IngestJob) {
         enqueue([job])
     }
 
     /// Queues jobs (one lock, one wake-up for many).
-    public func enqueue(_ jobs: [IngestJob]) {
+    func enqueue(_ jobs: [IngestJob]) {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return }
@@ -119,7 +119,7 @@ public final class IngestQueue: @unchecked Sendable {
     }
 
     /// Moves the queued jobs of a photo to the front, and any queued later too: someone is looking at it.
-    public func prioritize(photoID: Int, version: String) {
+    func prioritize(photoID: Int, version: String) {
         condition.lock()
         defer { condition.unlock() }
         guard urgentPhotos.insert(photoID).inserted else { return }
@@ -216,14 +216,14 @@ public final class IngestQueue: @unchecked Sendable {
     }
 
     /// Queued plus running jobs.
-    public var length: Int {
+    var length: Int {
         condition.lock()
         defer { condition.unlock() }
         return queued.count + running.count
     }
 
     /// Queued plus running jobs of one stage.
-    public func length(of stage: IngestStage) -> Int {
+    func length(of stage: IngestStage) -> Int {
         condition.lock()
         defer { condition.unlock() }
         return perStage[stage.rawValue]
@@ -231,7 +231,7 @@ public final class IngestQueue: @unchecked Sendable {
 
     /// Blocks until nothing is queued or running, or the timeout passes; true when idle.
     @discardableResult
-    public func waitUntilIdle(timeoutSeconds: Double = 600) -> Bool {
+    func waitUntilIdle(timeoutSeconds: Double = 600) -> Bool {
         let deadline = ContinuousClock.now + .seconds(double: timeoutSeconds)
         condition.lock()
         defer { condition.unlock() }
@@ -244,7 +244,7 @@ public final class IngestQueue: @unchecked Sendable {
     /// After `stop`: waits until every ingest thread has ended (running builds finished), or
     /// until `deadline`; true when all have.
     @discardableResult
-    public func join(deadline: ContinuousClock.Instant) -> Bool {
+    func join(deadline: ContinuousClock.Instant) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while threads > 0 {
@@ -256,7 +256,7 @@ public final class IngestQueue: @unchecked Sendable {
     }
 
     /// Drops queued jobs; running ones finish. No job starts afterwards.
-    public func stop() {
+    func stop() {
         condition.lock()
         stopped = true
         heap.removeAll()

@@ -293,7 +293,7 @@ extension PhotoLibrary {
     /// come back ready if the file does. Nothing is collected while some listed photo is not
     /// examined yet: which version it will have is not known. Returns the names removed.
     @discardableResult
-    public func collectGarbage(now: Date = Date()) -> [String] {
+    func collectGarbage(now: Date = Date()) -> [String] {
         guard catalog.unexaminedCount == 0 else { return [] }
         let root = configuration.tilesDirectory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }

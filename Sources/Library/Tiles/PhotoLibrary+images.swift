@@ -90,7 +90,7 @@ extension PhotoLibrary {
     /// Adds the cache's hits to `photoscroll_tile_cache_hits_total` and updates the bytes
     /// gauge. Runs before every render of the metrics (see `collect`), so a scrape sees both as
     /// they are.
-    public func flushMetrics() {
+    func flushMetrics() {
         let hits = cache.takeHits()
         if hits > 0 { metrics.cacheHits.increment(by: Double(hits)) }
         metrics.cacheBytes.set(Double(cache.bytes))

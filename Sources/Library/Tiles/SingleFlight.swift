@@ -3,7 +3,7 @@ import Synchronization
 
 /// Runs one piece of work per key at a time: callers that ask for a key already being worked on
 /// wait for that result instead of doing the work again (N requests for one missing tile → one render).
-public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     // @unchecked Sendable: `result` is guarded by `condition`, which the waiting callers wait on.
     private final class Call: @unchecked Sendable {
         // Guarded by `condition`.
@@ -13,10 +13,10 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
 
     private let calls = Mutex<[Key: Call]>([:])
 
-    public init() {}
+    init() {}
 
     /// The value for `key`: computed by `work` here, or by the caller already computing it.
-    public func run(_ key: Key, _ work: () throws -> Value) throws -> Value {
+    func run(_ key: Key, _ work: () throws -> Value) throws -> Value {
         let (call, isLeader) = calls.withLock { calls -> (Call, Bool) in
             if let existing = calls[key] { return (existing, false) }
             let call = Call()
@@ -40,8 +40,8 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Whether `key` is being worked on right now.
-    public func isRunning(_ key: Key) -> Bool { calls.withLock { $0[key] != nil } }
+    func isRunning(_ key: Key) -> Bool { calls.withLock { $0[key] != nil } }
 
     /// Keys being worked on right now.
-    public var inFlight: Int { calls.withLock { $0.count } }
+    var inFlight: Int { calls.withLock { $0.count } }
 }
