@@ -1,11 +1,12 @@
 import Access
+import Comments
 import Dispatch
 import Foundation
-import Comments
-import Library
 import HTTP
 import Library
+import Library
 import Observability
+import POSIX
 import SQL
 import Synchronization
 

@@ -1,8 +1,6 @@
 import Dispatch
 import struct Foundation.Date
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 // Durations and deadlines are `ContinuousClock` instants and `Duration`s throughout; wall-clock
 // `Date`s only where a wall time is meant (log timestamps, HTTP dates, dates taken). These are the
@@ -59,11 +57,7 @@ extension ContinuousClock.Instant {
 public enum ClockSeconds {
     /// Seconds on `ContinuousClock`'s clock since an arbitrary fixed moment (the boot).
     @inlinable
-    public static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { KernelClock.bootSeconds() }
 
     /// The instant `seconds` (a value of `now()`) stands for.
     public static func instant(_ seconds: Double) -> ContinuousClock.Instant {

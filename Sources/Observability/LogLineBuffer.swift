@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// Log lines built as bytes, in either format, and written to a descriptor in batches.
@@ -41,7 +38,7 @@ public final class LogLineBuffer {
         self.capacity = max(4096, flushThreshold + 16 * 1024)
         self.storage = .allocate(capacity: capacity)
         if let fd = fileDescriptor, let info = try? FileDescriptor(rawValue: fd).status() {
-            wholeWrites = (info.st_mode & S_IFMT) == S_IFREG
+            wholeWrites = info.isRegularFile
         } else {
             wholeWrites = false
         }
@@ -296,12 +293,12 @@ public final class LogLineBuffer {
         var start = 0
         while start < count {
             var end = count
-            if !wholeWrites && count - start > Int(PIPE_BUF) {
+            if !wholeWrites && count - start > System.atomicPipeWrite {
                 // The last line end within PIPE_BUF bytes; a longer line goes out on its own.
-                end = start + Int(PIPE_BUF)
+                end = start + System.atomicPipeWrite
                 while end > start && storage[end - 1] != 10 { end -= 1 }
                 if end == start {
-                    end = start + Int(PIPE_BUF)
+                    end = start + System.atomicPipeWrite
                     while end < count && storage[end - 1] != 10 { end += 1 }
                 }
             }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// Log timestamps without Foundation: `2026-11-29T10:31:02.123Z`, UTC with its `Z` (a time
 /// without a zone is ambiguous to log collectors).
@@ -16,11 +14,8 @@ public struct LogTimestamp {
     public init() {}
 
     /// The wall clock now, as seconds and milliseconds since the epoch.
-    public static func now() -> (seconds: Int, milliseconds: Int) {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return (Int(time.tv_sec), Int(time.tv_nsec) / 1_000_000)
-    }
+    @inlinable
+    public static func now() -> (seconds: Int, milliseconds: Int) { KernelClock.wallMilliseconds() }
 
     /// Writes the 24 bytes of the timestamp at `out`.
     public mutating func write(seconds: Int, milliseconds: Int, to out: UnsafeMutablePointer<UInt8>) {

@@ -13,6 +13,9 @@ public struct DirectoryEntry {
     /// String without changing which file it names).
     public var text: String? { String(validating: name, as: UTF8.self) }
 
+    /// What the entry is, as far as its folder says (`.unknown` when the file system does not).
+    @inlinable public var fileKind: FileKind { FileKind(entryType: type) }
+
     /// Whether the name starts with a dot (hidden, and `.` and `..`).
     public var isHidden: Bool { name.first == UInt8(ascii: ".") }
 }
@@ -101,9 +104,4 @@ extension FileDescriptor {
             if try !body(DirectoryEntry(name: name, type: type)) { return }
         }
     }
-}
-
-extension stat {
-    /// The file type bits: `S_IFREG`, `S_IFDIR`, `S_IFLNK`, …
-    public var kind: mode_t { st_mode & S_IFMT }
 }

@@ -1,11 +1,12 @@
+@testable import App
 import Foundation
 import HTTP
 import Imaging
 @testable import Library
 import Observability
+import POSIX
 import TestSupport
 import XCTest
-@testable import App
 
 /// A renderer for thousands of photos without libvips: a "photo" is a text file `WxH`.
 final class TextRenderer: PhotoRendering, Sendable {

@@ -1,11 +1,12 @@
+@testable import App
 import Foundation
 import HTTP
 import Imaging
 @testable import Library
 import Observability
+import POSIX
 import Synchronization
 import XCTest
-@testable import App
 
 /// The application's work in lanes of its own, renders capped, and readiness that says when
 /// the server falls behind.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Imaging
+import POSIX
 
 /// `photoscroll [serve]`: serves the library, the API and the web page until SIGTERM or SIGINT.
 public struct ServeCommand: Command, Equatable {

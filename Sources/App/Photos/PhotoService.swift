@@ -5,6 +5,7 @@ import IIIF
 import Imaging
 import Library
 import Observability
+import POSIX
 import SQL
 import Synchronization
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// A blocking client connection that sends raw bytes and reads responses one by one: for tools,
@@ -100,7 +97,7 @@ public final class HTTPClientConnection {
             do {
                 if !(try readMore()) { return true }
             } catch let error as SystemCallError {
-                return error.errno == ECONNRESET || error.errno == EPIPE
+                return error.errno == Errno.connectionReset || error.errno == Errno.brokenPipe
             } catch {
                 return false
             }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// Sending: gathered writes of heads and bodies, sendfile for files, and the access log line
@@ -56,7 +53,7 @@ extension Connection {
     /// One writev of the consecutive byte segments at the front of the queue (head and body together).
     func writeGathered() -> GatherResult {
         // The vectors live on the stack: an array here was one allocation per response.
-        let gathered: (result: IOResult<Int>, end: Int)? = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 64) { vectors in
+        let gathered: (result: IOResult<Int>, end: Int)? = withUnsafeTemporaryAllocation(of: IOVector.self, capacity: 64) { vectors in
             var count = 0
             var end = outputHead
             gather: while end < output.count {
@@ -65,7 +62,7 @@ extension Connection {
                 case .bytes(let bytes, let offset):
                     guard count < 64 else { break gather }
                     bytes.withUnsafeBytes { raw in
-                        vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: raw.count - offset)
+                        vectors[count] = IOVector(start: raw.baseAddress! + offset, count: raw.count - offset)
                     }
                     count += 1
                 case .encoded(let answer, let withBody, let offset):
@@ -73,14 +70,14 @@ extension Connection {
                     let fields = answer.fieldLines.count
                     if offset < fields {
                         answer.fieldLines.withUnsafeBytes { raw in
-                            vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + offset), iov_len: fields - offset)
+                            vectors[count] = IOVector(start: raw.baseAddress! + offset, count: fields - offset)
                         }
                         count += 1
                     }
                     if withBody && answer.body.count > max(0, offset - fields) {
                         let skip = max(0, offset - fields)
                         answer.body.withUnsafeBytes { raw in
-                            vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip), iov_len: raw.count - skip)
+                            vectors[count] = IOVector(start: raw.baseAddress! + skip, count: raw.count - skip)
                         }
                         count += 1
                     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// One client socket on its event loop: moves bytes between the socket and the connection's

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// What counts as one client when clients are counted (connections per client, failed
 /// attempts): an IPv4 address as it is, and an IPv6 address by its /64, the network one
@@ -11,10 +9,8 @@ public enum ClientKey {
     /// no address (a test's name, an empty string) stays as it is.
     public static func of(_ address: String) -> String {
         guard address.utf8.contains(UInt8(ascii: ":")) else { return address }
-        var bytes = in6_addr()
-        let parsed = address.withCString { inet_pton(AF_INET6, $0, &bytes) }
-        guard parsed == 1 else { return address }
-        return of(ipv6: withUnsafeBytes(of: &bytes) { Array($0) }) ?? address
+        guard let bytes = Socket.ipv6Bytes(address) else { return address }
+        return of(ipv6: bytes) ?? address
     }
 
     /// The key of a 16-byte IPv6 address.

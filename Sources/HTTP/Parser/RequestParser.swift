@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// A request-head parser over raw bytes: a pure function of the buffer, so feeding the same
 /// request in any number of pieces gives the same answer (picohttpparser's contract).
@@ -192,8 +190,8 @@ enum RequestParser {
     /// The offset of the first `byte` in `base[from..<to]`, or nil.
     @inline(__always)
     static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
-        guard to > from, let found = memchr(base + from, Int32(byte), to - from) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        guard to > from, let found = Memory.first(byte, in: base + from, count: to - from) else { return nil }
+        return found - UnsafeRawPointer(base)
     }
 
     /// Whether all `count` bytes at `bytes` are visible ASCII (0x21 through 0x7E).
@@ -354,7 +352,7 @@ enum RequestParser {
     @inline(__always)
     static func spells(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { spelled in
-            spelled.count == range.count && (range.isEmpty || memcmp(spelled.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0)
+            spelled.count == range.count && (range.isEmpty || Memory.equal(spelled.baseAddress!, bytes.baseAddress! + range.lowerBound, count: range.count))
         } ?? (String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) == text)
     }
 
@@ -481,7 +479,7 @@ enum RequestParser {
     /// event loops would write per field).
     static func knownName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> FieldName? {
         let start = bytes.baseAddress! + range.lowerBound
-        @inline(__always) func spells(_ name: StaticString) -> Bool { memcmp(start, name.utf8Start, name.utf8CodeUnitCount) == 0 }
+        @inline(__always) func spells(_ name: StaticString) -> Bool { Memory.equal(start, name.utf8Start, count: name.utf8CodeUnitCount) }
         switch range.count {
         case 3:
             if spells("DNT") { return FieldName(name: "DNT") }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Observability
+import POSIX
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) without Foundation, so formatting a date per
 /// request or per file costs a few dozen byte appends.
@@ -10,7 +8,7 @@ public enum HTTPDate {
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The current time in whole seconds since 1970.
-    public static func nowSeconds() -> Int { Int(time(nil)) }
+    public static func nowSeconds() -> Int { KernelClock.wallSeconds() }
 
     /// Formats seconds since 1970 (UTC) as an HTTP date.
     public static func format(_ seconds: Int) -> String {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// An open file whose descriptor closes when the last response using it is gone.
@@ -16,15 +13,13 @@ public final class OpenFile: Sendable {
     }
 
     init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
+        guard let file = try? FileDescriptor.open(path, OpenFlags.readOnly) else { return nil }
+        guard let info = try? file.status(), info.isRegularFile else {
+            file.close()
             return nil
         }
-        self.fd = fd
-        self.size = Int(info.st_size)
+        self.fd = file.rawValue
+        self.size = info.size
     }
 
     /// Opens `path`, which must lie under `root`, component by component from the root with
@@ -36,32 +31,29 @@ public final class OpenFile: Sendable {
         guard path.hasPrefix(base) else { return nil }
         let parts = path.dropFirst(base.count).split(separator: "/", omittingEmptySubsequences: true)
         guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
-        var directory = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return nil }
+        guard var directory = try? FileDescriptor.open(root, OpenFlags.readOnly | OpenFlags.directory) else { return nil }
         for (index, part) in parts.enumerated() {
             let last = index == parts.count - 1
-            let next = openat(directory, String(part), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY))
-            close(directory)
-            guard next >= 0 else { return nil }
+            let next = try? directory.open(String(part), OpenFlags.readOnly | OpenFlags.noFollow | (last ? OpenFlags.nonBlocking : OpenFlags.directory))
+            directory.close()
+            guard let next else { return nil }
             directory = next
         }
-        var info = stat()
-        guard fstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(directory)
+        guard let info = try? directory.status(), info.isRegularFile else {
+            directory.close()
             return nil
         }
         // O_NONBLOCK kept a FIFO from blocking the open; reads of a regular file ignore it.
-        self.fd = directory
-        self.size = Int(info.st_size)
+        self.fd = directory.rawValue
+        self.size = info.size
     }
 
     /// The opened file's inode.
     var inode: UInt64 {
-        var info = stat()
-        return fstat(fd, &info) == 0 ? UInt64(info.st_ino) : 0
+        (try? FileDescriptor(rawValue: fd).status().inode) ?? 0
     }
 
-    deinit { close(fd) }
+    deinit { FileDescriptor(rawValue: fd).close() }
 }
 
 /// What follows a prepared head on the wire.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// The routes' patterns as a tree of path segments, so which route answers a path depends on the
 /// patterns alone, never on the order they were registered in.
@@ -306,7 +304,7 @@ struct RouteTrie: Sendable {
             // Most differ in the first byte; the rest is memcmp's, many bytes per step.
             guard edge.count > 0 else { return true }
             guard path[offset] == bytes[edge.start] else { return false }
-            return memcmp(path.baseAddress! + offset, bytes.baseAddress! + edge.start, edge.count) == 0
+            return Memory.equal(path.baseAddress! + offset, bytes.baseAddress! + edge.start, count: edge.count)
         }
     }
 }

@@ -40,7 +40,7 @@ final class AccessLog {
         }
         if now - syncedAt >= 1 {
             let (wallSeconds, wallMilliseconds) = LogTimestamp.now()
-            syncedAt = monotonicSeconds()
+            syncedAt = ClockSeconds.now()
             wallOffset = Double(wallSeconds) + Double(wallMilliseconds) / 1000 - syncedAt
         }
         let wall = now + wallOffset

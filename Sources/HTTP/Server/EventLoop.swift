@@ -1,9 +1,7 @@
 import Foundation
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import Observability
 import POSIX
+import Synchronization
 
 /// One epoll instance on one thread with its own SO_REUSEPORT listener. Connections never
 /// change loops; other threads reach a loop only through `execute`.
@@ -47,7 +45,7 @@ final class EventLoop: @unchecked Sendable {
         self.epoll = try Epoll()
         self.readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         self.encoder = ResponseHeadEncoder(serverName: context.serverName)
-        self.now = monotonicSeconds()
+        self.now = ClockSeconds.now()
         self.accessLog = AccessLog(logger: context.logger)
         try epoll.add(listener, events: EpollFlags.readable)
     }
@@ -85,12 +83,12 @@ final class EventLoop: @unchecked Sendable {
     /// `shortestLimit` away, so sweeping no later than that after each sweep never misses one.
     private func run() {
         var events = EpollEvents(capacity: 256)
-        var nextSweep = monotonicSeconds() + shortestLimit
+        var nextSweep = ClockSeconds.now() + shortestLimit
         while running {
             let wake = min(nextSweep, acceptPausedUntil ?? .infinity, accessLog.flushDeadline ?? .infinity)
-            let wait = max(0, wake - monotonicSeconds())
+            let wait = max(0, wake - ClockSeconds.now())
             epoll.wait(into: &events, timeoutMilliseconds: Int32(min(wait, 60) * 1000 + 1))
-            now = monotonicSeconds()
+            now = ClockSeconds.now()
             for index in 0..<events.count {
                 let (fd, ready) = events[index]
                 if fd == epoll.wakeFD {
@@ -133,7 +131,7 @@ final class EventLoop: @unchecked Sendable {
             tasks.removeAll()
             return taken
         }
-        now = monotonicSeconds()
+        now = ClockSeconds.now()
         for task in tasks { task() }
     }
 
@@ -142,7 +140,7 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<128 {
             guard listener >= 0 else { return }
             let accepted: (fd: Int32, remote: String)?
-            do { accepted = try Socket.accept(listener) } catch let error as SystemCallError where error.errno == ECONNABORTED {
+            do { accepted = try Socket.accept(listener) } catch where error.errno == Errno.connectionAborted {
                 continue
             } catch {
                 // Out of descriptors (EMFILE) and the like: the listener stays readable, so stop

@@ -1,5 +1,6 @@
 import Foundation
 import Observability
+import POSIX
 
 /// The HTTP/1.1 server: epoll event loops, one per core, sharing the port with SO_REUSEPORT,
 /// and a worker pool for slow handlers.
@@ -31,7 +32,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds and starts the loops; returns once the server accepts connections.
     public func start() throws {
         // sendfile(2) has no MSG_NOSIGNAL: a peer that vanished mid-file must not kill the process.
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipe()
         let count = max(1, configuration.eventLoops)
         var listeners: [Int32] = []
         do {

@@ -1,3 +1,5 @@
+import POSIX
+
 /// Everything the server needs to listen and run.
 public struct HTTPServerConfiguration: Sendable {
     public var host: String

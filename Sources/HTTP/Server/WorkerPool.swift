@@ -105,7 +105,7 @@ final class WorkerPool: Sendable {
     func submit(lane: WorkLane, group: String, caps: [WorkCap], cost: Int, ticket: WorkTicket?,
                 expired: (@Sendable (WorkRefusal) -> Void)? = nil, _ work: @escaping @Sendable () -> Void) -> WorkRefusal? {
         let target = lanes[lane] ?? lanes[.general]!
-        return target.submit(Job(group: group, caps: caps, cost: max(0, cost), queuedAt: monotonicSeconds(), ticket: ticket,
+        return target.submit(Job(group: group, caps: caps, cost: max(0, cost), queuedAt: ClockSeconds.now(), ticket: ticket,
                                  expired: expired, work: work))
     }
 
@@ -151,7 +151,7 @@ final class WorkerPool: Sendable {
         private var stopped = false
         private var costInFlight = 0
         /// When a job last started; a lane with work waiting and no start for long is stalled.
-        private var lastStartedAt = monotonicSeconds()
+        private var lastStartedAt = ClockSeconds.now()
         /// How long a job takes, smoothed: for the `Retry-After` of a refusal.
         private var averageJobSeconds = 0.0
         private var refusedForClient = 0
@@ -261,7 +261,7 @@ final class WorkerPool: Sendable {
             condition.lock()
             defer { condition.unlock() }
             let oldest = queues.values.compactMap(\.first?.queuedAt).min()
-            let now = monotonicSeconds()
+            let now = ClockSeconds.now()
             return LaneLoad(lane: lane, threads: threadCount, running: running, queued: queued,
                             oldestWaitSeconds: oldest.map { max(0, now - $0) } ?? 0,
                             stalledSeconds: oldest.map { max(0, now - max($0, lastStartedAt)) } ?? 0,
@@ -279,7 +279,7 @@ final class WorkerPool: Sendable {
                 let group = turns[index]
                 // Jobs past their wait are set aside to be answered 503 (`overdue`), not started.
                 if let most = budget.maxWaitSeconds {
-                    let now = monotonicSeconds()
+                    let now = ClockSeconds.now()
                     while let first = queues[group]?.first, now - first.queuedAt > most {
                         overdue.append(queues[group]!.removeFirst())
                         queued -= 1
@@ -308,7 +308,7 @@ final class WorkerPool: Sendable {
                 }
                 for cap in job.caps { capped[cap.key, default: 0] += 1 }
                 costInFlight += job.cost
-                lastStartedAt = monotonicSeconds()
+                lastStartedAt = ClockSeconds.now()
                 return job
             }
             return nil
@@ -331,9 +331,9 @@ final class WorkerPool: Sendable {
                 if let job {
                     running += 1
                     condition.unlock()
-                    let started = monotonicSeconds()
+                    let started = ClockSeconds.now()
                     job.work()
-                    let took = monotonicSeconds() - started
+                    let took = ClockSeconds.now() - started
                     condition.lock()
                     running -= 1
                     costInFlight -= job.cost

@@ -1,8 +1,5 @@
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
+import Synchronization
 
 /// A file as it is on disk now: any change of inode, size or mtime makes it another file.
 struct FileIdentity: Hashable, Sendable {
@@ -11,19 +8,18 @@ struct FileIdentity: Hashable, Sendable {
     var size: Int
     var modifiedNanoseconds: Int
 
-    init(path: String, info: stat) {
+    init(path: String, info: FileStatus) {
         self.path = path
-        inode = UInt64(info.st_ino)
-        size = Int(info.st_size)
-        modifiedNanoseconds = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        inode = info.inode
+        size = info.size
+        modifiedNanoseconds = info.modifiedNanoseconds
     }
 
     var modifiedSeconds: Int { modifiedNanoseconds / 1_000_000_000 }
 
     /// Whether `info` describes this same file (path aside): the check every cache hit makes.
-    func isSameFile(as info: stat) -> Bool {
-        inode == UInt64(info.st_ino) && size == Int(info.st_size)
-            && modifiedNanoseconds == Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    func isSameFile(as info: FileStatus) -> Bool {
+        inode == info.inode && size == info.size && modifiedNanoseconds == info.modifiedNanoseconds
     }
 
     /// A strong validator from inode, size and mtime.
@@ -105,9 +101,9 @@ final class StaticFileCache: Sendable {
 
     /// The cached file at `path`, if `info` (a fresh stat of it) says it is unchanged: the hit
     /// path, which builds no identity and compares no path.
-    func lookup(path: String, info: stat) -> CachedFile? {
+    func lookup(path: String, info: FileStatus) -> CachedFile? {
         state.withLock { state in
-            guard let entry = state.entries[UInt64(info.st_ino)], entry.identity.isSameFile(as: info), entry.identity.path == path else {
+            guard let entry = state.entries[info.inode], entry.identity.isSameFile(as: info), entry.identity.path == path else {
                 return nil
             }
             return entry.file

@@ -1,7 +1,5 @@
 import Observability
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// Serves files under one root folder: strong ETags, conditional GETs, byte ranges, gzip,
 /// and refusal of anything that would leave the root (`..`, NUL, symlinks out).
@@ -51,16 +49,15 @@ public struct StaticFiles: Sendable {
     /// `path` is the resolved real path, nil when there is none.
     func reply(for request: HTTPRequest, path: String?) throws -> Reply {
         guard let path else { throw HTTPError(.notFound, "No file at \(request.path).") }
-        var info = stat()
         // The resolved path holds no symlink; one there now was swapped in since (the resolution
         // is remembered for a second), so lstat refuses it rather than follow it. A directory
         // swapped for a symlink higher up changes the file's identity, which misses the cache,
         // and files are opened only component by component without following symlinks.
         // withCString hands over the string's own bytes; passing `path` itself builds a C copy.
-        guard path.withCString({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard let info = try? FileSystem.linkStatus(path), info.isRegularFile else {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
-        let size = Int(info.st_size)
+        let size = info.size
         // The fields were noted as the head was read: a request without them looks none up.
         let gzipAllowed = size >= PreparedResponse.minimumCompressibleBytes && !request.noted.contains(.range)
             && request.noted.contains(.acceptEncoding) && PreparedResponse.acceptsGzip(request.headers["Accept-Encoding"])

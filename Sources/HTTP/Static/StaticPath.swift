@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// Turning a request target into a file under the root, refusing every way out of it.
 enum StaticPath {
@@ -62,9 +60,5 @@ enum StaticPath {
         return real
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    static func realPath(_ path: String) -> String? { FileSystem.realPath(path) }
 }

@@ -1,8 +1,5 @@
 import Observability
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Resolves request targets to real paths inside the root, remembering each answer for a second:
 /// `realpath` costs a syscall per path component, and decoding and checking a target is most of

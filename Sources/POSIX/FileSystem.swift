@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Calls on paths rather than open files: link status, the real path, folders and removals.
+public enum FileSystem {
+    /// The status of `path` itself, the link when it is one (lstat).
+    public static func linkStatus(_ path: String) throws(SystemCallError) -> FileStatus {
+        var info = FileStatus()
+        do {
+            try requireSystemCall("lstat") { lstat(path, &info) }
+        } catch {
+            throw SystemCallError(call: "lstat(\(path))", errno: error.errno)
+        }
+        return info
+    }
+
+    /// The path with every symbolic link, `.` and `..` resolved (realpath), or nil when some
+    /// component does not exist or cannot be looked at.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Makes the folder `path` with `permissions`; nothing when it is there already.
+    public static func makeDirectoryIfMissing(_ path: String, permissions: mode_t = 0o755) throws(SystemCallError) {
+        if mkdir(path, permissions) != 0 {
+            let code = errno
+            if code != EEXIST { throw SystemCallError(call: "mkdir(\(path))", errno: code) }
+        }
+    }
+
+    /// Deletes the file (not a folder) at `path`; false when it could not (gone already, say).
+    @discardableResult
+    public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
+}
