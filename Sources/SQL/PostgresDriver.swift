@@ -1,6 +1,6 @@
 private import CLibPQ
 import Foundation
-import Glibc
+import POSIX
 
 /// Settings of a PostgreSQL connection beyond its URL.
 public struct PostgresOptions: Sendable, Equatable {
@@ -112,10 +112,8 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
     /// waiting on the socket means the session is over, even before the close itself arrives.
     func isUsable() -> Bool {
         guard let connection, PQstatus(connection) == CONNECTION_OK else { return false }
-        var poller = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
-        let ready = poll(&poller, 1, 0)
-        if ready == 0 || (ready < 0 && errno == EINTR) { return true }
-        return false
+        guard let ready = try? Poll.readable([PQsocket(connection)], timeout: .zero) else { return false }
+        return !ready[0]
     }
 
     func execute(_ sql: String) throws {

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import POSIX
 import Synchronization
 
@@ -15,7 +14,7 @@ final class PostgresListener: Sendable {
     private let wake: WakePipe
     private let stopping = Atomic(false)
     private let finished = DispatchSemaphore(value: 0)
-    private let threadID = Mutex<pthread_t?>(nil)
+    private let threadID = Mutex<ThreadID?>(nil)
 
     init(url: PostgresURL, options: PostgresOptions, channels: [String], keepAlive: Duration, backoff: SQLBackoff,
          handler: @escaping @Sendable (SQLListenerEvent) -> Void) throws {
@@ -31,7 +30,7 @@ final class PostgresListener: Sendable {
     /// Starts the thread; events begin with `.connected` or `.disconnected`.
     func start() -> SQLListener {
         let thread = Thread { [self] in
-            threadID.withLock { $0 = pthread_self() }
+            threadID.withLock { $0 = .current }
             run()
             finished.signal()
         }
@@ -43,7 +42,7 @@ final class PostgresListener: Sendable {
     private func stop() {
         stopping.store(true, ordering: .releasing)
         wake.signal()
-        let calledFromHandler = threadID.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let calledFromHandler = threadID.withLock { $0 == .current }
         if !calledFromHandler { finished.wait() }
     }
 
@@ -84,12 +83,10 @@ final class PostgresListener: Sendable {
     private func listen(on connection: PostgresDriverConnection) -> SQLError? {
         var idleSince = ContinuousClock.now
         while !isStopping {
-            var fds = [pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             let waited = ContinuousClock.now - idleSince
             let remaining = max(.zero, keepAlive - waited)
-            let ready: Int32
-            do { ready = try requireSystemCall("poll") { poll(&fds, 2, Int32(clamping: remaining.nanoseconds / 1_000_000)) } } catch {
+            let ready: Int
+            do { ready = try Poll.readable([connection.socket, wake.readEnd], timeout: remaining).count(where: { $0 }) } catch {
                 return SQLError(.connectionLost, message: "poll failed: errno \(error.errno)")
             }
             if isStopping { return nil }
@@ -117,37 +114,6 @@ final class PostgresListener: Sendable {
 
     /// Sleeps for `duration` unless the listener is stopped first.
     private func sleep(_ duration: Duration) {
-        var fd = pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&fd, 1, Int32(clamping: duration.nanoseconds / 1_000_000))
-    }
-}
-
-/// A pipe whose only purpose is to wake a thread blocked in `poll`.
-final class WakePipe: Sendable {
-    let readEnd: Int32
-    private let writeEnd: Int32
-
-    init() throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw SQLError(.other, message: "cannot make a pipe: errno \(errno)")
-        }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-
-    /// Makes the read end readable for good (the pipe is never drained: it wakes once, to stop).
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+        _ = try? Poll.readable([wake.readEnd], timeout: duration)
     }
 }

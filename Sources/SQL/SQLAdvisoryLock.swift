@@ -1,4 +1,4 @@
-import Glibc
+import POSIX
 import Synchronization
 
 /// The name of an advisory lock: a 64-bit number, usually made from a purpose and an id.
@@ -128,7 +128,7 @@ final class PostgresLockSession: LockSession {
 /// SQLite's advisory locks: one byte each of a lock file, locked through its own file description.
 final class FileLockSession: LockSession {
     private struct Held {
-        let fd: Int32
+        let fd: FileDescriptor
         let ticket: Int64
     }
 
@@ -142,22 +142,21 @@ final class FileLockSession: LockSession {
     func tryLock(_ key: SQLLockKey) throws -> Int64? {
         try state.withLock { state -> Int64? in
             guard state.held[key.value] == nil else { return nil }
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw SQLError(.other, message: "cannot open the lock file \(path): errno \(errno)") }
-            var region = flock()
-            region.l_type = Int16(F_WRLCK)
-            region.l_whence = Int16(SEEK_SET)
-            // Byte offsets are non-negative; 62 bits of the key keep every offset in range.
-            region.l_start = off_t(UInt64(bitPattern: key.value) >> 2)
-            region.l_len = 1
-            region.l_pid = 0
-            // F_OFD_SETLK (37): owned by this file description, not the process, so two keys
-            // of one process are independent and closing one descriptor leaves the others.
-            if fcntl(fd, 37, &region) != 0 {
-                let failure = errno
-                close(fd)
-                if failure == EAGAIN || failure == EACCES { return nil }
-                throw SQLError(.other, message: "cannot lock \(path): errno \(failure)")
+            let fd: FileDescriptor
+            do throws(SystemCallError) { fd = try FileDescriptor.open(path, OpenFlags.readWrite | OpenFlags.create, permissions: 0o644) } catch {
+                throw SQLError(.other, message: "cannot open the lock file \(path): errno \(error.errno)")
+            }
+            // Byte offsets are non-negative; 62 bits of the key keep every offset in range. The
+            // lock is the file description's, not the process's, so two keys of one process are
+            // independent and closing one descriptor leaves the others.
+            let locked: Bool
+            do throws(SystemCallError) { locked = try fd.tryLockByte(at: Int64(bitPattern: UInt64(bitPattern: key.value) >> 2)) } catch {
+                fd.close()
+                throw SQLError(.other, message: "cannot lock \(path): errno \(error.errno)")
+            }
+            guard locked else {
+                fd.close()
+                return nil
             }
             state.lastTicket += 1
             state.held[key.value] = Held(fd: fd, ticket: state.lastTicket)
@@ -173,7 +172,7 @@ final class FileLockSession: LockSession {
         state.withLock { state in
             guard let held = state.held[key.value], held.ticket == ticket else { return }
             state.held[key.value] = nil
-            close(held.fd)
+            held.fd.close()
         }
     }
 }
