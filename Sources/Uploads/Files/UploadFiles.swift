@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// The folder in the data folder where uploads' bytes wait until they are complete
@@ -13,7 +10,7 @@ public struct UploadFiles: Sendable {
     /// Makes the folder when it is missing.
     public init(directory: String) throws(SystemCallError) {
         self.directory = directory
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw SystemCallError(call: "mkdir(\(directory))", errno: errno) }
+        try FileSystem.makeDirectoryIfMissing(directory, permissions: 0o700)
     }
 
     /// Where an upload's bytes are.
@@ -21,60 +18,23 @@ public struct UploadFiles: Sendable {
 
     /// Makes the empty file of a new upload.
     public func create(_ id: UploadID) throws(SystemCallError) {
-        let fd = try FileDescriptor.open(path(id), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions: 0o600)
+        let fd = try FileDescriptor.open(path(id), OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive | OpenFlags.noFollow, permissions: 0o600)
         fd.close()
     }
 
     /// Opens an upload's file to write at any offset.
     public func openForWriting(_ id: UploadID) throws(SystemCallError) -> FileDescriptor {
-        try FileDescriptor.open(path(id), O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        try FileDescriptor.open(path(id), OpenFlags.writeOnly | OpenFlags.noFollow)
     }
 
     /// How many bytes the file holds, or nil when it is gone.
     public func size(_ id: UploadID) -> Int? {
-        var info = stat()
-        guard lstat(path(id), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+        guard let info = try? FileSystem.linkStatus(path(id)), info.isRegularFile else { return nil }
+        return info.size
     }
 
     /// Deletes an upload's bytes; nothing when they are gone already.
     public func remove(_ id: UploadID) {
-        unlink(path(id))
-    }
-}
-
-extension FileDescriptor {
-    /// Writes all of `bytes` at `offset`; throws (ENOSPC, EIO…) with whatever did fit left in the
-    /// file, and says how much that was through `written`.
-    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int, written: inout Int) throws(SystemCallError) {
-        written = 0
-        while written < bytes.count {
-            let count = try requireSystemCall("pwrite") {
-                pwrite(rawValue, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
-            }
-            if count == 0 { throw SystemCallError(call: "pwrite", errno: EIO) }
-            written += count
-        }
-    }
-
-    /// `write(_:at:written:)` for bytes in an array.
-    public func write(_ bytes: [UInt8], at offset: Int, written: inout Int) throws(SystemCallError) {
-        var failure: SystemCallError?
-        var count = 0
-        bytes.withUnsafeBytes { buffer in
-            do throws(SystemCallError) { try write(buffer, at: offset, written: &count) } catch { failure = error }
-        }
-        written = count
-        if let failure { throw failure }
-    }
-
-    /// Cuts the file to `length` bytes.
-    public func truncate(to length: Int) throws(SystemCallError) {
-        try requireSystemCall("ftruncate") { ftruncate(rawValue, off_t(length)) }
-    }
-
-    /// Waits until the file's bytes are on the disk.
-    public func synchronizeData() throws(SystemCallError) {
-        try requireSystemCall("fdatasync") { fdatasync(rawValue) }
+        FileSystem.removeFile(path(id))
     }
 }
