@@ -1,3 +1,4 @@
+import POSIX
 
 
 /// A random token: 32 bytes from the kernel (`getrandom`, `KernelRandom`), written as 43 characters of

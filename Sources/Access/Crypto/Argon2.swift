@@ -1,5 +1,4 @@
 private import CArgon2
-import Glibc
 import POSIX
 
 /// Argon2 (RFC 9106) from libargon2, Debian's reference implementation: the only file that
@@ -126,19 +125,4 @@ public struct Argon2Error: Error, CustomStringConvertible, Sendable {
     public let code: Int32
     public let message: String
     public var description: String { "argon2: \(message)" }
-}
-
-/// Bytes from the kernel's random source, `getrandom(2)` (the pool behind `/dev/urandom`,
-/// which blocks only until it is first seeded after boot): for tokens and salts.
-public enum KernelRandom {
-    public static func bytes(_ count: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            filled += try bytes.withUnsafeMutableBytes { buffer in
-                try requireSystemCall("getrandom") { getrandom(buffer.baseAddress! + filled, count - filled, 0) }
-            }
-        }
-        return bytes
-    }
 }

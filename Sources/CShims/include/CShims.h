@@ -6,6 +6,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
+#include <sys/random.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
