@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// How a file looked when last seen (one `stat`); an unchanged fingerprint means unchanged bytes.
 public struct FileFingerprint: Hashable, Sendable {
@@ -18,9 +16,8 @@ public struct FileFingerprint: Hashable, Sendable {
 
 extension FileFingerprint {
     /// How the file `info` describes looks.
-    public init(_ info: stat) {
-        self.init(size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
-                  inode: Int(info.st_ino))
+    public init(_ info: FileStatus) {
+        self.init(size: info.size, modified: info.modifiedNanoseconds, inode: Int(info.inode))
     }
 }
 

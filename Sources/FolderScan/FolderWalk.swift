@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 /// One walk of (part of) the photos folder, for a scan (folders and photo files) or for the
@@ -81,8 +78,8 @@ public struct FolderWalk {
                 for case .linked(_, let descriptor) in frame.pending { descriptor.close() }
             }
         }
-        func enter(_ descriptor: FileDescriptor, _ status: stat, _ relative: String, _ depth: Int) -> Bool {
-            listing.devices.insert(Int(status.st_dev))
+        func enter(_ descriptor: FileDescriptor, _ status: FileStatus, _ relative: String, _ depth: Int) -> Bool {
+            listing.devices.insert(Int(status.device))
             if let onFolder, !onFolder(relative, descriptor) {
                 descriptor.close()
                 return false
@@ -100,7 +97,7 @@ public struct FolderWalk {
             }
             let child = PhotoNames.join(top.relative, next.name)
             let descriptor: FileDescriptor
-            let status: stat
+            let status: FileStatus
             switch next {
             case .linked(_, let opened):
                 descriptor = opened
@@ -111,10 +108,10 @@ public struct FolderWalk {
                 }
             case .named(let name):
                 do {
-                    descriptor = try top.descriptor.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK)
+                    descriptor = try top.descriptor.open(name, OpenFlags.readOnly | OpenFlags.directory | OpenFlags.noFollow | OpenFlags.nonBlocking)
                 } catch {
                     // Gone, or swapped for a file or a link since the folder was read.
-                    let gone = [ENOENT, ENOTDIR, ELOOP].contains(error.errno)
+                    let gone = [Errno.noSuchFile, Errno.notDirectory, Errno.tooManyLinks].contains(error.errno)
                     listing.directories[child] = gone ? .missing : .unreadable(error.reason)
                     continue
                 }
@@ -148,14 +145,14 @@ public struct FolderWalk {
             try descriptor.forEachEntry { entry in
                 if entry.isHidden { return true }
                 entries += 1
-                let type = Int(entry.type)
+                let kind = entry.fileKind
                 let wanted: Bool
-                switch type {
-                case DT_DIR: wanted = recursive
-                case DT_REG: wanted = listsFiles && PhotoNames.isPhotoName(entry.name)
-                case DT_LNK: wanted = recursive || (listsFiles && PhotoNames.isPhotoName(entry.name))
-                case DT_UNKNOWN: wanted = true
-                default:
+                switch kind {
+                case .directory: wanted = recursive
+                case .regular: wanted = listsFiles && PhotoNames.isPhotoName(entry.name)
+                case .symbolicLink: wanted = recursive || (listsFiles && PhotoNames.isPhotoName(entry.name))
+                case .unknown: wanted = true
+                case .other:
                     if listsFiles && PhotoNames.isPhotoName(entry.name) { listing.skip(.notRegular) }
                     return true
                 }
@@ -165,11 +162,11 @@ public struct FolderWalk {
                     listing.skip(.notUTF8)
                     return true
                 }
-                switch type {
-                case DT_DIR: folders.append(name)
-                case DT_REG: files.append(name)
-                case DT_LNK: links.append(name)
-                default: untyped.append(name)
+                switch kind {
+                case .directory: folders.append(name)
+                case .regular: files.append(name)
+                case .symbolicLink: links.append(name)
+                case .unknown, .other: untyped.append(name)
                 }
                 return true
             }
@@ -185,20 +182,20 @@ public struct FolderWalk {
         for name in untyped {
             listing.stats += 1
             guard let status = try? descriptor.status(of: name) else { continue }
-            switch status.kind {
-            case S_IFDIR: if recursive { folders.append(name) }
-            case S_IFREG: if listsFiles && PhotoNames.isPhotoName(name) { files.append(name) }
-            case S_IFLNK: if recursive || (listsFiles && PhotoNames.isPhotoName(name)) { links.append(name) }
-            default: if listsFiles && PhotoNames.isPhotoName(name) { listing.skip(.notRegular) }
+            switch status.fileKind {
+            case .directory: if recursive { folders.append(name) }
+            case .regular: if listsFiles && PhotoNames.isPhotoName(name) { files.append(name) }
+            case .symbolicLink: if recursive || (listsFiles && PhotoNames.isPhotoName(name)) { links.append(name) }
+            case .other, .unknown: if listsFiles && PhotoNames.isPhotoName(name) { listing.skip(.notRegular) }
             }
         }
         for name in files {
             listing.stats += 1
             // Not following a link swapped in since the folder was read.
             guard let status = try? descriptor.status(of: name) else { continue }
-            if status.kind == S_IFREG {
+            if status.isRegularFile {
                 listing.files.append(FolderListing.File(path: prefix + name, fingerprint: FileFingerprint(status)))
-            } else if status.kind != S_IFLNK {
+            } else if status.fileKind != .symbolicLink {
                 listing.skip(.notRegular)
             }
         }
@@ -219,11 +216,11 @@ public struct FolderWalk {
             }
             let (opened, location) = resolved
             defer { opened.descriptor.close() }
-            switch opened.status.kind {
-            case S_IFREG where listsFiles && PhotoNames.isPhotoName(name):
+            switch opened.status.fileKind {
+            case .regular where listsFiles && PhotoNames.isPhotoName(name):
                 if location.root == 0 && PhotoNames.isListed(file: location.components) { continue }
                 listing.files.append(FolderListing.File(path: path, fingerprint: FileFingerprint(opened.status)))
-            case S_IFDIR where recursive:
+            case .directory where recursive:
                 if location.root == 0 && PhotoNames.isListed(folder: location.components) { continue }
                 guard depth < PhotoNames.maxDepth else {
                     listing.skip(.tooDeep)
@@ -233,9 +230,9 @@ public struct FolderWalk {
                     listing.skip(.linkLoop)
                     continue
                 }
-                guard let readable = try? opened.descriptor.open(".", O_RDONLY | O_DIRECTORY) else { continue }
+                guard let readable = try? opened.descriptor.open(".", OpenFlags.readOnly | OpenFlags.directory) else { continue }
                 linked.append(.linked(name, readable))
-            case S_IFREG, S_IFDIR:
+            case .regular, .directory:
                 break
             default:
                 if listsFiles && PhotoNames.isPhotoName(name) { listing.skip(.notRegular) }
@@ -265,8 +262,8 @@ public struct FileIdentity: Hashable, Sendable {
     public var device: Int
     public var inode: Int
 
-    public init(_ status: stat) {
-        device = Int(status.st_dev)
+    public init(_ status: FileStatus) {
+        device = Int(status.device)
         inode = Int(status.st_ino)
     }
 }

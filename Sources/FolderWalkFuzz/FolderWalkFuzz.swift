@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import POSIX
 
 #if FUZZING
@@ -39,7 +36,7 @@ struct FolderWalkFuzzReplay {
         let showing = CommandLine.arguments.contains("--show")
         for path in CommandLine.arguments.dropFirst() where path != "--show" {
             guard let status = try? fileStatus(path) else { continue }
-            guard status.kind == S_IFDIR, let folder = try? FileDescriptor.open(path, O_RDONLY | O_DIRECTORY) else {
+            guard status.fileKind == .directory, let folder = try? FileDescriptor.open(path, OpenFlags.readOnly | OpenFlags.directory) else {
                 files.append(path)
                 continue
             }

@@ -1,3 +1,7 @@
+// Imports Glibc on purpose: it builds hostile trees (FIFOs,
+// sockets, devices, hard links, links out and in loops) with mkfifoat, mknodat, linkat and
+// symlinkat, calls the program itself must never make, so POSIX does not offer them. Like a
+// test that fakes the operating system, it reaches the C library directly.
 #if canImport(Glibc)
 import Glibc
 #endif

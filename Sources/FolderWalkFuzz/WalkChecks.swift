@@ -1,3 +1,6 @@
+// Imports Glibc on purpose: the checks ask the kernel what a descriptor is open on
+// (readlink of /proc/self/fd, realpath) by themselves, not through POSIX's `Confinement`, which is
+// what they check; an oracle built on the code under test would check nothing.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -98,7 +101,7 @@ private struct Checker {
         guard let status = try? descriptor.status() else {
             fail("the walk entered \(path) on a descriptor that cannot be looked at")
         }
-        require(status.kind == S_IFDIR, "the walk entered \(path), which is not a folder")
+        require(status.fileKind == .directory, "the walk entered \(path), which is not a folder")
         let identity = FileIdentity(status)
         require(insideFolders.contains(identity), "the walk entered \(path), a folder not made beneath a root")
         checkBeneath(descriptor, path)
@@ -143,7 +146,7 @@ private struct Checker {
             fail("\(file.path) was listed, but the confined opener refuses it: \(error)")
         }
         defer { opened.descriptor.close() }
-        require(opened.status.kind == S_IFREG, "\(file.path) opened as something else than a regular file")
+        require(opened.status.isRegularFile, "\(file.path) opened as something else than a regular file")
         require(Int(opened.status.st_ino) == file.fingerprint.inode, "\(file.path) opened as another file than listed")
         require(insideFiles.contains(FileIdentity(opened.status)), "\(file.path) opened a file not made beneath a root")
         checkBeneath(opened.descriptor, file.path)
@@ -192,7 +195,7 @@ private struct Checker {
             do {
                 let opened = try confinement.openFile(path)
                 defer { opened.descriptor.close() }
-                require(opened.status.kind == S_IFREG, "the opener opened \(path), not a regular file, to read")
+                require(opened.status.isRegularFile, "the opener opened \(path), not a regular file, to read")
                 require(insideFiles.contains(FileIdentity(opened.status)), "the opener opened \(path), a file not made beneath a root")
                 checkBeneath(opened.descriptor, path)
                 switch entry.kind {
@@ -262,7 +265,7 @@ private struct Checker {
 
     static func openDescriptors() -> Int {
         var count = 0
-        guard let folder = try? FileDescriptor.open("/proc/self/fd", O_RDONLY | O_DIRECTORY) else { return 0 }
+        guard let folder = try? FileDescriptor.open("/proc/self/fd", OpenFlags.readOnly | OpenFlags.directory) else { return 0 }
         defer { folder.close() }
         try? folder.forEachEntry { _ in
             count += 1

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import POSIX
 
 /// Background threads of the library yield the processor to request threads.
 enum BackgroundThread {
@@ -9,6 +7,6 @@ enum BackgroundThread {
     /// first even while every core builds pyramids. Linux keeps a nice value per thread, and
     /// `who` 0 names the calling thread, so the rest of the process keeps its own.
     static func lowerPriority() {
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        System.setCallingThreadNice(10)
     }
 }
