@@ -1,9 +1,7 @@
 import Dispatch
 import Observability
+import POSIX
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One long-running part of the server (a store, the library's scans, the HTTP server), started
 /// in order by a `ServiceGroup` and shut down in reverse.
@@ -54,18 +52,18 @@ public final class ShutdownTrigger: Sendable {
     private let reason = Mutex<ShutdownReason?>(nil)
     private let fired = DispatchSemaphore(value: 0)
     /// The thread that waits in `sigwait`, when signals are taken.
-    private let signalWaiter: pthread_t?
+    private let signalWaiter: ThreadID?
 
     /// A trigger fired only by `fire` (tests, embedding code).
     public init() { signalWaiter = nil }
 
-    private init(signalWaiter: pthread_t) { self.signalWaiter = signalWaiter }
+    private init(signalWaiter: ThreadID) { self.signalWaiter = signalWaiter }
 
     /// A trigger also fired by SIGTERM and SIGINT. Blocks them in the calling thread (and in the
     /// threads it starts from now on); `wait` must be called on this same thread.
     public static func signals() -> ShutdownTrigger {
         ShutdownSignals.block()
-        return ShutdownTrigger(signalWaiter: pthread_self())
+        return ShutdownTrigger(signalWaiter: .current)
     }
 
     /// Shuts the group down for `reason`, unless something already has.
@@ -77,7 +75,7 @@ public final class ShutdownTrigger: Sendable {
         }
         guard first else { return }
         if let signalWaiter {
-            pthread_kill(signalWaiter, SIGTERM)
+            signalWaiter.send(Signals.terminate)
         } else {
             fired.signal()
         }

@@ -1,9 +1,7 @@
 import Foundation
 import Observability
+import POSIX
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The standard `process_*` metrics and `photoscroll_build_info`, read from `/proc` when scraped.
 ///
@@ -36,18 +34,16 @@ final class ProcessMetrics: Sendable {
     /// Reads the current values into the gauges.
     func update() {
         updating.withLock { _ in
-            let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))
+            let pageSize = Double(System.pageSize)
             if let statm = Self.read("/proc/self/statm")?.split(separator: " "), statm.count >= 2,
                let size = Double(statm[0]), let resident = Double(statm[1]) {
                 virtualMemory.set(size * pageSize)
                 residentMemory.set(resident * pageSize)
             }
             if let count = Self.openDescriptorCount() { openDescriptors.set(Double(count)) }
-            var limit = rlimit()
-            if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { maxDescriptors.set(Double(limit.rlim_cur)) }
-            var usage = rusage()
-            if getrusage(RUSAGE_SELF.rawValue, &usage) == 0 {
-                let total = Self.seconds(usage.ru_utime) + Self.seconds(usage.ru_stime)
+            if let limit = System.openFileLimit() { maxDescriptors.set(Double(limit)) }
+            if let used = System.processorSeconds() {
+                let total = used.user + used.system
                 let delta = total - cpuSeconds.value()
                 if delta > 0 { cpuSeconds.increment(by: delta) }
             }
@@ -57,19 +53,15 @@ final class ProcessMetrics: Sendable {
         }
     }
 
-    private static func seconds(_ time: timeval) -> Double {
-        Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000
-    }
-
     /// Entries of `/proc/self/fd`, not counting the descriptor used to list them.
     static func openDescriptorCount() -> Int? {
-        guard let directory = opendir("/proc/self/fd") else { return nil }
-        defer { closedir(directory) }
+        guard let directory = try? FileDescriptor.open("/proc/self/fd", OpenFlags.readOnly | OpenFlags.directory) else { return nil }
+        defer { directory.close() }
         var count = 0
-        while let entry = readdir(directory) {
-            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
-            if !isDot { count += 1 }
-        }
+        guard (try? directory.forEachEntry { entry in
+            if !entry.isHidden { count += 1 }
+            return true
+        }) != nil else { return nil }
         return max(0, count - 1)
     }
 
@@ -86,7 +78,7 @@ final class ProcessMetrics: Sendable {
               let stat = read("/proc/stat"),
               let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
               let boot = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces)) else { return nil }
-        return boot + ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return boot + ticks / Double(System.clockTicksPerSecond)
     }
 
     private static func read(_ path: String) -> String? {
