@@ -4,11 +4,13 @@ import Glibc
 
 /// Calls on paths rather than open files: link status, the real path, folders and removals.
 public enum FileSystem {
-    /// The status of `path` itself, the link when it is one (lstat).
+    /// The status of `path` itself, the link when it is one (lstat). Runs for every static
+    /// file request: withCString hands over the string's own bytes, where passing `path` itself
+    /// would build a C copy.
     public static func linkStatus(_ path: String) throws(SystemCallError) -> FileStatus {
         var info = FileStatus()
         do {
-            try requireSystemCall("lstat") { lstat(path, &info) }
+            try requireSystemCall("lstat") { path.withCString { lstat($0, &info) } }
         } catch {
             throw SystemCallError(call: "lstat(\(path))", errno: error.errno)
         }

@@ -53,7 +53,6 @@ public struct StaticFiles: Sendable {
         // is remembered for a second), so lstat refuses it rather than follow it. A directory
         // swapped for a symlink higher up changes the file's identity, which misses the cache,
         // and files are opened only component by component without following symlinks.
-        // withCString hands over the string's own bytes; passing `path` itself builds a C copy.
         guard let info = try? FileSystem.linkStatus(path), info.isRegularFile else {
             throw HTTPError(.notFound, "No file at \(request.path).")
         }
