@@ -14,11 +14,21 @@ def box(rect):
     return [rect["left"], rect["top"], rect["width"], rect["height"]]
 
 
+def slow_motion(driver, rate=0.25):
+    """Plays the page's Web Animations (the flights) at `rate` of their speed, through DevTools:
+    the same frames, laid out over more of them, so the count of frames sampled says whether the
+    photo flies, not how busy the machine running the test is (a flight of some 400 ms drew only 4
+    frames on a machine at load 12)."""
+    driver.execute_cdp_cmd("Animation.enable", {})
+    driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": rate})
+
+
 def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server):
     photo = sorted_photos(server)[1]
     open_app(phone, server)
+    slow_motion(phone)
     cell = js(phone, f"return document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').getBoundingClientRect().toJSON()")
-    sample_frames(phone, FLIGHT, frames=90)
+    sample_frames(phone, FLIGHT, frames=300)
     tap(phone, cell["left"] + cell["width"] / 2, cell["top"] + cell["height"] / 2)
     wait_hash(phone, f"#/photos/{photo['id']}")
     # (The URL changes at once; the flight starts once the photo's record is in.)
@@ -33,7 +43,7 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
     widths = [f[2] for f in flight]
     assert widths == sorted(widths)
 
-    sample_frames(phone, FLIGHT, frames=90)
+    sample_frames(phone, FLIGHT, frames=300)
     js(phone, "document.querySelector('.pager-back').click()")
     wait_for(lambda: visible_view(phone) == "grid" and js(phone, "return !document.querySelector('.photo-flight')"), message="back in the grid")
     flight = [v for _, v in samples(phone) if v]
@@ -47,8 +57,9 @@ def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, ser
     photo = server.photos["portrait"]
     open_app(phone, server, f"photos/{photo['id']}")
     wait_for(lambda: js(phone, "return window.__pager.complete"), message="photo drawn")
+    slow_motion(phone)
     on_page = page_photo(phone)
-    sample_frames(phone, "window.__viewer.open ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=90)
+    sample_frames(phone, "window.__viewer.open ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=300)
     js(phone, "document.querySelector('.page.current .photo-open').click()")
     fitted = settled_viewer(phone)
     frames = [v for _, v in samples(phone) if v]
@@ -56,7 +67,7 @@ def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, ser
     assert frames[-1] == pytest.approx(box(fitted["photoRect"])[:3], abs=1)
     assert len(frames) >= 5
 
-    sample_frames(phone, "window.__viewer.open || document.querySelector('.zoom-view.closing') ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=90)
+    sample_frames(phone, "window.__viewer.open || document.querySelector('.zoom-view.closing') ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=300)
     js(phone, "document.querySelector('.zoom-close').click()")
     wait_for(lambda: js(phone, "return document.getElementById('zoom-view').hidden"), message="closed")
     frames = [v for _, v in samples(phone) if v]
