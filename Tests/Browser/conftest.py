@@ -230,6 +230,17 @@ def add_hooks(driver):
         driver.hooks_script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": f.read()})["identifier"]
 
 
+# Hides the service worker API from the page, so it registers no worker (Public/core/offline.js
+# registers one only where the browser has the API). Each test's tab starts with nothing kept, so
+# a worker would only refill its cache from the server, for every test, beside the test's own
+# requests. The tests of the worker itself (marked `service_worker`: test_offline.py) keep it.
+NO_SERVICE_WORKER = "delete Navigator.prototype.serviceWorker;"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "service_worker: the page in this test registers its service worker")
+
+
 class SharedBrowser:
     """One Chromium for many tests, started once: starting a browser for each test cost more than
     most tests themselves. Each test gets a new tab (a new page, its own session storage, the
@@ -241,15 +252,22 @@ class SharedBrowser:
         self.size = (width, height)
         self.driver = None
 
-    def fresh(self):
+    def fresh(self, service_worker=False):
+        """A new tab, whose page registers no service worker unless `service_worker`."""
         try:
             if self.driver is not None:
-                return self._new_tab()
+                driver = self._new_tab()
+            else:
+                driver = None
         except Exception:  # noqa: BLE001 - a crashed or hung browser: start another
             self.quit()
-        self.driver = new_driver(*self.size)
-        self._clear()
-        return self.driver
+            driver = None
+        if driver is None:
+            driver = self.driver = new_driver(*self.size)
+            self._clear()
+        if not service_worker:
+            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_SERVICE_WORKER})
+        return driver
 
     def _new_tab(self):
         driver = self.driver
@@ -298,11 +316,12 @@ def second_browser():
     browser.quit()
 
 
-def browser_session(browser, phone_sized):
+def browser_session(browser, phone_sized, request):
     """The shared browser in a fresh tab, as a 390×844 touch phone at devicePixelRatio 1 (tests
-    change the ratio where it matters) or a 1280×800 desktop with a mouse and a keyboard. The
-    page's own script errors fail the test."""
-    driver = browser.fresh()
+    change the ratio where it matters) or a 1280×800 desktop with a mouse and a keyboard; without
+    the service worker unless the test is marked `service_worker`. The page's own script errors
+    fail the test."""
+    driver = browser.fresh(service_worker=request.node.get_closest_marker("service_worker") is not None)
     if phone_sized:
         from gestures import emulate
         emulate(driver, 390, 844, dpr=1, mobile=True)
@@ -315,21 +334,21 @@ def browser_session(browser, phone_sized):
 
 
 @pytest.fixture
-def phone(shared_browser):
+def phone(shared_browser, request):
     """A touch phone (see browser_session)."""
-    yield from browser_session(shared_browser, phone_sized=True)
+    yield from browser_session(shared_browser, phone_sized=True, request=request)
 
 
 @pytest.fixture
-def desktop(shared_browser):
+def desktop(shared_browser, request):
     """A desktop window (see browser_session)."""
-    yield from browser_session(shared_browser, phone_sized=False)
+    yield from browser_session(shared_browser, phone_sized=False, request=request)
 
 
 @pytest.fixture
-def second_phone(second_browser):
+def second_phone(second_browser, request):
     """Another phone beside `phone`, for what one reader does and another sees."""
-    yield from browser_session(second_browser, phone_sized=True)
+    yield from browser_session(second_browser, phone_sized=True, request=request)
 
 
 def screenshot(driver, name):

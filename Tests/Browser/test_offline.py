@@ -16,6 +16,9 @@ from gestures import emulate, js, settled_viewer, wait_for
 from pages import open_app, photo_drawn, sorted_photos
 from photos import make_library
 
+# The page here registers its service worker (conftest keeps it out of the other files' tests).
+pytestmark = pytest.mark.service_worker
+
 CONTROLLED = "return navigator.serviceWorker.controller !== null"
 
 # Every cache and what it holds (path and query of each request), in the order they were stored.

@@ -7,6 +7,7 @@ import re
 import urllib.request
 import uuid
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
@@ -181,6 +182,7 @@ def test_a_module_that_could_not_be_fetched_is_tried_again(phone, server):
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == len(server.photos)
 
 
+@pytest.mark.service_worker
 def test_the_page_is_installable(desktop, server):
     # The manifest Chromium finds from the page, parsed without complaint, with icons it can fetch.
     open_app(desktop, server)
