@@ -6,7 +6,7 @@ BIN_RELEASE := .build/release/photoscroll
 BIN_DEBUG := .build/debug/photoscroll
 
 .PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test typecheck fuzz fuzz-build fuzz-run \
-        test-stages stage-build stage-typecheck stage-test-deps stage-unit stage-browser stage-fuzz-build stage-fuzz \
+        test-stages stage-server stage-build stage-typecheck stage-test-deps stage-unit stage-browser stage-fuzz-build stage-fuzz \
         stage-container-root stage-container-build stage-container test-times
 
 ## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk); `make test`
@@ -17,10 +17,14 @@ FUZZ_BIN := .build/fuzz/release/HTTPFuzz
 IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
 WALK_FUZZ_BIN := .build/fuzz/release/FolderWalkFuzz
 ## Stages of `make test` that may run at once. The test runs mostly wait, so the builds of the
-## fuzzer and of the image's binary run beside them at a lower priority (nice), using what the
-## tests leave of the processors without slowing them.
-TEST_JOBS ?= 4
-NICE := nice -n 10
+## fuzzer and of the image's binary run beside them at the lowest priority (nice 19), using what
+## the tests leave of the processors without slowing them.
+TEST_JOBS ?= 8
+BACKGROUND := nice -n 19
+## The image's build (the Dockerfile's: release, the Swift runtime linked in), in a scratch folder
+## of its own so it never waits for the debug build's lock.
+IMAGE_BUILD_PATH := .build/image
+IMAGE_BUILD := -c release --static-swift-stdlib --scratch-path $(IMAGE_BUILD_PATH)
 TIMED := scripts/timed.sh
 ROOT := $(shell id -u)
 
@@ -39,17 +43,24 @@ test:
 	    for s in build/unit-test/summary.txt build/browser-test/summary.txt; do [ -f $$s ] && cat $$s; done; \
 	    scripts/test-times.sh; echo "load average at the end: $$(cut -d' ' -f1-3 /proc/loadavg)"; exit $$status
 
-# The stages and what each waits for. The debug build is shared by the unit tests, the browser
-# tests and the image checks; the fuzzer and the image have builds of their own (AddressSanitizer;
-# release with the Swift runtime linked in), which run beside the tests, niced, and after the
-# debug build, which the tests wait for (and whose .build folder the release build locks). The
+# The stages and what each waits for. The server's debug binary is built first, on its own: the
+# browser tests need only it (and their Python packages), so they start while the Swift tests
+# compile (`--build-tests` then reuses every module and does not relink the server under them).
+# The unit tests wait for the test build. The fuzzers and the image's binary have builds of their
+# own (AddressSanitizer; release with the Swift runtime linked in), each in a scratch folder of
+# its own so that no build waits for another's lock. They start at once at the lowest priority
+# (nice 19): they take what the other stages leave of the processors, in the link steps and while
+# the tests wait, and slow nothing on the critical path (build, then the browser tests). The
 # bookworm root is made while everything builds: it needs only the Dockerfile and the network.
 # The Debian packages are installed first, on their own (apt takes one lock); the Python
 # packages beside the build. The unit and browser runners print their slowest classes, files and
 # tests; make test prints those lists and the table of the stages at the end.
 test-stages: stage-typecheck stage-unit stage-browser stage-fuzz stage-container
 
-stage-build:
+stage-server:
+	@$(TIMED) build-server swift build --product photoscroll
+
+stage-build: stage-server
 	@$(TIMED) build swift build --build-tests
 
 stage-typecheck:
@@ -61,11 +72,11 @@ stage-test-deps:
 stage-unit: stage-build
 	@$(TIMED) unit-test scripts/unit-test.py
 
-stage-browser: stage-build stage-test-deps
+stage-browser: stage-server stage-test-deps
 	@$(TIMED) browser-test env PHOTOSCROLL_BIN=$(BIN_DEBUG) scripts/browser-test.py
 
-stage-fuzz-build: stage-build
-	@$(TIMED) fuzz-build $(NICE) $(MAKE) --no-print-directory fuzz-build
+stage-fuzz-build:
+	@$(TIMED) fuzz-build $(BACKGROUND) $(MAKE) --no-print-directory fuzz-build
 
 stage-fuzz: stage-fuzz-build
 	@$(TIMED) fuzz $(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
@@ -74,11 +85,11 @@ ifeq ($(ROOT),0)
 stage-container-root:
 	@$(TIMED) container-root python3 Tests/Container/boot_root.py --prepare
 
-stage-container-build: stage-build
-	@$(TIMED) container-build $(NICE) swift build -c release --static-swift-stdlib --product photoscroll
+stage-container-build:
+	@$(TIMED) container-build $(BACKGROUND) swift build $(IMAGE_BUILD) --product photoscroll
 
 stage-container: stage-container-root stage-container-build
-	@$(TIMED) container-boot bash Tests/Container/run.sh
+	@$(TIMED) container-boot env IMAGE_BUILD_PATH=$(IMAGE_BUILD_PATH) bash Tests/Container/run.sh
 else
 stage-container:
 	@echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"
