@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -68,7 +69,9 @@ def main() -> int:
         rel = [str(p.relative_to(REPO)) for p in group]
         todo.append(testrun.Unit(name, [str(pytest), "-q", "-rfEs", "--durations=0", "--durations-min=1", *rel]))
     shutil.rmtree(RUN, ignore_errors=True)
-    env = dict(os.environ)
+    # The test photos are drawn once for the whole run (Tests/Browser/photos.py) and copied from here.
+    photo_cache = tempfile.mkdtemp(prefix="photoscroll-test-photos-")
+    env = dict(os.environ, PHOTOSCROLL_TEST_PHOTO_CACHE=photo_cache)
 
     counts: dict[str, str] = {}
     test_seconds: dict[str, float] = {}
@@ -82,8 +85,11 @@ def main() -> int:
         counts[unit.name] = outcome[-1] if outcome else "no summary"
         return unit.status == 0
 
-    outcome = testrun.run(todo, args.jobs, RUN / "logs", env, DURATIONS, passed,
-                          float(os.environ.get("UNIT_TIMEOUT", "900")))
+    try:
+        outcome = testrun.run(todo, args.jobs, RUN / "logs", env, DURATIONS, passed,
+                              float(os.environ.get("UNIT_TIMEOUT", "900")))
+    finally:
+        shutil.rmtree(photo_cache, ignore_errors=True)
     testrun.report_failures(outcome.failed)
     with testrun.summary(RUN / "summary.txt"):
         testrun.report_slowest("test files (seconds of their processes)", {u.name: u.seconds for u in outcome.units})
