@@ -179,9 +179,12 @@ def test_a_trackpad_swipe_pages_and_a_mouse_drag_on_a_zoomed_photo_pans_it(deskt
     photos = sorted_photos(server)
     open_app(driver, server, f"photos/{photos[0]['id']}")
     wait_for(lambda: js(driver, "return window.__pager?.complete === true"), message="photo drawn")
-    # Two fingers sideways on a trackpad: the pages follow, and settle on the next one.
-    for _ in range(12):
-        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 600, "y": 400, "deltaX": 40, "deltaY": 0})
+    # Two fingers sideways on a trackpad: the pages follow, and settle on the next one. The browser
+    # itself sends the wheel events, a frame apart, as a trackpad does (sent one by one from here, a
+    # busy machine spaced them past the page's 140 ms "the fingers stopped"); and they go past half
+    # the page, so it settles on the next one whatever speed a busy machine leaves them.
+    driver.execute_cdp_cmd("Input.synthesizeScrollGesture", {"x": 600, "y": 400, "xDistance": -720, "yDistance": 0,
+                                                             "speed": 2400, "gestureSourceType": "mouse"})
     wait_hash(driver, f"#/photos/{photos[1]['id']}")
     wait_for(lambda: js(driver, "return window.__pager.position === 1 && !window.__pager.moving"), message="settled on page 2")
     # A trackpad pinch (ctrl+wheel) on the photo zooms it in place; the page does not zoom.
