@@ -184,10 +184,10 @@ extension PhotoRenderer {
     private static func makeStagingDirectory(for directory: String, from early: String? = nil) throws -> String {
         let url = URL(fileURLWithPath: directory)
         let parent = url.deletingLastPathComponent().path
-        let staging = parent + "/.\(url.lastPathComponent).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = parent + "/.\(url.lastPathComponent).partial-\(System.processID)-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            if let early, rename(early, staging) == 0 { return staging }
+            if let early, (try? FileSystem.rename(early, to: staging)) != nil { return staging }
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
         } catch {
             throw ImagingError.io("cannot create \(staging): \(error.localizedDescription)")
@@ -196,31 +196,33 @@ extension PhotoRenderer {
     }
 
     private static func makeDirectory(_ path: String) throws {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
-            throw ImagingError.io("cannot create \(path): \(String(cString: strerror(errno)))")
-        }
+        do throws(SystemCallError) {
+            try FileSystem.makeDirectory(path)
+        } catch where error.errno != Errno.fileExists {
+            throw ImagingError.io("cannot create \(path): \(error.reason)")
+        } catch {}
     }
 
     /// Renames the finished pyramid into place; a pyramid already there wins.
     private static func publish(_ staging: String, as directory: String) throws {
-        if rename(staging, directory) == 0 { return }
-        let failure = errno
-        if failure == ENOTEMPTY || failure == EEXIST {
+        do throws(SystemCallError) {
+            try FileSystem.rename(staging, to: directory)
+        } catch where error.errno == Errno.directoryNotEmpty || error.errno == Errno.fileExists {
             try? FileManager.default.removeItem(atPath: staging)
-            return
+        } catch {
+            throw ImagingError.io("cannot rename \(staging) to \(directory): \(error.reason)")
         }
-        throw ImagingError.io("cannot rename \(staging) to \(directory): \(String(cString: strerror(failure)))")
     }
 
     private static func move(_ from: String, to: String) throws {
-        guard rename(from, to) == 0 else {
-            throw ImagingError.io("cannot rename \(from) to \(to): \(String(cString: strerror(errno)))")
+        do throws(SystemCallError) { try FileSystem.rename(from, to: to) } catch {
+            throw ImagingError.io("cannot rename \(from) to \(to): \(error.reason)")
         }
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         do {
-            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+            let file = try FileDescriptor.open(path, OpenFlags.writeOnly | OpenFlags.create | OpenFlags.truncate)
             defer { file.close() }
             try bytes.withUnsafeBytes { try file.write($0) }
         } catch {

@@ -37,8 +37,8 @@ public struct PhotoSource: Sendable, CustomStringConvertible {
     /// blocking the open, and anything but a regular file is refused before a byte is read.
     public static func file(_ path: String) -> PhotoSource {
         PhotoSource(name: path) {
-            let file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
-            guard let status = try? file.status(), status.kind == S_IFREG else {
+            let file = try FileDescriptor.open(path, OpenFlags.readOnly | OpenFlags.nonBlocking | OpenFlags.noControllingTerminal)
+            guard let status = try? file.status(), status.isRegularFile else {
                 file.close()
                 throw ImagingError.notAnImage("not a regular file")
             }

@@ -120,7 +120,7 @@ final class VipsImage {
         let image: VipsImage
         let loader: LoaderKind
         /// The file's status when it was opened (size, modification time).
-        let status: stat
+        let status: FileStatus
     }
 
     /// Opens a file through a descriptor of its own from `source`; only the header is read until
@@ -129,10 +129,10 @@ final class VipsImage {
     static func open(_ source: PhotoSource, access: VipsAccessPattern, shrink: Int = 1) throws -> Opened {
         let file = try source.open()
         defer { file.close() }  // libvips keeps a duplicate for as long as the image lives
-        let status: stat
+        let status: FileStatus
         do { status = try file.status() } catch { throw ImagingError.io("\(source.name): \(error.reason)") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw ImagingError.notAnImage("not a regular file") }
-        guard status.st_size > 0 else { throw ImagingError.notAnImage("the file is empty") }
+        guard status.isRegularFile else { throw ImagingError.notAnImage("not a regular file") }
+        guard status.size > 0 else { throw ImagingError.notAnImage("the file is empty") }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         var loader: UnsafePointer<CChar>?
         let mode = access == .random ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL

@@ -30,6 +30,14 @@ public enum Errno {
     @inlinable public static var ioError: Int32 { EIO }
     /// ENOSPC: no space left on the device.
     @inlinable public static var noSpace: Int32 { ENOSPC }
+    /// ENOTEMPTY: a folder still holds something.
+    @inlinable public static var directoryNotEmpty: Int32 { ENOTEMPTY }
+    /// EXDEV: the two paths are on different file systems.
+    @inlinable public static var crossDevice: Int32 { EXDEV }
+    /// EDQUOT: the user's disk quota is used up.
+    @inlinable public static var quotaExceeded: Int32 { EDQUOT }
+    /// EFBIG: the file would grow past the largest size allowed.
+    @inlinable public static var fileTooLarge: Int32 { EFBIG }
     /// EMFILE: the process has no descriptor left.
     @inlinable public static var tooManyOpenFiles: Int32 { EMFILE }
 }

@@ -33,6 +33,22 @@ public enum FileSystem {
         }
     }
 
+    /// Makes the folder `path` with `permissions`; EEXIST when something is there already.
+    public static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(SystemCallError) {
+        if mkdir(path, permissions) != 0 { throw SystemCallError(call: "mkdir(\(path))", errno: errno) }
+    }
+
+    /// Renames `from` to `to` (rename(2): atomic within one file system, replacing a file or an
+    /// empty folder at `to`).
+    public static func rename(_ from: String, to: String) throws(SystemCallError) {
+        if Glibc.rename(from, to) != 0 { throw SystemCallError(call: "rename(\(from))", errno: errno) }
+    }
+
+    /// Makes `to` another name of the file at `from` (link(2)); EXDEV across file systems.
+    public static func hardLink(_ from: String, at to: String) throws(SystemCallError) {
+        if link(from, to) != 0 { throw SystemCallError(call: "link(\(from))", errno: errno) }
+    }
+
     /// Deletes the file (not a folder) at `path`; false when it could not (gone already, say).
     @discardableResult
     public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }

@@ -22,6 +22,14 @@ public enum KernelClock {
         return (Int(time.tv_sec), Int(time.tv_nsec) / 1_000_000)
     }
 
+    /// CLOCK_REALTIME in nanoseconds since 1970, as file modification times are given.
+    @inlinable @inline(__always)
+    public static func wallNanoseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+    }
+
     /// The wall clock in whole seconds since 1970 (time(2)).
     @inlinable @inline(__always)
     public static func wallSeconds() -> Int { Int(time(nil)) }

@@ -4,6 +4,9 @@ import Glibc
 
 /// Facts about the machine and the process the program runs in.
 public enum System {
+    /// The process's id, for names of scratch files that another process must not pick.
+    public static var processID: Int32 { getpid() }
+
     /// Online processor cores.
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
