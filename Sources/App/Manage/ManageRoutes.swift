@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Library
 import Observability
+import POSIX
 
 /// Favourites, albums (folders), moving and copying photos, and the trash: every change is a
 /// file operation in the photos folder (or the trash in the data folder) that a person could
@@ -122,7 +123,7 @@ struct ManageRoutes: Sendable {
         let body = try Self.decode(AlbumRename.self, request)
         let newPath: String
         do { newPath = try library.writer.renameFolder(album.path, to: body.title) } catch {
-            if case .system(let failure) = error, failure.errno == EEXIST {
+            if case .system(let failure) = error, failure.errno == Errno.fileExists {
                 throw HTTPError(.conflict, "There is already a folder named \(body.title) beside \(album.title).")
             }
             throw HTTPError(.badRequest, error.description)

@@ -315,14 +315,14 @@ final class UploadService: Sendable {
     /// Waits until an upload's bytes are on the disk.
     static func synchronize(_ path: String) throws {
         let file: FileDescriptor
-        do { file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC) } catch { throw storageError(error) }
+        do { file = try FileDescriptor.open(path, OpenFlags.readOnly) } catch { throw storageError(error) }
         defer { file.close() }
         do { try file.synchronizeData() } catch { throw storageError(error) }
     }
 
     /// A system call's failure on the upload's own file, as the client should see it.
     static func storageError(_ error: SystemCallError) -> HTTPError {
-        if [ENOSPC, EDQUOT, EFBIG].contains(error.errno) {
+        if [Errno.noSpace, Errno.quotaExceeded, Errno.fileTooLarge].contains(error.errno) {
             return HTTPError(.insufficientStorage, "The server's disk is full; the upload keeps what it has and can go on once there is room.",
                              headers: TusProtocol.headers(["Retry-After": "60"]))
         }

@@ -1,5 +1,6 @@
 import FolderScan
 import Foundation
+import POSIX
 
 extension PhotoCatalog {
     /// How a scan treats what it finds.
@@ -59,11 +60,7 @@ extension PhotoCatalog {
     }
 
     /// Now, in nanoseconds since the epoch (as file modification times are).
-    static func wallClock() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
-    }
+    static func wallClock() -> Int { KernelClock.wallNanoseconds() }
 
     /// Brings the part of the catalog that `scope` covers in line with the folder.
     ///

@@ -94,13 +94,13 @@ final class PhotoCatalog: Sendable {
     /// The versions with a pyramid folder in `tilesDirectory`, from one read of the folder:
     /// for a large library far cheaper than a `stat` per photo.
     static func pyramidVersions(in tilesDirectory: String) -> Set<String> {
-        guard let directory = try? FileDescriptor.open(tilesDirectory, O_RDONLY | O_DIRECTORY) else { return [] }
+        guard let directory = try? FileDescriptor.open(tilesDirectory, OpenFlags.readOnly | OpenFlags.directory) else { return [] }
         defer { directory.close() }
         var versions: Set<String> = []
         try? directory.forEachEntry { entry in
-            let type = Int32(entry.type)
-            guard type == DT_DIR || type == DT_UNKNOWN, entry.name.count == 12, !entry.isHidden, let name = entry.text else { return true }
-            if type == DT_UNKNOWN && !pyramidExists(tilesDirectory + "/" + name) { return true }
+            let kind = entry.fileKind
+            guard kind == .directory || kind == .unknown, entry.name.count == 12, !entry.isHidden, let name = entry.text else { return true }
+            if kind == .unknown && !pyramidExists(tilesDirectory + "/" + name) { return true }
             versions.insert(name)
             return true
         }
@@ -109,8 +109,7 @@ final class PhotoCatalog: Sendable {
 
     /// Whether a pyramid folder is there: one `stat`.
     static func pyramidExists(_ directory: String) -> Bool {
-        var info = stat()
-        return stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        (try? fileStatus(directory))?.fileKind == .directory
     }
 
     /// Where the pyramid of a version lives.

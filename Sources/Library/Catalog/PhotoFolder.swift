@@ -72,7 +72,7 @@ public struct PhotoFolder: Sendable {
             switch error {
             case .outside: throw .outside
             case .tooManyLinks: throw .loop
-            case .notOfKind(_, _, let kind) where kind != S_IFDIR: throw .notRegular
+            case .notOfKind(_, _, let kind) where FileKind(mode: kind) != .directory: throw .notRegular
             case _ where error.isMissing: throw .missing
             default: throw .failed(error)
             }
@@ -110,7 +110,7 @@ public struct PhotoFolder: Sendable {
     /// Size, modification time and inode of the file a relative path leads to (through links that
     /// stay beneath the folder), or nil when it is gone or leads elsewhere.
     public func fingerprint(_ relativePath: String) -> FileFingerprint? {
-        guard let status = try? confinement.status(relativePath), status.kind == S_IFREG else { return nil }
+        guard let status = try? confinement.status(relativePath), status.isRegularFile else { return nil }
         return FileFingerprint(status)
     }
 

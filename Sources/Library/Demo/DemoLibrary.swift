@@ -59,12 +59,12 @@ public struct DemoLibrary: Sendable {
             guard !isStopped() else { return }
             let path = directory + "/" + shot.name
             if FileManager.default.fileExists(atPath: path) { continue }
-            let temporary = directory + "/.\(shot.name).\(getpid()).tmp.jpg"
+            let temporary = directory + "/.\(shot.name).\(System.processID).tmp.jpg"
             let started = ContinuousClock.now
             do {
                 try DemoImage.write(to: temporary, width: shot.width, height: shot.height, seed: index + 1)
                 do throws(SystemCallError) {
-                    try requireSystemCall("rename") { rename(temporary, path) }
+                    try FileSystem.rename(temporary, to: path)
                 } catch {
                     throw CatalogScanError.unreadable(path, error.reason)
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Observability
+import POSIX
 
 /// Writes a built pyramid as static files any web server can serve:
 /// `DIR/{z}/{x}/{y}.jpg` (our URL shape), `DIR/thumbnail.jpg`, `DIR/info.json`, and the same
@@ -112,8 +113,8 @@ public struct PyramidExport: Sendable {
 
     /// A hard link, or a copy across file systems; replaces what is there.
     static func place(_ from: String, at to: String) throws {
-        unlink(to)
-        if link(from, to) == 0 { return }
+        FileSystem.removeFile(to)
+        if (try? FileSystem.hardLink(from, at: to)) != nil { return }
         do {
             try FileManager.default.copyItem(atPath: from, toPath: to)
         } catch {

@@ -11,8 +11,8 @@ enum BuildLock {
     /// Holds the lock shared until `release`; nil when it cannot be opened (the build goes on
     /// without it, and leftovers are then only collected after the garbage grace period).
     static func shared(in tilesDirectory: String) -> FileDescriptor? {
-        guard let file = try? FileDescriptor.open(path(in: tilesDirectory), O_RDWR | O_CREAT) else { return nil }
-        do { try file.lock(LOCK_SH) } catch {
+        guard let file = try? FileDescriptor.open(path(in: tilesDirectory), OpenFlags.readWrite | OpenFlags.create) else { return nil }
+        do { try file.lock(FileLock.shared) } catch {
             file.close()
             return nil
         }
@@ -30,9 +30,9 @@ enum BuildLock {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: tilesDirectory) else { return [] }
         let leftovers = names.filter { $0.hasPrefix(".") && $0.contains(".partial") }
         guard !leftovers.isEmpty else { return [] }
-        guard let file = try? FileDescriptor.open(path(in: tilesDirectory), O_RDWR | O_CREAT) else { return [] }
+        guard let file = try? FileDescriptor.open(path(in: tilesDirectory), OpenFlags.readWrite | OpenFlags.create) else { return [] }
         defer { file.close() }
-        guard (try? file.lock(LOCK_EX | LOCK_NB)) != nil else {
+        guard (try? file.lock(FileLock.exclusive | FileLock.nonBlocking)) != nil else {
             // Another process is building now; its staging folder may be among these. They are
             // collected later, once older than the garbage grace period.
             logger.info("staging folders left by interrupted builds are kept while another process builds", [("count", String(leftovers.count))])

@@ -1,6 +1,7 @@
 import FolderScan
 import Foundation
 import Imaging
+import POSIX
 import SQL
 
 extension PhotoLibrary {
@@ -306,9 +307,8 @@ extension PhotoLibrary {
         }
         for name in names where !retained.contains(name) && name != ".builds.lock" && name != ".early" {
             let path = root + "/" + name
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+            guard let info = try? fileStatus(path) else { continue }
+            let modified = Date(timeIntervalSince1970: Double(info.modifiedSeconds))
             // Leftover temporary folders of interrupted builds get a much longer grace.
             let isVersion = name.count == 12 && name.allSatisfy(\.isHexDigit)
             let age = isVersion ? configuration.garbageAgeSeconds : max(configuration.garbageAgeSeconds, 6 * 3600)

@@ -32,20 +32,20 @@ struct EarlyTiles: Sendable {
         let folder = tile.map { directory(version) + "/\($0.z)" } ?? directory(version)
         let temporary = folder + "/.\(tile.map { "\($0.x)_\($0.y)" } ?? "thumbnail").\(UInt32.random(in: 0...UInt32.max)).tmp"
         func attempt() throws {
-            let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL)
+            let file = try FileDescriptor.open(temporary, OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive)
             defer { file.close() }
             try bytes.withUnsafeBytes { try file.write($0) }
         }
         do {
             do {
                 try attempt()
-            } catch let error as SystemCallError where error.errno == ENOENT {
+            } catch let error as SystemCallError where error.errno == Errno.noSuchFile {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try attempt()
             }
-            guard rename(temporary, target) == 0 else { throw SystemCallError(call: "rename", errno: errno) }
+            try FileSystem.rename(temporary, to: target)
         } catch {
-            unlink(temporary)
+            FileSystem.removeFile(temporary)
             throw ImagingError.io("cannot keep a rendered tile: \(error)")
         }
     }

@@ -241,8 +241,8 @@ extension PhotoLibrary {
     func pyramidVanished(_ photo: Photo) {
         let directory = catalog.pyramidDirectory(photo.version)
         if PhotoCatalog.pyramidExists(directory) {
-            let aside = configuration.tilesDirectory + "/.\(photo.version).damaged-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            if rename(directory, aside) == 0 {
+            let aside = configuration.tilesDirectory + "/.\(photo.version).damaged-\(System.processID)-\(UInt32.random(in: 0...UInt32.max))"
+            if (try? FileSystem.rename(directory, to: aside)) != nil {
                 DispatchQueue.global(qos: .utility).async { try? FileManager.default.removeItem(atPath: aside) }
             }
         }
