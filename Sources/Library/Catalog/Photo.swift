@@ -98,7 +98,7 @@ public struct Photo: Sendable, Hashable {
     }
 
     /// Whether `self` comes before `other` in the library's order (date taken, then id).
-    public func isTaken(before other: Photo) -> Bool {
+    func isTaken(before other: Photo) -> Bool {
         takenKey != other.takenKey ? takenKey < other.takenKey : id < other.id
     }
 

@@ -102,7 +102,7 @@ public struct PhotoFolder: Sendable {
     }
 
     /// Everything below the folder.
-    public func listAll() -> FolderListing { list([""], recursive: true) }
+    func listAll() -> FolderListing { list([""], recursive: true) }
 
     /// The absolute path of a relative one, for messages (files are opened through `confinement`).
     public func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
@@ -129,7 +129,7 @@ public struct PhotoFolder: Sendable {
     }
 
     /// Whether `relativePath` lies in `directory` or anywhere below it ("" holds everything).
-    public static func isWithin(_ relativePath: String, _ directory: String) -> Bool {
+    static func isWithin(_ relativePath: String, _ directory: String) -> Bool {
         directory.isEmpty || (relativePath.hasPrefix(directory) && relativePath.utf8.dropFirst(directory.utf8.count).first == UInt8(ascii: "/"))
     }
 }

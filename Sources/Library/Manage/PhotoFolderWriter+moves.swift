@@ -67,7 +67,7 @@ extension PhotoFolderWriter {
     /// Takes the photo at `relativePath` out of the photos folder to `destination` (a file path
     /// in the data folder that does not exist yet). Linked and unlinked on one file system, so
     /// the bytes and times stay exactly as they were; copied, synced and then removed otherwise.
-    public func moveOut(_ relativePath: String, to destination: String) throws(FolderWriteError) {
+    func moveOut(_ relativePath: String, to destination: String) throws(FolderWriteError) {
         let (from, name) = try Self.split(relativePath)
         let source = try openFolder(from, create: false)
         defer { source.close() }

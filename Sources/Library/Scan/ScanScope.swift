@@ -5,12 +5,12 @@ public struct ScanScope: Sendable, Equatable {
     /// Folders listed with everything below them.
     public var trees: Set<String> = []
     /// Files seen deleted or moved away (by inotify): gone, whatever their folder looks like now.
-    public var goneFiles: Set<String> = []
+    var goneFiles: Set<String> = []
     /// Folders seen deleted or moved out of the photos folder: everything that was below is gone.
     public var goneTrees: Set<String> = []
     /// Files the watcher saw closed after writing, or moved in: whole now, so a scan takes them
     /// at once instead of waiting for them to be still for a while.
-    public var closedFiles: Set<String> = []
+    var closedFiles: Set<String> = []
 
     public init(directories: Set<String> = [], trees: Set<String> = [], goneFiles: Set<String> = [], goneTrees: Set<String> = [],
                 closedFiles: Set<String> = []) {
@@ -25,7 +25,7 @@ public struct ScanScope: Sendable, Equatable {
     public static let everything = ScanScope(trees: [""])
 
     /// Whether the scope is the whole folder.
-    public var isEverything: Bool { trees.contains("") }
+    var isEverything: Bool { trees.contains("") }
 
     /// Nothing to look at.
     public var isEmpty: Bool { directories.isEmpty && trees.isEmpty && goneFiles.isEmpty && goneTrees.isEmpty }
