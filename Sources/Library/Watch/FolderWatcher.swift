@@ -1,7 +1,7 @@
 import FolderScan
 import Foundation
-import POSIX
 import Observability
+import POSIX
 import Synchronization
 
 /// Tells the library what changed below the photos folder as it happens (Linux inotify), so
@@ -9,7 +9,7 @@ import Synchronization
 /// same `FolderWalk`: never a folder outside the photos folder, a loop of links once),
 /// folders created later too; when the kernel's queue overflows, or the folder itself goes,
 /// the library is asked for one full scan. The only file that makes inotify calls.
-// @unchecked Sendable: `fd`, `wake` and `thread` change only in `start()` (before its thread runs), `stop()` and `deinit`.
+// @unchecked Sendable: `inotify`, `wake` and `thread` change only in `start()` (before its thread runs), `stop()` and `deinit`.
 final class FolderWatcher: @unchecked Sendable {
     /// Why watching could not start, in words for the log.
     struct Unavailable: Error, CustomStringConvertible {
@@ -27,13 +27,13 @@ final class FolderWatcher: @unchecked Sendable {
     private let maxWatches: Int?
     private let deliver: @Sendable (WatchOutcome) -> Void
     private let table = Mutex(WatchTable())
-    private var fd: Int32 = -1
-    private var wake: [Int32] = [-1, -1]
+    private var inotify: Inotify?
+    private var wake: WakePipe?
     private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
     /// Whether a folder is watched through its own descriptor (/proc/self/fd), which names the
     /// very folder the walk opened; otherwise by path, not following a last link.
-    private static let watchesByDescriptor = access("/proc/self/fd", F_OK) == 0
+    private static let watchesByDescriptor = Inotify.canWatchByDescriptor
 
     /// `deliver` hears every batch of changes, on the watcher's thread.
     init(folder: PhotoFolder, logger: Logger, maxWatches: Int? = nil, deliver: @escaping @Sendable (WatchOutcome) -> Void) {
@@ -53,8 +53,8 @@ final class FolderWatcher: @unchecked Sendable {
     func start() throws {
         #if os(Linux)
         do throws(SystemCallError) {
-            fd = try requireSystemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
-            try requireSystemCall("pipe") { pipe(&wake) }
+            inotify = try Inotify()
+            wake = try WakePipe()
         } catch {
             throw Unavailable(description: "\(error.call) failed: \(error.reason)")
         }
@@ -74,22 +74,22 @@ final class FolderWatcher: @unchecked Sendable {
 
     /// Stops reading; returns once the thread has ended.
     func stop() {
-        guard let thread, wake[1] >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(wake[1], &byte, 1)
+        guard let thread, let wake else { return }
+        wake.signal()
         if !thread.isFinished { _ = finished.wait(timeout: .now() + 5) }
         self.thread = nil
     }
 
     private func closeDescriptors() {
-        for descriptor in [fd, wake[0], wake[1]] where descriptor >= 0 { close(descriptor) }
-        fd = -1
-        wake = [-1, -1]
+        inotify?.close()
+        inotify = nil
+        wake = nil
     }
 
     /// Adds watches for `relative` and every folder the scan would walk below it.
     private func watchTree(_ relative: String) throws {
         #if os(Linux)
+        guard let inotify else { return }
         var failure: Unavailable?
         let walk = FolderWalk(confinement: folder.confinement, listsFiles: false) { [self] path, descriptor in
             let count = table.withLock { $0.count }
@@ -97,16 +97,13 @@ final class FolderWatcher: @unchecked Sendable {
                 failure = Self.limit(count)
                 return false
             }
-            let mask = WatchTable.mask | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
             let watch: Int32
             do throws(SystemCallError) {
-                watch = try requireSystemCall("inotify_add_watch") {
-                    Self.watchesByDescriptor
-                        ? inotify_add_watch(fd, "/proc/self/fd/\(descriptor.rawValue)", mask)
-                        : inotify_add_watch(fd, path.isEmpty ? folder.root : folder.absolute(path), mask | UInt32(IN_DONT_FOLLOW))
-                }
+                watch = Self.watchesByDescriptor
+                    ? try inotify.watch(descriptor: descriptor, mask: WatchTable.mask)
+                    : try inotify.watch(path: path.isEmpty ? folder.root : folder.absolute(path), mask: WatchTable.mask)
             } catch {
-                if error.errno == ENOSPC {
+                if error.errno == Errno.noSpace {
                     failure = Self.limit(count)
                     return false
                 }
@@ -138,32 +135,31 @@ final class FolderWatcher: @unchecked Sendable {
 
     private func readLoop() {
         #if os(Linux)
-        let size = 256 * 1024
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        guard let inotify, let wake else { return }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 8)
         defer { buffer.deallocate() }
         var batch: [WatchEvent] = []
         while true {
             // A moved-away folder waits a moment for its arrival elsewhere, to be told apart
             // from a folder moved out of the photos folder.
-            let timeout: Int32 = batch.isEmpty ? -1 : 50
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
-            let ready: Int32
-            do { ready = try requireSystemCall("poll") { poll(&fds, 2, timeout) } } catch {
+            let timeout: Duration? = batch.isEmpty ? nil : .milliseconds(50)
+            let ready: [Bool]
+            do throws(SystemCallError) { ready = try Poll.readable([inotify.fd, wake.readEnd], timeout: timeout) } catch {
                 logger.error("watching the photos folder failed", [("error", error.reason)])
                 return
             }
-            if fds[1].revents != 0 { return }
-            if ready > 0 && fds[0].revents != 0 {
+            if ready[1] { return }
+            if ready[0] {
                 // Non-blocking: read until the queue is empty (would-block) or broken.
-                while case .done(let n)? = try? systemCall("read", { read(fd, buffer, size) }), n > 0 {
-                    batch += Self.parse(UnsafeRawBufferPointer(start: buffer, count: n))
+                while let n = inotify.readEvents(into: buffer) {
+                    batch += Self.parse(UnsafeRawBufferPointer(start: buffer.baseAddress, count: n))
                 }
                 if WatchTable.hasUnpairedMove(batch) { continue }
             }
             guard !batch.isEmpty else { continue }
             let handled = table.withLock { $0.handle(batch) }
             batch.removeAll(keepingCapacity: true)
-            for watch in handled.unwatch { inotify_rm_watch(fd, watch) }
+            for watch in handled.unwatch { inotify.removeWatch(watch) }
             var outcome = handled
             for folder in outcome.watch {
                 do { try watchTree(folder) } catch let error as Unavailable where error.limitReached {
