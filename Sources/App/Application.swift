@@ -4,7 +4,6 @@ import Dispatch
 import Foundation
 import HTTP
 import Library
-import Library
 import Observability
 import POSIX
 import SQL
@@ -246,10 +245,10 @@ public final class Application: Sendable {
     /// The executable blocks those signals before any thread exists (`ShutdownSignals.block()`),
     /// so one that arrives while the server is still starting waits here instead of being lost.
     public func run() throws -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipe()
         // A file-size limit (ulimit -f) makes a write fail with EFBIG, handled like a full disk,
         // instead of killing the process.
-        signal(SIGXFSZ, SIG_IGN)
+        Signals.ignoreFileSizeLimit()
         let trigger = ShutdownTrigger.signals()
         let group = try start(trigger: trigger)
         let reason = trigger.wait()

@@ -25,6 +25,10 @@ public enum Signals {
     /// EPIPE instead of ending the process (sendfile(2) has no MSG_NOSIGNAL).
     public static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 
+    /// Ignores SIGXFSZ for the whole process: a write past a file-size limit (ulimit -f) then
+    /// fails with EFBIG instead of ending the process.
+    public static func ignoreFileSizeLimit() { signal(SIGXFSZ, SIG_IGN) }
+
     private static func set(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)

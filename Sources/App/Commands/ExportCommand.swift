@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Library
 import Observability
+import POSIX
 
 /// `photoscroll export (ID | PATH) --out DIR`: writes a static pyramid any web server can serve.
 public struct ExportCommand: Sendable, Equatable {
@@ -54,7 +55,7 @@ extension ExportCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConfigurationError("\(path) does not exist, and is not a photo id.")
         }
-        let scratch = outputDirectory + "/.pyramid-\(getpid())"
+        let scratch = outputDirectory + "/.pyramid-\(System.processID)"
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let renderer = VipsPhotoRendering(settings: library.configuration.settings)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import POSIX
 
 /// The cache lifetimes of photo resources. On a private library every one says `private`: a
 /// shared cache (a proxy, a CDN) must never hand one person's photos to another; browsers keep
@@ -47,7 +48,7 @@ enum PhotoCaching {
                     let value = UnsafeBufferPointer(rebasing: bytes[(start + 2)..<end])
                     if value.contains(UInt8(ascii: "%")) || value.contains(UInt8(ascii: "+")) { return nil }
                     return version.withUTF8 { expected in
-                        value.count == expected.count && (value.isEmpty || memcmp(value.baseAddress!, expected.baseAddress!, value.count) == 0)
+                        value.count == expected.count && (value.isEmpty || Memory.equal(value.baseAddress!, expected.baseAddress!, count: value.count))
                     }
                 }
                 start = end + 1

@@ -1,4 +1,5 @@
 import Foundation
+import POSIX
 
 /// A photo after a move, a copy or a restore: where it is now, and its id once listed.
 public struct PlacedPhoto: Sendable, Equatable {
@@ -121,7 +122,7 @@ extension PhotoLibrary {
     public func purge(_ items: [TrashItem], store: CollectionStore) throws -> Int {
         var count = 0
         for item in items where try store.remove(item.id) {
-            unlink(trashDirectory + "/" + item.id)
+            FileSystem.removeFile(trashDirectory + "/" + item.id)
             count += 1
         }
         return count
