@@ -46,7 +46,18 @@ final class OperationsLiveTests: XCTestCase {
         XCTAssertEqual(try HTTPClient.get(url: "http://127.0.0.1:\(server.port)/photos/2").status, 404)
         XCTAssertEqual(try HTTPClient.get(url: "http://127.0.0.1:\(server.port)/nowhere").status, 404)
 
-        let text = try scrape(server.port)
+        // A request is counted once its answer is written, so its client may read the answer (and
+        // ask for /metrics on another connection) a moment before the count moves: the scrape is
+        // asked again until the last request is in, for at most 5 s.
+        var text = try scrape(server.port)
+        let deadline = Date().addingTimeInterval(5)
+        func allIn(_ text: PrometheusText) -> Bool {
+            text.value("photoscroll_http_requests_total", ["route": "unmatched", "status": "404"]) != nil
+                && text.value("photoscroll_http_request_duration_seconds_count", ["route": "/photos/:id"]) == 4
+        }
+        while !allIn(text), Date() < deadline {
+            text = try scrape(server.port)
+        }
         XCTAssertEqual(text.value("photoscroll_http_requests_total", ok), before + 3)
         XCTAssertEqual(text.value("photoscroll_http_requests_total", ["route": "/photos/:id", "status": "404"]), 1)
         XCTAssertEqual(text.value("photoscroll_http_requests_total", ["route": "unmatched", "status": "404"]), 1,
