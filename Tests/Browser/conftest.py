@@ -206,8 +206,10 @@ def script_errors(driver):
 
 # What a test browser need not do in the background: reach out to the network for updates, sync,
 # translation or safe browsing lists (the machine may have no network), report, or watch for
-# hangs. About a tenth of the browser tests' CPU time.
-QUIET = ("--disable-background-networking", "--disable-component-update", "--disable-default-apps",
+# hangs; about a tenth of the browser tests' CPU time. And no GPU rasterization, which Debian's
+# chromium turns on: with no GPU it is emulated in software, where Skia's own software raster
+# draws the same pages for about 12 % less CPU.
+QUIET = ("--disable-gpu-rasterization", "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
          "--disable-sync", "--metrics-recording-only", "--no-default-browser-check", "--disable-breakpad",
          "--disable-client-side-phishing-detection", "--disable-hang-monitor", "--disable-domain-reliability",
          "--password-store=basic", "--use-mock-keychain",
