@@ -21,10 +21,12 @@ WALK_FUZZ_BIN := .build/fuzz/release/FolderWalkFuzz
 ## the tests leave of the processors without slowing them.
 TEST_JOBS ?= 8
 BACKGROUND := nice -n 19
-## The image's build (the Dockerfile's: release, the Swift runtime linked in), in a scratch folder
-## of its own so it never waits for the debug build's lock.
+## The image's build, as the Dockerfile's (release, the Swift runtime linked in, no debug
+## information; Tests/Container checks they agree), in a scratch folder of its own so it never
+## waits for the debug build's lock.
+IMAGE_FLAGS := -c release --static-swift-stdlib -Xswiftc -gnone
 IMAGE_BUILD_PATH := .build/image
-IMAGE_BUILD := -c release --static-swift-stdlib --scratch-path $(IMAGE_BUILD_PATH)
+IMAGE_BUILD := $(IMAGE_FLAGS) --scratch-path $(IMAGE_BUILD_PATH)
 TIMED := scripts/timed.sh
 ROOT := $(shell id -u)
 

@@ -13,8 +13,8 @@ fi
 # The image's build: release with the Swift runtime linked in, in a scratch folder of its own
 # (make test builds it there beside the debug build, so this only checks it is up to date).
 scratch="${IMAGE_BUILD_PATH:-.build/image}"
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product photoscroll
-binary="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/photoscroll"
+swift build -c release --static-swift-stdlib -Xswiftc -gnone --scratch-path "$scratch" --product photoscroll
+binary="$(swift build -c release --static-swift-stdlib -Xswiftc -gnone --scratch-path "$scratch" --show-bin-path)/photoscroll"
 if ldd "$binary" | grep 'libswift\|libFoundation' > /dev/null; then
     echo "the release binary still needs the Swift runtime's shared libraries" >&2
     exit 1
