@@ -14,7 +14,7 @@ extension PhotoFolderWriter {
     /// deep. Returns the relative paths removed.
     @discardableResult
     public func sweepLeftovers(olderThan seconds: Int, now: Int) -> [String] {
-        guard let top = try? FileDescriptor.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return [] }
+        guard let top = try? FileDescriptor.open(root, OpenFlags.readOnly | OpenFlags.directory) else { return [] }
         var removed: [String] = []
         Self.sweep(top, path: "", depth: 0, before: now - seconds, removed: &removed)
         top.close()
@@ -28,19 +28,19 @@ extension PhotoFolderWriter {
             guard let name = entry.text else { return true }
             if entry.isHidden {
                 if leftoverPrefixes.contains(where: name.hasPrefix) { leftovers.append(name) }
-            } else if Int32(entry.type) == Int32(DT_DIR) || Int32(entry.type) == Int32(DT_UNKNOWN) {
+            } else if entry.fileKind == .directory || entry.fileKind == .unknown {
                 folders.append(name)
             }
             return true
         }
         for name in leftovers {
             // The link itself, never what it points at; only a regular file that old.
-            guard let status = try? folder.status(of: name), status.kind == S_IFREG, Int(status.st_mtim.tv_sec) <= before else { continue }
-            if unlinkat(folder.rawValue, name, 0) == 0 { removed.append(path.isEmpty ? name : path + "/" + name) }
+            guard let status = try? folder.status(of: name), status.isRegularFile, status.modifiedSeconds <= before else { continue }
+            if (try? folder.removeFile(name)) != nil { removed.append(path.isEmpty ? name : path + "/" + name) }
         }
         guard depth < 64 else { return }
         for name in folders {
-            guard let child = try? folder.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) else { continue }
+            guard let child = try? folder.open(name, OpenFlags.readOnly | OpenFlags.directory | OpenFlags.noFollow) else { continue }
             sweep(child, path: path.isEmpty ? name : path + "/" + name, depth: depth + 1, before: before, removed: &removed)
             child.close()
         }

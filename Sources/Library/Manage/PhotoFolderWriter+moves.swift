@@ -20,16 +20,16 @@ extension PhotoFolderWriter {
         defer { source.close() }
         let destination = try openFolder(folder, create: true)
         defer { destination.close() }
-        guard let linked = try link(source.rawValue, name, into: destination, as: name) else {
+        guard let linked = try link(source, name, into: destination, as: name) else {
             // Two file systems inside one photos folder (a mount point): copy, then remove.
             let placed = try copy(from: source, name, into: destination, as: name)
-            unlinkat(source.rawValue, name, 0)
-            _ = fsync(source.rawValue)
+            try? source.removeFile(name)
+            _ = try? source.synchronize()
             return (folder.isEmpty ? "" : folder + "/") + placed
         }
-        unlinkat(source.rawValue, name, 0)
-        _ = fsync(destination.rawValue)
-        _ = fsync(source.rawValue)
+        try? source.removeFile(name)
+        _ = try? destination.synchronize()
+        _ = try? source.synchronize()
         return (folder.isEmpty ? "" : folder + "/") + linked
     }
 
@@ -51,16 +51,16 @@ extension PhotoFolderWriter {
         let input: FileDescriptor
         do { input = try source.openRegularFile(name) } catch { throw FolderWriteError.fromFileOpen(error, path: name) }
         defer { input.close() }
-        let hidden = ".photoscroll-copy-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let hidden = ".photoscroll-copy-\(System.processID)-\(UInt64.random(in: 0...UInt64.max))"
         try copyContents(of: input, into: destination, as: hidden)
         let linked: String?
-        do { linked = try link(destination.rawValue, hidden, into: destination, as: wanted) } catch {
-            unlinkat(destination.rawValue, hidden, 0)
+        do { linked = try link(destination, hidden, into: destination, as: wanted) } catch {
+            try? destination.removeFile(hidden)
             throw error
         }
-        unlinkat(destination.rawValue, hidden, 0)
-        _ = fsync(destination.rawValue)
-        guard let linked else { throw .system(SystemCallError(call: "linkat", errno: EXDEV)) }
+        try? destination.removeFile(hidden)
+        _ = try? destination.synchronize()
+        guard let linked else { throw .system(SystemCallError(call: "linkat", errno: Errno.crossDevice)) }
         return linked
     }
 
@@ -71,19 +71,19 @@ extension PhotoFolderWriter {
         let (from, name) = try Self.split(relativePath)
         let source = try openFolder(from, create: false)
         defer { source.close() }
-        if linkat(source.rawValue, name, AT_FDCWD, destination, 0) != 0 {
-            guard errno == EXDEV else { throw FolderWriteError.from(SystemCallError(call: "linkat", errno: errno), path: relativePath) }
+        do throws(SystemCallError) { try source.link(name, into: .currentDirectory, as: destination) } catch {
+            guard error.errno == Errno.crossDevice else { throw FolderWriteError.from(error, path: relativePath) }
             let input: FileDescriptor
             do { input = try source.openRegularFile(name) } catch { throw FolderWriteError.fromFileOpen(error, path: relativePath) }
             defer { input.close() }
             let folder = (destination as NSString).deletingLastPathComponent
             let target: FileDescriptor
-            do { target = try FileDescriptor.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: folder) }
+            do { target = try FileDescriptor.open(folder, OpenFlags.readOnly | OpenFlags.directory) } catch { throw FolderWriteError.from(error, path: folder) }
             defer { target.close() }
             try copyContents(of: input, into: target, as: (destination as NSString).lastPathComponent)
         }
-        unlinkat(source.rawValue, name, 0)
-        _ = fsync(source.rawValue)
+        try? source.removeFile(name)
+        _ = try? source.synchronize()
     }
 
     /// Renames the folder at `relative` to `newName` beside it; returns the new relative path.
@@ -95,17 +95,18 @@ extension PhotoFolderWriter {
         let parent = try openFolder(parentPath, create: false)
         defer { parent.close() }
         // Checked as a folder of our own first: a link is never renamed in its place.
-        let own = openat(parent.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard own >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: relative) }
-        close(own)
-        var info = stat()
-        if fstatat(parent.rawValue, newName, &info, AT_SYMLINK_NOFOLLOW) == 0 {
-            throw .system(SystemCallError(call: "renameat(\(newName))", errno: EEXIST))
+        do throws(SystemCallError) {
+            try parent.open(name, OpenFlags.readOnly | OpenFlags.directory | OpenFlags.noFollow).close()
+        } catch {
+            throw FolderWriteError.from(SystemCallError(call: "openat", errno: error.errno), path: relative)
         }
-        guard renameat(parent.rawValue, name, parent.rawValue, newName) == 0 else {
-            throw FolderWriteError.from(SystemCallError(call: "renameat", errno: errno), path: relative)
+        if (try? parent.status(of: newName)) != nil {
+            throw .system(SystemCallError(call: "renameat(\(newName))", errno: Errno.fileExists))
         }
-        _ = fsync(parent.rawValue)
+        do throws(SystemCallError) { try parent.rename(name, into: parent, as: newName) } catch {
+            throw FolderWriteError.from(error, path: relative)
+        }
+        _ = try? parent.synchronize()
         return parentPath.isEmpty ? newName : parentPath + "/" + newName
     }
 
@@ -120,6 +121,6 @@ extension PhotoFolderWriter {
     public func removeFolderIfEmpty(_ relative: String) -> Bool {
         guard let (parentPath, name) = try? Self.split(relative), let parent = try? openFolder(parentPath, create: false) else { return false }
         defer { parent.close() }
-        return unlinkat(parent.rawValue, name, AT_REMOVEDIR) == 0
+        return (try? parent.removeDirectory(name)) != nil
     }
 }

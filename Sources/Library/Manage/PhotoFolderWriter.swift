@@ -30,9 +30,9 @@ public enum FolderWriteError: Error, Equatable, CustomStringConvertible {
 
     static func from(_ error: SystemCallError, path: String) -> FolderWriteError {
         switch error.errno {
-        case ENOSPC, EDQUOT, EFBIG: .full
-        case ELOOP, ENOTDIR: .notAFolder(path)
-        case ENOENT: .missing(path)
+        case Errno.noSpace, Errno.quotaExceeded, Errno.fileTooLarge: .full
+        case Errno.tooManyLinks, Errno.notDirectory: .notAFolder(path)
+        case Errno.noSuchFile: .missing(path)
         default: .system(error)
         }
     }
@@ -40,7 +40,7 @@ public enum FolderWriteError: Error, Equatable, CustomStringConvertible {
     /// For an open of a file to read: what is not a regular file (EINVAL, ELOOP from
     /// `openRegularFile`) is `.notAFile`.
     static func fromFileOpen(_ error: SystemCallError, path: String) -> FolderWriteError {
-        error.errno == EINVAL || error.errno == ELOOP ? .notAFile(path) : from(error, path: path)
+        error.errno == Errno.invalidArgument || error.errno == Errno.tooManyLinks ? .notAFile(path) : from(error, path: path)
     }
 }
 
@@ -73,7 +73,7 @@ public struct PhotoFolderWriter: Sendable {
     public func openFolder(_ relative: String, create: Bool) throws(FolderWriteError) -> FileDescriptor {
         let parts = try Self.components(relative)
         var current: FileDescriptor
-        do { current = try FileDescriptor.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } catch { throw FolderWriteError.from(error, path: "") }
+        do { current = try FileDescriptor.open(root, OpenFlags.readOnly | OpenFlags.directory) } catch { throw FolderWriteError.from(error, path: "") }
         var walked = ""
         for part in parts {
             walked = walked.isEmpty ? part : walked + "/" + part
@@ -91,16 +91,16 @@ public struct PhotoFolderWriter: Sendable {
     }
 
     private static func openChild(_ parent: FileDescriptor, _ name: String, create: Bool) throws(SystemCallError) -> FileDescriptor {
-        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        let opened = openat(parent.rawValue, name, flags)
-        if opened >= 0 { return FileDescriptor(rawValue: opened) }
-        guard errno == ENOENT, create else { throw SystemCallError(call: "openat(\(name))", errno: errno) }
-        if mkdirat(parent.rawValue, name, 0o755) != 0 && errno != EEXIST { throw SystemCallError(call: "mkdirat(\(name))", errno: errno) }
+        let flags = OpenFlags.readOnly | OpenFlags.directory | OpenFlags.noFollow
+        do throws(SystemCallError) { return try parent.open(name, flags) } catch {
+            guard error.errno == Errno.noSuchFile, create else { throw error }
+        }
+        do throws(SystemCallError) { try parent.makeDirectory(name, permissions: 0o755) } catch {
+            guard error.errno == Errno.fileExists else { throw error }
+        }
         // The folder just made is synced into its parent, so a crash cannot lose the path to a photo.
-        _ = fsync(parent.rawValue)
-        let again = openat(parent.rawValue, name, flags)
-        guard again >= 0 else { throw SystemCallError(call: "openat(\(name))", errno: errno) }
-        return FileDescriptor(rawValue: again)
+        _ = try? parent.synchronize()
+        return try parent.open(name, flags)
     }
 
     /// Puts the complete file at `source` (outside the photos folder, in the data folder) into
@@ -115,39 +115,43 @@ public struct PhotoFolderWriter: Sendable {
         defer { destination.close() }
         let prefix = folder.isEmpty ? "" : folder + "/"
         let placed: String
-        if let linked = try link(AT_FDCWD, source, into: destination, as: name) {
+        if let linked = try link(.currentDirectory, source, into: destination, as: name) {
             placed = linked
         } else {
             // Another file system: copy beside the destination under a hidden name first.
-            let hidden = ".photoscroll-upload-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            let hidden = ".photoscroll-upload-\(System.processID)-\(UInt64.random(in: 0...UInt64.max))"
             do { try copy(source, into: destination, as: hidden) } catch {
                 if case .notAFile = error { throw .notAFile(name) }
                 throw error
             }
             let linked: String?
-            do { linked = try link(destination.rawValue, hidden, into: destination, as: name) } catch {
-                unlinkat(destination.rawValue, hidden, 0)
+            do { linked = try link(destination, hidden, into: destination, as: name) } catch {
+                try? destination.removeFile(hidden)
                 throw error
             }
-            unlinkat(destination.rawValue, hidden, 0)
-            guard let linked else { throw .system(SystemCallError(call: "linkat", errno: EXDEV)) }
+            try? destination.removeFile(hidden)
+            guard let linked else { throw .system(SystemCallError(call: "linkat", errno: Errno.crossDevice)) }
             placed = linked
         }
-        unlink(source)
-        _ = fsync(destination.rawValue)
+        FileSystem.removeFile(source)
+        _ = try? destination.synchronize()
         return prefix + placed
     }
 
     /// Links `source` (relative to `directory`) into `destination` under the first free one of
     /// `name`, `name (2)` …; nil when the two are on different file systems.
-    func link(_ directory: Int32, _ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) -> String? {
+    func link(_ directory: FileDescriptor, _ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) -> String? {
         for n in 1...1000 {
             let candidate = n == 1 ? name : Self.numbered(name, n)
-            if linkat(directory, source, destination.rawValue, candidate, 0) == 0 { return candidate }
-            switch errno {
-            case EEXIST: continue
-            case EXDEV: return nil
-            default: throw FolderWriteError.from(SystemCallError(call: "linkat", errno: errno), path: candidate)
+            do throws(SystemCallError) {
+                try directory.link(source, into: destination, as: candidate)
+                return candidate
+            } catch {
+                switch error.errno {
+                case Errno.fileExists: continue
+                case Errno.crossDevice: return nil
+                default: throw FolderWriteError.from(error, path: candidate)
+                }
             }
         }
         throw .invalidPath(name)
@@ -166,7 +170,7 @@ public struct PhotoFolderWriter: Sendable {
     private func copy(_ source: String, into destination: FileDescriptor, as name: String) throws(FolderWriteError) {
         let input: FileDescriptor
         do {
-            let folder = try FileDescriptor.open((source as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let folder = try FileDescriptor.open((source as NSString).deletingLastPathComponent, OpenFlags.readOnly | OpenFlags.directory)
             defer { folder.close() }
             input = try folder.openRegularFile((source as NSString).lastPathComponent)
         } catch { throw FolderWriteError.fromFileOpen(error, path: name) }
@@ -176,9 +180,12 @@ public struct PhotoFolderWriter: Sendable {
 
     /// Copies what `input` holds into a new file `name` of `destination`, synced; removed again on failure.
     func copyContents(of input: FileDescriptor, into destination: FileDescriptor, as name: String) throws(FolderWriteError) {
-        let made = openat(destination.rawValue, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard made >= 0 else { throw FolderWriteError.from(SystemCallError(call: "openat", errno: errno), path: name) }
-        let output = FileDescriptor(rawValue: made)
+        let output: FileDescriptor
+        do {
+            output = try destination.open(name, OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive | OpenFlags.noFollow, permissions: 0o644)
+        } catch {
+            throw FolderWriteError.from(SystemCallError(call: "openat", errno: error.errno), path: name)
+        }
         defer { output.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -188,9 +195,9 @@ public struct PhotoFolderWriter: Sendable {
                 if count == 0 { break }
                 try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
-            try requireSystemCall("fsync") { fsync(output.rawValue) }
+            try output.synchronize()
         } catch {
-            unlinkat(destination.rawValue, name, 0)
+            try? destination.removeFile(name)
             throw FolderWriteError.from(error, path: name)
         }
     }
