@@ -55,7 +55,7 @@ let package = Package(
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
         .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
-        .executableTarget(name: "photoscroll", dependencies: ["App"]),
+        .executableTarget(name: "photoscroll", dependencies: ["App", "POSIX"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
         .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// One comment under a photo, as stored and as clients see it.
 public struct Comment: Sendable, Hashable {
@@ -27,14 +28,15 @@ public struct Comment: Sendable, Hashable {
     public var createdAtText: String { Comment.timestamp(createdAt) }
 
     /// RFC 3339 UTC text for `date`, to the second; formatted by hand because it is on every
-    /// comment of every list and `gmtime_r` is both thread-safe and cheap.
+    /// comment of every list (the calendar's arithmetic, no time zone database, no C call).
     public static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))T"
+            + "\(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60))Z"
     }
 }
 

@@ -71,7 +71,7 @@ extension PhotoRenderer {
         // Levels complete from 0 upwards need nothing: the cascade stops above them.
         var bottom = 0
         while bottom <= pyramid.maxZoom, present.complete(bottom) { bottom += 1 }
-        let hasThumbnail = access(staging + "/thumbnail.jpg", F_OK) == 0
+        let hasThumbnail = FileSystem.exists(staging + "/thumbnail.jpg")
         watcher?.started(staging) { tile in tile.map { present.contains($0) } ?? hasThumbnail }
         let keep = thumbnailLevel(of: pyramid, size: settings.thumbnailSize)
         var kept: RGBPixels?

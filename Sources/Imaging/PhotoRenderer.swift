@@ -49,7 +49,7 @@ struct OpenedPhoto {
     let loader: LoaderKind
     let access: VipsAccessPattern
     /// The file's status when it was opened.
-    let status: stat
+    let status: FileStatus
 
     /// What the header says, with width and height as the photo stands upright.
     var info: ImageInfo {

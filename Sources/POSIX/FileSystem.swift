@@ -49,6 +49,12 @@ public enum FileSystem {
         if link(from, to) != 0 { throw SystemCallError(call: "link(\(from))", errno: errno) }
     }
 
+    /// Whether something is at `path`, links followed (access with F_OK).
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether the file at `path` can be read by this process, links followed (access with R_OK).
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
     /// Deletes the file (not a folder) at `path`; false when it could not (gone already, say).
     @discardableResult
     public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }

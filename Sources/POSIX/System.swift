@@ -7,6 +7,16 @@ public enum System {
     /// The process's id, for names of scratch files that another process must not pick.
     public static var processID: Int32 { getpid() }
 
+    /// Whether the descriptor (0 standard input, 1 standard output) is a terminal (isatty).
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Writes out what every C output stream (stdout, stderr…) still holds (fflush(NULL)).
+    public static func flushOutputStreams() { _ = fflush(nil) }
+
+    /// Ends the process with `status`, after the C library's exit handlers and a flush of its
+    /// output streams (exit).
+    public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
     /// Online processor cores.
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 

@@ -1,5 +1,6 @@
 import App
 import Foundation
+import POSIX
 
 // The only place that reads argv and the environment; the commands are values in App.
-exit(PhotoScrollCommand.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+System.exit(PhotoScrollCommand.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

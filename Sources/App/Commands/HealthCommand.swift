@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import POSIX
 
 /// `photoscroll health [--url URL] [--timeout S]`: exit 0 when the server answers GET /healthz
 /// with 200, 1 otherwise, saying why in one line (the container health check's log shows it).
@@ -27,7 +28,7 @@ public struct HealthCommand: Sendable, Equatable {
     static func report(code: Int32, message: String) {
         if code == 0 {
             print(message)
-            fflush(nil) // every output stream: the C global `stdout` is not concurrency-safe
+            System.flushOutputStreams() // every output stream: the C global `stdout` is not concurrency-safe
         } else {
             FileHandle.standardError.write(Data((message + "\n").utf8))
         }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Library
 import Observability
+import POSIX
 
 /// `photoscroll ingest [PATH…]`: builds pyramids ahead of time.
 public struct IngestCommand: Sendable, Equatable {
@@ -35,7 +36,7 @@ public struct IngestCommand: Sendable, Equatable {
             var elsewhere = 0
             init(_ progress: IngestProgress) { self.progress = progress }
         }
-        let shared = Shared(IngestProgress(total: selected.count, terminal: isatty(1) == 1))
+        let shared = Shared(IngestProgress(total: selected.count, terminal: System.isTerminal(1)))
         let workers = max(1, min(selected.count, library.configuration.ingestConcurrency))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {

@@ -1,6 +1,7 @@
 import Access
 import Foundation
 import Observability
+import POSIX
 
 /// `photoscroll users add NAME [--owner]`, `users passwd NAME`, `users remove NAME`, `users list`:
 /// the accounts in the configured database (SQLite in the data folder, or PostgreSQL), while
@@ -58,7 +59,7 @@ public struct UsersCommand: Sendable, Equatable {
 
     /// One line from standard input: the password. A prompt goes to standard error on a terminal.
     static func readPassword(for name: String) throws -> String {
-        if isatty(0) == 1 {
+        if System.isTerminal(0) {
             FileHandle.standardError.write(Data("Password for \(name) (at least \(Credentials.minimumPasswordLength) characters): ".utf8))
         }
         guard let line = readLine(strippingNewline: true) else {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Observability
+import POSIX
 import Synchronization
 
 // The application's services, in the order `Application` starts them: each may use the ones
@@ -98,7 +99,7 @@ final class HTTPService: Service {
         try server.start()
         current.withLock { $0 = server }
         print("listening on \(url!)")
-        fflush(nil)
+        System.flushOutputStreams()
     }
 
     func shutDown(deadline: ContinuousClock.Instant) {

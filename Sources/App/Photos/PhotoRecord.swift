@@ -74,10 +74,9 @@ struct PhotoRecord: Encodable {
 
     /// ISO 8601 in UTC, to the second: `2024-05-31T10:00:00Z`.
     static func date(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, inDay / 3600, inDay / 60 % 60, inDay % 60)
     }
 }

@@ -24,7 +24,7 @@ struct EarlyTiles: Sendable {
     }
 
     /// Whether the version's thumbnail is there.
-    func hasThumbnail(_ version: String) -> Bool { access(path(version, nil), F_OK) == 0 }
+    func hasThumbnail(_ version: String) -> Bool { FileSystem.exists(path(version, nil)) }
 
     /// Writes one file atomically, making its folders as needed.
     func write(_ bytes: [UInt8], version: String, tile: TileCoordinate?) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import POSIX
 
 extension PhotoLibrary {
     /// A region of the photo's current version, scaled, turned and encoded: from memory, or
@@ -14,7 +15,7 @@ extension PhotoLibrary {
             }
             let directory = catalog.pyramidDirectory(photo.version)
             // A pyramid is renamed into place whole, so its first tile means all of it is there.
-            let built = access(renderer.tilePath(in: directory, TileCoordinate(z: 0, x: 0, y: 0)), R_OK) == 0
+            let built = FileSystem.isReadable(renderer.tilePath(in: directory, TileCoordinate(z: 0, x: 0, y: 0)))
             return try renderer.renderRegion(source: catalog.source(of: photo), pyramidDirectory: built ? directory : nil,
                                              pyramid: pyramid, rendition, stop: stop)
         }
