@@ -1,3 +1,2 @@
 #include <nettle/sha1.h>
 #include <nettle/sha2.h>
-#include <sys/random.h>

@@ -165,8 +165,8 @@ final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
     private func error(_ code: Int32, message: String? = nil, _ sql: String) -> SQLError {
         let extended = code == SQLITE_OK ? SQLITE_ERROR : code
         let text = message ?? handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(extended))
-        let errno = handle.map { sqlite3_system_errno($0) } ?? 0
-        return SQLError(.sqlite(code: extended, systemErrno: errno), code: Self.codeName(extended), message: text, context: sql)
+        let systemErrno = handle.map { sqlite3_system_errno($0) } ?? 0
+        return SQLError(.sqlite(code: extended, systemErrno: systemErrno), code: Self.codeName(extended), message: text, context: sql)
     }
 
     private static func codeName(_ code: Int32) -> String { "SQLite \(code)" }

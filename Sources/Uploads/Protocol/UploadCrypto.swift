@@ -1,20 +1,12 @@
 private import CNettle
 import POSIX
 
-// The C wall of uploads: nettle's digests (Debian's `nettle-dev`) and the kernel's random
-// bytes (`getrandom`, declared by the same target's header). No other file imports CNettle.
+// The C wall of uploads: nettle's digests (Debian's `nettle-dev`). No other file imports CNettle.
 
-/// `count` random bytes from the kernel; blocks only until the pool is first ready, at boot.
+/// `count` random bytes from the kernel (`KernelRandom`); blocks only until the pool is first
+/// ready, at boot.
 func randomBytes(_ count: Int) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-        let got = bytes.withUnsafeMutableBytes { buffer in
-            try? requireSystemCall("getrandom") { getrandom(buffer.baseAddress! + filled, buffer.count - filled, 0) }
-        }
-        guard let got, got > 0 else { preconditionFailure("getrandom failed") }
-        filled += got
-    }
+    guard let bytes = try? KernelRandom.bytes(count) else { preconditionFailure("getrandom failed") }
     return bytes
 }
 
