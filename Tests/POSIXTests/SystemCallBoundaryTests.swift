@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 /// The rule docs/architecture.md states: every system call, errno and C library constant
-/// reaches the program through the POSIX module. A module that imports Glibc itself has
-/// stepped around it; the two files of the folder-walk fuzzer that do it on purpose say why.
+/// reaches the program through the POSIX module. A module that imports Glibc itself, or calls
+/// the C library through Foundation's re-export of it, has stepped around it; the two files of
+/// the folder-walk fuzzer that do it on purpose say why.
 final class SystemCallBoundaryTests: XCTestCase {
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -32,6 +33,90 @@ final class SystemCallBoundaryTests: XCTestCase {
         }
         XCTAssertGreaterThan(seen, 100, "the sources were not found at \(Self.sources.path)")
         XCTAssertEqual(offenders, [], "system calls, errno and C constants go through POSIX (docs/architecture.md)")
+    }
+
+    /// C library functions a file reaches without importing Glibc, through Foundation's re-export
+    /// of it: the calls the program makes through POSIX, named so that a direct call is caught.
+    /// (Names the program also gives its own methods, such as `open`, `close` or `send`, are left
+    /// out: the import check above and review hold those.)
+    static let cFunctions: Set<String> = [
+        "openat", "openat2", "mkdir", "mkdirat", "linkat", "symlinkat", "renameat", "unlinkat", "fsync", "fdatasync",
+        "fstat", "fstatat", "lstat", "access", "realpath", "getcwd", "readlink", "readlinkat", "ftruncate", "pread",
+        "pwrite", "lseek", "fcntl", "ioctl", "flock", "pipe", "pipe2", "poll", "epoll_wait", "epoll_ctl", "eventfd",
+        "socket", "accept4", "recv", "sendmsg", "sendfile", "inet_pton", "getrandom", "sigwait", "sigprocmask",
+        "pthread_kill", "pthread_self", "getpid", "sysconf", "getrlimit", "getrusage", "setpriority", "clock_gettime",
+        "nanosleep", "usleep", "inotify_init1", "inotify_add_watch", "opendir", "fdopendir", "readdir", "closedir",
+        "strerror", "gmtime_r", "localtime_r", "timegm", "isatty", "fflush", "memchr", "memcmp", "memcpy", "strdup",
+        "malloc", "dup", "dup2", "chmod", "fchmod", "utimensat", "futimens",
+    ]
+
+    /// C library calls allowed outside POSIX, by file: the C strings a C library's own wall
+    /// hands to it, read during the call and freed after it.
+    static let allowedCalls: [String: Set<String>] = [
+        "SQL/PostgresDriver.swift": ["strdup", "malloc", "memcpy"],  // libpq's connection and parameter strings
+        "Imaging/Vips.swift": ["strdup"],  // libvips' tile paths
+    ]
+
+    func testNoFileButPOSIXCallsTheCLibraryOrReadsErrno() throws {
+        var offenders: [String] = []
+        var seen = 0
+        let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let relative = String(file.path.dropFirst(Self.sources.path.count + 1))
+            seen += 1
+            if relative.hasPrefix("POSIX/") || Self.allowed.contains(relative) { continue }
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let calls = Self.cCalls(line).subtracting(Self.allowedCalls[relative] ?? [])
+                if !calls.isEmpty { offenders.append("\(relative):\(number + 1): \(calls.sorted()) \(line)") }
+            }
+        }
+        XCTAssertGreaterThan(seen, 100, "the sources were not found at \(Self.sources.path)")
+        XCTAssertEqual(offenders, [], "system calls, errno and C functions go through POSIX (docs/architecture.md)")
+    }
+
+    func testTheCallCheckSeesCallsAndErrnoButNotMethodsLabelsOrText() {
+        XCTAssertEqual(Self.cCalls("        if fsync(fd) != 0 {"), ["fsync"])
+        XCTAssertEqual(Self.cCalls("guard errno == ENOENT else { return }"), ["errno"])
+        XCTAssertEqual(Self.cCalls("let x = openat(dir, name, flags); _ = isatty (1)"), ["isatty", "openat"])
+        for line in ["try folder.synchronize() // fsync(2)", "/// `fsync` and `openat(2)`", "error.errno == Errno.noSpace",
+                     "SystemCallError(call: \"renameat(\\(name))\", errno: code)", "try descriptor.fsync()",
+                     "let systemErrno = 0", "func access(_ path: String)", "x.access(path)"] {
+            XCTAssertEqual(Self.cCalls(Substring(line)), [], line)
+        }
+    }
+
+    /// The C library functions of `cFunctions` that `line` calls, and "errno" when it reads or
+    /// sets errno; comments and string literals are left out.
+    static func cCalls(_ line: Substring) -> Set<String> {
+        var code = ""
+        var inString = false
+        var previous: Character = " "
+        for character in line {
+            if !inString && character == "/" && previous == "/" { code.removeLast(); break }
+            if character == "\"" && previous != "\\" { inString.toggle() }
+            code.append(inString || character == "\"" ? " " : character)
+            previous = character
+        }
+        var found: Set<String> = []
+        let characters = Array(code)
+        var index = 0
+        while index < characters.count {
+            guard characters[index].isLetter || characters[index] == "_" else { index += 1; continue }
+            let start = index
+            while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" { index += 1 }
+            let word = String(characters[start..<index])
+            let before = start > 0 ? characters[start - 1] : " "
+            if before == "." { continue }
+            if start >= 5 && String(characters[(start - 5)..<start]) == "func " { continue }
+            var after = index
+            while after < characters.count, characters[after] == " " { after += 1 }
+            let next = after < characters.count ? characters[after] : " "
+            if word == "errno" && next != ":" { found.insert(word) }
+            if next == "(" && Self.cFunctions.contains(word) { found.insert(word) }
+        }
+        return found
     }
 
     func testTheCheckSeesEveryWayOfSpellingTheImport() {
