@@ -167,9 +167,15 @@ final class VipsImage {
     /// tiles may be smaller), decoded into memory as 8-bit sRGB.
     static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let copies = paths.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        var pointers = copies.map { UnsafePointer($0) }
+        // NUL-terminated copies that stay put for the whole call.
+        let copies = paths.map { path in
+            let bytes = path.utf8CString
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+            bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: $0.count) }
+            return copy
+        }
+        defer { copies.forEach { $0.deallocate() } }
+        var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
         guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
                                       Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &out) == 0,
               let out else { throw lastError(kind: .corrupt) }

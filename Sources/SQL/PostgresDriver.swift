@@ -42,6 +42,14 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
 
     var engine: SQLEngine { .postgres }
 
+    /// A NUL-terminated copy of `text` for libpq to read during one call; the caller deallocates it.
+    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let bytes = text.utf8CString
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: $0.count) }
+        return copy
+    }
+
     /// Connects, or throws `connectionFailed` naming the server and saying why in libpq's words.
     init(url: PostgresURL, options: PostgresOptions) throws {
         server = url.serverDescription
@@ -52,11 +60,11 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
             // Lets a dead peer be noticed on an otherwise idle connection.
             ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
         ])
-        let keywords = pairs.map { strdup($0.0) } + [nil]
-        let values = pairs.map { strdup($0.1) } + [nil]
+        let keywords: [UnsafeMutablePointer<CChar>?] = pairs.map { Self.cString($0.0) } + [nil]
+        let values: [UnsafeMutablePointer<CChar>?] = pairs.map { Self.cString($0.1) } + [nil]
         defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
+            keywords.forEach { $0?.deallocate() }
+            values.forEach { $0?.deallocate() }
         }
         let conn = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { k in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { v in
@@ -149,22 +157,22 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
-        defer { buffers.forEach { free($0) } }
+        defer { buffers.forEach { $0?.deallocate() } }
         for value in bindings {
             switch value {
             case .null:
                 buffers.append(nil); lengths.append(0); formats.append(0)
             case .integer(let n):
-                buffers.append(strdup(String(n))); lengths.append(0); formats.append(0)
+                buffers.append(Self.cString(String(n))); lengths.append(0); formats.append(0)
             case .double(let d):
                 let text = d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)"
-                buffers.append(strdup(text)); lengths.append(0); formats.append(0)
+                buffers.append(Self.cString(text)); lengths.append(0); formats.append(0)
             case .text(let s):
-                buffers.append(strdup(s)); lengths.append(0); formats.append(0)
+                buffers.append(Self.cString(s)); lengths.append(0); formats.append(0)
             case .blob(let bytes):
-                let buffer = malloc(max(1, bytes.count))!.assumingMemoryBound(to: CChar.self)
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
                 bytes.withUnsafeBytes { raw in
-                    if let base = raw.baseAddress { memcpy(buffer, base, raw.count) }
+                    if let base = raw.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: raw.count) }
                 }
                 buffers.append(buffer); lengths.append(Int32(bytes.count)); formats.append(1)
             }
