@@ -168,12 +168,7 @@ final class VipsImage {
     static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         // NUL-terminated copies that stay put for the whole call.
-        let copies = paths.map { path in
-            let bytes = path.utf8CString
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-            bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: $0.count) }
-            return copy
-        }
+        let copies = paths.map(Memory.cString)
         defer { copies.forEach { $0.deallocate() } }
         var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
         guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),

@@ -42,14 +42,6 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
 
     var engine: SQLEngine { .postgres }
 
-    /// A NUL-terminated copy of `text` for libpq to read during one call; the caller deallocates it.
-    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
-        let bytes = text.utf8CString
-        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-        bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: $0.count) }
-        return copy
-    }
-
     /// Connects, or throws `connectionFailed` naming the server and saying why in libpq's words.
     init(url: PostgresURL, options: PostgresOptions) throws {
         server = url.serverDescription
@@ -60,8 +52,8 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
             // Lets a dead peer be noticed on an otherwise idle connection.
             ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
         ])
-        let keywords: [UnsafeMutablePointer<CChar>?] = pairs.map { Self.cString($0.0) } + [nil]
-        let values: [UnsafeMutablePointer<CChar>?] = pairs.map { Self.cString($0.1) } + [nil]
+        let keywords: [UnsafeMutablePointer<CChar>?] = pairs.map { Memory.cString($0.0) } + [nil]
+        let values: [UnsafeMutablePointer<CChar>?] = pairs.map { Memory.cString($0.1) } + [nil]
         defer {
             keywords.forEach { $0?.deallocate() }
             values.forEach { $0?.deallocate() }
@@ -163,12 +155,12 @@ final class PostgresDriverConnection: DriverConnection, @unchecked Sendable {
             case .null:
                 buffers.append(nil); lengths.append(0); formats.append(0)
             case .integer(let n):
-                buffers.append(Self.cString(String(n))); lengths.append(0); formats.append(0)
+                buffers.append(Memory.cString(String(n))); lengths.append(0); formats.append(0)
             case .double(let d):
                 let text = d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)"
-                buffers.append(Self.cString(text)); lengths.append(0); formats.append(0)
+                buffers.append(Memory.cString(text)); lengths.append(0); formats.append(0)
             case .text(let s):
-                buffers.append(Self.cString(s)); lengths.append(0); formats.append(0)
+                buffers.append(Memory.cString(s)); lengths.append(0); formats.append(0)
             case .blob(let bytes):
                 let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
                 bytes.withUnsafeBytes { raw in
