@@ -16,22 +16,28 @@ final class SystemCallBoundaryTests: XCTestCase {
         "FolderWalkFuzz/WalkChecks.swift",   // the oracle asks the kernel itself, not the code it checks
     ]
 
-    func testOnlyPOSIXImportsTheCLibrary() throws {
+    /// Every line of every Swift file under Sources/ outside POSIX and `allowed`, as
+    /// "File.swift:N: …" with what `offence` finds in it (nil: nothing).
+    static func offences(_ offence: (Substring) -> String?) throws -> [String] {
         var offenders: [String] = []
         var seen = 0
-        let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             guard file.pathExtension == "swift" else { continue }
-            let relative = String(file.path.dropFirst(Self.sources.path.count + 1))
+            let relative = String(file.path.dropFirst(sources.path.count + 1))
             seen += 1
-            if relative.hasPrefix("POSIX/") || Self.allowed.contains(relative) { continue }
+            if relative.hasPrefix("POSIX/") || allowed.contains(relative) { continue }
             let text = try String(contentsOf: file, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            where Self.importsCLibrary(line) {
-                offenders.append("\(relative):\(number + 1): \(line)")
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if let found = offence(line) { offenders.append("\(relative):\(number + 1): \(found)") }
             }
         }
-        XCTAssertGreaterThan(seen, 100, "the sources were not found at \(Self.sources.path)")
+        XCTAssertGreaterThan(seen, 100, "the sources were not found at \(sources.path)")
+        return offenders
+    }
+
+    func testOnlyPOSIXImportsTheCLibrary() throws {
+        let offenders = try Self.offences { line in Self.importsCLibrary(line) ? String(line) : nil }
         XCTAssertEqual(offenders, [], "system calls, errno and C constants go through POSIX (docs/architecture.md)")
     }
 
@@ -51,21 +57,10 @@ final class SystemCallBoundaryTests: XCTestCase {
     ]
 
     func testNoFileButPOSIXCallsTheCLibraryOrReadsErrno() throws {
-        var offenders: [String] = []
-        var seen = 0
-        let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            guard file.pathExtension == "swift" else { continue }
-            let relative = String(file.path.dropFirst(Self.sources.path.count + 1))
-            seen += 1
-            if relative.hasPrefix("POSIX/") || Self.allowed.contains(relative) { continue }
-            let text = try String(contentsOf: file, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let calls = Self.cCalls(line)
-                if !calls.isEmpty { offenders.append("\(relative):\(number + 1): \(calls.sorted()) \(line)") }
-            }
+        let offenders = try Self.offences { line in
+            let calls = Self.cCalls(line)
+            return calls.isEmpty ? nil : "\(calls.sorted()) \(line)"
         }
-        XCTAssertGreaterThan(seen, 100, "the sources were not found at \(Self.sources.path)")
         XCTAssertEqual(offenders, [], "system calls, errno and C functions go through POSIX (docs/architecture.md)")
     }
 
