@@ -10,7 +10,8 @@ server (`collection_server`) share one process, so it is made once.
 
 Usage: scripts/browser-test.py [--jobs N] [FILE…]
     env BROWSER_TEST_JOBS: processes at once (default 3); PHOTOSCROLL_BIN: the server binary;
-    UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 900).
+    UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 900);
+    TEST_DISK_SCRATCH=1: the tests' folders on disk (else in /dev/shm when it has 4 GiB free).
 Each process's output is in build/browser-test/logs/NAME.log; a failing one's is printed.
 """
 from __future__ import annotations
@@ -69,9 +70,14 @@ def main() -> int:
         rel = [str(p.relative_to(REPO)) for p in group]
         todo.append(testrun.Unit(name, [str(pytest), "-q", "-rfEs", "--durations=0", "--durations-min=1", *rel]))
     shutil.rmtree(RUN, ignore_errors=True)
+    env = dict(os.environ)
+    # Libraries, servers' data and the browsers' profiles in memory where there is room.
+    scratch = testrun.scratch_folder("photoscroll-browser-tests-")
+    if scratch:
+        env["TMPDIR"] = scratch
     # The test photos are drawn once for the whole run (Tests/Browser/photos.py) and copied from here.
-    photo_cache = tempfile.mkdtemp(prefix="photoscroll-test-photos-")
-    env = dict(os.environ, PHOTOSCROLL_TEST_PHOTO_CACHE=photo_cache)
+    photo_cache = tempfile.mkdtemp(prefix="photoscroll-test-photos-", dir=scratch)
+    env["PHOTOSCROLL_TEST_PHOTO_CACHE"] = photo_cache
 
     counts: dict[str, str] = {}
     test_seconds: dict[str, float] = {}
@@ -89,7 +95,7 @@ def main() -> int:
         outcome = testrun.run(todo, args.jobs, RUN / "logs", env, DURATIONS, passed,
                               float(os.environ.get("UNIT_TIMEOUT", "900")))
     finally:
-        shutil.rmtree(photo_cache, ignore_errors=True)
+        shutil.rmtree(scratch or photo_cache, ignore_errors=True)
     testrun.report_failures(outcome.failed)
     with testrun.summary(RUN / "summary.txt"):
         testrun.report_slowest("test files (seconds of their processes)", {u.name: u.seconds for u in outcome.units})

@@ -12,7 +12,7 @@ tests check what the files hold and how the server treats them, not the disk.
 
 Usage: scripts/unit-test.py [--jobs N] [FILTER…]
     FILTER: a class (`LibraryTests.MoveTests`) or a target (`LibraryTests`); none: every class.
-    env UNIT_TEST_JOBS: processes at once (default 6); UNIT_TEST_DISK_SCRATCH=1: scratch on disk;
+    env UNIT_TEST_JOBS: processes at once (default 6); TEST_DISK_SCRATCH=1: scratch on disk;
     UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 600).
 Each process's output is in build/unit-test/logs/NAME.log; a failing one's is printed.
 """
@@ -25,7 +25,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -86,25 +85,6 @@ def units(test_bundle: Path, found: dict[str, list[str]]) -> list[testrun.Unit]:
     return made
 
 
-def scratch_folder() -> str | None:
-    """A folder for the tests' scratch files in /dev/shm when it is a tmpfs with 4 GiB free and
-    TMPDIR is not set already; None to leave TMPDIR as it is."""
-    if os.environ.get("TMPDIR") or os.environ.get("UNIT_TEST_DISK_SCRATCH"):
-        return None
-    try:
-        with open("/proc/mounts") as mounts:
-            if not any(line.split()[1] == "/dev/shm" and line.split()[2] == "tmpfs" for line in mounts):
-                return None
-        stats = os.statvfs("/dev/shm")
-    except OSError:
-        return None
-    if stats.f_bavail * stats.f_frsize < 4 << 30:
-        return None
-    folder = tempfile.mkdtemp(prefix="photoscroll-tests-", dir="/dev/shm")
-    os.chmod(folder, 0o1777)  # the PostgreSQL server runs as its own user and makes its folder here too
-    return folder
-
-
 def stop_shared_postgres(run: Path) -> None:
     record = run / "postgres"
     if not record.exists():
@@ -131,7 +111,7 @@ def main() -> int:
     shutil.rmtree(RUN, ignore_errors=True)
     (RUN / "shared").mkdir(parents=True)
     env = dict(os.environ, PHOTOSCROLL_TEST_RUN_DIRECTORY=str(RUN / "shared"))
-    scratch = scratch_folder()
+    scratch = testrun.scratch_folder("photoscroll-tests-")
     if scratch:
         env["TMPDIR"] = scratch
 
