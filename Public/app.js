@@ -28,6 +28,7 @@ import { ShareSheet } from './ui/share-sheet.js';
 import { at, hideComments, onSessionEnd } from './core/api.js';
 import { keepForOffline } from './core/offline.js';
 import { flyPhoto, cancelFlight } from './photo/flight.js';
+import { prefersReducedMotion } from './util/motion.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
 
@@ -295,6 +296,8 @@ async function show(route) {
   const cell = fromGrid ? gridCell(route.id) : null;
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
   if (!fromGrid) hideGrid();
+  // Flown open from the grid, the pager shows only its background until the photo lands.
+  pager.setOpening(Boolean(cell) && route.view === 'photo' && !prefersReducedMotion());
   showPager(true);
   if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');
@@ -317,6 +320,7 @@ async function show(route) {
     if (to) to.element.style.opacity = '0';
     await flyPhoto(photo, cell, to, [{ element: pagerView, from: 0, to: 1 }]);
     if (to) to.element.style.opacity = '';
+    pager.setOpening(false);
     if (token !== state.routing) return;
   }
   hideGrid();

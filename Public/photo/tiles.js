@@ -13,7 +13,11 @@
 //     slice per frame while a photo flies): a photo fitted to a large screen is a couple of hundred
 //     tiles, and asking for all of them in one go held the main thread for a quarter of a second
 //     (no frame drawn, no input handled) just as the photo flew open, and their answers, all at
-//     once, held it for most of the flight.
+//     once, held it for most of the flight;
+//   - a photo hidden under a flight (its page, while a copy flies open from the grid) asks for no
+//     tile but the one-tile level 0 until the flight lands (`held`, then `resume()`): each tile
+//     costs the service worker, the network, a decode and a raster, a few milliseconds of a small
+//     machine's cores that the flight's frames need, for a photo nobody sees yet.
 
 import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
@@ -47,10 +51,12 @@ export class ViewerTiles {
   /**
    * @param {HTMLElement} layer
    * @param {() => void} onChange told whenever a tile was drawn, or failed to arrive
+   * @param {() => boolean} [held] true while only level 0 may be asked for (see `resume()`)
    */
-  constructor(layer, onChange) {
+  constructor(layer, onChange, held = () => false) {
     this.layer = layer;
     this.onChange = onChange;
+    this.held = held;
     this.listeners = new Listeners();
     /** @type {Map<string, Tile>} */
     this.tiles = new Map();
@@ -165,12 +171,19 @@ export class ViewerTiles {
 
   /**
    * Asks for the queued tiles, most urgent first, SLICE_TILES of them at most; the rest in the next
-   * task, or in the next frame while a photo flies.
+   * task, or in the next frame while a photo flies. While `held`, only level 0 (the rest waits for
+   * `resume()`).
    */
   drain() {
     this.stopDraining();
     const urlOf = this.urlOf, rectOf = this.rectOf;
     if (!urlOf || !rectOf) return;
+    if (this.held()) {
+      for (const next of this.queue) {
+        if (next.t.z === 0 && !this.tiles.has(next.key)) this.add(next.key, next.t, urlOf(next.t), rectOf(next.t), next.priority);
+      }
+      return;
+    }
     const start = performance.now();
     const most = flying() ? FLYING_SLICE_TILES : SLICE_TILES;
     let asked = 0, next;
@@ -182,6 +195,11 @@ export class ViewerTiles {
     if (!this.queue.length) return;
     if (flying()) this.drainFrame = this.listeners.frame(() => this.drain());
     else this.drainTimer = this.listeners.timeout(() => this.drain(), 0);
+  }
+
+  /** No longer held: what waited is asked for now. */
+  resume() {
+    if (this.queue.length && !this.drainTimer && !this.drainFrame) this.drain();
   }
 
   stopDraining() {

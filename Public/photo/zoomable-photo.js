@@ -21,11 +21,12 @@ const EPSILON = 1e-3;
 export class ZoomablePhoto {
   /**
    * @param {HTMLElement} stage the box the photo is seen through (it clips)
-   * @param {{ onChange?: () => void, onComplete?: () => void, onTiles?: () => void }} callbacks
+   * @param {{ onChange?: () => void, onComplete?: () => void, onTiles?: () => void, held?: () => boolean }} callbacks
    *   onChange after every move, onComplete once all tiles in view have arrived, onTiles whenever
-   *   a tile was drawn or failed (see `failing`)
+   *   a tile was drawn or failed (see `failing`); held true while it asks for no tile but level 0
+   *   (hidden under a flight; `resume()` once it is not)
    */
-  constructor(stage, { onChange, onComplete, onTiles } = {}) {
+  constructor(stage, { onChange, onComplete, onTiles, held } = {}) {
     this.stage = stage;
     this.layer = document.createElement('div');
     this.layer.className = 'tile-layer';
@@ -48,7 +49,7 @@ export class ZoomablePhoto {
     this.completeAt = null;
     /** @type {number} when the photo was set */
     this.openedAt = performance.now();
-    this.tiles = new ViewerTiles(this.layer, () => this.tilesChanged());
+    this.tiles = new ViewerTiles(this.layer, () => this.tilesChanged(), held);
   }
 
   get dpr() { return window.devicePixelRatio || 1; }
@@ -411,6 +412,9 @@ export class ZoomablePhoto {
 
   /** Asks again at once for the tiles that failed. */
   retry() { this.tiles.retryNow(); }
+
+  /** No longer held: asks for the tiles that waited. */
+  resume() { this.tiles.resume(); }
 
   tilesChanged() {
     this.onTiles?.();

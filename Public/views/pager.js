@@ -44,6 +44,8 @@ export class Pager {
     this.element = element(root, '.pager-strip', HTMLElement);
     this.index = -1;
     this.covered = false;
+    /** True while the photo flies open from the grid over it (see setOpening). */
+    this.opening = false;
     /** @type {HTMLElement | null} the photo being pulled down to close, while it is */
     this.pulled = null;
     /** @type {SlideStrip<PageSlot>} */
@@ -101,6 +103,21 @@ export class Pager {
     this.dots.keys.on = shown;
   }
 
+  /**
+   * While a photo flies open from the grid, only the pager's background shows (fading in under the
+   * flying copy): its bars and pages stay out of rendering and their photos ask for no tile but
+   * level 0, so the flight's frames are all the machine has to draw. Landed (false), everything
+   * shows and the tiles are asked for, the photo in front's first.
+   * @param {boolean} opening
+   */
+  setOpening(opening) {
+    this.opening = opening;
+    this.root.classList.toggle('opening', opening);
+    if (opening) return;
+    this.page?.resume();
+    for (const slot of this.strip.slots) slot.page?.resume();
+  }
+
   get count() { return this.sequence.count; }
   /** The photo in front. */
   get current() { return this.sequence.peek(this.index); }
@@ -132,7 +149,7 @@ export class Pager {
     if (!this.strip.hasPage(i)) return;
     const place = (/** @type {Photo | null | undefined} */ photo) => {
       if (!photo || slot.pageIndex !== i || slot.page || this.listeners.destroyed) return;
-      const page = new PhotoPage(photo, { onOpenZoom: (p) => this.onOpenZoom(p) });
+      const page = new PhotoPage(photo, { onOpenZoom: (p) => this.onOpenZoom(p), held: () => this.opening });
       slot.page = page;
       slot.dataset.photoId = String(photo.id);
       slot.setAttribute('aria-label', photo.title);

@@ -23,11 +23,13 @@ import { PhotoTrouble } from '../ui/photo-trouble.js';
 export class PhotoPage {
   /**
    * @param {Photo} photo the photo's record, as the API gives it
-   * @param {{ onOpenZoom: (photo: Photo) => void }} callbacks
+   * @param {{ onOpenZoom: (photo: Photo) => void, held?: () => boolean }} callbacks `held`: true while
+   *   the page is hidden under a flight, and its photo asks for no tile but level 0 (`resume()` after)
    */
-  constructor(photo, { onOpenZoom }) {
+  constructor(photo, { onOpenZoom, held }) {
     this.photo = photo;
     this.onOpenZoom = onOpenZoom;
+    this.held = held;
     this.listeners = new Listeners();
     this.element = document.createElement('div');
     this.element.className = 'page-inner';
@@ -68,6 +70,7 @@ export class PhotoPage {
       const zoomable = new ZoomablePhoto(open, {
         onChange: () => this.zoomChanged(),
         onTiles: () => trouble.set(zoomable.failing, zoomable.blank),
+        held: this.held,
       });
       /** @type {PhotoTrouble} */
       const trouble = new PhotoTrouble(frame, this.listeners, () => zoomable.retry());
@@ -145,6 +148,9 @@ export class PhotoPage {
     const view = z.atFit ? null : { relative: z.s / z.fitScale, centre: z.toPhoto(z.vw / 2, z.vh / 2) };
     return { rect, view, element: button };
   }
+
+  /** No longer hidden under a flight: its photo asks for the tiles that waited. */
+  resume() { this.zoomable?.resume(); }
 
   /** Back at fit (the page went off screen, as in Photos). */
   resetZoom() {

@@ -53,6 +53,46 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
     assert flight[-1] == pytest.approx(box(cell), abs=3)
 
 
+# While the photo flies open from the grid: whether the copy flies, how many tiles finer than level 0
+# the pager's photos have asked for, which of the pager's parts are rendered (its background fades in
+# under the copy), whether the photo in front has its level 0 drawn, and whether it has focus.
+UNDER_FLIGHT = """(() => {
+    const pager = document.getElementById('pager-view');
+    if (pager.hidden) return null;
+    const keys = [...pager.querySelectorAll('img.tile')].map((t) => t.dataset.tile);
+    const shown = [...pager.children].filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden'
+        && getComputedStyle(c).opacity !== '0').map((c) => c.className);
+    const whole = pager.querySelector('.page.current img.tile[data-tile="0/0/0"].loaded');
+    return [Boolean(document.querySelector('.photo-flight')), keys.filter((k) => !k.startsWith('0/')).length, shown, Boolean(whole),
+            Boolean(document.activeElement?.matches('.page.current .photo-open'))];
+})()"""
+
+
+def test_only_the_flying_photo_is_drawn_until_it_lands(desktop, server):
+    # A photo of many tiles, opened beside neighbours that have theirs too.
+    photo = server.photos["large"]
+    open_app(desktop, server)
+    slow_motion(desktop)
+    sample_frames(desktop, UNDER_FLIGHT, frames=600)
+    js(desktop, f"document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').click()")
+    wait_hash(desktop, f"#/photos/{photo['id']}")
+    wait_for(lambda: js(desktop, "return window.__pager.complete && !document.querySelector('.photo-flight')"), message="landed and sharp")
+    frames = [v for _, v in samples(desktop) if v is not None]
+    flying = [f for f in frames if f[0]]
+    assert len(flying) >= 5, frames
+    # Under the flight the pager draws only its background, and its photos ask for no tile but the
+    # one of level 0 (the flying copy's own): nothing for the machine to fetch, decode or raster.
+    assert all(f[1] == 0 for f in flying), [f[1] for f in flying]
+    assert all(f[2] == [] for f in flying), [f[2] for f in flying]
+    # The keyboard is on the photo from the start, as it was before it flew: Enter opens the zoom view.
+    assert all(f[4] for f in flying), [f[4] for f in flying]
+    # Landed, it all shows at once, and the photo is never blank: its level 0 is there first.
+    landed = next(f for f in frames[frames.index(flying[-1]):] if not f[0])
+    assert "pager-strip" in landed[2] and "nav-bar" in landed[2], landed
+    assert landed[3], "the photo's level 0 was not drawn when the flight landed"
+    assert js(desktop, "return document.querySelectorAll('#pager-view .page.current img.tile:not([data-tile^=\"0/\"])').length") > 0
+
+
 def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, server):
     photo = server.photos["portrait"]
     open_app(phone, server, f"photos/{photo['id']}")
