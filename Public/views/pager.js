@@ -21,6 +21,8 @@ import { prefersReducedMotion } from '../util/motion.js';
 /** @typedef {HTMLElement & { pageIndex: number | null, page: PhotoPage | null }} PageSlot */
 
 const GAP = 8;
+/** How long (ms) at most the neighbours' tiles wait for the photo in front's, once it has flown open. */
+const FIRST_MS = 2000;
 
 /** Horizontal photo pager; `onChange(photo)` is told whenever another page settles in front. */
 export class Pager {
@@ -46,6 +48,9 @@ export class Pager {
     this.covered = false;
     /** True while the photo flies open from the grid over it (see setOpening). */
     this.opening = false;
+    /** @type {PhotoPage | null} the page in front just landed, whose tiles go before its neighbours' */
+    this.first = null;
+    this.firstTimer = 0;
     /** @type {HTMLElement | null} the photo being pulled down to close, while it is */
     this.pulled = null;
     /** @type {SlideStrip<PageSlot>} */
@@ -107,14 +112,31 @@ export class Pager {
    * While a photo flies open from the grid, only the pager's background shows (fading in under the
    * flying copy): its bars and pages stay out of rendering and their photos ask for no tile but
    * level 0, so the flight's frames are all the machine has to draw. Landed (false), everything
-   * shows and the tiles are asked for, the photo in front's first.
+   * shows and the photo in front's tiles are asked for, its neighbours' once it is sharp.
    * @param {boolean} opening
    */
   setOpening(opening) {
+    const landed = this.opening && !opening;
     this.opening = opening;
     this.root.classList.toggle('opening', opening);
-    if (opening) return;
-    this.page?.resume();
+    if (!landed) return;
+    // The photo in front comes sharp first: its neighbours' tiles wait until it is (two seconds at most).
+    const front = this.page;
+    if (front?.zoomable?.photo && front.zoomable.completeAt === null) {
+      this.listeners.clear(this.firstTimer);
+      this.first = front;
+      this.firstTimer = this.listeners.timeout(() => this.firstDone(), FIRST_MS);
+      front.resume();
+    } else {
+      this.firstDone();
+    }
+  }
+
+  /** The photo in front is sharp, or had its time, or is no longer in front: every page's tiles are asked for. */
+  firstDone() {
+    this.listeners.clear(this.firstTimer);
+    this.firstTimer = 0;
+    this.first = null;
     for (const slot of this.strip.slots) slot.page?.resume();
   }
 
@@ -149,7 +171,12 @@ export class Pager {
     if (!this.strip.hasPage(i)) return;
     const place = (/** @type {Photo | null | undefined} */ photo) => {
       if (!photo || slot.pageIndex !== i || slot.page || this.listeners.destroyed) return;
-      const page = new PhotoPage(photo, { onOpenZoom: (p) => this.onOpenZoom(p), held: () => this.opening });
+      /** @type {PhotoPage} */
+      const page = new PhotoPage(photo, {
+        onOpenZoom: (p) => this.onOpenZoom(p),
+        held: () => this.opening || (this.first !== null && this.first !== page),
+        onSharp: (p) => { if (p === this.first) this.firstDone(); },
+      });
       slot.page = page;
       slot.dataset.photoId = String(photo.id);
       slot.setAttribute('aria-label', photo.title);
@@ -188,6 +215,7 @@ export class Pager {
     this.markDot(i);
     const changed = i !== this.index;
     this.index = i;
+    if (this.first && this.first !== this.page) this.firstDone();
     this.renderAround(i);
     for (const slot of this.strip.slots) {
       if (slot.pageIndex !== i) { slot.page?.setCurrent(false); slot.page?.resetZoom(); }

@@ -23,13 +23,15 @@ import { PhotoTrouble } from '../ui/photo-trouble.js';
 export class PhotoPage {
   /**
    * @param {Photo} photo the photo's record, as the API gives it
-   * @param {{ onOpenZoom: (photo: Photo) => void, held?: () => boolean }} callbacks `held`: true while
-   *   the page is hidden under a flight, and its photo asks for no tile but level 0 (`resume()` after)
+   * @param {{ onOpenZoom: (photo: Photo) => void, held?: () => boolean, onSharp?: (page: PhotoPage) => void }} callbacks
+   *   `held`: true while its photo asks for no tile but level 0 (hidden under a flight, or waiting
+   *   for the photo in front; `resume()` after); `onSharp`: every tile in view has been drawn
    */
-  constructor(photo, { onOpenZoom, held }) {
+  constructor(photo, { onOpenZoom, held, onSharp }) {
     this.photo = photo;
     this.onOpenZoom = onOpenZoom;
     this.held = held;
+    this.onSharp = onSharp;
     this.listeners = new Listeners();
     this.element = document.createElement('div');
     this.element.className = 'page-inner';
@@ -71,6 +73,7 @@ export class PhotoPage {
         onChange: () => this.zoomChanged(),
         onTiles: () => trouble.set(zoomable.failing, zoomable.blank),
         held: this.held,
+        onComplete: () => this.onSharp?.(this),
       });
       /** @type {PhotoTrouble} */
       const trouble = new PhotoTrouble(frame, this.listeners, () => zoomable.retry());

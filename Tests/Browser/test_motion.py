@@ -55,7 +55,8 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
 
 # While the photo flies open from the grid: whether the copy flies, how many tiles finer than level 0
 # the pager's photos have asked for, which of the pager's parts are rendered (its background fades in
-# under the copy), whether the photo in front has its level 0 drawn, and whether it has focus.
+# under the copy), whether the photo in front has its level 0 drawn, whether it has focus, how many
+# tiles finer than level 0 its neighbours have asked for, and whether it is sharp.
 UNDER_FLIGHT = """(() => {
     const pager = document.getElementById('pager-view');
     if (pager.hidden) return null;
@@ -63,8 +64,9 @@ UNDER_FLIGHT = """(() => {
     const shown = [...pager.children].filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden'
         && getComputedStyle(c).opacity !== '0').map((c) => c.className);
     const whole = pager.querySelector('.page.current img.tile[data-tile="0/0/0"].loaded');
+    const neighbours = pager.querySelectorAll('.page:not(.current) img.tile:not([data-tile^="0/"])').length;
     return [Boolean(document.querySelector('.photo-flight')), keys.filter((k) => !k.startsWith('0/')).length, shown, Boolean(whole),
-            Boolean(document.activeElement?.matches('.page.current .photo-open'))];
+            Boolean(document.activeElement?.matches('.page.current .photo-open')), neighbours, window.__pager.complete];
 })()"""
 
 
@@ -77,7 +79,8 @@ def test_only_the_flying_photo_is_drawn_until_it_lands(desktop, server):
     js(desktop, f"document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').click()")
     wait_hash(desktop, f"#/photos/{photo['id']}")
     wait_for(lambda: js(desktop, "return window.__pager.complete && !document.querySelector('.photo-flight')"), message="landed and sharp")
-    frames = [v for _, v in samples(desktop) if v is not None]
+    timed = [(t, v) for t, v in samples(desktop) if v is not None]
+    frames = [v for _, v in timed]
     flying = [f for f in frames if f[0]]
     assert len(flying) >= 5, frames
     # Under the flight the pager draws only its background, and its photos ask for no tile but the
@@ -91,6 +94,13 @@ def test_only_the_flying_photo_is_drawn_until_it_lands(desktop, server):
     assert "pager-strip" in landed[2] and "nav-bar" in landed[2], landed
     assert landed[3], "the photo's level 0 was not drawn when the flight landed"
     assert js(desktop, "return document.querySelectorAll('#pager-view .page.current img.tile:not([data-tile^=\"0/\"])').length") > 0
+    # The photo in front is sharp first: its neighbours ask for their tiles once it is (or after two seconds).
+    after = timed[frames.index(landed):]
+    sharp = next((t for t, v in after if v[6]), None)
+    early = [round(t - after[0][0]) for t, v in after if v[5] and (sharp is None or t < sharp) and t - after[0][0] < 1900]
+    assert not early, early
+    wait_for(lambda: js(desktop, "return document.querySelectorAll('#pager-view .page:not(.current) img.tile:not([data-tile^=\"0/\"])').length") > 0,
+             message="the neighbours' tiles asked for")
 
 
 def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, server):
