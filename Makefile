@@ -50,9 +50,7 @@ test:
 # its own so that no build waits for another's lock. They start at once, beside everything else,
 # at the default priority: `nice` would not reach their compilers (swift-build starts those at the
 # default priority), and held back, the image's build, three minutes of one module after another,
-# is what ends last (measured: 643 s into a 651 s run). The test runners weigh each stage of test
-# processes as one (scripts/testrun.py), so the tests' build, which the unit tests wait for, keeps
-# a share beside the browser tests. The
+# is what ends last (measured: 643 s into a 651 s run). The
 # bookworm root is made while everything builds: it needs only the Dockerfile and the network.
 # The Debian packages are installed first, on their own (apt takes one lock); the Python
 # packages beside the build. The unit and browser runners print their slowest classes, files and

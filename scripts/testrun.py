@@ -9,7 +9,6 @@ clock), not computing, so units run side by side finish far sooner than one afte
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import signal
@@ -89,27 +88,10 @@ def order(units: list[Unit], durations: Path) -> list[Unit]:
     return sorted(units, key=lambda u: (-last.get(u.name, u.hint), u.name))
 
 
-def share(jobs: int) -> int:
-    """The nice value that makes `jobs` units at once weigh about one ordinary process.
-
-    Each unit leads a session of its own, and Linux shares the processors between sessions
-    first (autogroups) and only then between the processes in one. Six test processes side by
-    side would take six shares to a build's one, so the Swift tests' build, which the unit tests
-    wait for, crawled while the browser tests ran (about 100 s of work over 400 s). A unit's
-    session is niced by this much (each step is a factor of about 1.25 in weight), so a stage of
-    units as a whole weighs what one build does. Where sessions are not grouped, the processes'
-    own nice value does the same."""
-    return max(0, min(19, round(math.log(jobs) / math.log(1.25)))) if jobs > 1 else 0
-
-
-def _run(unit: Unit, env: dict[str, str], timeout: float, nice: int) -> Unit:
+def _run(unit: Unit, env: dict[str, str], timeout: float) -> Unit:
     started = time.monotonic()
-    command = unit.command
-    if nice:
-        # The new session's weight first (its autogroup), then the process's own; each may be absent.
-        command = ["sh", "-c", 'echo "$0" > /proc/self/autogroup 2>/dev/null; exec nice -n "$0" "$@"', str(nice), *command]
     with open(unit.log, "wb") as out:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(unit.command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
         with _running_lock:
             _running.add(process)
@@ -138,7 +120,7 @@ def run(units: list[Unit], jobs: int, logs: Path, env: dict[str, str], durations
     started = time.monotonic()
     failed: list[Unit] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(_run, unit, env, timeout, share(jobs)) for unit in order(units, durations)]
+        futures = [pool.submit(_run, unit, env, timeout) for unit in order(units, durations)]
         for future in as_completed(futures):
             unit = future.result()
             if unit.timed_out or not passed(unit, unit.log.read_text(errors="replace")):
