@@ -108,7 +108,10 @@ def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_se
     click(desktop, ids[3], "shift")
     assert selected_count(desktop) == "2 photos selected"
     desktop.find_element("css selector", ".select-album").click()
-    desktop.find_element("css selector", ".sheet-name").send_keys("Best")
+    # The sheet opens in a task of its own: on a busy machine its field is not on screen at once.
+    name = wait_for(lambda: next((e for e in desktop.find_elements("css selector", ".sheet-name") if e.is_displayed() and e.is_enabled()), None),
+                    message="the album sheet's name field")
+    name.send_keys("Best")
     desktop.find_element("css selector", ".sheet-submit").click()
     wait_for(lambda: any(a["path"] == "Best" for a in api(server, "/albums")["albums"]), message="the new album")
     moved = sorted(os.listdir(os.path.join(server.photos_dir, "Best")))
