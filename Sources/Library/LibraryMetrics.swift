@@ -1,3 +1,4 @@
+import Foundation
 import Observability
 
 /// The library's metrics, created once in the registry it is handed.
@@ -18,6 +19,10 @@ struct LibraryMetrics: Sendable {
     let scanDuration: Histogram
     let stageDone: Gauge
     let stageQueued: Gauge
+    /// Held from reading the figures to setting them. Two ingest threads record after their own
+    /// photos: without it, one that read 299 ready photos could set its 299 after the other set
+    /// 300, and the gauge would stay behind the catalog until the next change.
+    private let recording = NSLock()
 
     init(_ registry: MetricsRegistry) {
         cacheHits = registry.counter("photoscroll_tile_cache_hits_total", help: "Tiles and thumbnails answered from memory.")
@@ -42,15 +47,22 @@ struct LibraryMetrics: Sendable {
     }
 
     func record(_ catalog: PhotoCatalog) {
-        let counts = catalog.statusCounts
-        for status in PhotoStatus.allCases {
-            photos.set(Double(counts[status] ?? 0), [("status", status.rawValue)])
+        recording.withLock {
+            let counts = catalog.statusCounts
+            for status in PhotoStatus.allCases {
+                photos.set(Double(counts[status] ?? 0), [("status", status.rawValue)])
+            }
+            unexamined.set(Double(catalog.unexaminedCount))
+            degraded.set(catalog.health.isDegraded ? 1 : 0)
         }
-        unexamined.set(Double(catalog.unexaminedCount))
-        degraded.set(catalog.health.isDegraded ? 1 : 0)
     }
 
-    func record(_ stages: IngestStages) {
+    /// `stages` is read under the same lock, for the same reason.
+    func record(_ stages: @autoclosure () -> IngestStages) {
+        recording.withLock { set(stages()) }
+    }
+
+    private func set(_ stages: IngestStages) {
         stageDone.set(Double(stages.thumbnails), [("stage", "thumbnails")])
         stageDone.set(Double(stages.pyramids), [("stage", "pyramids")])
         stageDone.set(Double(stages.photos), [("stage", "total")])
