@@ -17,7 +17,7 @@ final class CommentDurabilityTests: XCTestCase {
     }
 
     override func tearDown() {
-        for child in children where child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() }
+        for child in children where child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitForEnd() }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -56,7 +56,7 @@ final class CommentDurabilityTests: XCTestCase {
         let deadline = Date().addingTimeInterval(20)
         while acknowledged.withLock({ $0.count }) < 150 && Date() < deadline { usleep(2_000) }
         kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        first.process.waitForEnd()
         stop.store(true, ordering: .relaxed)
         XCTAssertEqual(clients.wait(timeout: .now() + 10), .success)
         let acked = acknowledged.withLock { $0 }
@@ -90,7 +90,7 @@ final class CommentDurabilityTests: XCTestCase {
         XCTAssertEqual(photoJSON["commentCount"] as? Int, stored.count + 1, "the photo's count comes from the reopened store")
 
         kill(second.process.processIdentifier, SIGTERM)
-        second.process.waitUntilExit()
+        second.process.waitForEnd()
         let store = try SQLCommentStore(path: directory.appendingPathComponent("data/comments.sqlite").path)
         defer { store.close() }
         XCTAssertEqual(try store.integrityCheck(), ["ok"])

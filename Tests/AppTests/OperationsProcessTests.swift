@@ -69,7 +69,7 @@ final class OperationsProcessTests: XCTestCase {
             let exited = !process.isRunning
             if !exited {
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.waitForEnd()
             }
             let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             try? FileManager.default.removeItem(at: folder)

@@ -185,7 +185,7 @@ final class Balancer: Sendable {
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        process.waitForEnd()
     }
 
     /// One request through nginx.

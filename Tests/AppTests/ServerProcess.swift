@@ -34,7 +34,7 @@ final class ServerProcess: Sendable {
             line = try Self.firstLine(of: output.fileHandleForReading, timeout: timeout)
         } catch {
             Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForEnd()
             throw HTTPClientError("\(name) did not start: \(error)\n\(Self.tail(logPath))")
         }
         guard line.hasPrefix("listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
@@ -52,7 +52,7 @@ final class ServerProcess: Sendable {
     func stop(signal: Int32 = SIGTERM) {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        process.waitForEnd()
     }
 
     /// One request on its own connection.
