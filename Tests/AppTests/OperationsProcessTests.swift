@@ -130,7 +130,10 @@ final class OperationsProcessTests: XCTestCase {
     }
 
     func testOpenLiveCommentStreamsDoNotHoldUpSIGTERM() throws {
-        let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_RESCAN_SECONDS": "1"])
+        // A grace of a minute: a server that waited it out for the stream would still be running
+        // when `stop` gives up at 45 s, however slow a loaded machine makes the rest of the shutdown.
+        let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_RESCAN_SECONDS": "1",
+                                                                  "PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS": "60"])
         // One small photo, written with the vips command line, found by the next rescan.
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
@@ -151,10 +154,8 @@ final class OperationsProcessTests: XCTestCase {
         defer { stream.close() }
         try stream.send("GET /photos/1/comments/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
         XCTAssertEqual(try stream.readResponseHead().status, 200)
-        let started = Date()
-        let (status, log) = child.stop(SIGTERM, within: 10)
-        XCTAssertEqual(status, 0, log)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the grace is 5 s; an open stream must not use it up")
+        let (status, log) = child.stop(SIGTERM, within: 45)
+        XCTAssertEqual(status, 0, "ended by itself, without waiting out the grace for the open stream; log:\n\(log)")
     }
 
     func testTextLogsAreForPeople() throws {
