@@ -27,8 +27,7 @@ import { AccountMenu, forgetAndLeave } from './ui/account-menu.js';
 import { ShareSheet } from './ui/share-sheet.js';
 import { at, hideComments, onSessionEnd } from './core/api.js';
 import { keepForOffline } from './core/offline.js';
-import { flyPhoto, cancelFlight } from './photo/flight.js';
-import { prefersReducedMotion } from './util/motion.js';
+import { canFly, flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
 
@@ -297,7 +296,7 @@ async function show(route) {
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
   if (!fromGrid) hideGrid();
   // Flown open from the grid, the pager shows only its background until the photo lands.
-  pager.setOpening(Boolean(cell) && route.view === 'photo' && !prefersReducedMotion());
+  pager.setOpening(Boolean(cell) && route.view === 'photo' && canFly(photo));
   showPager(true);
   if (route.view === 'zoom') pager.setCovered(true);
   pager.goTo(index, 'instant');

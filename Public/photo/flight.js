@@ -24,6 +24,15 @@ const FREQUENCY = 19;
 let flight = null;
 
 /**
+ * Whether `photo` flies between two places it has: not under reduced motion, and not a photo that
+ * failed (it has no picture to fly).
+ * @param {Photo} photo
+ */
+export function canFly(photo) {
+  return !prefersReducedMotion() && photo.status !== 'failed';
+}
+
+/**
  * Flies `photo` from box `from` to box `to` (viewport rects; `square: true` for a grid cell,
  * which shows the thumbnail's centre crop), fading each of `fades` along. Resolves when it
  * lands, or at once under reduced motion.
@@ -35,7 +44,7 @@ let flight = null;
  */
 export function flyPhoto(photo, from, to, fades = []) {
   cancelFlight();
-  if (prefersReducedMotion() || !photo || !from || !to || photo.status === 'failed') return Promise.resolve();
+  if (!photo || !from || !to || !canFly(photo)) return Promise.resolve();
   const box = document.createElement('div');
   box.className = 'photo-flight';
   box.setAttribute('aria-hidden', 'true');
