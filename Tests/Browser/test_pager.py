@@ -141,11 +141,13 @@ def test_a_photo_that_failed_says_why(phone, limited_server):
     broken = limited_server.photos["broken"]
     assert broken["status"] == "failed" and broken.get("error")
     open_app(phone, limited_server)
-    cell = js(phone, f"""
+    # The cell's state is drawn with its row, which a busy machine may draw a frame after the listing.
+    cell = wait_for(lambda: js(phone, f"""
         const a = document.querySelector('#grid .cell[data-photo-id="{broken['id']}"]');
-        return {{badge: a.querySelector('.badge')?.textContent, error: a.querySelector('.cell-error')?.textContent,
+        if (!a?.querySelector('.badge')) return null;
+        return {{badge: a.querySelector('.badge').textContent, error: a.querySelector('.cell-error')?.textContent,
                  label: a.getAttribute('aria-label')}};
-    """)
+    """), message="the failed photo's cell drawn with its state")
     assert cell["badge"] == "Failed"
     assert cell["error"] == broken["error"]
     assert broken["error"] in cell["label"]
