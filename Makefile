@@ -24,6 +24,14 @@ TEST_JOBS ?= 8
 IMAGE_FLAGS := -c release --static-swift-stdlib -Xswiftc -gnone
 IMAGE_BUILD_PATH := .build/image
 IMAGE_BUILD := $(IMAGE_FLAGS) --scratch-path $(IMAGE_BUILD_PATH)
+## make test's debug build: in a scratch folder of its own, with line tables for backtraces but no
+## variables' debug information and no editor index, which nothing in a test run reads. Measured
+## alone from scratch (`--build-tests`): 133 s of CPU against 175 s with the defaults, and 73 s of
+## wall against 98 s. Its own folder, so that `swift build` and an editor keep .build/debug as
+## they left it and neither build undoes the other's flags.
+TEST_BUILD_PATH := .build/test
+TEST_BUILD := --scratch-path $(TEST_BUILD_PATH) --disable-index-store -Xswiftc -gline-tables-only
+BIN_TEST := $(TEST_BUILD_PATH)/debug/photoscroll
 TIMED := scripts/timed.sh
 ROOT := $(shell id -u)
 
@@ -58,10 +66,10 @@ test:
 test-stages: stage-typecheck stage-unit stage-browser stage-fuzz stage-container
 
 stage-server:
-	@$(TIMED) build-server swift build --product photoscroll
+	@$(TIMED) build-server swift build $(TEST_BUILD) --product photoscroll
 
 stage-build: stage-server
-	@$(TIMED) build swift build --build-tests
+	@$(TIMED) build swift build $(TEST_BUILD) --build-tests
 
 stage-typecheck:
 	@$(TIMED) typecheck sh -c 'tsc -p jsconfig.json && tsc -p jsconfig.worker.json'
@@ -70,10 +78,10 @@ stage-test-deps:
 	@$(TIMED) test-deps scripts/install-deps.sh build test
 
 stage-unit: stage-build
-	@$(TIMED) unit-test scripts/unit-test.py
+	@$(TIMED) unit-test env TEST_BUILD_PATH=$(TEST_BUILD_PATH) scripts/unit-test.py
 
 stage-browser: stage-server stage-test-deps
-	@$(TIMED) browser-test env PHOTOSCROLL_BIN=$(BIN_DEBUG) scripts/browser-test.py
+	@$(TIMED) browser-test env PHOTOSCROLL_BIN=$(BIN_TEST) scripts/browser-test.py
 
 stage-fuzz-build:
 	@$(TIMED) fuzz-build $(MAKE) --no-print-directory fuzz-build
