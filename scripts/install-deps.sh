@@ -22,7 +22,8 @@ packages_for() {
         test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet node-typescript" ;;
         # gcc: bench/lib/floor.c, the least a server can do per request, raced beside ours.
         bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql gcc libc6-dev" ;;
-        container) echo "debootstrap" ;;
+        # mmdebstrap: the bookworm root the image checks boot in (Tests/Container/boot_root.py).
+        container) echo "mmdebstrap" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;
     esac
 }

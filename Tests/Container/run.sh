@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "Tests/Container/run.sh needs root (debootstrap, mount, chroot); try: sudo make test-container" >&2
+    echo "Tests/Container/run.sh needs root (mmdebstrap, mount, chroot); try: sudo make test-container" >&2
     exit 2
 fi
 
