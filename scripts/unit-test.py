@@ -14,8 +14,7 @@ Usage: scripts/unit-test.py [--jobs N] [FILTER…]
     FILTER: a class (`LibraryTests.MoveTests`) or a target (`LibraryTests`); none: every class.
     env UNIT_TEST_JOBS: processes at once (default 6); TEST_DISK_SCRATCH=1: scratch on disk;
     UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 600);
-    TEST_BUILD_PATH: the build's scratch folder (default .build; make test's is .build/test);
-    PHOTOSCROLL_BIN: the server the tests start (default: the one built beside the tests).
+    TEST_BUILD_PATH: the build's scratch folder (default .build; make test's is .build/test).
 Each process's output is in build/unit-test/logs/NAME.log; a failing one's is printed.
 """
 from __future__ import annotations
@@ -50,10 +49,11 @@ def bundle() -> Path:
     # TEST_BUILD_PATH/debug (the scratch folder of the build, .build unless make test says) without
     # asking SwiftPM: `swift build --show-bin-path` waits for the build folder's lock, which a
     # release build beside holds for minutes.
-    path = REPO / os.environ.get("TEST_BUILD_PATH", ".build") / "debug" / "PhotoScrollPackageTests.xctest"
+    build_path = os.environ.get("TEST_BUILD_PATH", ".build")
+    path = REPO / build_path / "debug" / "PhotoScrollPackageTests.xctest"
     if not path.exists():
         swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
-        bin_path = subprocess.run([swift, "build", "--scratch-path", os.environ.get("TEST_BUILD_PATH", ".build"), "--show-bin-path"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        bin_path = subprocess.run([swift, "build", "--scratch-path", build_path, "--show-bin-path"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
         path = Path(bin_path) / "PhotoScrollPackageTests.xctest"
     if not path.exists():
         sys.exit(f"{path} is not built: run `swift build --build-tests` first")
@@ -114,8 +114,6 @@ def main() -> int:
     shutil.rmtree(RUN, ignore_errors=True)
     (RUN / "shared").mkdir(parents=True)
     env = dict(os.environ, PHOTOSCROLL_TEST_RUN_DIRECTORY=str(RUN / "shared"))
-    # The tests that start the server start the one built with them, unless told otherwise.
-    env.setdefault("PHOTOSCROLL_BIN", str(test_bundle.parent / "photoscroll"))
     scratch = testrun.scratch_folder("photoscroll-tests-")
     if scratch:
         env["TMPDIR"] = scratch

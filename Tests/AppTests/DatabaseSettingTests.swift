@@ -80,9 +80,8 @@ final class DatabaseSettingTests: XCTestCase {
 
     /// Runs `photoscroll serve` in a fresh folder with `PHOTOSCROLL_DATABASE` set; it is expected to stop by itself.
     private func runServe(database: String) throws -> (status: Int32, stderr: String) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"].map { URL(fileURLWithPath: $0) }
-            ?? root.appendingPathComponent(".build/debug/photoscroll")
+        let binary = try ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"].map { URL(fileURLWithPath: $0) }
+            ?? CommentDurabilityTests.photoscrollBinary()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("database-setting-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -8,15 +8,10 @@ import XCTest
 /// The real binary as a container runs it: environment-only settings, JSON logs, the health
 /// subcommand against it, and SIGTERM ending in exit 0.
 final class OperationsProcessTests: XCTestCase {
-    /// The built `photoscroll` (PHOTOSCROLL_BIN overrides), which `swift build` and `swift test` make.
+    /// The built `photoscroll` (PHOTOSCROLL_BIN overrides): the one built beside the tests.
     private func binary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"] { return URL(fileURLWithPath: path) }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent(".build/debug/photoscroll")
-        guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw ChildError("no \(url.path): run `swift build` first")
-        }
-        return url
+        return try CommentDurabilityTests.photoscrollBinary()
     }
 
     /// A running server in a fresh folder, with its stdout's first line read.
