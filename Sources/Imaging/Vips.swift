@@ -338,7 +338,11 @@ final class VipsImage {
         let small = try derive {
             cvips_shrink(pointer, Double(self.width) / Double(columns), Double(self.height) / Double(rows), &$0)
         }
-        return AttentionCrop.origin(rgb: try small.memoryBytes(), columns: small.width, rows: small.height,
+        let rgb = try small.memoryBytes()
+        guard rgb.count == small.width * small.height * 3 else {
+            throw ImagingError.vips("a shrunk copy of \(rgb.count) bytes for \(small.width) × \(small.height) pixels")
+        }
+        return AttentionCrop.origin(rgb: rgb, columns: small.width, rows: small.height,
                                     pictureWidth: self.width, pictureHeight: self.height, width: width, height: height)
     }
 
