@@ -236,10 +236,6 @@ int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
 
-int cvips_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out) {
-    return vips_shrink(in, out, hshrink, vshrink, NULL);
-}
-
 int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LINEAR, NULL);
 }

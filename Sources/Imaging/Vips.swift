@@ -321,42 +321,9 @@ final class VipsImage {
         try derive { cvips_resize_linear(pointer, horizontal, vertical, &$0) }
     }
 
-    /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges):
-    /// AttentionCrop's measure, on a copy box-shrunk to at most 32 × 32. Images that are not 8-bit
-    /// RGB (none that the renderer makes) go through libvips' own.
+    /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges).
     func croppedToAttention(width: Int, height: Int) throws -> VipsImage {
-        guard bands == 3, isEightBit, width <= self.width, height <= self.height else {
-            return try croppedToLibvipsAttention(width: width, height: height)
-        }
-        let origin = try attentionOrigin(width: width, height: height)
-        return try cropped(PixelRect(x: origin.x, y: origin.y, width: width, height: height))
-    }
-
-    /// Where `croppedToAttention` puts a width × height crop of this 8-bit RGB image.
-    func attentionOrigin(width: Int, height: Int) throws -> (x: Int, y: Int) {
-        let columns = min(32, self.width), rows = min(32, self.height)
-        let small = try derive {
-            cvips_shrink(pointer, Double(self.width) / Double(columns), Double(self.height) / Double(rows), &$0)
-        }
-        let rgb = try small.memoryBytes()
-        guard rgb.count == small.width * small.height * 3 else {
-            throw ImagingError.vips("a shrunk copy of \(rgb.count) bytes for \(small.width) × \(small.height) pixels")
-        }
-        return AttentionCrop.origin(rgb: rgb, columns: small.width, rows: small.height,
-                                    pictureWidth: self.width, pictureHeight: self.height, width: width, height: height)
-    }
-
-    /// libvips' smartcrop with its attention measure: the same idea at ten times the cost.
-    func croppedToLibvipsAttention(width: Int, height: Int) throws -> VipsImage {
         try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
-    }
-
-    /// The pixels, computed, as packed bytes (band values of each pixel, row by row). For small images.
-    func memoryBytes() throws -> [UInt8] {
-        var length = 0
-        guard let data = vips_image_write_to_memory(pointer, &length) else { throw VipsImage.lastError(kind: .vips) }
-        defer { g_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
     /// Computes all pixels into memory, so that later steps may read them in any order.

@@ -85,9 +85,6 @@ int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height,
 /// Scales by hscale × vscale with libvips' default (Lanczos 3) kernel.
 int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
 
-/// Shrinks by hshrink × vshrink with a box filter (the fractional part with vips_reduce).
-int cvips_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out);
-
 /// Scales with a triangle (linear) kernel, widened with the shrink so downscales stay smooth:
 /// several times cheaper than Lanczos 3 and close to it for shrinks under two.
 int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage **out);
