@@ -134,8 +134,9 @@ final class CommentDurabilityTests: XCTestCase {
         throw HTTPClientError("the photo never appeared in /photos")
     }
 
-    /// The `photoscroll` executable built alongside this test bundle.
+    /// The `photoscroll` executable built alongside this test bundle, or PHOTOSCROLL_BIN's.
     static func photoscrollBinary() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"] { return URL(fileURLWithPath: path) }
         let bundle = Bundle.main.bundleURL
         var candidates = [bundle.appendingPathComponent("photoscroll"),
                           bundle.deletingLastPathComponent().appendingPathComponent("photoscroll")]

@@ -80,8 +80,7 @@ final class DatabaseSettingTests: XCTestCase {
 
     /// Runs `photoscroll serve` in a fresh folder with `PHOTOSCROLL_DATABASE` set; it is expected to stop by itself.
     private func runServe(database: String) throws -> (status: Int32, stderr: String) {
-        let binary = try ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"].map { URL(fileURLWithPath: $0) }
-            ?? CommentDurabilityTests.photoscrollBinary()
+        let binary = try CommentDurabilityTests.photoscrollBinary()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("database-setting-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -8,11 +8,7 @@ import XCTest
 /// The real binary as a container runs it: environment-only settings, JSON logs, the health
 /// subcommand against it, and SIGTERM ending in exit 0.
 final class OperationsProcessTests: XCTestCase {
-    /// The built `photoscroll` (PHOTOSCROLL_BIN overrides): the one built beside the tests.
-    private func binary() throws -> URL {
-        if let path = ProcessInfo.processInfo.environment["PHOTOSCROLL_BIN"] { return URL(fileURLWithPath: path) }
-        return try CommentDurabilityTests.photoscrollBinary()
-    }
+    private func binary() throws -> URL { try CommentDurabilityTests.photoscrollBinary() }
 
     /// A running server in a fresh folder, with its stdout's first line read.
     private final class Child {
