@@ -18,14 +18,30 @@ final class ResourceTests: XCTestCase {
                 XCTAssertFalse(try PhotoRenderer.thumbnail(source: source, settings: settings).isEmpty)
             }
         }
-        // A first round warms libvips' one-off allocations (thread pools, profiles).
-        try renderRound()
-        Vips.dropCache()
+        // Taken before anything is rendered: no libvips worker holds anything yet.
         let memory = Vips.trackedMemory, files = Vips.trackedFiles
-        for _ in 0..<5 { try renderRound() }
+        // The first round also warms libvips' one-off allocations (thread pools, profiles), none
+        // of them pixel buffers.
+        for _ in 0..<6 { try renderRound() }
         Vips.dropCache()
-        XCTAssertEqual(Vips.trackedFiles, files, "files left open")
-        XCTAssertLessThanOrEqual(Vips.trackedMemory, memory + 200_000, "pixel buffers left allocated")
+        XCTAssertEqual(settled(files) { Vips.trackedFiles }, files, "files left open")
+        let left = settled(memory + 200_000) { Vips.trackedMemory }
+        XCTAssertLessThanOrEqual(left, memory + 200_000, "pixel buffers left allocated")
+    }
+
+    /// A libvips worker frees the buffers it keeps for itself only after it has told the pipeline
+    /// it is done, so just after a render returns they may still be counted, and on a busy machine
+    /// until that thread next runs (2.5 MB seen here for up to tens of milliseconds). libvips says
+    /// nothing when it happens, so this reads `count` until it is down to `limit`, for at most ten
+    /// seconds, and returns the last reading: what is still held then is held for good.
+    private func settled(_ limit: Int, _ count: () -> Int) -> Int {
+        let deadline = Date().addingTimeInterval(10)
+        var value = count()
+        while value > limit && Date() < deadline {
+            usleep(1_000)
+            value = count()
+        }
+        return value
     }
 }
 
