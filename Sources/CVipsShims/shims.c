@@ -236,6 +236,34 @@ int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
 
+int cvips_box_grid(VipsImage *in, int columns, int rows, unsigned char *out) {
+    if (vips_image_get_bands(in) != 3 || vips_image_get_format(in) != VIPS_FORMAT_UCHAR
+        || columns < 1 || rows < 1 || columns > in->Xsize || rows > in->Ysize) {
+        vips_error("cvips_box_grid", "%s", "needs 8-bit RGB at least as large as the grid");
+        return -1;
+    }
+    const unsigned char *data = vips_image_get_data(in);
+    if (data == NULL) return -1;
+    size_t width = (size_t) in->Xsize, height = (size_t) in->Ysize, stride = width * 3;
+    for (size_t row = 0; row < (size_t) rows; row++) {
+        size_t y0 = row * height / rows, y1 = (row + 1) * height / rows;
+        for (size_t column = 0; column < (size_t) columns; column++) {
+            size_t x0 = column * width / columns, x1 = (column + 1) * width / columns;
+            unsigned long sum[3] = {0, 0, 0};
+            for (size_t y = y0; y < y1; y++) {
+                const unsigned char *p = data + y * stride + x0 * 3;
+                for (size_t x = x0; x < x1; x++, p += 3) {
+                    sum[0] += p[0]; sum[1] += p[1]; sum[2] += p[2];
+                }
+            }
+            unsigned long n = (unsigned long) ((y1 - y0) * (x1 - x0));
+            unsigned char *cell = out + (row * columns + column) * 3;
+            for (int band = 0; band < 3; band++) cell[band] = (unsigned char) ((sum[band] + n / 2) / n);
+        }
+    }
+    return 0;
+}
+
 int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LINEAR, NULL);
 }

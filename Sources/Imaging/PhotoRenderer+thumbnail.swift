@@ -68,13 +68,15 @@ extension PhotoRenderer {
         if image.width < width || image.height < height {
             image = try image.padded(width: max(width, image.width), height: max(height, image.height))
         }
-        // Small now; rotating and cropping read it in any order, which a streamed decode cannot.
+        // Small now; cropping and rotating read it in any order, which a streamed decode cannot.
+        // The crop is found before the photo is turned upright: the measure does not change with a
+        // quarter turn or a mirror, and read in memory it needs no pipeline.
         image = try image.inMemory()
-        if orientation != 1 {
-            image = try image.autorotated()
-        }
         if image.width != size || image.height != size {
             image = try image.croppedToAttention(width: size, height: size)
+        }
+        if orientation != 1 {
+            image = try image.autorotated()
         }
         return try image.jpeg(quality: settings.jpegQuality)
     }

@@ -85,6 +85,11 @@ int cvips_rows_in_order(VipsImage *in, int left, int top, int width, int height,
 /// Scales by hscale × vscale with libvips' default (Lanczos 3) kernel.
 int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
 
+/// The average of each cell of a columns × rows grid over an 8-bit RGB image, into `out`
+/// (columns × rows × 3 bytes). Reads the pixels in place: no pipeline, no worker threads, when
+/// the image is in memory (one that is not is computed into memory first).
+int cvips_box_grid(VipsImage *in, int columns, int rows, unsigned char *out);
+
 /// Scales with a triangle (linear) kernel, widened with the shrink so downscales stay smooth:
 /// several times cheaper than Lanczos 3 and close to it for shrinks under two.
 int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage **out);
