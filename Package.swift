@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "SQL", "SQLTesting", "TestSupport"]),
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),

@@ -347,15 +347,6 @@ final class VipsImage {
         try derive { cvips_smartcrop(pointer, Int32(width), Int32(height), VIPS_INTERESTING_ATTENTION, &$0) }
     }
 
-    /// The pixels, computed, as packed bytes (band values of each pixel, row by row): for checks of
-    /// rendered output.
-    func memoryBytes() throws -> [UInt8] {
-        var length = 0
-        guard let data = vips_image_write_to_memory(pointer, &length) else { throw VipsImage.lastError(kind: .vips) }
-        defer { g_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
-    }
-
     /// Computes all pixels into memory, so that later steps may read them in any order.
     /// Only for small images (a thumbnail before cropping, a shrunk level).
     func inMemory() throws -> VipsImage {
@@ -420,6 +411,15 @@ final class VipsImage {
         }
         defer { g_free(values) }
         return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+    }
+
+    /// The pixels, computed, as packed bytes (band values of each pixel, row by row): for checks of
+    /// rendered output.
+    func memoryBytes() throws -> [UInt8] {
+        var length = 0
+        guard let data = vips_image_write_to_memory(pointer, &length) else { throw VipsImage.lastError(kind: .vips) }
+        defer { g_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
     /// Mean absolute difference per pixel and band against an image of the same shape.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import TestSupport
 import XCTest
 @testable import App
 

@@ -3,6 +3,7 @@ import Foundation
 @testable import App
 import SQL
 import SQLTesting
+import TestSupport
 import XCTest
 
 /// Two replicas of one library on one PostgreSQL database, each with its own memory of

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import SQL
 import SQLTesting
+import TestSupport
 import XCTest
 @testable import App
 

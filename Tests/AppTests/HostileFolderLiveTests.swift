@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTP
 import Imaging
+import TestSupport
 import XCTest
 
 /// The photos folder as a boundary, against the real binary over a socket: a link to a file

@@ -3,6 +3,7 @@ import HTTP
 import SQL
 import SQLTesting
 import Synchronization
+import TestSupport
 import XCTest
 
 /// Two `photoscroll serve` replicas on one photos folder, one data folder and one PostgreSQL

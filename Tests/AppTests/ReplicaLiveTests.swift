@@ -3,6 +3,7 @@ import HTTP
 import SQL
 import SQLTesting
 import Synchronization
+import TestSupport
 import XCTest
 
 /// Two replicas on one data folder and one PostgreSQL database, behind nginx: comments cross

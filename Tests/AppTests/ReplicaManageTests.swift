@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import TestSupport
 import XCTest
 
 /// Uploads, favourites, moves and the trash on two replicas over one PostgreSQL database and

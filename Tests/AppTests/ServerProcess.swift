@@ -98,14 +98,3 @@ final class ServerProcess: Sendable {
         return text
     }
 }
-
-/// Waits until `condition` holds, checking every 20 ms, for at most `timeout` seconds; whether it held.
-@discardableResult
-func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}

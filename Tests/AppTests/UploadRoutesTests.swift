@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Library
 import Synchronization
+import TestSupport
 import Uploads
 import XCTest
 @testable import App

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import Imaging
 
@@ -24,24 +25,15 @@ final class ResourceTests: XCTestCase {
         // of them pixel buffers.
         for _ in 0..<6 { try renderRound() }
         Vips.dropCache()
-        XCTAssertEqual(settled(files) { Vips.trackedFiles }, files, "files left open")
-        let left = settled(memory + 200_000) { Vips.trackedMemory }
-        XCTAssertLessThanOrEqual(left, memory + 200_000, "pixel buffers left allocated")
-    }
-
-    /// A libvips worker frees the buffers it keeps for itself only after it has told the pipeline
-    /// it is done, so just after a render returns they may still be counted, and on a busy machine
-    /// until that thread next runs (2.5 MB seen here for up to tens of milliseconds). libvips says
-    /// nothing when it happens, so this reads `count` until it is down to `limit`, for at most ten
-    /// seconds, and returns the last reading: what is still held then is held for good.
-    private func settled(_ limit: Int, _ count: () -> Int) -> Int {
-        let deadline = Date().addingTimeInterval(10)
-        var value = count()
-        while value > limit && Date() < deadline {
-            usleep(1_000)
-            value = count()
-        }
-        return value
+        // A libvips worker frees the buffers it keeps for itself only after it has told the
+        // pipeline it is done, so just after a render returns they may still be counted, and on a
+        // busy machine until that thread next runs (2.5 MB seen here for tens of milliseconds).
+        // libvips says nothing when it happens: the counts are read until they are back, for at
+        // most ten seconds; what is still held then is held for good.
+        eventually { Vips.trackedFiles == files }
+        XCTAssertEqual(Vips.trackedFiles, files, "files left open")
+        eventually { Vips.trackedMemory <= memory + 200_000 }
+        XCTAssertLessThanOrEqual(Vips.trackedMemory, memory + 200_000, "pixel buffers left allocated")
     }
 }
 

@@ -1,18 +1,10 @@
 import Foundation
 @testable import Library
+import TestSupport
 import XCTest
 
 final class BackgroundScanTests: XCTestCase {
     /// Polls until `condition` holds or `seconds` pass.
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition()
-    }
-
     func testFilesAddedChangedAndRemovedWhileRunningArePickedUp() throws {
         let folders = try Folders(self)
         folders.fake("photo1.jpg", 500, 500)

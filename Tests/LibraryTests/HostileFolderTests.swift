@@ -4,6 +4,7 @@ import Imaging
 @testable import Library
 import Observability
 import POSIX
+import TestSupport
 import XCTest
 
 /// A photos folder built to hurt: links out (to /etc/shadow, to /), loops, FIFOs, sockets and
@@ -143,7 +144,7 @@ final class HostileFolderTests: XCTestCase {
             renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: metrics)
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(10) { library.isReady }, "ready within 10 s")
+        XCTAssertTrue(eventually(timeout: 10) { library.isReady }, "ready within 10 s")
         XCTAssertEqual(Set(library.photos.map(\.relativePath)), hostile.listed)
         XCTAssertTrue(library.isWatching)
         let watched = metrics.render().split(separator: "\n").first { $0.hasPrefix("photoscroll_library_watched_folders ") }
@@ -152,7 +153,7 @@ final class HostileFolderTests: XCTestCase {
         XCTAssertTrue(sink.all.contains { $0.level == .warning && $0.message.contains("not listed") })
         // The watcher sees a photo added at a depth it watches.
         folders.fake("trips/new.jpg", 300, 200)
-        XCTAssertTrue(eventually(10) { library.catalog.photo(relativePath: "trips/new.jpg") != nil })
+        XCTAssertTrue(eventually(timeout: 10) { library.catalog.photo(relativePath: "trips/new.jpg") != nil })
     }
 
     func testAPhotoSwappedForALinkOutIsNoLongerListed() throws {
@@ -251,7 +252,7 @@ final class HostileFolderTests: XCTestCase {
             renderer: FakeRenderer(), logger: .disabled, metrics: .init())
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(10) { library.isReady }, "ready within 10 s")
+        XCTAssertTrue(eventually(timeout: 10) { library.isReady }, "ready within 10 s")
         XCTAssertEqual(Set(library.photos.map(\.relativePath)), ["a.jpg", "crowded/in-the-crowd.jpg"])
     }
 }
@@ -271,7 +272,7 @@ final class WatchLimitTests: XCTestCase {
             renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: .init())
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(10) { library.isReady })
+        XCTAssertTrue(eventually(timeout: 10) { library.isReady })
         XCTAssertEqual(library.photos.count, 3)
         XCTAssertFalse(library.isWatching)
         let status = try XCTUnwrap(library.watchStatus)
@@ -279,7 +280,7 @@ final class WatchLimitTests: XCTestCase {
         XCTAssertTrue(sink.all.contains { $0.level == .warning && $0.message.hasPrefix("cannot watch the photos folder") })
         // No timed rescan is configured (rescanSeconds 0): the fallback finds the new photo.
         folders.fake("d/d.jpg", 300, 200)
-        XCTAssertTrue(eventually(10) { library.photos.count == 4 })
+        XCTAssertTrue(eventually(timeout: 10) { library.photos.count == 4 })
     }
 
     func testRunningOutOfWatchesLaterDropsTheWatcherForRescans() throws {
@@ -295,26 +296,18 @@ final class WatchLimitTests: XCTestCase {
             renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: .init())
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(10) { library.isReady && library.isWatching })
+        XCTAssertTrue(eventually(timeout: 10) { library.isReady && library.isWatching })
         XCTAssertNil(library.watchStatus)
         folders.fake("b/b.jpg", 300, 200)
         folders.fake("c/c.jpg", 300, 200)
         folders.fake("d/d.jpg", 300, 200)
-        XCTAssertTrue(eventually(10) { !library.isWatching && library.watchStatus != nil })
+        XCTAssertTrue(eventually(timeout: 10) { !library.isWatching && library.watchStatus != nil })
         // The line is logged just after the watcher is dropped: waited for, not raced.
-        XCTAssertTrue(eventually(10) { sink.all.contains { $0.message.hasPrefix("stopped watching the photos folder") } })
-        XCTAssertTrue(eventually(10) { library.photos.count == 4 })
+        XCTAssertTrue(eventually(timeout: 10) { sink.all.contains { $0.message.hasPrefix("stopped watching the photos folder") } })
+        XCTAssertTrue(eventually(timeout: 10) { library.photos.count == 4 })
         folders.fake("e/e.jpg", 300, 200)
-        XCTAssertTrue(eventually(10) { library.photos.count == 5 })
+        XCTAssertTrue(eventually(timeout: 10) { library.photos.count == 5 })
     }
 }
 
 /// Waits until `condition` holds, for at most `seconds`.
-private func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-    return condition()
-}

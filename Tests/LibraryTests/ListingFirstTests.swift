@@ -2,19 +2,11 @@ import Foundation
 @testable import Library
 import Observability
 import Synchronization
+import TestSupport
 import XCTest
 
 /// A large folder is listed first (one stat a file) and examined in the background.
 final class ListingFirstTests: XCTestCase {
-    private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition()
-    }
-
     func testAListingIsOneStatAFileAndARescanOfNothingNewChangesNothing() throws {
         let folders = try Folders(self)
         for i in 0..<4_000 { folders.fake("\(2000 + i / 400)/\(i % 12 + 1)/img\(i).jpg", 300, 200) }
@@ -48,13 +40,13 @@ final class ListingFirstTests: XCTestCase {
         library.catalog.observe { change in changes.withLock { $0 += change.changed.count } }
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually { library.isReady })
-        XCTAssertTrue(eventually { library.photos.count == 300 && library.photos.allSatisfy { $0.status == .ready } })
+        XCTAssertTrue(eventually(timeout: 20) { library.isReady })
+        XCTAssertTrue(eventually(timeout: 20) { library.photos.count == 300 && library.photos.allSatisfy { $0.status == .ready } })
         XCTAssertEqual(library.catalog.unexaminedCount, 0)
         XCTAssertEqual(library.photos.map(\.width).sorted(), Array(300..<600))
         // The gauges and the change feed follow the catalog's publication of the last build.
         let ready = metrics.gauge("photoscroll_photos", help: ""), unexamined = metrics.gauge("photoscroll_photos_unexamined", help: "")
-        XCTAssertTrue(eventually { ready.value([("status", "ready")]) == 300 && changes.withLock { $0 } >= 300 })
+        XCTAssertTrue(eventually(timeout: 20) { ready.value([("status", "ready")]) == 300 && changes.withLock { $0 } >= 300 })
         XCTAssertEqual(ready.value([("status", "ready")]), 300)
         XCTAssertEqual(unexamined.value(), 0)
         XCTAssertGreaterThanOrEqual(changes.withLock { $0 }, 300, "each photo's examination and build is a change")
@@ -108,7 +100,7 @@ final class ListingFirstTests: XCTestCase {
         folders.fake("new/b.jpg", 100, 100) // still "being written" for half a second
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually { library.isReady })
+        XCTAssertTrue(eventually(timeout: 20) { library.isReady })
         XCTAssertEqual(library.photos.count, 2, "ready means what was there at the start is listed")
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Observability
 import SQL
 import SQLTesting
+import TestSupport
 import XCTest
 
 /// Two libraries on one photos folder, one data folder and one catalog database, as two replicas
@@ -22,15 +23,6 @@ final class SharedCatalogTests: XCTestCase {
         return library
     }
 
-    private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition()
-    }
-
     func testTwoLibrariesOnOneCatalogBuildEachPyramidOnceAndBothSeeNewPhotos() throws {
         try SQLTestDatabase.forEachEngine { place in
             let name = place.engine.rawValue
@@ -43,7 +35,7 @@ final class SharedCatalogTests: XCTestCase {
             a.start()
             b.start()
             let allReady = { (l: PhotoLibrary) in l.photos.count == 12 && l.photos.allSatisfy { $0.status == .ready } }
-            XCTAssertTrue(eventually { allReady(a) && allReady(b) },
+            XCTAssertTrue(eventually(timeout: 20) { allReady(a) && allReady(b) },
                           "\(name): A \(a.photos.map(\.status)), B \(b.photos.map(\.status))")
             XCTAssertEqual(a.photos.map(\.id), b.photos.map(\.id), name)
             XCTAssertEqual(a.photos.map(\.version), b.photos.map(\.version), name)
@@ -51,7 +43,7 @@ final class SharedCatalogTests: XCTestCase {
 
             // A new photo: both list it within a rescan, with one id, and it is built once.
             folders.fake("photo-13.jpg", 300, 200, extra: name)
-            XCTAssertTrue(eventually { a.photos.count == 13 && b.photos.count == 13 && allReadyOf(a, 13) && allReadyOf(b, 13) }, name)
+            XCTAssertTrue(eventually(timeout: 20) { a.photos.count == 13 && b.photos.count == 13 && allReadyOf(a, 13) && allReadyOf(b, 13) }, name)
             XCTAssertEqual(a.photos.last?.id, b.photos.last?.id, name)
             XCTAssertEqual(renderer.builds, 13, name)
         }
@@ -66,13 +58,13 @@ final class SharedCatalogTests: XCTestCase {
         // An hour between rescans: only the notifications can tell B in time.
         let a = try library(folders, try place.open(), renderer, rescan: 3600)
         a.start()
-        XCTAssertTrue(eventually { a.photos.first?.status == .ready })
+        XCTAssertTrue(eventually(timeout: 20) { a.photos.first?.status == .ready })
         let b = try library(folders, try place.open(), renderer, rescan: 3600)
         XCTAssertEqual(b.photos.map(\.id), a.photos.map(\.id), "the catalog is read at start")
         b.start()
         folders.fake("second.jpg", 300, 200)
         let added = Date()
-        XCTAssertTrue(eventually(10) { a.photos.count == 2 && b.photos.count == 2 && allReadyOf(a, 2) && allReadyOf(b, 2) },
+        XCTAssertTrue(eventually(timeout: 10) { a.photos.count == 2 && b.photos.count == 2 && allReadyOf(a, 2) && allReadyOf(b, 2) },
                       "A \(a.photos.map(\.status)), B \(b.photos.map(\.status))")
         XCTAssertLessThan(Date().timeIntervalSince(added), 8)
         XCTAssertEqual(a.photos.map(\.id), b.photos.map(\.id))
@@ -100,7 +92,7 @@ final class SharedCatalogTests: XCTestCase {
             XCTAssertEqual(library.photo(photo.id)?.status, .processing, name)
             // The holder goes away without building: the next rescan queues it, and this one builds.
             held.release()
-            XCTAssertTrue(eventually { library.photo(photo.id)?.status == .ready }, name)
+            XCTAssertTrue(eventually(timeout: 20) { library.photo(photo.id)?.status == .ready }, name)
             XCTAssertEqual(renderer.builds, 1, name)
         }
     }

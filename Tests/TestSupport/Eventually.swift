@@ -1,0 +1,13 @@
+import Foundation
+
+/// Waits until `condition` holds, checking every 20 ms, for at most `timeout` seconds; whether it
+/// held. For what a test cannot be told of when it happens (another thread's or process's work).
+@discardableResult
+public func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
