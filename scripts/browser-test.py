@@ -34,6 +34,8 @@ DURATIONS = REPO / "build" / "browser-test-durations.json"
 SHARED = ["collection_server"]
 OUTCOME = re.compile(r"^=*\s*((?:\d+ \w+(?:, )?)+|no tests ran) in [\d.]+s")
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)s (?:setup|call|teardown)\s+(\S+)$")
+# pytest's short summary (-rfE): one line per failed or erroring test, with its message.
+FAILED_TEST = re.compile(r"^(?:FAILED|ERROR) \S+")
 
 
 def files(given: list[str]) -> list[Path]:
@@ -81,6 +83,7 @@ def main() -> int:
 
     counts: dict[str, str] = {}
     test_seconds: dict[str, float] = {}
+    failed_tests: list[str] = []
 
     def passed(unit: testrun.Unit, log: str) -> bool:
         for line in log.splitlines():
@@ -89,6 +92,7 @@ def main() -> int:
                 test_seconds[match.group(2)] = test_seconds.get(match.group(2), 0.0) + float(match.group(1))
         outcome = [m.group(1) for m in map(OUTCOME.match, log.splitlines()) if m]
         counts[unit.name] = outcome[-1] if outcome else "no summary"
+        failed_tests.extend(line[:300] for line in log.splitlines() if FAILED_TEST.match(line))
         return unit.status == 0
 
     try:
@@ -103,6 +107,9 @@ def main() -> int:
         print()
         for unit in sorted(outcome.units, key=lambda u: u.name):
             print(f"  {unit.name}: {counts.get(unit.name, '?')} ({unit.seconds:.1f} s)")
+        # The failed tests by name at the very end, where a log cut to its tail still shows them.
+        for line in failed_tests:
+            print(f"  {line}")
         print(f"{len(outcome.units)} processes, {len(outcome.failed)} failed"
               f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "
               f"{outcome.seconds:.1f} s with {args.jobs} at once.")
