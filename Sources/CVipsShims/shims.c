@@ -351,7 +351,13 @@ static void tile_error_exit(j_common_ptr info) {
     longjmp(error->escape, 1);
 }
 
-static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *want, VipsPel *buffer, CVipsStop *stop) {
+/* Decodes the part of one tile that `want` covers into `buffer` (want's size, 3 bytes a pixel).
+ * The tile's top left corner is at (origin_x, origin_y) of the output's coordinates, which are
+ * the level's scaled by scale/8: libjpeg's DCT scaling computes fewer pixels from the same
+ * coefficients. Only the columns and rows wanted are computed (libjpeg-turbo's crop and skip,
+ * to the nearest whole block); rows below the last wanted are not read at all. */
+static int decode_tile(const char *path, int origin_x, int origin_y, int scale, VipsRect *want, VipsPel *buffer,
+                       CVipsStop *stop) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
@@ -373,17 +379,29 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
     jpeg_stdio_src(&decoder, file);
     jpeg_read_header(&decoder, TRUE);
     decoder.out_color_space = JCS_RGB;
+    decoder.scale_num = (unsigned int) scale;
+    decoder.scale_denom = 8;
     jpeg_start_decompress(&decoder);
-    int width = decoder.output_width;
-    row = g_malloc((size_t) width * 3);
-    VipsRect tile = {origin_x, origin_y, width, decoder.output_height}, overlap;
+    VipsRect tile = {origin_x, origin_y, (int) decoder.output_width, (int) decoder.output_height}, overlap;
     vips_rect_intersectrect(&tile, want, &overlap);
+    if (vips_rect_isempty(&overlap)) {
+        jpeg_abort_decompress(&decoder);
+        jpeg_destroy_decompress(&decoder);
+        fclose(file);
+        return 0;
+    }
+    /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
+    JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
+    if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
+    row = g_malloc((size_t) decoder.output_width * 3);
+    int skip = overlap.top - origin_y;
+    if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
     while (decoder.output_scanline < decoder.output_height) {
         int y = origin_y + (int) decoder.output_scanline;
-        jpeg_read_scanlines(&decoder, &row, 1);
-        if (y >= overlap.top && y < VIPS_RECT_BOTTOM(&overlap) && overlap.width > 0) {
+        if (jpeg_read_scanlines(&decoder, &row, 1) != 1) break;
+        if (y >= overlap.top) {
             memcpy(buffer + ((size_t) (y - want->top) * want->width + (overlap.left - want->left)) * 3,
-                   row + (size_t) (overlap.left - origin_x) * 3, (size_t) overlap.width * 3);
+                   row + (size_t) (overlap.left - origin_x - (int) first) * 3, (size_t) overlap.width * 3);
         }
         if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
         if ((y & 63) == 63 && stopped(stop)) {
@@ -401,24 +419,39 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
     return 0;
 }
 
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
+static void free_pixels(VipsImage *image, void *pixels) {
+    (void) image;
+    g_free(pixels);
+}
+
+int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size, int scale,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
     *out = NULL;
+    if (scale < 1 || scale > 8 || (tile_size * scale) % 8 != 0) {
+        vips_error("cvips_decode_jpeg_tiles", "scale %d/8 does not divide tiles of %d", scale, tile_size);
+        return -1;
+    }
+    int step = tile_size * scale / 8;
     VipsRect want = {left, top, width, height};
+    /* Zeroed: a tile shorter than its place (a damaged pyramid) leaves black, never old heap. */
     VipsPel *buffer = g_try_malloc0((size_t) width * height * 3);
     if (buffer == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
         return -1;
     }
     for (int i = 0; i < count; i++) {
-        if (stopped(stop) || decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &want, buffer, stop)) {
+        if (stopped(stop) || decode_tile(paths[i], (i % columns) * step, (i / columns) * step, scale, &want, buffer, stop)) {
             g_free(buffer);
             return -1;
         }
     }
-    VipsImage *flat = vips_image_new_from_memory_copy(buffer, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
-    g_free(buffer);
-    if (flat == NULL) return -1;
+    /* The image takes the pixels as they are, and frees them when it closes. */
+    VipsImage *flat = vips_image_new_from_memory(buffer, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    if (flat == NULL) {
+        g_free(buffer);
+        return -1;
+    }
+    g_signal_connect(flat, "postclose", G_CALLBACK(free_pixels), buffer);
     int result = vips_copy(flat, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(flat);
     return result;

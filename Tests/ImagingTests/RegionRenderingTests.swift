@@ -36,6 +36,11 @@ final class RegionRenderingTests: XCTestCase {
             RegionRendition(region: PixelRect(x: 900, y: 650, width: 100, height: 50), width: 60, height: 30),
             // Upscaled and distorted.
             RegionRendition(region: PixelRect(x: 10, y: 10, width: 40, height: 40), width: 120, height: 60),
+            // Between levels, decoded at 6/8 and 7/8 of the native level across its tiles and to its
+            // bottom right edge, and at 5/8 of level 1 (whose tiles are not whole at that scale's edge).
+            RegionRendition(region: PixelRect(x: 130, y: 90, width: 800, height: 560), width: 560, height: 392),
+            RegionRendition(region: PixelRect(x: 333, y: 77, width: 667, height: 623), width: 534, height: 498),
+            RegionRendition(region: PixelRect(x: 0, y: 0, width: 1000, height: 700), width: 310, height: 217),
         ]
         for r in renditions {
             let expected = try reference(source, r)
@@ -46,6 +51,17 @@ final class RegionRenderingTests: XCTestCase {
                 XCTAssertLessThan(try image.meanAbsoluteDifference(to: expected), 4, "\(name) \(r.name)")
             }
         }
+    }
+
+    func testTilesAreDecodedAtTheFewestEighthsThatStillHoldTheOutput() {
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.5, tileSize: 256), 4)
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.51, tileSize: 256), 5)
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.7, tileSize: 256), 6)
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.875, tileSize: 256), 7)
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.9, tileSize: 256), 8)
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 3, tileSize: 256), 8, "enlarged: the whole level")
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.7, tileSize: 250), 8, "250 × 6/8 is not whole")
+        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.7, tileSize: 252), 6, "252 × 6/8 = 189")
     }
 
     func testTheCoarsestLevelWithEnoughPixelsIsReadAndOnlyItsCoveredTiles() throws {
