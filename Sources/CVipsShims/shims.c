@@ -343,6 +343,9 @@ typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
+    /* The row buffer lives here, in memory libjpeg can reach, so that after a longjmp it is
+     * what was last allocated (a local changed after setjmp would be indeterminate). */
+    JSAMPROW row;
 } TileError;
 
 static void tile_error_exit(j_common_ptr info) {
@@ -365,14 +368,14 @@ static int decode_tile(const char *path, int origin_x, int origin_y, int scale, 
     }
     struct jpeg_decompress_struct decoder;
     TileError error;
-    JSAMPROW row = NULL;
     decoder.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = tile_error_exit;
+    error.row = NULL;
     if (setjmp(error.escape)) {
         vips_error("cvips_decode_jpeg_tiles", "%s: %s", path, error.message);
         jpeg_destroy_decompress(&decoder);
         fclose(file);
-        g_free(row);
+        g_free(error.row);
         return -1;
     }
     jpeg_create_decompress(&decoder);
@@ -393,29 +396,29 @@ static int decode_tile(const char *path, int origin_x, int origin_y, int scale, 
     /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
     JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
     if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
-    row = g_malloc((size_t) decoder.output_width * 3);
+    error.row = g_malloc((size_t) decoder.output_width * 3);
     int skip = overlap.top - origin_y;
     if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
     while (decoder.output_scanline < decoder.output_height) {
         int y = origin_y + (int) decoder.output_scanline;
-        if (jpeg_read_scanlines(&decoder, &row, 1) != 1) break;
+        if (jpeg_read_scanlines(&decoder, &error.row, 1) != 1) break;
         if (y >= overlap.top) {
             memcpy(buffer + ((size_t) (y - want->top) * want->width + (overlap.left - want->left)) * 3,
-                   row + (size_t) (overlap.left - origin_x - (int) first) * 3, (size_t) overlap.width * 3);
+                   error.row + (size_t) (overlap.left - origin_x - (int) first) * 3, (size_t) overlap.width * 3);
         }
         if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
         if ((y & 63) == 63 && stopped(stop)) {
             jpeg_abort_decompress(&decoder);
             jpeg_destroy_decompress(&decoder);
             fclose(file);
-            g_free(row);
+            g_free(error.row);
             return -1;
         }
     }
     jpeg_abort_decompress(&decoder);
     jpeg_destroy_decompress(&decoder);
     fclose(file);
-    g_free(row);
+    g_free(error.row);
     return 0;
 }
 
