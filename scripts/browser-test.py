@@ -73,6 +73,8 @@ def main() -> int:
         todo.append(testrun.Unit(name, [str(pytest), "-q", "-rfEs", "--durations=0", "--durations-min=1", *rel]))
     shutil.rmtree(RUN, ignore_errors=True)
     env = dict(os.environ)
+    # Wide enough that pytest's one-line summary of a failure keeps its message (80 without a terminal).
+    env["COLUMNS"] = "240"
     # Libraries, servers' data and the browsers' profiles in memory where there is room.
     scratch = testrun.scratch_folder("photoscroll-browser-tests-")
     if scratch:
