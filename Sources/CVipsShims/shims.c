@@ -354,13 +354,11 @@ static void tile_error_exit(j_common_ptr info) {
     longjmp(error->escape, 1);
 }
 
-/* Decodes the part of one tile that `want` covers into `buffer` (want's size, 3 bytes a pixel).
- * The tile's top left corner is at (origin_x, origin_y) of the output's coordinates, which are
- * the level's scaled by scale/8: libjpeg's DCT scaling computes fewer pixels from the same
- * coefficients. Only the columns and rows wanted are computed (libjpeg-turbo's crop and skip,
- * to the nearest whole block); rows below the last wanted are not read at all. */
-static int decode_tile(const char *path, int origin_x, int origin_y, int scale, VipsRect *want, VipsPel *buffer,
-                       CVipsStop *stop) {
+/* Decodes the part of one tile that `want` covers into `buffer` (want's size, 3 bytes a pixel);
+ * the tile's top left corner is at (origin_x, origin_y). Only the columns and rows wanted are
+ * computed (libjpeg-turbo's crop and skip, to the nearest whole block); rows below the last
+ * wanted are not read at all. */
+static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *want, VipsPel *buffer, CVipsStop *stop) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
@@ -382,8 +380,6 @@ static int decode_tile(const char *path, int origin_x, int origin_y, int scale, 
     jpeg_stdio_src(&decoder, file);
     jpeg_read_header(&decoder, TRUE);
     decoder.out_color_space = JCS_RGB;
-    decoder.scale_num = (unsigned int) scale;
-    decoder.scale_denom = 8;
     jpeg_start_decompress(&decoder);
     VipsRect tile = {origin_x, origin_y, (int) decoder.output_width, (int) decoder.output_height}, overlap;
     vips_rect_intersectrect(&tile, want, &overlap);
@@ -427,14 +423,9 @@ static void free_pixels(VipsImage *image, void *pixels) {
     g_free(pixels);
 }
 
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size, int scale,
+int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
     *out = NULL;
-    if (scale < 1 || scale > 8 || (tile_size * scale) % 8 != 0) {
-        vips_error("cvips_decode_jpeg_tiles", "scale %d/8 does not divide tiles of %d", scale, tile_size);
-        return -1;
-    }
-    int step = tile_size * scale / 8;
     VipsRect want = {left, top, width, height};
     /* Zeroed: a tile shorter than its place (a damaged pyramid) leaves black, never old heap. */
     VipsPel *buffer = g_try_malloc0((size_t) width * height * 3);
@@ -443,7 +434,7 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
         return -1;
     }
     for (int i = 0; i < count; i++) {
-        if (stopped(stop) || decode_tile(paths[i], (i % columns) * step, (i / columns) * step, scale, &want, buffer, stop)) {
+        if (stopped(stop) || decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &want, buffer, stop)) {
             g_free(buffer);
             return -1;
         }

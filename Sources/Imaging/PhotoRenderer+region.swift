@@ -5,9 +5,7 @@ extension PhotoRenderer {
 
     /// A rendition cut from the built pyramid in `directory`: from the coarsest level that still
     /// has at least the pixels the output needs, reading only the tiles the region covers (and of
-    /// each only the blocks it covers), decoded straight into one image, shrunk in the decoder to
-    /// the eighth of the level's size nearest above the output's (a level has up to twice the
-    /// pixels asked; DCT scaling spares computing the rest, and most of the resize after it).
+    /// each only the blocks it covers), decoded straight into one image.
     /// Nil when that would mean more than `maxJoinedTiles` tiles (render from the source then).
     /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`).
     public static func renderRegion(pyramid: TilePyramid, directory: String, _ rendition: RegionRendition,
@@ -21,14 +19,9 @@ extension PhotoRenderer {
               Double(below.width) / W >= needX * (1 - 1e-9), Double(below.height) / H >= needY * (1 - 1e-9) {
             z -= 1
         }
-        let full = pyramid.levelSize(z)!
-        let T0 = pyramid.tileSize
-        let eighths = decodeEighths(need: max(needX * W / Double(full.width), needY * H / Double(full.height)), tileSize: T0)
-        // The level as the decoder makes it: libjpeg rounds each tile's scaled size up, and whole
-        // tiles scale exactly (T × eighths / 8 is whole), so the level's size rounds the same way.
-        let level = (width: (full.width * eighths + 7) / 8, height: (full.height * eighths + 7) / 8)
+        let level = pyramid.levelSize(z)!
         let rect = levelRect(r, scaleX: Double(level.width) / W, scaleY: Double(level.height) / H, level: level)
-        let T = T0 * eighths / 8
+        let T = pyramid.tileSize
         let columns = (rect.x / T)...((rect.x + rect.width - 1) / T)
         let rows = (rect.y / T)...((rect.y + rect.height - 1) / T)
         guard columns.count * rows.count <= maxJoinedTiles else { return nil }
@@ -37,7 +30,7 @@ extension PhotoRenderer {
             for x in columns { paths.append(tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))) }
         }
         return try (stop ?? RenderStop()).guarding {
-            var image = try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T0, eighths: eighths,
+            var image = try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T,
                                                        rect: PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T,
                                                                        width: rect.width, height: rect.height),
                                                        stop: stop)
@@ -86,13 +79,6 @@ extension PhotoRenderer {
     public static func renderRegion(source path: String, _ rendition: RegionRendition, settings: RenderSettings,
                                     stop: RenderStop? = nil) throws -> [UInt8] {
         try renderRegion(source: .file(path), rendition, settings: settings, stop: stop)
-    }
-
-    /// The fewest eighths of a level's size with at least `need` of its pixels on both axes
-    /// (8 when the output is as large as the level or larger, or the tiles do not scale whole).
-    static func decodeEighths(need: Double, tileSize: Int) -> Int {
-        let eighths = max(1, min(8, Int((need * 8 - 1e-9).rounded(.up))))
-        return (tileSize * eighths) % 8 == 0 ? eighths : 8
     }
 
     /// The level pixels that hold `region` of the full image, rounded outwards.

@@ -164,17 +164,14 @@ final class VipsImage {
     }
 
     /// `rect` of a grid of JPEG tiles laid row by row, `columns` wide, `tileSize` apart (edge
-    /// tiles may be smaller), decoded into memory as 8-bit sRGB at `eighths`/8 of their size
-    /// (libjpeg's DCT scaling; `rect` is in those scaled pixels, and `tileSize` × `eighths` must
-    /// be a multiple of 8).
-    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, eighths: Int = 8, rect: PixelRect,
-                                 stop: RenderStop? = nil) throws -> VipsImage {
+    /// tiles may be smaller), decoded into memory as 8-bit sRGB.
+    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         // NUL-terminated copies that stay put for the whole call.
         let copies = paths.map(Memory.cString)
         defer { copies.forEach { $0.deallocate() } }
         var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
-        guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize), Int32(eighths),
+        guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
                                       Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &out) == 0,
               let out else { throw lastError(kind: .corrupt) }
         return VipsImage(owning: out)

@@ -36,8 +36,8 @@ final class RegionRenderingTests: XCTestCase {
             RegionRendition(region: PixelRect(x: 900, y: 650, width: 100, height: 50), width: 60, height: 30),
             // Upscaled and distorted.
             RegionRendition(region: PixelRect(x: 10, y: 10, width: 40, height: 40), width: 120, height: 60),
-            // Between levels, decoded at 6/8 and 7/8 of the native level across its tiles and to its
-            // bottom right edge, and at 5/8 of level 1 (whose tiles are not whole at that scale's edge).
+            // Between levels: parts of tiles across the native level to its bottom right edge, and
+            // all of level 1, whose edge tiles are narrower.
             RegionRendition(region: PixelRect(x: 130, y: 90, width: 800, height: 560), width: 560, height: 392),
             RegionRendition(region: PixelRect(x: 333, y: 77, width: 667, height: 623), width: 534, height: 498),
             RegionRendition(region: PixelRect(x: 0, y: 0, width: 1000, height: 700), width: 310, height: 217),
@@ -53,15 +53,29 @@ final class RegionRenderingTests: XCTestCase {
         }
     }
 
-    func testTilesAreDecodedAtTheFewestEighthsThatStillHoldTheOutput() {
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.5, tileSize: 256), 4)
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.51, tileSize: 256), 5)
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.7, tileSize: 256), 6)
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.875, tileSize: 256), 7)
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.9, tileSize: 256), 8)
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 3, tileSize: 256), 8, "enlarged: the whole level")
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.7, tileSize: 250), 8, "250 × 6/8 is not whole")
-        XCTAssertEqual(PhotoRenderer.decodeEighths(need: 0.7, tileSize: 252), 6, "252 × 6/8 = 189")
+    /// Squares 100 pixels wide, each of a colour far from its neighbours', as in the IIIF
+    /// validator's own image: a region that is one square, at any size, shows that square only,
+    /// to its edges, with nothing of a neighbour (a level read half a pixel off shows at once).
+    func testARegionOfOneSquareShowsNothingOfItsNeighboursAtAnySize() throws {
+        func colour(_ column: Int, _ row: Int) -> RGB {
+            RGB(red: UInt8((column * 97 + row * 31) % 256), green: UInt8((column * 53 + row * 149) % 256),
+                blue: UInt8((column * 181 + row * 71) % 256))
+        }
+        let drawn = try fixtures.ppm("squares.ppm", width: 1000, height: 1000) { x, y in colour(x / 100, y / 100) }
+        let source = fixtures.path("squares.png")
+        try fixtures.vips("copy", drawn, source)
+        let directory = fixtures.path("squares")
+        let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+        for (column, row) in [(3, 2), (7, 8), (9, 9)] {
+            for size in [25, 38, 60, 77, 100] {
+                let r = RegionRendition(region: PixelRect(x: column * 100, y: row * 100, width: 100, height: 100), width: size, height: size)
+                let image = try fixtures.decode(try XCTUnwrap(PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, r, settings: settings)))
+                for (x, y) in [(0, 0), (size / 2, 0), (size - 1, 0), (0, size / 2), (size / 2, size / 2), (size - 1, size / 2),
+                               (0, size - 1), (size / 2, size - 1), (size - 1, size - 1)] {
+                    try assertPixel(image, x, y, is: colour(column, row), tolerance: 24, "square \(column),\(row) at \(size)")
+                }
+            }
+        }
     }
 
     func testTheCoarsestLevelWithEnoughPixelsIsReadAndOnlyItsCoveredTiles() throws {

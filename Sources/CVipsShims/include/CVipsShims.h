@@ -134,10 +134,9 @@ int cvips_add_alpha(VipsImage *in, VipsImage **out);
 
 /// The rectangle (left, top, width, height) of a grid of JPEG tiles, `columns` wide and laid row
 /// by row with their top left corners tile_size apart, decoded with libjpeg as 8-bit RGB into one
-/// image in memory, scaled by scale/8 (1–8; tile_size × scale a multiple of 8) in the decoder:
-/// the rectangle is in the scaled coordinates. Only the blocks the rectangle covers are decoded.
+/// image in memory; only the blocks the rectangle covers are decoded.
 /// `stop` (may be NULL) ends it between tiles and every few rows.
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size, int scale,
+int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
 
 /// Encodes in the format a suffix names, with its options (".png[bitdepth=1]"); *buffer is freed with g_free.
