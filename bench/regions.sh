@@ -76,9 +76,9 @@ measure() {
     OURS_PIDS="$OURS_PIDS $pid"
     wait_for "$port"
     ask "http://127.0.0.1:$port" "$REGIONS" "$WARMUP"
-    before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+    before="$(cpu_ticks "$pid")"
     ask "http://127.0.0.1:$port" 0 "$REGIONS"
-    after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+    after="$(cpu_ticks "$pid")"
     kill "$pid"; wait "$pid" 2>/dev/null || true
     awk -v t="$((after - before))" -v hz="$HZ" -v n="$REGIONS" 'BEGIN { printf "%.2f\n", t * 1000 / hz / n }'
 }

@@ -99,13 +99,13 @@ cleanup_workdir() {
     rm -rf "$WORK"
 }
 
-# CPU time (user + system, in clock ticks) used so far by every thread of the given processes.
+# CPU time (user + system, in clock ticks) used so far by the given processes: each one's own
+# count, which keeps the time of its threads that have ended (a sum over the threads still there
+# would lose what a finished render thread used).
 cpu_ticks() {
-    local total=0 pid task
+    local total=0 pid
     for pid in "$@"; do
-        for task in /proc/"$pid"/task/*/stat; do
-            total=$((total + $(awk '{print $14 + $15}' "$task" 2>/dev/null || echo 0)))
-        done
+        total=$((total + $(awk '{print $14 + $15}' /proc/"$pid"/stat 2>/dev/null || echo 0)))
     done
     echo "$total"
 }
