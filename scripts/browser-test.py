@@ -94,7 +94,7 @@ def main() -> int:
                 test_seconds[match.group(2)] = test_seconds.get(match.group(2), 0.0) + float(match.group(1))
         outcome = [m.group(1) for m in map(OUTCOME.match, log.splitlines()) if m]
         counts[unit.name] = outcome[-1] if outcome else "no summary"
-        failed_tests.extend(line[:300] for line in log.splitlines() if FAILED_TEST.match(line))
+        failed_tests.extend(line for line in log.splitlines() if FAILED_TEST.match(line))
         return unit.status == 0
 
     try:
@@ -109,9 +109,7 @@ def main() -> int:
         print()
         for unit in sorted(outcome.units, key=lambda u: u.name):
             print(f"  {unit.name}: {counts.get(unit.name, '?')} ({unit.seconds:.1f} s)")
-        # The failed tests by name at the very end, where a log cut to its tail still shows them.
-        for line in failed_tests:
-            print(f"  {line}")
+        testrun.report_failed_lines(failed_tests)
         print(f"{len(outcome.units)} processes, {len(outcome.failed)} failed"
               f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "
               f"{outcome.seconds:.1f} s with {args.jobs} at once.")

@@ -185,6 +185,14 @@ class summary:
         self.file.close()
 
 
+def report_failed_lines(lines: list[str], most: int = 20) -> None:
+    """The lines that name what failed (a test and its message), at the very end of a runner's
+    summary, where a log cut to its tail still shows them."""
+    if lines:
+        print()
+        print("\n".join(f"  {line[:300]}" for line in lines[:most]))
+
+
 def report_slowest(title: str, timings: dict[str, float], count: int = 15) -> None:
     slowest = sorted(timings.items(), key=lambda item: -item[1])[:count]
     if slowest:

@@ -121,12 +121,11 @@ def main() -> int:
 
     counts = {"executed": 0, "skipped": 0, "failures": 0}
     test_seconds: dict[str, float] = {}
-
     failed_lines: list[str] = []
 
     def passed(unit: testrun.Unit, log: str) -> bool:
         executed = EXECUTED.findall(log)
-        failed_lines.extend(line[:300] for line in log.splitlines() if XCTEST_ERROR.search(line))
+        failed_lines.extend(line for line in log.splitlines() if XCTEST_ERROR.search(line))
         for name, seconds in TEST_CASE.findall(log):
             test_seconds[name] = float(seconds)
         if executed:
@@ -163,10 +162,7 @@ def main() -> int:
     with testrun.summary(RUN / "summary.txt"):
         testrun.report_slowest("test classes (seconds of their processes)", per_class)
         testrun.report_slowest("tests (as XCTest timed them)", test_seconds)
-        # The failed assertions at the very end, where a log cut to its tail still shows them.
-        if failed_lines:
-            print()
-            print("\n".join(f"  {line}" for line in failed_lines[:20]))
+        testrun.report_failed_lines(failed_lines)
         print(f"\n{len(found)} classes in {len(outcome.units)} processes, {counts['executed']} tests "
               f"({counts['skipped']} skipped), {counts['failures']} failures, {len(outcome.failed)} processes failed"
               f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "

@@ -383,39 +383,33 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
     jpeg_start_decompress(&decoder);
     VipsRect tile = {origin_x, origin_y, (int) decoder.output_width, (int) decoder.output_height}, overlap;
     vips_rect_intersectrect(&tile, want, &overlap);
-    if (vips_rect_isempty(&overlap)) {
-        jpeg_abort_decompress(&decoder);
-        jpeg_destroy_decompress(&decoder);
-        fclose(file);
-        return 0;
-    }
-    /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
-    JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
-    if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
-    error.row = g_malloc((size_t) decoder.output_width * 3);
-    int skip = overlap.top - origin_y;
-    if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
-    while (decoder.output_scanline < decoder.output_height) {
-        int y = origin_y + (int) decoder.output_scanline;
-        if (jpeg_read_scanlines(&decoder, &error.row, 1) != 1) break;
-        if (y >= overlap.top) {
-            memcpy(buffer + ((size_t) (y - want->top) * want->width + (overlap.left - want->left)) * 3,
-                   error.row + (size_t) (overlap.left - origin_x - (int) first) * 3, (size_t) overlap.width * 3);
-        }
-        if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
-        if ((y & 63) == 63 && stopped(stop)) {
-            jpeg_abort_decompress(&decoder);
-            jpeg_destroy_decompress(&decoder);
-            fclose(file);
-            g_free(error.row);
-            return -1;
+    int result = 0;
+    if (!vips_rect_isempty(&overlap)) {
+        /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
+        JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
+        if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
+        error.row = g_malloc((size_t) decoder.output_width * 3);
+        int skip = overlap.top - origin_y;
+        if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
+        while (decoder.output_scanline < decoder.output_height) {
+            int y = origin_y + (int) decoder.output_scanline;
+            if (jpeg_read_scanlines(&decoder, &error.row, 1) != 1) break;
+            if (y >= overlap.top) {  /* a damaged tile may have skipped fewer rows than asked */
+                memcpy(buffer + ((size_t) (y - want->top) * want->width + (overlap.left - want->left)) * 3,
+                       error.row + (size_t) (overlap.left - origin_x - (int) first) * 3, (size_t) overlap.width * 3);
+            }
+            if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
+            if ((y & 63) == 63 && stopped(stop)) {
+                result = -1;
+                break;
+            }
         }
     }
     jpeg_abort_decompress(&decoder);
     jpeg_destroy_decompress(&decoder);
     fclose(file);
     g_free(error.row);
-    return 0;
+    return result;
 }
 
 static void free_pixels(VipsImage *image, void *pixels) {
