@@ -354,11 +354,23 @@ static void tile_error_exit(j_common_ptr info) {
     longjmp(error->escape, 1);
 }
 
-/* Decodes the part of one tile that `want` covers into `buffer` (want's size, 3 bytes a pixel);
- * the tile's top left corner is at (origin_x, origin_y). Only the columns and rows wanted are
- * computed (libjpeg-turbo's crop and skip, to the nearest whole block); rows below the last
- * wanted are not read at all. */
-static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *want, VipsPel *buffer, CVipsStop *stop) {
+/* The decoded rectangle's rows in memory, `stride` pixels apart (3 bytes a pixel): the rectangle's
+ * own columns start SLACK pixels in. libjpeg's crop starts and ends on whole blocks (an iMCU: 16
+ * pixels for 4:2:0 tiles), so the tiles at the rectangle's left and right edges come out wider
+ * than the part wanted (a tile inside it is wanted whole). With SLACK to either side of every row
+ * each tile is decoded straight where it belongs, its spare columns landing in the slack. */
+#define SLACK 32
+
+typedef struct {
+    VipsPel *pixels;
+    int stride;
+    VipsRect want;
+} TileCanvas;
+
+/* Decodes the part of one tile that `want` covers into the canvas; the tile's top left corner is
+ * at (origin_x, origin_y). Only the columns and rows wanted are computed (libjpeg-turbo's crop and
+ * skip, to the nearest whole block); rows below the last wanted are not read at all. */
+static int decode_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, CVipsStop *stop) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
@@ -381,6 +393,7 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
     jpeg_read_header(&decoder, TRUE);
     decoder.out_color_space = JCS_RGB;
     jpeg_start_decompress(&decoder);
+    const VipsRect *want = &canvas->want;
     VipsRect tile = {origin_x, origin_y, (int) decoder.output_width, (int) decoder.output_height}, overlap;
     vips_rect_intersectrect(&tile, want, &overlap);
     int result = 0;
@@ -388,15 +401,24 @@ static int decode_tile(const char *path, int origin_x, int origin_y, VipsRect *w
         /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
         JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
         if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
+        /* Where the decoded row's first pixel goes in a canvas row; straight there when the
+         * widened row fits the row with its slack (a tile of larger blocks goes through a row
+         * of its own and is copied). */
+        int lead = overlap.left - origin_x - (int) first;
+        int at = SLACK + (overlap.left - want->left) - lead;
+        int straight = at >= 0 && at + (int) columns <= canvas->stride;
         error.row = g_malloc((size_t) decoder.output_width * 3);
         int skip = overlap.top - origin_y;
         if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
         while (decoder.output_scanline < decoder.output_height) {
             int y = origin_y + (int) decoder.output_scanline;
-            if (jpeg_read_scanlines(&decoder, &error.row, 1) != 1) break;
-            if (y >= overlap.top) {  /* a damaged tile may have skipped fewer rows than asked */
-                memcpy(buffer + ((size_t) (y - want->top) * want->width + (overlap.left - want->left)) * 3,
-                       error.row + (size_t) (overlap.left - origin_x - (int) first) * 3, (size_t) overlap.width * 3);
+            /* A damaged tile may have skipped fewer rows than asked: those go to the spare row. */
+            VipsPel *line = y >= overlap.top ? canvas->pixels + (size_t) (y - want->top) * canvas->stride * 3 : NULL;
+            JSAMPROW target = line != NULL && straight ? line + (size_t) at * 3 : error.row;
+            if (jpeg_read_scanlines(&decoder, &target, 1) != 1) break;
+            if (line != NULL && !straight) {
+                memcpy(line + (size_t) (SLACK + overlap.left - want->left) * 3, error.row + (size_t) lead * 3,
+                       (size_t) overlap.width * 3);
             }
             if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
             if ((y & 63) == 63 && stopped(stop)) {
@@ -420,28 +442,34 @@ static void free_pixels(VipsImage *image, void *pixels) {
 int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
     *out = NULL;
-    VipsRect want = {left, top, width, height};
+    TileCanvas canvas = {NULL, width + 2 * SLACK, {left, top, width, height}};
+    size_t bytes = (size_t) canvas.stride * height * 3;
     /* Zeroed: a tile shorter than its place (a damaged pyramid) leaves black, never old heap. */
-    VipsPel *buffer = g_try_malloc0((size_t) width * height * 3);
-    if (buffer == NULL) {
+    canvas.pixels = g_try_malloc0(bytes);
+    if (canvas.pixels == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
         return -1;
     }
     for (int i = 0; i < count; i++) {
-        if (stopped(stop) || decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &want, buffer, stop)) {
-            g_free(buffer);
+        if (stopped(stop) || decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &canvas, stop)) {
+            g_free(canvas.pixels);
             return -1;
         }
     }
-    /* The image takes the pixels as they are, and frees them when it closes. */
-    VipsImage *flat = vips_image_new_from_memory(buffer, (size_t) width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    /* The image takes the pixels as they are, and frees them when it closes; the rectangle is
+     * cut from between the slack without a copy. */
+    VipsImage *flat = vips_image_new_from_memory(canvas.pixels, bytes, canvas.stride, height, 3, VIPS_FORMAT_UCHAR);
     if (flat == NULL) {
-        g_free(buffer);
+        g_free(canvas.pixels);
         return -1;
     }
-    g_signal_connect(flat, "postclose", G_CALLBACK(free_pixels), buffer);
-    int result = vips_copy(flat, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_signal_connect(flat, "postclose", G_CALLBACK(free_pixels), canvas.pixels);
+    VipsImage *cut = NULL;
+    int result = vips_extract_area(flat, &cut, SLACK, 0, width, height, NULL);
     g_object_unref(flat);
+    if (result) return -1;
+    result = vips_copy(cut, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(cut);
     return result;
 }
 

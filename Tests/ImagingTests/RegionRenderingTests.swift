@@ -78,6 +78,32 @@ final class RegionRenderingTests: XCTestCase {
         }
     }
 
+    /// The tiles a region covers, decoded by blocks straight into place, are libvips' own decode
+    /// of the same tiles, joined and cut, to the byte: at edges that fall inside a block on every
+    /// side, on one tile or many, at the native level's narrower last column and row.
+    func testCoveredTilesDecodeToTheSameBytesAsLibvipsJoiningThem() throws {
+        let (_, directory, pyramid) = try pyramid()
+        let z = pyramid.maxZoom
+        let columns = 4, rows = 3  // 1000 × 700 in 256-pixel tiles: the last column 232 wide, the last row 188
+        var tiles: [VipsImage] = []
+        var paths: [String] = []
+        for y in 0..<rows {
+            for x in 0..<columns {
+                let path = PhotoRenderer.tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))
+                paths.append(path)
+                tiles.append(try VipsImage.open(path, access: .random))
+            }
+        }
+        let whole = try VipsImage.joined(tiles, columns: columns)
+        for rect in [PixelRect(x: 3, y: 5, width: 990, height: 690), PixelRect(x: 261, y: 269, width: 13, height: 7),
+                     PixelRect(x: 250, y: 250, width: 20, height: 20), PixelRect(x: 517, y: 9, width: 483, height: 691),
+                     PixelRect(x: 0, y: 0, width: 1000, height: 700), PixelRect(x: 999, y: 699, width: 1, height: 1)] {
+            let decoded = try VipsImage.decodedJPEGTiles(paths, columns: columns, tileSize: 256, rect: rect)
+            XCTAssertEqual([decoded.width, decoded.height], [rect.width, rect.height], "\(rect)")
+            XCTAssertEqual(try decoded.meanAbsoluteDifference(to: try whole.cropped(rect)), 0, "\(rect)")
+        }
+    }
+
     func testTheCoarsestLevelWithEnoughPixelsIsReadAndOnlyItsCoveredTiles() throws {
         let (_, directory, pyramid) = try pyramid()
         // Level 0 (250×175) has enough pixels for a quarter-size answer: remove every other level
