@@ -434,6 +434,32 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
     return result;
 }
 
+/* Tiles from `from` up to `to` of a grid, decoded onto the canvas; `result` -1 on failure. */
+typedef struct {
+    const char **paths;
+    int from, to, columns, tile_size;
+    const TileCanvas *canvas;
+    CVipsStop *stop;
+    int result;
+} TileRun;
+
+/* Regions covering at least this many tiles are decoded on two threads. */
+#define HELPED_TILES 4
+
+static void decode_run(TileRun *run) {
+    for (int i = run->from; i < run->to && run->result == 0; i++) {
+        if (stopped(run->stop) || decode_tile(run->paths[i], (i % run->columns) * run->tile_size,
+                                              (i / run->columns) * run->tile_size, run->canvas, run->stop)) run->result = -1;
+    }
+}
+
+/* The second thread: at a render's priority, whoever asked. */
+static gpointer decode_helper(gpointer data) {
+    lower_priority();
+    decode_run(data);
+    return NULL;
+}
+
 static void free_pixels(VipsImage *image, void *pixels) {
     (void) image;
     g_free(pixels);
@@ -450,11 +476,19 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
         return -1;
     }
-    for (int i = 0; i < count; i++) {
-        if (stopped(stop) || decode_tile(paths[i], (i % columns) * tile_size, (i / columns) * tile_size, &canvas, stop)) {
-            g_free(canvas.pixels);
-            return -1;
-        }
+    /* Tiles write apart from each other, so a second thread decodes the later half. */
+    TileRun runs[2] = {{paths, 0, count, columns, tile_size, &canvas, stop, 0}, {paths, count, count, columns, tile_size, &canvas, stop, 0}};
+    GThread *helper = NULL;
+    if (count >= HELPED_TILES) {
+        runs[1].from = runs[0].to = count / 2;
+        helper = g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL);
+        if (helper == NULL) runs[0].to = count;
+    }
+    decode_run(&runs[0]);
+    if (helper != NULL) g_thread_join(helper);
+    if (runs[0].result || runs[1].result) {
+        g_free(canvas.pixels);
+        return -1;
     }
     /* The image takes the pixels as they are, and frees them when it closes; the rectangle is
      * cut from between the slack without a copy. */

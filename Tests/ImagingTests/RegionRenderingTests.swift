@@ -104,6 +104,23 @@ final class RegionRenderingTests: XCTestCase {
         }
     }
 
+    /// A covered tile that is not a JPEG or is gone, first or last (the two halves are decoded on
+    /// two threads), fails the region with an error: no crash, no answer made of what was left.
+    func testADamagedOrMissingTileInEitherHalfFailsTheRegion() throws {
+        let (_, directory, pyramid) = try pyramid()
+        let region = RegionRendition(region: PixelRect(x: 0, y: 0, width: 1000, height: 700), width: 1000, height: 700)
+        for (x, y) in [(0, 0), (3, 2)] {
+            let path = PhotoRenderer.tilePath(in: directory, TileCoordinate(z: pyramid.maxZoom, x: x, y: y))
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try Data("not a JPEG".utf8).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, region, settings: settings), "tile \(x),\(y) garbled")
+            try FileManager.default.removeItem(atPath: path)
+            XCTAssertThrowsError(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, region, settings: settings), "tile \(x),\(y) gone")
+            try bytes.write(to: URL(fileURLWithPath: path))
+            XCTAssertNotNil(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, region, settings: settings))
+        }
+    }
+
     func testTheCoarsestLevelWithEnoughPixelsIsReadAndOnlyItsCoveredTiles() throws {
         let (_, directory, pyramid) = try pyramid()
         // Level 0 (250×175) has enough pixels for a quarter-size answer: remove every other level
