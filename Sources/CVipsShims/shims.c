@@ -476,14 +476,12 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
         return -1;
     }
-    /* Tiles write apart from each other, so a second thread decodes the later half. */
-    TileRun runs[2] = {{paths, 0, count, columns, tile_size, &canvas, stop, 0}, {paths, count, count, columns, tile_size, &canvas, stop, 0}};
-    GThread *helper = NULL;
-    if (count >= HELPED_TILES) {
-        runs[1].from = runs[0].to = count / 2;
-        helper = g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL);
-        if (helper == NULL) runs[0].to = count;
-    }
+    /* Tiles write apart from each other, so a second thread decodes the later half; without
+     * one, this thread decodes them all. */
+    int half = count >= HELPED_TILES ? count / 2 : count;
+    TileRun runs[2] = {{paths, 0, half, columns, tile_size, &canvas, stop, 0}, {paths, half, count, columns, tile_size, &canvas, stop, 0}};
+    GThread *helper = half < count ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
+    if (helper == NULL) runs[0].to = count;
     decode_run(&runs[0]);
     if (helper != NULL) g_thread_join(helper);
     if (runs[0].result || runs[1].result) {
