@@ -321,6 +321,16 @@ final class VipsImage {
         try derive { cvips_resize_linear(pointer, horizontal, vertical, &$0) }
     }
 
+    /// Shrunk to exactly `width` × `height` (neither above the image's) with the same triangle
+    /// kernel, computed at once into memory: for an image in memory, or cut from one, read in place.
+    func shrunkLinearly(toWidth width: Int, height: Int) throws -> VipsImage {
+        try derive { cvips_shrink_linear(pointer, Int32(width), Int32(height), &$0) }
+    }
+
+    /// The pixels of an 8-bit RGB image held in memory, rows `width` × 3 bytes apart; nil for any
+    /// other image (nothing is computed to make one).
+    var memoryRGB: UnsafePointer<UInt8>? { cvips_memory_rgb(pointer) }
+
     /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges):
     /// AttentionCrop's measure, on the averages of a grid of at most 32 × 32 cells read in place
     /// (for an image in memory, as a thumbnail is: no pipeline and no worker threads). Images that

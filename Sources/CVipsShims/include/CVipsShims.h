@@ -94,6 +94,15 @@ int cvips_box_grid(VipsImage *in, int columns, int rows, unsigned char *out);
 /// several times cheaper than Lanczos 3 and close to it for shrinks under two.
 int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage **out);
 
+/// The same kernel's shrink of an 8-bit image to exactly width × height (neither larger than the
+/// image), computed at once into memory: rows, then columns. For an image that is in memory, or
+/// cut from one, and read in place; *out holds its pixels in memory.
+int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out);
+
+/// The pixels of an 8-bit, three-band image that is held in memory (rows of width × 3 bytes, one
+/// after another): NULL for any other image, which nothing is computed for.
+const unsigned char *cvips_memory_rgb(VipsImage *image);
+
 /// Pads the image to width × height by copying edge pixels (fixes a 1-pixel rounding shortfall).
 int cvips_embed_copy(VipsImage *in, int width, int height, VipsImage **out);
 

@@ -1,0 +1,189 @@
+/* An 8-bit image shrunk with the linear (triangle) kernel in two passes over memory: rows first,
+ * whole rows at a time, then the columns of the rows that are left. libvips' reduce computes the
+ * same filter through its general machinery; this is the region path's, where the image already
+ * sits decoded in memory. */
+#include <math.h>
+#include <string.h>
+#include <vips/vips.h>
+#include "CVipsShims.h"
+
+/* Weights are fixed point: an output pixel's weights add up to 1 << BITS. */
+#define BITS 14
+
+typedef unsigned char Pixel4 __attribute__((vector_size(4)));
+typedef guint32 Sum4 __attribute__((vector_size(16)));
+
+typedef struct {
+    int *first;   /* per output pixel: the first input pixel it reads */
+    int *weights; /* per output pixel: `taps` weights */
+    int taps;
+} Taps;
+
+/* The triangle kernel stretched by the shrink (a radius of `scale` input pixels), centred on each
+ * output pixel's centre, its edge pixels repeated; weights rounded so that each output's add up
+ * exactly (a flat image stays flat). Every output reads `taps` pixels from its first, all inside
+ * the image. */
+static int taps_new(Taps *taps, int in, int out) {
+    double scale = (double) in / out;
+    double radius = scale > 1 ? scale : 1;
+    int span = (int) ceil(2 * radius) + 1;
+    taps->taps = span < in ? span : in;
+    taps->first = g_try_new(int, out);
+    taps->weights = g_try_new0(int, (size_t) out * taps->taps);
+    if (taps->first == NULL || taps->weights == NULL) return -1;
+    double raw[span];
+    for (int o = 0; o < out; o++) {
+        double centre = (o + 0.5) * scale - 0.5;
+        int first = (int) floor(centre - radius) + 1;
+        double sum = 0;
+        for (int k = 0; k < span; k++) {
+            double w = 1 - fabs(first + k - centre) / radius;
+            raw[k] = w > 0 ? w : 0;
+            sum += raw[k];
+        }
+        /* The window moved inside the image; taps outside it fold onto the edge pixel. */
+        int low = first < 0 ? 0 : first > in - taps->taps ? in - taps->taps : first;
+        int *weights = taps->weights + (size_t) o * taps->taps;
+        int total = 0, largest = 0;
+        for (int k = 0; k < span; k++) {
+            int at = first + k < 0 ? 0 : first + k >= in ? in - 1 : first + k;
+            int w = (int) (raw[k] / sum * (1 << BITS) + 0.5);
+            weights[at - low] += w;
+            total += w;
+        }
+        for (int k = 1; k < taps->taps; k++) {
+            if (weights[k] > weights[largest]) largest = k;
+        }
+        weights[largest] += (1 << BITS) - total;
+        taps->first[o] = low;
+    }
+    return 0;
+}
+
+static void taps_free(Taps *taps) {
+    g_free(taps->first);
+    g_free(taps->weights);
+}
+
+/* Output rows, each its input rows weighted: whole rows at a time, the loop the compiler turns
+ * into vector code (twice as wide where the processor has AVX2, chosen when the program loads). */
+__attribute__((target_clones("avx2", "default")))
+static void shrink_rows(const VipsPel *pixels, size_t stride, size_t row, const Taps *down, int height,
+                        guint32 *sums, VipsPel *out) {
+    for (int y = 0; y < height; y++) {
+        const int *weights = down->weights + (size_t) y * down->taps;
+        int started = 0;
+        for (int k = 0; k < down->taps; k++) {
+            guint32 w = (guint32) weights[k];
+            if (w == 0) continue;
+            const VipsPel *source = pixels + (size_t) (down->first[y] + k) * stride;
+            if (started) {
+                for (size_t i = 0; i < row; i++) sums[i] += w * source[i];
+            } else {
+                for (size_t i = 0; i < row; i++) sums[i] = w * source[i];
+                started = 1;
+            }
+        }
+        VipsPel *target = out + (size_t) y * row;
+        for (size_t i = 0; i < row; i++) target[i] = (VipsPel) ((sums[i] + (1 << (BITS - 1))) >> BITS);
+    }
+}
+
+/* Output columns of each row; three bands (nearly every photo) as one vector. */
+__attribute__((target_clones("avx2", "default")))
+static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps *across, int width, int height,
+                           VipsPel *out) {
+    for (int y = 0; y < height; y++) {
+        const VipsPel *source = in + (size_t) y * row;
+        VipsPel *target = out + (size_t) y * width * bands;
+        const int *weights = across->weights;
+        for (int x = 0; x < width; x++, weights += across->taps) {
+            const VipsPel *p = source + (size_t) across->first[x] * bands;
+            if (bands == 3) {
+                /* A pixel's three bands and the next pixel's first, as one vector (rows have a
+                 * byte to spare after their last pixel). */
+                Sum4 sum = {1 << (BITS - 1), 1 << (BITS - 1), 1 << (BITS - 1), 0};
+                for (int k = 0; k < across->taps; k++, p += 3) {
+                    Pixel4 pixel;
+                    memcpy(&pixel, p, sizeof pixel);
+                    sum += __builtin_convertvector(pixel, Sum4) * (guint32) weights[k];
+                }
+                sum >>= BITS;
+                target[0] = (VipsPel) sum[0];
+                target[1] = (VipsPel) sum[1];
+                target[2] = (VipsPel) sum[2];
+                target += 3;
+                continue;
+            }
+            for (int band = 0; band < bands; band++) {
+                guint32 sum = 1 << (BITS - 1);
+                for (int k = 0; k < across->taps; k++) sum += (guint32) weights[k] * p[k * bands + band];
+                *target++ = (VipsPel) (sum >> BITS);
+            }
+        }
+    }
+}
+
+static void free_pixels(VipsImage *image, void *pixels) {
+    (void) image;
+    g_free(pixels);
+}
+
+int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out) {
+    *out = NULL;
+    int W = in->Xsize, H = in->Ysize, bands = in->Bands;
+    if (in->BandFmt != VIPS_FORMAT_UCHAR || width < 1 || height < 1 || width > W || height > H) {
+        vips_error("cvips_shrink_linear", "%s", "needs 8-bit pixels and a size no larger than the image");
+        return -1;
+    }
+    /* The whole image as one region: an image in memory, or cut from one, is read in place. */
+    VipsRegion *region = vips_region_new(in);
+    VipsRect all = {0, 0, W, H};
+    if (vips_region_prepare(region, &all)) {
+        g_object_unref(region);
+        return -1;
+    }
+    const VipsPel *pixels = VIPS_REGION_ADDR(region, 0, 0);
+    size_t stride = VIPS_REGION_LSKIP(region), row = (size_t) W * bands;
+    size_t bytes = (size_t) height * width * bands;
+    Taps across = {0}, down = {0};
+    VipsPel *middle = NULL, *result = NULL;
+    guint32 *sums = NULL;
+    int failed = taps_new(&across, W, width) || taps_new(&down, H, height);
+    if (!failed) {
+        middle = g_try_malloc((size_t) height * row + 1);  /* the last pixel's vector reads a byte on */
+        result = g_try_malloc(bytes);
+        sums = g_try_new(guint32, row);
+        failed = middle == NULL || result == NULL || sums == NULL;
+    }
+    if (failed) {
+        vips_error("cvips_shrink_linear", "%s", "out of memory");
+    } else {
+        shrink_rows(pixels, stride, row, &down, height, sums, middle);
+        shrink_columns(middle, row, bands, &across, width, height, result);
+    }
+    g_object_unref(region);
+    taps_free(&across);
+    taps_free(&down);
+    g_free(middle);
+    g_free(sums);
+    if (failed) {
+        g_free(result);
+        return -1;
+    }
+    VipsImage *flat = vips_image_new_from_memory(result, bytes, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (flat == NULL) {
+        g_free(result);
+        return -1;
+    }
+    g_signal_connect(flat, "postclose", G_CALLBACK(free_pixels), result);
+    flat->Type = in->Type;
+    *out = flat;
+    return 0;
+}
+
+const unsigned char *cvips_memory_rgb(VipsImage *image) {
+    int memory = image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;
+    if (!memory || image->Bands != 3 || image->BandFmt != VIPS_FORMAT_UCHAR) return NULL;
+    return (const unsigned char *) image->data;
+}
