@@ -365,6 +365,7 @@ typedef struct {
     VipsPel *pixels;
     int stride;
     VipsRect want;
+    int tile_size;
 } TileCanvas;
 
 /* Decodes the part of one tile that `want` covers into the canvas; the tile's top left corner is
@@ -394,10 +395,19 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
     decoder.out_color_space = JCS_RGB;
     jpeg_start_decompress(&decoder);
     const VipsRect *want = &canvas->want;
-    VipsRect tile = {origin_x, origin_y, (int) decoder.output_width, (int) decoder.output_height}, overlap;
+    /* A tile fills its place in the grid, no more (a larger one would write into a neighbour's)
+     * and no less: the canvas is not cleared first, so a tile short of its place fails the
+     * region rather than leave whatever the memory held before. */
+    int size = canvas->tile_size;
+    VipsRect place = {origin_x, origin_y, size, size}, wanted;
+    VipsRect tile = {origin_x, origin_y, MIN((int) decoder.output_width, size), MIN((int) decoder.output_height, size)}, overlap;
+    vips_rect_intersectrect(&place, want, &wanted);
     vips_rect_intersectrect(&tile, want, &overlap);
     int result = 0;
-    if (!vips_rect_isempty(&overlap)) {
+    if (!vips_rect_equalsrect(&overlap, &wanted)) {
+        vips_error("cvips_decode_jpeg_tiles", "%s is smaller than its place in the level", path);
+        result = -1;
+    } else if (!vips_rect_isempty(&overlap)) {
         /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
         JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
         if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
@@ -415,7 +425,11 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
             /* A damaged tile may have skipped fewer rows than asked: those go to the spare row. */
             VipsPel *line = y >= overlap.top ? canvas->pixels + (size_t) (y - want->top) * canvas->stride * 3 : NULL;
             JSAMPROW target = line != NULL && straight ? line + (size_t) at * 3 : error.row;
-            if (jpeg_read_scanlines(&decoder, &target, 1) != 1) break;
+            if (jpeg_read_scanlines(&decoder, &target, 1) != 1) {
+                vips_error("cvips_decode_jpeg_tiles", "%s ended before its last row", path);
+                result = -1;
+                break;
+            }
             if (line != NULL && !straight) {
                 memcpy(line + (size_t) (SLACK + overlap.left - want->left) * 3, error.row + (size_t) lead * 3,
                        (size_t) overlap.width * 3);
@@ -468,10 +482,15 @@ static void free_pixels(VipsImage *image, void *pixels) {
 int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
     *out = NULL;
-    TileCanvas canvas = {NULL, width + 2 * SLACK, {left, top, width, height}};
+    TileCanvas canvas = {NULL, width + 2 * SLACK, {left, top, width, height}, tile_size};
+    /* The grid covers the rectangle: every pixel of it is some tile's to write. */
+    if (count < 1 || columns < 1 || count % columns || left < 0 || top < 0 || width < 1 || height < 1
+        || left + width > columns * tile_size || top + height > count / columns * tile_size) {
+        vips_error("cvips_decode_jpeg_tiles", "%s", "the tiles do not cover the rectangle");
+        return -1;
+    }
     size_t bytes = (size_t) canvas.stride * height * 3;
-    /* Zeroed: a tile shorter than its place (a damaged pyramid) leaves black, never old heap. */
-    canvas.pixels = g_try_malloc0(bytes);
+    canvas.pixels = g_try_malloc(bytes);
     if (canvas.pixels == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
         return -1;

@@ -15,7 +15,8 @@ typedef guint32 Sum4 __attribute__((vector_size(16)));
 
 typedef struct {
     int *first;   /* per output pixel: the first input pixel it reads */
-    int *weights; /* per output pixel: `taps` weights */
+    int *count;   /* per output pixel: how many it reads (its weights that are not zero) */
+    int *weights; /* per output pixel: `taps` places for weights */
     int taps;
 } Taps;
 
@@ -29,8 +30,9 @@ static int taps_new(Taps *taps, int in, int out) {
     int span = (int) ceil(2 * radius) + 1;
     taps->taps = span < in ? span : in;
     taps->first = g_try_new(int, out);
+    taps->count = g_try_new(int, out);
     taps->weights = g_try_new0(int, (size_t) out * taps->taps);
-    if (taps->first == NULL || taps->weights == NULL) return -1;
+    if (taps->first == NULL || taps->count == NULL || taps->weights == NULL) return -1;
     double raw[span];
     for (int o = 0; o < out; o++) {
         double centre = (o + 0.5) * scale - 0.5;
@@ -55,13 +57,20 @@ static int taps_new(Taps *taps, int in, int out) {
             if (weights[k] > weights[largest]) largest = k;
         }
         weights[largest] += (1 << BITS) - total;
-        taps->first[o] = low;
+        /* Zero weights at either end are not read at all. */
+        int from = 0, to = taps->taps;
+        while (weights[from] == 0) from++;
+        while (weights[to - 1] == 0) to--;
+        memmove(weights, weights + from, (size_t) (to - from) * sizeof *weights);
+        taps->first[o] = low + from;
+        taps->count[o] = to - from;
     }
     return 0;
 }
 
 static void taps_free(Taps *taps) {
     g_free(taps->first);
+    g_free(taps->count);
     g_free(taps->weights);
 }
 
@@ -72,17 +81,12 @@ static void shrink_rows(const VipsPel *pixels, size_t stride, size_t row, const 
                         guint32 *sums, VipsPel *out) {
     for (int y = 0; y < height; y++) {
         const int *weights = down->weights + (size_t) y * down->taps;
-        int started = 0;
-        for (int k = 0; k < down->taps; k++) {
+        const VipsPel *source = pixels + (size_t) down->first[y] * stride;
+        for (size_t i = 0; i < row; i++) sums[i] = (guint32) weights[0] * source[i];
+        for (int k = 1; k < down->count[y]; k++) {
             guint32 w = (guint32) weights[k];
-            if (w == 0) continue;
-            const VipsPel *source = pixels + (size_t) (down->first[y] + k) * stride;
-            if (started) {
-                for (size_t i = 0; i < row; i++) sums[i] += w * source[i];
-            } else {
-                for (size_t i = 0; i < row; i++) sums[i] = w * source[i];
-                started = 1;
-            }
+            source += stride;
+            for (size_t i = 0; i < row; i++) sums[i] += w * source[i];
         }
         VipsPel *target = out + (size_t) y * row;
         for (size_t i = 0; i < row; i++) target[i] = (VipsPel) ((sums[i] + (1 << (BITS - 1))) >> BITS);
@@ -103,7 +107,7 @@ static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps 
                 /* A pixel's three bands and the next pixel's first, as one vector (rows have a
                  * byte to spare after their last pixel). */
                 Sum4 sum = {1 << (BITS - 1), 1 << (BITS - 1), 1 << (BITS - 1), 0};
-                for (int k = 0; k < across->taps; k++, p += 3) {
+                for (int k = 0; k < across->count[x]; k++, p += 3) {
                     Pixel4 pixel;
                     memcpy(&pixel, p, sizeof pixel);
                     sum += __builtin_convertvector(pixel, Sum4) * (guint32) weights[k];
@@ -117,7 +121,7 @@ static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps 
             }
             for (int band = 0; band < bands; band++) {
                 guint32 sum = 1 << (BITS - 1);
-                for (int k = 0; k < across->taps; k++) sum += (guint32) weights[k] * p[k * bands + band];
+                for (int k = 0; k < across->count[x]; k++) sum += (guint32) weights[k] * p[k * bands + band];
                 *target++ = (VipsPel) (sum >> BITS);
             }
         }

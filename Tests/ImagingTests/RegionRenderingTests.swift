@@ -102,18 +102,29 @@ final class RegionRenderingTests: XCTestCase {
             XCTAssertEqual([decoded.width, decoded.height], [rect.width, rect.height], "\(rect)")
             XCTAssertEqual(try decoded.meanAbsoluteDifference(to: try whole.cropped(rect)), 0, "\(rect)")
         }
+        // A rectangle the grid does not cover is refused, not read past the tiles.
+        for rect in [PixelRect(x: 0, y: 0, width: 1025, height: 700), PixelRect(x: 0, y: 700, width: 10, height: 69),
+                     PixelRect(x: -1, y: 0, width: 10, height: 10)] {
+            XCTAssertThrowsError(try VipsImage.decodedJPEGTiles(paths, columns: columns, tileSize: 256, rect: rect), "\(rect)")
+        }
+        XCTAssertThrowsError(try VipsImage.decodedJPEGTiles(Array(paths.dropLast()), columns: columns, tileSize: 256,
+                                                            rect: PixelRect(x: 0, y: 0, width: 10, height: 10)))
     }
 
-    /// A covered tile that is not a JPEG or is gone, first or last (the two halves are decoded on
-    /// two threads), fails the region with an error: no crash, no answer made of what was left.
+    /// A covered tile that is not a JPEG, is gone, or is smaller than its place, first or last
+    /// (the two halves are decoded on two threads), fails the region with an error: no crash, no
+    /// answer made of what was left (or of what the memory held before).
     func testADamagedOrMissingTileInEitherHalfFailsTheRegion() throws {
         let (_, directory, pyramid) = try pyramid()
         let region = RegionRendition(region: PixelRect(x: 0, y: 0, width: 1000, height: 700), width: 1000, height: 700)
+        let small = try fixtures.gradient("small.jpg", width: 256, height: 128)
         for (x, y) in [(0, 0), (3, 2)] {
             let path = PhotoRenderer.tilePath(in: directory, TileCoordinate(z: pyramid.maxZoom, x: x, y: y))
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             try Data("not a JPEG".utf8).write(to: URL(fileURLWithPath: path))
             XCTAssertThrowsError(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, region, settings: settings), "tile \(x),\(y) garbled")
+            try Data(contentsOf: URL(fileURLWithPath: small)).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, region, settings: settings), "tile \(x),\(y) too small")
             try FileManager.default.removeItem(atPath: path)
             XCTAssertThrowsError(try PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory, region, settings: settings), "tile \(x),\(y) gone")
             try bytes.write(to: URL(fileURLWithPath: path))

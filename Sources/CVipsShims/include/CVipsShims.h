@@ -143,7 +143,8 @@ int cvips_add_alpha(VipsImage *in, VipsImage **out);
 
 /// The rectangle (left, top, width, height) of a grid of JPEG tiles, `columns` wide and laid row
 /// by row with their top left corners tile_size apart, decoded with libjpeg as 8-bit RGB into one
-/// image in memory; only the blocks the rectangle covers are decoded.
+/// image in memory; only the blocks the rectangle covers are decoded. Fails when the grid does not
+/// cover the rectangle, or a tile is smaller than its place in it.
 /// `stop` (may be NULL) ends it between tiles and every few rows.
 int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
