@@ -479,36 +479,45 @@ static void free_pixels(VipsImage *image, void *pixels) {
     g_free(pixels);
 }
 
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
-                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
-    *out = NULL;
-    TileCanvas canvas = {NULL, width + 2 * SLACK, {left, top, width, height}, tile_size};
+/* The rectangle's tiles decoded onto a canvas of its own (g_free it); 0, or -1 with the error set. */
+static int decode_canvas(const char **paths, int count, int columns, int tile_size,
+                         int left, int top, int width, int height, CVipsStop *stop, TileCanvas *canvas) {
+    *canvas = (TileCanvas) {NULL, width + 2 * SLACK, {left, top, width, height}, tile_size};
     /* The grid covers the rectangle: every pixel of it is some tile's to write. */
     if (count < 1 || columns < 1 || count % columns || left < 0 || top < 0 || width < 1 || height < 1
         || left + width > columns * tile_size || top + height > count / columns * tile_size) {
         vips_error("cvips_decode_jpeg_tiles", "%s", "the tiles do not cover the rectangle");
         return -1;
     }
-    size_t bytes = (size_t) canvas.stride * height * 3;
-    canvas.pixels = g_try_malloc(bytes);
-    if (canvas.pixels == NULL) {
+    canvas->pixels = g_try_malloc((size_t) canvas->stride * height * 3);
+    if (canvas->pixels == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
         return -1;
     }
     /* Tiles write apart from each other, so a second thread decodes the later half; without
      * one, this thread decodes them all. */
     int half = count >= HELPED_TILES ? count / 2 : count;
-    TileRun runs[2] = {{paths, 0, half, columns, tile_size, &canvas, stop, 0}, {paths, half, count, columns, tile_size, &canvas, stop, 0}};
+    TileRun runs[2] = {{paths, 0, half, columns, tile_size, canvas, stop, 0}, {paths, half, count, columns, tile_size, canvas, stop, 0}};
     GThread *helper = half < count ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
     if (helper == NULL) runs[0].to = count;
     decode_run(&runs[0]);
     if (helper != NULL) g_thread_join(helper);
     if (runs[0].result || runs[1].result) {
-        g_free(canvas.pixels);
+        g_free(canvas->pixels);
+        canvas->pixels = NULL;
         return -1;
     }
+    return 0;
+}
+
+int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
+                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
+    *out = NULL;
+    TileCanvas canvas;
+    if (decode_canvas(paths, count, columns, tile_size, left, top, width, height, stop, &canvas)) return -1;
     /* The image takes the pixels as they are, and frees them when it closes; the rectangle is
      * cut from between the slack without a copy. */
+    size_t bytes = (size_t) canvas.stride * height * 3;
     VipsImage *flat = vips_image_new_from_memory(canvas.pixels, bytes, canvas.stride, height, 3, VIPS_FORMAT_UCHAR);
     if (flat == NULL) {
         g_free(canvas.pixels);
@@ -521,6 +530,23 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
     if (result) return -1;
     result = vips_copy(cut, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(cut);
+    return result;
+}
+
+int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
+                                   int left, int top, int width, int height, int out_width, int out_height,
+                                   CVipsStop *stop, VipsImage **out) {
+    *out = NULL;
+    TileCanvas canvas;
+    if (decode_canvas(paths, count, columns, tile_size, left, top, width, height, stop, &canvas)) return -1;
+    /* Shrunk from the canvas where it lies, and the canvas let go at once: nothing of it is kept
+     * (an operation of libvips' would stay in its cache), and the next region's canvas takes the
+     * same memory. */
+    VipsPel *pixels = NULL;
+    int result = stopped(stop) ? -1
+        : cvips_shrink_pixels(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height, &pixels);
+    g_free(canvas.pixels);
+    if (result == 0) result = cvips_image_from_pixels(pixels, out_width, out_height, 3, VIPS_INTERPRETATION_sRGB, out);
     return result;
 }
 

@@ -133,57 +133,70 @@ static void free_pixels(VipsImage *image, void *pixels) {
     g_free(pixels);
 }
 
-int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out) {
+int cvips_shrink_pixels(const VipsPel *pixels, size_t stride, int W, int H, int bands, int width, int height,
+                        VipsPel **out) {
     *out = NULL;
-    int W = in->Xsize, H = in->Ysize, bands = in->Bands;
-    if (in->BandFmt != VIPS_FORMAT_UCHAR || width < 1 || height < 1 || width > W || height > H) {
-        vips_error("cvips_shrink_linear", "%s", "needs 8-bit pixels and a size no larger than the image");
+    if (W < 1 || H < 1 || bands < 1 || width < 1 || height < 1 || width > W || height > H) {
+        vips_error("cvips_shrink_linear", "%s", "needs a size no larger than the image");
         return -1;
     }
-    /* The whole image as one region: an image in memory, or cut from one, is read in place. */
-    VipsRegion *region = vips_region_new(in);
-    VipsRect all = {0, 0, W, H};
-    if (vips_region_prepare(region, &all)) {
-        g_object_unref(region);
-        return -1;
-    }
-    const VipsPel *pixels = VIPS_REGION_ADDR(region, 0, 0);
-    size_t stride = VIPS_REGION_LSKIP(region), row = (size_t) W * bands;
-    size_t bytes = (size_t) height * width * bands;
+    size_t row = (size_t) W * bands;
     Taps across = {0}, down = {0};
     VipsPel *middle = NULL, *result = NULL;
     guint32 *sums = NULL;
     int failed = taps_new(&across, W, width) || taps_new(&down, H, height);
     if (!failed) {
         middle = g_try_malloc((size_t) height * row + 1);  /* the last pixel's vector reads a byte on */
-        result = g_try_malloc(bytes);
+        result = g_try_malloc((size_t) height * width * bands);
         sums = g_try_new(guint32, row);
         failed = middle == NULL || result == NULL || sums == NULL;
     }
     if (failed) {
         vips_error("cvips_shrink_linear", "%s", "out of memory");
+        g_free(result);
     } else {
         shrink_rows(pixels, stride, row, &down, height, sums, middle);
         shrink_columns(middle, row, bands, &across, width, height, result);
+        *out = result;
     }
-    g_object_unref(region);
     taps_free(&across);
     taps_free(&down);
     g_free(middle);
     g_free(sums);
-    if (failed) {
-        g_free(result);
+    return failed ? -1 : 0;
+}
+
+int cvips_image_from_pixels(VipsPel *pixels, int width, int height, int bands, VipsInterpretation type, VipsImage **out) {
+    VipsImage *image = vips_image_new_from_memory(pixels, (size_t) height * width * bands, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        g_free(pixels);
         return -1;
     }
-    VipsImage *flat = vips_image_new_from_memory(result, bytes, width, height, bands, VIPS_FORMAT_UCHAR);
-    if (flat == NULL) {
-        g_free(result);
-        return -1;
-    }
-    g_signal_connect(flat, "postclose", G_CALLBACK(free_pixels), result);
-    flat->Type = in->Type;
-    *out = flat;
+    g_signal_connect(image, "postclose", G_CALLBACK(free_pixels), pixels);
+    image->Type = type;
+    *out = image;
     return 0;
+}
+
+int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out) {
+    *out = NULL;
+    if (in->BandFmt != VIPS_FORMAT_UCHAR) {
+        vips_error("cvips_shrink_linear", "%s", "needs 8-bit pixels");
+        return -1;
+    }
+    /* The whole image as one region: an image in memory, or cut from one, is read in place. */
+    VipsRegion *region = vips_region_new(in);
+    VipsRect all = {0, 0, in->Xsize, in->Ysize};
+    if (vips_region_prepare(region, &all)) {
+        g_object_unref(region);
+        return -1;
+    }
+    VipsPel *pixels = NULL;
+    int result = cvips_shrink_pixels(VIPS_REGION_ADDR(region, 0, 0), VIPS_REGION_LSKIP(region), in->Xsize, in->Ysize, in->Bands,
+                                     width, height, &pixels);
+    g_object_unref(region);
+    if (result == 0) result = cvips_image_from_pixels(pixels, width, height, in->Bands, in->Type, out);
+    return result;
 }
 
 const unsigned char *cvips_memory_rgb(VipsImage *image) {

@@ -30,15 +30,14 @@ extension PhotoRenderer {
             for x in columns { paths.append(tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))) }
         }
         return try (stop ?? RenderStop()).guarding {
-            var image = try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T,
-                                                       rect: PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T,
-                                                                       width: rect.width, height: rect.height),
-                                                       stop: stop)
-            // Decoded into memory: a shrink is computed there at once (libvips' reduce costs about
-            // three times as much for the same kernel); an enlargement takes Lanczos.
-            let shrinks = image.width >= rendition.width && image.height >= rendition.height
-            image = shrinks ? try image.shrunkLinearly(toWidth: rendition.width, height: rendition.height)
-                            : try scaled(image, toWidth: rendition.width, height: rendition.height)
+            let within = PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T, width: rect.width, height: rect.height)
+            // A shrink is computed from the decoded tiles where they lie, in memory (libvips' reduce
+            // costs about three times as much for the same kernel); an enlargement takes Lanczos.
+            let image = rect.width >= rendition.width && rect.height >= rendition.height
+                ? try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within,
+                                                 shrunkToWidth: rendition.width, height: rendition.height, stop: stop)
+                : try scaled(try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within, stop: stop),
+                             toWidth: rendition.width, height: rendition.height)
             return try finish(image, rendition, settings: settings, inMemory: false, stop: stop)
         }
     }

@@ -166,14 +166,39 @@ final class VipsImage {
     /// `rect` of a grid of JPEG tiles laid row by row, `columns` wide, `tileSize` apart (edge
     /// tiles may be smaller), decoded into memory as 8-bit sRGB.
     static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
-        var out: UnsafeMutablePointer<CVips.VipsImage>?
-        // NUL-terminated copies that stay put for the whole call.
-        let copies = paths.map(Memory.cString)
+        try withCStrings(paths) { pointers in
+            try made(failing: .corrupt) {
+                cvips_decode_jpeg_tiles(pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
+                                        Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &$0)
+            }
+        }
+    }
+
+    /// The same rectangle shrunk to `width` × `height` (neither above its own) as `shrunkLinearly`
+    /// does, straight from the decoded tiles, which are let go at once; the pixels are in memory.
+    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, shrunkToWidth width: Int,
+                                 height: Int, stop: RenderStop? = nil) throws -> VipsImage {
+        try withCStrings(paths) { pointers in
+            try made(failing: .corrupt) {
+                cvips_decode_jpeg_tiles_shrunk(pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
+                                               Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
+                                               Int32(width), Int32(height), stop?.pointer, &$0)
+            }
+        }
+    }
+
+    /// NUL-terminated copies of `strings` that stay put for the whole call.
+    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) throws -> T) rethrows -> T {
+        let copies = strings.map(Memory.cString)
         defer { copies.forEach { $0.deallocate() } }
         var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
-        guard cvips_decode_jpeg_tiles(&pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
-                                      Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &out) == 0,
-              let out else { throw lastError(kind: .corrupt) }
+        return try pointers.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
+    }
+
+    /// The image a C call makes, or its error as `kind`.
+    private static func made(failing kind: ErrorKind, _ call: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard call(&out) == 0, let out else { throw lastError(kind: kind) }
         return VipsImage(owning: out)
     }
 

@@ -99,6 +99,15 @@ int cvips_resize_linear(VipsImage *in, double hscale, double vscale, VipsImage *
 /// cut from one, and read in place; *out holds its pixels in memory.
 int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out);
 
+/// The same shrink of W × H pixels of `bands` bytes each, rows `stride` bytes apart, into a new
+/// buffer of width × height (*out, freed with g_free).
+int cvips_shrink_pixels(const VipsPel *pixels, size_t stride, int W, int H, int bands, int width, int height,
+                        VipsPel **out);
+
+/// An 8-bit image in memory that owns `pixels` (g_malloc'd, rows one after another) and frees them
+/// when it closes; on failure they are freed at once.
+int cvips_image_from_pixels(VipsPel *pixels, int width, int height, int bands, VipsInterpretation type, VipsImage **out);
+
 /// The pixels of an 8-bit, three-band image that is held in memory (rows of width × 3 bytes, one
 /// after another): NULL for any other image, which nothing is computed for.
 const unsigned char *cvips_memory_rgb(VipsImage *image);
@@ -148,6 +157,13 @@ int cvips_add_alpha(VipsImage *in, VipsImage **out);
 /// `stop` (may be NULL) ends it between tiles and every few rows.
 int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
+
+/// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
+/// cvips_shrink_linear does, straight from the decoded tiles, which are not kept: *out holds its
+/// pixels in memory.
+int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
+                                   int left, int top, int width, int height, int out_width, int out_height,
+                                   CVipsStop *stop, VipsImage **out);
 
 /// Encodes in the format a suffix names, with its options (".png[bitdepth=1]"); *buffer is freed with g_free.
 int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length);
