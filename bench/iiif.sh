@@ -129,9 +129,10 @@ fi
 IIP="http://127.0.0.1:${NGINX_PORT:-0}"
 IIP_PREFIX="/fcgi-bin/iipsrv.fcgi?IIIF=photo1.tif"
 
-python3 - "$WORK" "$WIDTH" "$HEIGHT" "$VERSION" "$IIP_PREFIX" <<'PY'
+python3 - "$WORK" "$WIDTH" "$HEIGHT" "$VERSION" "$IIP_PREFIX" "$ROUNDS" "$THREADS" "$COLD" <<'PY'
 import math, random, sys
 work, W, H, version, iip = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+rounds, threads, cold = int(sys.argv[6]), int(sys.argv[7]), max(200, int(sys.argv[8]))
 T = 256
 def iiif_tiles(W, H):
     max_zoom = max(0, math.ceil(math.log2(max(W, H) / T)))
@@ -170,14 +171,19 @@ for _ in range(50000):
             break
     x, y = random.randint(0, W - w), random.randint(0, H - h)
     regions.append(f"{x},{y},{w},{h}/!1024,1024/0/default.jpg")
+# Each thread of each round has its share of the regions; the last `cold` are never asked by wrk.
+share = (len(regions) - cold) // (rounds * threads)
+with open(f"{work}/share.txt", "w") as f:
+    f.write(f"{share}\n")
 def script(name, paths, sequential):
     with open(f"{work}/{name}.lua", "w") as f:
         f.write("local paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\nlocal n = #paths\n")
-        # Sequential lists start each thread of each round (wrk's argument) at a place of its own,
-        # so no URL is asked twice; random ones pick anywhere.
-        f.write("local counter = 0\nlocal threads = 0\n")
+        # Sequential lists give each thread of each round (wrk's argument) a share of its own, so
+        # no URL is asked twice (the shell checks no thread ran past its share); random ones pick
+        # anywhere.
+        f.write(f"local counter = 0\nlocal threads = 0\nlocal share = {share}\n")
         f.write("function setup(thread) threads = threads + 1; thread:set('id', threads); thread:set('seed', math.random(1, 1000000)) end\n")
-        f.write("function init(args) math.randomseed(seed or os.time()); counter = ((tonumber(args[1]) or 0) * 8 + id) * 1000 end\n")
+        f.write(f"function init(args) math.randomseed(seed or os.time()); counter = (((tonumber(args[1]) or 1) - 1) * {threads} + id - 1) * share end\n")
         pick = "counter = counter % n + 1; return wrk.format('GET', paths[counter])" if sequential \
             else "return wrk.format('GET', paths[math.random(n)])"
         f.write(f"function request() {pick} end\n")
@@ -189,7 +195,7 @@ script("iip-regions", [iip + "/" + r for r in regions], True)
 script("hostile-tiles", ["/iiif/3/2/" + t for t in iiif_tiles(4000, 3000)], False)
 # Cold single requests: regions nobody asked for in the runs (the list's far end).
 with open(f"{work}/cold.txt", "w") as f:
-    for r in regions[-200:]:
+    for r in regions[-cold:]:
         f.write(r + "\n")
 print(f"{len(tiles)} tiles over {max_zoom + 1} levels, {len(regions)} regions", file=sys.stderr)
 PY
@@ -223,6 +229,11 @@ for round in $(seq 1 "$ROUNDS"); do
     measure_wrk "$OURS_PID" -t"$THREADS" -c"$REGION_CONNECTIONS" -d"$REGION_DURATION" -s "$WORK/ours-regions.lua" "$OURS" -- "$round" >> "$WORK/rours.txt"; keep rours "$round"
     measure_wrk "$IIP_ALL" -t"$THREADS" -c"$REGION_CONNECTIONS" -d"$REGION_DURATION" -s "$WORK/iip-regions.lua" "$IIP" -- "$round" >> "$WORK/riip.txt"; keep riip "$round"
     echo "round $round: ours $(tail -1 "$WORK/rours.txt"), iipsrv $(tail -1 "$WORK/riip.txt") (requests/s, CPU-us/request)" >&2
+    # A thread that ran past its share asked regions another thread had asked: answers from cache.
+    for f in "$WORK/rours-$round.wrk" "$WORK/riip-$round.wrk"; do
+        awk -v share="$(cat "$WORK/share.txt")" -v threads="$THREADS" '/requests in/ && $1 / threads > share * 0.95 {
+            printf "WARNING: %d requests in a round, near %d per thread: some regions may be repeats (ROUNDS fewer, or REGION_DURATION shorter)\n", $1, share }' "$f" >&2
+    done
 done
 : > "$WORK/cold-ours.txt"; : > "$WORK/cold-iip.txt"
 head -n "$COLD" "$WORK/cold.txt" | while read -r region; do
