@@ -136,50 +136,98 @@ void cjpeg_close(cjpeg_reader *reader) {
     reader_free(reader);
 }
 
-/* One tile encoded as libvips' jpegsave would with strip: baseline, Huffman tables as standard,
- * chroma halved both ways below quality 90, nothing but the JFIF header. */
-int cjpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int quality,
-                 unsigned char **buffer, unsigned long *length) {
+/* JPEG encoded as libvips' jpegsave would with strip: baseline, Huffman tables as standard,
+ * chroma halved both ways below quality 90, nothing but the JFIF header; rows given in order, as
+ * they come. */
+struct cjpeg_writer {
     struct jpeg_compress_struct encoder;
     StripError error;
-    *buffer = NULL;
-    *length = 0;
-    encoder.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = strip_error_exit;
-    jpeg_create_compress(&encoder);
-    if (setjmp(error.escape)) {
-        vips_error("jpeg", "%s", error.message);
-        jpeg_destroy_compress(&encoder);
-        free(*buffer);
-        *buffer = NULL;
+    unsigned char *buffer;
+    unsigned long length;
+};
+
+void cjpeg_writer_free(cjpeg_writer *writer) {
+    if (writer == NULL) return;
+    jpeg_destroy_compress(&writer->encoder);
+    free(writer->buffer);
+    free(writer);
+}
+
+cjpeg_writer *cjpeg_writer_new(int width, int height, int quality) {
+    cjpeg_writer *writer = calloc(1, sizeof *writer);
+    if (writer == NULL) {
+        vips_error("jpeg", "%s", "out of memory");
+        return NULL;
+    }
+    writer->encoder.err = jpeg_std_error(&writer->error.manager);
+    writer->error.manager.error_exit = strip_error_exit;
+    jpeg_create_compress(&writer->encoder);
+    if (setjmp(writer->error.escape)) {
+        vips_error("jpeg", "%s", writer->error.message);
+        cjpeg_writer_free(writer);
+        return NULL;
+    }
+    jpeg_mem_dest(&writer->encoder, &writer->buffer, &writer->length);
+    writer->encoder.image_width = (JDIMENSION) width;
+    writer->encoder.image_height = (JDIMENSION) height;
+    writer->encoder.input_components = 3;
+    writer->encoder.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&writer->encoder);
+    jpeg_set_quality(&writer->encoder, quality, TRUE);
+    if (quality >= 90) {
+        for (int i = 0; i < writer->encoder.num_components; i++) {
+            writer->encoder.comp_info[i].h_samp_factor = 1;
+            writer->encoder.comp_info[i].v_samp_factor = 1;
+        }
+    }
+    jpeg_start_compress(&writer->encoder, TRUE);
+    return writer;
+}
+
+int cjpeg_writer_rows(cjpeg_writer *writer, const unsigned char *pixels, size_t stride, int rows) {
+    if (setjmp(writer->error.escape)) {
+        vips_error("jpeg", "%s", writer->error.message);
         return -1;
     }
-    jpeg_mem_dest(&encoder, buffer, length);
-    encoder.image_width = (JDIMENSION) width;
-    encoder.image_height = (JDIMENSION) height;
-    encoder.input_components = 3;
-    encoder.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&encoder);
-    jpeg_set_quality(&encoder, quality, TRUE);
-    if (quality >= 90) {
-        for (int i = 0; i < encoder.num_components; i++) {
-            encoder.comp_info[i].h_samp_factor = 1;
-            encoder.comp_info[i].v_samp_factor = 1;
-        }
-    }
-    jpeg_start_compress(&encoder, TRUE);
     JSAMPROW pointers[16];
-    while (encoder.next_scanline < encoder.image_height) {
+    for (int done = 0; done < rows;) {
         int batch = 0;
-        while (batch < 16 && encoder.next_scanline + batch < encoder.image_height) {
-            pointers[batch] = (JSAMPROW) (pixels + (size_t) (encoder.next_scanline + batch) * stride);
+        while (batch < 16 && done + batch < rows) {
+            pointers[batch] = (JSAMPROW) (pixels + (size_t) (done + batch) * stride);
             batch++;
         }
-        jpeg_write_scanlines(&encoder, pointers, (JDIMENSION) batch);
+        done += (int) jpeg_write_scanlines(&writer->encoder, pointers, (JDIMENSION) batch);
     }
-    jpeg_finish_compress(&encoder);
-    jpeg_destroy_compress(&encoder);
     return 0;
+}
+
+int cjpeg_writer_finish(cjpeg_writer *writer, unsigned char **buffer, unsigned long *length) {
+    *buffer = NULL;
+    *length = 0;
+    if (setjmp(writer->error.escape)) {
+        vips_error("jpeg", "%s", writer->error.message);
+        cjpeg_writer_free(writer);
+        return -1;
+    }
+    jpeg_finish_compress(&writer->encoder);
+    *buffer = writer->buffer;
+    *length = writer->length;
+    writer->buffer = NULL;
+    cjpeg_writer_free(writer);
+    return 0;
+}
+
+int cjpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int quality,
+                 unsigned char **buffer, unsigned long *length) {
+    *buffer = NULL;
+    *length = 0;
+    cjpeg_writer *writer = cjpeg_writer_new(width, height, quality);
+    if (writer == NULL) return -1;
+    if (cjpeg_writer_rows(writer, pixels, stride, height)) {
+        cjpeg_writer_free(writer);
+        return -1;
+    }
+    return cjpeg_writer_finish(writer, buffer, length);
 }
 
 void cjpeg_free(unsigned char *buffer) { free(buffer); }

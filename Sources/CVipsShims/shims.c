@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <vips/vips.h>
 #include "CVipsShims.h"
+#include "internal.h"
 
 struct CVipsStop {
     gint references;
@@ -38,8 +39,7 @@ int cvips_stop_state(CVipsStop *stop) {
     return 0;
 }
 
-/* Sets the libvips error and says whether the computation must end. */
-static int stopped(CVipsStop *stop) {
+int render_stopped(CVipsStop *stop) {
     int state = cvips_stop_state(stop);
     if (state == 1) vips_error("photoscroll", "render cancelled");
     if (state == 2) vips_error("photoscroll", "render took longer than allowed");
@@ -66,7 +66,7 @@ static void *guarded_start(VipsImage *out, void *a, void *b) {
 static int guarded_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop_all) {
     VipsRegion *in = (VipsRegion *) seq;
     VipsRect *r = &out->valid;
-    if (stopped((CVipsStop *) b)) return -1;
+    if (render_stopped((CVipsStop *) b)) return -1;
     if (vips_region_prepare(in, r) || vips_region_region(out, in, r, r->left, r->top)) return -1;
     return 0;
 }
@@ -111,6 +111,11 @@ void cvips_cache_flush(void) {
 void cvips_trim_heap(void) { malloc_trim(0); }
 
 void cvips_limit_heap_arenas(int count) { mallopt(M_ARENA_MAX, count > 0 ? count : 1); }
+
+void cvips_keep_large_blocks(size_t mmap_threshold, size_t trim_threshold) {
+    mallopt(M_MMAP_THRESHOLD, (int) mmap_threshold);
+    mallopt(M_TRIM_THRESHOLD, (int) trim_threshold);
+}
 
 /* The loader that reads a source, NULL when none does or it is blocked (untrusted): for us
  * those are not photos. */
@@ -197,7 +202,7 @@ typedef struct {
 
 static int copy_wanted_rows(VipsRegion *region, VipsRect *area, void *a) {
     RowCopy *copy = a;
-    if (stopped(copy->stop)) return -1;
+    if (render_stopped(copy->stop)) return -1;
     VipsRect overlap;
     vips_rect_intersectrect(area, &copy->want, &overlap);
     size_t row_bytes = (size_t) copy->want.width * copy->sizeof_pixel;
@@ -331,223 +336,6 @@ int cvips_add_alpha(VipsImage *in, VipsImage **out) {
 
 int cvips_save_buffer(VipsImage *in, const char *suffix, void **buffer, size_t *length) {
     return vips_image_write_to_buffer(in, suffix, buffer, length, NULL);
-}
-
-/* Pyramid tiles decoded straight with libjpeg: through libvips, each small tile costs the
- * machinery of a whole image load (about five times the decode itself). */
-#include <setjmp.h>
-#include <stdio.h>
-#include <jpeglib.h>
-
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf escape;
-    char message[JMSG_LENGTH_MAX];
-    /* The row buffer lives here, in memory libjpeg can reach, so that after a longjmp it is
-     * what was last allocated (a local changed after setjmp would be indeterminate). */
-    JSAMPROW row;
-} TileError;
-
-static void tile_error_exit(j_common_ptr info) {
-    TileError *error = (TileError *) info->err;
-    info->err->format_message(info, error->message);
-    longjmp(error->escape, 1);
-}
-
-/* The decoded rectangle's rows in memory, `stride` pixels apart (3 bytes a pixel): the rectangle's
- * own columns start SLACK pixels in. libjpeg's crop starts and ends on whole blocks (an iMCU: 16
- * pixels for 4:2:0 tiles), so the tiles at the rectangle's left and right edges come out wider
- * than the part wanted (a tile inside it is wanted whole). With SLACK to either side of every row
- * each tile is decoded straight where it belongs, its spare columns landing in the slack. */
-#define SLACK 32
-
-typedef struct {
-    VipsPel *pixels;
-    int stride;
-    VipsRect want;
-    int tile_size;
-} TileCanvas;
-
-/* Decodes the part of one tile that `want` covers into the canvas; the tile's top left corner is
- * at (origin_x, origin_y). Only the columns and rows wanted are computed (libjpeg-turbo's crop and
- * skip, to the nearest whole block); rows below the last wanted are not read at all. */
-static int decode_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, CVipsStop *stop) {
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) {
-        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
-        return -1;
-    }
-    struct jpeg_decompress_struct decoder;
-    TileError error;
-    decoder.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = tile_error_exit;
-    error.row = NULL;
-    if (setjmp(error.escape)) {
-        vips_error("cvips_decode_jpeg_tiles", "%s: %s", path, error.message);
-        jpeg_destroy_decompress(&decoder);
-        fclose(file);
-        g_free(error.row);
-        return -1;
-    }
-    jpeg_create_decompress(&decoder);
-    jpeg_stdio_src(&decoder, file);
-    jpeg_read_header(&decoder, TRUE);
-    decoder.out_color_space = JCS_RGB;
-    jpeg_start_decompress(&decoder);
-    const VipsRect *want = &canvas->want;
-    /* A tile fills its place in the grid, no more (a larger one would write into a neighbour's)
-     * and no less: the canvas is not cleared first, so a tile short of its place fails the
-     * region rather than leave whatever the memory held before. */
-    int size = canvas->tile_size;
-    VipsRect place = {origin_x, origin_y, size, size}, wanted;
-    VipsRect tile = {origin_x, origin_y, MIN((int) decoder.output_width, size), MIN((int) decoder.output_height, size)}, overlap;
-    vips_rect_intersectrect(&place, want, &wanted);
-    vips_rect_intersectrect(&tile, want, &overlap);
-    int result = 0;
-    if (!vips_rect_equalsrect(&overlap, &wanted)) {
-        vips_error("cvips_decode_jpeg_tiles", "%s is smaller than its place in the level", path);
-        result = -1;
-    } else if (!vips_rect_isempty(&overlap)) {
-        /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
-        JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
-        if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
-        /* Where the decoded row's first pixel goes in a canvas row; straight there when the
-         * widened row fits the row with its slack (a tile of larger blocks goes through a row
-         * of its own and is copied). */
-        int lead = overlap.left - origin_x - (int) first;
-        int at = SLACK + (overlap.left - want->left) - lead;
-        int straight = at >= 0 && at + (int) columns <= canvas->stride;
-        error.row = g_malloc((size_t) decoder.output_width * 3);
-        int skip = overlap.top - origin_y;
-        if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
-        while (decoder.output_scanline < decoder.output_height) {
-            int y = origin_y + (int) decoder.output_scanline;
-            /* A damaged tile may have skipped fewer rows than asked: those go to the spare row. */
-            VipsPel *line = y >= overlap.top ? canvas->pixels + (size_t) (y - want->top) * canvas->stride * 3 : NULL;
-            JSAMPROW target = line != NULL && straight ? line + (size_t) at * 3 : error.row;
-            if (jpeg_read_scanlines(&decoder, &target, 1) != 1) {
-                vips_error("cvips_decode_jpeg_tiles", "%s ended before its last row", path);
-                result = -1;
-                break;
-            }
-            if (line != NULL && !straight) {
-                memcpy(line + (size_t) (SLACK + overlap.left - want->left) * 3, error.row + (size_t) lead * 3,
-                       (size_t) overlap.width * 3);
-            }
-            if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
-            if ((y & 63) == 63 && stopped(stop)) {
-                result = -1;
-                break;
-            }
-        }
-    }
-    jpeg_abort_decompress(&decoder);
-    jpeg_destroy_decompress(&decoder);
-    fclose(file);
-    g_free(error.row);
-    return result;
-}
-
-/* Tiles from `from` up to `to` of a grid, decoded onto the canvas; `result` -1 on failure. */
-typedef struct {
-    const char **paths;
-    int from, to, columns, tile_size;
-    const TileCanvas *canvas;
-    CVipsStop *stop;
-    int result;
-} TileRun;
-
-/* Regions covering at least this many tiles are decoded on two threads. */
-#define HELPED_TILES 4
-
-static void decode_run(TileRun *run) {
-    for (int i = run->from; i < run->to && run->result == 0; i++) {
-        if (stopped(run->stop) || decode_tile(run->paths[i], (i % run->columns) * run->tile_size,
-                                              (i / run->columns) * run->tile_size, run->canvas, run->stop)) run->result = -1;
-    }
-}
-
-/* The second thread: at a render's priority, whoever asked. */
-static gpointer decode_helper(gpointer data) {
-    lower_priority();
-    decode_run(data);
-    return NULL;
-}
-
-static void free_pixels(VipsImage *image, void *pixels) {
-    (void) image;
-    g_free(pixels);
-}
-
-/* The rectangle's tiles decoded onto a canvas of its own (g_free it); 0, or -1 with the error set. */
-static int decode_canvas(const char **paths, int count, int columns, int tile_size,
-                         int left, int top, int width, int height, CVipsStop *stop, TileCanvas *canvas) {
-    *canvas = (TileCanvas) {NULL, width + 2 * SLACK, {left, top, width, height}, tile_size};
-    /* The grid covers the rectangle: every pixel of it is some tile's to write. */
-    if (count < 1 || columns < 1 || count % columns || left < 0 || top < 0 || width < 1 || height < 1
-        || left + width > columns * tile_size || top + height > count / columns * tile_size) {
-        vips_error("cvips_decode_jpeg_tiles", "%s", "the tiles do not cover the rectangle");
-        return -1;
-    }
-    canvas->pixels = g_try_malloc((size_t) canvas->stride * height * 3);
-    if (canvas->pixels == NULL) {
-        vips_error("cvips_decode_jpeg_tiles", "out of memory");
-        return -1;
-    }
-    /* Tiles write apart from each other, so a second thread decodes the later half; without
-     * one, this thread decodes them all. */
-    int half = count >= HELPED_TILES ? count / 2 : count;
-    TileRun runs[2] = {{paths, 0, half, columns, tile_size, canvas, stop, 0}, {paths, half, count, columns, tile_size, canvas, stop, 0}};
-    GThread *helper = half < count ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
-    if (helper == NULL) runs[0].to = count;
-    decode_run(&runs[0]);
-    if (helper != NULL) g_thread_join(helper);
-    if (runs[0].result || runs[1].result) {
-        g_free(canvas->pixels);
-        canvas->pixels = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
-                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
-    *out = NULL;
-    TileCanvas canvas;
-    if (decode_canvas(paths, count, columns, tile_size, left, top, width, height, stop, &canvas)) return -1;
-    /* The image takes the pixels as they are, and frees them when it closes; the rectangle is
-     * cut from between the slack without a copy. */
-    size_t bytes = (size_t) canvas.stride * height * 3;
-    VipsImage *flat = vips_image_new_from_memory(canvas.pixels, bytes, canvas.stride, height, 3, VIPS_FORMAT_UCHAR);
-    if (flat == NULL) {
-        g_free(canvas.pixels);
-        return -1;
-    }
-    g_signal_connect(flat, "postclose", G_CALLBACK(free_pixels), canvas.pixels);
-    VipsImage *cut = NULL;
-    int result = vips_extract_area(flat, &cut, SLACK, 0, width, height, NULL);
-    g_object_unref(flat);
-    if (result) return -1;
-    result = vips_copy(cut, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
-    g_object_unref(cut);
-    return result;
-}
-
-int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
-                                   int left, int top, int width, int height, int out_width, int out_height,
-                                   CVipsStop *stop, VipsImage **out) {
-    *out = NULL;
-    TileCanvas canvas;
-    if (decode_canvas(paths, count, columns, tile_size, left, top, width, height, stop, &canvas)) return -1;
-    /* Shrunk from the canvas where it lies, and the canvas let go at once: nothing of it is kept
-     * (an operation of libvips' would stay in its cache), and the next region's canvas takes the
-     * same memory. */
-    VipsPel *pixels = NULL;
-    int result = stopped(stop) ? -1
-        : cvips_shrink_pixels(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height, &pixels);
-    g_free(canvas.pixels);
-    if (result == 0) result = cvips_image_from_pixels(pixels, out_width, out_height, 3, VIPS_INTERPRETATION_sRGB, out);
-    return result;
 }
 
 char **cvips_field_names(VipsImage *image) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <vips/vips.h>
 #include "CVipsShims.h"
+#include "shrink.h"
 
 /* Weights are fixed point: an output pixel's weights add up to 1 << BITS. */
 #define BITS 14
@@ -77,9 +78,9 @@ static void taps_free(Taps *taps) {
 /* Output rows, each its input rows weighted: whole rows at a time, the loop the compiler turns
  * into vector code (twice as wide where the processor has AVX2, chosen when the program loads). */
 __attribute__((target_clones("avx2", "default")))
-static void shrink_rows(const VipsPel *pixels, size_t stride, size_t row, const Taps *down, int height,
+static void shrink_rows(const VipsPel *pixels, size_t stride, size_t row, const Taps *down, int from, int to,
                         guint32 *sums, VipsPel *out) {
-    for (int y = 0; y < height; y++) {
+    for (int y = from; y < to; y++) {
         const int *weights = down->weights + (size_t) y * down->taps;
         const VipsPel *source = pixels + (size_t) down->first[y] * stride;
         for (size_t i = 0; i < row; i++) sums[i] = (guint32) weights[0] * source[i];
@@ -88,24 +89,24 @@ static void shrink_rows(const VipsPel *pixels, size_t stride, size_t row, const 
             source += stride;
             for (size_t i = 0; i < row; i++) sums[i] += w * source[i];
         }
-        VipsPel *target = out + (size_t) y * row;
+        VipsPel *target = out + (size_t) y * (row + 1);
         for (size_t i = 0; i < row; i++) target[i] = (VipsPel) ((sums[i] + (1 << (BITS - 1))) >> BITS);
     }
 }
 
 /* Output columns of each row; three bands (nearly every photo) as one vector. */
 __attribute__((target_clones("avx2", "default")))
-static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps *across, int width, int height,
+static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps *across, int width, int from, int to,
                            VipsPel *out) {
-    for (int y = 0; y < height; y++) {
-        const VipsPel *source = in + (size_t) y * row;
+    for (int y = from; y < to; y++) {
+        const VipsPel *source = in + (size_t) y * (row + 1);
         VipsPel *target = out + (size_t) y * width * bands;
         const int *weights = across->weights;
         for (int x = 0; x < width; x++, weights += across->taps) {
             const VipsPel *p = source + (size_t) across->first[x] * bands;
             if (bands == 3) {
-                /* A pixel's three bands and the next pixel's first, as one vector (rows have a
-                 * byte to spare after their last pixel). */
+                /* A pixel's three bands and the next pixel's first, as one vector (each row has
+                 * a byte to spare after its last pixel). */
                 Sum4 sum = {1 << (BITS - 1), 1 << (BITS - 1), 1 << (BITS - 1), 0};
                 for (int k = 0; k < across->count[x]; k++, p += 3) {
                     Pixel4 pixel;
@@ -128,6 +129,74 @@ static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps 
     }
 }
 
+struct ShrinkPlan {
+    const VipsPel *pixels;
+    size_t stride, row;
+    int bands, width, height;
+    Taps down, across;
+    VipsPel *middle, *result;
+    guint32 *sums;  /* a row of sums for each of two parts */
+};
+
+void shrink_plan_free(ShrinkPlan *plan) {
+    if (plan == NULL) return;
+    taps_free(&plan->across);
+    taps_free(&plan->down);
+    g_free(plan->middle);
+    g_free(plan->result);
+    g_free(plan->sums);
+    g_free(plan);
+}
+
+ShrinkPlan *shrink_plan_new(const VipsPel *pixels, size_t stride, int W, int H, int bands, int width, int height) {
+    if (W < 1 || H < 1 || bands < 1 || width < 1 || height < 1 || width > W || height > H) {
+        vips_error("cvips_shrink_linear", "%s", "needs a size no larger than the image");
+        return NULL;
+    }
+    ShrinkPlan *plan = g_new0(ShrinkPlan, 1);
+    *plan = (ShrinkPlan) {pixels, stride, (size_t) W * bands, bands, width, height};
+    int failed = taps_new(&plan->across, W, width) || taps_new(&plan->down, H, height);
+    if (!failed) {
+        plan->middle = g_try_malloc((size_t) height * (plan->row + 1));  /* a spare byte after each row */
+        plan->result = g_try_malloc((size_t) height * width * bands);
+        plan->sums = g_try_new(guint32, 2 * plan->row);
+        failed = plan->middle == NULL || plan->result == NULL || plan->sums == NULL;
+    }
+    if (failed) {
+        vips_error("cvips_shrink_linear", "%s", "out of memory");
+        shrink_plan_free(plan);
+        return NULL;
+    }
+    return plan;
+}
+
+void shrink_plan_rows(ShrinkPlan *plan, int part, int from, int to) {
+    guint32 *sums = plan->sums + (part ? plan->row : 0);
+    shrink_rows(plan->pixels, plan->stride, plan->row, &plan->down, from, to, sums, plan->middle);
+    shrink_columns(plan->middle, plan->row, plan->bands, &plan->across, plan->width, from, to, plan->result);
+}
+
+const VipsPel *shrink_plan_result(const ShrinkPlan *plan) { return plan->result; }
+
+VipsPel *shrink_plan_take_result(ShrinkPlan *plan) {
+    VipsPel *result = plan->result;
+    plan->result = NULL;
+    return result;
+}
+
+typedef struct {
+    ShrinkPlan *plan;
+    int from, to;
+} ShrinkPart;
+
+/* The second thread: at a render's priority, whoever asked. */
+static gpointer shrink_helper(gpointer data) {
+    ShrinkPart *part = data;
+    cvips_lower_thread_priority();
+    shrink_plan_rows(part->plan, 1, part->from, part->to);
+    return NULL;
+}
+
 static void free_pixels(VipsImage *image, void *pixels) {
     (void) image;
     g_free(pixels);
@@ -136,34 +205,17 @@ static void free_pixels(VipsImage *image, void *pixels) {
 int cvips_shrink_pixels(const VipsPel *pixels, size_t stride, int W, int H, int bands, int width, int height,
                         VipsPel **out) {
     *out = NULL;
-    if (W < 1 || H < 1 || bands < 1 || width < 1 || height < 1 || width > W || height > H) {
-        vips_error("cvips_shrink_linear", "%s", "needs a size no larger than the image");
-        return -1;
-    }
-    size_t row = (size_t) W * bands;
-    Taps across = {0}, down = {0};
-    VipsPel *middle = NULL, *result = NULL;
-    guint32 *sums = NULL;
-    int failed = taps_new(&across, W, width) || taps_new(&down, H, height);
-    if (!failed) {
-        middle = g_try_malloc((size_t) height * row + 1);  /* the last pixel's vector reads a byte on */
-        result = g_try_malloc((size_t) height * width * bands);
-        sums = g_try_new(guint32, row);
-        failed = middle == NULL || result == NULL || sums == NULL;
-    }
-    if (failed) {
-        vips_error("cvips_shrink_linear", "%s", "out of memory");
-        g_free(result);
-    } else {
-        shrink_rows(pixels, stride, row, &down, height, sums, middle);
-        shrink_columns(middle, row, bands, &across, width, height, result);
-        *out = result;
-    }
-    taps_free(&across);
-    taps_free(&down);
-    g_free(middle);
-    g_free(sums);
-    return failed ? -1 : 0;
+    ShrinkPlan *plan = shrink_plan_new(pixels, stride, W, H, bands, width, height);
+    if (plan == NULL) return -1;
+    /* Large ones in two halves of the output rows, the lower on a second thread. */
+    int half = (size_t) W * H >= SHRINK_HELPED_PIXELS && height >= 2 ? height / 2 : height;
+    ShrinkPart lower = {plan, half, height};
+    GThread *helper = half < height ? g_thread_try_new("shrink", shrink_helper, &lower, NULL) : NULL;
+    shrink_plan_rows(plan, 0, 0, helper != NULL ? half : height);
+    if (helper != NULL) g_thread_join(helper);
+    *out = shrink_plan_take_result(plan);
+    shrink_plan_free(plan);
+    return 0;
 }
 
 int cvips_image_from_pixels(VipsPel *pixels, int width, int height, int bands, VipsInterpretation type, VipsImage **out) {
@@ -197,10 +249,4 @@ int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out) {
     g_object_unref(region);
     if (result == 0) result = cvips_image_from_pixels(pixels, width, height, in->Bands, in->Type, out);
     return result;
-}
-
-const unsigned char *cvips_memory_rgb(VipsImage *image) {
-    int memory = image->dtype == VIPS_IMAGE_SETBUF || image->dtype == VIPS_IMAGE_SETBUF_FOREIGN;
-    if (!memory || image->Bands != 3 || image->BandFmt != VIPS_FORMAT_UCHAR) return NULL;
-    return (const unsigned char *) image->data;
 }

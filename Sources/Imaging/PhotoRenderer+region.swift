@@ -33,7 +33,14 @@ extension PhotoRenderer {
             let within = PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T, width: rect.width, height: rect.height)
             // A shrink is computed from the decoded tiles where they lie, in memory (libvips' reduce
             // costs about three times as much for the same kernel); an enlargement takes Lanczos.
-            let image = rect.width >= rendition.width && rect.height >= rendition.height
+            // A plain colour JPEG (nearly every region asked) goes from the tiles to its bytes
+            // without a libvips pipeline, its upper rows encoded while the lower are shrunk.
+            let shrinks = rect.width >= rendition.width && rect.height >= rendition.height
+            if shrinks, rendition.format == .jpeg, rendition.tone == .color, !rendition.mirrored, rendition.degrees == 0 {
+                return try VipsImage.regionJPEG(paths, columns: columns.count, tileSize: T, rect: within, width: rendition.width,
+                                                height: rendition.height, quality: settings.jpegQuality, stop: stop)
+            }
+            let image = shrinks
                 ? try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within,
                                                  shrunkToWidth: rendition.width, height: rendition.height, stop: stop)
                 : try scaled(try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within, stop: stop),
@@ -116,13 +123,6 @@ extension PhotoRenderer {
     /// Every computation here is guarded by `stop`.
     static func finish(_ source: VipsImage, _ rendition: RegionRendition, settings: RenderSettings, inMemory large: Bool,
                        stop: RenderStop? = nil) throws -> [UInt8] {
-        // Pixels already computed in memory go to the JPEG encoder straight, as libvips would
-        // encode them, without a pipeline around it.
-        if rendition.format == .jpeg, rendition.tone == .color, !rendition.mirrored, rendition.degrees == 0,
-           let pixels = source.memoryRGB {
-            return try RGBCodec.jpeg(pixels, stride: source.width * 3, width: source.width, height: source.height,
-                                     quality: settings.jpegQuality)
-        }
         var image = source
         switch rendition.tone {
         case .color: break

@@ -15,7 +15,8 @@ public enum Vips {
     /// - Parameters:
     ///   - cacheMegabytes: memory libvips' operation cache may keep (decoded regions, headers).
     ///   - concurrency: worker threads per pipeline; 0 keeps libvips' default (one per core).
-    public static func initialize(cacheMegabytes: Int = 64, concurrency: Int = 0) throws {
+    ///   - regionTileMegabytes: decoded pyramid tiles kept for regions (0: none).
+    public static func initialize(cacheMegabytes: Int = 64, concurrency: Int = 0, regionTileMegabytes: Int = 32) throws {
         try state.withLock { started in
             if !started {
                 guard cvips_init("photoscroll") == 0 else { throw VipsImage.lastError(kind: .vips) }
@@ -24,6 +25,7 @@ public enum Vips {
             // The cache holds recent operations (headers, small results): at most this much
             // memory, 100 operations and 20 open files, whatever the traffic.
             cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
+            cvips_decoded_tiles_configure(max(0, regionTileMegabytes) << 20)
         }
     }
 
@@ -42,15 +44,23 @@ public enum Vips {
     /// Files libvips currently holds open.
     static var trackedFiles: Int { Int(vips_tracked_get_files()) }
 
+    /// Keeps up to `bytes` of decoded pyramid tiles for regions (0: none), the oldest going first.
+    static func keepRegionTiles(bytes: Int) { cvips_decoded_tiles_configure(max(0, bytes)) }
+
+    /// Bytes of decoded pyramid tiles kept for regions now.
+    static var keptRegionTileBytes: Int { Int(cvips_decoded_tiles_bytes()) }
+
     /// Drops every cached operation, so that only images still referenced stay alive.
     static func dropCache() { cvips_cache_flush() }
 
     /// Lets go of what a burst of renders leaves behind: libvips' operation cache (and with it
-    /// the decoded pixels it holds; it fills again as work comes), then the free pages of every
+    /// the decoded pixels it holds; it fills again as work comes), the decoded tiles kept for
+    /// regions, then the free pages of every
     /// C heap arena (`malloc_trim`: glibc keeps what threads freed in arenas of their own, so
     /// resident memory stays at its peak otherwise). Takes a few milliseconds on a large heap.
     public static func releaseMemory() {
         if isInitialized { cvips_cache_flush() }
+        cvips_decoded_tiles_flush()
         cvips_trim_heap()
     }
 
@@ -64,6 +74,16 @@ public enum Vips {
     /// before the threads are made.
     public static func limitHeapArenas(to count: Int) {
         cvips_limit_heap_arenas(Int32(max(1, count)))
+    }
+
+    /// Keeps blocks up to 32 MiB in the heap's arenas, and up to 64 MiB free at an arena's top,
+    /// from the start: what glibc's own thresholds rise to once such blocks have been freed,
+    /// except that a block of exactly the last size freed still went to the kernel and came back
+    /// as fresh pages. A render's buffers (a region's decoded tiles, its shrink, its JPEG) are
+    /// then the same memory from one render to the next, not a few thousand page faults each.
+    /// `releaseMemory` gives the free pages back after a burst. Call once at start.
+    public static func keepLargeBlocksInTheHeap() {
+        cvips_keep_large_blocks(32 << 20, 64 << 20)
     }
 }
 
@@ -184,6 +204,22 @@ final class VipsImage {
                                                Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
                                                Int32(width), Int32(height), stop?.pointer, &$0)
             }
+        }
+    }
+
+    /// The same rectangle shrunk to `width` × `height` and encoded as a metadata-free JPEG at
+    /// `quality`, as libvips' jpegsave encodes: decoded, shrunk and encoded on two threads.
+    static func regionJPEG(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, width: Int, height: Int,
+                           quality: Int, stop: RenderStop? = nil) throws -> [UInt8] {
+        try withCStrings(paths) { pointers in
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var length: UInt = 0
+            guard cvips_region_jpeg(pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
+                                    Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
+                                    Int32(width), Int32(height), Int32(quality), stop?.pointer, &buffer, &length) == 0,
+                  let buffer else { throw lastError(kind: .corrupt) }
+            defer { cjpeg_free(buffer) }
+            return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
         }
     }
 
@@ -351,10 +387,6 @@ final class VipsImage {
     func shrunkLinearly(toWidth width: Int, height: Int) throws -> VipsImage {
         try derive { cvips_shrink_linear(pointer, Int32(width), Int32(height), &$0) }
     }
-
-    /// The pixels of an 8-bit RGB image held in memory, rows `width` × 3 bytes apart; nil for any
-    /// other image (nothing is computed to make one).
-    var memoryRGB: UnsafePointer<UInt8>? { cvips_memory_rgb(pointer) }
 
     /// Crops to width × height around what draws the eye (skin tones, saturated colour, edges):
     /// AttentionCrop's measure, on the averages of a grid of at most 32 × 32 cells read in place

@@ -9,7 +9,8 @@ enum OfflineLibrary {
     /// before building it).
     static func open(_ configuration: Configuration, databases: ApplicationDatabases? = nil, examines: Bool = true,
                      logger: Logger) throws -> PhotoLibrary {
-        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
+        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency,
+                            regionTileMegabytes: configuration.regionTileMegabytes)
         var settings = LibraryConfiguration(configuration)
         settings.rescanSeconds = 0
         settings.ingestDelaySeconds = 0

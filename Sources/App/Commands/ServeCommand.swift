@@ -29,6 +29,7 @@ public struct ServeCommand: Command, Equatable {
         // Threads that allocate in bursts (renders) leave freed memory in arenas of their own;
         // fewer arenas keep less of it (`RenderMemory` gives the rest back after a burst).
         Vips.limitHeapArenas(to: 2 * System.coreCount)
+        Vips.keepLargeBlocksInTheHeap()
         return try Self.logging(logger) { try Application(configuration: configuration, logger: logger).run() }
     }
 }

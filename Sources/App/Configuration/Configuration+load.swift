@@ -159,6 +159,7 @@ extension Configuration {
         try check(missingGraceSeconds >= 0, "missingGraceSeconds must not be negative.")
         try check(vipsCacheMegabytes >= 0, "vipsCacheMegabytes must not be negative.")
         try check(vipsConcurrency >= 0, "vipsConcurrency must not be negative.")
+        try check(regionTileMegabytes >= 0, "regionTileMegabytes must not be negative.")
         try check(commentsPerMinute >= 0, "commentsPerMinute must not be negative (0 turns the limit off).")
         try check(eventLoops >= 0 && eventLoops <= 256, "eventLoops must be between 0 (one per core) and 256.")
         try check(workerThreads >= 0 && workerThreads <= 1024, "workerThreads must be between 0 (automatic) and 1024.")

@@ -51,6 +51,8 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var vipsCacheMegabytes = 64
     @Setting("libvips threads per operation (0: libvips decides)")
     public var vipsConcurrency = 0
+    @Setting("decoded pyramid tiles kept for IIIF regions while renditions keep coming (let go a second after the last)")
+    public var regionTileMegabytes = 32
     @Setting("comments one client may post a minute (0: no limit)")
     public var commentsPerMinute = 10
     @Setting("bearer token for deleting comments (empty: deletion off)")

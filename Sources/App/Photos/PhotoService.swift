@@ -34,7 +34,8 @@ public final class PhotoService: Sendable {
     /// The library's catalog lives in `database` (SQLite in the data folder, or PostgreSQL shared
     /// by every replica); nil opens `<data>/catalog.sqlite`. Tiles and thumbnails are libvips'.
     public convenience init(configuration: Configuration, database: SQLDatabase? = nil, logger: Logger, metrics: MetricsRegistry) throws {
-        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency)
+        try Vips.initialize(cacheMegabytes: configuration.vipsCacheMegabytes, concurrency: configuration.vipsConcurrency,
+                            regionTileMegabytes: configuration.regionTileMegabytes)
         try self.init(configuration: configuration, database: database,
                       renderer: VipsPhotoRendering(settings: LibraryConfiguration(configuration).settings),
                       logger: logger, metrics: metrics)

@@ -25,6 +25,10 @@ void cvips_trim_heap(void);
 /// Caps glibc's heap arenas (M_ARENA_MAX); call before the threads that allocate are made.
 void cvips_limit_heap_arenas(int count);
 
+/// Blocks under `mmap_threshold` come from the heap's arenas, and an arena keeps up to
+/// `trim_threshold` free at its top (glibc's M_MMAP_THRESHOLD and M_TRIM_THRESHOLD).
+void cvips_keep_large_blocks(size_t mmap_threshold, size_t trim_threshold);
+
 /// Opens the file open at `fd`, which libvips duplicates (header only until pixels are asked for).
 /// access: VIPS_ACCESS_RANDOM or VIPS_ACCESS_SEQUENTIAL. fail: fail on truncated or damaged data.
 /// shrink: shrink-on-load factor (1, 2, 4, 8) used by loaders that can (JPEG, WebP); others ignore it.
@@ -108,10 +112,6 @@ int cvips_shrink_pixels(const VipsPel *pixels, size_t stride, int W, int H, int 
 /// when it closes; on failure they are freed at once.
 int cvips_image_from_pixels(VipsPel *pixels, int width, int height, int bands, VipsInterpretation type, VipsImage **out);
 
-/// The pixels of an 8-bit, three-band image that is held in memory (rows of width × 3 bytes, one
-/// after another): NULL for any other image, which nothing is computed for.
-const unsigned char *cvips_memory_rgb(VipsImage *image);
-
 /// Pads the image to width × height by copying edge pixels (fixes a 1-pixel rounding shortfall).
 int cvips_embed_copy(VipsImage *in, int width, int height, VipsImage **out);
 
@@ -161,6 +161,22 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
 /// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
 /// cvips_shrink_linear does, straight from the decoded tiles, which are not kept: *out holds its
 /// pixels in memory.
+/// The same rectangle shrunk to out_width × out_height and encoded as cjpeg_encode does, on two
+/// threads when it covers four tiles or more; *buffer is freed with cjpeg_free.
+int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
+                      int left, int top, int width, int height, int out_width, int out_height, int quality,
+                      CVipsStop *stop, unsigned char **buffer, unsigned long *length);
+
+/// Decoded pyramid tiles kept for regions, up to `bytes` (0: none kept; the oldest go first): the
+/// tile decoder takes a kept tile instead of decoding it again, while its file is unchanged.
+void cvips_decoded_tiles_configure(size_t bytes);
+
+/// Lets go of every kept tile.
+void cvips_decoded_tiles_flush(void);
+
+/// Bytes of tiles kept now.
+size_t cvips_decoded_tiles_bytes(void);
+
 int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
                                    int left, int top, int width, int height, int out_width, int out_height,
                                    CVipsStop *stop, VipsImage **out);
@@ -209,6 +225,15 @@ int cjpeg_encode(const unsigned char *pixels, size_t stride, int width, int heig
                  unsigned char **buffer, unsigned long *length);
 
 void cjpeg_free(unsigned char *buffer);
+
+/// The same encoding with the rows given as they come: cjpeg_writer_new, then every row in order
+/// through cjpeg_writer_rows, then cjpeg_writer_finish (which frees the writer; *buffer is freed
+/// with cjpeg_free). cjpeg_writer_free abandons one.
+typedef struct cjpeg_writer cjpeg_writer;
+cjpeg_writer *cjpeg_writer_new(int width, int height, int quality);
+int cjpeg_writer_rows(cjpeg_writer *writer, const unsigned char *pixels, size_t stride, int rows);
+int cjpeg_writer_finish(cjpeg_writer *writer, unsigned char **buffer, unsigned long *length);
+void cjpeg_writer_free(cjpeg_writer *writer);
 
 /// Halves width × height RGB pixels into ceil(width/2) × ceil(height/2), each the rounded mean of
 /// its 2×2 block (an odd last row or column is paired with itself).
