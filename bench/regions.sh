@@ -10,7 +10,8 @@
 # by round with its min / median / max.
 #
 # Usage: BASE=path/to/reference/photoscroll bench/regions.sh
-#        (env: ROUNDS=5 REGIONS=150 WARMUP=10 WIDTH=10000 HEIGHT=7500 BIN=…)
+#        (env: ROUNDS=5 REGIONS=150 WARMUP=10 WIDTH=10000 HEIGHT=7500 BIN=…; BASE_CONFIG=the
+#         reference's own config.json, when this one has keys the reference does not know)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
@@ -21,6 +22,7 @@ WIDTH="${WIDTH:-10000}"
 HEIGHT="${HEIGHT:-7500}"
 BIN="${BIN:-.build/release/photoscroll}"
 BASE="${BASE:-}"
+BASE_CONFIG="${BASE_CONFIG:-config.json}"
 if [ -z "$BASE" ]; then
     # `make bench` runs every benchmark; this one has nothing to compare without a second build.
     echo "bench/regions.sh compares two builds: set BASE=path to the reference build's photoscroll (not run)" >&2
@@ -38,7 +40,8 @@ bench/lib/make-photo.sh "$WORK/photos/photo1.jpg" "$WIDTH" "$HEIGHT"
 for name in this reference; do
     binary="$BIN"; [ "$name" = reference ] && binary="$BASE"
     mkdir -p "$WORK/data-$name"
-    "$binary" ingest --photos "$WORK/photos" --data "$WORK/data-$name" --log-level warning >&2
+    config=config.json; [ "$name" = reference ] && config="$BASE_CONFIG"
+    "$binary" ingest --config "$config" --photos "$WORK/photos" --data "$WORK/data-$name" --log-level warning >&2
 done
 
 # The regions, as bench/iiif.sh draws them: at least 1024 pixels one way, anywhere in the photo.
@@ -69,9 +72,10 @@ PY
 
 # measure NAME BINARY: CPU milliseconds per region of a server started for this round.
 measure() {
-    local port pid before after
+    local port pid before after config=config.json
+    [ "$1" = reference ] && config="$BASE_CONFIG"
     port="$(free_port)"
-    "$2" serve --host 127.0.0.1 --port "$port" --photos "$WORK/photos" --data "$WORK/data-$1" > "$WORK/$1.log" 2>&1 &
+    "$2" serve --config "$config" --host 127.0.0.1 --port "$port" --photos "$WORK/photos" --data "$WORK/data-$1" > "$WORK/$1.log" 2>&1 &
     pid=$!
     OURS_PIDS="$OURS_PIDS $pid"
     wait_for "$port"
