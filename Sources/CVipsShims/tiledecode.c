@@ -312,7 +312,6 @@ int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, i
     return result;
 }
 
-
 /* The second thread of a region taken to its JPEG: it decodes the later tiles, waits until every
  * tile is in, then shrinks the lower output rows while the first thread shrinks the upper ones
  * and starts encoding them. */
