@@ -59,85 +59,13 @@ static int tile_overlap(const TileCanvas *canvas, const char *path, int origin_x
     return 0;
 }
 
-/* A whole tile decoded into pixels of its own (*pixels, g_malloc'd), for the kept set. */
-static int decode_whole_tile(const char *path, int *width, int *height, VipsPel **pixels) {
-    *pixels = NULL;
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) {
-        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
-        return -1;
-    }
-    struct jpeg_decompress_struct decoder;
-    TileError error;
-    decoder.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = tile_error_exit;
-    error.row = NULL;  /* the pixels: freed if libjpeg jumps out */
-    if (setjmp(error.escape)) {
-        vips_error("cvips_decode_jpeg_tiles", "%s: %s", path, error.message);
-        jpeg_destroy_decompress(&decoder);
-        fclose(file);
-        g_free(error.row);
-        return -1;
-    }
-    jpeg_create_decompress(&decoder);
-    jpeg_stdio_src(&decoder, file);
-    jpeg_read_header(&decoder, TRUE);
-    decoder.out_color_space = JCS_RGB;
-    jpeg_start_decompress(&decoder);
-    size_t row = (size_t) decoder.output_width * 3;
-    error.row = g_malloc(row * decoder.output_height);
-    int result = 0;
-    while (decoder.output_scanline < decoder.output_height) {
-        JSAMPROW target = error.row + row * decoder.output_scanline;
-        if (jpeg_read_scanlines(&decoder, &target, 1) != 1) {
-            vips_error("cvips_decode_jpeg_tiles", "%s ended before its last row", path);
-            result = -1;
-            break;
-        }
-    }
-    *width = (int) decoder.output_width;
-    *height = (int) decoder.output_height;
-    jpeg_abort_decompress(&decoder);
-    jpeg_destroy_decompress(&decoder);
-    fclose(file);
-    if (result) g_free(error.row); else *pixels = error.row;
-    return result;
-}
+/* What a decode does once the header is read and the decode started; the decoder's error row
+ * is its to use (a spare row, or the pixels it keeps: then it takes them and leaves NULL). */
+typedef int (*DecodeBody)(struct jpeg_decompress_struct *decoder, TileError *error, const char *path, void *context);
 
-/* The part of one tile the canvas wants, copied from the kept set, the tile decoded whole and
- * kept first when it is not there (or its file has changed). */
-static int copy_kept_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
-    struct stat file;
-    if (stat(path, &file)) {
-        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
-        return -1;
-    }
-    DecodedTile *tile = decoded_tile_find(path, &file);
-    if (tile == NULL) {
-        int width, height;
-        VipsPel *pixels;
-        if (decode_whole_tile(path, &width, &height, &pixels)) return -1;
-        tile = decoded_tile_new(path, &file, width, height, pixels);
-        decoded_tile_keep(tile);
-    }
-    int width, height;
-    const VipsPel *pixels = decoded_tile_pixels(tile, &width, &height);
-    VipsRect overlap;
-    int result = tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap);
-    const VipsRect *want = &canvas->want;
-    for (int y = overlap.top; result == 0 && y < VIPS_RECT_BOTTOM(&overlap); y++) {
-        memcpy(canvas->pixels + ((size_t) (y - want->top) * canvas->stride + SLACK + overlap.left - want->left) * 3,
-               pixels + ((size_t) (y - origin_y) * width + overlap.left - origin_x) * 3, (size_t) overlap.width * 3);
-    }
-    decoded_tile_unref(tile);
-    return result;
-}
-
-/* Decodes the part of one tile that `want` covers into the canvas; the tile's top left corner is
- * at (origin_x, origin_y). Only the columns and rows wanted are computed (libjpeg-turbo's crop and
- * skip, to the nearest whole block); rows below the last wanted are not read at all. */
-static int decode_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, CVipsStop *stop) {
-    if (decoded_tiles_enabled()) return copy_kept_tile(path, origin_x, origin_y, canvas);
+/* Opens `path` as an RGB JPEG and runs `body` on it: a libjpeg error anywhere in it fails the
+ * decode with the file's name, and everything is let go either way. */
+static int decode_file(const char *path, DecodeBody body, void *context) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
@@ -160,48 +88,123 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
     jpeg_read_header(&decoder, TRUE);
     decoder.out_color_space = JCS_RGB;
     jpeg_start_decompress(&decoder);
+    int result = body(&decoder, &error, path, context);
+    jpeg_abort_decompress(&decoder);
+    jpeg_destroy_decompress(&decoder);
+    fclose(file);
+    g_free(error.row);
+    return result;
+}
+
+/* A whole tile's pixels, for the kept set. */
+typedef struct {
+    int width, height;
+    VipsPel *pixels;
+} WholeTile;
+
+static int decode_whole(struct jpeg_decompress_struct *decoder, TileError *error, const char *path, void *context) {
+    WholeTile *whole = context;
+    size_t row = (size_t) decoder->output_width * 3;
+    error->row = g_malloc(row * decoder->output_height);
+    while (decoder->output_scanline < decoder->output_height) {
+        JSAMPROW target = error->row + row * decoder->output_scanline;
+        if (jpeg_read_scanlines(decoder, &target, 1) != 1) {
+            vips_error("cvips_decode_jpeg_tiles", "%s ended before its last row", path);
+            return -1;
+        }
+    }
+    *whole = (WholeTile) {(int) decoder->output_width, (int) decoder->output_height, error->row};
+    error->row = NULL;
+    return 0;
+}
+
+/* The part of one tile the canvas wants, copied from the kept set, the tile decoded whole and
+ * kept first when it is not there (or its file has changed). */
+static int copy_kept_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
+    struct stat file;
+    if (stat(path, &file)) {
+        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
+        return -1;
+    }
+    DecodedTile *tile = decoded_tile_find(path, &file);
+    if (tile == NULL) {
+        WholeTile whole;
+        if (decode_file(path, decode_whole, &whole)) return -1;
+        tile = decoded_tile_new(path, &file, whole.width, whole.height, whole.pixels);
+        decoded_tile_keep(tile);
+    }
+    int width, height;
+    const VipsPel *pixels = decoded_tile_pixels(tile, &width, &height);
+    VipsRect overlap;
+    int result = tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap);
+    const VipsRect *want = &canvas->want;
+    for (int y = overlap.top; result == 0 && y < VIPS_RECT_BOTTOM(&overlap); y++) {
+        memcpy(canvas->pixels + ((size_t) (y - want->top) * canvas->stride + SLACK + overlap.left - want->left) * 3,
+               pixels + ((size_t) (y - origin_y) * width + overlap.left - origin_x) * 3, (size_t) overlap.width * 3);
+    }
+    decoded_tile_unref(tile);
+    return result;
+}
+
+/* Where a tile goes on the canvas, and what may stop it. */
+typedef struct {
+    int origin_x, origin_y;
+    const TileCanvas *canvas;
+    CVipsStop *stop;
+} TilePlace;
+
+static int decode_wanted(struct jpeg_decompress_struct *decoder, TileError *error, const char *path, void *context) {
+    const TilePlace *place = context;
+    const TileCanvas *canvas = place->canvas;
+    int origin_x = place->origin_x, origin_y = place->origin_y;
     const VipsRect *want = &canvas->want;
     VipsRect overlap;
-    int result = tile_overlap(canvas, path, origin_x, origin_y, (int) decoder.output_width, (int) decoder.output_height, &overlap);
+    int result = tile_overlap(canvas, path, origin_x, origin_y, (int) decoder->output_width, (int) decoder->output_height, &overlap);
     if (result == 0 && !vips_rect_isempty(&overlap)) {
         /* The columns wanted, widened by libjpeg to whole blocks: `first` is where its rows start. */
         JDIMENSION first = (JDIMENSION) (overlap.left - origin_x), columns = (JDIMENSION) overlap.width;
-        if (columns < decoder.output_width) jpeg_crop_scanline(&decoder, &first, &columns);
+        if (columns < decoder->output_width) jpeg_crop_scanline(decoder, &first, &columns);
         /* Where the decoded row's first pixel goes in a canvas row; straight there when the
          * widened row fits the row with its slack (a tile of larger blocks goes through a row
          * of its own and is copied). */
         int lead = overlap.left - origin_x - (int) first;
         int at = SLACK + (overlap.left - want->left) - lead;
         int straight = at >= 0 && at + (int) columns <= canvas->stride;
-        error.row = g_malloc((size_t) decoder.output_width * 3);
+        error->row = g_malloc((size_t) decoder->output_width * 3);
         int skip = overlap.top - origin_y;
-        if (skip > 0) jpeg_skip_scanlines(&decoder, (JDIMENSION) skip);
-        while (decoder.output_scanline < decoder.output_height) {
-            int y = origin_y + (int) decoder.output_scanline;
+        if (skip > 0) jpeg_skip_scanlines(decoder, (JDIMENSION) skip);
+        while (decoder->output_scanline < decoder->output_height) {
+            int y = origin_y + (int) decoder->output_scanline;
             /* A damaged tile may have skipped fewer rows than asked: those go to the spare row. */
             VipsPel *line = y >= overlap.top ? canvas->pixels + (size_t) (y - want->top) * canvas->stride * 3 : NULL;
-            JSAMPROW target = line != NULL && straight ? line + (size_t) at * 3 : error.row;
-            if (jpeg_read_scanlines(&decoder, &target, 1) != 1) {
+            JSAMPROW target = line != NULL && straight ? line + (size_t) at * 3 : error->row;
+            if (jpeg_read_scanlines(decoder, &target, 1) != 1) {
                 vips_error("cvips_decode_jpeg_tiles", "%s ended before its last row", path);
                 result = -1;
                 break;
             }
             if (line != NULL && !straight) {
-                memcpy(line + (size_t) (SLACK + overlap.left - want->left) * 3, error.row + (size_t) lead * 3,
+                memcpy(line + (size_t) (SLACK + overlap.left - want->left) * 3, error->row + (size_t) lead * 3,
                        (size_t) overlap.width * 3);
             }
             if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
-            if ((y & 63) == 63 && render_stopped(stop)) {
+            if ((y & 63) == 63 && render_stopped(place->stop)) {
                 result = -1;
                 break;
             }
         }
     }
-    jpeg_abort_decompress(&decoder);
-    jpeg_destroy_decompress(&decoder);
-    fclose(file);
-    g_free(error.row);
     return result;
+}
+
+/* Decodes the part of one tile that `want` covers into the canvas; the tile's top left corner is
+ * at (origin_x, origin_y). Only the columns and rows wanted are computed (libjpeg-turbo's crop and
+ * skip, to the nearest whole block); rows below the last wanted are not read at all. With tiles
+ * kept, the tile is decoded whole instead (once) and the part wanted copied. */
+static int decode_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, CVipsStop *stop) {
+    if (decoded_tiles_enabled()) return copy_kept_tile(path, origin_x, origin_y, canvas);
+    TilePlace place = {origin_x, origin_y, canvas, stop};
+    return decode_file(path, decode_wanted, &place);
 }
 
 /* Tiles from `from` up to `to` of a grid, decoded onto the canvas; `result` -1 on failure. */
