@@ -209,6 +209,9 @@ function keepable(response) {
 /** @type {Map<string, Promise<void>>} the trim of each cache that is waiting to run */
 const trims = new Map();
 
+/** @type {Map<string, Promise<unknown>>} the last put into each cache, which the next one waits for */
+const puts = new Map();
+
 /**
  * Keeps an answer, then brings the cache back within `limit`, oldest stored first out.
  * @param {string} name
@@ -220,9 +223,18 @@ const trims = new Map();
 async function keep(name, request, response, limit, since) {
   // Forgotten meanwhile: not brought back.
   if (since !== forgotten) return;
-  const cache = await caches.open(name);
-  try {
+  // Stored one after another in the order the answers came (a large answer's put takes longer
+  // than a small one's), so that the oldest stored is the oldest seen.
+  const stored = (puts.get(name) ?? Promise.resolve()).then(async () => {
+    const cache = await caches.open(name);
     await cache.put(request, response);
+    return cache;
+  });
+  puts.set(name, stored.catch(() => undefined));
+  /** @type {Cache} */
+  let cache;
+  try {
+    cache = await stored;
   } catch {
     return; // over the browser's quota: simply not kept
   }
