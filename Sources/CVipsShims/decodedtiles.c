@@ -51,15 +51,17 @@ static void link_newest(DecodedTile *tile) {
     newest = tile;
 }
 
+/* With the lock held: takes a tile out of the set, which lets go of its reference. */
+static void drop(DecodedTile *tile) {
+    unlink_tile(tile);
+    g_hash_table_remove(table, tile->path);
+    used -= tile->bytes;
+    decoded_tile_unref(tile);
+}
+
 /* With the lock held: drops entries, oldest first, until the set is within `limit` bytes. */
 static void evict_to(size_t limit) {
-    while (oldest != NULL && used > limit) {
-        DecodedTile *tile = oldest;
-        unlink_tile(tile);
-        g_hash_table_remove(table, tile->path);
-        used -= tile->bytes;
-        decoded_tile_unref(tile);
-    }
+    while (oldest != NULL && used > limit) drop(oldest);
 }
 
 void cvips_decoded_tiles_configure(size_t bytes) {
@@ -98,10 +100,7 @@ DecodedTile *decoded_tile_find(const char *path, const struct stat *file) {
     DecodedTile *tile = table ? g_hash_table_lookup(table, path) : NULL;
     if (tile != NULL && !same_file(tile, file)) {
         /* Written anew since: the old pixels go. */
-        unlink_tile(tile);
-        g_hash_table_remove(table, tile->path);
-        used -= tile->bytes;
-        decoded_tile_unref(tile);
+        drop(tile);
         tile = NULL;
     }
     if (tile != NULL) {

@@ -55,9 +55,9 @@ public enum Vips {
 
     /// Lets go of what a burst of renders leaves behind: libvips' operation cache (and with it
     /// the decoded pixels it holds; it fills again as work comes), the decoded tiles kept for
-    /// regions, then the free pages of every
-    /// C heap arena (`malloc_trim`: glibc keeps what threads freed in arenas of their own, so
-    /// resident memory stays at its peak otherwise). Takes a few milliseconds on a large heap.
+    /// regions, then the free pages of every C heap arena (`malloc_trim`: glibc keeps what
+    /// threads freed in arenas of their own, so resident memory stays at its peak otherwise).
+    /// Takes a few milliseconds on a large heap.
     public static func releaseMemory() {
         if isInitialized { cvips_cache_flush() }
         cvips_decoded_tiles_flush()
@@ -231,7 +231,7 @@ final class VipsImage {
         return try pointers.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// The image a C call makes, or its error as `kind`.
+    /// The image a C call makes, or its error as `kind` (every derived image comes this way).
     private static func made(failing kind: ErrorKind, _ call: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         guard call(&out) == 0, let out else { throw lastError(kind: kind) }
@@ -512,9 +512,7 @@ final class VipsImage {
     /// Runs one libvips operation that makes a new image from this one.
     private func derive(failing kind: ErrorKind = .vips,
                         _ operation: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws -> VipsImage {
-        var out: UnsafeMutablePointer<CVips.VipsImage>?
-        guard operation(&out) == 0, let out else { throw VipsImage.lastError(kind: kind) }
-        return VipsImage(owning: out)
+        try Self.made(failing: kind, operation)
     }
 
     enum ErrorKind { case corrupt, vips }
