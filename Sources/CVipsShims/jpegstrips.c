@@ -13,6 +13,7 @@
 #include <jerror.h>
 #include <vips/vips.h>
 #include "CVipsShims.h"
+#include "internal.h"
 
 typedef struct {
     struct jpeg_error_mgr manager;
@@ -154,6 +155,10 @@ void cjpeg_writer_free(cjpeg_writer *writer) {
 }
 
 cjpeg_writer *cjpeg_writer_new(int width, int height, int quality) {
+    return cjpeg_part_writer_new(width, height, quality, 0);
+}
+
+cjpeg_writer *cjpeg_part_writer_new(int width, int height, int quality, int split) {
     cjpeg_writer *writer = calloc(1, sizeof *writer);
     if (writer == NULL) {
         vips_error("jpeg", "%s", "out of memory");
@@ -174,12 +179,15 @@ cjpeg_writer *cjpeg_writer_new(int width, int height, int quality) {
     writer->encoder.in_color_space = JCS_RGB;
     jpeg_set_defaults(&writer->encoder);
     jpeg_set_quality(&writer->encoder, quality, TRUE);
-    if (quality >= 90) {
+    if (quality >= FULL_CHROMA_QUALITY) {
         for (int i = 0; i < writer->encoder.num_components; i++) {
             writer->encoder.comp_info[i].h_samp_factor = 1;
             writer->encoder.comp_info[i].v_samp_factor = 1;
         }
     }
+    /* A part of a cut image restarts its entropy coding every `split` rows (once in the upper
+     * part), so that the parts join at restart markers. */
+    writer->encoder.restart_in_rows = split / block_rows(quality);
     jpeg_start_compress(&writer->encoder, TRUE);
     return writer;
 }

@@ -316,8 +316,10 @@ int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, i
 }
 
 /* The second thread of a region taken to its JPEG: it decodes the later tiles, waits until every
- * tile is in, then shrinks the lower output rows while the first thread shrinks the upper ones
- * and starts encoding them. */
+ * tile is in, then shrinks the lower output rows while the first thread shrinks the upper ones.
+ * When the image may be cut in two (cjpeg_split_rows), each thread then encodes its own rows, and
+ * the two parts are joined; else the first thread encodes them all, starting while this one
+ * shrinks. */
 typedef struct {
     TileRun run;
     GMutex lock;
@@ -326,6 +328,9 @@ typedef struct {
     int go;       /* 0: wait; 1: shrink rows from..to of the plan; -1: end */
     ShrinkPlan *plan;
     int from, to;
+    int width, quality, cut;  /* cut: encode rows from..to as the lower part of an image cut there */
+    unsigned char *jpeg;      /* the lower part, when cut */
+    unsigned long length;
 } RegionHelper;
 
 static gpointer region_helper(gpointer data) {
@@ -338,7 +343,20 @@ static gpointer region_helper(gpointer data) {
     while (helper->go == 0) g_cond_wait(&helper->changed, &helper->lock);
     int go = helper->go;
     g_mutex_unlock(&helper->lock);
-    if (go == 1) shrink_plan_rows(helper->plan, 1, helper->from, helper->to);
+    if (go != 1) return NULL;
+    shrink_plan_rows(helper->plan, 1, helper->from, helper->to);
+    if (helper->cut) {
+        int rows = helper->to - helper->from;
+        size_t stride = (size_t) helper->width * 3;
+        cjpeg_writer *writer = cjpeg_part_writer_new(helper->width, rows, helper->quality, helper->from);
+        if (writer == NULL) return NULL;
+        if (cjpeg_writer_rows(writer, shrink_plan_result(helper->plan) + (size_t) helper->from * stride, stride, rows)) {
+            cjpeg_writer_free(writer);
+            return NULL;
+        }
+        /* The writer is freed either way; the part is left NULL on failure. */
+        cjpeg_writer_finish(writer, &helper->jpeg, &helper->length);
+    }
     return NULL;
 }
 
@@ -351,7 +369,8 @@ int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
     if (canvas_new(count, columns, tile_size, left, top, width, height, &canvas)) return -1;
     int half = count >= HELPED_TILES ? count / 2 : count;
     TileRun mine = {paths, 0, half, columns, tile_size, &canvas, stop, 0};
-    RegionHelper second = {.run = {paths, half, count, columns, tile_size, &canvas, stop, 0}};
+    RegionHelper second = {.run = {paths, half, count, columns, tile_size, &canvas, stop, 0},
+                           .width = out_width, .quality = quality};
     g_mutex_init(&second.lock);
     g_cond_init(&second.changed);
     GThread *helper = half < count ? g_thread_try_new("region", region_helper, &second, NULL) : NULL;
@@ -368,35 +387,50 @@ int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
         plan = shrink_plan_new(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height);
         failed = plan == NULL;
     }
-    /* The second thread shrinks the lower rows (five eighths) while this one shrinks the upper
-     * ones and encodes them, so that both finish about together. */
-    int split = out_height;
+    /* Cut in two, each thread shrinks and encodes about half the rows. Else the second thread
+     * shrinks the lower rows (five eighths) while this one shrinks the upper ones and encodes
+     * them, so that both finish about together. */
+    int split = out_height, cut = 0;
     if (helper != NULL) {
-        if (!failed && out_height >= 8) split = out_height * 3 / 8;
+        if (!failed) cut = cjpeg_split_rows(out_width, out_height, quality);
+        if (cut) split = cut;
+        else if (!failed && out_height >= 8) split = out_height * 3 / 8;
         g_mutex_lock(&second.lock);
         second.plan = plan;
         second.from = split;
         second.to = out_height;
+        second.cut = cut;
         second.go = split < out_height ? 1 : -1;
         g_cond_broadcast(&second.changed);
         g_mutex_unlock(&second.lock);
     }
     cjpeg_writer *writer = NULL;
+    unsigned char *upper = NULL;
+    unsigned long upper_length = 0;
     if (!failed) {
         shrink_plan_rows(plan, 0, 0, split);
-        writer = cjpeg_writer_new(out_width, out_height, quality);
+        writer = cut ? cjpeg_part_writer_new(out_width, split, quality, split) : cjpeg_writer_new(out_width, out_height, quality);
         failed = writer == NULL || cjpeg_writer_rows(writer, shrink_plan_result(plan), (size_t) out_width * 3, split);
     }
+    if (!failed && cut) {
+        failed = cjpeg_writer_finish(writer, &upper, &upper_length);
+        writer = NULL;
+    }
     if (helper != NULL) g_thread_join(helper);
-    if (!failed && split < out_height) {
+    if (!failed && cut) {
+        failed = second.jpeg == NULL
+            || cjpeg_join(upper, upper_length, second.jpeg, second.length, out_height, buffer, length);
+    } else if (!failed && split < out_height) {
         failed = cjpeg_writer_rows(writer, shrink_plan_result(plan) + (size_t) split * out_width * 3, (size_t) out_width * 3,
                                    out_height - split);
     }
-    if (!failed) {
+    if (!failed && !cut) {
         failed = cjpeg_writer_finish(writer, buffer, length);
         writer = NULL;
     }
     cjpeg_writer_free(writer);
+    cjpeg_free(upper);
+    cjpeg_free(second.jpeg);
     shrink_plan_free(plan);
     g_free(canvas.pixels);
     g_mutex_clear(&second.lock);

@@ -87,4 +87,38 @@ final class LinearShrinkTests: XCTestCase {
         let libvips = try fixtures.decode(try pixels.jpeg(quality: 85))
         XCTAssertEqual(try answer.meanAbsoluteDifference(to: libvips), 0)
     }
+
+    /// A region's JPEG is encoded in two parts at once, one per thread, joined at a restart
+    /// marker: at every size it decodes to exactly the pixels of the same shrink encoded in one go,
+    /// at both chroma layouts (halved below quality 90, whole from 90). Images too short to cut in
+    /// two block rows are encoded in one go and carry no restart interval.
+    func testARegionCutInTwoDecodesAsTheSameShrinkEncodedInOneGo() throws {
+        let source = try fixtures.gradient("photo.jpg", width: 1000, height: 700)
+        let rect = PixelRect(x: 130, y: 90, width: 800, height: 560)
+        for quality in [85, 95] {
+            let settings = RenderSettings(jpegQuality: quality)
+            let directory = fixtures.path("pyramid-\(quality)")
+            let pyramid = try PhotoRenderer.buildPyramid(source: source, into: directory, settings: settings)
+            var paths: [String] = []
+            for y in 0..<3 {
+                for x in 0..<4 { paths.append(PhotoRenderer.tilePath(in: directory, TileCoordinate(z: pyramid.maxZoom, x: x, y: y))) }
+            }
+            let block = quality >= 90 ? 8 : 16
+            // Every width over half the rectangle's, so that each region comes from the top level, as `paths` do.
+            for (width, height) in [(560, 15), (560, 16), (401, 31), (560, 32), (561, 33), (799, 47), (560, 392), (800, 560)] {
+                let bytes = try XCTUnwrap(PhotoRenderer.renderRegion(pyramid: pyramid, directory: directory,
+                                                                    RegionRendition(region: rect, width: width, height: height),
+                                                                    settings: settings))
+                let restarts = zip(bytes, bytes.dropFirst()).contains { $0 == 0xFF && $1 == 0xDD }
+                XCTAssertEqual(restarts, height / block >= 2, "\(width)×\(height) at \(quality)")
+                let pixels = try VipsImage.decodedJPEGTiles(paths, columns: 4, tileSize: 256, rect: rect)
+                    .shrunkLinearly(toWidth: width, height: height)
+                let answer = try fixtures.decode(bytes)
+                XCTAssertEqual(answer.width, width)
+                XCTAssertEqual(answer.height, height)
+                XCTAssertEqual(try answer.meanAbsoluteDifference(to: try fixtures.decode(try pixels.jpeg(quality: quality))), 0,
+                               "\(width)×\(height) at \(quality)")
+            }
+        }
+    }
 }

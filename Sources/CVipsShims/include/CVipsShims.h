@@ -159,10 +159,9 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
                             int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
 
 /// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
-/// cvips_shrink_linear does, straight from the decoded tiles, which are not kept: *out holds its
-/// pixels in memory.
-/// The same rectangle shrunk to out_width × out_height and encoded as cjpeg_encode does, on two
-/// threads when it covers four tiles or more; *buffer is freed with cjpeg_free.
+/// cvips_shrink_linear does, and encoded as cjpeg_encode does, on two threads when it covers four
+/// tiles or more (each encodes about half the rows, joined by cjpeg_join); *buffer is freed with
+/// cjpeg_free.
 int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
                       int left, int top, int width, int height, int out_width, int out_height, int quality,
                       CVipsStop *stop, unsigned char **buffer, unsigned long *length);
@@ -177,6 +176,9 @@ void cvips_decoded_tiles_flush(void);
 /// Bytes of tiles kept now.
 size_t cvips_decoded_tiles_bytes(void);
 
+/// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
+/// cvips_shrink_linear does, straight from the decoded tiles, which are not kept: *out holds its
+/// pixels in memory.
 int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
                                    int left, int top, int width, int height, int out_width, int out_height,
                                    CVipsStop *stop, VipsImage **out);
@@ -234,6 +236,22 @@ cjpeg_writer *cjpeg_writer_new(int width, int height, int quality);
 int cjpeg_writer_rows(cjpeg_writer *writer, const unsigned char *pixels, size_t stride, int rows);
 int cjpeg_writer_finish(cjpeg_writer *writer, unsigned char **buffer, unsigned long *length);
 void cjpeg_writer_free(cjpeg_writer *writer);
+
+/* A JPEG in two parts encoded at once (jpegjoin.c). */
+
+/// Where an image's JPEG may be cut to be encoded in two parts at once: the upper part's rows, a
+/// whole number of the encoder's block rows and about half; 0 when it may not be cut.
+int cjpeg_split_rows(int width, int height, int quality);
+
+/// A writer of one part of an image cut at `split` rows (cjpeg_split_rows): the upper part has
+/// `split` rows, the lower the rest; each is written and finished as by cjpeg_writer_new.
+cjpeg_writer *cjpeg_part_writer_new(int width, int rows, int quality, int split);
+
+/// The two parts' JPEGs joined into the image's, `height` rows in all, as a restart marker joins
+/// two intervals of one scan; *buffer is freed with cjpeg_free. The joined JPEG decodes to exactly
+/// the pixels of cjpeg_encode's (each block is coded alike; only the entropy coding restarts).
+int cjpeg_join(const unsigned char *upper, unsigned long upper_length, const unsigned char *lower,
+               unsigned long lower_length, int height, unsigned char **buffer, unsigned long *length);
 
 /// Halves width × height RGB pixels into ceil(width/2) × ceil(height/2), each the rounded mean of
 /// its 2×2 block (an odd last row or column is paired with itself).
