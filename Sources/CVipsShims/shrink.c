@@ -75,22 +75,29 @@ static void taps_free(Taps *taps) {
     g_free(taps->weights);
 }
 
-/* Output rows, each its input rows weighted: whole rows at a time, the loop the compiler turns
- * into vector code (twice as wide where the processor has AVX2, chosen when the program loads). */
+/* Output rows, each its input rows weighted: whole rows at a time (a strip's part of each), the
+ * loop the compiler turns into vector code (twice as wide where the processor has AVX2, chosen
+ * when the program loads). */
 __attribute__((target_clones("avx2", "default")))
-static void shrink_rows(const VipsPel *pixels, size_t stride, size_t row, const Taps *down, int from, int to,
+static void shrink_rows(const ShrinkSource *source, int bands, size_t row, const Taps *down, int from, int to,
                         guint32 *sums, VipsPel *out) {
+    int strips = source->strips;
     for (int y = from; y < to; y++) {
         const int *weights = down->weights + (size_t) y * down->taps;
-        const VipsPel *source = pixels + (size_t) down->first[y] * stride;
-        for (size_t i = 0; i < row; i++) sums[i] = (guint32) weights[0] * source[i];
-        for (int k = 1; k < down->count[y]; k++) {
-            guint32 w = (guint32) weights[k];
-            source += stride;
-            for (size_t i = 0; i < row; i++) sums[i] += w * source[i];
-        }
+        const VipsPel *const *rows = source->rows + (size_t) down->first[y] * strips;
         VipsPel *target = out + (size_t) y * (row + 1);
-        for (size_t i = 0; i < row; i++) target[i] = (VipsPel) ((sums[i] + (1 << (BITS - 1))) >> BITS);
+        for (int c = 0; c < strips; c++) {
+            size_t length = (size_t) (source->x[c + 1] - source->x[c]) * bands;
+            const VipsPel *pixels = rows[c];
+            for (size_t i = 0; i < length; i++) sums[i] = (guint32) weights[0] * pixels[i];
+            for (int k = 1; k < down->count[y]; k++) {
+                guint32 w = (guint32) weights[k];
+                pixels = rows[(size_t) k * strips + c];
+                for (size_t i = 0; i < length; i++) sums[i] += w * pixels[i];
+            }
+            VipsPel *part = target + (size_t) source->x[c] * bands;
+            for (size_t i = 0; i < length; i++) part[i] = (VipsPel) ((sums[i] + (1 << (BITS - 1))) >> BITS);
+        }
     }
 }
 
@@ -130,12 +137,14 @@ static void shrink_columns(const VipsPel *in, size_t row, int bands, const Taps 
 }
 
 struct ShrinkPlan {
-    const VipsPel *pixels;
-    size_t stride, row;
+    ShrinkSource source;
+    size_t row;
     int bands, width, height;
     Taps down, across;
     VipsPel *middle, *result;
     guint32 *sums;  /* a row of sums for each of two parts */
+    int *x;         /* an image in one piece: its strip, and its rows */
+    const VipsPel **rows;
 };
 
 void shrink_plan_free(ShrinkPlan *plan) {
@@ -145,16 +154,41 @@ void shrink_plan_free(ShrinkPlan *plan) {
     g_free(plan->middle);
     g_free(plan->result);
     g_free(plan->sums);
+    g_free(plan->x);
+    g_free(plan->rows);
     g_free(plan);
 }
 
 ShrinkPlan *shrink_plan_new(const VipsPel *pixels, size_t stride, int W, int H, int bands, int width, int height) {
+    int *x = g_try_new(int, 2);
+    const VipsPel **rows = H > 0 ? g_try_new(const VipsPel *, H) : NULL;
+    if (x == NULL || rows == NULL) {
+        g_free(x);
+        g_free(rows);
+        vips_error("cvips_shrink_linear", "%s", "out of memory");
+        return NULL;
+    }
+    x[0] = 0;
+    x[1] = W;
+    for (int y = 0; y < H; y++) rows[y] = pixels + (size_t) y * stride;
+    ShrinkPlan *plan = shrink_plan_new_strips(&(ShrinkSource) {1, x, rows}, W, H, bands, width, height);
+    if (plan == NULL) {
+        g_free(x);
+        g_free(rows);
+        return NULL;
+    }
+    plan->x = x;
+    plan->rows = rows;
+    return plan;
+}
+
+ShrinkPlan *shrink_plan_new_strips(const ShrinkSource *source, int W, int H, int bands, int width, int height) {
     if (W < 1 || H < 1 || bands < 1 || width < 1 || height < 1 || width > W || height > H) {
         vips_error("cvips_shrink_linear", "%s", "needs a size no larger than the image");
         return NULL;
     }
     ShrinkPlan *plan = g_new0(ShrinkPlan, 1);
-    *plan = (ShrinkPlan) {pixels, stride, (size_t) W * bands, bands, width, height};
+    *plan = (ShrinkPlan) {*source, (size_t) W * bands, bands, width, height};
     int failed = taps_new(&plan->across, W, width) || taps_new(&plan->down, H, height);
     if (!failed) {
         plan->middle = g_try_malloc((size_t) height * (plan->row + 1));  /* a spare byte after each row */
@@ -172,7 +206,7 @@ ShrinkPlan *shrink_plan_new(const VipsPel *pixels, size_t stride, int W, int H, 
 
 void shrink_plan_rows(ShrinkPlan *plan, int part, int from, int to) {
     guint32 *sums = plan->sums + (part ? plan->row : 0);
-    shrink_rows(plan->pixels, plan->stride, plan->row, &plan->down, from, to, sums, plan->middle);
+    shrink_rows(&plan->source, plan->bands, plan->row, &plan->down, from, to, sums, plan->middle);
     shrink_columns(plan->middle, plan->row, plan->bands, &plan->across, plan->width, from, to, plan->result);
 }
 

@@ -118,9 +118,10 @@ static int decode_whole(struct jpeg_decompress_struct *decoder, TileError *error
     return 0;
 }
 
-/* The part of one tile the canvas wants, copied from the kept set, the tile decoded whole and
- * kept first when it is not there (or its file has changed). */
-static int copy_kept_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
+/* One tile from the kept set, decoded whole and kept first when it is not there (or its file has
+ * changed), with a reference for the caller in *held; it must fill its place in the canvas. */
+static int hold_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, DecodedTile **held) {
+    *held = NULL;
     struct stat file;
     if (stat(path, &file)) {
         vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
@@ -134,16 +135,31 @@ static int copy_kept_tile(const char *path, int origin_x, int origin_y, const Ti
         decoded_tile_keep(tile);
     }
     int width, height;
+    decoded_tile_pixels(tile, &width, &height);
+    VipsRect overlap;
+    if (tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap)) {
+        decoded_tile_unref(tile);
+        return -1;
+    }
+    *held = tile;
+    return 0;
+}
+
+/* The part of one tile the canvas wants, copied from the kept set. */
+static int copy_kept_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
+    DecodedTile *tile;
+    if (hold_tile(path, origin_x, origin_y, canvas, &tile)) return -1;
+    int width, height;
     const VipsPel *pixels = decoded_tile_pixels(tile, &width, &height);
     VipsRect overlap;
-    int result = tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap);
+    tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap);
     const VipsRect *want = &canvas->want;
-    for (int y = overlap.top; result == 0 && y < VIPS_RECT_BOTTOM(&overlap); y++) {
+    for (int y = overlap.top; y < VIPS_RECT_BOTTOM(&overlap); y++) {
         memcpy(canvas->pixels + ((size_t) (y - want->top) * canvas->stride + SLACK + overlap.left - want->left) * 3,
                pixels + ((size_t) (y - origin_y) * width + overlap.left - origin_x) * 3, (size_t) overlap.width * 3);
     }
     decoded_tile_unref(tile);
-    return result;
+    return 0;
 }
 
 /* Where a tile goes on the canvas, and what may stop it. */
@@ -207,22 +223,29 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
     return decode_file(path, decode_wanted, &place);
 }
 
-/* Tiles from `from` up to `to` of a grid, decoded onto the canvas; `result` -1 on failure. */
+/* One thread's part of a grid's `count` tiles, decoded onto the canvas, or held from the kept set
+ * where `held` is given (held[i] for tile i); `result` -1 on failure. The threads take the tiles
+ * one at a time, each the next that none has taken (`next`, shared), so that both stay busy to
+ * the end whichever tiles are kept and whichever must be decoded. */
 typedef struct {
     const char **paths;
-    int from, to, columns, tile_size;
+    int count, columns, tile_size;
     const TileCanvas *canvas;
     CVipsStop *stop;
     int result;
+    DecodedTile **held;
+    gint *next;
 } TileRun;
 
 /* Regions covering at least this many tiles are decoded on two threads. */
 #define HELPED_TILES 4
 
 static void decode_run(TileRun *run) {
-    for (int i = run->from; i < run->to && run->result == 0; i++) {
-        if (render_stopped(run->stop) || decode_tile(run->paths[i], (i % run->columns) * run->tile_size,
-                                              (i / run->columns) * run->tile_size, run->canvas, run->stop)) run->result = -1;
+    for (int i; run->result == 0 && (i = g_atomic_int_add(run->next, 1)) < run->count;) {
+        int x = (i % run->columns) * run->tile_size, y = (i / run->columns) * run->tile_size;
+        if (render_stopped(run->stop)
+            || (run->held != NULL ? hold_tile(run->paths[i], x, y, run->canvas, &run->held[i])
+                                  : decode_tile(run->paths[i], x, y, run->canvas, run->stop))) run->result = -1;
     }
 }
 
@@ -238,8 +261,10 @@ static void free_pixels(VipsImage *image, void *pixels) {
     g_free(pixels);
 }
 
-/* A canvas for the rectangle (its pixels g_free'd by the caller); 0, or -1 with the error set. */
-static int canvas_new(int count, int columns, int tile_size, int left, int top, int width, int height, TileCanvas *canvas) {
+/* A canvas for the rectangle (its pixels g_free'd by the caller; none where the tiles are held
+ * instead, without `pixels`); 0, or -1 with the error set. */
+static int canvas_new(int count, int columns, int tile_size, int left, int top, int width, int height, int pixels,
+                      TileCanvas *canvas) {
     *canvas = (TileCanvas) {NULL, width + 2 * SLACK, {left, top, width, height}, tile_size};
     /* The grid covers the rectangle: every pixel of it is some tile's to write. */
     if (count < 1 || columns < 1 || count % columns || left < 0 || top < 0 || width < 1 || height < 1
@@ -247,6 +272,7 @@ static int canvas_new(int count, int columns, int tile_size, int left, int top, 
         vips_error("cvips_decode_jpeg_tiles", "%s", "the tiles do not cover the rectangle");
         return -1;
     }
+    if (!pixels) return 0;
     canvas->pixels = g_try_malloc((size_t) canvas->stride * height * 3);
     if (canvas->pixels == NULL) {
         vips_error("cvips_decode_jpeg_tiles", "out of memory");
@@ -258,13 +284,13 @@ static int canvas_new(int count, int columns, int tile_size, int left, int top, 
 /* The rectangle's tiles decoded onto a canvas of its own (g_free it); 0, or -1 with the error set. */
 static int decode_canvas(const char **paths, int count, int columns, int tile_size,
                          int left, int top, int width, int height, CVipsStop *stop, TileCanvas *canvas) {
-    if (canvas_new(count, columns, tile_size, left, top, width, height, canvas)) return -1;
-    /* Tiles write apart from each other, so a second thread decodes the later half; without
-     * one, this thread decodes them all. */
-    int half = count >= HELPED_TILES ? count / 2 : count;
-    TileRun runs[2] = {{paths, 0, half, columns, tile_size, canvas, stop, 0}, {paths, half, count, columns, tile_size, canvas, stop, 0}};
-    GThread *helper = half < count ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
-    if (helper == NULL) runs[0].to = count;
+    if (canvas_new(count, columns, tile_size, left, top, width, height, 1, canvas)) return -1;
+    /* Tiles write apart from each other, so a second thread shares them; without one, this
+     * thread decodes them all. */
+    gint next = 0;
+    TileRun runs[2] = {{paths, count, columns, tile_size, canvas, stop, 0, NULL, &next},
+                       {paths, count, columns, tile_size, canvas, stop, 0, NULL, &next}};
+    GThread *helper = count >= HELPED_TILES ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
     decode_run(&runs[0]);
     if (helper != NULL) g_thread_join(helper);
     if (runs[0].result || runs[1].result) {
@@ -315,8 +341,8 @@ int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, i
     return result;
 }
 
-/* The second thread of a region taken to its JPEG: it decodes the later tiles, waits until every
- * tile is in, then shrinks the lower output rows while the first thread shrinks the upper ones.
+/* The second thread of a region taken to its JPEG: it decodes tiles beside the first, waits until
+ * every tile is in, then shrinks the lower output rows while the first thread shrinks the upper ones.
  * When the image may be cut in two (cjpeg_split_rows), each thread then encodes its own rows, and
  * the two parts are joined; else the first thread encodes them all, starting while this one
  * shrinks. */
@@ -360,21 +386,57 @@ static gpointer region_helper(gpointer data) {
     return NULL;
 }
 
+/* Held tiles as the shrink's strips, read where they lie: a strip for each column of the grid the
+ * rectangle covers, each of its rows in the tile that holds it. */
+typedef struct {
+    int *x;
+    const VipsPel **rows;
+    ShrinkSource source;
+} HeldStrips;
+
+static int held_strips(DecodedTile **held, int columns, const TileCanvas *canvas, HeldStrips *strips) {
+    const VipsRect *want = &canvas->want;
+    int size = canvas->tile_size, first = want->left / size;
+    int count = (VIPS_RECT_RIGHT(want) - 1) / size - first + 1;
+    strips->x = g_try_new(int, count + 1);
+    strips->rows = g_try_new(const VipsPel *, (size_t) want->height * count);
+    if (strips->x == NULL || strips->rows == NULL) {
+        vips_error("cvips_decode_jpeg_tiles", "out of memory");
+        return -1;
+    }
+    for (int c = 0; c <= count; c++) strips->x[c] = CLAMP((first + c) * size, want->left, VIPS_RECT_RIGHT(want)) - want->left;
+    for (int y = want->top; y < VIPS_RECT_BOTTOM(want); y++) {
+        int row = y / size;
+        for (int c = 0; c < count; c++) {
+            int width, height;
+            const VipsPel *pixels = decoded_tile_pixels(held[row * columns + first + c], &width, &height);
+            int x = want->left + strips->x[c] - (first + c) * size;
+            strips->rows[(size_t) (y - want->top) * count + c] = pixels + ((size_t) (y - row * size) * width + x) * 3;
+        }
+    }
+    strips->source = (ShrinkSource) {count, strips->x, strips->rows};
+    return 0;
+}
+
 int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
                       int left, int top, int width, int height, int out_width, int out_height, int quality,
                       CVipsStop *stop, unsigned char **buffer, unsigned long *length) {
     *buffer = NULL;
     *length = 0;
+    /* With tiles kept, the shrink reads them where they are kept (held until it is done); else
+     * they are decoded onto a canvas. */
+    DecodedTile **held = decoded_tiles_enabled() ? g_new0(DecodedTile *, count) : NULL;
     TileCanvas canvas;
-    if (canvas_new(count, columns, tile_size, left, top, width, height, &canvas)) return -1;
-    int half = count >= HELPED_TILES ? count / 2 : count;
-    TileRun mine = {paths, 0, half, columns, tile_size, &canvas, stop, 0};
-    RegionHelper second = {.run = {paths, half, count, columns, tile_size, &canvas, stop, 0},
-                           .width = out_width, .quality = quality};
+    if (canvas_new(count, columns, tile_size, left, top, width, height, held == NULL, &canvas)) {
+        g_free(held);
+        return -1;
+    }
+    gint next = 0;
+    TileRun mine = {paths, count, columns, tile_size, &canvas, stop, 0, held, &next};
+    RegionHelper second = {.run = mine, .width = out_width, .quality = quality};
     g_mutex_init(&second.lock);
     g_cond_init(&second.changed);
-    GThread *helper = half < count ? g_thread_try_new("region", region_helper, &second, NULL) : NULL;
-    if (helper == NULL) mine.to = count;
+    GThread *helper = count >= HELPED_TILES ? g_thread_try_new("region", region_helper, &second, NULL) : NULL;
     decode_run(&mine);
     if (helper != NULL) {
         g_mutex_lock(&second.lock);
@@ -382,8 +444,12 @@ int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
         g_mutex_unlock(&second.lock);
     }
     ShrinkPlan *plan = NULL;
+    HeldStrips strips = {0};
     int failed = mine.result || second.run.result || render_stopped(stop);
-    if (!failed) {
+    if (!failed && held != NULL) {
+        failed = held_strips(held, columns, &canvas, &strips)
+            || (plan = shrink_plan_new_strips(&strips.source, width, height, 3, out_width, out_height)) == NULL;
+    } else if (!failed) {
         plan = shrink_plan_new(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height);
         failed = plan == NULL;
     }
@@ -432,6 +498,12 @@ int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
     cjpeg_free(upper);
     cjpeg_free(second.jpeg);
     shrink_plan_free(plan);
+    g_free(strips.x);
+    g_free(strips.rows);
+    for (int i = 0; held != NULL && i < count; i++) {
+        if (held[i] != NULL) decoded_tile_unref(held[i]);
+    }
+    g_free(held);
     g_free(canvas.pixels);
     g_mutex_clear(&second.lock);
     g_cond_clear(&second.changed);
