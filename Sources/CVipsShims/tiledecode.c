@@ -1,6 +1,5 @@
 /* A region's pyramid tiles decoded straight with libjpeg (through libvips, each small tile costs
- * the machinery of a whole image load, about five times the decode itself), and a region taken
- * from them to its JPEG without a pipeline around it. */
+ * the machinery of a whole image load, about five times the decode itself). */
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,9 +7,9 @@
 #include <jpeglib.h>
 #include <vips/vips.h>
 #include "CVipsShims.h"
-#include "decodedtiles.h"
 #include "internal.h"
 #include "shrink.h"
+#include "tiledecode.h"
 
 typedef struct {
     struct jpeg_error_mgr manager;
@@ -26,20 +25,6 @@ static void tile_error_exit(j_common_ptr info) {
     info->err->format_message(info, error->message);
     longjmp(error->escape, 1);
 }
-
-/* The decoded rectangle's rows in memory, `stride` pixels apart (3 bytes a pixel): the rectangle's
- * own columns start SLACK pixels in. libjpeg's crop starts and ends on whole blocks (an iMCU: 16
- * pixels for 4:2:0 tiles), so the tiles at the rectangle's left and right edges come out wider
- * than the part wanted (a tile inside it is wanted whole). With SLACK to either side of every row
- * each tile is decoded straight where it belongs, its spare columns landing in the slack. */
-#define SLACK 32
-
-typedef struct {
-    VipsPel *pixels;
-    int stride;
-    VipsRect want;
-    int tile_size;
-} TileCanvas;
 
 /* The part of a width × height tile at (origin_x, origin_y) that the canvas wants, in *overlap.
  * A tile fills its place in the grid, no more (a larger one would write into a neighbour's) and
@@ -223,24 +208,7 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
     return decode_file(path, decode_wanted, &place);
 }
 
-/* One thread's part of a grid's `count` tiles, decoded onto the canvas, or held from the kept set
- * where `held` is given (held[i] for tile i); `result` -1 on failure. The threads take the tiles
- * one at a time, each the next that none has taken (`next`, shared), so that both stay busy to
- * the end whichever tiles are kept and whichever must be decoded. */
-typedef struct {
-    const char **paths;
-    int count, columns, tile_size;
-    const TileCanvas *canvas;
-    CVipsStop *stop;
-    int result;
-    DecodedTile **held;
-    gint *next;
-} TileRun;
-
-/* Regions covering at least this many tiles are decoded on two threads. */
-#define HELPED_TILES 4
-
-static void decode_run(TileRun *run) {
+void tiles_decode_run(TileRun *run) {
     for (int i; run->result == 0 && (i = g_atomic_int_add(run->next, 1)) < run->count;) {
         int x = (i % run->columns) * run->tile_size, y = (i / run->columns) * run->tile_size;
         if (render_stopped(run->stop)
@@ -252,7 +220,7 @@ static void decode_run(TileRun *run) {
 /* The second thread: at a render's priority, whoever asked. */
 static gpointer decode_helper(gpointer data) {
     cvips_lower_thread_priority();
-    decode_run(data);
+    tiles_decode_run(data);
     return NULL;
 }
 
@@ -261,10 +229,8 @@ static void free_pixels(VipsImage *image, void *pixels) {
     g_free(pixels);
 }
 
-/* A canvas for the rectangle (its pixels g_free'd by the caller; none where the tiles are held
- * instead, without `pixels`); 0, or -1 with the error set. */
-static int canvas_new(int count, int columns, int tile_size, int left, int top, int width, int height, int pixels,
-                      TileCanvas *canvas) {
+int tile_canvas_new(int count, int columns, int tile_size, int left, int top, int width, int height, int pixels,
+                    TileCanvas *canvas) {
     *canvas = (TileCanvas) {NULL, width + 2 * SLACK, {left, top, width, height}, tile_size};
     /* The grid covers the rectangle: every pixel of it is some tile's to write. */
     if (count < 1 || columns < 1 || count % columns || left < 0 || top < 0 || width < 1 || height < 1
@@ -284,14 +250,14 @@ static int canvas_new(int count, int columns, int tile_size, int left, int top, 
 /* The rectangle's tiles decoded onto a canvas of its own (g_free it); 0, or -1 with the error set. */
 static int decode_canvas(const char **paths, int count, int columns, int tile_size,
                          int left, int top, int width, int height, CVipsStop *stop, TileCanvas *canvas) {
-    if (canvas_new(count, columns, tile_size, left, top, width, height, 1, canvas)) return -1;
+    if (tile_canvas_new(count, columns, tile_size, left, top, width, height, 1, canvas)) return -1;
     /* Tiles write apart from each other, so a second thread shares them; without one, this
      * thread decodes them all. */
     gint next = 0;
     TileRun runs[2] = {{paths, count, columns, tile_size, canvas, stop, 0, NULL, &next},
                        {paths, count, columns, tile_size, canvas, stop, 0, NULL, &next}};
     GThread *helper = count >= HELPED_TILES ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
-    decode_run(&runs[0]);
+    tiles_decode_run(&runs[0]);
     if (helper != NULL) g_thread_join(helper);
     if (runs[0].result || runs[1].result) {
         g_free(canvas->pixels);
@@ -339,173 +305,4 @@ int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, i
     g_free(canvas.pixels);
     if (result == 0) result = cvips_image_from_pixels(pixels, out_width, out_height, 3, VIPS_INTERPRETATION_sRGB, out);
     return result;
-}
-
-/* The second thread of a region taken to its JPEG: it decodes tiles beside the first, waits until
- * every tile is in, then shrinks the lower output rows while the first thread shrinks the upper ones.
- * When the image may be cut in two (cjpeg_split_rows), each thread then encodes its own rows, and
- * the two parts are joined; else the first thread encodes them all, starting while this one
- * shrinks. */
-typedef struct {
-    TileRun run;
-    GMutex lock;
-    GCond changed;
-    int decoded;  /* its tiles are in */
-    int go;       /* 0: wait; 1: shrink rows from..to of the plan; -1: end */
-    ShrinkPlan *plan;
-    int from, to;
-    int width, quality, cut;  /* cut: encode rows from..to as the lower part of an image cut there */
-    unsigned char *jpeg;      /* the lower part, when cut */
-    unsigned long length;
-} RegionHelper;
-
-static gpointer region_helper(gpointer data) {
-    RegionHelper *helper = data;
-    cvips_lower_thread_priority();
-    decode_run(&helper->run);
-    g_mutex_lock(&helper->lock);
-    helper->decoded = 1;
-    g_cond_broadcast(&helper->changed);
-    while (helper->go == 0) g_cond_wait(&helper->changed, &helper->lock);
-    int go = helper->go;
-    g_mutex_unlock(&helper->lock);
-    if (go != 1) return NULL;
-    shrink_plan_rows(helper->plan, 1, helper->from, helper->to);
-    if (helper->cut) {
-        int rows = helper->to - helper->from;
-        size_t stride = (size_t) helper->width * 3;
-        cjpeg_writer *writer = cjpeg_part_writer_new(helper->width, rows, helper->quality, helper->from);
-        if (writer == NULL) return NULL;
-        if (cjpeg_writer_rows(writer, shrink_plan_result(helper->plan) + (size_t) helper->from * stride, stride, rows)) {
-            cjpeg_writer_free(writer);
-            return NULL;
-        }
-        /* The writer is freed either way; the part is left NULL on failure. */
-        cjpeg_writer_finish(writer, &helper->jpeg, &helper->length);
-    }
-    return NULL;
-}
-
-/* Held tiles as the shrink's strips, read where they lie: a strip for each column of the grid the
- * rectangle covers, each of its rows in the tile that holds it. */
-typedef struct {
-    int *x;
-    const VipsPel **rows;
-    ShrinkSource source;
-} HeldStrips;
-
-static int held_strips(DecodedTile **held, int columns, const TileCanvas *canvas, HeldStrips *strips) {
-    const VipsRect *want = &canvas->want;
-    int size = canvas->tile_size, first = want->left / size;
-    int count = (VIPS_RECT_RIGHT(want) - 1) / size - first + 1;
-    strips->x = g_try_new(int, count + 1);
-    strips->rows = g_try_new(const VipsPel *, (size_t) want->height * count);
-    if (strips->x == NULL || strips->rows == NULL) {
-        vips_error("cvips_decode_jpeg_tiles", "out of memory");
-        return -1;
-    }
-    for (int c = 0; c <= count; c++) strips->x[c] = CLAMP((first + c) * size, want->left, VIPS_RECT_RIGHT(want)) - want->left;
-    for (int y = want->top; y < VIPS_RECT_BOTTOM(want); y++) {
-        int row = y / size;
-        for (int c = 0; c < count; c++) {
-            int width, height;
-            const VipsPel *pixels = decoded_tile_pixels(held[row * columns + first + c], &width, &height);
-            int x = want->left + strips->x[c] - (first + c) * size;
-            strips->rows[(size_t) (y - want->top) * count + c] = pixels + ((size_t) (y - row * size) * width + x) * 3;
-        }
-    }
-    strips->source = (ShrinkSource) {count, strips->x, strips->rows};
-    return 0;
-}
-
-int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
-                      int left, int top, int width, int height, int out_width, int out_height, int quality,
-                      CVipsStop *stop, unsigned char **buffer, unsigned long *length) {
-    *buffer = NULL;
-    *length = 0;
-    /* With tiles kept, the shrink reads them where they are kept (held until it is done); else
-     * they are decoded onto a canvas. */
-    DecodedTile **held = decoded_tiles_enabled() ? g_new0(DecodedTile *, count) : NULL;
-    TileCanvas canvas;
-    if (canvas_new(count, columns, tile_size, left, top, width, height, held == NULL, &canvas)) {
-        g_free(held);
-        return -1;
-    }
-    gint next = 0;
-    TileRun mine = {paths, count, columns, tile_size, &canvas, stop, 0, held, &next};
-    RegionHelper second = {.run = mine, .width = out_width, .quality = quality};
-    g_mutex_init(&second.lock);
-    g_cond_init(&second.changed);
-    GThread *helper = count >= HELPED_TILES ? g_thread_try_new("region", region_helper, &second, NULL) : NULL;
-    decode_run(&mine);
-    if (helper != NULL) {
-        g_mutex_lock(&second.lock);
-        while (!second.decoded) g_cond_wait(&second.changed, &second.lock);
-        g_mutex_unlock(&second.lock);
-    }
-    ShrinkPlan *plan = NULL;
-    HeldStrips strips = {0};
-    int failed = mine.result || second.run.result || render_stopped(stop);
-    if (!failed && held != NULL) {
-        failed = held_strips(held, columns, &canvas, &strips)
-            || (plan = shrink_plan_new_strips(&strips.source, width, height, 3, out_width, out_height)) == NULL;
-    } else if (!failed) {
-        plan = shrink_plan_new(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height);
-        failed = plan == NULL;
-    }
-    /* Cut in two, each thread shrinks and encodes about half the rows. Else the second thread
-     * shrinks the lower rows (five eighths) while this one shrinks the upper ones and encodes
-     * them, so that both finish about together. */
-    int split = out_height, cut = 0;
-    if (helper != NULL) {
-        if (!failed) cut = cjpeg_split_rows(out_width, out_height, quality);
-        if (cut) split = cut;
-        else if (!failed && out_height >= 8) split = out_height * 3 / 8;
-        g_mutex_lock(&second.lock);
-        second.plan = plan;
-        second.from = split;
-        second.to = out_height;
-        second.cut = cut;
-        second.go = split < out_height ? 1 : -1;
-        g_cond_broadcast(&second.changed);
-        g_mutex_unlock(&second.lock);
-    }
-    cjpeg_writer *writer = NULL;
-    unsigned char *upper = NULL;
-    unsigned long upper_length = 0;
-    if (!failed) {
-        shrink_plan_rows(plan, 0, 0, split);
-        writer = cut ? cjpeg_part_writer_new(out_width, split, quality, split) : cjpeg_writer_new(out_width, out_height, quality);
-        failed = writer == NULL || cjpeg_writer_rows(writer, shrink_plan_result(plan), (size_t) out_width * 3, split);
-    }
-    if (!failed && cut) {
-        failed = cjpeg_writer_finish(writer, &upper, &upper_length);
-        writer = NULL;
-    }
-    if (helper != NULL) g_thread_join(helper);
-    if (!failed && cut) {
-        failed = second.jpeg == NULL
-            || cjpeg_join(upper, upper_length, second.jpeg, second.length, out_height, buffer, length);
-    } else if (!failed && split < out_height) {
-        failed = cjpeg_writer_rows(writer, shrink_plan_result(plan) + (size_t) split * out_width * 3, (size_t) out_width * 3,
-                                   out_height - split);
-    }
-    if (!failed && !cut) {
-        failed = cjpeg_writer_finish(writer, buffer, length);
-        writer = NULL;
-    }
-    cjpeg_writer_free(writer);
-    cjpeg_free(upper);
-    cjpeg_free(second.jpeg);
-    shrink_plan_free(plan);
-    g_free(strips.x);
-    g_free(strips.rows);
-    for (int i = 0; held != NULL && i < count; i++) {
-        if (held[i] != NULL) decoded_tile_unref(held[i]);
-    }
-    g_free(held);
-    g_free(canvas.pixels);
-    g_mutex_clear(&second.lock);
-    g_cond_clear(&second.changed);
-    return failed ? -1 : 0;
 }
