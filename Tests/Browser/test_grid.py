@@ -56,10 +56,17 @@ def test_only_the_rows_near_the_screen_exist_in_order(phone, collection_server):
     assert all(b - a > 60 for a, b in zip(rows, rows[1:]))
 
 
+def records_on_screen(driver):
+    """Cells on screen, each with its record. Right after a jump the cells drawn may still be the
+    old ones, none of them on screen, and "all of none" would wait for nothing."""
+    cells = [c for c in drawn(driver) if 100 < c["top"] < 700]
+    return bool(cells) and all(c["src"] for c in cells)
+
+
 def test_opening_a_photo_and_coming_back_keeps_the_place(phone, collection_server):
     open_app(phone, collection_server)
     js(phone, "window.scrollTo(0, document.getElementById('grid').offsetHeight * 0.6)")
-    wait_for(lambda: all(c["src"] for c in drawn(phone) if 100 < c["top"] < 700), message="records on screen")
+    wait_for(lambda: records_on_screen(phone), message="records on screen")
     before = js(phone, "return window.scrollY")
     target = next(c for c in drawn(phone) if 200 < c["top"] < 600)
     phone.find_element(By.CSS_SELECTOR, f'#grid .cell[data-photo-id="{target["id"]}"]').click()
