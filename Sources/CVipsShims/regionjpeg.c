@@ -24,6 +24,20 @@ typedef struct {
     unsigned long length;
 } RegionHelper;
 
+/* Output rows from..to of the plan, encoded as the part of an image cut at `split` rows; 0, or -1
+ * with the error set. */
+static int encode_part(const ShrinkPlan *plan, int width, int quality, int from, int to, int split,
+                       unsigned char **buffer, unsigned long *length) {
+    size_t stride = (size_t) width * 3;
+    cjpeg_writer *writer = cjpeg_part_writer_new(width, to - from, quality, split);
+    if (writer == NULL) return -1;
+    if (cjpeg_writer_rows(writer, shrink_plan_result(plan) + (size_t) from * stride, stride, to - from)) {
+        cjpeg_writer_free(writer);
+        return -1;
+    }
+    return cjpeg_writer_finish(writer, buffer, length);  /* which frees the writer either way */
+}
+
 static gpointer region_helper(gpointer data) {
     RegionHelper *helper = data;
     cvips_lower_thread_priority();
@@ -36,18 +50,9 @@ static gpointer region_helper(gpointer data) {
     g_mutex_unlock(&helper->lock);
     if (go != 1) return NULL;
     shrink_plan_rows(helper->plan, 1, helper->from, helper->to);
-    if (helper->cut) {
-        int rows = helper->to - helper->from;
-        size_t stride = (size_t) helper->width * 3;
-        cjpeg_writer *writer = cjpeg_part_writer_new(helper->width, rows, helper->quality, helper->from);
-        if (writer == NULL) return NULL;
-        if (cjpeg_writer_rows(writer, shrink_plan_result(helper->plan) + (size_t) helper->from * stride, stride, rows)) {
-            cjpeg_writer_free(writer);
-            return NULL;
-        }
-        /* The writer is freed either way; the part is left NULL on failure. */
-        cjpeg_writer_finish(writer, &helper->jpeg, &helper->length);
-    }
+    /* The part is left NULL on failure. */
+    if (helper->cut) encode_part(helper->plan, helper->width, helper->quality, helper->from, helper->to, helper->cut,
+                                 &helper->jpeg, &helper->length);
     return NULL;
 }
 
@@ -138,14 +143,12 @@ int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
     cjpeg_writer *writer = NULL;
     unsigned char *upper = NULL;
     unsigned long upper_length = 0;
-    if (!failed) {
-        shrink_plan_rows(plan, 0, 0, split);
-        writer = cut ? cjpeg_part_writer_new(out_width, split, quality, split) : cjpeg_writer_new(out_width, out_height, quality);
-        failed = writer == NULL || cjpeg_writer_rows(writer, shrink_plan_result(plan), (size_t) out_width * 3, split);
-    }
+    if (!failed) shrink_plan_rows(plan, 0, 0, split);
     if (!failed && cut) {
-        failed = cjpeg_writer_finish(writer, &upper, &upper_length);
-        writer = NULL;
+        failed = encode_part(plan, out_width, quality, 0, split, cut, &upper, &upper_length);
+    } else if (!failed) {
+        writer = cjpeg_writer_new(out_width, out_height, quality);
+        failed = writer == NULL || cjpeg_writer_rows(writer, shrink_plan_result(plan), (size_t) out_width * 3, split);
     }
     if (helper != NULL) g_thread_join(helper);
     if (!failed && cut) {

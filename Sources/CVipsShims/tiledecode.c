@@ -104,8 +104,10 @@ static int decode_whole(struct jpeg_decompress_struct *decoder, TileError *error
 }
 
 /* One tile from the kept set, decoded whole and kept first when it is not there (or its file has
- * changed), with a reference for the caller in *held; it must fill its place in the canvas. */
-static int hold_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, DecodedTile **held) {
+ * changed), with a reference for the caller in *held; it must fill its place in the canvas, and
+ * the part of it the canvas wants is in *overlap. */
+static int hold_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, DecodedTile **held,
+                     VipsRect *overlap) {
     *held = NULL;
     struct stat file;
     if (stat(path, &file)) {
@@ -121,8 +123,7 @@ static int hold_tile(const char *path, int origin_x, int origin_y, const TileCan
     }
     int width, height;
     decoded_tile_pixels(tile, &width, &height);
-    VipsRect overlap;
-    if (tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap)) {
+    if (tile_overlap(canvas, path, origin_x, origin_y, width, height, overlap)) {
         decoded_tile_unref(tile);
         return -1;
     }
@@ -133,11 +134,10 @@ static int hold_tile(const char *path, int origin_x, int origin_y, const TileCan
 /* The part of one tile the canvas wants, copied from the kept set. */
 static int copy_kept_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
     DecodedTile *tile;
-    if (hold_tile(path, origin_x, origin_y, canvas, &tile)) return -1;
+    VipsRect overlap;
+    if (hold_tile(path, origin_x, origin_y, canvas, &tile, &overlap)) return -1;
     int width, height;
     const VipsPel *pixels = decoded_tile_pixels(tile, &width, &height);
-    VipsRect overlap;
-    tile_overlap(canvas, path, origin_x, origin_y, width, height, &overlap);
     const VipsRect *want = &canvas->want;
     for (int y = overlap.top; y < VIPS_RECT_BOTTOM(&overlap); y++) {
         memcpy(canvas->pixels + ((size_t) (y - want->top) * canvas->stride + SLACK + overlap.left - want->left) * 3,
@@ -211,8 +211,9 @@ static int decode_tile(const char *path, int origin_x, int origin_y, const TileC
 void tiles_decode_run(TileRun *run) {
     for (int i; run->result == 0 && (i = g_atomic_int_add(run->next, 1)) < run->count;) {
         int x = (i % run->columns) * run->tile_size, y = (i / run->columns) * run->tile_size;
+        VipsRect overlap;
         if (render_stopped(run->stop)
-            || (run->held != NULL ? hold_tile(run->paths[i], x, y, run->canvas, &run->held[i])
+            || (run->held != NULL ? hold_tile(run->paths[i], x, y, run->canvas, &run->held[i], &overlap)
                                   : decode_tile(run->paths[i], x, y, run->canvas, run->stop))) run->result = -1;
     }
 }

@@ -34,7 +34,7 @@ extension PhotoRenderer {
             // A shrink is computed from the decoded tiles where they lie, in memory (libvips' reduce
             // costs about three times as much for the same kernel); an enlargement takes Lanczos.
             // A plain colour JPEG (nearly every region asked) goes from the tiles to its bytes
-            // without a libvips pipeline, its upper rows encoded while the lower are shrunk.
+            // without a libvips pipeline, each of two threads shrinking and encoding half its rows.
             let shrinks = rect.width >= rendition.width && rect.height >= rendition.height
             if shrinks, rendition.format == .jpeg, rendition.tone == .color, !rendition.mirrored, rendition.degrees == 0 {
                 return try VipsImage.regionJPEG(paths, columns: columns.count, tileSize: T, rect: within, width: rendition.width,
