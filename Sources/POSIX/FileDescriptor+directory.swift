@@ -23,7 +23,7 @@ public struct DirectoryEntry {
 extension FileDescriptor {
     /// Opens `name` in the folder open at `self` (O_CLOEXEC is always added); `permissions` apply
     /// with O_CREAT.
-    public func open(_ name: String, _ flags: Int32, permissions: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
+    public func open(_ name: String, _ flags: Int32, permissions: mode_t = 0o666) throws(SystemCallError) -> FileDescriptor {
         do {
             return FileDescriptor(rawValue: try requireSystemCall("openat") { openat(rawValue, name, flags | O_CLOEXEC, permissions) })
         } catch {

@@ -12,7 +12,7 @@ extension FileDescriptor {
     public static var currentDirectory: FileDescriptor { FileDescriptor(rawValue: AT_FDCWD) }
 
     /// Makes the folder `name` in the folder open at `self`; EEXIST when something is there.
-    public func makeDirectory(_ name: String, permissions: mode_t = 0o755) throws(SystemCallError) {
+    public func makeDirectory(_ name: String, permissions: mode_t = 0o777) throws(SystemCallError) {
         do {
             try requireSystemCall("mkdirat") { mkdirat(rawValue, name, permissions) }
         } catch {

@@ -11,7 +11,7 @@ public struct FileDescriptor: Sendable, Hashable {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// Opens `path` with `flags` (O_CLOEXEC is always added); `permissions` apply with O_CREAT.
-    public static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
+    public static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o666) throws(SystemCallError) -> FileDescriptor {
         do {
             return FileDescriptor(rawValue: try requireSystemCall("open") { Glibc.open(path, flags | O_CLOEXEC, permissions) })
         } catch {

@@ -26,7 +26,7 @@ public enum FileSystem {
     }
 
     /// Makes the folder `path` with `permissions`; nothing when it is there already.
-    public static func makeDirectoryIfMissing(_ path: String, permissions: mode_t = 0o755) throws(SystemCallError) {
+    public static func makeDirectoryIfMissing(_ path: String, permissions: mode_t = 0o777) throws(SystemCallError) {
         if mkdir(path, permissions) != 0 {
             let code = errno
             if code != EEXIST { throw SystemCallError(call: "mkdir(\(path))", errno: code) }
@@ -34,7 +34,7 @@ public enum FileSystem {
     }
 
     /// Makes the folder `path` with `permissions`; EEXIST when something is there already.
-    public static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(SystemCallError) {
+    public static func makeDirectory(_ path: String, permissions: mode_t = 0o777) throws(SystemCallError) {
         if mkdir(path, permissions) != 0 { throw SystemCallError(call: "mkdir(\(path))", errno: errno) }
     }
 

@@ -143,7 +143,7 @@ final class FileLockSession: LockSession {
         try state.withLock { state -> Int64? in
             guard state.held[key.value] == nil else { return nil }
             let fd: FileDescriptor
-            do throws(SystemCallError) { fd = try FileDescriptor.open(path, OpenFlags.readWrite | OpenFlags.create, permissions: 0o644) } catch {
+            do throws(SystemCallError) { fd = try FileDescriptor.open(path, OpenFlags.readWrite | OpenFlags.create, permissions: 0o666) } catch {
                 throw SQLError(.other, message: "cannot open the lock file \(path): errno \(error.errno)")
             }
             // Byte offsets are non-negative; 62 bits of the key keep every offset in range. The

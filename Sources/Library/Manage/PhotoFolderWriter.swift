@@ -95,7 +95,7 @@ public struct PhotoFolderWriter: Sendable {
         do throws(SystemCallError) { return try parent.open(name, flags) } catch {
             guard error.errno == Errno.noSuchFile, create else { throw error }
         }
-        do throws(SystemCallError) { try parent.makeDirectory(name, permissions: 0o755) } catch {
+        do throws(SystemCallError) { try parent.makeDirectory(name, permissions: 0o777) } catch {
             guard error.errno == Errno.fileExists else { throw error }
         }
         // The folder just made is synced into its parent, so a crash cannot lose the path to a photo.
@@ -182,7 +182,7 @@ public struct PhotoFolderWriter: Sendable {
     func copyContents(of input: FileDescriptor, into destination: FileDescriptor, as name: String) throws(FolderWriteError) {
         let output: FileDescriptor
         do {
-            output = try destination.open(name, OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive | OpenFlags.noFollow, permissions: 0o644)
+            output = try destination.open(name, OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive | OpenFlags.noFollow, permissions: 0o666)
         } catch {
             throw FolderWriteError.from(SystemCallError(call: "openat", errno: error.errno), path: name)
         }

@@ -10,7 +10,7 @@ public struct UploadFiles: Sendable {
     /// Makes the folder when it is missing.
     public init(directory: String) throws(SystemCallError) {
         self.directory = directory
-        try FileSystem.makeDirectoryIfMissing(directory, permissions: 0o700)
+        try FileSystem.makeDirectoryIfMissing(directory, permissions: 0o777)
     }
 
     /// Where an upload's bytes are.
@@ -18,7 +18,7 @@ public struct UploadFiles: Sendable {
 
     /// Makes the empty file of a new upload.
     public func create(_ id: UploadID) throws(SystemCallError) {
-        let fd = try FileDescriptor.open(path(id), OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive | OpenFlags.noFollow, permissions: 0o600)
+        let fd = try FileDescriptor.open(path(id), OpenFlags.writeOnly | OpenFlags.create | OpenFlags.exclusive | OpenFlags.noFollow, permissions: 0o666)
         fd.close()
     }
 
