@@ -137,6 +137,7 @@ public final class Application: Sendable {
     /// Every route has an access rule (`AccessControl`); the router refuses one without.
     public func makeRouter() -> Router {
         var router = Router(requiringAccessRules: true)
+        router.allowedHosts = ServedHosts.allowed(configuration, logger: logger.labeled("http"))
         let comments = self.comments
         let photos = self.photos
         let draining = self.draining

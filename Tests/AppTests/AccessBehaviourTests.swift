@@ -321,9 +321,11 @@ final class AccessBehaviourTests: XCTestCase {
     }
 
     func testMetricsAnswerThisMachineOnlyOrTheirToken() throws {
-        XCTAssertEqual(f.request(.GET, "/metrics").status, .ok)
-        XCTAssertEqual(f.request(.GET, "/metrics", remoteAddress: "192.0.2.1").status, .forbidden)
-        XCTAssertEqual(f.request(.GET, "/metrics", headers: ["X-Forwarded-For": "192.0.2.1"]).status, .forbidden, "through a proxy on this machine")
+        XCTAssertEqual(f.request(.GET, "/metrics", headers: ["Host": "localhost:8080"]).status, .ok)
+        XCTAssertEqual(f.request(.GET, "/metrics").status, .forbidden, "naming a host that is not this machine's loopback")
+        XCTAssertEqual(f.request(.GET, "/metrics", headers: ["Host": "localhost"], remoteAddress: "192.0.2.1").status, .forbidden)
+        XCTAssertEqual(f.request(.GET, "/metrics", headers: ["Host": "localhost", "X-Forwarded-For": "192.0.2.1"]).status, .forbidden,
+                       "through a proxy on this machine")
         let tokened = try AccessFixture { $0.metricsToken = "scrape-me-please" }
         defer { tokened.close() }
         XCTAssertEqual(tokened.request(.GET, "/metrics", remoteAddress: "192.0.2.1").status, .unauthorized)

@@ -86,7 +86,7 @@ final class AccessFixture: @unchecked Sendable {
 
     /// `ready`: wait until every photo's pyramid is built (the manifests list ready photos only).
     /// `users`: add ana and ben (a second replica on the same database finds them there).
-    init(ready: Bool = false, users: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(ready: Bool = false, users: Bool = true, logger: Logger = .disabled, configure: (inout Configuration) -> Void = { _ in }) throws {
         root = NSTemporaryDirectory() + "access-\(UUID().uuidString)"
         let files = FileManager.default
         for folder in ["photos/trip", "photos/home", "data", "public"] {
@@ -105,9 +105,11 @@ final class AccessFixture: @unchecked Sendable {
         configuration.showLocation = true
         configuration.rescanSeconds = 0
         configuration.ingestConcurrency = 1
+        // The name the fixture's requests give (`Host: photos.test`), as a server behind it would list it.
+        configuration.allowedHosts = "photos.test"
         configure(&configuration)
         let clock = self.clock
-        application = try Application(configuration: configuration, logger: .disabled, parts: Application.Parts(
+        application = try Application(configuration: configuration, logger: logger, parts: Application.Parts(
             renderer: SecretRenderer(), wallClock: { clock.wall }, clock: { clock.monotonic },
             passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1)))
         application.photos.library.refresh()

@@ -143,7 +143,7 @@ final class OperationsProcessTests: XCTestCase {
         // Every open photo page holds a live comment stream; SIGTERM must not wait out the grace for it.
         let stream = try HTTPClientConnection(host: "127.0.0.1", port: child.port, timeoutSeconds: 5)
         defer { stream.close() }
-        try stream.send("GET /photos/1/comments/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        try stream.send("GET /photos/1/comments/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         XCTAssertEqual(try stream.readResponseHead().status, 200)
         let (status, log) = child.stop(SIGTERM, within: 45)
         XCTAssertEqual(status, 0, "ended by itself, without waiting out the grace for the open stream; log:\n\(log)")

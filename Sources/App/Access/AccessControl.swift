@@ -34,6 +34,7 @@ final class AccessControl: Sendable {
     /// Whether a photo is among what a link shares (the catalog's answer).
     let isShared: @Sendable (_ photoID: Int, _ target: Share.Target) -> Bool
     private let listener = Mutex<SQLListener?>(nil)
+    private let untrustedProxyLogged = Atomic(false)
 
     struct Settings: Sendable {
         var mode: AccessMode
@@ -145,8 +146,21 @@ final class AccessControl: Sendable {
     /// Whether the request may add and change photos (`Rule.Kind.manage`): a signed-in owner or
     /// member, or on a public library a request from this machine.
     func mayManage(_ request: HTTPRequest) throws -> Bool {
-        if mode == .public && AccessMode.isLoopback(clients.of(request)) { return true }
+        if mode == .public && isThisMachine(request) { return true }
         return try visitor(of: request).user != nil
+    }
+
+    /// Whether the request comes from this machine (`ThisMachine`). The first forwarded request
+    /// from a proxy not in `trustedProxies` is logged, with the setting that would trust it: until
+    /// then everyone behind it is a stranger.
+    func isThisMachine(_ request: HTTPRequest) -> Bool {
+        if ThisMachine.asks(request) { return true }
+        if !trustedProxies.contains(request.remoteAddress), ThisMachine.isForwarded(request),
+           untrustedProxyLogged.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            logger.warning("a request forwarded by a proxy that is not trusted is treated as a stranger's; if the proxy is yours, "
+                + "add its address to trustedProxies (PHOTOSCROLL_TRUSTED_PROXIES)", [("proxy", request.remoteAddress)])
+        }
+        return false
     }
 
     // MARK: share links

@@ -32,7 +32,7 @@ struct Rule: AccessRule {
         /// The owner only: share links, accounts.
         case owner
         /// Whoever may add and change photos: signed-in owners and members; on a public library
-        /// also a request from this machine (loopback), as before anyone could sign in.
+        /// also a request from this machine (`ThisMachine`: loopback, no proxy), as before anyone could sign in.
         case manage
         /// `/metrics`: its bearer token, or loopback when it has none.
         case metrics
@@ -59,7 +59,7 @@ struct Rule: AccessRule {
         case .signedIn: return admitUser(request) { _ in true }
         case .owner: return admitUser(request) { $0.role == .owner }
         case .manage:
-            if control.mode == .public && AccessMode.isLoopback(control.clients.of(request)) { return .granted }
+            if control.mode == .public && control.isThisMachine(request) { return .granted }
             return admitUser(request) { _ in true }
         case .metrics: return admitMetrics(request)
         case .moderation:
@@ -111,9 +111,7 @@ struct Rule: AccessRule {
                                      headers: ["WWW-Authenticate": "Bearer realm=\"metrics\"", "Cache-Control": "no-store"]))
         }
         // Without a token, only this machine may scrape, and not through a proxy on it.
-        let forwarded = request.headers.contains("X-Forwarded-For") || request.headers.contains("Forwarded")
-            || request.headers.contains("X-Real-IP")
-        if AccessMode.isLoopback(request.remoteAddress) && !forwarded { return .granted }
+        if control.isThisMachine(request) { return .granted }
         return .refused(AccessControl.forbidden("/metrics is served to this machine only; set metricsToken to scrape it from elsewhere."))
     }
 

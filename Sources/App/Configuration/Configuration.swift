@@ -79,6 +79,8 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var shutdownGraceSeconds = 10.0
     @Setting("public address for IIIF ids (`https://photos.example.org`); empty: `http://` + Host")
     public var publicURL = ""
+    @Setting("further names the server answers to in `Host`, comma-separated (`photos.lan`; `.example.org` for it and every name under it; `*` for any); besides these it answers to `localhost`, loopback and (listening on all addresses) every IP address, the `host` it listens on and `publicURL`'s host; any other name gets 421 (DNS rebinding)")
+    public var allowedHosts = ""
     @Setting("most pixels of one IIIF image answer (`maxArea`)")
     public var iiifMaxArea = 50_000_000
     @Setting("widest IIIF image answer (`maxWidth`; 0: only the area limit)")

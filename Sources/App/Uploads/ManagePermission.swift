@@ -2,7 +2,7 @@ import HTTP
 
 /// Who may add and change photos (uploads, favourites, albums, the trash): a signed-in owner or
 /// member (`Rule.Kind.manage` lets no one else reach these routes); on a public library also a
-/// person at this machine, the request reaching the server over loopback; never a page of
+/// person at this machine (`ThisMachine`: over loopback, naming a loopback host, through no proxy); never a page of
 /// another site acting through that person's browser. Without an access control (the routes'
 /// own tests), the machine only.
 struct ManagePermission: Sendable {
@@ -12,7 +12,7 @@ struct ManagePermission: Sendable {
     /// Throws 403 unless the request may change the library.
     func check(_ request: HTTPRequest) throws {
         if let access, try access.mayManage(request) { return }
-        guard access?.mode != .private, Self.isLoopback(clientAddress.of(request)) else {
+        guard access?.mode != .private, access?.isThisMachine(request) ?? ThisMachine.asks(request) else {
             throw HTTPError(.forbidden, "Photos can be added and changed only from the machine the server runs on (loopback) until sign-in is set up.")
         }
         if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site != "same-origin" && site != "none" {
@@ -21,11 +21,6 @@ struct ManagePermission: Sendable {
         if let origin = request.headers["Origin"], !Self.isSameOrigin(origin, host: request.headers["Host"]) {
             throw HTTPError(.forbidden, "A page of another site (\(origin.prefix(100))) cannot add or change photos here.")
         }
-    }
-
-    /// 127.0.0.0/8, ::1, and IPv4 loopback written as an IPv6 address.
-    static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 
     /// Whether an `Origin` names the host the request was sent to.

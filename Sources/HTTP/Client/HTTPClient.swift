@@ -12,7 +12,10 @@ public enum HTTPClient {
         let (host, port, target) = try split(url)
         let connection = try HTTPClientConnection(host: host, port: port, timeoutSeconds: timeoutSeconds)
         defer { connection.close() }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nConnection: close\r\n"
+        // The URL's authority, unless the caller names the host itself (a name resolved elsewhere).
+        var head = "\(method) \(target) HTTP/1.1\r\n"
+        if headers["Host"] == nil { head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n" }
+        head += "Connection: close\r\n"
         for field in headers { head += "\(field.name): \(field.value)\r\n" }
         if !body.isEmpty || method == .POST || method == .PUT { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

@@ -85,6 +85,17 @@ extension ConnectionMachine {
         // The last request before the client's end of input says so in its answer.
         let closeAfter = head.wantsClose
             || (inputEnded && !head.hasBody && inboundStart == inbound.count)
+        // A name not served is refused before routing; a connection's requests nearly always
+        // name the host its last admitted one named, and that one is not checked again.
+        if let host = head.host, host != admittedHost {
+            if let error = responder.router.allowedHosts.refusal(forHost: host) {
+                let record = RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now,
+                                           http10: http10)
+                refuse(error, head: head, record: record, closeAfter: closeAfter, now: now, into: &actions)
+                return
+            }
+            admittedHost = host
+        }
         switch responder.resolve(head.method, path: path) {
         case .refused(let error):
             let record = RequestRecord(method: head.method, path: path, routePattern: "", remoteAddress: remoteAddress, startedAt: now,

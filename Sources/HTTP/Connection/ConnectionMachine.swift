@@ -205,6 +205,8 @@ struct ConnectionMachine {
 
     /// The Host value of the last request read, which the parser checked.
     var validHost: String?
+    /// The Host value of the last request admitted (`Router.allowedHosts`).
+    var admittedHost: String?
     /// Received bytes; `inbound[inboundStart...]` is not parsed yet.
     var inbound: [UInt8] = []
     var inboundStart = 0

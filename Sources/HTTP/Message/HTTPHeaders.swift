@@ -43,6 +43,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     public func contains(_ name: String) -> Bool { entries.contains { $0.name.caseInsensitiveEquals(name) } }
+    /// Whether a field's name starts with `prefix` (ASCII, any case): `X-Forwarded-` finds every one of that family.
+    public func containsName(prefixed prefix: String) -> Bool {
+        let prefix = prefix.lowercased()
+        return entries.contains { $0.name.utf8.count >= prefix.utf8.count && $0.name.lowercased().hasPrefix(prefix) }
+    }
 
     /// Calls `body` with the UTF-8 bytes of each value of `name` in turn, without spelling any
     /// of them out as a string, until it returns non-nil; that result, or nil. For values read

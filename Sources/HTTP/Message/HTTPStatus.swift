@@ -29,6 +29,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let unsupportedMediaType = HTTPStatus(415)
     public static let rangeNotSatisfiable = HTTPStatus(416)
     public static let expectationFailed = HTTPStatus(417)
+    public static let misdirectedRequest = HTTPStatus(421)
     public static let unprocessableContent = HTTPStatus(422)
     public static let locked = HTTPStatus(423)
     public static let tooManyRequests = HTTPStatus(429)
@@ -67,6 +68,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
         case 415: "Unsupported Media Type"
         case 416: "Range Not Satisfiable"
         case 417: "Expectation Failed"
+        case 421: "Misdirected Request"
         case 422: "Unprocessable Content"
         case 423: "Locked"
         case 429: "Too Many Requests"

@@ -130,6 +130,7 @@ public final class Responder: Sendable {
     /// Answers `request` whole on the calling thread, offloaded work included: what the server's
     /// handler would hand its connection, before the generic preparation (ranges, 304, gzip, HEAD).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let refusal = router.allowedHosts.refusal(forHost: request.headers["Host"]) { return refusal.response }
         switch resolve(request.method, path: request.path) {
         case .refused(let error):
             return error.response

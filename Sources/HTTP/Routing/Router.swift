@@ -10,6 +10,8 @@ public struct Router: Sendable {
     /// without one is a programming error, stopped at once (at start, before anything is
     /// served); the responder also refuses to run such a route.
     public let requiresAccessRules: Bool
+    /// The names requests may give in `Host`; any other is refused (421) before it is routed.
+    public var allowedHosts = AllowedHosts.any
 
     /// A router; with `requiringAccessRules`, every route needs `access:` (an application's
     /// router), without, routes that give none are open to anyone.
