@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -127,14 +128,60 @@ static const char *trusted_loader(VipsSource *source) {
     return loader;
 }
 
+/* A source over a duplicate of `fd` that asks `stop` before every read. A progressive JPEG's
+ * decoder takes in the whole file before it gives its first row, inside one call that no
+ * guarded region can interrupt: its reads are where it can be stopped. */
+typedef struct {
+    int fd;
+    CVipsStop *stop;
+} StoppableFile;
+
+static gint64 stoppable_read(VipsSourceCustom *source, void *buffer, gint64 length, StoppableFile *file) {
+    (void) source;
+    if (render_stopped(file->stop)) return -1;
+    ssize_t got;
+    do { got = read(file->fd, buffer, (size_t) length); } while (got < 0 && errno == EINTR);
+    return got;
+}
+
+static gint64 stoppable_seek(VipsSourceCustom *source, gint64 offset, int whence, StoppableFile *file) {
+    (void) source;
+    return (gint64) lseek(file->fd, (off_t) offset, whence);
+}
+
+static void stoppable_free(gpointer data) {
+    StoppableFile *file = data;
+    close(file->fd);
+    cvips_stop_unref(file->stop);
+    g_free(file);
+}
+
+static VipsSource *stoppable_source(int fd, CVipsStop *stop) {
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (copy < 0) {
+        vips_error("photoscroll", "cannot duplicate the photo's descriptor: %s", g_strerror(errno));
+        return NULL;
+    }
+    lseek(copy, 0, SEEK_SET);
+    StoppableFile *file = g_new0(StoppableFile, 1);
+    file->fd = copy;
+    file->stop = stop_ref(stop);
+    VipsSourceCustom *custom = vips_source_custom_new();
+    g_signal_connect(custom, "read", G_CALLBACK(stoppable_read), file);
+    g_signal_connect(custom, "seek", G_CALLBACK(stoppable_seek), file);
+    g_object_set_data_full(G_OBJECT(custom), "photoscroll-file", file, stoppable_free);
+    return VIPS_SOURCE(custom);
+}
+
 /* Photos are read from a descriptor the library opened (beneath the photos folder, checked),
  * never by name: a file source reopens its file by name after minimising, and
  * vips_image_new_from_file would also read a trailing "[...]" in a name as load options.
  * libvips keeps a duplicate of the descriptor for as long as the image lives. */
-int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, VipsImage **out, const char **loader_out) {
+int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, CVipsStop *stop, VipsImage **out,
+                          const char **loader_out) {
     *out = NULL;
     *loader_out = NULL;
-    VipsSource *source = vips_source_new_from_descriptor(fd);
+    VipsSource *source = stop ? stoppable_source(fd, stop) : vips_source_new_from_descriptor(fd);
     if (source == NULL) return -1;
     const char *loader = trusted_loader(source);
     *loader_out = loader;

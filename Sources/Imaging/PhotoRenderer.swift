@@ -25,11 +25,13 @@ public enum PhotoRenderer {
 
     /// Opens a photo after checking that it is a readable, recognised image within the pixel limit.
     /// Only the header has been read when this returns.
-    static func openPhoto(_ source: PhotoSource, settings: RenderSettings, access: VipsAccessPattern) throws -> OpenedPhoto {
+    /// `stop` (a rendition's) is asked before every read of the file.
+    static func openPhoto(_ source: PhotoSource, settings: RenderSettings, access: VipsAccessPattern,
+                          stop: RenderStop? = nil) throws -> OpenedPhoto {
         try Vips.ensureInitialized()
-        let opened = try VipsImage.open(source, access: access)
+        let opened = try VipsImage.open(source, access: access, stop: stop)
         try checkPixelLimit(width: opened.image.width, height: opened.image.height, settings: settings)
-        return OpenedPhoto(source: source, image: opened.image, loader: opened.loader, access: access, status: opened.status)
+        return OpenedPhoto(source: source, image: opened.image, loader: opened.loader, access: access, status: opened.status, stop: stop)
     }
 
     /// Refuses photos whose header promises more pixels than the limit, before any decode.
@@ -50,6 +52,8 @@ struct OpenedPhoto {
     let access: VipsAccessPattern
     /// The file's status when it was opened.
     let status: FileStatus
+    /// What every read of the file asks first, if anything.
+    var stop: RenderStop? = nil
 
     /// What the header says, with width and height as the photo stands upright.
     var info: ImageInfo {
@@ -63,6 +67,6 @@ struct OpenedPhoto {
     /// (JPEG, WebP; a power of two up to 8); otherwise at full size.
     func shrunk(by factor: Int) throws -> VipsImage {
         guard factor > 1, loader.shrinksOnLoad else { return image }
-        return try VipsImage.open(source, access: access, shrink: min(8, factor)).image
+        return try VipsImage.open(source, access: access, shrink: min(8, factor), stop: stop).image
     }
 }

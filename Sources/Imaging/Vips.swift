@@ -146,7 +146,9 @@ final class VipsImage {
     /// Opens a file through a descriptor of its own from `source`; only the header is read until
     /// pixels are asked for. Refuses what is not a regular file, an empty file, and a file no
     /// trusted loader recognises (by its content, not its name) as `.notAnImage`.
-    static func open(_ source: PhotoSource, access: VipsAccessPattern, shrink: Int = 1) throws -> Opened {
+    /// `stop` is asked before every read of the file, so that a decode that takes the whole file
+    /// before its first row (a progressive JPEG) ends with it too.
+    static func open(_ source: PhotoSource, access: VipsAccessPattern, shrink: Int = 1, stop: RenderStop? = nil) throws -> Opened {
         let file = try source.open()
         defer { file.close() }  // libvips keeps a duplicate for as long as the image lives
         let status: FileStatus
@@ -156,7 +158,7 @@ final class VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         var loader: UnsafePointer<CChar>?
         let mode = access == .random ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL
-        let result = cvips_load_descriptor(file.rawValue, mode, 1, Int32(shrink), &out, &loader)
+        let result = cvips_load_descriptor(file.rawValue, mode, 1, Int32(shrink), stop?.pointer, &out, &loader)
         guard let loader else { throw ImagingError.notAnImage("no image format recognised") }
         guard result == 0, let out else { throw lastError(kind: .corrupt) }
         return Opened(image: VipsImage(owning: out), loader: LoaderKind(className: String(cString: loader)), status: status)

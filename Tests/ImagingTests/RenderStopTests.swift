@@ -29,6 +29,26 @@ final class RenderStopTests: XCTestCase {
         XCTAssertLessThan(stopped, Date().timeIntervalSince(whole) / 2, "the stopped render ran on")
     }
 
+    /// A progressive JPEG's decoder takes in every scan of the file before it gives its first
+    /// row, in one call no guarded region interrupts: the stop is asked before each read of the
+    /// file, so the render ends there instead of when the whole file has been taken in.
+    func testADeadlineStopsAProgressiveJPEGWhileItsDecoderTakesInTheFile() throws {
+        // Noise: long scans, slow to decode.
+        try fixtures.vips("gaussnoise", fixtures.path("noise.v"), "3200", "2400", "--sigma", "60", "--mean", "128")
+        let source = fixtures.path("progressive.jpg")
+        try fixtures.vips("copy", fixtures.path("noise.v"), source + "[interlace,Q=95]")
+        let small = RegionRendition(region: PixelRect(x: 0, y: 0, width: 3200, height: 2400), width: 400, height: 300, degrees: 0, format: .jpeg)
+        let whole = Date()
+        XCTAssertNoThrow(try PhotoRenderer.renderRegion(source: source, small, settings: settings, stop: RenderStop(seconds: 600)))
+        let wholeSeconds = Date().timeIntervalSince(whole)
+        let deadline = wholeSeconds / 10
+        let started = Date()
+        XCTAssertThrowsError(try PhotoRenderer.renderRegion(source: source, small, settings: settings, stop: RenderStop(seconds: deadline))) {
+            XCTAssertEqual($0 as? ImagingError, .tookTooLong(seconds: deadline))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), wholeSeconds / 2, "the decoder took in the whole file past the deadline")
+    }
+
     func testCancellingFromAnotherThreadStopsARenderFromThePyramid() throws {
         let source = try fixtures.gradient("big.jpg", width: 2400, height: 1800)
         let directory = fixtures.path("pyramid")

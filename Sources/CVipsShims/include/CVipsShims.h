@@ -34,7 +34,10 @@ void cvips_keep_large_blocks(size_t mmap_threshold, size_t trim_threshold);
 /// shrink: shrink-on-load factor (1, 2, 4, 8) used by loaders that can (JPEG, WebP); others ignore it.
 /// `loader` is the loader that read it ("VipsForeignLoadJpegSource"), NULL when no trusted one
 /// recognises the file (then the result is -1 and no libvips error is left).
-int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, VipsImage **out, const char **loader);
+/// `stop` (may be NULL) is asked before every read of the file: a decoder that takes the whole
+/// file in one go before it gives a row (a progressive JPEG) ends at its next read once it says so.
+typedef struct CVipsStop CVipsStop;
+int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, CVipsStop *stop, VipsImage **out, const char **loader);
 
 /// EXIF orientation applied to the pixels, tag removed.
 int cvips_autorot(VipsImage *in, VipsImage **out);
@@ -64,7 +67,6 @@ int cvips_extract_area(VipsImage *in, int left, int top, int width, int height, 
 /// A way to stop one render: cancelled from any thread, or past its deadline. Reference-counted:
 /// the render holds one reference and every image guarded by it another, so an image that a
 /// cache keeps after the render never points at freed memory.
-typedef struct CVipsStop CVipsStop;
 
 /// A new stop (one reference) whose deadline is `seconds` from now; 0 or less: no deadline.
 CVipsStop *cvips_stop_new(double seconds);
