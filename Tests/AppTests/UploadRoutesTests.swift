@@ -214,6 +214,36 @@ final class UploadRoutesTests: XCTestCase {
         XCTAssertEqual(server.waitingUploads(), [])
     }
 
+    /// What the server writes takes the process umask's modes, as `cp` would: a backup or a
+    /// file-sharing user of the same folder reads what was uploaded as it reads the rest.
+    func testUploadedFilesAndTheirFoldersTakeTheUmasksModes() throws {
+        for (mask, file, folder) in [(mode_t(0o022), mode_t(0o644), mode_t(0o755)), (0o002, 0o664, 0o775)] {
+            let previous = umask(mask)
+            defer { umask(previous) }
+            let server = try start()
+            let photo = try UploadFixtures.jpeg(seed: 30 + Int(mask))
+            let location = try server.create(length: photo.count, name: "shared.jpg")
+            let done = try server.tus(.PATCH, location, [("Upload-Offset", "0")], body: photo)
+            XCTAssertEqual(done.status, 204, done.text)
+            let form = Array("--XyZ\r\nContent-Disposition: form-data; name=\"folder\"\r\n\r\nTrips/Rome\r\n".utf8)
+                + Array("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"form.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+                + (try UploadFixtures.jpeg(seed: 60 + Int(mask))) + Array("\r\n--XyZ--\r\n".utf8)
+            let posted = try HTTPClient.request(.POST, url: server.base + "/uploads/form",
+                                                headers: ["Content-Type": "multipart/form-data; boundary=XyZ"], body: form)
+            XCTAssertEqual(posted.status, 201, posted.text)
+            let dated = server.uploads.datedFolder(nil)
+            func mode(_ path: String) throws -> mode_t {
+                mode_t(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: server.photos + "/" + path)[.posixPermissions] as? Int))
+            }
+            XCTAssertEqual(try mode(dated + "/shared.jpg"), file, "umask \(String(mask, radix: 8))")
+            XCTAssertEqual(try mode("Trips/Rome/form.jpg"), file)
+            XCTAssertEqual(try mode(dated), folder)
+            XCTAssertEqual(try mode("Trips/Rome"), folder)
+            XCTAssertEqual(try mode("Trips"), folder)
+            server.stop()
+        }
+    }
+
     func testAPlainFormUploadForScripts() throws {
         let server = try start()
         let photo = try UploadFixtures.jpeg(seed: 21)
