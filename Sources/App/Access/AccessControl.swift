@@ -135,11 +135,12 @@ final class AccessControl: Sendable {
     func lookUpSession(_ key: TokenKey) throws -> AccessCache.SessionEntry? {
         let epoch = cache.epoch
         guard let session = try store.session(token: key.text) else { return nil }
-        let remaining = Double(min(session.expiresAt, session.lastSeen + store.limits.idleSeconds) - wallNow())
+        let endsAt = min(session.expiresAt, session.lastSeen + store.limits.idleSeconds)
+        let remaining = Double(endsAt - wallNow())
         let user = session.user.map { SignedIn(id: $0.id, name: $0.name, role: $0.role) }
         let shareID: Int? = if case .share(let id) = session.holder { id } else { nil }
-        cache.keep(key, digest: session.digest, user: user, shareID: shareID, remaining: remaining, since: epoch)
-        return AccessCache.SessionEntry(digest: session.digest, user: user, shareID: shareID, validUntil: 0)
+        cache.keep(key, digest: session.digest, user: user, shareID: shareID, endsAt: endsAt, remaining: remaining, since: epoch)
+        return AccessCache.SessionEntry(digest: session.digest, user: user, shareID: shareID, endsAt: endsAt, validUntil: 0)
     }
 
     /// Whether the request may add and change photos (`Rule.Kind.manage`): a signed-in owner or
