@@ -15,6 +15,8 @@ final class AccessControl: Sendable {
     let mode: AccessMode
     let store: AccessStore
     let cache: AccessCache
+    /// The open event streams, each closed when the access it rides on ends.
+    let streams: AccessBoundStreams
     let cookies: AccessCookies
     /// Failed sign-ins, setup attempts, share passwords and metrics tokens, per account and per client.
     let throttle: FailureThrottle
@@ -53,6 +55,7 @@ final class AccessControl: Sendable {
         mode = settings.mode
         self.store = store
         cache = AccessCache(seconds: settings.cacheSeconds, now: now)
+        streams = AccessBoundStreams(wallNow: wallNow)
         cookies = AccessCookies(secure: settings.publicURL.hasPrefix("https://"))
         self.throttle = throttle
         clients = ClientAddress(trustedProxies: settings.trustedProxies)
@@ -69,19 +72,30 @@ final class AccessControl: Sendable {
     // MARK: notifications
 
     /// Starts hearing what ends sessions and links, from this process and every other on the
-    /// database; until the listener is connected nothing is kept in memory.
+    /// database; until the listener is connected nothing is kept in memory. Open streams end
+    /// with what they ride on, and all of them when the listener (re)connects, since what ended
+    /// while it could not hear is not known.
     func start() throws {
-        let cache = self.cache
+        let cache = self.cache, streams = self.streams
         let logger = self.logger
+        streams.start()
         let made = try store.database.listen([AccessChange.channel]) { event in
             switch event {
-            case .connected: cache.startHearing()
+            case .connected:
+                cache.startHearing()
+                streams.endAll()
             case .disconnected(let error):
                 cache.stopHearing()
                 logger.warning("access changes cannot be heard; every request is checked against the database meanwhile",
                                [("error", error.message)])
             case .notification(let note):
-                if let change = AccessChange(payload: note.payload) { cache.drop(change) } else { cache.startHearing() }
+                if let change = AccessChange(payload: note.payload) {
+                    cache.drop(change)
+                    streams.end(change)
+                } else {
+                    cache.startHearing()
+                    streams.endAll()
+                }
             }
         }
         listener.withLock { $0 = made }
@@ -94,6 +108,7 @@ final class AccessControl: Sendable {
         }
         made?.stop()
         cache.stopHearing()
+        streams.stop()
     }
 
     // MARK: who is asking
@@ -184,20 +199,26 @@ final class AccessControl: Sendable {
     /// before the answer goes out.
     func endSession(token: String) throws {
         try store.endSession(token: token)
-        if AccessToken.isWellFormed(token) { cache.drop(.session(Argon2.digest(token))) }
+        if AccessToken.isWellFormed(token) { ended(.session(Argon2.digest(token))) }
     }
 
     /// Revokes a link, here at once and everywhere as the change is heard.
     func revokeShare(id: Int) throws -> Bool {
         let revoked = try store.revokeShare(id: id)
-        cache.drop(.share(id))
+        ended(.share(id))
         return revoked
     }
 
     /// Sets a password and ends every session of the account, here at once.
     func setPassword(of user: User, to password: String) throws {
         try store.setPassword(name: user.name, password: password)
-        cache.drop(.user(user.id))
+        ended(.user(user.id))
+    }
+
+    /// Drops what a change here ended before the answer goes out; other processes hear it.
+    private func ended(_ change: AccessChange) {
+        cache.drop(change)
+        streams.end(change)
     }
 
     /// Whether the request carries the password session of `share` (its password was given):
