@@ -5,14 +5,16 @@ import Synchronization
 
 /// The open event streams that ride on a session or a share link, each closed when what opened
 /// it ends: by the same `AccessChange` that drops the access cache (from this process or any
-/// replica), or at its own expiry, which nothing notifies, by a sweep once a second.
+/// replica), or at its own expiry, which nothing notifies, by a sweep once a second. Where
+/// another process's changes cannot be heard (SQLite and `photoscroll users`), the sweep also
+/// asks the database, every `Recheck.seconds`, whether each stream's access is still there.
 ///
 /// A request answers once; a stream goes on writing for as long as it is open, so without this
 /// a stream opened before a sign-out, a revocation or a password change would go on telling
 /// whoever held it about new comments and photos.
 final class AccessBoundStreams: Sendable {
     /// What a stream rides on.
-    struct Access: Sendable, Equatable {
+    struct Access: Sendable, Hashable {
         /// The digest of the session it was opened with: a signed-in person's, or a link's password session.
         var session: String?
         /// The signed-in person (also for a signing-in proxy's request, which has no session).
@@ -32,6 +34,14 @@ final class AccessBoundStreams: Sendable {
         }
     }
 
+    /// How another process's changes are found without notifications.
+    struct Recheck: Sendable {
+        /// How often, in sweeps (one a second).
+        let seconds: Int
+        /// Whether an access is still in the database; throws when it cannot be asked.
+        let isStored: @Sendable (Access) throws -> Bool
+    }
+
     private struct Entry {
         let access: Access
         let stream: any ResponseStream
@@ -41,15 +51,18 @@ final class AccessBoundStreams: Sendable {
         var streams: [ObjectIdentifier: Entry] = [:]
         /// Counts the ends: a stream whose access was read before one starts closed (`add`).
         var epoch = 0
+        var sweeps = 0
     }
 
     private let state = Mutex(State())
     /// Wall-clock unix seconds, the clock sessions and links expire by.
     private let wallNow: @Sendable () -> Int
+    private let recheck: Recheck?
     private let sweeper = Mutex<DispatchSourceTimer?>(nil)
 
-    init(wallNow: @escaping @Sendable () -> Int) {
+    init(wallNow: @escaping @Sendable () -> Int, recheck: Recheck? = nil) {
         self.wallNow = wallNow
+        self.recheck = recheck
     }
 
     /// The moment a stream's access begins to be read: pass it to `add`.
@@ -85,11 +98,21 @@ final class AccessBoundStreams: Sendable {
         close(counted: true) { _ in true }
     }
 
-    /// Closes the streams whose session or link has expired.
+    /// Closes the streams whose session or link has expired, and every `recheck.seconds` those
+    /// whose access is no longer in the database.
     func sweep() {
         let now = wallNow()
         // Not counted: `add` checks the expiry itself.
         close(counted: false) { access in access.endsAt.map { $0 <= now } ?? false }
+        guard let recheck else { return }
+        let accesses = state.withLock { state -> Set<Access>? in
+            state.sweeps += 1
+            guard state.sweeps % max(1, recheck.seconds) == 0 else { return nil }
+            return Set(state.streams.values.map(\.access))
+        }
+        // A database that cannot be asked ends nothing: it is asked again on the next round.
+        let gone = (accesses ?? []).filter { (try? recheck.isStored($0)) == false }
+        if !gone.isEmpty { close(counted: true) { gone.contains($0) } }
     }
 
     private func close(counted: Bool, where ended: (Access) -> Bool) {

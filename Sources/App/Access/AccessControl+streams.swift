@@ -60,3 +60,13 @@ extension RouteRules {
         try control?.bound(response, to: request) ?? response
     }
 }
+
+extension AccessControl {
+    /// Whether what a stream rides on is still in the database: its session, its person, its link.
+    static func isStored(in store: AccessStore) -> @Sendable (AccessBoundStreams.Access) throws -> Bool {
+        { access in
+            try (access.session.map(store.hasSession(digest:)) ?? true) && (access.user.map(store.hasUser(id:)) ?? true)
+                && (access.share.map(store.hasShare(id:)) ?? true)
+        }
+    }
+}

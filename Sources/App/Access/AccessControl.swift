@@ -55,7 +55,10 @@ final class AccessControl: Sendable {
         mode = settings.mode
         self.store = store
         cache = AccessCache(seconds: settings.cacheSeconds, now: now)
-        streams = AccessBoundStreams(wallNow: wallNow)
+        // SQLite hears only this process's changes: `photoscroll users` in another is found
+        // by asking, as often as the cache asks.
+        streams = AccessBoundStreams(wallNow: wallNow, recheck: store.database.engine == .sqlite
+            ? AccessBoundStreams.Recheck(seconds: Int(settings.cacheSeconds.rounded(.up)), isStored: Self.isStored(in: store)) : nil)
         cookies = AccessCookies(secure: settings.publicURL.hasPrefix("https://"))
         self.throttle = throttle
         clients = ClientAddress(trustedProxies: settings.trustedProxies)
