@@ -1,6 +1,7 @@
 import Access
 import Foundation
 @testable import App
+import SQL
 import XCTest
 
 /// Event streams end with the access they were opened with: a sign-out, a password change, an
@@ -13,7 +14,10 @@ final class AccessStreamTests: XCTestCase {
     private var probe: StreamProbe!
 
     override func setUpWithError() throws {
-        f = try AccessFixture { $0.sessionIdleSeconds = 600 }
+        f = try AccessFixture {
+            $0.sessionIdleSeconds = 600
+            $0.accessCacheSeconds = 1
+        }
         probe = try StreamProbe(f)
     }
 
@@ -116,5 +120,23 @@ final class AccessStreamTests: XCTestCase {
         f.clock.advance(300)
         comment("after the expiry", cookie: owner, reaching: witness)
         assertEnded([signedIn], without: "after the expiry", "the session was idle too long")
+    }
+
+    func testAPasswordChangedByAnotherProcessEndsStreamsOnSQLiteToo() throws {
+        let member = try f.signIn("ben", AccessFixture.memberPassword)
+        let owner = try f.signIn("ana", AccessFixture.ownerPassword)
+        let streams = [try open("/photos/events", cookie: member), try open("/photos/\(a1)/comments/events", cookie: member)]
+        let witness = try open("/photos/\(a1)/comments/events", cookie: owner)
+
+        // `photoscroll users` runs in a process of its own: on SQLite its notification reaches
+        // nobody, so the server finds the change by asking, as often as its cache asks (1 s here).
+        let other = try SQLDatabase(f.store.database.location)
+        defer { other.close() }
+        try AccessStore(database: other, passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1))
+            .setPassword(name: "ben", password: "changed elsewhere")
+        assertEnded(streams, without: "after the change", "the password changed in another process")
+        comment("after the change", cookie: owner, reaching: witness)
+        assertEnded(streams, without: "after the change", "the password changed in another process")
+        XCTAssertFalse(witness.ended, "the owner's stream goes on")
     }
 }
