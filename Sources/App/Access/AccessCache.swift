@@ -17,6 +17,9 @@ final class AccessCache: Sendable {
         /// The signed-in user, or nil for a share link's password session.
         let user: SignedIn?
         let shareID: Int?
+        /// Wall-clock unix seconds at which the session itself ends (its lifetime, or its idle
+        /// limit counted from its last use as the database knew it).
+        let endsAt: Int
         let validUntil: Double
     }
 
@@ -113,7 +116,7 @@ final class AccessCache: Sendable {
     }
 
     /// Keeps a session just read from the database; `remaining` is how long it has to live.
-    func keep(_ key: TokenKey, digest: String, user: SignedIn?, shareID: Int?, remaining: Double, since epoch: Int) {
+    func keep(_ key: TokenKey, digest: String, user: SignedIn?, shareID: Int?, endsAt: Int, remaining: Double, since epoch: Int) {
         let until = now() + max(0, min(seconds, remaining))
         state.withLock { state in
             guard state.hearing, state.epoch == epoch else { return }
@@ -122,7 +125,7 @@ final class AccessCache: Sendable {
                 state.sessions = state.sessions.filter { $0.value.validUntil > now }
                 if state.sessions.count >= capacity / 2 { state.sessions.removeAll() }
             }
-            state.sessions[key] = SessionEntry(digest: digest, user: user, shareID: shareID, validUntil: until)
+            state.sessions[key] = SessionEntry(digest: digest, user: user, shareID: shareID, endsAt: endsAt, validUntil: until)
         }
     }
 

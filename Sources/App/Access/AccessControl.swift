@@ -15,6 +15,8 @@ final class AccessControl: Sendable {
     let mode: AccessMode
     let store: AccessStore
     let cache: AccessCache
+    /// The open event streams, each closed when the access it rides on ends.
+    let streams: AccessBoundStreams
     let cookies: AccessCookies
     /// Failed sign-ins, setup attempts, share passwords and metrics tokens, per account and per client.
     let throttle: FailureThrottle
@@ -54,6 +56,10 @@ final class AccessControl: Sendable {
         mode = settings.mode
         self.store = store
         cache = AccessCache(seconds: settings.cacheSeconds, now: now)
+        // SQLite hears only this process's changes: `photoscroll users` in another is found
+        // by asking, as often as the cache asks.
+        streams = AccessBoundStreams(wallNow: wallNow, recheck: store.database.engine == .sqlite
+            ? AccessBoundStreams.Recheck(seconds: Int(settings.cacheSeconds.rounded(.up)), isStored: Self.isStored(in: store)) : nil)
         cookies = AccessCookies(secure: settings.publicURL.hasPrefix("https://"))
         self.throttle = throttle
         clients = ClientAddress(trustedProxies: settings.trustedProxies)
@@ -70,19 +76,30 @@ final class AccessControl: Sendable {
     // MARK: notifications
 
     /// Starts hearing what ends sessions and links, from this process and every other on the
-    /// database; until the listener is connected nothing is kept in memory.
+    /// database; until the listener is connected nothing is kept in memory. Open streams end
+    /// with what they ride on, and all of them when the listener (re)connects, since what ended
+    /// while it could not hear is not known.
     func start() throws {
-        let cache = self.cache
+        let cache = self.cache, streams = self.streams
         let logger = self.logger
+        streams.start()
         let made = try store.database.listen([AccessChange.channel]) { event in
             switch event {
-            case .connected: cache.startHearing()
+            case .connected:
+                cache.startHearing()
+                streams.endAll()
             case .disconnected(let error):
                 cache.stopHearing()
                 logger.warning("access changes cannot be heard; every request is checked against the database meanwhile",
                                [("error", error.message)])
             case .notification(let note):
-                if let change = AccessChange(payload: note.payload) { cache.drop(change) } else { cache.startHearing() }
+                if let change = AccessChange(payload: note.payload) {
+                    cache.drop(change)
+                    streams.end(change)
+                } else {
+                    cache.startHearing()
+                    streams.endAll()
+                }
             }
         }
         listener.withLock { $0 = made }
@@ -95,6 +112,7 @@ final class AccessControl: Sendable {
         }
         made?.stop()
         cache.stopHearing()
+        streams.stop()
     }
 
     // MARK: who is asking
@@ -136,11 +154,12 @@ final class AccessControl: Sendable {
     func lookUpSession(_ key: TokenKey) throws -> AccessCache.SessionEntry? {
         let epoch = cache.epoch
         guard let session = try store.session(token: key.text) else { return nil }
-        let remaining = Double(min(session.expiresAt, session.lastSeen + store.limits.idleSeconds) - wallNow())
+        let endsAt = min(session.expiresAt, session.lastSeen + store.limits.idleSeconds)
+        let remaining = Double(endsAt - wallNow())
         let user = session.user.map { SignedIn(id: $0.id, name: $0.name, role: $0.role) }
         let shareID: Int? = if case .share(let id) = session.holder { id } else { nil }
-        cache.keep(key, digest: session.digest, user: user, shareID: shareID, remaining: remaining, since: epoch)
-        return AccessCache.SessionEntry(digest: session.digest, user: user, shareID: shareID, validUntil: 0)
+        cache.keep(key, digest: session.digest, user: user, shareID: shareID, endsAt: endsAt, remaining: remaining, since: epoch)
+        return AccessCache.SessionEntry(digest: session.digest, user: user, shareID: shareID, endsAt: endsAt, validUntil: 0)
     }
 
     /// Whether the request may add and change photos (`Rule.Kind.manage`): a signed-in owner or
@@ -197,20 +216,26 @@ final class AccessControl: Sendable {
     /// before the answer goes out.
     func endSession(token: String) throws {
         try store.endSession(token: token)
-        if AccessToken.isWellFormed(token) { cache.drop(.session(Argon2.digest(token))) }
+        if AccessToken.isWellFormed(token) { ended(.session(Argon2.digest(token))) }
     }
 
     /// Revokes a link, here at once and everywhere as the change is heard.
     func revokeShare(id: Int) throws -> Bool {
         let revoked = try store.revokeShare(id: id)
-        cache.drop(.share(id))
+        ended(.share(id))
         return revoked
     }
 
     /// Sets a password and ends every session of the account, here at once.
     func setPassword(of user: User, to password: String) throws {
         try store.setPassword(name: user.name, password: password)
-        cache.drop(.user(user.id))
+        ended(.user(user.id))
+    }
+
+    /// Drops what a change here ended before the answer goes out; other processes hear it.
+    private func ended(_ change: AccessChange) {
+        cache.drop(change)
+        streams.end(change)
     }
 
     /// Whether the request carries the password session of `share` (its password was given):

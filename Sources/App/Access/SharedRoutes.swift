@@ -73,21 +73,22 @@ struct SharedRoutes: Sendable {
         }
     }
 
-    /// The link's live stream: `reset` whenever its photos change, nothing about any other.
+    /// The link's live stream: `reset` whenever its photos change, nothing about any other;
+    /// it ends with the link (and its password session).
     func events(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let key = request.parameters["token"].flatMap(TokenKey.init), let share = try control.share(key) else {
             throw HTTPError(.notFound, "This link does not exist: it was revoked, or never made.")
         }
         let control = self.control, library = photos.library
         let target = share.target
-        return photos.events.response(shared: PhotoLiveEvents.SharedScope(
+        return try control.bound(photos.events.response(shared: PhotoLiveEvents.SharedScope(
             contains: { control.isShared($0, target) },
             total: {
                 switch target {
                 case .album(let id): library.album(id)?.count ?? 0
                 case .photo(let id): library.photo(id) == nil ? 0 : 1
                 }
-            }))
+            })), to: request)
     }
 }
 
@@ -104,7 +105,9 @@ extension CommentService {
         router.post("/s/:token/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane, access: rule) { [self] request in
             try postComment(request, prefix: prefix(request))
         }
-        router.get("/s/:token/photos/:id/comments/events", lane: lane, access: rule) { [self] request in try openEvents(request) }
+        router.get("/s/:token/photos/:id/comments/events", lane: lane, access: rule) { [self] request in
+            try control.bound(openEvents(request), to: request)
+        }
         router.get("/s/:token/photos/:id/comments/:cid", lane: lane, access: rule) { [self] request in try showComment(request) }
     }
 }

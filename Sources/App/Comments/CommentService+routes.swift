@@ -23,7 +23,9 @@ extension CommentService {
             // A signed-in person's comments carry their name, whatever the form says.
             try postComment(request, author: try rules.control?.visitor(of: request).user?.name)
         }
-        router.get("/photos/:id/comments/events", lane: lane, access: library) { [self] request in try openEvents(request) }
+        router.get("/photos/:id/comments/events", lane: lane, access: library) { [self] request in
+            try rules.bound(openEvents(request), to: request)
+        }
         router.get("/photos/:id/comments/:cid", lane: lane, access: library) { [self] request in try showComment(request) }
         router.delete("/photos/:id/comments/:cid", lane: lane, access: rules(.moderation)) { [self] request in
             // The owner deletes with their session; anyone else needs the admin token.

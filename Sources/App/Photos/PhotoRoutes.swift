@@ -50,7 +50,10 @@ struct PhotoRoutes: Sendable {
         registerDeepZoom(on: &router)
         router.get("/photos", lane: WorkLanes.catalog, access: library) { request in try list(request) }
         router.get("/photos/summary", lane: WorkLanes.catalog, access: library) { request in try summaryResponse(request) }
-        router.get("/photos/events", lane: WorkLanes.catalog, access: library) { _ in events.response() }
+        router.get("/photos/events", lane: WorkLanes.catalog, access: library) { request in
+            // The stream ends with the session it was opened with.
+            try rules.bound(events.response(), to: request)
+        }
         router.get("/photos/:id", lane: WorkLanes.catalog, access: library) { request in try one(request) }
         registerAlbums(on: &router)
     }
