@@ -68,6 +68,9 @@ let package = Package(
         // libFuzzer target for the photo-folder walk: hostile trees (links out and in loops,
         // FIFOs, devices, deep and long names) built from each input and walked (`make fuzz`).
         .executableTarget(name: "FolderWalkFuzz", dependencies: ["FolderScan", "POSIX"]),
+        // libFuzzer target for taking a JPEG's location out: hostile segments, TIFF directories,
+        // XMP and Photoshop blocks (`make fuzz`).
+        .executableTarget(name: "JPEGLocationFuzz", dependencies: ["JPEGMetadata"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
