@@ -27,10 +27,12 @@ final class SharedOriginalLocationTests: XCTestCase {
                                      "-IPTC:City=Paris", "-IPTC:Sub-location=Quay", "-IPTC:Province-State=Ile-de-France",
                                      "-IPTC:Country-PrimaryLocationCode=FRA", "-IPTC:Country-PrimaryLocationName=France",
                                      "-IPTC:Caption-Abstract=Boats at dusk", source])
+        let broken = Self.withBrokenPhotoshopBlock([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
         let (jpeg, png) = (source, png)
         f = try AccessFixture(renderer: nil) { configuration in
             try? FileManager.default.copyItem(atPath: jpeg, toPath: configuration.photos + "/trip/harbour.jpg")
             try? FileManager.default.copyItem(atPath: png, toPath: configuration.photos + "/trip/flat.png")
+            FileManager.default.createFile(atPath: configuration.photos + "/trip/broken.jpg", contents: Data(broken))
         }
     }
 
@@ -105,6 +107,25 @@ final class SharedOriginalLocationTests: XCTestCase {
         XCTAssertEqual(answer.headers["Content-Type"], "application/problem+json")
         let detail = try XCTUnwrap(answer.object["detail"] as? String)
         XCTAssertTrue(detail.contains("does not share where photos were taken") && detail.contains("image/png"), detail)
+    }
+
+    func testAJPEGWhoseMetadataCannotBeWalkedIsRefusedNotSentWhole() throws {
+        let id = try XCTUnwrap(f.photos["broken"])
+        let link = try f.share(ShareRequest(target: .photo(id), expiresAt: nil, download: true))
+        let answer = f.request(.GET, "/s/\(link.token)/photos/\(id)/original")
+        XCTAssertEqual(answer.status, .notFound)
+        XCTAssertEqual(answer.headers["Content-Type"], "application/problem+json")
+        let detail = try XCTUnwrap(answer.object["detail"] as? String)
+        XCTAssertTrue(detail.contains("does not share where photos were taken") && detail.contains("cannot be removed safely"), detail)
+        let owner = try f.signIn("ana", AccessFixture.ownerPassword)
+        XCTAssertEqual(f.request(.GET, "/photos/\(id)/original", headers: ["Cookie": owner]).status, .ok, "the owner still gets it")
+    }
+
+    /// `jpeg` with a Photoshop block after its start whose one resource says it is longer than the
+    /// block: decoders skip it, and no one can say what is in it.
+    static func withBrokenPhotoshopBlock(_ jpeg: [UInt8]) -> [UInt8] {
+        let block = Array("Photoshop 3.0\u{0}8BIM".utf8) + [0x04, 0x04, 0, 0, 0x7F, 0, 0, 0] + Array("Paris".utf8)
+        return Array(jpeg.prefix(2)) + [0xFF, 0xED, 0, UInt8(block.count + 2)] + block + Array(jpeg.dropFirst(2))
     }
 
     // MARK: - The tools
