@@ -1,20 +1,22 @@
 /// Where a photo was taken, taken out of a Photoshop APP13 block: its IPTC record (resource
 /// 0x0404) loses the location datasets of record 2 (content location code and name, city,
-/// sublocation, province or state, country code, country name); the IPTC digest (0x0425), which
-/// no longer matches, goes; and the Exif and XMP copies a Photoshop block may hold (0x0422,
-/// 0x0423, 0x0424) go whole. Every other resource is copied as it is.
+/// sublocation, province or state, country code, country name); the IPTC digest (0x0425) goes
+/// when the record changed, as it no longer matches; and the Exif and XMP copies a Photoshop
+/// block may hold (0x0422, 0x0423, 0x0424) go whole. Every other resource is copied as it is.
 enum IPTCLocation {
     static let header = Array("Photoshop 3.0\u{0}".utf8)
     static let locationDatasets: Set<Int> = [26, 27, 90, 92, 95, 100, 101]
-    private static let dropped: Set<Int> = [0x0422, 0x0423, 0x0424, 0x0425]
+    private static let dropped: Set<Int> = [0x0422, 0x0423, 0x0424]
+    private static let digest = 0x0425
 
     /// The block's payload after `header`, rewritten.
     static func removed(_ block: [UInt8]) throws(JPEGLocationError) -> [UInt8] {
         let reader = ByteReader(bytes: block, bigEndian: true)
-        var out: [UInt8] = []
+        var kept: [(id: Int, bytes: ArraySlice<UInt8>)] = []
+        var recordChanged = false
         var at = 0
         while at < block.count {
-            if block[at...].allSatisfy({ $0 == 0 }) { out += block[at...]; break }  // padding
+            if block[at...].allSatisfy({ $0 == 0 }) { kept.append((-1, block[at...])); break }  // padding
             guard block.hasBytes(Array("8BIM".utf8), at: at) else { throw JPEGLocationError("a Photoshop resource at byte \(at) is not one") }
             let id = try reader.u16(at + 4)
             let nameLength = try reader.u8(at + 6)
@@ -26,17 +28,18 @@ enum IPTCLocation {
             let next = min(block.count, data + size + (size & 1))
             if id == 0x0404 {
                 let record = try datasetsWithoutLocation(Array(block[data..<(data + size)]))
+                recordChanged = recordChanged || record.count != size
                 var resource = Array(block[at..<sizeAt])
                 resource += [UInt8(record.count >> 24 & 0xFF), UInt8(record.count >> 16 & 0xFF), UInt8(record.count >> 8 & 0xFF), UInt8(record.count & 0xFF)]
                 resource += record
                 if record.count & 1 == 1 { resource.append(0) }
-                out += resource
+                kept.append((id, resource[...]))
             } else if !dropped.contains(id) {
-                out += block[at..<next]
+                kept.append((id, block[at..<next]))
             }
             at = next
         }
-        return out
+        return kept.filter { !(recordChanged && $0.id == digest) }.flatMap { $0.bytes }
     }
 
     /// An IPTC record's datasets (`0x1C`, record, dataset, length, data) less the location ones.

@@ -67,6 +67,17 @@ final class JPEGLocationTests: XCTestCase {
         JPEGLocationFuzzing.check(sample.bytes)
     }
 
+    func testTheIPTCDigestGoesOnlyWhenTheRecordChanged() throws {
+        // The record, then a digest resource of two bytes (14 bytes in all).
+        func block(_ datasets: [(record: UInt8, dataset: UInt8, text: String)]) -> [UInt8] {
+            Array(SampleJPEG(gps: false, iptc: datasets).iptcBlock.dropFirst(IPTCLocation.header.count)) + Array("8BIM".utf8) + [0x04, 0x25, 0, 0, 0, 0, 0, 2, 0xAB, 0xCD]
+        }
+        let placeless = block([(2, 120, "A caption")])
+        XCTAssertEqual(try IPTCLocation.removed(placeless), placeless)
+        let placed = block([(2, 120, "A caption"), (2, 90, "Paris")])
+        XCTAssertEqual(try IPTCLocation.removed(placed), Array(placeless.dropLast(14)))
+    }
+
     func testHostileInputsAreRefusedWithAReason() {
         let good = SampleJPEG(xmp: #"<a e:GPSLatitude="1"/>"#, iptc: [(2, 90, "Paris")]).bytes
         let tiffAt = good.firstRange(of: Array("Exif\u{0}\u{0}".utf8))!.upperBound
