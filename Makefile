@@ -9,13 +9,15 @@ BIN_DEBUG := .build/debug/photoscroll
         test-stages stage-server stage-build stage-typecheck stage-test-deps stage-unit stage-browser stage-fuzz-build stage-fuzz \
         stage-container-root stage-container-build stage-container test-times
 
-## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk); `make test`
+## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk, JPEG
+## location); `make test`
 ## gives each TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 300
 TEST_FUZZ_SECONDS ?= 20
 FUZZ_BIN := .build/fuzz/release/HTTPFuzz
 IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
 WALK_FUZZ_BIN := .build/fuzz/release/FolderWalkFuzz
+JPEG_FUZZ_BIN := .build/fuzz/release/JPEGLocationFuzz
 ## Stages of `make test` that may run at once.
 TEST_JOBS ?= 8
 ## The image's build, as the Dockerfile's (release, the Swift runtime linked in, no debug
@@ -140,20 +142,24 @@ browser-test: build test-deps
 ## resolved against image sizes and limits (Sources/IIIFFuzz; Fuzz/iiif-corpus, .build/iiif-fuzz-corpus),
 ## then the photo-folder walk on hostile folders built in a scratch folder per input, /dev/shm when
 ## there is one (Sources/FolderWalkFuzz; Fuzz/folder-corpus, .build/folder-fuzz-corpus; a walk that
-## runs 10 s is a find). A crash stops it with exit 1 and leaves the input as crash-* (timeout-*);
-## replay it with `swift run HTTPFuzz crash-…` (or IIIFFuzz, FolderWalkFuzz).
+## runs 10 s is a find), then a JPEG's location taken out of hostile metadata segments (Sources/JPEGLocationFuzz;
+## Fuzz/jpeg-corpus, .build/jpeg-fuzz-corpus). A crash stops it with exit 1 and leaves the input as
+## crash-* (timeout-*); replay it with `swift run HTTPFuzz crash-…` (or IIIFFuzz, FolderWalkFuzz,
+## JPEGLocationFuzz).
 fuzz: fuzz-build fuzz-run
 
 fuzz-run:
-	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus .build/folder-fuzz-corpus
+	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus .build/folder-fuzz-corpus .build/jpeg-fuzz-corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/ .build/fuzz-corpus Fuzz/corpus
 	$(IIIF_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/iiif- .build/iiif-fuzz-corpus Fuzz/iiif-corpus
 	$(WALK_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build/folder- .build/folder-fuzz-corpus Fuzz/folder-corpus
+	$(JPEG_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build/jpeg- .build/jpeg-fuzz-corpus Fuzz/jpeg-corpus
 
 fuzz-build: deps
 	swift build -c release --product HTTPFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 	swift build -c release --product IIIFFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 	swift build -c release --product FolderWalkFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
+	swift build -c release --product JPEGLocationFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 
 ## Benchmarks against nginx and vips dzsave; each prints its ratio.
 bench: release

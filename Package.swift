@@ -54,7 +54,11 @@ let package = Package(
         .target(name: "Access", dependencies: ["CArgon2", "SQL", "POSIX", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
+        // A JPEG's location (Exif GPS, XMP places, IPTC location) taken out of its metadata
+        // segments without touching its image data: a pure function over bytes, on nothing of
+        // ours, so that its fuzzer builds without libvips or SQL.
+        .target(name: "JPEGMetadata"),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App", "POSIX"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
@@ -64,6 +68,9 @@ let package = Package(
         // libFuzzer target for the photo-folder walk: hostile trees (links out and in loops,
         // FIFOs, devices, deep and long names) built from each input and walked (`make fuzz`).
         .executableTarget(name: "FolderWalkFuzz", dependencies: ["FolderScan", "POSIX"]),
+        // libFuzzer target for taking a JPEG's location out: hostile segments, TIFF directories,
+        // XMP and Photoshop blocks (`make fuzz`).
+        .executableTarget(name: "JPEGLocationFuzz", dependencies: ["JPEGMetadata"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
@@ -78,6 +85,7 @@ let package = Package(
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
+        .testTarget(name: "JPEGMetadataTests", dependencies: ["JPEGMetadata"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting", "TestSupport"]),
     ],

@@ -18,8 +18,9 @@ packages_for() {
         build) echo "pkg-config libvips-dev libvips-tools zlib1g-dev libsqlite3-dev libpq-dev libxxhash-dev libsodium-dev nettle-dev libargon2-dev" ;;
         # postgresql: the tests start a private cluster of their own (initdb, pg_ctl); nginx-light:
         # the replica tests put it in front of two servers, configured from deploy/nginx.conf;
-        # node-typescript: tsc type-checks the page's modules (make typecheck).
-        test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet node-typescript" ;;
+        # node-typescript: tsc type-checks the page's modules (make typecheck); libimage-exiftool-perl:
+        # exiftool writes GPS, XMP and IPTC places into test photos and reads what a link sends.
+        test) echo "chromium chromium-driver python3-venv sqlite3 curl postgresql nginx-light libjs-leaflet node-typescript libimage-exiftool-perl" ;;
         # gcc: bench/lib/floor.c, the least a server can do per request, raced beside ours.
         bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql gcc libc6-dev" ;;
         # mmdebstrap: the bookworm root the image checks boot in (Tests/Container/boot_root.py).

@@ -8,8 +8,9 @@ import Observability
 import Synchronization
 import XCTest
 
-/// Photos as text files (`WxH` on a line of its own, after a JPEG signature so that an original
-/// is sent as one) whose every tile and thumbnail is `PIXELS …` and whose header says where it
+/// Photos as text files (`WxH` on a line of its own, in the comment of a JPEG that has only a
+/// comment and an empty scan, so that an original is sent as one and its segments can be walked,
+/// as a link without location needs) whose every tile and thumbnail is `PIXELS …` and whose header says where it
 /// was taken: a leak of image bytes or of a position shows in any answer.
 final class SecretRenderer: PhotoRendering, Sendable {
     func probe(_ path: PhotoSource) throws -> PhotoSize {
@@ -86,7 +87,9 @@ final class AccessFixture: @unchecked Sendable {
 
     /// `ready`: wait until every photo's pyramid is built (the manifests list ready photos only).
     /// `users`: add ana and ben (a second replica on the same database finds them there).
-    init(ready: Bool = false, users: Bool = true, logger: Logger = .disabled, configure: (inout Configuration) -> Void = { _ in }) throws {
+    /// `renderer`: nil for the real one (libvips), for photos that are real images.
+    init(ready: Bool = false, users: Bool = true, renderer: (any PhotoRendering)? = SecretRenderer(), logger: Logger = .disabled,
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         root = NSTemporaryDirectory() + "access-\(UUID().uuidString)"
         let files = FileManager.default
         for folder in ["photos/trip", "photos/home", "data", "public"] {
@@ -94,7 +97,7 @@ final class AccessFixture: @unchecked Sendable {
         }
         for (path, size) in [("trip/a1.jpg", "600x400"), ("trip/a2.jpg", "400x600"), ("home/b1.jpg", "600x400"), ("r1.jpg", "300x300")] {
             // The name in the bytes too: photos of equal bytes would share one pyramid.
-            files.createFile(atPath: root + "/photos/" + path, contents: Data([0xFF, 0xD8, 0xFF, 0x0A] + "\(size)\n\(path)\n".utf8))
+            files.createFile(atPath: root + "/photos/" + path, contents: Data(Self.commentJPEG("\n\(size)\n\(path)\n")))
         }
         files.createFile(atPath: root + "/public/index.html", contents: Data("<!doctype html><title>PhotoScroll</title>".utf8))
         var configuration = Configuration()
@@ -110,7 +113,7 @@ final class AccessFixture: @unchecked Sendable {
         configure(&configuration)
         let clock = self.clock
         application = try Application(configuration: configuration, logger: logger, parts: Application.Parts(
-            renderer: SecretRenderer(), wallClock: { clock.wall }, clock: { clock.monotonic },
+            renderer: renderer, wallClock: { clock.wall }, clock: { clock.monotonic },
             passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1)))
         application.photos.library.refresh()
         if ready { XCTAssertTrue(application.photos.library.waitForIngest(timeoutSeconds: 60)) }
@@ -123,6 +126,13 @@ final class AccessFixture: @unchecked Sendable {
             try store.addUser(name: "ana", password: Self.ownerPassword, role: .owner)
             try store.addUser(name: "ben", password: Self.memberPassword, role: .member)
         }
+    }
+
+    /// A JPEG's start, a comment holding `text`, a scan of one byte and the end.
+    static func commentJPEG(_ text: String) -> [UInt8] {
+        let comment = Array(text.utf8)
+        return [0xFF, 0xD8, 0xFF, 0xFE, UInt8((comment.count + 2) >> 8), UInt8((comment.count + 2) & 0xFF)] + comment
+            + [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x00, 0xFF, 0xD9]
     }
 
     func close() {

@@ -41,7 +41,8 @@ struct SharedRoutes: Sendable {
             return try photos.image(request, tile: tile)
         }
         router.get("/s/:token/photos/:id/original", lane: images, access: control.rule(.share(.download, photo: true))) { request in
-            try photos.original(request)
+            // Where the photo was taken goes with it only when the link says so.
+            try photos.original(request, keepsLocation: self.view(request).showLocation)
         }
         router.add(.GET, "/s/:token/photos/:id/image.dzi", execution: .inline, access: photo) { request in
             try photos.deepZoomDescriptor(request)

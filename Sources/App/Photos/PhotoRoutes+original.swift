@@ -3,13 +3,17 @@ import HTTP
 import Library
 
 /// GET /photos/:id/original: the file as it is on disk, byte for byte (EXIF, GPS and all: it is
-/// the owner's file), as an attachment named as the file is. Only a file that was read as an
+/// the owner's file), as an attachment named as the file is; through a share link that does not
+/// show where photos were taken, the file without its location or nothing
+/// (`originalWithoutLocation`). Only a file that was read as an
 /// image is ever sent, and only the very bytes that were read: opened beneath the photos
 /// folder (a link swapped in is not followed), the same file as examined, and of the type its
 /// first bytes say, whatever its name says. Ranges, If-None-Match and If-Range are answered by
 /// the server's generic preparation from the headers set here.
 extension PhotoRoutes {
-    func original(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// `keepsLocation`: whether whoever asks may know where the photo was taken (false through a
+    /// link made without `location`).
+    func original(_ request: HTTPRequest, keepsLocation: Bool = true) throws -> HTTPResponse {
         guard downloadOriginals else { throw HTTPError(.notFound, "Originals cannot be downloaded from this server.") }
         let photo = try find(request)
         let original: OriginalFile
@@ -27,13 +31,13 @@ extension PhotoRoutes {
                 throw HTTPError(.notFound, "The original of photo \(photo.id) is no longer in the library.")
             }
         }
+        guard keepsLocation else { return try originalWithoutLocation(original, of: photo) }
         let file = OpenFile(adopting: original.descriptor, size: original.size)
-        let seconds = original.modifiedNanoseconds >= 0 ? original.modifiedNanoseconds / 1_000_000_000 : (original.modifiedNanoseconds - 999_999_999) / 1_000_000_000
         let headers = HTTPHeaders([
             ("Content-Type", original.mediaType),
             ("Content-Disposition", ContentDisposition.attachment(filename: Self.fileName(photo.relativePath))),
             ("ETag", Self.originalTag(size: original.size, modifiedNanoseconds: original.modifiedNanoseconds)),
-            ("Last-Modified", HTTPDate.format(seconds)),
+            ("Last-Modified", HTTPDate.format(Self.seconds(original.modifiedNanoseconds))),
             ("Cache-Control", caching.revalidate),
             ("X-Content-Type-Options", "nosniff"),
         ])
@@ -45,6 +49,11 @@ extension PhotoRoutes {
     /// (nanoseconds), so a changed file never answers to an old tag, ranges included.
     static func originalTag(size: Int, modifiedNanoseconds: Int) -> String {
         "\"o" + String(size, radix: 16) + "-" + String(UInt64(bitPattern: Int64(modifiedNanoseconds)), radix: 16) + "\""
+    }
+
+    /// Whole seconds since the epoch, rounded down (before 1970 too).
+    static func seconds(_ nanoseconds: Int) -> Int {
+        nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
     }
 
     /// The last component of a path relative to the photos folder.
