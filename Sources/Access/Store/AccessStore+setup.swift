@@ -34,6 +34,7 @@ extension AccessStore {
                 VALUES (\(name), \(Role.owner.rawValue), \(hash), \(now), \(now)) RETURNING id
                 """, as: Int.self) ?? 0
             try tx.run("DELETE FROM setup_tokens")
+            try tx.notify(channel: AccessChange.channel, payload: AccessChange.added(id).payload)
             return User(id: id, name: name, role: .owner, passwordHash: hash, createdAt: now)
         }
     }

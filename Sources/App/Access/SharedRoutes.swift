@@ -93,7 +93,8 @@ struct SharedRoutes: Sendable {
 
 extension CommentService {
     /// A share link's comment routes, when the link allows comments: read, post (under the
-    /// name the holder types) and follow, for the photos the link shows.
+    /// name the holder types, never an account's; a signed-in holder's under their account)
+    /// and follow, for the photos the link shows.
     func registerShared(on router: inout Router, control: AccessControl) {
         let lane = WorkLanes.comments
         let rule = control.rule(.share(.comments, photo: true))
@@ -102,7 +103,7 @@ extension CommentService {
             try listComments(request, prefix: prefix(request))
         }
         router.post("/s/:token/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane, access: rule) { [self] request in
-            try postComment(request, prefix: prefix(request))
+            try postComment(request, poster: try control.commentPoster(of: request), prefix: prefix(request))
         }
         router.get("/s/:token/photos/:id/comments/events", lane: lane, access: rule) { [self] request in try openEvents(request) }
         router.get("/s/:token/photos/:id/comments/:cid", lane: lane, access: rule) { [self] request in try showComment(request) }
