@@ -5,7 +5,8 @@ import HTTP
 /// Signing in and out, changing one's password, and making the first owner:
 ///
 /// - `POST /session` `{"username","password"}` → 204 with the session cookie
-/// - `GET /session` → 200 `{"username","role"}`, or 401
+/// - `GET /session` → 200 `{"username","role"}` for a signed-in person; on a public library 200
+///   `{"access":"public","role":"visitor","setup","manage"}` for anyone else; on a private one 401
 /// - `DELETE /session` → 204: the session ends on every replica, and the browser is told to
 ///   forget what it kept (`Clear-Site-Data`)
 /// - `POST /session/password` `{"current","new"}` → 204: every session of the account ends,
@@ -42,8 +43,18 @@ struct SessionRoutes: Sendable {
         let role: String
     }
 
-    /// 401 `problem+json` for nobody signed in, saying whether the library is private and
-    /// whether it still waits for its owner, so the page knows what to show.
+    /// Someone not signed in on a public library: they may look, so this is no error. Says
+    /// whether the library waits for its owner and whether this visitor may change photos.
+    struct Visiting: Encodable {
+        let access = "public"
+        let role = "visitor"
+        let setup: Bool
+        /// Whether this visitor may add and change photos all the same (a request from this machine).
+        let manage: Bool
+    }
+
+    /// 401 `problem+json` for nobody signed in on a private library, saying whether it still
+    /// waits for its owner, so the page knows what to show.
     struct Nobody: Encodable {
         let type = "about:blank"
         let title = "Unauthorized"
@@ -83,6 +94,10 @@ struct SessionRoutes: Sendable {
 
     func current(_ request: HTTPRequest) throws -> HTTPResponse {
         guard case .user(let user) = try control.visitor(of: request) else {
+            if control.mode == .public {
+                let visiting = Visiting(setup: !(try control.store.hasOwner()), manage: try control.mayManage(request))
+                return try HTTPResponse.json(visiting, headers: ["Cache-Control": "no-store"])
+            }
             let nobody = Nobody(detail: "Nobody is signed in.", access: control.mode.rawValue, setup: !(try control.store.hasOwner()),
                                 manage: try control.mayManage(request))
             var response = try HTTPResponse.json(nobody, status: .unauthorized,
