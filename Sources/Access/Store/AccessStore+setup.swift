@@ -39,6 +39,21 @@ extension AccessStore {
         }
     }
 
+    /// Checks that `token` can still make the owner, without using it: throws `.notFound` for a
+    /// token that is not (or no longer) valid, `.conflict` once an owner exists, as
+    /// `completeSetup` would.
+    public func checkSetup(token: String) throws {
+        guard AccessToken.isWellFormed(token) else { throw AccessError(.notFound, "This setup link is not valid.") }
+        try database.transaction(.read) { tx in
+            guard try tx.first("SELECT digest FROM setup_tokens WHERE digest = \(Argon2.digest(token))") != nil else {
+                throw AccessError(.notFound, "This setup link is not valid: it was used already, or was never made.")
+            }
+            if try tx.scalar("SELECT COUNT(*) FROM users WHERE role = \(Role.owner.rawValue)", as: Int.self) ?? 0 > 0 {
+                throw AccessError(.conflict, "This server has an owner already: sign in instead.")
+            }
+        }
+    }
+
     /// Whether a setup token is waiting to be used.
     public func hasSetupToken() throws -> Bool {
         try database.scalar("SELECT COUNT(*) FROM setup_tokens", as: Int.self) ?? 0 > 0

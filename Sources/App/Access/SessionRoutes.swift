@@ -12,7 +12,8 @@ import HTTP
 /// - `POST /session/password` `{"current","new"}` → 204: every session of the account ends,
 ///   and this browser gets a new one
 /// - `GET /setup?token=…` the page's owner setup; `POST /setup` `{"token","username","password"}`
-///   → 204, signed in as the new owner
+///   → 204, signed in as the new owner; `POST /setup/check` `{"token"}` → 204 while the token
+///   can still make the owner, without using it up (`SetupCheck`)
 ///
 /// Wrong passwords and setup tokens are throttled per client and per account (429 with
 /// `Retry-After`); a name nobody has takes as long to refuse as a wrong password.
@@ -31,6 +32,9 @@ struct SessionRoutes: Sendable {
             try changePassword(request)
         }
         router.post("/setup", maxBodyBytes: Self.maxBodyBytes, lane: lane, access: control.rule(.open)) { request in try setUp(request) }
+        router.post("/setup/check", maxBodyBytes: Self.maxBodyBytes, lane: lane, access: control.rule(.open)) { request in
+            try checkSetup(request)
+        }
     }
 
     struct SignIn: Decodable {
@@ -144,31 +148,6 @@ struct SessionRoutes: Sendable {
         }
         control.logger.info("password changed; every session of the user ended", [("user", user.name)])
         return try startSession(for: user, replacing: request)
-    }
-
-    struct Setup: Decodable {
-        let token: String
-        let username: String
-        let password: String
-    }
-
-    func setUp(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try Self.decode(Setup.self, request)
-        let keys = control.throttleKeys(request)
-        if let refusal = control.throttled(keys, what: "setup links") { throw refusal }
-        do {
-            let owner = try control.store.completeSetup(token: body.token, name: body.username, password: body.password)
-            control.logger.info("owner made with the setup link", [("user", owner.name), ("client", control.clients.of(request))])
-            return try startSession(for: owner, replacing: request)
-        } catch let error as AccessError {
-            switch error.kind {
-            case .invalid: throw HTTPError(.badRequest, error.description)
-            case .conflict: throw HTTPError(.conflict, error.description)
-            case .notFound:
-                control.throttle.fail(keys)
-                throw HTTPError(.forbidden, error.description)
-            }
-        }
     }
 
     var challenge: String {
