@@ -533,6 +533,7 @@ function enter(entry) {
   if (session.signedIn || session.manage) root.add('may-manage');
   if (session.signedIn) {
     root.add('signed-in');
+    composer.signedInAs(session.username);
     onSessionEnd(() => { forgetAndLeave(); });
   }
   if (session.signedIn && session.role === 'owner') root.add('may-share');

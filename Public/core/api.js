@@ -89,6 +89,7 @@ import { connection } from './connection.js';
  * @property {string} text
  * @property {string} [author]
  * @property {string} createdAt
+ * @property {boolean} [verified] the author is the account of the signed-in person who posted it
  */
 
 /**
