@@ -15,7 +15,10 @@ final class CommentAuthorTests: XCTestCase {
     var a1: Int { f.photos["a1"]! }
 
     override func setUpWithError() throws {
-        f = try AccessFixture { $0.access = "public" }
+        f = try AccessFixture {
+            $0.access = "public"
+            $0.commentsPerMinute = 100
+        }
     }
 
     override func tearDown() {
@@ -25,7 +28,8 @@ final class CommentAuthorTests: XCTestCase {
 
     private func post(_ author: String, cookie: String? = nil, under prefix: String = "", on fixture: AccessFixture? = nil) -> TestResponse {
         let body = String(decoding: try! JSONSerialization.data(withJSONObject: ["text": "Looks like a Pip", "author": author]), as: UTF8.self)
-        return (fixture ?? f).post("\(prefix)/photos/\(a1)/comments", json: body, cookie: cookie)
+        let on = fixture ?? f!
+        return on.post("\(prefix)/photos/\(on.photos["a1"]!)/comments", json: body, cookie: cookie)
     }
 
     func testASignedInPersonsCommentCarriesTheirAccountNameAndIsVerifiedEverywhereItShows() throws {
@@ -99,5 +103,18 @@ final class CommentAuthorTests: XCTestCase {
         try f.store.removeUser(name: "zoe")
         XCTAssertTrue(f.access.cache.waitForDrop(after: epoch, seconds: 10), "the removal is heard")
         XCTAssertEqual(post("Zoe").status, .created)
+    }
+
+    func testTryingNamesCountsAgainstTheCommentRateLimit() throws {
+        let limited = try AccessFixture {
+            $0.access = "public"
+            $0.commentsPerMinute = 2
+        }
+        defer { limited.close() }
+        XCTAssertEqual(post("ana", on: limited).status, .unprocessableContent)
+        XCTAssertEqual(post("Zed", on: limited).status, .created)
+        let third = post("ben", on: limited)
+        XCTAssertEqual(third.status, .tooManyRequests, "whether a name is an account's is told no faster than comments are taken")
+        XCTAssertFalse(third.text.contains("belongs to an account"), third.text)
     }
 }

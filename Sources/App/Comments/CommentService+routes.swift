@@ -68,6 +68,13 @@ extension CommentService {
     private func acceptComment(_ request: HTTPRequest, poster: CommentPoster, prefix: String) throws -> HTTPResponse {
         let photoID = try existingPhoto(request)
         var (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
+        let client = clients.of(request)
+        if case .limited(let seconds) = try storeCall({ try limiter.take(for: client) }) {
+            throw HTTPError(.tooManyRequests,
+                            "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
+                            headers: ["Retry-After": String(seconds)])
+        }
+        // After the rate limit: a 422 tells an account's name, so names are tried no faster than comments are sent.
         switch poster {
         case .account(let name):
             submission.author = name
@@ -77,12 +84,6 @@ extension CommentService {
             if submission.author != CommentSubmission.anonymous, try storeCall({ try isAccountName(submission.author) }) {
                 throw CommentPoster.accountNameTaken(submission.author)
             }
-        }
-        let client = clients.of(request)
-        if case .limited(let seconds) = try storeCall({ try limiter.take(for: client) }) {
-            throw HTTPError(.tooManyRequests,
-                            "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
-                            headers: ["Retry-After": String(seconds)])
         }
         let comment = try add(submission, photoID: photoID, client: client)
         if format == .form && !AcceptPreference.prefersJSON(request.headers["Accept"]) {
