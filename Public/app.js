@@ -228,6 +228,10 @@ function showPager(shown) {
  */
 async function show(route) {
   const token = ++state.routing;
+  if (underLink) {
+    route = linkScoped(route);
+    if (route.view === 'favourites' || route.view === 'trash') return showNotShared(route.view);
+  }
   if (route.view === 'albums') return showAlbums(token);
   if (route.view === 'favourites' || route.view === 'trash') return showCollection(route.view, token);
   favouritesView.hidden = trashView.hidden = true;
@@ -323,6 +327,44 @@ async function show(route) {
     if (token !== state.routing) return;
   }
   hideGrid();
+}
+
+/** The page was opened at a share link: what it shares is the page's whole list. */
+let underLink = false;
+
+/**
+ * A route as a share link's holder has it: the link's photos are the whole list, under `#/`, so
+ * the albums and an album's own URLs lead there (the URL says so), and nothing asks the library's
+ * API, which would answer a link's holder that this library is private.
+ * @param {Route} route
+ * @returns {Route}
+ */
+function linkScoped(route) {
+  if (route.view === 'albums' || (route.view === 'grid' && route.album !== null)) {
+    history.replaceState(history.state, '', '#/');
+    return { view: 'grid', album: null };
+  }
+  if ((route.view === 'photo' || route.view === 'zoom') && route.album !== null) {
+    history.replaceState(history.state, '', hashOf('', route.id, route.view === 'zoom'));
+    return { view: route.view, id: route.id, album: null };
+  }
+  return route;
+}
+
+/**
+ * Favourites and Recently Deleted under a share link: not part of what it shares, said in words.
+ * @param {'favourites' | 'trash'} view
+ */
+function showNotShared(view) {
+  if (viewer.isOpen) viewer.close();
+  hideGrid();
+  showPager(false);
+  albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
+  message.show({
+    title: view === 'favourites' ? 'No Favourites Here' : 'No Recently Deleted Here',
+    text: `This link shares ${linkTitle ? `the album ${linkTitle}` : 'a photo'}; ${view === 'favourites' ? 'favourites are' : 'deleted photos are'} not part of it.`,
+    link: { href: '#/', label: 'The shared photos' },
+  });
 }
 
 /**
@@ -518,6 +560,7 @@ listeners.on(document, 'visibilitychange', () => {
 function enter(entry) {
   const root = document.documentElement.classList;
   if (entry.kind === 'link') {
+    underLink = true;
     root.add('is-link');
     if (entry.link.comments) root.add('may-comment'); else hideComments();
     if (entry.link.upload) root.add('may-upload');
@@ -533,6 +576,7 @@ function enter(entry) {
   if (session.signedIn || session.manage) root.add('may-manage');
   if (session.signedIn) {
     root.add('signed-in');
+    composer.signedInAs(session.username);
     onSessionEnd(() => { forgetAndLeave(); });
   }
   if (session.signedIn && session.role === 'owner') root.add('may-share');
@@ -548,7 +592,7 @@ async function start() {
   if (entry.kind === 'library' && entry.offline) listeners.on(connection, 'back', () => location.reload(), { once: true });
   // Uploads kept from an earlier visit go on, now that the page knows where it adds photos.
   if (mayAdd()) uploadPanel.restore();
-  const first = parseRoute(location.hash);
+  const first = underLink ? linkScoped(parseRoute(location.hash)) : parseRoute(location.hash);
   try {
     await library.setScope(first.view === 'albums' ? null : first.album);
   } catch (error) {
@@ -559,8 +603,8 @@ async function start() {
     return;
   }
   updateCount();
-  // Hearts, for whoever may change the library (anyone else is refused and sees none).
-  selection.loadFavourites();
+  // Hearts, for whoever may change the library (anyone else is refused and sees none; a link's holder does not ask).
+  if (!underLink) selection.loadFavourites();
   try { state.gridAnchor = JSON.parse(sessionStorage.getItem('photoscroll.grid') ?? 'null'); } catch { state.gridAnchor = null; }
   grid.layout();
   // Also under a photo opened by a reload or a link: Back to the grid lands where it was.

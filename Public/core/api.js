@@ -89,6 +89,7 @@ import { connection } from './connection.js';
  * @property {string} text
  * @property {string} [author]
  * @property {string} createdAt
+ * @property {boolean} [verified] the author is the account of the signed-in person who posted it
  */
 
 /**
@@ -428,10 +429,11 @@ export function deleteAlbum(id) {
 // Who is signed in, and share links (docs/access.md).
 
 /**
- * Who the server says is asking: a signed-in person, or nobody (401), with what the page needs to
- * know then: whether the library is private, whether it still waits for its owner (the setup
- * link in the server's log), whether this visitor may add photos all the same (a public library
- * from the server's own machine).
+ * Who the server says is asking: a signed-in person, or someone else (a public library's visitor,
+ * answered 200 `{"access":"public","role":"visitor",…}`; a private library's stranger, answered
+ * 401), with what the page needs to know then: whether the library is private, whether it still
+ * waits for its owner (the setup link in the server's log), whether this visitor may add photos
+ * all the same (a public library from the server's own machine).
  * @typedef {{ signedIn: true, username: string, role: 'owner' | 'member' }
  *   | { signedIn: false, access: 'public' | 'private', setup: boolean, manage: boolean }} Session
  */
@@ -439,14 +441,13 @@ export function deleteAlbum(id) {
 /** @returns {Promise<Session>} */
 export async function getSession() {
   const response = await fetch('/session', { headers: { Accept: 'application/json' }, cache: 'no-store' });
-  if (response.status === 401) {
-    const nobody = await response.json().catch(() => ({}));
-    return { signedIn: false, access: nobody.access === 'public' ? 'public' : 'private', setup: nobody.setup === true,
-      manage: nobody.manage === true };
+  if (response.status !== 401 && !response.ok) throw await failure(response);
+  const who = await response.json().catch(() => ({}));
+  if (response.ok && typeof who.username === 'string') {
+    return { signedIn: true, username: who.username, role: who.role === 'owner' ? 'owner' : 'member' };
   }
-  if (!response.ok) throw await failure(response);
-  const who = await response.json();
-  return { signedIn: true, username: String(who.username), role: who.role === 'owner' ? 'owner' : 'member' };
+  return { signedIn: false, access: who.access === 'public' ? 'public' : 'private', setup: who.setup === true,
+    manage: who.manage === true };
 }
 
 /**
@@ -480,6 +481,15 @@ export function changePassword(current, next) {
  */
 export function setUpOwner(token, username, password) {
   return change('POST', '/setup', { token, username, password });
+}
+
+/**
+ * Whether the setup link's token can still make the owner, without using it: resolves when it
+ * can, throws the server's ServerError (403 used or never made, 409 there is an owner) otherwise.
+ * @param {string} token
+ */
+export function checkSetup(token) {
+  return change('POST', '/setup/check', { token });
 }
 
 /**

@@ -24,6 +24,17 @@ function when(createdAt) {
   return timeFormat.format(date);
 }
 
+/** The mark after a signed-in account's name: seen as a tick, read as what it means. */
+function verifiedMark() {
+  const mark = document.createElement('span');
+  mark.className = 'comment-verified';
+  mark.setAttribute('role', 'img');
+  mark.setAttribute('aria-label', 'signed-in account');
+  mark.title = 'Signed-in account';
+  mark.textContent = '✓';
+  return mark;
+}
+
 /**
  * The list of comments of one photo inside `list` (an <ol>). `onChange({state, count})` hears
  * whether the thread is 'loading', 'ready' or in 'error', and how many comments it shows.
@@ -119,6 +130,8 @@ export class CommentThread {
     time.textContent = when(comment.createdAt);
     time.title = comment.createdAt;
     head.append(author, time);
+    // A signed-in account's comment says so: anyone else may type any name but an account's.
+    if (comment.verified) author.after(verifiedMark());
     const text = document.createElement('p');
     text.className = 'comment-text';
     text.textContent = comment.text;

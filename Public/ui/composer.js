@@ -29,6 +29,8 @@ export class Composer {
     this.listeners = new Listeners();
     /** @type {number | null} */
     this.photoId = null;
+    /** @type {string | null} the signed-in account comments go out under, asked no name */
+    this.account = null;
     this.waitUntil = 0;      // a rate limit: no sending before this time (ms)
     this.countdown = 0;
     this.offline = false;    // the status line says there is no connection
@@ -65,6 +67,17 @@ export class Composer {
     this.input.placeholder = 'Add a comment';
     this.input.setAttribute('aria-label', `Comment on ${photo.title}`);
     this.showStatus('');
+  }
+
+  /**
+   * Signed in: comments carry the account's name (the server puts it there), so no name is asked.
+   * @param {string} name
+   */
+  signedInAs(name) {
+    this.account = name;
+    this.author.hidden = this.author.disabled = true;
+    this.hint.hidden = true;
+    this.input.title = `Commenting as ${name}`;
   }
 
   updateButton() {
@@ -117,7 +130,7 @@ export class Composer {
     this.updateButton();
     this.showStatus('');
     try {
-      const comment = await postComment(photoId, text, this.author.value.trim());
+      const comment = await postComment(photoId, text, this.account === null ? this.author.value.trim() : undefined);
       if (this.photoId === photoId) this.input.value = '';
       this.onPosted(comment);
     } catch (error) {

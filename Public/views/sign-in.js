@@ -4,7 +4,7 @@
 // stranger this view's sign-in form; the one-time setup link (/setup?token=…) makes the owner; a
 // link with a password asks for it first; a link that has expired or was revoked says so.
 
-import { describeLink, getSession, setUpOwner, signIn, statusOf, unlockLink, useLink, ServerError } from '../core/api.js';
+import { checkSetup, describeLink, getSession, setUpOwner, signIn, statusOf, unlockLink, useLink, ServerError } from '../core/api.js';
 import { connection } from '../core/connection.js';
 import { forgetKept } from '../core/offline.js';
 import { element } from '../util/dom.js';
@@ -58,7 +58,19 @@ export async function admit(root) {
     return { kind: 'link', token, link };
   }
   if (location.pathname === '/setup') {
-    new SignInView(root).setUp(new URLSearchParams(location.search).get('token') ?? '');
+    const token = new URLSearchParams(location.search).get('token') ?? '';
+    const view = new SignInView(root);
+    // Asked first, so a link that was used says so at once rather than after its form is filled in.
+    try {
+      await checkSetup(token);
+    } catch (error) {
+      if (statusOf(error) !== undefined) {
+        view.gone(problemText(error), 'Setup Link Not Available');
+        return never();
+      }
+      // Out of reach: the form is shown, and sending it says what the server says.
+    }
+    view.setUp(token);
     return never();
   }
   let session;
@@ -180,11 +192,12 @@ export class SignInView {
   }
 
   /**
-   * A link that does not open (expired, revoked, mistyped).
+   * A link that does not open (expired, revoked, mistyped), or a setup link already used.
    * @param {string} detail what the server said
+   * @param {string} [title]
    */
-  gone(detail) {
-    this.show({ title: 'Link Not Available', lead: detail || 'This link has expired or was revoked. Ask for a new one.', name: false,
+  gone(detail, title = 'Link Not Available') {
+    this.show({ title, lead: detail || 'This link has expired or was revoked. Ask for a new one.', name: false,
       repeat: false, submit: '', form: false });
   }
 

@@ -8,20 +8,25 @@ public struct Comment: Sendable, Hashable {
     public var id: Int
     /// The photo the comment is under.
     public var photoID: Int
-    /// The name the poster gave, or "Anonymous"; one line, at most 80 characters.
+    /// The name the poster gave, or "Anonymous"; one line, at most 80 characters. For a
+    /// verified comment, the account name of the signed-in person who posted it.
     public var author: String
     /// What was written, as given after the submission rules (line breaks are `\n`).
     public var text: String
     /// When the comment was stored, to the second.
     public var createdAt: Date
+    /// Whether `author` is the account of a person who was signed in when posting it, rather
+    /// than a name someone typed. Comments stored before this was recorded are not verified.
+    public var verified: Bool
 
     /// A comment; `createdAt` is truncated to whole seconds, as stored.
-    public init(id: Int, photoID: Int, author: String, text: String, createdAt: Date) {
+    public init(id: Int, photoID: Int, author: String, text: String, createdAt: Date, verified: Bool = false) {
         self.id = id
         self.photoID = photoID
         self.author = author
         self.text = text
         self.createdAt = Date(timeIntervalSince1970: createdAt.timeIntervalSince1970.rounded(.down))
+        self.verified = verified
     }
 
     /// `createdAt` in RFC 3339 UTC form, e.g. `2026-11-29T10:31:02Z`.

@@ -4,8 +4,9 @@
 /// would survive a crash of the process or the machine, so a caller may acknowledge it.
 public protocol CommentStore: AnyObject, Sendable {
     /// Stores a comment and returns it with its new id and time. `client` (the poster's
-    /// address) is kept for abuse handling and never shown.
-    func add(photoID: Int, author: String, text: String, client: String) throws -> Comment
+    /// address) is kept for abuse handling and never shown; `verified`: `author` is the account
+    /// name of the signed-in person posting it.
+    func add(photoID: Int, author: String, text: String, client: String, verified: Bool) throws -> Comment
 
     /// Up to `limit` comments on a photo with ids greater than `after` (nil: from the start), oldest first.
     func list(photoID: Int, after: Int?, limit: Int) throws -> [Comment]
@@ -41,6 +42,11 @@ public protocol CommentStore: AnyObject, Sendable {
 
 extension CommentStore {
     public var isReachable: Bool { true }
+
+    /// Stores a comment under a name its poster typed (not verified).
+    public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
+        try add(photoID: photoID, author: author, text: text, client: client, verified: false)
+    }
 
     /// Removes a comment without naming who asked.
     public func delete(photoID: Int, commentID: Int) throws -> Bool {

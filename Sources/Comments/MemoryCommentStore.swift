@@ -24,11 +24,12 @@ public final class MemoryCommentStore: CommentStore {
 
     // MARK: CommentStore (each requirement is documented on the protocol)
 
-    public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
+    public func add(photoID: Int, author: String, text: String, client: String, verified: Bool) throws -> Comment {
         let createdAt = now()
         return try state.withLock { state in
             guard !state.closed else { throw CommentStoreError.closed }
-            let comment = Comment(id: state.nextID, photoID: photoID, author: author, text: text, createdAt: createdAt)
+            let comment = Comment(id: state.nextID, photoID: photoID, author: author, text: text, createdAt: createdAt,
+                                  verified: verified)
             state.nextID += 1
             state.comments.append(comment)
             state.counts[photoID, default: 0] += 1

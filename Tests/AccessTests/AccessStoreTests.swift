@@ -149,7 +149,7 @@ final class AccessStoreTests: XCTestCase {
         }
     }
 
-    func testEndingThingsIsNotifiedToEveryListener() throws {
+    func testEndingThingsAndNewAccountsAreNotifiedToEveryListener() throws {
         try forEachEngine { store, _, place in
             let heard = Mutex<[AccessChange]>([])
             let connected = DispatchSemaphore(value: 0), arrived = DispatchSemaphore(value: 0)
@@ -172,7 +172,8 @@ final class AccessStoreTests: XCTestCase {
             try store.endSession(token: token)
             try store.revokeShare(id: share.id)
             try store.setPassword(name: "Ana", password: "a new password")
-            let expected: [AccessChange] = [.session(Argon2.digest(token)), .share(share.id), .user(ana.id)]
+            // A new account is told too: the names that belong to accounts changed.
+            let expected: [AccessChange] = [.added(ana.id), .session(Argon2.digest(token)), .share(share.id), .user(ana.id)]
             for _ in expected { XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success) }
             XCTAssertEqual(heard.withLock { $0 }, expected, place.name)
         }

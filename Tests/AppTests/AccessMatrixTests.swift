@@ -26,6 +26,7 @@ final class AccessMatrixTests: XCTestCase {
         "DELETE /session": (.open, 204),
         "POST /session/password": (.signedIn, 415),
         "POST /setup": (.open, 415),
+        "POST /setup/check": (.open, 415),
         "POST /shares": (.owner, 415),
         "GET /shares": (.owner, 200),
         "DELETE /shares/:id": (.owner, 404),

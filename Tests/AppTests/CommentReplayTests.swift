@@ -10,8 +10,8 @@ final class CountingCommentStore: CommentStore, Sendable {
     let inner = MemoryCommentStore()
     let listed = Atomic<Int>(0)
 
-    func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
-        try inner.add(photoID: photoID, author: author, text: text, client: client)
+    func add(photoID: Int, author: String, text: String, client: String, verified: Bool) throws -> Comment {
+        try inner.add(photoID: photoID, author: author, text: text, client: client, verified: verified)
     }
     func list(photoID: Int, after: Int?, limit: Int) throws -> [Comment] {
         let page = try inner.list(photoID: photoID, after: after, limit: limit)

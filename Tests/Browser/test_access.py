@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -261,8 +262,78 @@ def test_the_setup_link_makes_the_owner_once(phone, work_dir):
         token = setup.split("token=")[1]
         status, _, _ = api(server, "/setup", "POST", {"token": token, "username": "eve", "password": "eve's long password"})
         assert status == 403
+        # Opened again, it says so at once, with no form to fill in first.
+        phone.get(setup)
+        wait_for(lambda: js(phone, "return document.querySelector('.sign-in-title').textContent") == "Setup Link Not Available",
+                 message="the spent link said at once")
+        assert "used already" in js(phone, "return document.querySelector('.sign-in-lead').textContent")
+        assert js(phone, "return document.querySelector('.sign-in-form').hidden")
+        shoot_everywhere(phone, "setup-spent")
     finally:
         server.stop()
+
+
+def test_a_links_holder_is_never_asked_to_sign_in(phone, private_server):
+    """Every view a link's holder can reach by its URL shows what the link shares, or says in
+    words that a view is not part of it; the library's own API is never asked."""
+    cookie = owner_cookie(private_server)
+    photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
+    trip = album_id(private_server, cookie)
+    status, link, _ = api(private_server, "/shares", "POST", {"album": trip}, cookie)
+    assert status == 201
+    phone.get(link["url"] + "#/albums")
+    wait_grid(phone, 2)
+    assert js(phone, "return location.hash") == "#/", "the albums are the link's photos"
+    lake = photos["lake"]["id"]
+    phone.get(f"{link['url']}#/albums/{trip}/photos/{lake}")
+    wait_for(lambda: js(phone, "return !document.getElementById('pager-view').hidden && location.hash") == f"#/photos/{lake}",
+             message="the album's photo, in the link's own list")
+    for view, title in (("favourites", "No Favourites Here"), ("trash", "No Recently Deleted Here")):
+        phone.get(f"{link['url']}#/{view}")
+        wait_for(lambda: js(phone, "return document.querySelector('#message-view .message-title').textContent") == title,
+                 message=f"{view}: not shared")
+        assert "Trip" in js(phone, "return document.querySelector('#message-view .message-text').textContent")
+    shoot_everywhere(phone, "link-not-shared")
+    phone.get(link["url"] + "#/albums")
+    wait_grid(phone, 2)
+    assert "Sign in" not in js(phone, "return document.body.innerText")
+    refused = js(phone, "return performance.getEntriesByType('resource').filter(e => e.responseStatus === 401).map(e => e.name)")
+    assert refused == [], refused
+
+
+def test_a_signed_in_members_comment_is_marked_as_theirs_and_no_name_is_asked(phone, private_server):
+    cookie = owner_cookie(private_server)
+    photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
+    lake = photos["lake"]["id"]
+    status, link, _ = api(private_server, "/shares", "POST", {"album": album_id(private_server, cookie)}, cookie)
+    assert status == 201
+    under = urllib.parse.urlparse(link["url"]).path
+    # A link's holder types a name: not an account's, and not marked.
+    status, typed, _ = api(private_server, f"{under}/photos/{lake}/comments", "POST", {"text": "From the link", "author": "Grandma"})
+    assert status == 201 and typed["verified"] is False, typed
+    status, refused, _ = api(private_server, f"{under}/photos/{lake}/comments", "POST", {"text": "As ben", "author": "ＢＥＮ"})
+    assert status == 422 and "belongs to an account" in refused["detail"], refused
+
+    sign_in(phone, private_server, MEMBER, MEMBER_PASSWORD)
+    wait_grid(phone, 3)
+    phone.get(f"{private_server.url}/#/photos/{lake}")
+    wait_for(lambda: js(phone, "return document.querySelector('.page.current .comments')?.getAttribute('aria-busy') === null"),
+             message="the thread")
+    wait_for(lambda: js(phone, "return document.getElementById('grid-view').hidden && !document.getElementById('pager-view').matches('.opening')"),
+             message="the photo landed from the grid")
+    assert not js(phone, "return document.querySelector('.composer-author').checkVisibility()"), "a signed-in person is asked no name"
+    phone.find_element(By.CSS_SELECTOR, ".composer-text").send_keys("Signed in")
+    phone.find_element(By.CSS_SELECTOR, ".composer-send").click()
+    comments = """return [...document.querySelectorAll('.page.current .comment')].map(c => ({
+        author: c.querySelector('.comment-author').textContent, text: c.querySelector('.comment-text').textContent,
+        mark: c.querySelector('.comment-verified')?.getAttribute('aria-label') ?? null,
+        shown: c.querySelector('.comment-verified')?.checkVisibility() ?? false }))"""
+    wait_for(lambda: len(js(phone, comments)) == 2, message="both comments")
+    assert js(phone, comments) == [
+        {"author": "Grandma", "text": "From the link", "mark": None, "shown": False},
+        {"author": MEMBER, "text": "Signed in", "mark": "signed-in account", "shown": True},
+    ]
+    shoot_everywhere(phone, "comment-verified")
 
 
 def test_a_link_that_lets_photos_be_added_takes_one_from_a_second_browser(desktop, second_browser, private_server, work_dir):

@@ -30,12 +30,13 @@ final class CommentSchemaTests: XCTestCase {
         try SQLTestDatabase.forEachEngine { place in
             let store = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
             XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
-            XCTAssertEqual(CommentSchema.latestVersion, 4)
+            XCTAssertEqual(CommentSchema.latestVersion, 5)
             store.close()
 
             let db = try place.open()
             defer { db.close() }
-            XCTAssertEqual(try columns(db, "comments"), ["id", "photo_id", "author", "text", "created_at", "client"], "\(place.engine)")
+            XCTAssertEqual(try columns(db, "comments"), ["id", "photo_id", "author", "text", "created_at", "client", "verified"],
+                           "\(place.engine)")
             XCTAssertEqual(try columns(db, "comment_deletions"), ["comment_id", "photo_id", "client", "deleted_at"])
             XCTAssertEqual(try columns(db, "comment_rate_buckets"), ["client", "tokens", "updated_at", "allowed"])
             if db.engine == .sqlite {
@@ -79,6 +80,7 @@ final class CommentSchemaTests: XCTestCase {
         XCTAssertEqual(photo3.map(\.author), ["Ana", "Ben"])
         XCTAssertEqual(photo3[0].text, "Looks like a Pip")
         XCTAssertEqual(photo3[0].createdAtText, "2026-11-29T10:31:02Z")
+        XCTAssertEqual(photo3.map(\.verified), [false, false], "names typed before verification was kept are not verified")
         XCTAssertEqual(try store.comment(photoID: 4, id: 3)?.text, "Line one\nline two")
         XCTAssertEqual(store.count(photoID: 3), 2, "counts are read from the migrated file")
         XCTAssertEqual(store.count(photoID: 4), 1)
@@ -95,10 +97,10 @@ final class CommentSchemaTests: XCTestCase {
         }, ["1 3 192.0.2.9"])
         let history = try db.query("SELECT version FROM schema_migrations WHERE schema_name = 'comments' ORDER BY version")
             .map { try $0.decode(0, as: Int.self) }
-        XCTAssertEqual(history, [1, 2, 3, 4], "step 1 adopted from PRAGMA user_version, the rest run")
+        XCTAssertEqual(history, [1, 2, 3, 4, 5], "step 1 adopted from PRAGMA user_version, the rest run")
     }
 
-    func testAVersion3FileGainsOnlyTheNewStep() throws {
+    func testAVersion3FileGainsOnlyTheNewSteps() throws {
         let v3 = try SQLDatabase(.sqlite(path: path))
         for migration in CommentSchema.schema.migrations.prefix(3) {
             try v3.withConnection { try $0.execute(migration.sql(for: SQLDialect(.sqlite))) }
@@ -109,7 +111,26 @@ final class CommentSchemaTests: XCTestCase {
         let store = try SQLCommentStore(path: path)
         defer { store.close() }
         XCTAssertEqual(try store.list(photoID: 1, after: nil, limit: 5).map(\.text), ["old"])
-        XCTAssertEqual(try store.schemaVersion, 4)
+        XCTAssertEqual(try store.schemaVersion, CommentSchema.latestVersion)
+    }
+
+    /// Step 5 on a database that holds comments, on both engines: they stay, read as typed
+    /// names (not verified), and new ones keep what they are told.
+    func testAVersion4DatabaseGainsVerifiedAuthorsAndItsCommentsAreNotVerified() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let v4 = try place.open()
+            let before = SQLSchema(name: CommentSchema.schema.name, migrations: Array(CommentSchema.schema.migrations.prefix(4)))
+            try v4.migrate(before)
+            try v4.run("INSERT INTO comments (photo_id, author, text, created_at, client) VALUES (1, 'ana', 'typed', 0, 'c')")
+            v4.close()
+            let store = try SQLCommentStore(database: try place.open(), ownsDatabase: true)
+            defer { store.close() }
+            XCTAssertEqual(try store.schemaVersion, 5, place.name)
+            let signedIn = try store.add(photoID: 1, author: "ana", text: "signed in", client: "c", verified: true)
+            XCTAssertTrue(signedIn.verified, place.name)
+            XCTAssertEqual(try store.list(photoID: 1, after: nil, limit: 5).map(\.verified), [false, true], place.name)
+            XCTAssertEqual(try store.comment(photoID: 1, id: signedIn.id)?.verified, true, place.name)
+        }
     }
 
     func testAFileFromANewerVersionIsRefusedUntouched() throws {

@@ -40,6 +40,18 @@ final class CommentStoreBehaviourTests: XCTestCase {
         }
     }
 
+    func testAVerifiedCommentIsStoredAsVerifiedAndATypedNameIsNot() throws {
+        try forEachStore { store, name in
+            let typed = try store.add(photoID: 3, author: "Grandma", text: "typed", client: "c")
+            let signedIn = try store.add(photoID: 3, author: "ana", text: "signed in", client: "c", verified: true)
+            XCTAssertFalse(typed.verified, name)
+            XCTAssertTrue(signedIn.verified, name)
+            XCTAssertEqual(try store.list(photoID: 3, after: nil, limit: 10).map(\.verified), [false, true], name)
+            XCTAssertEqual(try store.comment(photoID: 3, id: signedIn.id), signedIn, name)
+            XCTAssertEqual(try store.replay(photoID: 3, after: typed.id), [.added(signedIn)], "live listeners get it as stored (\(name))")
+        }
+    }
+
     func testListIsOldestFirstAndOnlyThatPhotos() throws {
         try forEachStore { store, name in
             var expected: [Comment] = []

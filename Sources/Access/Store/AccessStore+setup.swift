@@ -34,7 +34,23 @@ extension AccessStore {
                 VALUES (\(name), \(Role.owner.rawValue), \(hash), \(now), \(now)) RETURNING id
                 """, as: Int.self) ?? 0
             try tx.run("DELETE FROM setup_tokens")
+            try tx.notify(channel: AccessChange.channel, payload: AccessChange.added(id).payload)
             return User(id: id, name: name, role: .owner, passwordHash: hash, createdAt: now)
+        }
+    }
+
+    /// Checks that `token` can still make the owner, without using it: throws `.notFound` for a
+    /// token that is not (or no longer) valid, `.conflict` once an owner exists, as
+    /// `completeSetup` would.
+    public func checkSetup(token: String) throws {
+        guard AccessToken.isWellFormed(token) else { throw AccessError(.notFound, "This setup link is not valid.") }
+        try database.transaction(.read) { tx in
+            guard try tx.first("SELECT digest FROM setup_tokens WHERE digest = \(Argon2.digest(token))") != nil else {
+                throw AccessError(.notFound, "This setup link is not valid: it was used already, or was never made.")
+            }
+            if try tx.scalar("SELECT COUNT(*) FROM users WHERE role = \(Role.owner.rawValue)", as: Int.self) ?? 0 > 0 {
+                throw AccessError(.conflict, "This server has an owner already: sign in instead.")
+            }
         }
     }
 

@@ -36,9 +36,8 @@ extension AccessStore {
         }
         var passwordHash: String?
         if let password = request.password {
-            guard !password.isEmpty, password.utf8.count <= Argon2.maxPasswordBytes else {
-                throw AccessError(.invalid, "A link's password must be 1 to \(Argon2.maxPasswordBytes) bytes long.")
-            }
+            // The rule of accounts' passwords: a link's password guards the same photos.
+            try Credentials.checkPassword(password)
             passwordHash = try Argon2.hashPassword(password, parameters: passwordParameters)
         }
         let token = try AccessToken.make()

@@ -7,8 +7,8 @@ import Synchronization
 /// shared by every replica and by `photoscroll users`.
 ///
 /// Every change that ends something (a sign-out, a password change, a removed user, a revoked
-/// link) is notified on `AccessChange.channel` in the same transaction, so each process drops
-/// what it kept of it as the change commits. Passwords are hashed before a transaction opens:
+/// link) or adds an account is notified on `AccessChange.channel` in the same transaction, so
+/// each process drops what it kept of it as the change commits. Passwords are hashed before a transaction opens:
 /// Argon2 takes a quarter of a second and must not hold a connection or a lock meanwhile.
 public final class AccessStore: Sendable {
     public let database: SQLDatabase
@@ -50,6 +50,7 @@ public final class AccessStore: Sendable {
                 INSERT INTO users (name, role, password_hash, created_at, password_changed_at)
                 VALUES (\(name), \(role.rawValue), \(hash), \(now), \(now)) RETURNING id
                 """, as: Int.self) ?? 0
+            try tx.notify(channel: AccessChange.channel, payload: AccessChange.added(id).payload)
             return User(id: id, name: name, role: role, passwordHash: hash, createdAt: now)
         }
     }
@@ -57,6 +58,11 @@ public final class AccessStore: Sendable {
     /// Every account, by name.
     public func users() throws -> [User] {
         try database.query("SELECT id, name, role, password_hash, created_at FROM users ORDER BY name").map(Self.user)
+    }
+
+    /// Every account's name, and nothing else of it.
+    public func userNames() throws -> [String] {
+        try database.query("SELECT name FROM users ORDER BY name").map { try $0.decode(0, as: String.self) }
     }
 
     /// The account named `name`, or nil.

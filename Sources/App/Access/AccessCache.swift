@@ -3,8 +3,8 @@ import Foundation
 import Observability
 import Synchronization
 
-/// Sessions and share links checked against the database lately, kept in memory so that a
-/// request (a tile) is let in without a database round trip.
+/// Sessions, share links and account names checked against the database lately, kept in memory
+/// so that a request (a tile, a comment) is let in without a database round trip.
 ///
 /// An entry is believed for `seconds` (and never past its own end); then the next request looks
 /// it up again. Whatever ends a session or a link is dropped at once when its notification
@@ -34,10 +34,17 @@ final class AccessCache: Sendable {
         let validUntil: Double
     }
 
+    /// Every account's name as names are compared (`Credentials.comparable(name:)`).
+    struct AccountNamesEntry: Sendable {
+        let names: Set<String>
+        let validUntil: Double
+    }
+
     private struct State {
         var sessions: [TokenKey: SessionEntry] = [:]
         var shares: [TokenKey: ShareEntry] = [:]
         var names: [String: NameEntry] = [:]
+        var accountNames: AccountNamesEntry?
         /// Whether changes are being heard; until they are, nothing is kept.
         var hearing = false
         /// Counts what was dropped: a lookup that began before a drop keeps nothing, since it
@@ -105,6 +112,24 @@ final class AccessCache: Sendable {
         }
     }
 
+    /// The names that belong to accounts, if still believed.
+    func accountNames() -> Set<String>? {
+        let now = self.now()
+        return state.withLock { state in
+            guard let entry = state.accountNames, now < entry.validUntil else { return nil }
+            return entry.names
+        }
+    }
+
+    /// Keeps the names that belong to accounts, just read from the database.
+    func keep(accountNames names: Set<String>, since epoch: Int) {
+        let until = now() + seconds
+        state.withLock { state in
+            guard state.hearing, state.epoch == epoch else { return }
+            state.accountNames = AccountNamesEntry(names: names, validUntil: until)
+        }
+    }
+
     /// Keeps the account a proxy's name stands for.
     func keep(name: String, user: SignedIn?, since epoch: Int) {
         let until = now() + seconds
@@ -157,6 +182,11 @@ final class AccessCache: Sendable {
             case .user(let id):
                 state.sessions = state.sessions.filter { $0.value.user?.id != id }
                 state.names = state.names.filter { $0.value.user?.id != id && $0.value.user != nil }
+                state.accountNames = nil
+            case .added:
+                // A proxy's name that had no account may have one now.
+                state.names = state.names.filter { $0.value.user != nil }
+                state.accountNames = nil
             case .share(let id):
                 state.shares = state.shares.filter { $0.value.share.id != id }
                 state.sessions = state.sessions.filter { $0.value.shareID != id }

@@ -5,13 +5,15 @@ import HTTP
 /// Signing in and out, changing one's password, and making the first owner:
 ///
 /// - `POST /session` `{"username","password"}` → 204 with the session cookie
-/// - `GET /session` → 200 `{"username","role"}`, or 401
+/// - `GET /session` → 200 `{"username","role"}` for a signed-in person; on a public library 200
+///   `{"access":"public","role":"visitor","setup","manage"}` for anyone else; on a private one 401
 /// - `DELETE /session` → 204: the session ends on every replica, and the browser is told to
 ///   forget what it kept (`Clear-Site-Data`)
 /// - `POST /session/password` `{"current","new"}` → 204: every session of the account ends,
 ///   and this browser gets a new one
 /// - `GET /setup?token=…` the page's owner setup; `POST /setup` `{"token","username","password"}`
-///   → 204, signed in as the new owner
+///   → 204, signed in as the new owner; `POST /setup/check` `{"token"}` → 204 while the token
+///   can still make the owner, without using it up (`SetupCheck`)
 ///
 /// Wrong passwords and setup tokens are throttled per client and per account (429 with
 /// `Retry-After`); a name nobody has takes as long to refuse as a wrong password.
@@ -30,6 +32,9 @@ struct SessionRoutes: Sendable {
             try changePassword(request)
         }
         router.post("/setup", maxBodyBytes: Self.maxBodyBytes, lane: lane, access: control.rule(.open)) { request in try setUp(request) }
+        router.post("/setup/check", maxBodyBytes: Self.maxBodyBytes, lane: lane, access: control.rule(.open)) { request in
+            try checkSetup(request)
+        }
     }
 
     struct SignIn: Decodable {
@@ -42,8 +47,18 @@ struct SessionRoutes: Sendable {
         let role: String
     }
 
-    /// 401 `problem+json` for nobody signed in, saying whether the library is private and
-    /// whether it still waits for its owner, so the page knows what to show.
+    /// Someone not signed in on a public library: they may look, so this is no error. Says
+    /// whether the library waits for its owner and whether this visitor may change photos.
+    struct Visiting: Encodable {
+        let access = "public"
+        let role = "visitor"
+        let setup: Bool
+        /// Whether this visitor may add and change photos all the same (a request from this machine).
+        let manage: Bool
+    }
+
+    /// 401 `problem+json` for nobody signed in on a private library, saying whether it still
+    /// waits for its owner, so the page knows what to show.
     struct Nobody: Encodable {
         let type = "about:blank"
         let title = "Unauthorized"
@@ -83,6 +98,10 @@ struct SessionRoutes: Sendable {
 
     func current(_ request: HTTPRequest) throws -> HTTPResponse {
         guard case .user(let user) = try control.visitor(of: request) else {
+            if control.mode == .public {
+                let visiting = Visiting(setup: !(try control.store.hasOwner()), manage: try control.mayManage(request))
+                return try HTTPResponse.json(visiting, headers: ["Cache-Control": "no-store"])
+            }
             let nobody = Nobody(detail: "Nobody is signed in.", access: control.mode.rawValue, setup: !(try control.store.hasOwner()),
                                 manage: try control.mayManage(request))
             var response = try HTTPResponse.json(nobody, status: .unauthorized,
@@ -129,31 +148,6 @@ struct SessionRoutes: Sendable {
         }
         control.logger.info("password changed; every session of the user ended", [("user", user.name)])
         return try startSession(for: user, replacing: request)
-    }
-
-    struct Setup: Decodable {
-        let token: String
-        let username: String
-        let password: String
-    }
-
-    func setUp(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try Self.decode(Setup.self, request)
-        let keys = control.throttleKeys(request)
-        if let refusal = control.throttled(keys, what: "setup links") { throw refusal }
-        do {
-            let owner = try control.store.completeSetup(token: body.token, name: body.username, password: body.password)
-            control.logger.info("owner made with the setup link", [("user", owner.name), ("client", control.clients.of(request))])
-            return try startSession(for: owner, replacing: request)
-        } catch let error as AccessError {
-            switch error.kind {
-            case .invalid: throw HTTPError(.badRequest, error.description)
-            case .conflict: throw HTTPError(.conflict, error.description)
-            case .notFound:
-                control.throttle.fail(keys)
-                throw HTTPError(.forbidden, error.description)
-            }
-        }
     }
 
     var challenge: String {

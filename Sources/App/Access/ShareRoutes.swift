@@ -6,8 +6,9 @@ import Library
 /// Share links, made and revoked by the owner, opened by whoever holds one:
 ///
 /// - `POST /shares` `{"album": id}` or `{"photo": id}`, with `"expires"` (RFC 3339, or null for
-///   never; absent: the configured default), `"password"`, `"download"` (false), `"comments"`
-///   (true), `"location"` (false), `"upload"` (false; an album's link only) → 201 the link
+///   never; absent: the configured default), `"password"` (at least 10 characters, as an
+///   account's: 422 otherwise), `"download"` (false), `"comments"` (true), `"location"` (false),
+///   `"upload"` (false; an album's link only) → 201 the link
 /// - `GET /shares` → `{"shares":[…]}`, newest first; `DELETE /shares/{id}` → 204, at once on every replica
 /// - `GET /s/{token}/share` → what the link shows (only whether it needs a password, until it is given)
 /// - `POST /s/{token}/unlock` `{"password"}` → 204 with a cookie that opens the link in this browser
@@ -117,7 +118,12 @@ struct ShareRoutes: Sendable {
             }
             expiresAt = date
         }
-        if let password = body.password, password.isEmpty { throw HTTPError(.badRequest, "A link's password must not be empty.") }
+        if let password = body.password {
+            // The account rule, one rule: a link's password guards the same photos.
+            do { try Credentials.checkPassword(password) } catch {
+                throw HTTPError(.unprocessableContent, "A link's password follows the rule for accounts' passwords. " + error.description)
+            }
+        }
         let share: Share
         do {
             share = try control.store.createShare(ShareRequest(target: target, expiresAt: expiresAt, password: body.password,

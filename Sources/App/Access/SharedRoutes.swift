@@ -95,7 +95,8 @@ struct SharedRoutes: Sendable {
 
 extension CommentService {
     /// A share link's comment routes, when the link allows comments: read, post (under the
-    /// name the holder types) and follow, for the photos the link shows.
+    /// name the holder types, never an account's; a signed-in holder's under their account)
+    /// and follow, for the photos the link shows.
     func registerShared(on router: inout Router, control: AccessControl) {
         let lane = WorkLanes.comments
         let rule = control.rule(.share(.comments, photo: true))
@@ -104,7 +105,7 @@ extension CommentService {
             try listComments(request, prefix: prefix(request))
         }
         router.post("/s/:token/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane, access: rule) { [self] request in
-            try postComment(request, prefix: prefix(request))
+            try postComment(request, poster: try control.commentPoster(of: request), prefix: prefix(request))
         }
         router.get("/s/:token/photos/:id/comments/events", lane: lane, access: rule) { [self] request in
             try control.bound(openEvents(request), to: request)

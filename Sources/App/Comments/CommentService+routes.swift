@@ -20,8 +20,8 @@ extension CommentService {
         let library = rules(.library)
         router.get("/photos/:id/comments", lane: lane, access: library) { [self] request in try listComments(request) }
         router.post("/photos/:id/comments", maxBodyBytes: Self.maxPostBytes, lane: lane, access: library) { [self] request in
-            // A signed-in person's comments carry their name, whatever the form says.
-            try postComment(request, author: try rules.control?.visitor(of: request).user?.name)
+            // A signed-in person's comments carry their name, whatever the form says; nobody else takes an account's.
+            try postComment(request, poster: try rules.control?.commentPoster(of: request) ?? .anyone)
         }
         router.get("/photos/:id/comments/events", lane: lane, access: library) { [self] request in
             try rules.bound(openEvents(request), to: request)
@@ -50,11 +50,12 @@ extension CommentService {
         return try .json(CommentList(comments), headers: headers)
     }
 
-    /// Posts a comment: under `author` when given (a signed-in person's name), else the name the
-    /// poster typed; `prefix` is a share link's `/s/{token}` for the paths the answer names.
-    func postComment(_ request: HTTPRequest, author: String? = nil, prefix: String = "") throws -> HTTPResponse {
+    /// Posts a comment: under a signed-in `poster`'s account name, verified, else under the name
+    /// the poster typed (422 when it is an account's); `prefix` is a share link's `/s/{token}`
+    /// for the paths the answer names.
+    func postComment(_ request: HTTPRequest, poster: CommentPoster = .anyone, prefix: String = "") throws -> HTTPResponse {
         do {
-            let response = try acceptComment(request, author: author, prefix: prefix)
+            let response = try acceptComment(request, poster: poster, prefix: prefix)
             posts.increment(by: 1, [("status", String(response.status.rawValue))])
             return response
         } catch let error as HTTPResponseError {
@@ -66,15 +67,25 @@ extension CommentService {
         }
     }
 
-    private func acceptComment(_ request: HTTPRequest, author: String?, prefix: String) throws -> HTTPResponse {
+    private func acceptComment(_ request: HTTPRequest, poster: CommentPoster, prefix: String) throws -> HTTPResponse {
         let photoID = try existingPhoto(request)
         var (submission, format) = try CommentSubmission.decode(body: request.body, contentType: request.headers["Content-Type"])
-        if let author { submission.author = author }
         let client = clients.of(request)
         if case .limited(let seconds) = try storeCall({ try limiter.take(for: client) }) {
             throw HTTPError(.tooManyRequests,
                             "Too many comments from your address: at most \(limiter.perMinute) a minute. Try again in \(seconds) s.",
                             headers: ["Retry-After": String(seconds)])
+        }
+        // After the rate limit: a 422 tells an account's name, so names are tried no faster than comments are sent.
+        switch poster {
+        case .account(let name):
+            submission.author = name
+            submission.verified = true
+        case .guest(let isAccountName):
+            // "Anonymous" is what an empty name becomes, not a name chosen.
+            if submission.author != CommentSubmission.anonymous, try storeCall({ try isAccountName(submission.author) }) {
+                throw CommentPoster.accountNameTaken(submission.author)
+            }
         }
         let comment = try add(submission, photoID: photoID, client: client)
         if format == .form && !AcceptPreference.prefersJSON(request.headers["Accept"]) {

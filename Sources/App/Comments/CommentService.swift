@@ -74,7 +74,8 @@ public final class CommentService: Sendable {
 
     /// Stores a comment; live listeners hear of it through the store's change handler.
     func add(_ submission: CommentSubmission, photoID: Int, client: String) throws -> Comment {
-        let comment = try storeCall { try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client) }
+        let comment = try storeCall { try store.add(photoID: photoID, author: submission.author, text: submission.text, client: client,
+                                                    verified: submission.verified) }
         recordIdentity(of: photoID)
         return comment
     }

@@ -9,6 +9,8 @@ import HTTP
 ///   2000 characters. Characters are what a person sees as one (Swift `Character`s, extended
 ///   grapheme clusters), so "👩‍👩‍👧" counts once and an accented letter counts once however it is encoded.
 /// - `author` is optional; missing, null or blank becomes "Anonymous"; at most 80 characters.
+///   The route then decides whose it is (`CommentPoster`): a signed-in person's account name
+///   replaces it, and anyone else's that is an account's name is refused with a 422.
 /// - Line endings become `\n` (CRLF and lone CR alike); other control characters except tab are
 ///   removed. Authors are one line: their line breaks and tabs become spaces, and they are trimmed.
 /// - Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) are
@@ -18,6 +20,8 @@ import HTTP
 struct CommentSubmission: Equatable, Sendable {
     var text: String
     var author: String
+    /// Whether `author` is the poster's account (set by the route for a signed-in person, never from the body).
+    var verified = false
 
     /// How the body was sent, which decides how a success is answered.
     enum Format: Equatable, Sendable {

@@ -136,7 +136,7 @@ final class CommentFeed: @unchecked Sendable {
             while true {
                 let after = condition.withLock { lastDelivered }
                 let page = try database.query("""
-                    SELECT id, photo_id, author, text, created_at FROM comments WHERE id > \(after) ORDER BY id LIMIT \(Self.pageSize)
+                    SELECT \(raw: Comment.columns) FROM comments WHERE id > \(after) ORDER BY id LIMIT \(Self.pageSize)
                     """, as: Comment.self)
                 for comment in page {
                     counts.invalidate(comment.photoID)

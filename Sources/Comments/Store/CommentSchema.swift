@@ -48,6 +48,11 @@ public enum CommentSchema {
             CREATE INDEX comment_rate_buckets_by_time ON comment_rate_buckets (updated_at);
             CREATE INDEX comment_deletions_by_time ON comment_deletions (deleted_at);
             """ },
+        // Whether the author is the signed-in account that posted (1) or a name someone typed (0);
+        // comments from before were typed names, so they are not verified.
+        SQLMigration(version: 5, name: "verified authors") { d in """
+            ALTER TABLE comments ADD COLUMN verified \(d.bigint) NOT NULL DEFAULT 0;
+            """ },
     ], adoptExisting: { connection in
         // Only SQLite files carry a version of their own; a PostgreSQL database starts at 0.
         guard connection.engine == .sqlite else { return 0 }

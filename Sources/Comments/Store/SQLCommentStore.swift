@@ -31,6 +31,7 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
         var text: String
         var client: String
         var createdAt: Date
+        var verified: Bool
     }
 
     /// The notification channel of comment changes.
@@ -102,9 +103,10 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
 
     // MARK: CommentStore (each requirement is documented on the protocol)
 
-    public func add(photoID: Int, author: String, text: String, client: String) throws -> Comment {
+    public func add(photoID: Int, author: String, text: String, client: String, verified: Bool) throws -> Comment {
         try checkOpen()
-        return try inserts.submit(PendingComment(photoID: photoID, author: author, text: text, client: client, createdAt: now()))
+        return try inserts.submit(PendingComment(photoID: photoID, author: author, text: text, client: client, createdAt: now(),
+                                                 verified: verified))
     }
 
     /// Inserts a batch in one transaction, so one flush makes all of it durable.
@@ -115,12 +117,13 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
             for item in batch {
                 let createdAt = Int(item.createdAt.timeIntervalSince1970)
                 guard let id = try tx.scalar("""
-                    INSERT INTO comments (photo_id, author, text, created_at, client)
-                    VALUES (\(item.photoID), \(item.author), \(item.text), \(createdAt), \(item.client)) RETURNING id
+                    INSERT INTO comments (photo_id, author, text, created_at, client, verified)
+                    VALUES (\(item.photoID), \(item.author), \(item.text), \(createdAt), \(item.client), \(item.verified)) RETURNING id
                     """, as: Int.self) else {
                     throw SQLError(.other, message: "the insert returned no id")
                 }
-                comments.append(Comment(id: id, photoID: item.photoID, author: item.author, text: item.text, createdAt: item.createdAt))
+                comments.append(Comment(id: id, photoID: item.photoID, author: item.author, text: item.text, createdAt: item.createdAt,
+                                        verified: item.verified))
             }
             try tx.notify(channel: channel, payload: CommentChange.added(through: comments.last?.id ?? 0).payload)
             return comments
@@ -130,7 +133,7 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
     public func list(photoID: Int, after: Int?, limit: Int) throws -> [Comment] {
         try checkOpen()
         return try database.query("""
-            SELECT id, photo_id, author, text, created_at FROM comments
+            SELECT \(raw: Comment.columns) FROM comments
             WHERE photo_id = \(photoID) AND id > \(after ?? 0) ORDER BY id LIMIT \(max(0, limit))
             """, as: Comment.self)
     }
@@ -138,7 +141,7 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
     public func comment(photoID: Int, id: Int) throws -> Comment? {
         try checkOpen()
         return try database.query("""
-            SELECT id, photo_id, author, text, created_at FROM comments WHERE id = \(id) AND photo_id = \(photoID)
+            SELECT \(raw: Comment.columns) FROM comments WHERE id = \(id) AND photo_id = \(photoID)
             """, as: Comment.self).first
     }
 
@@ -193,9 +196,12 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
 }
 
 extension Comment: SQLRowDecodable {
-    /// A row of `id, photo_id, author, text, created_at`.
+    /// The columns a comment is read from, in the order `init(row:)` takes them.
+    static let columns = "id, photo_id, author, text, created_at, verified"
+
+    /// A row of `Comment.columns`.
     public init(row: SQLRow) throws {
         self.init(id: try row.decode(0), photoID: try row.decode(1), author: try row.decode(2), text: try row.decode(3),
-                  createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(4, as: Int.self))))
+                  createdAt: Date(timeIntervalSince1970: TimeInterval(try row.decode(4, as: Int.self))), verified: try row.decode(5))
     }
 }
