@@ -30,6 +30,8 @@ final class AccessBoundStreams: Sendable {
             case .session(let digest): session == digest
             case .user(let id): user == id
             case .share(let id): share == id
+            // A new account ends no one's access.
+            case .added: false
             }
         }
     }
