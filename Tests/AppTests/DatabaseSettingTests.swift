@@ -63,7 +63,7 @@ final class DatabaseSettingTests: XCTestCase {
         let db = try SQLDatabase(.postgres(url))
         defer { db.close() }
         XCTAssertEqual(try db.scalar("SELECT text FROM comments", as: String.self), "kept in PostgreSQL")
-        XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'comments'", as: Int.self), 4)
+        XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'comments'", as: Int.self), 5)
         XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'catalog'", as: Int.self),
                        CatalogSchema.latestVersion)
         XCTAssertEqual(try db.scalar("SELECT path FROM photos WHERE id = 1", as: String.self), "one.jpg")

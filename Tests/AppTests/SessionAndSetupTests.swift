@@ -15,7 +15,9 @@ final class SessionAndSetupTests: XCTestCase {
         XCTAssertEqual(visitor.headers["Content-Type"], "application/json; charset=utf-8")
         XCTAssertEqual(visitor.headers["Cache-Control"], "no-store")
         XCTAssertEqual(visitor.text, #"{"access":"public","role":"visitor","setup":false,"manage":false}"#)
-        XCTAssertEqual(open.request(.GET, "/session").object["manage"] as? Bool, true, "this machine may change photos")
+        XCTAssertEqual(open.request(.GET, "/session", headers: ["Host": "localhost:8080"]).object["manage"] as? Bool, true,
+                       "this machine may change photos")
+        XCTAssertEqual(open.request(.GET, "/session").object["manage"] as? Bool, false, "a loopback peer naming photos.test is not this machine")
         let cookie = try open.signIn("ben", AccessFixture.memberPassword)
         XCTAssertEqual(open.request(.GET, "/session", headers: ["Cookie": cookie]).text, #"{"username":"ben","role":"member"}"#,
                        "a signed-in person's answer keeps its shape")
