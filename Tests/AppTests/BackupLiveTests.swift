@@ -18,7 +18,7 @@ final class BackupLiveTests: XCTestCase {
         let errors: String
     }
 
-    func photoscroll(_ arguments: [String], in directory: URL) throws -> Run {
+    static func photoscroll(_ arguments: [String], in directory: URL) throws -> Run {
         let process = Process()
         process.executableURL = try CommentDurabilityTests.photoscrollBinary()
         process.arguments = arguments
@@ -34,7 +34,7 @@ final class BackupLiveTests: XCTestCase {
         return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), errors: String(decoding: errors, as: UTF8.self))
     }
 
-    func serve(_ name: String, data: String, photos: URL, database: PostgresURL? = nil, in directory: URL) throws -> ServerProcess {
+    static func serve(_ name: String, data: String, photos: URL, database: PostgresURL? = nil, in directory: URL) throws -> ServerProcess {
         // No rate limit: the writers post as fast as the server acknowledges.
         var environment = ["PHOTOSCROLL_LOG_LEVEL": "warning", "PHOTOSCROLL_COMMENTS_PER_MINUTE": "0"]
         if let database { environment["PHOTOSCROLL_DATABASE"] = database.description }
@@ -54,7 +54,7 @@ final class BackupLiveTests: XCTestCase {
         let photos = folder.appendingPathComponent("photos"), data = folder.appendingPathComponent("data").path
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         try ReplicaCluster.makePhoto(at: photos.appendingPathComponent("one.jpg").path, width: 64, height: 48)
-        let server = try serve("writes", data: data, photos: photos, in: folder)
+        let server = try Self.serve("writes", data: data, photos: photos, in: folder)
         defer { server.stop() }
         XCTAssertTrue(try eventually(timeout: 30) { try server.request("/photos/1").status == 200 }, server.logTail)
 
@@ -73,7 +73,7 @@ final class BackupLiveTests: XCTestCase {
         XCTAssertTrue(eventually { acknowledged.withLock { $0.count } >= 20 })
         let before = acknowledged.withLock { $0 }
         let file = folder.appendingPathComponent("live.psbackup").path
-        let backup = try photoscroll(["backup", "--out", file, "--data", data, "--photos", photos.path], in: folder)
+        let backup = try Self.photoscroll(["backup", "--out", file, "--data", data, "--photos", photos.path], in: folder)
         XCTAssertTrue(eventually { acknowledged.withLock { $0.count } > before.count + 5 }, "comments went on being posted")
         stop.store(true, ordering: .relaxed)
         writers.wait()
@@ -115,7 +115,7 @@ final class BackupLiveTests: XCTestCase {
         let three = folder.appendingPathComponent("three").path
 
         // On SQLite: two photos, comments, a share link made by an account.
-        let first = try serve("sqlite", data: one, photos: photos, in: folder)
+        let first = try Self.serve("sqlite", data: one, photos: photos, in: folder)
         XCTAssertTrue(try eventually(timeout: 30) { try first.request("/photos/2").status == 200 }, first.logTail)
         XCTAssertNotNil(try Self.comment(first, "before the move"))
         XCTAssertNotNil(try Self.comment(first, "and another"))
@@ -131,17 +131,17 @@ final class BackupLiveTests: XCTestCase {
         XCTAssertTrue(expected[1].hasPrefix("1 one ") && expected[1].contains(" 2, 2 two "), expected[1])
         XCTAssertTrue(expected[2].contains("before the move"), expected[2])
         let file = folder.appendingPathComponent("one.psbackup").path
-        let backup = try photoscroll(["backup", "--out", file, "--data", one], in: folder)
+        let backup = try Self.photoscroll(["backup", "--out", file, "--data", one], in: folder)
         XCTAssertEqual(backup.status, 0, backup.errors)
         first.stop()
 
         // Into PostgreSQL: a restore, then a server on it.
-        let restore = try photoscroll(["restore", file, "--data", two, "--database", url.description], in: folder)
+        let restore = try Self.photoscroll(["restore", file, "--data", two, "--database", url.description], in: folder)
         XCTAssertEqual(restore.status, 0, restore.errors)
-        let again = try photoscroll(["restore", file, "--data", two, "--database", url.description], in: folder)
+        let again = try Self.photoscroll(["restore", file, "--data", two, "--database", url.description], in: folder)
         XCTAssertEqual(again.status, 1, "a second restore finds the target full")
         XCTAssertTrue(again.errors.contains("not empty") && again.errors.contains("photos (2 rows)"), again.errors)
-        let second = try serve("postgres", data: two, photos: photos, database: url, in: folder)
+        let second = try Self.serve("postgres", data: two, photos: photos, database: url, in: folder)
         XCTAssertTrue(try eventually(timeout: 30) { try second.request("/photos/2").status == 200 }, second.logTail)
         XCTAssertEqual(try Self.answers(second, token: token), expected)
         XCTAssertNotNil(try Self.comment(second, "posted on PostgreSQL"), "a new comment takes a new id")
@@ -149,9 +149,9 @@ final class BackupLiveTests: XCTestCase {
         second.stop()
 
         // And back to SQLite in one command.
-        let moved = try photoscroll(["migrate", "--to", "sqlite", "--data", three, "--database", url.description], in: folder)
+        let moved = try Self.photoscroll(["migrate", "--to", "sqlite", "--data", three, "--database", url.description], in: folder)
         XCTAssertEqual(moved.status, 0, moved.errors)
-        let third = try serve("back", data: three, photos: photos, in: folder)
+        let third = try Self.serve("back", data: three, photos: photos, in: folder)
         defer { third.stop() }
         XCTAssertTrue(try eventually(timeout: 30) { try third.request("/photos/2").status == 200 }, third.logTail)
         XCTAssertEqual(try Self.answers(third, token: token), withNew)

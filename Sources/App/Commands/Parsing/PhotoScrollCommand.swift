@@ -6,7 +6,7 @@ public enum PhotoScrollCommand {
     /// The subcommands, in the order `--help` lists them; the first is the default.
     public static let commands: [any Command.Type] = [
         ServeCommand.self, IngestCommand.self, ExportCommand.self, HealthCommand.self, ReattachCommentsCommand.self, UsersCommand.self,
-        BackupCommand.self, RestoreCommand.self, MigrateCommand.self,
+        BackupCommand.self, RestoreCommand.self, MigrateCommand.self, CheckCommand.self,
     ]
 
     /// What a command line asks for.
@@ -91,6 +91,7 @@ public enum PhotoScrollCommand {
       photoscroll backup --out FILE [--sessions]
       photoscroll restore FILE [--force]
       photoscroll migrate --to (postgres://… | sqlite) [--force]
+      photoscroll check [--repair]
 
     SUBCOMMANDS:
       serve    Serve the photo library, the API and the web page (the default).
@@ -107,6 +108,8 @@ public enum PhotoScrollCommand {
       restore  Put a backup into an empty data folder or PostgreSQL database, with the same ids.
       migrate  Copy the configured database into PostgreSQL (--to postgres://…) or back into
                the data folder (--to sqlite), with the same ids.
+      check    Check the catalog, the photo files, every pyramid's tiles and the rows naming
+               photos; --repair fixes what is safe.
 
     OPTIONS:
       --config FILE   Settings file (default: config.json in the current folder, if present).
