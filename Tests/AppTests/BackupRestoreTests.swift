@@ -106,3 +106,22 @@ final class BackupRestoreTests: XCTestCase {
         }
     }
 }
+
+extension BackupRestoreTests {
+    func testABackupOfAnOlderSchemaIsRestoredAndThenMigratedForward() throws {
+        let folder = BackupFixture.scratchFolder("backup-older")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // As a build before favourites, the trash and share uploads would have written it.
+        let older = BackupSnapshot(created: 1, schemas: ["catalog": 3, "comments": 4, "access": 4, "uploads": 2], sessions: false, tables: [
+            BackupTable(store: "comments", name: "shares",
+                        columns: ["id", "token", "album_id", "photo_id", "created_by", "created_at", "expires_at", "password_hash", "download", "comments", "location"],
+                        sequence: 3, rows: [[.integer(3), .text("tok"), .null, .integer(1), .integer(1), .integer(1), .null, .null, .integer(0), .integer(1), .integer(0)]]),
+        ])
+        let target = try DatabaseStartup.open(BackupFixture.configuration(data: folder.path), logger: .disabled)
+        defer { target.close() }
+        try BackupRestore.restore(older, into: target, force: false)
+        XCTAssertEqual(try target.comments.scalar("SELECT upload FROM shares WHERE token = 'tok'", as: Int.self), 0, "step 5's column, added after the rows went in")
+        XCTAssertEqual(try target.comments.scalar("SELECT max(version) FROM schema_migrations WHERE schema_name = 'collection'", as: Int.self), 1)
+        XCTAssertEqual(try target.comments.scalar("SELECT count(*) FROM favourites", as: Int.self), 0)
+    }
+}

@@ -39,7 +39,10 @@ public enum BackupRestore {
             for store in stores { for schema in store.schemas { try prepare(schema, version: snapshot.schemas[schema.name] ?? 0, database) } }
             try database.transaction(.write) { connection in
                 for store in stores {
-                    for table in store.tables { try connection.run("DELETE FROM \(raw: connection.quoted(table))") }
+                    // A table a later step makes is not there yet when the backup is older than this build.
+                    for table in store.tables where try !connection.columns(of: table).isEmpty {
+                        try connection.run("DELETE FROM \(raw: connection.quoted(table))")
+                    }
                     for table in snapshot.tables where table.store == store.name {
                         try insert(table, connection)
                         progress("\(store.name): \(table.name), \(table.rows.count) rows")
