@@ -72,13 +72,21 @@ public enum BackupRestore {
         if let missing = table.columns.first(where: { !target.contains($0) }) {
             throw BackupFileError("The backup's table \(table.name) has a column \(missing), which this build's schema lacks.")
         }
+        // Many rows a statement: one round trip per row made a move to PostgreSQL wait on the network.
+        let width = max(1, table.columns.count)
+        let perStatement = max(1, 900 / width)
         let names = table.columns.map(connection.quoted).joined(separator: ", ")
-        let parameters = (1...max(1, table.columns.count)).map { "$\($0)" }.joined(separator: ", ")
-        let statement = "INSERT INTO \(connection.quoted(table.name)) (\(names)) VALUES (\(parameters))"
-        for row in table.rows {
-            var query = SQLQuery(statement)
-            query.bindings = row
+        func statement(rows: Int) -> String {
+            let tuples = (0..<rows).map { row in "(" + (1...width).map { "$\(row * width + $0)" }.joined(separator: ", ") + ")" }
+            return "INSERT INTO \(connection.quoted(table.name)) (\(names)) VALUES " + tuples.joined(separator: ", ")
+        }
+        var start = 0
+        while start < table.rows.count {
+            let batch = table.rows[start..<min(start + perStatement, table.rows.count)]
+            var query = SQLQuery(statement(rows: batch.count))
+            query.bindings = batch.flatMap { $0 }
             try connection.run(query)
+            start += batch.count
         }
         try connection.advanceSequence(of: table.name, past: table.sequence)
     }
