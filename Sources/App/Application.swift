@@ -119,7 +119,10 @@ public final class Application: Sendable {
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
         let (uploads, manage) = (self.uploads, self.manage)
-        housekeeping = Housekeeping(atStart: [{ uploads.sweepLeftovers() }], [{ uploads.sweepExpired() }, { manage.sweepTrash() }])
+        let backups = ScheduledBackups(databases: databases, dataDirectory: configuration.data, everyHours: configuration.backupEvery,
+                                       keep: configuration.backupKeep, logger: logger.labeled("backups"))
+        housekeeping = Housekeeping(atStart: [{ uploads.sweepLeftovers() }],
+                                    [{ uploads.sweepExpired() }, { manage.sweepTrash() }, { backups.runIfDue() }])
         // The application outlives its server, which is made when the service starts.
         httpService.makeServer { [unowned self] in
             HTTPServer(configuration: serverConfiguration, router: makeRouter(),

@@ -91,13 +91,14 @@ public final class SQLConnection {
         let driver = try borrowed()
         let statement: String
         switch (driver.engine, kind) {
-        case (.sqlite, .read): statement = "BEGIN DEFERRED"
+        case (.sqlite, .read), (.sqlite, .snapshot): statement = "BEGIN DEFERRED"
         // The write lock is taken at BEGIN, where the busy timeout applies, instead of at the
         // first write, where a WAL snapshot conflict would fail at once.
         case (.sqlite, _): statement = exclusive ? "BEGIN EXCLUSIVE" : "BEGIN IMMEDIATE"
         case (.postgres, .read): statement = "BEGIN READ ONLY"
         case (.postgres, .write): statement = "BEGIN"
         case (.postgres, .serializable): statement = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+        case (.postgres, .snapshot): statement = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         }
         try driver.execute(statement)
         isInTransaction = true
@@ -156,4 +157,7 @@ public enum SQLTransactionKind: Sendable, Equatable {
     /// PostgreSQL `SERIALIZABLE` (may fail with `.serializationFailure`, which `SQLDatabase.transaction`
     /// retries); SQLite as `.write`, which is serializable already.
     case serializable
+    /// Reads only, every statement seeing the same moment (a backup): PostgreSQL `REPEATABLE READ
+    /// READ ONLY`; SQLite `BEGIN DEFERRED`, whose WAL snapshot is fixed by the first read.
+    case snapshot
 }

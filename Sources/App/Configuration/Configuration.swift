@@ -123,6 +123,10 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var uploadWorkers = 0
     @Setting("days a deleted photo waits in the trash (`<data>/trash`) before it is deleted for good", in: 1...36_500)
     public var trashDays = 30
+    @Setting("hours between the backups the server writes into `<data>/backups` by itself, as `photoscroll backup` does (0: none)", in: 0...8760)
+    public var backupEvery = 0
+    @Setting("how many of the server's own backups are kept in `<data>/backups`, the newest", in: 1...1000)
+    public var backupKeep = 7
 
     @Setting("who sees the library: `public` (anyone who reaches the port), `private` (signed-in people and share links only), or `auto`: public when `host` is a loopback address, private otherwise (so the container image is private)", oneOf: ["public", "private", "auto"])
     public var access = "auto"

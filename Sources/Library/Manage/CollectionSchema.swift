@@ -2,8 +2,8 @@ import SQL
 
 /// The tables of what people do with their photos beside the folder: favourites and the trash.
 /// The same steps on SQLite and PostgreSQL; append steps, never edit one that has shipped.
-enum CollectionSchema {
-    static let schema = SQLSchema(name: "collection", migrations: [
+public enum CollectionSchema {
+    public static let schema = SQLSchema(name: "collection", migrations: [
         // Favourites follow the photo id, which a move keeps. The trash remembers where each
         // photo was, so it goes back to the same path and gets its id (and comments) back.
         SQLMigration(version: 1, name: "favourites and trash") { d in """

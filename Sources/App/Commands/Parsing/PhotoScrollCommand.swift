@@ -6,6 +6,7 @@ public enum PhotoScrollCommand {
     /// The subcommands, in the order `--help` lists them; the first is the default.
     public static let commands: [any Command.Type] = [
         ServeCommand.self, IngestCommand.self, ExportCommand.self, HealthCommand.self, ReattachCommentsCommand.self, UsersCommand.self,
+        BackupCommand.self, RestoreCommand.self, MigrateCommand.self, CheckCommand.self,
     ]
 
     /// What a command line asks for.
@@ -87,6 +88,10 @@ public enum PhotoScrollCommand {
       photoscroll health  [--url URL] [--timeout SECONDS]
       photoscroll reattach-comments [--config FILE] [--photos DIR] [--data DIR]
       photoscroll users (add NAME [--owner] | passwd NAME | remove NAME | list) [--config FILE] [--data DIR] [--database URL]
+      photoscroll backup --out FILE [--sessions]
+      photoscroll restore FILE [--force]
+      photoscroll migrate --to (postgres://… | sqlite) [--force]
+      photoscroll check [--repair]
 
     SUBCOMMANDS:
       serve    Serve the photo library, the API and the web page (the default).
@@ -98,6 +103,13 @@ public enum PhotoScrollCommand {
                that now holds its file. Run with no server on the data folder.
       users    Add an account (the password is read from standard input), change its password,
                remove it, or list the accounts; works while servers run.
+      backup   Write comments, accounts, share links, albums, favourites, trash, uploads and the
+               catalog's ids into one file, consistent while servers run.
+      restore  Put a backup into an empty data folder or PostgreSQL database, with the same ids.
+      migrate  Copy the configured database into PostgreSQL (--to postgres://…) or back into
+               the data folder (--to sqlite), with the same ids.
+      check    Check the catalog, the photo files, every pyramid's tiles and the rows naming
+               photos; --repair fixes what is safe.
 
     OPTIONS:
       --config FILE   Settings file (default: config.json in the current folder, if present).

@@ -1,0 +1,46 @@
+import Access
+import Comments
+import Library
+import SQL
+import Uploads
+
+/// One database of the SQLite layout (a file in the data folder), with the schemas and the
+/// tables it holds. On PostgreSQL every store lives in the one database.
+struct BackupStore: Sendable {
+    /// `catalog` (catalog.sqlite) or `comments` (comments.sqlite).
+    let name: String
+    let schemas: [SQLSchema]
+    /// Every table the schemas make, in the order a restore fills them.
+    let tables: [String]
+}
+
+/// What a backup holds: every table that is not learnt again from the folders. Pyramids,
+/// thumbnails and the photos themselves are files, and stay out.
+enum BackupLayout {
+    static let catalog = BackupStore(name: "catalog", schemas: [CatalogSchema.schema], tables: ["photos", "albums"])
+    static let comments = BackupStore(
+        name: "comments",
+        schemas: [CommentSchema.schema, AccessSchema.schema, CollectionSchema.schema, UploadSchema.schema],
+        tables: ["comments", "comment_deletions", "photo_identities", "comment_rate_buckets",
+                 "users", "sessions", "shares", "setup_tokens", "favourites", "trash", "uploads"])
+    static let stores = [catalog, comments]
+
+    /// Sessions are left out unless asked for: a restored server then asks everyone to sign in again.
+    static let sessionTables: Set<String> = ["sessions"]
+
+    /// Every schema a backup may name, by name.
+    static var schemas: [String: SQLSchema] {
+        Dictionary(uniqueKeysWithValues: stores.flatMap(\.schemas).map { ($0.name, $0) })
+    }
+
+    /// The store's database among the application's.
+    static func database(of store: BackupStore, in databases: ApplicationDatabases) -> SQLDatabase {
+        store.name == catalog.name ? databases.catalog : databases.comments
+    }
+
+    /// The stores grouped by the database they live in: two groups on SQLite, one on PostgreSQL.
+    static func groups(in databases: ApplicationDatabases) -> [(SQLDatabase, [BackupStore])] {
+        if databases.catalog === databases.comments { return [(databases.catalog, stores)] }
+        return stores.map { (database(of: $0, in: databases), [$0]) }
+    }
+}

@@ -1,0 +1,172 @@
+import Access
+import Foundation
+import HTTP
+import Library
+import SQL
+import SQLTesting
+import Synchronization
+import TestSupport
+import XCTest
+@testable import App
+
+/// The real binary: a backup taken while comments are posted, and a library moved from SQLite
+/// to PostgreSQL and back, served with the same answers after each move.
+final class BackupLiveTests: XCTestCase {
+    struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    static func photoscroll(_ arguments: [String], in directory: URL) throws -> Run {
+        let process = Process()
+        process.executableURL = try CommentDurabilityTests.photoscrollBinary()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOSCROLL_") }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    static func serve(_ name: String, data: String, photos: URL, database: PostgresURL? = nil, in directory: URL) throws -> ServerProcess {
+        // No rate limit: the writers post as fast as the server acknowledges.
+        var environment = ["PHOTOSCROLL_LOG_LEVEL": "warning", "PHOTOSCROLL_COMMENTS_PER_MINUTE": "0"]
+        if let database { environment["PHOTOSCROLL_DATABASE"] = database.description }
+        return try ServerProcess(name: name, arguments: ["--data", data, "--photos", photos.path], environment: environment, directory: directory)
+    }
+
+    static func comment(_ server: ServerProcess, _ text: String) throws -> Int? {
+        let posted = try server.request("/photos/1/comments", method: .POST, headers: ["Content-Type": "application/json"],
+                                        body: Array("{\"text\":\"\(text)\"}".utf8))
+        guard posted.status == 201 else { return nil }
+        return (try JSONSerialization.jsonObject(with: Data(posted.body)) as? [String: Any])?["id"] as? Int
+    }
+
+    func testEveryCommentAcknowledgedBeforeTheBackupStartedIsInIt() throws {
+        try backUpWhileCommentsArePosted(database: nil)
+    }
+
+    func testOnPostgresTooInOneRepeatableReadSnapshot() throws {
+        if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.createDatabase()
+        defer { try? cluster.dropDatabase(url) }
+        try backUpWhileCommentsArePosted(database: url)
+    }
+
+    func backUpWhileCommentsArePosted(database: PostgresURL?) throws {
+        let folder = BackupFixture.scratchFolder("backup-live")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = folder.appendingPathComponent("photos"), data = folder.appendingPathComponent("data").path
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try ReplicaCluster.makePhoto(at: photos.appendingPathComponent("one.jpg").path, width: 64, height: 48)
+        let server = try Self.serve("writes", data: data, photos: photos, database: database, in: folder)
+        defer { server.stop() }
+        XCTAssertTrue(try eventually(timeout: 30) { try server.request("/photos/1").status == 200 }, server.logTail)
+
+        let acknowledged = Mutex<[Int]>([])
+        let stop = Atomic<Bool>(false)
+        let writers = DispatchGroup()
+        for writer in 0..<2 {
+            DispatchQueue.global().async(group: writers) {
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    n += 1
+                    if let id = try? Self.comment(server, "writer \(writer) comment \(n)") { acknowledged.withLock { $0.append(id) } }
+                }
+            }
+        }
+        XCTAssertTrue(eventually { acknowledged.withLock { $0.count } >= 20 })
+        let before = acknowledged.withLock { $0 }
+        let file = folder.appendingPathComponent("live.psbackup").path
+        let backup = try Self.photoscroll(["backup", "--out", file, "--data", data, "--photos", photos.path]
+                                          + (database.map { ["--database", $0.description] } ?? []), in: folder)
+        XCTAssertTrue(eventually { acknowledged.withLock { $0.count } > before.count + 5 }, "comments went on being posted")
+        stop.store(true, ordering: .relaxed)
+        writers.wait()
+        XCTAssertEqual(backup.status, 0, backup.errors)
+        XCTAssertTrue(backup.output.hasPrefix("backed up "), backup.output)
+
+        let snapshot = try BackupFile.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+        let table = try XCTUnwrap(snapshot.table("comments"))
+        let idColumn = try XCTUnwrap(table.columns.firstIndex(of: "id"))
+        let saved = Set(table.rows.map { row -> Int in if case .integer(let id) = row[idColumn] { return Int(id) } else { return -1 } })
+        XCTAssertTrue(Set(before).isSubset(of: saved), "missing: \(Set(before).subtracting(saved).sorted())")
+        // On SQLite one writer commits in id order, so a snapshot holds every id up to its largest.
+        if database == nil { XCTAssertEqual(saved, Set(1...(saved.max() ?? 0))) }
+        XCTAssertEqual(snapshot.table("photos")?.rows.count, 1)
+    }
+
+    /// What a visitor sees: the photos' ids and paths, photo 1's comments, the albums, and photo 1 through the share link.
+    static func answers(_ server: ServerProcess, token: String) throws -> [String] {
+        let photos = try server.request("/photos")
+        let list = (try JSONSerialization.jsonObject(with: Data(photos.body)) as? [String: Any])?["photos"] as? [[String: Any]] ?? []
+        let shared = try server.request("/s/\(token)/photos/1")
+        return [String(photos.status), list.map { "\($0["id"] ?? "") \($0["title"] ?? "") \($0["version"] ?? "") \($0["commentCount"] ?? "")" }.joined(separator: ", "),
+                try server.request("/photos/1/comments").text, try server.request("/albums").text,
+                String(shared.status), String(try server.request("/s/not-\(token)/photos/1").status), try server.request("/favourites").text]
+    }
+
+    func testALibraryMovedToPostgresAndBackServesTheSameAnswers() throws {
+        if let reason = PostgresCluster.unavailableReason { throw XCTSkip(reason) }
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.createDatabase()
+        defer { try? cluster.dropDatabase(url) }
+        let folder = BackupFixture.scratchFolder("backup-move")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("trip"), withIntermediateDirectories: true)
+        try ReplicaCluster.makePhoto(at: photos.appendingPathComponent("one.jpg").path, width: 64, height: 48)
+        try ReplicaCluster.makePhoto(at: photos.appendingPathComponent("trip/two.jpg").path, width: 48, height: 64)
+        let one = folder.appendingPathComponent("one").path, two = folder.appendingPathComponent("two").path
+        let three = folder.appendingPathComponent("three").path
+
+        // On SQLite: two photos, comments, a share link made by an account.
+        let first = try Self.serve("sqlite", data: one, photos: photos, in: folder)
+        XCTAssertTrue(try eventually(timeout: 30) { try first.request("/photos/2").status == 200 }, first.logTail)
+        XCTAssertNotNil(try Self.comment(first, "before the move"))
+        XCTAssertNotNil(try Self.comment(first, "and another"))
+        let access = try AccessStore(database: SQLDatabase(.sqlite(path: one + "/comments.sqlite")))
+        let ana = try access.addUser(name: "ana", password: "correct horse battery", role: .owner)
+        let token = try access.createShare(ShareRequest(target: .photo(1), expiresAt: nil), by: ana).token
+        try CollectionStore(database: access.database).setFavourite([2], true, now: 1_765_000_000)
+        access.database.close()
+        let expected = try Self.answers(first, token: token)
+        XCTAssertEqual(expected[4], "200", "the share link opens photo 1")
+        XCTAssertEqual(expected[5], "404")
+        XCTAssertTrue(expected[6].contains("2"), "photo 2 is a favourite: \(expected[6])")
+        XCTAssertTrue(expected[1].hasPrefix("1 one ") && expected[1].contains(" 2, 2 two "), expected[1])
+        XCTAssertTrue(expected[2].contains("before the move"), expected[2])
+        let file = folder.appendingPathComponent("one.psbackup").path
+        let backup = try Self.photoscroll(["backup", "--out", file, "--data", one], in: folder)
+        XCTAssertEqual(backup.status, 0, backup.errors)
+        first.stop()
+
+        // Into PostgreSQL: a restore, then a server on it.
+        let restore = try Self.photoscroll(["restore", file, "--data", two, "--database", url.description], in: folder)
+        XCTAssertEqual(restore.status, 0, restore.errors)
+        let again = try Self.photoscroll(["restore", file, "--data", two, "--database", url.description], in: folder)
+        XCTAssertEqual(again.status, 1, "a second restore finds the target full")
+        XCTAssertTrue(again.errors.contains("not empty") && again.errors.contains("photos (2 rows)"), again.errors)
+        let second = try Self.serve("postgres", data: two, photos: photos, database: url, in: folder)
+        XCTAssertTrue(try eventually(timeout: 30) { try second.request("/photos/2").status == 200 }, second.logTail)
+        XCTAssertEqual(try Self.answers(second, token: token), expected)
+        XCTAssertNotNil(try Self.comment(second, "posted on PostgreSQL"), "a new comment takes a new id")
+        let withNew = try Self.answers(second, token: token)
+        second.stop()
+
+        // And back to SQLite in one command.
+        let moved = try Self.photoscroll(["migrate", "--to", "sqlite", "--data", three, "--database", url.description], in: folder)
+        XCTAssertEqual(moved.status, 0, moved.errors)
+        let third = try Self.serve("back", data: three, photos: photos, in: folder)
+        defer { third.stop() }
+        XCTAssertTrue(try eventually(timeout: 30) { try third.request("/photos/2").status == 200 }, third.logTail)
+        XCTAssertEqual(try Self.answers(third, token: token), withNew)
+    }
+}
