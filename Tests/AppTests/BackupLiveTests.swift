@@ -9,8 +9,9 @@ import TestSupport
 import XCTest
 @testable import App
 
-/// The real binary: a backup taken while comments are posted, and a library moved from SQLite
-/// to PostgreSQL and back, served with the same answers after each move.
+/// The real binary: a backup taken while 16 clients post comments and 4 upload photos, then
+/// restored; and a library moved from SQLite to PostgreSQL (two replicas) and back, served with
+/// the same answers after each move.
 final class BackupLiveTests: XCTestCase {
     struct Run {
         let status: Int32
@@ -70,11 +71,20 @@ final class BackupLiveTests: XCTestCase {
         defer { server.stop() }
         XCTAssertTrue(try eventually(timeout: 30) { try server.request("/photos/1").status == 200 }, server.logTail)
 
+        // Photos for the uploaders, each its own bytes (the same bytes would be stored once).
+        let uploads = try (0..<40).map { try UploadFixtures.jpeg(width: 48, height: 32, seed: 100 + $0) }
         let acknowledged = Mutex<[Int]>([])
+        let uploaded = Mutex<[Int]>([])
+        let refusals = Mutex<[String]>([])
         let stop = Atomic<Bool>(false)
         let writers = DispatchGroup()
-        for writer in 0..<2 {
-            DispatchQueue.global().async(group: writers) {
+        // A thread each: twenty blocking clients are more than the global queue runs at once.
+        func client(_ body: @escaping @Sendable () -> Void) {
+            writers.enter()
+            Thread.detachNewThread { body(); writers.leave() }
+        }
+        for writer in 0..<16 {
+            client {
                 var n = 0
                 while !stop.load(ordering: .relaxed) {
                     n += 1
@@ -82,8 +92,18 @@ final class BackupLiveTests: XCTestCase {
                 }
             }
         }
-        XCTAssertTrue(eventually { acknowledged.withLock { $0.count } >= 20 })
-        let before = acknowledged.withLock { $0 }
+        for uploader in 0..<4 {
+            client {
+                for n in stride(from: uploader, to: uploads.count, by: 4) where !stop.load(ordering: .relaxed) {
+                    do {
+                        if let id = try Self.upload(server, uploads[n], name: "upload-\(n).jpg") { uploaded.withLock { $0.append(id) } }
+                    } catch { refusals.withLock { $0.append("\(error)") } }
+                }
+            }
+        }
+        XCTAssertTrue(eventually(timeout: 30) { acknowledged.withLock { $0.count } >= 40 && uploaded.withLock { $0.count } >= 4 },
+                      "\(acknowledged.withLock { $0.count }) comments, \(uploaded.withLock { $0.count }) uploads acknowledged; \(refusals.withLock { $0.prefix(3) })\n\(server.logTail)")
+        let before = acknowledged.withLock { $0 }, uploadedBefore = uploaded.withLock { $0 }
         let file = folder.appendingPathComponent("live.psbackup").path
         let backup = try Self.photoscroll(["backup", "--out", file, "--data", data, "--photos", photos.path]
                                           + (database.map { ["--database", $0.description] } ?? []), in: folder)
@@ -94,13 +114,46 @@ final class BackupLiveTests: XCTestCase {
         XCTAssertTrue(backup.output.hasPrefix("backed up "), backup.output)
 
         let snapshot = try BackupFile.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
-        let table = try XCTUnwrap(snapshot.table("comments"))
-        let idColumn = try XCTUnwrap(table.columns.firstIndex(of: "id"))
-        let saved = Set(table.rows.map { row -> Int in if case .integer(let id) = row[idColumn] { return Int(id) } else { return -1 } })
+        let saved = try Self.ids(in: try XCTUnwrap(snapshot.table("comments")))
         XCTAssertTrue(Set(before).isSubset(of: saved), "missing: \(Set(before).subtracting(saved).sorted())")
         // On SQLite one writer commits in id order, so a snapshot holds every id up to its largest.
         if database == nil { XCTAssertEqual(saved, Set(1...(saved.max() ?? 0))) }
-        XCTAssertEqual(snapshot.table("photos")?.rows.count, 1)
+        XCTAssertTrue(Set(uploadedBefore + [1]).isSubset(of: try Self.ids(in: try XCTUnwrap(snapshot.table("photos")))))
+
+        // Restored into an empty target of the same kind, every comment and upload acknowledged
+        // before the backup began is there, counted in the restored database itself.
+        let restoredData = folder.appendingPathComponent("restored").path
+        var target: PostgresURL?
+        if database != nil { target = try PostgresCluster.shared().createDatabase() }
+        defer { if let target { try? PostgresCluster.shared().dropDatabase(target) } }
+        let restore = try Self.photoscroll(["restore", file, "--data", restoredData] + (target.map { ["--database", $0.description] } ?? []),
+                                           in: folder)
+        XCTAssertEqual(restore.status, 0, restore.errors)
+        let comments = try SQLDatabase(target.map { .postgres($0) } ?? .sqlite(path: restoredData + "/comments.sqlite"))
+        defer { comments.close() }
+        let catalog = target == nil ? try SQLDatabase(.sqlite(path: restoredData + "/catalog.sqlite")) : comments
+        defer { if target == nil { catalog.close() } }
+        let restoredComments = Set(try comments.query("SELECT id FROM comments").map { try $0.decode(0, as: Int.self) })
+        XCTAssertEqual(restoredComments, saved, "the restore holds what the backup held")
+        XCTAssertTrue(Set(before).isSubset(of: restoredComments), "\(before.count) comments acknowledged before the backup")
+        let restoredPhotos = Set(try catalog.query("SELECT id FROM photos").map { try $0.decode(0, as: Int.self) })
+        XCTAssertTrue(Set(uploadedBefore).isSubset(of: restoredPhotos),
+                      "uploads acknowledged before the backup: missing \(Set(uploadedBefore).subtracting(restoredPhotos).sorted())")
+    }
+
+    static func ids(in table: BackupTable) throws -> Set<Int> {
+        let idColumn = try XCTUnwrap(table.columns.firstIndex(of: "id"))
+        return Set(table.rows.map { row -> Int in if case .integer(let id) = row[idColumn] { return Int(id) } else { return -1 } })
+    }
+
+    /// One photo through the plain form upload; its new id, or nil when it was not taken.
+    static func upload(_ server: ServerProcess, _ photo: [UInt8], name: String) throws -> Int? {
+        var body = Array("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        body += photo + Array("\r\n--XyZ--\r\n".utf8)
+        let posted = try server.request("/uploads/form", method: .POST, headers: ["Content-Type": "multipart/form-data; boundary=XyZ"], body: body)
+        guard posted.status == 201 else { throw HTTPClientError("upload: \(posted.status) \(posted.text)") }
+        let object = try JSONSerialization.jsonObject(with: Data(posted.body)) as? [String: Any]
+        return ((object?["photos"] as? [[String: Any]])?.first)?["id"] as? Int
     }
 
     /// What a visitor sees: the photos' ids and paths, photo 1's comments, the albums, and photo 1 through the share link.
@@ -157,8 +210,14 @@ final class BackupLiveTests: XCTestCase {
         let second = try Self.serve("postgres", data: two, photos: photos, database: url, in: folder)
         XCTAssertTrue(try eventually(timeout: 30) { try second.request("/photos/2").status == 200 }, second.logTail)
         XCTAssertEqual(try Self.answers(second, token: token), expected)
+        // A second replica on the same database answers the same.
+        let replica = try Self.serve("replica", data: folder.appendingPathComponent("two-b").path, photos: photos, database: url, in: folder)
+        XCTAssertTrue(try eventually(timeout: 30) { try replica.request("/photos/2").status == 200 }, replica.logTail)
+        XCTAssertEqual(try Self.answers(replica, token: token), expected)
         XCTAssertNotNil(try Self.comment(second, "posted on PostgreSQL"), "a new comment takes a new id")
         let withNew = try Self.answers(second, token: token)
+        XCTAssertTrue(try eventually { try Self.answers(replica, token: token) == withNew }, "the other replica sees the new comment")
+        replica.stop()
         second.stop()
 
         // And back to SQLite in one command.
