@@ -44,6 +44,9 @@ let package = Package(
         // The walk of the photos folder (the scan's and the watcher's) and what it lists, over
         // POSIX alone, so that its fuzzer builds without libvips and SQL.
         .target(name: "FolderScan", dependencies: ["POSIX"]),
+        // Search as values: the query's words and the index's (one folding for both engines), the
+        // words of dates, and GPS to the nearest city from GeoNames' tables loaded in memory.
+        .target(name: "Search", dependencies: ["Observability"]),
         .target(name: "Library", dependencies: ["FolderScan", "Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
@@ -85,6 +88,7 @@ let package = Package(
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "Observability"]),
         .testTarget(name: "JPEGMetadataTests", dependencies: ["JPEGMetadata"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting", "TestSupport"]),
