@@ -47,6 +47,8 @@ let package = Package(
         // Search as values: the query's words and the index's (one folding for both engines), the
         // words of dates, and GPS to the nearest city from GeoNames' tables loaded in memory.
         .target(name: "Search", dependencies: ["Observability"]),
+        // The search index in the catalog's database: FTS5 on SQLite, a tsvector on PostgreSQL.
+        .target(name: "SearchIndex", dependencies: ["Search", "SQL"]),
         .target(name: "Library", dependencies: ["FolderScan", "Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
@@ -89,6 +91,7 @@ let package = Package(
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "SearchTests", dependencies: ["Search", "Observability"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "Search", "SQL", "SQLTesting"]),
         .testTarget(name: "JPEGMetadataTests", dependencies: ["JPEGMetadata"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting", "TestSupport"]),
