@@ -1,0 +1,104 @@
+import Access
+import Foundation
+@testable import App
+@testable import HTTP
+import Observability
+import Search
+import TestSupport
+import XCTest
+
+/// `GET /search` and `/s/:token/search` in-process over the access fixture's library (album
+/// "trip": a1, a2; "home": b1; the root: r1; all taken 2024-05-01 near London), indexed with
+/// a one-city place table.
+final class SearchRouteTests: XCTestCase {
+    static let london = ["1", "London", "London", "", "51.50853", "-0.12574", "P", "PPLC", "GB", "", "ENG",
+                         "", "", "", "8961989", "", "25", "Europe/London", "2024-01-01"].joined(separator: "\t") + "\n"
+
+    /// The fixture with its search index written, places included; `showLocation` for the library.
+    func fixture(showLocation: Bool = false) throws -> AccessFixture {
+        let f = try AccessFixture(ready: true) { $0.showLocation = showLocation }
+        let app = f.application
+        let store = app.comments.store
+        let indexer = SearchIndexer(index: app.search.index, library: app.photos.library,
+                                    comments: { id in try store.list(photoID: id, after: nil, limit: 100).map(\.text) },
+                                    places: PlaceIndex(cities: Data(Self.london.utf8), regions: Data("GB.ENG\tEngland\tEngland\t1\n".utf8)),
+                                    logger: .disabled)
+        indexer.start(commentStore: store)
+        indexer.waitUntilIdle()
+        addTeardownBlock { indexer.stop() }
+        return f
+    }
+
+    func titles(_ answer: TestResponse) -> [String] {
+        ((answer.object["photos"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
+    }
+
+    func testOwnerFindsByFolderDateAndName() throws {
+        let f = try fixture()
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        let trip = f.request(.GET, "/search?q=TRI", headers: owner)
+        XCTAssertEqual(trip.status, .ok, trip.text)
+        XCTAssertEqual(trip.object["query"] as? String, "TRI")
+        XCTAssertEqual(trip.object["total"] as? Int, 2)
+        XCTAssertEqual(Set(titles(trip)), ["a1", "a2"])
+        XCTAssertEqual(f.request(.GET, "/search?q=may+2024", headers: owner).object["total"] as? Int, 4)
+        XCTAssertEqual(f.request(.GET, "/search?q=2024-05-01%20b1", headers: owner).object["total"] as? Int, 1)
+        let none = f.request(.GET, "/search?q=2023", headers: owner)
+        XCTAssertEqual(none.status, .ok)
+        XCTAssertEqual(none.object["total"] as? Int, 0)
+        XCTAssertEqual(f.request(.GET, "/search?q=london", headers: owner).object["total"] as? Int, 0,
+                       "the library does not show where photos were taken, so places are not asked")
+        XCTAssertEqual(f.request(.GET, "/search?q=london").status, .unauthorized, "a private library")
+    }
+
+    func testPagesFollowNext() throws {
+        let f = try fixture()
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        var target: String? = "/search?q=s%C3%A3o%202024&limit=3"
+        XCTAssertEqual(f.request(.GET, target!, headers: owner).object["total"] as? Int, 0, "sao matches nothing")
+        target = "/search?q=jpg&limit=3"
+        var seen: [String] = []
+        while let next = target {
+            let page = f.request(.GET, next, headers: owner)
+            XCTAssertEqual(page.status, .ok, page.text)
+            seen += titles(page)
+            target = page.object["next"] as? String
+        }
+        XCTAssertEqual(seen.sorted(), ["a1", "a2", "b1", "r1"])
+    }
+
+    func testRefusals() throws {
+        let f = try fixture()
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        for query in [String(repeating: "a", count: 201), (1...21).map { "w\($0)" }.joined(separator: "+"), "a%00b", "a%ED%A0%80", "%zz"] {
+            let answer = f.request(.GET, "/search?q=\(query)", headers: owner)
+            XCTAssertEqual(answer.status, .badRequest, query)
+            XCTAssertEqual(answer.headers["Content-Type"], "application/problem+json", query)
+        }
+        XCTAssertEqual(f.request(.GET, "/search?q=a&limit=0", headers: owner).status, .badRequest)
+    }
+
+    func testALinkSeesItsPhotosAndWhatItAllows() throws {
+        let f = try fixture(showLocation: true)
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        XCTAssertEqual(f.request(.GET, "/search?q=lond+england", headers: owner).object["total"] as? Int, 4, "places, when shown")
+        _ = try f.application.comments.store.add(photoID: f.photos["a1"]!, author: "ana", text: "Zebras at dusk", client: "test", verified: true)
+        XCTAssertTrue(eventually { self.titles(f.request(.GET, "/search?q=zebra", headers: owner)) == ["a1"] }, "a new comment is indexed")
+
+        let plain = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let answer = f.request(.GET, "/s/\(plain.token)/search?q=2024")
+        XCTAssertEqual(answer.status, .ok, answer.text)
+        XCTAssertEqual(Set(titles(answer)), ["a1", "a2"], "only the link's photos")
+        XCTAssertFalse(answer.text.contains("\"/photos/"), "paths are under the link")
+        XCTAssertEqual(f.request(.GET, "/s/\(plain.token)/search?q=london").object["total"] as? Int, 0, "no location on this link")
+        XCTAssertEqual(titles(f.request(.GET, "/s/\(plain.token)/search?q=zebra")), ["a1"])
+
+        let located = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, comments: false, location: true))
+        XCTAssertEqual(f.request(.GET, "/s/\(located.token)/search?q=london").object["total"] as? Int, 2)
+        XCTAssertEqual(f.request(.GET, "/s/\(located.token)/search?q=zebra").object["total"] as? Int, 0, "comments hidden")
+    }
+}
