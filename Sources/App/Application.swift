@@ -162,7 +162,8 @@ public final class Application: Sendable {
                                   degradation: { photos.degradation },
                                   progress: { photos.ingestProgress },
                                   probeAccess: rules(.open), metricsAccess: rules(.metrics))
-        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules, search: search.index)
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules,
+                        search: (search.index, search.places))
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
         ShareRoutes(control: access, library: photos.library).register(on: &router)

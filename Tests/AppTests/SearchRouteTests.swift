@@ -101,4 +101,27 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertEqual(f.request(.GET, "/s/\(located.token)/search?q=london").object["total"] as? Int, 2)
         XCTAssertEqual(f.request(.GET, "/s/\(located.token)/search?q=zebra").object["total"] as? Int, 0, "comments hidden")
     }
+
+    func testSuggestions() throws {
+        let f = try fixture()
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        func suggestions(_ target: String, _ headers: HTTPHeaders = [:]) -> [[String: Any]] {
+            (f.request(.GET, target, headers: headers).object["suggestions"] as? [[String: Any]]) ?? []
+        }
+        let trip = suggestions("/search/suggest?q=TR", owner)
+        XCTAssertEqual(trip.map { $0["text"] as? String }, ["trip"])
+        XCTAssertEqual(trip.first?["kind"] as? String, "folder")
+        XCTAssertEqual(trip.first?["count"] as? Int, 2)
+        let dates = suggestions("/search/suggest?q=2024", owner)
+        XCTAssertEqual(dates.map { $0["text"] as? String }, ["2024", "May 2024"])
+        XCTAssertEqual(dates.map { $0["count"] as? Int }, [4, 4])
+        XCTAssertEqual(dates.last?["query"] as? String, "may 2024")
+        XCTAssertEqual(suggestions("/search/suggest?q=", owner).count, 0)
+        XCTAssertEqual(f.request(.GET, "/search/suggest?q=a%00", headers: owner).status, .badRequest)
+
+        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        XCTAssertEqual(suggestions("/s/\(link.token)/search/suggest?q=2024").map { $0["count"] as? Int }, [2, 2], "the link's photos only")
+        XCTAssertEqual(suggestions("/s/\(link.token)/search/suggest?q=ho").count, 0, "no folder outside the link")
+    }
 }

@@ -7,6 +7,7 @@ import Library
 import Observability
 import POSIX
 import SQL
+import Search
 import SearchIndex
 import Synchronization
 
@@ -91,7 +92,7 @@ public final class PhotoService: Sendable {
 
     /// The photo and IIIF routes under `rules`.
     func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
-                  search: SQLSearchIndex? = nil) {
+                  search: (index: SQLSearchIndex, places: PlaceIndex?)? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
@@ -106,7 +107,10 @@ public final class PhotoService: Sendable {
         iiif.register(on: &router)
         let shared = rules.control.map { SharedRoutes(control: $0, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals) }
         shared?.register(on: &router)
-        if let search { SearchRoutes(index: search, photos: routes).register(on: &router, shared: shared) }
+        if let search {
+            SearchRoutes(index: search.index, photos: routes, suggestions: PhotoSuggestions(library: library, places: search.places))
+                .register(on: &router, shared: shared)
+        }
     }
 
     /// Whether photo `id` is among what a share link shows: the photo itself, or a photo

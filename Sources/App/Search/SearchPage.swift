@@ -1,4 +1,5 @@
 import Observability
+import Search
 
 /// `GET /search`'s answer: the query as typed, how many photos match, a page of them as
 /// `GET /photos` writes them, best match first, and the next page's URL (null on the last).
@@ -7,4 +8,9 @@ struct SearchPage: Encodable {
     let total: Int
     let photos: [PhotoRecord]
     let next: Nullable<String>
+}
+
+/// `GET /search/suggest`'s answer.
+struct SuggestionList: Encodable {
+    let suggestions: [SearchSuggestion]
 }

@@ -12,17 +12,39 @@ import SearchIndex
 struct SearchRoutes: Sendable {
     let index: SQLSearchIndex
     let photos: PhotoRoutes
+    let suggestions: PhotoSuggestions
 
     func register(on router: inout Router, shared: SharedRoutes?) {
         let catalog = WorkLanes.catalog
         router.get("/search", lane: catalog, access: photos.rules(.library)) { request in
             try search(request, view: photos.libraryView)
         }
+        router.get("/search/suggest", lane: catalog, access: photos.rules(.library)) { request in
+            try suggest(request, view: photos.libraryView)
+        }
         if let shared {
-            router.get("/s/:token/search", lane: catalog, access: shared.control.rule(.share(.view, photo: false))) { request in
-                try search(request, view: shared.view(request))
+            let view = shared.control.rule(.share(.view, photo: false))
+            router.get("/s/:token/search", lane: catalog, access: view) { request in try search(request, view: shared.view(request)) }
+            router.get("/s/:token/search/suggest", lane: catalog, access: view) { request in
+                try suggest(request, view: shared.view(request))
             }
         }
+    }
+
+    /// `{"suggestions":[{"kind","text","query","count"}…]}`: at most 10 places, years and months,
+    /// cameras and folders starting with what was typed, counted among the photos the view sees;
+    /// places only where it shows locations.
+    func suggest(_ request: HTTPRequest, view: PhotoView) throws -> HTTPResponse {
+        let typed = try Self.queryText(request)
+        do {
+            _ = try SearchQuery.parse(typed)
+        } catch {
+            throw HTTPError(.badRequest, error.description)
+        }
+        var kinds = Set(SearchSuggestion.Kind.allCases)
+        if !view.showLocation { kinds.remove(.place) }
+        let found = suggestions.vocabulary.suggestions(for: typed, kinds: kinds, sees: { sees($0, view) })
+        return try photos.json(SuggestionList(suggestions: found), request)
     }
 
     /// One page of the answer (`?limit=` and `?after=` as for `GET /photos`).
