@@ -124,4 +124,17 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertEqual(suggestions("/s/\(link.token)/search/suggest?q=2024").map { $0["count"] as? Int }, [2, 2], "the link's photos only")
         XCTAssertEqual(suggestions("/s/\(link.token)/search/suggest?q=ho").count, 0, "no folder outside the link")
     }
+
+    func testTheIndexFollowsTheCatalog() throws {
+        let f = try fixture()
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        let path = f.root + "/photos/home/Quokka.jpg"
+        FileManager.default.createFile(atPath: path, contents: Data(AccessFixture.commentJPEG("\n300x200\nquokka\n")))
+        f.application.photos.library.refresh()
+        XCTAssertTrue(eventually { self.titles(f.request(.GET, "/search?q=quok", headers: owner)) == ["Quokka"] }, "a new file is indexed")
+        try FileManager.default.removeItem(atPath: path)
+        f.application.photos.library.refresh()
+        XCTAssertTrue(eventually { f.request(.GET, "/search?q=quok", headers: owner).object["total"] as? Int == 0 }, "a removed one is not")
+    }
 }
