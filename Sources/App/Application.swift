@@ -110,7 +110,7 @@ public final class Application: Sendable {
             let commentStore = comments.store
             search = SearchIndexer(index: try SQLSearchIndex(database: databases.catalog), library: photos.library,
                                    comments: { id in try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text) },
-                                   places: PlaceIndex.load(folder: URL(fileURLWithPath: configuration.data).appendingPathComponent("geonames"),
+                                   places: PlaceIndex.load(folder: configuration.placeNamesFolder,
                                                            logger: logger.labeled("search")),
                                    logger: logger.labeled("search"))
             let collection = try CollectionStore(database: databases.comments)

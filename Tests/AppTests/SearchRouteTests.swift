@@ -14,18 +14,21 @@ final class SearchRouteTests: XCTestCase {
     static let london = ["1", "London", "London", "", "51.50853", "-0.12574", "P", "PPLC", "GB", "", "ENG",
                          "", "", "", "8961989", "", "25", "Europe/London", "2024-01-01"].joined(separator: "\t") + "\n"
 
-    /// The fixture with its search index written, places included; `showLocation` for the library.
+    /// The fixture with its search index written, places read from a one-city table in the
+    /// `placeNames` folder; `showLocation` for the library.
     func fixture(showLocation: Bool = false) throws -> AccessFixture {
-        let f = try AccessFixture(ready: true) { $0.showLocation = showLocation }
-        let app = f.application
-        let store = app.comments.store
-        let indexer = SearchIndexer(index: app.search.index, library: app.photos.library,
-                                    comments: { id in try store.list(photoID: id, after: nil, limit: 100).map(\.text) },
-                                    places: PlaceIndex(cities: Data(Self.london.utf8), regions: Data("GB.ENG\tEngland\tEngland\t1\n".utf8)),
-                                    logger: .disabled)
-        indexer.start(commentStore: store)
-        indexer.waitUntilIdle()
-        addTeardownBlock { indexer.stop() }
+        let places = NSTemporaryDirectory() + "places-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: places, withIntermediateDirectories: true)
+        try Data(Self.london.utf8).write(to: URL(fileURLWithPath: places + "/cities15000.txt"))
+        try Data("GB.ENG\tEngland\tEngland\t1\n".utf8).write(to: URL(fileURLWithPath: places + "/admin1CodesASCII.txt"))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: places) }
+        let f = try AccessFixture(ready: true) {
+            $0.showLocation = showLocation
+            $0.placeNames = places
+        }
+        // The fixture starts no services: the indexer's start is the search service's.
+        f.application.search.start(commentStore: f.application.comments.store)
+        f.application.search.waitUntilIdle()
         return f
     }
 
@@ -95,6 +98,11 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertEqual(Set(titles(answer)), ["a1", "a2"], "only the link's photos")
         XCTAssertFalse(answer.text.contains("\"/photos/"), "paths are under the link")
         XCTAssertEqual(f.request(.GET, "/s/\(plain.token)/search?q=london").object["total"] as? Int, 0, "no location on this link")
+        let offered = f.request(.GET, "/search/suggest?q=lon", headers: owner).object["suggestions"] as? [[String: Any]]
+        XCTAssertEqual(offered?.first?["kind"] as? String, "place")
+        XCTAssertEqual(offered?.first?["count"] as? Int, 4)
+        XCTAssertEqual((f.request(.GET, "/s/\(plain.token)/search/suggest?q=lon").object["suggestions"] as? [Any])?.count, 0,
+                       "no places offered on a link without location")
         XCTAssertEqual(titles(f.request(.GET, "/s/\(plain.token)/search?q=zebra")), ["a1"])
 
         let located = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, comments: false, location: true))
