@@ -145,4 +145,15 @@ final class SearchRouteTests: XCTestCase {
         f.application.photos.library.refresh()
         XCTAssertTrue(eventually { f.request(.GET, "/search?q=quok", headers: owner).object["total"] as? Int == 0 }, "a removed one is not")
     }
+
+    func testWithoutPlaceTablesItSearchesAndSaysSoOnce() throws {
+        let sink = MemoryLogSink()
+        let f = try AccessFixture(ready: true, logger: Logger(label: "test", sink: sink))
+        defer { f.close() }
+        f.application.search.start(commentStore: f.application.comments.store)
+        f.application.search.waitUntilIdle()
+        XCTAssertEqual(sink.all.filter { $0.message.contains("without place names") }.count, 1)
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        XCTAssertEqual(f.request(.GET, "/search?q=trip", headers: owner).object["total"] as? Int, 2)
+    }
 }
