@@ -110,8 +110,8 @@ public final class Application: Sendable {
             let commentStore = comments.store
             search = SearchIndexer(index: try SQLSearchIndex(database: databases.catalog), library: photos.library,
                                    comments: { id in try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text) },
-                                   // Said in the log after `listening on`, which is the first line a starter reads.
-                                   places: PlaceIndex.load(folder: configuration.placeNamesFolder, logger: .disabled),
+                                   places: PlaceIndex.load(folder: configuration.placeNamesFolder,
+                                                           logger: logger.labeled("search")),
                                    logger: logger.labeled("search"))
             let collection = try CollectionStore(database: databases.comments)
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
@@ -216,11 +216,6 @@ public final class Application: Sendable {
                                 ("data", configuration.data), ("access", access.mode.rawValue)])
         announceSetup()
         for caution in configuration.cautions { logger.warning(caution) }
-        if let places = search.places {
-            logger.labeled("search").info("place names loaded", [("cities", String(places.count))])
-        } else {
-            logger.labeled("search").warning("no GeoNames cities table in \(configuration.placeNamesFolder.path): search runs without place names")
-        }
         if let folder = Self.folderWithoutThePage(configuration.public) {
             // Started away from the checkout, `Public` names nothing: the API works, `/` is a 404.
             logger.warning("the web page cannot be served: the public folder has no index.html; set \"public\" in the "
