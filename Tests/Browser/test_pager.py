@@ -15,6 +15,10 @@ from pages import centre_of, current_dot, hash_of, open_app, sorted_photos, visi
 def test_grid_lists_every_photo_as_a_lazy_square_link(phone, server):
     open_app(phone, server)
     photos = sorted_photos(server)
+    # A cell is drawn from the summary first and named once its record arrives.
+    wait_for(lambda: js(phone, "const t = [...document.querySelectorAll('#grid .cell-title')];"
+                               " return t.length > 0 && t.every(e => e.textContent !== '')"),
+             message="every cell named")
     cells = js(phone, """
         return [...document.querySelectorAll('#grid .cell')].map(a => {
             const img = a.querySelector('img'), r = a.getBoundingClientRect();
