@@ -31,13 +31,25 @@ final class EventLoop: @unchecked Sendable {
     /// This loop's access log; its lines are written in batches.
     let accessLog: AccessLog
 
-    static let tooManyFromAddress: [UInt8] = {
-        let body = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"Your address has too many connections open; close some or try again soon.\"}"
-        return Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
-    }()
+    /// Why a connection is refused as it is accepted, before any request is read.
+    enum Refusal: String {
+        case tooBusy = "The server has too many connections; try again soon."
+        case tooManyFromAddress = "Your address has too many connections open; close some or try again soon."
+    }
 
-    static let tooBusy: [UInt8] = Array(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 127\r\n\r\n"
-        + "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"The server has too many connections; try again soon.\"}").utf8)
+    /// Sends `refusal` as a 503 problem+json through this loop's head encoder (so its head is
+    /// spelled as every other answer's), then closes `fd`. A refused connection is the
+    /// overloaded path: it makes its bytes when it happens rather than keeping them made.
+    private func refuse(_ fd: Int32, _ refusal: Refusal) {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/problem+json")
+        headers.set("Retry-After", "1")
+        let body = ProblemDetails(.serviceUnavailable, detail: refusal.rawValue).bytes
+        let answer = PreparedResponse(status: .serviceUnavailable, headers: headers, payload: .bytes(body), contentLength: body.count)
+        let bytes = encoder.encode(answer, close: true, keepAliveForHTTP10: false) + body
+        bytes.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
+        Socket.close(fd)
+    }
 
     init(context: ServerContext, listener: Int32) throws {
         self.context = context
@@ -158,16 +170,14 @@ final class EventLoop: @unchecked Sendable {
                 guard let quietest = connections.values.min(by: { ($0.machine.quietSince ?? .infinity) < ($1.machine.quietSince ?? .infinity) }),
                       quietest.machine.quietSince != nil else {
                     context.openConnections.subtract()
-                    Self.tooBusy.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
-                    Socket.close(fd)
+                    refuse(fd, .tooBusy)
                     continue
                 }
                 quietest.close()
             }
             guard makeRoom(for: client) else {
                 context.openConnections.subtract()
-                Self.tooManyFromAddress.withUnsafeBytes { _ = try? Socket.send(fd, $0) }
-                Socket.close(fd)
+                refuse(fd, .tooManyFromAddress)
                 continue
             }
             Socket.setNoDelay(fd)

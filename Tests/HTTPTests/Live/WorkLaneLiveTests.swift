@@ -64,7 +64,14 @@ final class WorkLaneLiveTests: XCTestCase {
         for c in idle[1...] + [fourth] { try c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
         Thread.sleep(forTimeInterval: 0.1)
         let refused = try XCTUnwrap(try connect(from: "127.0.0.2", to: live.port))
-        XCTAssertEqual(try refused.readResponse().status, 503)
+        let refusal = try refused.readResponse()
+        XCTAssertEqual(refusal.status, 503)
+        XCTAssertEqual(refusal.headers["Content-Type"], "application/problem+json")
+        XCTAssertEqual(refusal.headers["Retry-After"], "1")
+        XCTAssertEqual(refusal.headers["Connection"], "close")
+        let problem = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(refusal.body)) as? [String: Any])
+        XCTAssertEqual(problem["status"] as? Int, 503)
+        XCTAssertEqual(problem["detail"] as? String, "Your address has too many connections open; close some or try again soon.")
         // Another address is not affected.
         let other = try XCTUnwrap(try connect(from: "127.0.0.3", to: live.port))
         try other.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
