@@ -13,6 +13,8 @@ struct CVipsStop {
     gint references;
     gint cancelled;
     gint64 deadline;  /* g_get_monotonic_time() microseconds; 0 for none */
+    gint reads;  /* reads of the photo's file made under this stop */
+    gint cancel_after_reads;  /* 0, or the count of reads after which the stop cancels itself */
 };
 
 CVipsStop *cvips_stop_new(double seconds) {
@@ -39,6 +41,10 @@ int cvips_stop_state(CVipsStop *stop) {
     if (stop->deadline && g_get_monotonic_time() > stop->deadline) return 2;
     return 0;
 }
+
+void cvips_stop_cancel_after_reads(CVipsStop *stop, int reads) { g_atomic_int_set(&stop->cancel_after_reads, reads); }
+
+int cvips_stop_reads(CVipsStop *stop) { return g_atomic_int_get(&stop->reads); }
 
 int render_stopped(CVipsStop *stop) {
     int state = cvips_stop_state(stop);
@@ -139,6 +145,9 @@ typedef struct {
 static gint64 stoppable_read(VipsSourceCustom *source, void *buffer, gint64 length, StoppableFile *file) {
     (void) source;
     if (render_stopped(file->stop)) return -1;
+    int reads = g_atomic_int_add(&file->stop->reads, 1) + 1;
+    int limit = g_atomic_int_get(&file->stop->cancel_after_reads);
+    if (limit > 0 && reads >= limit) cvips_stop_cancel(file->stop);
     ssize_t got;
     do { got = read(file->fd, buffer, (size_t) length); } while (got < 0 && errno == EINTR);
     return got;

@@ -102,7 +102,17 @@ public final class RenderStop: @unchecked Sendable {
         pointer = cvips_stop_new(seconds ?? 0)
     }
 
+    /// A stop that cancels itself once `reads` reads of the photo's file were made under it:
+    /// where a decoder's intake is stopped, counted rather than timed.
+    init(cancellingAfterReads reads: Int32) {
+        self.init()
+        cvips_stop_cancel_after_reads(pointer, reads)
+    }
+
     deinit { cvips_stop_unref(pointer) }
+
+    /// Reads of the photo's file made under this stop; each asked the stop first.
+    var reads: Int { Int(cvips_stop_reads(pointer)) }
 
     /// Asks the render to end as soon as it can; safe from any thread, any number of times.
     public func cancel() { cvips_stop_cancel(pointer) }

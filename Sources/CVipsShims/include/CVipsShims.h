@@ -75,6 +75,11 @@ void cvips_stop_unref(CVipsStop *stop);
 void cvips_stop_cancel(CVipsStop *stop);
 /// 0 while the render may go on, 1 once cancelled, 2 once past its deadline.
 int cvips_stop_state(CVipsStop *stop);
+/// How many reads of a photo's file were made under `stop` (each one asked it first).
+int cvips_stop_reads(CVipsStop *stop);
+/// Makes `stop` cancel itself once `reads` reads of a photo's file were made under it: a stop
+/// that fires at a known point of a decoder's intake, whatever the machine's speed.
+void cvips_stop_cancel_after_reads(CVipsStop *stop, int reads);
 
 /// A new image with `in`'s pixels, computed on demand like `in`, that fails (and so ends the
 /// computation it is part of) at its next region once `stop` says so. Each libvips worker that
