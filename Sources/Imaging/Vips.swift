@@ -104,7 +104,7 @@ public final class RenderStop: @unchecked Sendable {
 
     /// A stop that cancels itself once `reads` reads of the photo's file were made under it:
     /// where a decoder's intake is stopped, counted rather than timed.
-    init(cancellingAfterReads reads: Int32) {
+    convenience init(cancellingAfterReads reads: Int32) {
         self.init()
         cvips_stop_cancel_after_reads(pointer, reads)
     }
