@@ -60,17 +60,19 @@ let package = Package(
         .target(name: "JPEGMetadata"),
         .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App", "POSIX"]),
+        // What the fuzzers share: libFuzzer's entry and driver, and the replay of saved inputs.
+        .target(name: "FuzzSupport", dependencies: ["POSIX"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
-        .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP"]),
+        .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP", "FuzzSupport"]),
         // libFuzzer target for the IIIF image request grammar and its limits (`make fuzz`).
-        .executableTarget(name: "IIIFFuzz", dependencies: ["IIIF"]),
+        .executableTarget(name: "IIIFFuzz", dependencies: ["IIIF", "FuzzSupport"]),
         // libFuzzer target for the photo-folder walk: hostile trees (links out and in loops,
         // FIFOs, devices, deep and long names) built from each input and walked (`make fuzz`).
-        .executableTarget(name: "FolderWalkFuzz", dependencies: ["FolderScan", "POSIX"]),
+        .executableTarget(name: "FolderWalkFuzz", dependencies: ["FolderScan", "POSIX", "FuzzSupport"]),
         // libFuzzer target for taking a JPEG's location out: hostile segments, TIFF directories,
         // XMP and Photoshop blocks (`make fuzz`).
-        .executableTarget(name: "JPEGLocationFuzz", dependencies: ["JPEGMetadata"]),
+        .executableTarget(name: "JPEGLocationFuzz", dependencies: ["JPEGMetadata", "FuzzSupport"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
