@@ -1,5 +1,5 @@
+import Foundation
 import POSIX
-
 
 /// A random token: 32 bytes from the kernel (`getrandom`, `KernelRandom`), written as 43 characters of
 /// base64url without padding, so it goes into a cookie or a URL path as it is.
@@ -14,24 +14,12 @@ public enum AccessToken {
         encode(try KernelRandom.bytes(bytes))
     }
 
-    /// base64url without padding (RFC 4648 §5).
+    /// base64url without padding (RFC 4648 §5): Foundation's base64 with the URL alphabet's two
+    /// characters put in and the padding left off.
     public static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var i = 0
-        while i + 3 <= bytes.count {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest > 0 {
-            let n = UInt32(bytes[i]) << 16 | (rest > 1 ? UInt32(bytes[i + 1]) << 8 : 0)
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
-            if rest > 1 { out.append(alphabet[Int(n >> 6 & 63)]) }
-        }
-        return String(decoding: out, as: UTF8.self)
+        var text = Data(bytes).base64EncodedString()
+        while text.last == "=" { text.removeLast() }
+        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
     }
 
     /// Whether `bytes` could be a token: exactly `length` base64url characters. Checked
