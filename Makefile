@@ -74,7 +74,7 @@ stage-build: stage-server
 	@$(TIMED) build swift build $(TEST_BUILD) --build-tests
 
 stage-typecheck:
-	@$(TIMED) typecheck sh -c 'tsc -p jsconfig.json && tsc -p jsconfig.worker.json'
+	@$(TIMED) typecheck sh -c 'scripts/no-conflict-markers.sh && tsc -p jsconfig.json && tsc -p jsconfig.worker.json'
 
 stage-test-deps:
 	@$(TIMED) test-deps scripts/install-deps.sh build test
