@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Synchronization
 import XCTest
+import TestSupport
 
 /// An acknowledged comment survives the server being killed: the built `photoscroll` binary runs as a
 /// child process, takes a stream of concurrent posts, is SIGKILLed in the middle, restarts on the same
@@ -53,8 +54,7 @@ final class CommentDurabilityTests: XCTestCase {
                 }
             }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while acknowledged.withLock({ $0.count }) < 150 && Date() < deadline { usleep(2_000) }
+        eventually(timeout: 20) { acknowledged.withLock({ $0.count }) >= 150 }
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitForEnd()
         stop.store(true, ordering: .relaxed)

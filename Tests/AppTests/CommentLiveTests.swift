@@ -4,6 +4,7 @@ import HTTP
 import Synchronization
 import XCTest
 @testable import App
+import TestSupport
 
 /// The comment API over real sockets: validation, limits, deletion, concurrency and live events.
 final class CommentLiveTests: XCTestCase {
@@ -210,8 +211,7 @@ final class CommentLiveTests: XCTestCase {
         XCTAssertTrue(staying.read(timeout: 2) { $0.contains(": keep-alive\n\n") }, "heartbeats arrive: \(staying.text)")
         XCTAssertEqual(live.metrics.gauge("photoscroll_comment_streams", help: "").value(), 2)
         leaving.close()
-        let deadline = Date().addingTimeInterval(3)
-        while live.service.events.count() > 1 && Date() < deadline { usleep(20_000) }
+        eventually(timeout: 3) { live.service.events.count() <= 1 }
         XCTAssertEqual(live.service.events.count(), 1, "a client that hung up is forgotten")
         live.service.stop()
         XCTAssertTrue(staying.read(timeout: 3) { _ in staying.ended })

@@ -6,6 +6,7 @@ import Observability
 import Synchronization
 import XCTest
 @testable import App
+import TestSupport
 
 /// IIIF renditions over real sockets, with a renderer that holds every rendition until it is
 /// released or stopped: renditions have a lane and a budget of their own, so tiles and listings
@@ -117,8 +118,7 @@ final class IIIFRenderLaneTests: XCTestCase {
         var held = [try ask(f, "0,0,1000,1000")]
         XCTAssertEqual(f.renderer.started.wait(timeout: .now() + 5), .success)
         for i in 1...2 { held.append(try ask(f, "\(i * 10),0,1000,1000")) }
-        let deadline = Date().addingTimeInterval(5)
-        while f.server.workload.first(where: { $0.lane == WorkLanes.renders })?.queued != 2 && Date() < deadline { usleep(1000) }
+        XCTAssertTrue(eventually(timeout: 5) { f.server.workload.first(where: { $0.lane == WorkLanes.renders })?.queued == 2 })
         let refused = try ask(f, "500,0,1000,1000").readResponse()
         XCTAssertEqual(refused.status, 429)
         XCTAssertEqual(refused.headers["Content-Type"], "application/problem+json")
@@ -137,8 +137,7 @@ final class IIIFRenderLaneTests: XCTestCase {
         XCTAssertEqual(f.renderer.started.wait(timeout: .now() + 5), .success)
         c.close()
         XCTAssertEqual(f.renderer.stopped.wait(timeout: .now() + 2), .success, "the rendition ran on for nobody")
-        let deadline = Date().addingTimeInterval(5)
-        while f.server.workload.first(where: { $0.lane == WorkLanes.renders })?.running != 0 && Date() < deadline { usleep(1000) }
+        eventually(timeout: 5) { f.server.workload.first(where: { $0.lane == WorkLanes.renders })?.running == 0 }
         XCTAssertEqual(f.server.workload.first { $0.lane == WorkLanes.renders }?.costInFlight, 0, "its pixels are free again")
     }
 

@@ -4,6 +4,7 @@ import HTTP
 import Synchronization
 import XCTest
 @testable import App
+import TestSupport
 
 /// The real binary as a container runs it: environment-only settings, JSON logs, the health
 /// subcommand against it, and SIGTERM ending in exit 0.
@@ -55,8 +56,7 @@ final class OperationsProcessTests: XCTestCase {
         /// Sends `signal`, waits for the exit, and returns the status and everything on stderr.
         func stop(_ signal: Int32, within seconds: Double) -> (status: Int32?, log: String) {
             kill(process.processIdentifier, signal)
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
+            eventually(timeout: seconds) { !process.isRunning }
             let exited = !process.isRunning
             if !exited {
                 kill(process.processIdentifier, SIGKILL)

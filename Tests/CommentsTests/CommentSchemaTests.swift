@@ -3,6 +3,7 @@ import SQL
 import SQLTesting
 import XCTest
 @testable import Comments
+import TestSupport
 
 /// The comment tables on both engines: migrations, files from before the shared SQL layer,
 /// reopening, and two stores (two replicas) on one database.
@@ -175,8 +176,7 @@ final class CommentSchemaTests: XCTestCase {
                 XCTAssertTrue(second.waitForDelivery())
                 XCTAssertEqual(first.count(photoID: 1), 2, "the first store heard the second's comment")
                 XCTAssertTrue(try second.delete(photoID: 1, commentID: a.id))
-                let deadline = Date().addingTimeInterval(5)
-                while first.count(photoID: 1) != 1 && Date() < deadline { usleep(5_000) }
+                eventually(timeout: 5) { first.count(photoID: 1) == 1 }
                 XCTAssertEqual(first.count(photoID: 1), 1, "and its deletion")
             }
         }

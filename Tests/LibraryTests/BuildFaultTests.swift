@@ -4,6 +4,7 @@ import Imaging
 import Observability
 import Synchronization
 import XCTest
+import TestSupport
 
 /// A renderer whose pyramid builds fail as told, to stand for a full disk or a file rewritten
 /// mid-build; everything else is the fake renderer's.
@@ -46,9 +47,7 @@ final class BuildFaultTests: XCTestCase {
     static let diskFull = ImagingError.vips("dzsave wrote levels [2, 3, 4, 5, 6], expected 7 levels")
 
     func waitFor(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline { usleep(10_000) }
-        return condition()
+        eventually(timeout: seconds, condition)
     }
 
     /// A write that failed without libvips saying so leaves a level missing; the file itself

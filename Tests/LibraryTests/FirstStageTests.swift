@@ -4,6 +4,7 @@ import Imaging
 import Observability
 import Synchronization
 import XCTest
+import TestSupport
 
 /// Thumbnails first: every photo's first stage (examined, thumbnail) comes before any pyramid,
 /// and what is rendered before the build is taken over by it, not made again.
@@ -255,8 +256,7 @@ final class FirstStageTests: XCTestCase {
             answered.signal()
         }
         // The request waits for the build (or, before, rendered on its own and answered).
-        let deadline = Date() + 30
-        while library.work.waiters == 0, answer.withLock({ $0 == nil }), Date() < deadline { usleep(1000) }
+        eventually(timeout: 30) { library.work.waiters > 0 || answer.withLock({ $0 != nil }) }
         renderer.go.signal()
         XCTAssertEqual(built.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(answered.wait(timeout: .now() + 60), .success)
@@ -318,8 +318,7 @@ final class FirstStageTests: XCTestCase {
             _ = try? library.image(of: photo, tile: nil)
             thumbnailDone.signal()
         }
-        let deadline = Date() + 10
-        while renderer.units.isEmpty, Date() < deadline { usleep(1000) }
+        eventually { !renderer.units.isEmpty }
         XCTAssertEqual(renderer.units, [.first])
         DispatchQueue.global().async {
             let bytes = try? library.image(of: photo, tile: tile)
@@ -327,7 +326,7 @@ final class FirstStageTests: XCTestCase {
             tileDone.signal()
         }
         // Asked before the render made it (the request waits for the render in flight).
-        while library.work.waiters == 0, Date() < deadline { usleep(1000) }
+        XCTAssertTrue(eventually { library.work.waiters > 0 }, "the request waits for the render in flight")
         renderer.start.signal()
         XCTAssertEqual(renderer.held.wait(timeout: .now() + 30), .success)
         let answered = tileDone.wait(timeout: .now() + 5)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import HTTP
+import TestSupport
 
 /// Work whose client has gone is not done for nobody: a queued job is dropped when its
 /// connection closes, and running work that can stop is told to. A client that only shut its
@@ -54,10 +55,9 @@ final class AbandonedWorkTests: XCTestCase {
         XCTAssertEqual(seen.started.wait(timeout: .now() + 5), .success)
         let second = try live.connect()
         try second.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
-        let deadline = Date().addingTimeInterval(5)
-        while live.server.workload.first(where: { $0.lane.name == "renders" })?.queued != 1 && Date() < deadline { usleep(1000) }
+        XCTAssertTrue(eventually(timeout: 5) { live.server.workload.first(where: { $0.lane.name == "renders" })?.queued == 1 })
         second.close()
-        while live.server.workload.first(where: { $0.lane.name == "renders" })?.withdrawn != 1 && Date() < deadline { usleep(1000) }
+        eventually(timeout: 5) { live.server.workload.first(where: { $0.lane.name == "renders" })?.withdrawn == 1 }
         XCTAssertEqual(live.server.workload.first { $0.lane.name == "renders" }?.queued, 0, "its queue slot is free at once")
         XCTAssertEqual(try first.readResponse().text, "rendered")
         XCTAssertEqual(seen.ran.load(ordering: .relaxed), 1, "the abandoned job never ran")

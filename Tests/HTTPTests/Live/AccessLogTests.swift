@@ -2,6 +2,7 @@ import Foundation
 import Observability
 import XCTest
 @testable import HTTP
+import TestSupport
 
 /// The access log as the server writes it to a descriptor: batched per loop, flushed within a
 /// tenth of a second and at shutdown, lines whole and unforgeable.
@@ -55,8 +56,7 @@ final class AccessLogTests: XCTestCase {
         try connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try connection.readResponse().status, 200)
         // Nothing else happens on the loop: only the flush deadline can write the line.
-        let deadline = Date().addingTimeInterval(2)
-        while lines(path).isEmpty && Date() < deadline { usleep(5_000) }
+        eventually(timeout: 2) { !lines(path).isEmpty }
         let logged = lines(path)
         XCTAssertEqual(logged.count, 1)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(logged[0].utf8)) as? [String: String])

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import HTTP
+import TestSupport
 
 /// Connections that never send a request cannot hold the server's slots: each is closed once
 /// the head timeout has passed since its accept, and when every slot is taken the one silent
@@ -20,8 +21,7 @@ final class SlotHoardingTests: XCTestCase {
         for host in 2...5 {
             for _ in 0..<3 { silent.append(try XCTUnwrap(try connect(from: "127.0.0.\(host)", to: live.port))) }
         }
-        let deadline = Date().addingTimeInterval(5)
-        while live.observer.opened < 12 && Date() < deadline { usleep(1000) }
+        XCTAssertTrue(eventually(timeout: 5) { live.observer.opened >= 12 })
         // Every slot is held by a silent connection: a newcomer still gets in, at once.
         let started = Date()
         let newcomer = try XCTUnwrap(try connect(from: "127.0.0.9", to: live.port))

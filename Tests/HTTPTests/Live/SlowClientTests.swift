@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import HTTP
+import TestSupport
 
 final class SlowClientTests: XCTestCase {
     func testSlowHeadIsDroppedWhileOthersAreServed() throws {
@@ -70,8 +71,7 @@ final class SlowClientTests: XCTestCase {
         XCTAssertEqual(try c.readResponse().status, 200)
         // With every slot working on a request, a new connection is refused.
         for held in [b, c] { try held.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n") }
-        let deadline = Date().addingTimeInterval(5)
-        while live.server.workload.first(where: { $0.lane == .general })?.running != 2 && Date() < deadline { usleep(1000) }
+        XCTAssertTrue(eventually(timeout: 5) { live.server.workload.first(where: { $0.lane == .general })?.running == 2 })
         let refused = try live.connect()
         XCTAssertEqual(try refused.readResponse().status, 503)
         XCTAssertTrue(refused.waitForClose())
