@@ -105,7 +105,7 @@ if [[ " $PARTS " == *" landing "* ]]; then
         start_ours "$WORK/landing/photos" "$WORK/landing/data"
         ln "$PHOTO" "$WORK/landing/photos/big.jpg"
         python3 - "http://127.0.0.1:$PORT" "$WORK/landing-tile" "$WORK/landing-view" <<'PY'
-import json, math, sys, time, urllib.request
+import json, math, sys, time, urllib.error, urllib.request
 base, tile_log, view_log = sys.argv[1:4]
 deadline = time.time() + 120
 while time.time() < deadline:
@@ -117,10 +117,18 @@ photo = photos[0]
 W, H = photo["width"], photo["height"]
 z = max(0, math.ceil(math.log2(max(W, H) / 256)))
 def timed(url):
+    # A busy server answers 503 with Retry-After; the figure is the time to the image itself.
     start = time.monotonic()
-    with urllib.request.urlopen(url, timeout=300) as answer:
-        answer.read()
-    return time.monotonic() - start
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=300) as answer:
+                answer.read()
+            return time.monotonic() - start
+        except urllib.error.HTTPError as error:
+            if error.code != 503 or time.monotonic() - start > 300:
+                raise
+            print(f"503 after {time.monotonic() - start:.1f} s: {error.read()[:200]!r}", file=sys.stderr)
+            time.sleep(0.1)
 t = timed(f"{base}/photos/{photo['id']}/tiles/{z}/{W // 512}/{H // 512}.jpg")
 v = timed(f"{base}/iiif/3/{photo['id']}/full/!1440,900/0/default.jpg")
 open(tile_log, "a").write(f"{t}\n")
