@@ -122,6 +122,24 @@ final class RefusalTests: XCTestCase {
         XCTAssertEqual(try PhotoRenderer.probe(photo, settings: tight).width, 3000)
     }
 
+    /// A real build within the bound, with no pixel cap: every tile written; below it, refused
+    /// before a pixel is decoded and nothing written.
+    func testBuildWithinTheMemoryBoundAndRefusedBelowIt() throws {
+        let photo = try fixtures.gradient("wide.jpg", width: 3000, height: 600)
+        var roomy = settings
+        roomy.buildMemoryBytes = 12 << 20
+        XCTAssertEqual(roomy.maxImagePixels, 0, "no fixed cap by default")
+        let pyramid = try PhotoRenderer.buildPyramid(source: photo, into: fixtures.path("built"), settings: roomy)
+        XCTAssertEqual(pyramid.maxZoom, 4)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fixtures.path("built/4/11_2.jpg")))
+        var tight = settings
+        tight.buildMemoryBytes = 8 << 20
+        XCTAssertThrowsError(try PhotoRenderer.buildPyramid(source: photo, into: fixtures.path("refused"), settings: tight)) { error in
+            guard case .tooLarge(.overMemoryBound(3000, 600, 11, 8))? = error as? ImagingError else { return XCTFail("\(error)") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixtures.path("refused")))
+    }
+
     func testPixelLimitComesFromSettings() throws {
         let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
         var small = settings
