@@ -40,7 +40,10 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // One SQL layer over SQLite and PostgreSQL.
         .target(name: "SQL", dependencies: ["CSQLite", "CLibPQ", "POSIX", "Observability"]),
-        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability"]),
+        // A tiled TIFF's directories read as a pyramid of levels and tile locations: a pure
+        // reader over bytes, on nothing of ours, so that its fuzzer builds without libvips.
+        .target(name: "TIFFLayout"),
+        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability", "TIFFLayout"]),
         // The walk of the photos folder (the scan's and the watcher's) and what it lists, over
         // POSIX alone, so that its fuzzer builds without libvips and SQL.
         .target(name: "FolderScan", dependencies: ["POSIX"]),
@@ -73,6 +76,9 @@ let package = Package(
         // libFuzzer target for taking a JPEG's location out: hostile segments, TIFF directories,
         // XMP and Photoshop blocks (`make fuzz`).
         .executableTarget(name: "JPEGLocationFuzz", dependencies: ["JPEGMetadata", "FuzzSupport"]),
+        // libFuzzer target for reading a TIFF's directories as a pyramid: looping directories,
+        // offsets past the end, levels that lie about their size (`make fuzz`).
+        .executableTarget(name: "TIFFLayoutFuzz", dependencies: ["TIFFLayout", "FuzzSupport"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
@@ -88,6 +94,7 @@ let package = Package(
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
         .testTarget(name: "JPEGMetadataTests", dependencies: ["JPEGMetadata"]),
+        .testTarget(name: "TIFFLayoutTests", dependencies: ["TIFFLayout"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting", "TestSupport"]),
     ],

@@ -208,6 +208,16 @@ int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, CVips
     return *out ? 0 : -1;
 }
 
+int cvips_load_tiff_level(int fd, int page, int subifd, CVipsStop *stop, VipsImage **out) {
+    *out = NULL;
+    VipsSource *source = stop ? stoppable_source(fd, stop) : vips_source_new_from_descriptor(fd);
+    if (source == NULL) return -1;
+    *out = vips_image_new_from_source(source, "", "access", VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                      "page", page, "subifd", subifd, NULL);
+    g_object_unref(source);
+    return *out ? 0 : -1;
+}
+
 int cvips_autorot(VipsImage *in, VipsImage **out) {
     return vips_autorot(in, out, NULL);
 }

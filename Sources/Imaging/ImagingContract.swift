@@ -5,16 +5,27 @@ public struct RenderSettings: Hashable, Sendable {
     public var thumbnailSize: Int
     /// Colour that alpha is flattened onto.
     public var background: RGB
-    /// Largest accepted photo in pixels (W × H), checked from the header before any decode.
+    /// A fixed cap in pixels (W × H), checked from the header before any decode (0: none; the
+    /// memory bound decides).
     public var maxImagePixels: Int
+    /// Working memory one photo's build may hold; photos that need more are refused from their
+    /// header (`PhotoSizeRule`).
+    public var buildMemoryBytes: Int
 
     public init(tileSize: Int = 256, jpegQuality: Int = 85, thumbnailSize: Int = 256,
-                background: RGB = RGB(red: 255, green: 255, blue: 255), maxImagePixels: Int = 500_000_000) {
+                background: RGB = RGB(red: 255, green: 255, blue: 255), maxImagePixels: Int = 0,
+                buildMemoryBytes: Int = 1024 << 20) {
         self.tileSize = tileSize
         self.jpegQuality = jpegQuality
         self.thumbnailSize = thumbnailSize
         self.background = background
         self.maxImagePixels = maxImagePixels
+        self.buildMemoryBytes = buildMemoryBytes
+    }
+
+    /// What decides whether a photo is too large to take.
+    public var sizeRule: PhotoSizeRule {
+        PhotoSizeRule(maxImagePixels: maxImagePixels, buildMemoryBytes: buildMemoryBytes, tileSize: tileSize)
     }
 }
 
@@ -41,8 +52,8 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case notAnImage(String)
     /// An image whose data is damaged or cut short.
     case corrupt(String)
-    /// More pixels than `maxImagePixels`; refused from the header.
-    case tooLarge(width: Int, height: Int, limit: Int)
+    /// Too large to take (`PhotoSizeRule`); refused from the header.
+    case tooLarge(SizeRefusal)
     /// The tile is not in the pyramid.
     case noSuchTile(TileCoordinate)
     /// A file could not be read or written.
@@ -62,7 +73,7 @@ public enum ImagingError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .notAnImage(let why): "This file is not an image PhotoScroll can read (\(why))."
         case .corrupt(let why): "This image is damaged or incomplete (\(why))."
-        case .tooLarge(let w, let h, let limit): "This image is \(w)×\(h) = \(w * h) pixels, more than the limit of \(limit)."
+        case .tooLarge(let refusal): refusal.description
         case .noSuchTile(let tile): "Tile \(tile) is outside the pyramid."
         case .io(let why): "A file could not be read or written (\(why))."
         case .vips(let why): "The image could not be processed (\(why))."

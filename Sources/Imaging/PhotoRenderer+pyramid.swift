@@ -34,6 +34,9 @@ extension PhotoRenderer {
     public static func buildPyramid(source: PhotoSource, into directory: String, settings: RenderSettings,
                                     reusing early: String? = nil, helpers: Int = 0, watcher: BuildWatcher? = nil) throws -> TilePyramid {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
+        if photo.isTIFF, let stored = try storedPyramid(source, settings: settings) {
+            return try buildStored(stored, source: source, into: directory, reusing: early, settings: settings, watcher: watcher)
+        }
         let staging = try makeStagingDirectory(for: directory, from: early)
         do {
             let pyramid: TilePyramid
@@ -45,6 +48,27 @@ extension PhotoRenderer {
             }
             try publish(staging, as: directory)
             return pyramid
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+    }
+
+    /// A stored pyramid's "build": its thumbnail (taken over from what was rendered before, when
+    /// there) and the marker that sends its tiles to the photo itself; no tile is written.
+    private static func buildStored(_ stored: StoredPyramid, source: PhotoSource, into directory: String, reusing early: String?,
+                                    settings: RenderSettings, watcher: BuildWatcher?) throws -> TilePyramid {
+        let staging = try makeStagingDirectory(for: directory)
+        do {
+            // Tiles are not waited for: they are read from the photo on every request.
+            watcher?.started(staging, nil)
+            if let early, let thumbnail = FileDescriptor.contents(ofFile: early + "/thumbnail.jpg") {
+                try Data(thumbnail).write(to: URL(fileURLWithPath: staging + "/thumbnail.jpg"))
+            }
+            try writeStored(stored, source: source, into: staging, settings: settings)
+            watcher?.wrote(nil)
+            try publish(staging, as: directory)
+            return stored.pyramid
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error

@@ -61,6 +61,9 @@ extension PhotoRenderer {
     private static func renderRegionFromSource(_ source: PhotoSource, _ rendition: RegionRendition, settings: RenderSettings,
                                                stop: RenderStop?) throws -> [UInt8] {
         let photo = try openPhoto(source, settings: settings, access: .sequential, stop: stop)
+        if photo.isTIFF, let stored = try storedPyramid(source, settings: settings) {
+            return try storedRegion(source: source, stored, rendition, settings: settings, stop: stop)
+        }
         let info = photo.info
         let r = rendition.region
         let need = max(Double(rendition.width) / Double(r.width), Double(rendition.height) / Double(r.height))

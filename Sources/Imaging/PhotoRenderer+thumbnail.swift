@@ -7,6 +7,9 @@ extension PhotoRenderer {
     public static func thumbnail(source: PhotoSource, settings: RenderSettings) throws -> [UInt8] {
         let size = settings.thumbnailSize
         let photo = try openPhoto(source, settings: settings, access: .sequential)
+        if photo.isTIFF, let stored = try storedPyramid(source, settings: settings) {
+            return try storedThumbnail(source: source, stored, settings: settings)
+        }
         let info = photo.info
         let shortSide = min(info.width, info.height)
         var shrink = 1

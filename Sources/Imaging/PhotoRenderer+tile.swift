@@ -9,6 +9,7 @@ extension PhotoRenderer {
     /// pyramid once in the background and renders single tiles only until it is done.
     public static func renderTile(source: PhotoSource, tile: TileCoordinate, settings: RenderSettings) throws -> [UInt8] {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
+        if photo.isTIFF, let bytes = try storedTile(source: source, tile: tile, settings: settings) { return bytes }
         let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
         guard let rect = pyramid.rect(tile), let level = pyramid.levelSize(tile.z) else {

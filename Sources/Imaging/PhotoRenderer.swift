@@ -4,11 +4,11 @@ import POSIX
 /// Turns photo files into what PhotoScroll serves: pyramids of 8-bit sRGB JPEG tiles and square
 /// thumbnails, upright by EXIF, alpha flattened, metadata stripped.
 ///
-/// Every entry point reads the header first and refuses photos over `settings.maxImagePixels`
+/// Every entry point reads the header first and refuses photos `settings.sizeRule` refuses
 /// before a single pixel is decoded.
 public enum PhotoRenderer {
     /// Header only, no pixel decode: size after EXIF orientation, orientation, format.
-    /// Throws ImagingError.tooLarge when width*height > settings.maxImagePixels, .notAnImage for empty/unknown files, .corrupt when the header is damaged.
+    /// Throws ImagingError.tooLarge when `settings.sizeRule` refuses it, .notAnImage for empty/unknown files, .corrupt when the header is damaged.
     public static func probe(_ source: PhotoSource, settings: RenderSettings) throws -> ImageInfo {
         try openPhoto(source, settings: settings, access: .sequential).info
     }
@@ -30,16 +30,19 @@ public enum PhotoRenderer {
                           stop: RenderStop? = nil) throws -> OpenedPhoto {
         try Vips.ensureInitialized()
         let opened = try VipsImage.open(source, access: access, stop: stop)
-        try checkPixelLimit(width: opened.image.width, height: opened.image.height, settings: settings)
+        try checkSize(opened, settings: settings)
         return OpenedPhoto(source: source, image: opened.image, loader: opened.loader, access: access, status: opened.status, stop: stop)
     }
 
-    /// Refuses photos whose header promises more pixels than the limit, before any decode.
-    static func checkPixelLimit(width: Int, height: Int, settings: RenderSettings) throws {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > settings.maxImagePixels {
-            throw ImagingError.tooLarge(width: width, height: height, limit: settings.maxImagePixels)
-        }
+    /// Refuses photos whose header says they cannot be built within the size rule, before any decode.
+    static func checkSize(_ opened: VipsImage.Opened, settings: RenderSettings) throws {
+        let image = opened.image, format = opened.loader.format
+        // What a loader holds whole before its first row: an interlaced PNG's passes, a
+        // progressive JPEG's coefficients, a HEIC or GIF frame.
+        let whole = format == "heif" || format == "gif" || ((format == "png" || format == "jpeg") && image.integer("interlaced") == 1)
+        let header = PhotoHeader(width: image.width, height: image.height, bands: image.bands, bytesPerSample: image.bytesPerSample,
+                                 format: format, fileBytes: opened.status.size, decodesWhole: whole)
+        if let refusal = settings.sizeRule.refusal(header) { throw ImagingError.tooLarge(refusal) }
     }
 }
 
@@ -54,6 +57,9 @@ struct OpenedPhoto {
     let status: FileStatus
     /// What every read of the file asks first, if anything.
     var stop: RenderStop? = nil
+
+    /// Whether libvips reads it as a TIFF (which may be a pyramid served in place).
+    var isTIFF: Bool { loader.format == "tiff" }
 
     /// What the header says, with width and height as the photo stands upright.
     var info: ImageInfo {

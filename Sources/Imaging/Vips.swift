@@ -174,6 +174,18 @@ final class VipsImage {
         return Opened(image: VipsImage(owning: out), loader: LoaderKind(className: String(cString: loader)), status: status)
     }
 
+    /// One level of a tiled TIFF (`TIFFLevel.Place`) from `source`, for random access: a region
+    /// of it decodes only the tiles it covers.
+    static func openTIFFLevel(_ source: PhotoSource, page: Int, subDirectory: Int, stop: RenderStop? = nil) throws -> VipsImage {
+        let file = try source.open()
+        defer { file.close() }  // libvips keeps a duplicate for as long as the image lives
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard cvips_load_tiff_level(file.rawValue, Int32(page), Int32(subDirectory), stop?.pointer, &out) == 0, let out else {
+            throw lastError(kind: .corrupt)
+        }
+        return VipsImage(owning: out)
+    }
+
     /// Opens a file of our own (a tile of a built pyramid) by its path.
     static func open(_ path: String, access: VipsAccessPattern) throws -> VipsImage {
         try open(.file(path), access: access).image
@@ -258,6 +270,8 @@ final class VipsImage {
     /// EXIF orientation 1–8 (1 when the tag is absent).
     var orientation: Int { Int(vips_image_get_orientation(pointer)) }
     var isEightBit: Bool { vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR }
+    /// Bytes of one sample: 1 for 8-bit, 2 for 16-bit, 4 for float.
+    var bytesPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) }
     var isCMYK: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
     var isSRGB: Bool { vips_image_get_interpretation(pointer) == VIPS_INTERPRETATION_sRGB }
 
@@ -300,6 +314,17 @@ final class VipsImage {
         }
         guard length <= limit else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// An integer field ("interlaced"), or nil when absent or not an integer.
+    func integer(_ name: String) -> Int? {
+        guard hasField(name) else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(pointer, name, &value) == 0 else {
+            vips_error_clear()
+            return nil
+        }
+        return Int(value)
     }
 
     /// A string field ("heif-compression"), or nil when absent or not a string.

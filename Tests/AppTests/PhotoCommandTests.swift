@@ -44,4 +44,31 @@ final class PhotoCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/out2/outside.dzi"))
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: root + "/out2").contains { $0.hasPrefix(".pyramid") })
     }
+
+    /// A pyramidal TIFF is exported with every tile read from the file, by id and by path.
+    func testExportOfAPyramidalTIFFReadsItsTilesFromTheFile() throws {
+        let root = NSTemporaryDirectory() + "photo-commands-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let photos = root + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try DemoImage.write(to: root + "/source.jpg", width: 900, height: 500, seed: 2)
+        let vips = Process()
+        vips.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        vips.arguments = ["vips", "tiffsave", root + "/source.jpg", photos + "/scan.tif", "--tile", "--tile-width", "256",
+                          "--tile-height", "256", "--pyramid", "--compression", "jpeg"]
+        try vips.run()
+        vips.waitUntilExit()
+        var configuration = Configuration()
+        configuration.photos = photos
+        configuration.data = root + "/data"
+        XCTAssertEqual(try IngestCommand.run(configuration: configuration, paths: [], logger: .disabled), 0)
+        for (photo, out) in [("1", root + "/by-id"), (photos + "/scan.tif", root + "/by-path")] {
+            XCTAssertEqual(try ExportCommand.run(configuration: configuration, photo: photo, outputDirectory: out, logger: .disabled), 0)
+            // 900×500: maxZoom 2, level 2 is 4 × 2 tiles; the corner one is cropped to 132×244.
+            let corner = try VipsPhotoRendering(settings: RenderSettings()).probe(.file(out + "/2/3/1.jpg"))
+            XCTAssertEqual([corner.width, corner.height], [900 - 768, 500 - 256], out)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/0/0/0.jpg"), out)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnail.jpg"), out)
+        }
+    }
 }

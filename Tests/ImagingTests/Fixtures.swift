@@ -18,7 +18,10 @@ final class Fixtures {
 
     /// Runs the `vips` command line tool; fails the test with its message when it fails.
     @discardableResult
-    func vips(_ arguments: String...) throws -> String {
+    func vips(_ arguments: String...) throws -> String { try vips(arguments) }
+
+    @discardableResult
+    func vips(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["vips"] + arguments

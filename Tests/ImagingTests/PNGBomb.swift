@@ -19,6 +19,18 @@ enum PNGBomb {
         try Data(png).write(to: URL(fileURLWithPath: path))
     }
 
+    /// A PNG whose header claims `width`×`height` 8-bit RGB pixels over a few hundred bytes
+    /// of data: what a 1×1 file claiming the largest size looks like.
+    static func writeClaim(to path: String, width: Int, height: Int) throws {
+        var ihdr = bigEndian32(width) + bigEndian32(height)
+        ihdr += [8, 2, 0, 0, 0]  // 8-bit RGB, deflate, adaptive filter, no interlace
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += chunk("IHDR", ihdr)
+        png += chunk("IDAT", zlibOfZeros(count: 517))  // two runs of 258 after the first
+        png += chunk("IEND", [])
+        try Data(png).write(to: URL(fileURLWithPath: path))
+    }
+
     /// A zlib stream whose content is `count` zero bytes.
     static func zlibOfZeros(count: Int) -> [UInt8] {
         precondition(count > 259)

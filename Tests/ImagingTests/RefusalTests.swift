@@ -98,12 +98,54 @@ final class RefusalTests: XCTestCase {
         }
     }
 
+    /// A PNG's header claiming 65535×65535 over a few dozen bytes: refused as a bomb, not built.
+    func testTinyFileClaimingTheLargestPNGIsABomb() throws {
+        let bomb = fixtures.path("claim.png")
+        try PNGBomb.writeClaim(to: bomb, width: 65535, height: 65535)
+        let size = try FileManager.default.attributesOfItem(atPath: bomb)[.size] as! Int
+        assertEveryEntryPointThrows(bomb) { error, call in
+            XCTAssertEqual(error, .tooLarge(.decompressionBomb(width: 65535, height: 65535, fileBytes: size)), call)
+        }
+    }
+
+    /// The memory bound refuses what its build could not hold, naming the setting.
+    func testMemoryBoundComesFromSettings() throws {
+        let photo = try fixtures.gradient("wide.png", width: 3000, height: 20)
+        var tight = settings
+        tight.buildMemoryBytes = 8 << 20
+        XCTAssertThrowsError(try PhotoRenderer.probe(photo, settings: tight)) { error in
+            guard case .tooLarge(.overMemoryBound(3000, 20, let needed, 8))? = error as? ImagingError else { return XCTFail("\(error)") }
+            XCTAssertGreaterThan(needed, 8)
+            XCTAssertTrue("\(error)".contains("buildMemoryMegabytes"))
+        }
+        tight.buildMemoryBytes = 16 << 20
+        XCTAssertEqual(try PhotoRenderer.probe(photo, settings: tight).width, 3000)
+    }
+
+    /// A real build within the bound, with no pixel cap: every tile written; below it, refused
+    /// before a pixel is decoded and nothing written.
+    func testBuildWithinTheMemoryBoundAndRefusedBelowIt() throws {
+        let photo = try fixtures.gradient("wide.jpg", width: 3000, height: 600)
+        var roomy = settings
+        roomy.buildMemoryBytes = 12 << 20
+        XCTAssertEqual(roomy.maxImagePixels, 0, "no fixed cap by default")
+        let pyramid = try PhotoRenderer.buildPyramid(source: photo, into: fixtures.path("built"), settings: roomy)
+        XCTAssertEqual(pyramid.maxZoom, 4)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fixtures.path("built/4/11_2.jpg")))
+        var tight = settings
+        tight.buildMemoryBytes = 8 << 20
+        XCTAssertThrowsError(try PhotoRenderer.buildPyramid(source: photo, into: fixtures.path("refused"), settings: tight)) { error in
+            guard case .tooLarge(.overMemoryBound(3000, 600, 11, 8))? = error as? ImagingError else { return XCTFail("\(error)") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixtures.path("refused")))
+    }
+
     func testPixelLimitComesFromSettings() throws {
         let photo = try fixtures.gradient("photo.png", width: 300, height: 200)
         var small = settings
         small.maxImagePixels = 300 * 200 - 1
         XCTAssertThrowsError(try PhotoRenderer.probe(photo, settings: small)) {
-            XCTAssertEqual($0 as? ImagingError, .tooLarge(width: 300, height: 200, limit: 59_999))
+            XCTAssertEqual($0 as? ImagingError, .tooLarge(.overPixelCap(width: 300, height: 200, limit: 59_999)))
         }
         small.maxImagePixels = 300 * 200
         XCTAssertEqual(try PhotoRenderer.probe(photo, settings: small).width, 300)
@@ -124,7 +166,7 @@ final class RefusalTests: XCTestCase {
         resetPeakMemory()
         let before = memoryKilobytes()
         assertEveryEntryPointThrows(bomb) { error, call in
-            XCTAssertEqual(error, .tooLarge(width: 40000, height: 40000, limit: 500_000_000), call)
+            XCTAssertEqual(error, .tooLarge(.decompressionBomb(width: 40000, height: 40000, fileBytes: size)), call)
         }
         let after = memoryKilobytes()
         XCTAssertLessThan(after.peak - before.resident, 100_000, "peak RSS grew by \(after.peak - before.resident) kB")

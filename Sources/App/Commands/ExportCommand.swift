@@ -41,7 +41,8 @@ public struct ExportCommand: Sendable, Equatable {
             return 1
         }
         guard let pyramid = chosen.pyramid(tileSize: configuration.tileSize) else { return 1 }
-        let export = PyramidExport(pyramid: pyramid, source: library.pyramidDirectory(chosen.version), name: chosen.title)
+        let export = PyramidExport(pyramid: pyramid, source: library.pyramidDirectory(chosen.version), name: chosen.title,
+                                   storedTile: { tile in try library.image(of: chosen, tile: tile) })
         let tiles = try export.write(to: outputDirectory)
         print("exported \(chosen.relativePath): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory) (info.json, \(chosen.title).dzi)")
         return 0
@@ -67,7 +68,10 @@ extension ExportCommand {
             return 1
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let tiles = try PyramidExport(pyramid: pyramid, source: scratch, name: name).write(to: outputDirectory)
+        let tiles = try PyramidExport(pyramid: pyramid, source: scratch, name: name, storedTile: { tile in
+            guard let bytes = try renderer.storedTile(source: .file(path), tile: tile) else { throw ImagingError.noSuchTile(tile) }
+            return bytes
+        }).write(to: outputDirectory)
         print("exported \(path): \(pyramid.width)×\(pyramid.height), levels 0–\(pyramid.maxZoom), \(tiles) tiles → \(outputDirectory)")
         return 0
     }

@@ -153,7 +153,7 @@ extension Configuration {
                   "tileSize must be a power of two between 16 and 4096, not \(tileSize).")
         try check(Self.parseColor(background) != nil, "background must be a colour like #ffffff, not \"\(background)\".")
         try check(tileCacheMegabytes >= 0, "tileCacheMegabytes must not be negative.")
-        try check(maxImagePixels > 0, "maxImagePixels must be positive.")
+        try check(maxImagePixels >= 0, "maxImagePixels must be 0 (no cap) or positive.")
         try check((0...64).contains(ingestConcurrency), "ingestConcurrency must be between 0 (one per core) and 64.")
         try check(rescanSeconds >= 0, "rescanSeconds must not be negative.")
         try check(missingGraceSeconds >= 0, "missingGraceSeconds must not be negative.")

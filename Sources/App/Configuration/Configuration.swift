@@ -39,8 +39,10 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var background = "#ffffff"
     @Setting("in-memory hot tile cache")
     public var tileCacheMegabytes = 256
-    @Setting("larger photos are refused from their header")
-    public var maxImagePixels = 500_000_000
+    @Setting("a fixed cap on a photo's pixels, checked from its header (0: none; `buildMemoryMegabytes` decides)")
+    public var maxImagePixels = 0
+    @Setting("working memory one photo's build may hold: about 4 kB a pixel of width with 256-pixel tiles, the whole photo for interlaced PNGs, progressive JPEGs and HEIC; what needs more is refused from its header", in: 16...1_048_576)
+    public var buildMemoryMegabytes = 1024
     @Setting("photos whose pyramids are built at once (0: one per core; tiles for what people look at come first)")
     public var ingestConcurrency = 0
     @Setting("full rescan interval (0: never); changes are seen at once where inotify works, so this is a safety net there")

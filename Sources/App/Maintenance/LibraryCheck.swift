@@ -37,6 +37,8 @@ struct LibraryCheck {
             }
             let directory = library.configuration.tilesDirectory + "/" + photo.version
             guard FileManager.default.fileExists(atPath: directory), let pyramid = photo.pyramid(tileSize: tileSize) else { continue }
+            // A pyramid stored in its photo keeps only its thumbnail here; its tiles are the photo's.
+            if FileManager.default.fileExists(atPath: directory + "/" + PhotoRenderer.storedMarker) { continue }
             let before = findings.count
             for z in 0...pyramid.maxZoom {
                 let grid = pyramid.grid(z)!

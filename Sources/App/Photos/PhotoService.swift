@@ -135,7 +135,8 @@ extension LibraryConfiguration {
         let settings = RenderSettings(tileSize: configuration.tileSize, jpegQuality: configuration.jpegQuality,
                                       thumbnailSize: configuration.thumbnailSize,
                                       background: RGB(red: color.red, green: color.green, blue: color.blue),
-                                      maxImagePixels: configuration.maxImagePixels)
+                                      maxImagePixels: configuration.maxImagePixels,
+                                      buildMemoryBytes: configuration.buildMemoryMegabytes << 20)
         let demo = configuration.photos.isEmpty
         self.init(photosDirectory: demo ? configuration.data + "/demo" : configuration.photos,
                   dataDirectory: configuration.data, settings: settings,

@@ -334,9 +334,8 @@ final class UploadService: Sendable {
         switch error {
         case .notAnImage(let why):
             HTTPError(.unsupportedMediaType, "The upload is not a photo PhotoScroll can show (\(why)).", headers: TusProtocol.commonHeaders)
-        case .tooLarge(let width, let height, let limit):
-            HTTPError(.unprocessableContent, "The photo is \(width)×\(height) pixels, more than the limit of \(limit) (maxImagePixels).",
-                      headers: TusProtocol.commonHeaders)
+        case .tooLarge(let refusal):
+            HTTPError(.unprocessableContent, refusal.description, headers: TusProtocol.commonHeaders)
         default:
             HTTPError(.unprocessableContent, "The photo cannot be read: \(error.description)", headers: TusProtocol.commonHeaders)
         }

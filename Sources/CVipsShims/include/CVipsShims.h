@@ -38,6 +38,9 @@ void cvips_keep_large_blocks(size_t mmap_threshold, size_t trim_threshold);
 /// file in one go before it gives a row (a progressive JPEG) ends at its next read once it says so.
 typedef struct CVipsStop CVipsStop;
 int cvips_load_descriptor(int fd, VipsAccess access, int fail, int shrink, CVipsStop *stop, VipsImage **out, const char **loader);
+/* One level of a tiled TIFF: page `page`, or SubIFD `subifd` of the first page (-1: the page
+ * itself), opened for random access so that only the tiles a region covers are decoded. */
+int cvips_load_tiff_level(int fd, int page, int subifd, CVipsStop *stop, VipsImage **out);
 
 /// EXIF orientation applied to the pixels, tag removed.
 int cvips_autorot(VipsImage *in, VipsImage **out);

@@ -14,13 +14,18 @@ public struct PyramidExport: Sendable {
     /// Name of the DeepZoom descriptor, without `.dzi`.
     public let name: String
     let tilePath: @Sendable (String, TileCoordinate) -> String
+    /// Reads a tile of a pyramid stored in its photo (a pyramidal TIFF served in place, whose
+    /// folder holds only its thumbnail); nil for a built pyramid.
+    let storedTile: (@Sendable (TileCoordinate) throws -> [UInt8])?
 
     public init(pyramid: TilePyramid, source: String, name: String,
-                tilePath: @escaping @Sendable (String, TileCoordinate) -> String = PhotoRenderer.tilePath) {
+                tilePath: @escaping @Sendable (String, TileCoordinate) -> String = PhotoRenderer.tilePath,
+                storedTile: (@Sendable (TileCoordinate) throws -> [UInt8])? = nil) {
         self.pyramid = pyramid
         self.source = source
         self.name = name
         self.tilePath = tilePath
+        self.storedTile = FileSystem.exists(source + "/" + PhotoRenderer.storedMarker) ? storedTile : nil
     }
 
     /// Writes everything into `directory` (created when missing); returns the number of tiles.
@@ -36,7 +41,18 @@ public struct PyramidExport: Sendable {
             for x in 0..<grid.columns {
                 try files.createDirectory(atPath: "\(directory)/\(z)/\(x)", withIntermediateDirectories: true)
                 for y in 0..<grid.rows {
-                    let from = tilePath(source, TileCoordinate(z: z, x: x, y: y))
+                    let tile = TileCoordinate(z: z, x: x, y: y)
+                    if let storedTile {
+                        let bytes = Data(try storedTile(tile))
+                        for to in ["\(directory)/\(z)/\(x)/\(y).jpg", "\(deepZoomLevel)/\(x)_\(y).jpg"] {
+                            do { try bytes.write(to: URL(fileURLWithPath: to)) } catch {
+                                throw ImagingError.io("cannot write \(to): \(error.localizedDescription)")
+                            }
+                        }
+                        count += 1
+                        continue
+                    }
+                    let from = tilePath(source, tile)
                     try Self.place(from, at: "\(directory)/\(z)/\(x)/\(y).jpg")
                     try Self.place(from, at: "\(deepZoomLevel)/\(x)_\(y).jpg")
                     count += 1

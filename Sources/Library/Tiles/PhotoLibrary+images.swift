@@ -140,8 +140,14 @@ extension PhotoLibrary {
     /// Reads the image from the built pyramid, or renders it when the pyramid is not there yet.
     /// A photo taken as ready whose pyramid turns out to be gone (deleted behind our back) is
     /// rendered all the same, turned back to processing and queued for a build.
+    /// A pyramidal TIFF served in place has no tiles in its pyramid folder (only its thumbnail):
+    /// they are read from the photo itself, built or not, and nothing is kept on disk.
     private func load(_ photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
         if let bytes = Self.readFile(builtPath(of: photo, tile: tile)) { return bytes }
+        if let tile, photo.status == .ready || Self.namedAsTIFF(photo),
+           let bytes = try renderer.storedTile(source: catalog.source(of: photo), tile: tile) {
+            return bytes
+        }
         if photo.status == .ready { pyramidVanished(photo) }
         if let bytes = Self.readFile(early.path(photo.version, tile)) { return bytes }
         return try renderEarly(photo, tile: tile, forViewer: true)
@@ -251,6 +257,13 @@ extension PhotoLibrary {
         logger.warning("a pyramid is missing on disk; building it again", [("photo", String(photo.id)), ("version", photo.version)])
         queue(ids)
         metrics.record(catalog)
+    }
+
+    /// Whether the photo's name says TIFF: only those are asked whether they are stored pyramids
+    /// before they are built (any other is rendered, which finds out too).
+    static func namedAsTIFF(_ photo: Photo) -> Bool {
+        let name = photo.relativePath.lowercased()
+        return name.hasSuffix(".tif") || name.hasSuffix(".tiff")
     }
 
     /// The file's bytes, or nil when it is not there.

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import POSIX
 
 /// The libvips boundary as the library needs it. The real one is `VipsPhotoRendering`;
 /// tests count or fake renders through their own.
@@ -28,6 +29,9 @@ public protocol PhotoRendering: Sendable {
     func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit
     /// Renders a unit, handing every tile (and thumbnail) to `sink` as it is made.
     func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws
+    /// A tile read from the photo itself when it is a pyramid stored in its file (a pyramidal
+    /// TIFF served in place); nil for every other photo, whose tiles are built or rendered.
+    func storedTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8]?
     /// `buildPyramid`, taking over what was rendered before the build into `early` (moved into
     /// the pyramid, not made again).
     func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid
@@ -37,6 +41,8 @@ public protocol PhotoRendering: Sendable {
 
 extension PhotoRendering {
     public func metadata(_ source: PhotoSource) throws -> PhotoMetadata? { nil }
+
+    public func storedTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8]? { nil }
 
     /// For renderers that cannot be stopped midway: checked before and after.
     public func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
@@ -118,6 +124,10 @@ public struct VipsPhotoRendering: PhotoRendering {
         try PhotoRenderer.renderTile(source: source, tile: tile, settings: settings)
     }
 
+    public func storedTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8]? {
+        try PhotoRenderer.storedTile(source: source, tile: tile, settings: settings)
+    }
+
     public func thumbnail(source: PhotoSource) throws -> [UInt8] {
         try PhotoRenderer.thumbnail(source: source, settings: settings)
     }
@@ -137,7 +147,8 @@ public struct VipsPhotoRendering: PhotoRendering {
 
     public func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid,
                              _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8] {
-        if let pyramidDirectory,
+        // A stored pyramid's folder holds no tiles: its regions are cut from the photo's own levels.
+        if let pyramidDirectory, !FileSystem.exists(pyramidDirectory + "/" + PhotoRenderer.storedMarker),
            let bytes = try PhotoRenderer.renderRegion(pyramid: pyramid, directory: pyramidDirectory, rendition, settings: settings,
                                                       stop: stop) {
             return bytes

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# Gigapixel photos, in one run on one 960-megapixel photo (40000×24000, a detailed 10000×6000
+# drawing repeated 4×4, so it compresses like a photo):
+#
+#  1. Ready: `photoscroll ingest` of the JPEG against `vips dzsave` of it (256-pixel tiles,
+#     quality 85), in alternating rounds, with /usr/bin/time: wall and peak RSS, printed as
+#     min / median / max of the per-round ratios photoscroll / dzsave.
+#  2. Landing: a server running on an empty folder, the JPEG copied in; how long after it is
+#     listed a native tile in its middle (the deepest level) comes, and its fitted view
+#     (IIIF full/!1440,900), each once per round.
+#  3. In place: the same photo as a pyramidal JPEG BigTIFF (`vips tiffsave --tile --pyramid
+#     --bigtiff --compression jpeg`), in a server's photos folder and in iipsrv's (Debian's
+#     iipimage-server, FastCGI behind nginx, one process per core): the data folder's bytes once
+#     it is ready (goal: a thumbnail); single-request latency of cold native tiles (each asked
+#     once, never before, alternating servers), and of cold IIIF regions (!1024,1024); hot tiles'
+#     throughput (wrk over 64 tiles asked again and again). Every figure is min / median / max,
+#     and ratios are ours / iipsrv's from the same run.
+#
+# Usage: bench/gigapixel.sh   (env: ROUNDS=3 COLD=40 DURATION=5s CONNECTIONS=16 WIDTH=40000
+#                              HEIGHT=24000 PARTS="ready landing inplace" BIN=…)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib/common.sh
+
+ROUNDS="${ROUNDS:-3}"
+COLD="${COLD:-40}"
+DURATION="${DURATION:-5s}"
+CONNECTIONS="${CONNECTIONS:-16}"
+WIDTH="${WIDTH:-40000}"
+HEIGHT="${HEIGHT:-24000}"
+PARTS="${PARTS:-ready landing inplace}"
+CORES="$(nproc)"
+BIN="${BIN:-.build/release/photoscroll}"
+IIPSRV=/usr/lib/iipimage-server/iipsrv.fcgi
+QUALITY=85
+
+require_tools bench/gigapixel.sh vips python3 curl wrk nginx /usr/bin/time
+require_binary
+make_workdir
+IIP_PIDS=""
+trap 'for p in $IIP_PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done; cleanup_workdir' EXIT
+
+# min / median / max of the numbers in a file, one a line.
+spread() {
+    sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3g / %.3g / %.3g", v[1], m, v[NR] }'
+}
+
+# One measured command: appends "wall_seconds peak_kb" to LOG.
+timed() {  # LOG COMMAND…
+    local log="$1"; shift
+    /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" >"$WORK/stdout" 2>"$WORK/stderr" || {
+        echo "failed: $*" >&2; cat "$WORK/stderr" >&2; exit 1
+    }
+    cat "$WORK/time" >> "$log"
+}
+
+mkdir -p "$WORK/source" "$WORK/images"
+echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
+bench/lib/make-photo.sh "$WORK/source/tile.jpg" $((WIDTH / 4)) $((HEIGHT / 4))
+vips replicate "$WORK/source/tile.jpg" "$WORK/source/big.jpg[Q=90]" 4 4
+PHOTO="$WORK/source/big.jpg"
+echo "   $(du -m "$PHOTO" | cut -f1) MB" >&2
+
+if [[ " $PARTS " == *" ready "* ]]; then
+    : > "$WORK/ours.log"; : > "$WORK/dzsave.log"
+    mkdir -p "$WORK/ready/photos"
+    ln "$PHOTO" "$WORK/ready/photos/big.jpg"
+    for round in $(seq "$ROUNDS"); do
+        # Alternating, so both meet the same moments of a busy machine.
+        timed "$WORK/dzsave.log" vips dzsave "$PHOTO" "$WORK/dz" --tile-size 256 --overlap 0 --depth onetile \
+            --suffix ".jpg[Q=$QUALITY]"
+        rm -rf "$WORK/dz_files" "$WORK/dz.dzi"
+        timed "$WORK/ours.log" "$BIN" ingest --photos "$WORK/ready/photos" --data "$WORK/ready/data"
+        rm -rf "$WORK/ready/data"
+        echo "ready round $round: dzsave $(tail -1 "$WORK/dzsave.log"), photoscroll $(tail -1 "$WORK/ours.log") (wall s, peak KB)" >&2
+    done
+    paste "$WORK/ours.log" "$WORK/dzsave.log" | awk '{ print $1 / $3 }' > "$WORK/wall.ratio"
+    paste "$WORK/ours.log" "$WORK/dzsave.log" | awk '{ print $2 / $4 }' > "$WORK/rss.ratio"
+    awk '{ print $1 }' "$WORK/ours.log" > "$WORK/ours.wall"; awk '{ print $2 / 1024 }' "$WORK/ours.log" > "$WORK/ours.rss"
+    echo
+    echo "== 1. ready: a ${WIDTH}x${HEIGHT} JPEG, photoscroll ingest / vips dzsave, min / median / max of $ROUNDS rounds"
+    echo "wall      $(spread "$WORK/wall.ratio")   (ours $(spread "$WORK/ours.wall") s)"
+    echo "peak RSS  $(spread "$WORK/rss.ratio")   (ours $(spread "$WORK/ours.rss") MB)"
+fi
+
+# Starts our server on PHOTOS with a fresh data folder DATA; sets PORT and adds it to OURS_PIDS.
+start_ours() {  # PHOTOS DATA
+    PORT="$(free_port)"
+    "$BIN" serve --host 127.0.0.1 --port "$PORT" --photos "$1" --data "$2" > "$WORK/serve-$PORT.log" 2>&1 &
+    OURS_PIDS="$OURS_PIDS $!"
+    LAST_PID=$!
+    wait_for "$PORT"
+}
+
+stop_ours() {
+    kill "$LAST_PID" 2>/dev/null && wait "$LAST_PID" 2>/dev/null || true
+}
+
+if [[ " $PARTS " == *" landing "* ]]; then
+    : > "$WORK/landing-tile"; : > "$WORK/landing-view"
+    for round in $(seq "$ROUNDS"); do
+        rm -rf "$WORK/landing"
+        mkdir -p "$WORK/landing/photos"
+        start_ours "$WORK/landing/photos" "$WORK/landing/data"
+        ln "$PHOTO" "$WORK/landing/photos/big.jpg"
+        python3 - "http://127.0.0.1:$PORT" "$WORK/landing-tile" "$WORK/landing-view" <<'PY'
+import json, math, sys, time, urllib.error, urllib.request
+base, tile_log, view_log = sys.argv[1:4]
+deadline = time.time() + 120
+while time.time() < deadline:
+    photos = json.load(urllib.request.urlopen(base + "/photos"))["photos"]
+    if photos and photos[0].get("width"):
+        break
+    time.sleep(0.05)
+photo = photos[0]
+W, H = photo["width"], photo["height"]
+z = max(0, math.ceil(math.log2(max(W, H) / 256)))
+def timed(url):
+    # A busy server answers 503 with Retry-After; the figure is the time to the image itself.
+    start = time.monotonic()
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=300) as answer:
+                answer.read()
+            return time.monotonic() - start
+        except urllib.error.HTTPError as error:
+            if error.code != 503 or time.monotonic() - start > 300:
+                raise
+            print(f"503 after {time.monotonic() - start:.1f} s: {error.read()[:200]!r}", file=sys.stderr)
+            time.sleep(0.1)
+t = timed(f"{base}/photos/{photo['id']}/tiles/{z}/{W // 512}/{H // 512}.jpg")
+v = timed(f"{base}/iiif/3/{photo['id']}/full/!1440,900/0/default.jpg")
+open(tile_log, "a").write(f"{t}\n")
+open(view_log, "a").write(f"{v}\n")
+print(f"landing: native middle tile {t:.2f} s, fitted view {v:.2f} s", file=sys.stderr)
+PY
+        stop_ours
+    done
+    echo
+    echo "== 2. landing: seconds from listed to an answer, before the pyramid exists, $ROUNDS rounds"
+    echo "native tile, middle of level max   $(spread "$WORK/landing-tile") s"
+    echo "fitted view (full/!1440,900)        $(spread "$WORK/landing-view") s"
+fi
+
+if [[ " $PARTS " == *" inplace "* ]]; then
+    echo "== writing the pyramidal JPEG BigTIFF" >&2
+    vips tiffsave "$PHOTO" "$WORK/images/big.tif" --tile --tile-width 256 --tile-height 256 --pyramid --bigtiff \
+        --compression jpeg --Q "$QUALITY"
+    echo "   $(du -m "$WORK/images/big.tif" | cut -f1) MB" >&2
+    mkdir -p "$WORK/inplace/photos"
+    ln "$WORK/images/big.tif" "$WORK/inplace/photos/big.tif"
+    chmod -R a+rX "$WORK"
+    start_ours "$WORK/inplace/photos" "$WORK/inplace/data"
+    OURS="http://127.0.0.1:$PORT"
+    started=$(date +%s.%N)
+    until curl -sf "$OURS/photos/1" | grep -q '"status":"ready"'; do sleep 0.1; done
+    ready=$(python3 -c "import time; print(f'{$(date +%s.%N) - $started:.2f}')")
+    tiles_bytes=$(du -sb "$WORK/inplace/data/tiles" | cut -f1)
+    files=$(find "$WORK/inplace/data/tiles" -type f | wc -l)
+
+    # iipsrv: one FastCGI process per core, nginx in front of them.
+    UPSTREAMS=""
+    for _ in $(seq 1 "$CORES"); do
+        port="$(free_port)"
+        env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY=$QUALITY VERBOSITY=0 LOGFILE=/dev/null MAX_CVT=5000 \
+            "$IIPSRV" --bind "127.0.0.1:$port" --backlog 1024 >/dev/null 2>&1 &
+        IIP_PIDS="$IIP_PIDS $!"
+        UPSTREAMS="$UPSTREAMS server 127.0.0.1:$port;"
+        wait_for "$port"
+    done
+    NGINX_PORT="$(free_port)"
+    mkdir -p "$WORK/nginx/logs"
+    USER_LINE=""
+    [ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
+    cat > "$WORK/nginx/nginx.conf" <<CONF
+$USER_LINE
+worker_processes $CORES;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    upstream iipsrv { $UPSTREAMS }
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        location /fcgi-bin/iipsrv.fcgi {
+            fastcgi_pass iipsrv;
+            fastcgi_param QUERY_STRING \$query_string;
+            fastcgi_param REQUEST_METHOD \$request_method;
+            fastcgi_param REQUEST_URI \$request_uri;
+            fastcgi_param SERVER_NAME \$host;
+            fastcgi_param SERVER_PORT \$server_port;
+            fastcgi_param HTTP_HOST \$host;
+        }
+    }
+}
+CONF
+    nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
+    NGINX_PIDS="$NGINX_PIDS $!"
+    wait_for "$NGINX_PORT"
+    IIP="http://127.0.0.1:$NGINX_PORT/fcgi-bin/iipsrv.fcgi?IIIF=big.tif"
+
+    # Cold single requests, alternating servers: distinct native tiles and regions, each asked once.
+    python3 - "$OURS" "$IIP" "$WIDTH" "$HEIGHT" "$COLD" "$WORK" <<'PY'
+import http.client, random, sys, time, urllib.parse
+ours, iip, W, H, cold, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+def connection(base):
+    u = urllib.parse.urlsplit(base)
+    return http.client.HTTPConnection(u.hostname, u.port, timeout=120), u.path + ("?" + u.query if u.query else "")
+def timed(conn, path):
+    start = time.monotonic()
+    conn.request("GET", path)
+    answer = conn.getresponse()
+    body = answer.read()
+    assert answer.status == 200 and body[:2] == b"\xff\xd8", (path, answer.status, body[:200])
+    return time.monotonic() - start
+random.seed(48)
+cells = random.sample([(x, y) for x in range(W // 256) for y in range(H // 256)], 2 * cold + 64)
+regions = []
+for _ in range(cold):
+    w, h = random.randint(1024, W), random.randint(1024, H)
+    regions.append((random.randint(0, W - w), random.randint(0, H - h), w, h))
+(oc, op), (ic, ip) = connection(ours), connection(iip)
+logs = {name: open(f"{work}/{name}", "w") for name in ["tile-ours", "tile-iip", "region-ours", "region-iip"]}
+for i in range(cold):
+    x, y = cells[i]
+    logs["tile-ours"].write(f"{timed(oc, f'{op}/iiif/3/1/{x * 256},{y * 256},256,256/256,256/0/default.jpg')}\n")
+    x, y = cells[cold + i]
+    logs["tile-iip"].write(f"{timed(ic, f'{ip}/{x * 256},{y * 256},256,256/256,256/0/default.jpg')}\n")
+    x, y, w, h = regions[i]
+    if i % 2:
+        logs["region-ours"].write(f"{timed(oc, f'{op}/iiif/3/1/{x},{y},{w},{h}/!1024,1024/0/default.jpg')}\n")
+        logs["region-iip"].write(f"{timed(ic, f'{ip}/{x},{y},{w},{h}/!1024,1024/0/default.jpg')}\n")
+    else:
+        logs["region-iip"].write(f"{timed(ic, f'{ip}/{x},{y},{w},{h}/!1024,1024/0/default.jpg')}\n")
+        logs["region-ours"].write(f"{timed(oc, f'{op}/iiif/3/1/{x},{y},{w},{h}/!1024,1024/0/default.jpg')}\n")
+# Hot tiles: the last 64 cells, asked again and again by wrk.
+hot = cells[2 * cold:]
+for name, prefix in [("hot-ours", "/iiif/3/1"), ("hot-iip", ip)]:
+    with open(f"{work}/{name}.lua", "w") as f:
+        f.write("local paths = {\n" + "".join(f'  "{prefix}/{x * 256},{y * 256},256,256/256,256/0/default.jpg",\n' for x, y in hot) + "}\n")
+        f.write("local n = #paths\nfunction request() return wrk.format('GET', paths[math.random(n)]) end\n")
+PY
+    for name in tile region; do
+        paste "$WORK/$name-ours" "$WORK/$name-iip" | awk '{ print $1 / $2 }' > "$WORK/$name.ratio"
+    done
+    : > "$WORK/hot.ratio"; : > "$WORK/hot-ours.rps"; : > "$WORK/hot-iip.rps"
+    for round in $(seq "$ROUNDS"); do
+        wrk -t2 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/hot-iip.lua" "http://127.0.0.1:$NGINX_PORT" \
+            | awk '/Requests\/sec/ { print $2 }' >> "$WORK/hot-iip.rps"
+        wrk -t2 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/hot-ours.lua" "$OURS" | awk '/Requests\/sec/ { print $2 }' >> "$WORK/hot-ours.rps"
+        echo "hot round $round: ours $(tail -1 "$WORK/hot-ours.rps")/s, iipsrv $(tail -1 "$WORK/hot-iip.rps")/s" >&2
+    done
+    paste "$WORK/hot-ours.rps" "$WORK/hot-iip.rps" | awk '{ print $1 / $2 }' > "$WORK/hot.ratio"
+    echo
+    echo "== 3. in place: the same photo as a pyramidal JPEG BigTIFF ($(du -m "$WORK/images/big.tif" | cut -f1) MB), ours / iipsrv"
+    echo "ready after $ready s; data folder's tiles: $files files, $tiles_bytes bytes"
+    echo "cold native tile   ours $(spread "$WORK/tile-ours") s, iipsrv $(spread "$WORK/tile-iip") s, ratio $(spread "$WORK/tile.ratio")  ($COLD each)"
+    echo "cold region !1024  ours $(spread "$WORK/region-ours") s, iipsrv $(spread "$WORK/region-iip") s, ratio $(spread "$WORK/region.ratio")"
+    echo "hot tiles req/s    ours $(spread "$WORK/hot-ours.rps"), iipsrv $(spread "$WORK/hot-iip.rps"), ratio $(spread "$WORK/hot.ratio")  ($ROUNDS rounds)"
+fi
