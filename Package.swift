@@ -44,6 +44,11 @@ let package = Package(
         // The walk of the photos folder (the scan's and the watcher's) and what it lists, over
         // POSIX alone, so that its fuzzer builds without libvips and SQL.
         .target(name: "FolderScan", dependencies: ["POSIX"]),
+        // Search as values: the query's words and the index's (one folding for both engines), the
+        // words of dates, and GPS to the nearest city from GeoNames' tables loaded in memory.
+        .target(name: "Search", dependencies: ["Observability"]),
+        // The search index in the catalog's database: FTS5 on SQLite, a tsvector on PostgreSQL.
+        .target(name: "SearchIndex", dependencies: ["Search", "SQL"]),
         .target(name: "Library", dependencies: ["FolderScan", "Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
@@ -58,7 +63,7 @@ let package = Package(
         // segments without touching its image data: a pure function over bytes, on nothing of
         // ours, so that its fuzzer builds without libvips or SQL.
         .target(name: "JPEGMetadata"),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "Search", "SearchIndex", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App", "POSIX"]),
         // libFuzzer target for the request parser and the chunked decoder (`make fuzz`); in an
         // ordinary build it replays inputs through the same checks.
@@ -85,6 +90,8 @@ let package = Package(
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting"]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "Observability"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "Search", "SQL", "SQLTesting"]),
         .testTarget(name: "JPEGMetadataTests", dependencies: ["JPEGMetadata"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HTTP", "Library", "SQL", "Uploads", "Access", "SQLTesting", "TestSupport"]),

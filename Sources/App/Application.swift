@@ -7,6 +7,8 @@ import Library
 import Observability
 import POSIX
 import SQL
+import Search
+import SearchIndex
 import Synchronization
 
 /// The whole server: configuration in, routes wired, serving until SIGTERM or SIGINT.
@@ -22,12 +24,15 @@ public final class Application: Sendable {
     let comments: CommentService
     let uploads: UploadService
     let manage: ManageRoutes
+    /// Keeps the search index current.
+    let search: SearchIndexer
     /// Who may do what: the mode, accounts, sessions and share links.
     let access: AccessControl
     private let databaseService: DatabaseService
     private let accessService: AccessService
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
+    private let searchService: SearchService
     private let httpService: HTTPService
     private let libraryScans: LibraryScans
     private let housekeeping: Housekeeping
@@ -102,6 +107,12 @@ public final class Application: Sendable {
                                                              perClient: configuration.uploadsPerClient),
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
                                         access: access, logger: logger.labeled("uploads"))
+            let commentStore = comments.store
+            search = SearchIndexer(index: try SQLSearchIndex(database: databases.catalog), library: photos.library,
+                                   comments: { id in try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text) },
+                                   // Said in the log after `listening on`, which is the first line a starter reads.
+                                   places: PlaceIndex.load(folder: configuration.placeNamesFolder, logger: .disabled),
+                                   logger: logger.labeled("search"))
             let collection = try CollectionStore(database: databases.comments)
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
                                   trashDays: configuration.trashDays, logger: logger.labeled("library"),
@@ -116,6 +127,7 @@ public final class Application: Sendable {
         commentService = CommentStoreService(comments)
         accessService = AccessService(access)
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
+        searchService = SearchService(search, comments: comments.store)
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
         let (uploads, manage) = (self.uploads, self.manage)
@@ -153,7 +165,8 @@ public final class Application: Sendable {
                                   degradation: { photos.degradation },
                                   progress: { photos.ingestProgress },
                                   probeAccess: rules(.open), metricsAccess: rules(.metrics))
-        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules)
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules,
+                        search: (search.index, search.places))
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
         ShareRoutes(control: access, library: photos.library).register(on: &router)
@@ -186,7 +199,7 @@ public final class Application: Sendable {
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
     public var services: [any Service] {
-        [databaseService, commentService, accessService, libraryService, housekeeping, httpService, libraryScans]
+        [databaseService, commentService, accessService, libraryService, searchService, housekeeping, httpService, libraryScans]
     }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
@@ -203,6 +216,11 @@ public final class Application: Sendable {
                                 ("data", configuration.data), ("access", access.mode.rawValue)])
         announceSetup()
         for caution in configuration.cautions { logger.warning(caution) }
+        if let places = search.places {
+            logger.labeled("search").info("place names loaded", [("cities", String(places.count))])
+        } else {
+            logger.labeled("search").warning("no GeoNames cities table in \(configuration.placeNamesFolder.path): search runs without place names")
+        }
         if let folder = Self.folderWithoutThePage(configuration.public) {
             // Started away from the checkout, `Public` names nothing: the API works, `/` is a 404.
             logger.warning("the web page cannot be served: the public folder has no index.html; set \"public\" in the "

@@ -1,0 +1,18 @@
+import Comments
+
+/// The search index's background work: started after the library (whose catalog it reads),
+/// stopped before the databases close, waiting for the batch being written.
+final class SearchService: Service {
+    let name = "search"
+    private let indexer: SearchIndexer
+    private let comments: any CommentStore
+
+    init(_ indexer: SearchIndexer, comments: any CommentStore) {
+        self.indexer = indexer
+        self.comments = comments
+    }
+
+    func start(fail: @escaping @Sendable (any Error) -> Void) throws { indexer.start(commentStore: comments) }
+
+    func shutDown(deadline: ContinuousClock.Instant) { indexer.stop() }
+}
