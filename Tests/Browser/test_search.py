@@ -303,3 +303,26 @@ def test_search_offline_says_it_needs_the_server(phone, search_server):
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     # Back online, the search runs by itself.
     assert wait_results(phone, 1, "the search run again") == ["tram"]
+
+
+def test_thousands_of_results_stay_windowed_and_are_paged_through_to_the_last(desktop, collection_server):
+    """2,500 photos named IMG_…: all of them match `img`. The grid sizes itself for all of them at
+    once, draws only the rows near the screen, and the last is reached by paging through the
+    server's answer (a page after the last photo of the one before)."""
+    count = len(collection_server.paths)
+    wait_for(lambda: found(collection_server, "img") == count, timeout=180, message="every photo indexed")
+    open_search(desktop, collection_server, "img")
+    wait_for(lambda: js(desktop, "return document.querySelector('.search-status').textContent") == f"{count:,} photos",
+             message="the count")
+    # Sized for every row at once (at least 2,500 / 8 columns of 150 px), whatever is drawn.
+    assert js(desktop, "return document.getElementById('search-results').offsetHeight") > count / 8 * 150
+    js(desktop, "window.scrollTo(0, document.body.scrollHeight)")
+    oldest = os.path.splitext(os.path.basename(collection_server.paths[0]))[0]
+    wait_for(lambda: js(desktop, """const cells = [...document.querySelectorAll('#search-results li')];
+        const last = cells.find((li) => li.getAttribute('aria-posinset') === li.getAttribute('aria-setsize'));
+        return last?.querySelector('.cell-title').textContent""") == oldest, timeout=30, message="the last result, the oldest photo")
+    drawn = js(desktop, "return document.querySelectorAll('#search-results li').length")
+    assert drawn < 300, drawn
+    asked = js(desktop, """return performance.getEntriesByType('resource').map((e) => new URL(e.name))
+        .filter((u) => u.pathname === '/search').map((u) => Number(u.searchParams.get('limit')))""")
+    assert max(asked) <= 1000 and sum(asked) < 2 * count, asked
