@@ -63,7 +63,8 @@ export class SearchHome {
     this.placeList.replaceChildren(...places.map((place) => {
       const where = [place.region, place.country].filter((part) => part && part !== place.name).join(', ');
       const count = place.count === 1 ? '1 photo' : `${place.count.toLocaleString()} photos`;
-      return card(searchHash(place.query), place.cover.thumbnail, place.name, where ? `${where} · ${count}` : count);
+      // The count first: a long region and country is what gets cut short.
+      return card(searchHash(place.query), place.cover.thumbnail, place.name, where ? `${count} · ${where}` : count);
     }));
   }
 }

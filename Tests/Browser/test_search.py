@@ -239,7 +239,7 @@ def test_places_and_on_this_day_run_their_searches(phone, search_server):
         name: a.querySelector('.card-name').textContent, about: a.querySelector('.card-about').textContent,
         href: a.getAttribute('href'), cover: a.querySelector('img').getAttribute('src')}));""")
     assert [c["name"] for c in cards] == ["Lisbon", "Porto"]
-    assert cards[0]["about"] == "Portugal · 3 photos", cards[0]
+    assert cards[0]["about"] == "3 photos · Portugal", cards[0]
     assert cards[0]["cover"] == places[0]["cover"]["thumbnail"]
     wait_for(lambda: js(phone, "return !document.querySelector('.search-memories').hidden"), message="On This Day")
     years = js(phone, "return [...document.querySelectorAll('.memories a .card-name')].map((n) => n.textContent)")
