@@ -108,10 +108,13 @@ public final class Application: Sendable {
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
                                         access: access, logger: logger.labeled("uploads"))
             let commentStore = comments.store
-            search = SearchIndexer(index: try SQLSearchIndex(database: databases.catalog), library: photos.library,
-                                   comments: { id in try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text) },
-                                   // Said in the log after `listening on`, which is the first line a starter reads.
-                                   places: PlaceIndex.load(folder: configuration.placeNamesFolder, logger: .disabled),
+            search = SearchIndexer(index: try SQLSearchIndex(database: databases.search), library: photos.library,
+                                   comments: { id in
+                                       // Counts are kept in memory; most photos have no comment to read.
+                                       guard commentStore.count(photoID: id) > 0 else { return [] }
+                                       return try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text)
+                                   },
+                                   places: PlaceNames(folder: configuration.placeNamesFolder, logger: logger.labeled("search")),
                                    logger: logger.labeled("search"))
             let collection = try CollectionStore(database: databases.comments)
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
@@ -156,6 +159,7 @@ public final class Application: Sendable {
         let comments = self.comments
         let photos = self.photos
         let draining = self.draining
+        let search = self.search
         let rules = RouteRules(control: access)
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
                                   isDatabaseReachable: { comments.isReachable },
@@ -163,10 +167,13 @@ public final class Application: Sendable {
                                   workload: { [weak self] in self?.server?.workload ?? [] },
                                   saturation: { [weak self] in self?.server?.saturation ?? [] },
                                   degradation: { photos.degradation },
-                                  progress: { photos.ingestProgress },
+                                  progress: {
+                                      let stages = [photos.ingestProgress, search.summary].compactMap { $0 }
+                                      return stages.isEmpty ? nil : stages.joined(separator: " ")
+                                  },
                                   probeAccess: rules(.open), metricsAccess: rules(.metrics))
         photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules,
-                        search: (search.index, search.places))
+                        search: search)
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
         ShareRoutes(control: access, library: photos.library).register(on: &router)
@@ -199,7 +206,7 @@ public final class Application: Sendable {
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
     public var services: [any Service] {
-        [databaseService, commentService, accessService, libraryService, searchService, housekeeping, httpService, libraryScans]
+        [databaseService, commentService, accessService, libraryService, housekeeping, httpService, libraryScans, searchService]
     }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.
@@ -216,11 +223,6 @@ public final class Application: Sendable {
                                 ("data", configuration.data), ("access", access.mode.rawValue)])
         announceSetup()
         for caution in configuration.cautions { logger.warning(caution) }
-        if let places = search.places {
-            logger.labeled("search").info("place names loaded", [("cities", String(places.count))])
-        } else {
-            logger.labeled("search").warning("no GeoNames cities table in \(configuration.placeNamesFolder.path): search runs without place names")
-        }
         if let folder = Self.folderWithoutThePage(configuration.public) {
             // Started away from the checkout, `Public` names nothing: the API works, `/` is a 404.
             logger.warning("the web page cannot be served: the public folder has no index.html; set \"public\" in the "

@@ -7,37 +7,15 @@ import Search
 import TestSupport
 import XCTest
 
-/// `GET /search` and `/s/:token/search` in-process over the access fixture's library (album
-/// "trip": a1, a2; "home": b1; the root: r1; all taken 2024-05-01 near London), indexed with
-/// a one-city place table.
+/// `GET /search` and `/s/:token/search` in-process over the access fixture's library, indexed
+/// (`searchFixture`).
 final class SearchRouteTests: XCTestCase {
-    static let london = ["1", "London", "London", "", "51.50853", "-0.12574", "P", "PPLC", "GB", "", "ENG",
-                         "", "", "", "8961989", "", "25", "Europe/London", "2024-01-01"].joined(separator: "\t") + "\n"
-
-    /// The fixture with its search index written, places read from a one-city table in the
-    /// `placeNames` folder; `showLocation` for the library.
-    func fixture(showLocation: Bool = false) throws -> AccessFixture {
-        let places = NSTemporaryDirectory() + "places-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: places, withIntermediateDirectories: true)
-        try Data(Self.london.utf8).write(to: URL(fileURLWithPath: places + "/cities15000.txt"))
-        try Data("GB.ENG\tEngland\tEngland\t1\n".utf8).write(to: URL(fileURLWithPath: places + "/admin1CodesASCII.txt"))
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: places) }
-        let f = try AccessFixture(ready: true) {
-            $0.showLocation = showLocation
-            $0.placeNames = places
-        }
-        // The fixture starts no services: the indexer's start is the search service's.
-        f.application.search.start(commentStore: f.application.comments.store)
-        f.application.search.waitUntilIdle()
-        return f
-    }
-
     func titles(_ answer: TestResponse) -> [String] {
         ((answer.object["photos"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
     }
 
     func testOwnerFindsByFolderDateAndName() throws {
-        let f = try fixture()
+        let f = try searchFixture()
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
         let trip = f.request(.GET, "/search?q=TRI", headers: owner)
@@ -56,7 +34,7 @@ final class SearchRouteTests: XCTestCase {
     }
 
     func testPagesFollowNext() throws {
-        let f = try fixture()
+        let f = try searchFixture()
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
         var target: String? = "/search?q=s%C3%A3o%202024&limit=3"
@@ -73,7 +51,7 @@ final class SearchRouteTests: XCTestCase {
     }
 
     func testRefusals() throws {
-        let f = try fixture()
+        let f = try searchFixture()
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
         for query in [String(repeating: "a", count: 201), (1...21).map { "w\($0)" }.joined(separator: "+"), "a%00b", "a%ED%A0%80", "%zz"] {
@@ -85,7 +63,7 @@ final class SearchRouteTests: XCTestCase {
     }
 
     func testALinkSeesItsPhotosAndWhatItAllows() throws {
-        let f = try fixture(showLocation: true)
+        let f = try searchFixture(showLocation: true)
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
         XCTAssertEqual(f.request(.GET, "/search?q=lond+england", headers: owner).object["total"] as? Int, 4, "places, when shown")
@@ -111,7 +89,7 @@ final class SearchRouteTests: XCTestCase {
     }
 
     func testSuggestions() throws {
-        let f = try fixture()
+        let f = try searchFixture()
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
         func suggestions(_ target: String, _ headers: HTTPHeaders = [:]) -> [[String: Any]] {
@@ -134,7 +112,7 @@ final class SearchRouteTests: XCTestCase {
     }
 
     func testTheIndexFollowsTheCatalog() throws {
-        let f = try fixture()
+        let f = try searchFixture()
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
         let path = f.root + "/photos/home/Quokka.jpg"
@@ -144,6 +122,26 @@ final class SearchRouteTests: XCTestCase {
         try FileManager.default.removeItem(atPath: path)
         f.application.photos.library.refresh()
         XCTAssertTrue(eventually { f.request(.GET, "/search?q=quok", headers: owner).object["total"] as? Int == 0 }, "a removed one is not")
+    }
+
+    func testAnswersArePartialUntilTheIndexIsFilledAndReadyzSaysHowFar() throws {
+        let f = try AccessFixture(ready: true)
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        let early = f.request(.GET, "/search?q=trip", headers: owner)
+        XCTAssertEqual(early.status, .ok, early.text)
+        XCTAssertEqual(early.object["partial"] as? Bool, true, "the indexer has not filled the index yet")
+        XCTAssertEqual(early.object["total"] as? Int, 0)
+        let filling = f.request(.GET, "/readyz")
+        XCTAssertEqual(filling.status, .ok, filling.text)
+        XCTAssertTrue((filling.object["detail"] as? String)?.contains("Search index") == true, filling.text)
+        f.application.search.start(commentStore: f.application.comments.store)
+        f.application.search.waitUntilIdle()
+        let filled = f.request(.GET, "/search?q=trip", headers: owner)
+        XCTAssertEqual(filled.object["partial"] as? Bool, false)
+        XCTAssertEqual(filled.object["total"] as? Int, 2)
+        XCTAssertFalse(f.request(.GET, "/readyz").text.contains("Search index"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: f.root + "/data/search.sqlite"), "the index has a file of its own")
     }
 
     func testWithoutPlaceTablesItSearchesAndSaysSoOnce() throws {

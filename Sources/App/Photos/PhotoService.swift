@@ -92,7 +92,7 @@ public final class PhotoService: Sendable {
 
     /// The photo and IIIF routes under `rules`.
     func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
-                  search: (index: SQLSearchIndex, places: PlaceIndex?)? = nil) {
+                  search: SearchIndexer? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
@@ -108,8 +108,10 @@ public final class PhotoService: Sendable {
         let shared = rules.control.map { SharedRoutes(control: $0, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals) }
         shared?.register(on: &router)
         if let search {
-            SearchRoutes(index: search.index, photos: routes, suggestions: PhotoSuggestions(library: library, places: search.places))
+            SearchRoutes(indexer: search, photos: routes, suggestions: PhotoSuggestions(library: library, places: search.places))
                 .register(on: &router, shared: shared)
+            PlaceRoutes(photos: routes, places: PhotoPlaces(library: library, places: search.places)).register(on: &router, shared: shared)
+            MemoryRoutes(photos: routes).register(on: &router, shared: shared)
         }
     }
 

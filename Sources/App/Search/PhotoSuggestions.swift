@@ -6,10 +6,10 @@ import Synchronization
 /// month, camera and lens, folders) once per generation of the list and kept until it changes.
 final class PhotoSuggestions: Sendable {
     let library: PhotoLibrary
-    let places: PlaceIndex?
+    let places: PlaceNames
     private let kept = Mutex<(generation: Int, vocabulary: SuggestionVocabulary)?>(nil)
 
-    init(library: PhotoLibrary, places: PlaceIndex?) {
+    init(library: PhotoLibrary, places: PlaceNames) {
         self.library = library
         self.places = places
     }
@@ -19,6 +19,7 @@ final class PhotoSuggestions: Sendable {
         let generation = library.generation
         if let kept = kept.withLock({ $0 }), kept.generation == generation { return kept.vocabulary }
         var vocabulary = SuggestionVocabulary()
+        let places = places.index
         for photo in library.ordered(.id)?.photos ?? [] { Self.add(photo, to: &vocabulary, places: places) }
         kept.withLock { $0 = (generation, vocabulary) }
         return vocabulary

@@ -10,7 +10,7 @@ import SearchIndex
 /// request sees bounds what is asked: a link's photos only, place words only where the view
 /// shows where photos were taken, comment words only where it shows comments.
 struct SearchRoutes: Sendable {
-    let index: SQLSearchIndex
+    let indexer: SearchIndexer
     let photos: PhotoRoutes
     let suggestions: PhotoSuggestions
 
@@ -43,7 +43,7 @@ struct SearchRoutes: Sendable {
         }
         var kinds = Set(SearchSuggestion.Kind.allCases)
         if !view.showLocation { kinds.remove(.place) }
-        let found = suggestions.vocabulary.suggestions(for: typed, kinds: kinds, sees: { sees($0, view) })
+        let found = suggestions.vocabulary.suggestions(for: typed, kinds: kinds, sees: { view.sees($0, in: photos.library) })
         return try photos.json(SuggestionList(suggestions: found), request)
     }
 
@@ -75,7 +75,8 @@ struct SearchRoutes: Sendable {
         let records = photos.library.probeSizes(page).map {
             PhotoRecord($0, tileSize: photos.tileSize, commentCount: view.comments ? photos.commentCount($0.id) : 0, options: options)
         }
-        var response = try photos.json(SearchPage(query: typed, total: ranked.count, photos: records, next: Nullable(next)), request)
+        var response = try photos.json(SearchPage(query: typed, total: ranked.count, photos: records, next: Nullable(next),
+                                                  partial: indexer.isPartial), request)
         if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
         return response
     }
@@ -83,8 +84,8 @@ struct SearchRoutes: Sendable {
     /// The photos the view sees that match, best first, then newest, then the higher id.
     func rank(_ query: SearchQuery, view: PhotoView) throws -> [Photo] {
         let library = photos.library
-        let scored: [(photo: Photo, score: Int)] = try index.matches(query).compactMap { hit in
-            guard let photo = library.photo(hit.photoID), sees(photo.id, view) else { return nil }
+        let scored: [(photo: Photo, score: Int)] = try indexer.index.matches(query).compactMap { hit in
+            guard let photo = library.photo(hit.photoID), view.sees(photo.id, in: library) else { return nil }
             let score = SearchRanking.score(query, words: hit.words)
             return score > 0 ? (photo, score) : nil
         }
@@ -93,14 +94,6 @@ struct SearchRoutes: Sendable {
             if a.photo.takenKey != b.photo.takenKey { return a.photo.takenKey > b.photo.takenKey }
             return a.photo.id > b.photo.id
         }.map(\.photo)
-    }
-
-    func sees(_ id: Int, _ view: PhotoView) -> Bool {
-        switch view.scope {
-        case .library: true
-        case .album(let album): photos.library.albumID(ofPhoto: id) == album
-        case .photo(let shared): id == shared
-        }
     }
 
     /// The fields a view may match: no places where it hides locations, no comments where it

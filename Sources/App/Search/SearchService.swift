@@ -1,7 +1,8 @@
 import Comments
 
-/// The search index's background work: started after the library (whose catalog it reads),
-/// stopped before the databases close, waiting for the batch being written.
+/// The search index's background work: started last, after the HTTP server has printed its
+/// address (the indexer's thread logs whether place names were found) and the scans have begun,
+/// so nothing of it delays the start; stopped first, waiting for the batch being written.
 final class SearchService: Service {
     let name = "search"
     private let indexer: SearchIndexer
