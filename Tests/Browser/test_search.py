@@ -21,6 +21,7 @@ from conftest import screenshot, start_server
 from gestures import emulate, js, wait_for
 from pages import hash_of, open_app, visible_view
 from photos import add_exif, camera_exif, make_photo
+from test_a11y import clean
 from test_access import api, users
 
 OWNER, OWNER_PASSWORD = "ana", "correct horse battery"
@@ -244,6 +245,10 @@ def test_places_and_on_this_day_run_their_searches(phone, search_server):
     wait_for(lambda: js(phone, "return !document.querySelector('.search-memories').hidden"), message="On This Day")
     years = js(phone, "return [...document.querySelectorAll('.memories a .card-name')].map((n) => n.textContent)")
     assert years == [str(TODAY.year - 1), str(TODAY.year - 3)], years
+    for scheme in ("light", "dark"):
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        clean(phone, f"On This Day and the Places, {scheme}")
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
     shoot(phone, "home", lambda: js(phone, "document.activeElement.blur(); window.scrollTo(0, 0)"))
     emulate(phone, 390, 844, dpr=1, mobile=True)
     phone.find_element(By.CSS_SELECTOR, ".places a").click()
@@ -287,6 +292,7 @@ def test_under_a_share_link_search_sees_only_the_links_photos(phone, search_serv
     wait_results(phone, 2, "the link's photos of 2019")
     phone.find_element(By.CSS_SELECTOR, f"#search-results [data-photo-id='{tram['id']}']").click()
     wait_for(lambda: js(phone, "return window.__pager.photo?.photo?.id") == tram["id"], message="the pager under the link")
+    clean(phone, "a search's photo under a link")
     shoot(phone, "link", lambda: None)
 
 
