@@ -69,8 +69,23 @@ export class SearchResults extends EventTarget {
     const asked = ++this.asked;
     const page = await searchPhotos(query, { limit: FIRST });
     if (asked !== this.asked) return false;
-    this.replace(query, page);
+    if (query === this.query && this.same(page)) {
+      // Asked again (the index still filling) and nothing moved: the cells drawn stay as they are.
+      this.partial = page.partial === true;
+      for (const photo of page.photos) this.keep(photo);
+      this.emit('records', {});
+    } else {
+      this.replace(query, page);
+    }
     return true;
+  }
+
+  /**
+   * Whether a first page says what is held: as many photos, the same first ones in the same order.
+   * @param {SearchPage} page
+   */
+  same(page) {
+    return page.total === this.count && page.photos.every((photo, k) => k < this.known && this.ids[k] === photo.id);
   }
 
   /** No search: nothing found, nothing shown. */

@@ -332,3 +332,29 @@ def test_thousands_of_results_stay_windowed_and_are_paged_through_to_the_last(de
     asked = js(desktop, """return performance.getEntriesByType('resource').map((e) => new URL(e.name))
         .filter((u) => u.pathname === '/search').map((u) => Number(u.searchParams.get('limit')))""")
     assert max(asked) <= 1000 and sum(asked) < 2 * count, asked
+
+
+# The first answer to a search says the index is still being filled and found nothing yet, as a
+# server just started answers before its index has the photos; later answers are the server's own.
+PARTIAL_FIRST = """
+const serverFetch = window.fetch;
+let answered = 0;
+window.fetch = async (url, init) => {
+  const response = await serverFetch(url, init);
+  if (new URL(String(url), location.href).pathname !== '/search' || answered++ > 0) return response;
+  const page = await response.json();
+  return new Response(JSON.stringify({ ...page, total: 0, photos: [], next: null, partial: true }),
+                      { headers: { 'Content-Type': 'application/json' } });
+};"""
+
+
+def test_while_the_index_is_filled_it_says_so_and_asks_again(desktop, search_server):
+    desktop.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PARTIAL_FIRST})
+    open_search(desktop, search_server, "2021")
+    wait_for(lambda: js(desktop, "return !document.querySelector('.search-note').hidden"), message="the note")
+    assert "still being indexed" in js(desktop, "return document.querySelector('.search-note').textContent")
+    # Asked again by itself, the photo comes and the note goes.
+    assert wait_results(desktop, 1, "the photo found when asked again") == ["bridge"]
+    wait_for(lambda: js(desktop, "return document.querySelector('.search-note').hidden"), message="the note gone")
+    asked = js(desktop, "return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === '/search').length")
+    assert asked >= 2, asked
