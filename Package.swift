@@ -76,6 +76,9 @@ let package = Package(
         // libFuzzer target for taking a JPEG's location out: hostile segments, TIFF directories,
         // XMP and Photoshop blocks (`make fuzz`).
         .executableTarget(name: "JPEGLocationFuzz", dependencies: ["JPEGMetadata"]),
+        // libFuzzer target for the search query parser: over-long, control-laden, non-UTF-8 and
+        // syntax-laden queries (`make fuzz`).
+        .executableTarget(name: "SearchQueryFuzz", dependencies: ["Search"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
