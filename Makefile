@@ -10,7 +10,7 @@ BIN_DEBUG := .build/debug/photoscroll
         stage-container-root stage-container-build stage-container test-times
 
 ## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk, JPEG
-## location, TIFF layout); `make test`
+## location, TIFF layout, search queries); `make test`
 ## gives each TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 300
 TEST_FUZZ_SECONDS ?= 20
@@ -19,6 +19,7 @@ IIIF_FUZZ_BIN := .build/fuzz/release/IIIFFuzz
 WALK_FUZZ_BIN := .build/fuzz/release/FolderWalkFuzz
 JPEG_FUZZ_BIN := .build/fuzz/release/JPEGLocationFuzz
 TIFF_FUZZ_BIN := .build/fuzz/release/TIFFLayoutFuzz
+SEARCH_FUZZ_BIN := .build/fuzz/release/SearchQueryFuzz
 ## Stages of `make test` that may run at once.
 TEST_JOBS ?= 8
 ## The image's build, as the Dockerfile's (release, the Swift runtime linked in, no debug
@@ -111,7 +112,7 @@ test-times:
 	@scripts/test-times.sh
 
 deps:
-	@scripts/install-deps.sh build
+	@scripts/install-deps.sh build places
 
 test-deps:
 	@scripts/install-deps.sh build test
@@ -145,18 +146,21 @@ browser-test: build test-deps
 ## there is one (Sources/FolderWalkFuzz; Fuzz/folder-corpus, .build/folder-fuzz-corpus; a walk that
 ## runs 10 s is a find), then a JPEG's location taken out of hostile metadata segments (Sources/JPEGLocationFuzz;
 ## Fuzz/jpeg-corpus, .build/jpeg-fuzz-corpus), then a tiled TIFF's directories read as a pyramid
-## (Sources/TIFFLayoutFuzz; Fuzz/tiff-corpus, .build/tiff-fuzz-corpus). A crash stops it with exit 1 and leaves the input as
-## crash-* (timeout-*); replay it with `swift run HTTPFuzz crash-…` (or IIIFFuzz, FolderWalkFuzz,
-## JPEGLocationFuzz, TIFFLayoutFuzz).
+## (Sources/TIFFLayoutFuzz; Fuzz/tiff-corpus, .build/tiff-fuzz-corpus), then search queries parsed
+## (Sources/SearchQueryFuzz; Fuzz/search-corpus, .build/search-fuzz-corpus; a parse that runs 10 s
+## is a find). A crash stops it with exit 1 and leaves the input as crash-* (timeout-*); replay it
+## with `swift run HTTPFuzz crash-…` (or IIIFFuzz, FolderWalkFuzz, JPEGLocationFuzz, TIFFLayoutFuzz,
+## SearchQueryFuzz).
 fuzz: fuzz-build fuzz-run
 
 fuzz-run:
-	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus .build/folder-fuzz-corpus .build/jpeg-fuzz-corpus .build/tiff-fuzz-corpus
+	@mkdir -p .build/fuzz-corpus .build/iiif-fuzz-corpus .build/folder-fuzz-corpus .build/jpeg-fuzz-corpus .build/tiff-fuzz-corpus .build/search-fuzz-corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/ .build/fuzz-corpus Fuzz/corpus
 	$(IIIF_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=.build/iiif- .build/iiif-fuzz-corpus Fuzz/iiif-corpus
 	$(WALK_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build/folder- .build/folder-fuzz-corpus Fuzz/folder-corpus
 	$(JPEG_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build/jpeg- .build/jpeg-fuzz-corpus Fuzz/jpeg-corpus
 	$(TIFF_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build/tiff- .build/tiff-fuzz-corpus Fuzz/tiff-corpus
+	$(SEARCH_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=16384 -print_final_stats=1 -artifact_prefix=.build/search- .build/search-fuzz-corpus Fuzz/search-corpus
 
 fuzz-build: deps
 	swift build -c release --product HTTPFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
@@ -164,6 +168,7 @@ fuzz-build: deps
 	swift build -c release --product FolderWalkFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 	swift build -c release --product JPEGLocationFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 	swift build -c release --product TIFFLayoutFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
+	swift build -c release --product SearchQueryFuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --build-path .build/fuzz
 
 ## Benchmarks against nginx and vips dzsave; each prints its ratio.
 bench: release

@@ -47,6 +47,11 @@ let package = Package(
         // The walk of the photos folder (the scan's and the watcher's) and what it lists, over
         // POSIX alone, so that its fuzzer builds without libvips and SQL.
         .target(name: "FolderScan", dependencies: ["POSIX"]),
+        // Search as values: the query's words and the index's (one folding for both engines), the
+        // words of dates, and GPS to the nearest city from GeoNames' tables loaded in memory.
+        .target(name: "Search", dependencies: ["Observability"]),
+        // The search index in the catalog's database: FTS5 on SQLite, a tsvector on PostgreSQL.
+        .target(name: "SearchIndex", dependencies: ["Search", "SQL"]),
         .target(name: "Library", dependencies: ["FolderScan", "Imaging", "SQL", "CXXHash", "POSIX", "Observability"]),
         .target(name: "Comments", dependencies: ["SQL", "Observability"]),
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
@@ -61,7 +66,7 @@ let package = Package(
         // segments without touching its image data: a pure function over bytes, on nothing of
         // ours, so that its fuzzer builds without libvips or SQL.
         .target(name: "JPEGMetadata"),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "Search", "SearchIndex", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
         .executableTarget(name: "photoscroll", dependencies: ["App", "POSIX"]),
         // What the fuzzers share: libFuzzer's entry and driver, and the replay of saved inputs.
         .target(name: "FuzzSupport", dependencies: ["POSIX"]),
@@ -79,6 +84,9 @@ let package = Package(
         // libFuzzer target for reading a TIFF's directories as a pyramid: looping directories,
         // offsets past the end, levels that lie about their size (`make fuzz`).
         .executableTarget(name: "TIFFLayoutFuzz", dependencies: ["TIFFLayout", "FuzzSupport"]),
+        // libFuzzer target for the search query parser: over-long, control-laden, non-UTF-8 and
+        // syntax-laden queries (`make fuzz`).
+        .executableTarget(name: "SearchQueryFuzz", dependencies: ["Search", "FuzzSupport"]),
 
         // A real PostgreSQL cluster for tests (initdb, pg_ctl), shared by every test target.
         .target(name: "SQLTesting", dependencies: ["SQL"], path: "Tests/SQLTesting"),
@@ -93,6 +101,8 @@ let package = Package(
         .testTarget(name: "CommentsTests", dependencies: ["Comments", "SQL", "SQLTesting", "TestSupport"]),
         .testTarget(name: "AccessTests", dependencies: ["Access", "SQL", "SQLTesting"]),
         .testTarget(name: "IIIFTests", dependencies: ["IIIF"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "Observability"]),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex", "Search", "SQL", "SQLTesting"]),
         .testTarget(name: "JPEGMetadataTests", dependencies: ["JPEGMetadata"]),
         .testTarget(name: "TIFFLayoutTests", dependencies: ["TIFFLayout"]),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads", "SQL", "SQLTesting"]),

@@ -5,9 +5,11 @@
 import { PhotoIndex } from './core/photo-index.js';
 import { connection } from './core/connection.js';
 import { statusOf } from './core/api.js';
-import { parseRoute, photoHash as hashOf } from './core/routes.js';
+import { parseRoute, photoHash as hashOf, searchHash } from './core/routes.js';
+import { PagerSequence } from './core/pager-sequence.js';
 import { PhotoGrid } from './views/grid.js';
 import { AlbumsView } from './views/albums.js';
+import { SearchView } from './views/search.js';
 import { Pager } from './views/pager.js';
 import { ZoomViewer } from './views/zoom-viewer.js';
 import { Slideshow } from './views/slideshow.js';
@@ -30,6 +32,7 @@ import { keepForOffline } from './core/offline.js';
 import { canFly, flyPhoto, cancelFlight } from './photo/flight.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
+import { Keys } from './util/keyboard.js';
 
 /** @typedef {import('./core/api.js').Photo} Photo */
 /** @typedef {import('./core/routes.js').Route} Route */
@@ -39,6 +42,7 @@ const gridView = byId('grid-view', HTMLElement);
 const pagerView = byId('pager-view', HTMLElement);
 const zoomView = byId('zoom-view', HTMLElement);
 const albumsView = byId('albums-view', HTMLElement);
+const searchView = byId('search-view', HTMLElement);
 const gridStatus = byId('grid-status', HTMLElement);
 const gridList = byId('grid', HTMLElement);
 const pagerTitle = element(pagerView, '.pager-title', HTMLElement);
@@ -46,12 +50,24 @@ const pagerBack = element(pagerView, '.pager-back', HTMLAnchorElement);
 const listeners = new Listeners();
 // The library as the page knows it: the summary of every photo and the records near the screen.
 // The grid draws it, and the pager and the zoom view page through it as their sequence
-// (count / indexOf / at / peek / subscribe, see core/photo-sequence.js).
+// (count / indexOf / at / peek / subscribe, see core/photo-sequence.js), or through a search's
+// results when the photo was opened from those.
 const library = new PhotoIndex();
-const sequence = library;
 const grid = new PhotoGrid(gridList, library);
 new Scrubber(gridView, grid, library);
 const albums = new AlbumsView(albumsView);
+const search = new SearchView(searchView);
+const sequence = new PagerSequence(library);
+// `/` searches, from the lists of photos (the grid, the albums, Favourites, Recently Deleted);
+// its handler listens while one of them is on screen (see listKeys).
+const searchKey = new Keys((e) => {
+  const target = e.target;
+  const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
+    || (target instanceof HTMLElement && target.isContentEditable);
+  if (e.key !== '/' || e.altKey || e.ctrlKey || e.metaKey || typing || document.querySelector('dialog[open]')) return;
+  e.preventDefault();
+  location.hash = searchHash('');
+});
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const selection = new Selection(gridView, { library, toast });
 const favouritesView = byId('favourites-view', HTMLElement);
@@ -99,7 +115,9 @@ const state = {
   gridAnchor: null,
   /** The pager was opened from the grid, so its way back is the browser's Back. */
   cameFromGrid: false,
-  /** The grid is shown under the pager while a photo is pulled down. */
+  /** @type {GridAnchor | null} where the search's results were scrolled when a photo was opened */
+  searchAnchor: null,
+  /** The grid (or the search's results) is shown under the pager while a photo is pulled down. */
   gridUnder: false,
   /** The zoom view has a history entry of its own, pushed from the pager. */
   zoomPushed: false,
@@ -111,20 +129,31 @@ const state = {
   routing: 0,
 };
 
+/** Whether the pager pages through a search's results (else the library, or one album). */
+function pagingSearch() { return sequence.list === search.results; }
+
 /**
- * The URL of a photo in the list shown (the library or one album), or of its zoom view.
+ * The URL of a photo in the list paged through (the library, one album or a search's results),
+ * or of its zoom view.
  * @param {number} id
  * @param {boolean} [zoom]
  */
 function photoHash(id, zoom = false) {
-  return hashOf(library.hashPrefix, id, zoom);
+  return pagingSearch() ? search.results.photoHash(id, zoom) : hashOf(library.hashPrefix, id, zoom);
+}
+
+/** The URL of the list paged through: the grid (the library's or the album's), or the search. */
+function listHash() {
+  return pagingSearch() ? searchHash(search.results.query ?? '') : `#${library.hashPrefix}/`;
 }
 
 /**
- * The grid cell of photo `id` and its box on screen, if the grid has drawn it.
+ * The grid cell of photo `id` and its box on screen, if the grid on screen (the library's or
+ * the search's) has drawn it.
  * @param {number} id
  */
 function gridCell(id) {
+  if (!searchView.hidden) return search.cell(id);
   const cell = gridView.querySelector(`[data-photo-id="${id}"]`);
   return cell ? { cell, rect: cell.getBoundingClientRect(), square: true } : null;
 }
@@ -160,14 +189,18 @@ const pager = new Pager(pagerView, {
   onClose: closePager,
   // Pulled down, the photo shows the grid it came from behind it, as in Photos.
   onPull: (pulling) => {
-    if (pulling && state.cameFromGrid && gridView.hidden) {
+    if (pulling && state.cameFromGrid && pagingSearch() && searchView.hidden) {
+      search.setShown(true);
+      search.grid.restore(state.searchAnchor);
+      state.gridUnder = true;
+    } else if (pulling && state.cameFromGrid && gridView.hidden) {
       gridView.hidden = false;
       grid.setActive(true);
       grid.restore(state.gridAnchor);
       state.gridUnder = true;
     } else if (!pulling && state.gridUnder) {
       state.gridUnder = false;
-      hideGrid();
+      hideLists();
     }
   },
   isBusy: () => viewer.isOpen || fullscreen.ownFallback || slideshow.playing,
@@ -222,11 +255,27 @@ function showPager(shown) {
 }
 
 /**
- * Shows what `route` names.
+ * Shows what `route` names, and the keys of what is then on screen.
  * @param {Route} route
  * @returns {Promise<void>}
  */
 async function show(route) {
+  await showRoute(route);
+  listKeys();
+}
+
+/** `/` searches while a list of photos is on screen, and the pager or zoom view is not. */
+function listKeys() {
+  const list = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden;
+  searchKey.on = list && pagerView.hidden && !viewer.isOpen;
+}
+
+/**
+ * Shows what `route` names.
+ * @param {Route} route
+ * @returns {Promise<void>}
+ */
+async function showRoute(route) {
   const token = ++state.routing;
   if (underLink) {
     route = linkScoped(route);
@@ -234,8 +283,20 @@ async function show(route) {
   }
   if (route.view === 'albums') return showAlbums(token);
   if (route.view === 'favourites' || route.view === 'trash') return showCollection(route.view, token);
+  if (route.view === 'search') return showSearch(route.query, token);
   favouritesView.hidden = trashView.hidden = true;
-  if (route.album !== library.album || !library.etag) {
+  // A photo opened from a search pages through its results; any other through the library's list.
+  const query = route.view === 'grid' ? undefined : route.search;
+  if (query !== undefined) {
+    try {
+      await search.results.run(query);
+    } catch (error) {
+      if (token === state.routing) showTrouble(route, error);
+      return;
+    }
+    if (token !== state.routing) return;
+    sequence.use(search.results);
+  } else if (route.album !== library.album || !library.etag) {
     try {
       await library.setScope(route.album);
     } catch (error) {
@@ -249,7 +310,8 @@ async function show(route) {
       grid.restore(state.gridAnchor);
     }
   }
-  labelScope();
+  if (route.view !== 'grid' && query === undefined) sequence.use(library);
+  if (query !== undefined) labelSearch(query); else labelScope();
   // The photo opened comes as GET /photos/{id} gives it: examined now if the server had not yet,
   // and first in line for its pyramid.
   /** @type {unknown} why the photo could not be had */
@@ -287,18 +349,19 @@ async function show(route) {
   }
   if (!photo) return;
   albumsView.hidden = true;
-  // The grid is on screen before the first route is applied; a shared link did not come from it.
-  const fromGrid = !gridView.hidden && state.landed;
+  // The grid (or the search's results) is on screen before the first route is applied; a shared
+  // link did not come from it.
+  const fromGrid = (!gridView.hidden || !searchView.hidden) && state.landed;
   const fromPager = !pagerView.hidden && state.landed && !viewer.isOpen;
   // Taken now, not when the flight ends: a Back during the flight must still find the place.
-  if (fromGrid) { state.cameFromGrid = true; rememberGrid(); }
+  if (fromGrid) { state.cameFromGrid = true; rememberLists(); }
   if (route.view === 'zoom' && photo.status === 'failed') {
     history.replaceState(history.state, '', photoHash(route.id));
-    return show({ view: 'photo', id: route.id, album: route.album });
+    return show({ view: 'photo', id: route.id, album: route.album, search: query });
   }
   const cell = fromGrid ? gridCell(route.id) : null;
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
-  if (!fromGrid) hideGrid();
+  if (!fromGrid) hideLists();
   // Flown open from the grid, the pager shows only its background until the photo lands.
   pager.setOpening(Boolean(cell) && route.view === 'photo' && canFly(photo));
   showPager(true);
@@ -308,7 +371,7 @@ async function show(route) {
   pagerView.inert = route.view === 'zoom';
   if (route.view === 'zoom') {
     if (!viewer.isOpen || viewer.photo?.id !== route.id) viewer.open(index, { from: fromPager ? pager.zoomSource() : null });
-    hideGrid();
+    hideLists();
     return;
   }
   if (viewer.isOpen) {
@@ -326,7 +389,54 @@ async function show(route) {
     pager.setOpening(false);
     if (token !== state.routing) return;
   }
+  hideLists();
+}
+
+/**
+ * The search view on screen, for `query` (nothing typed: On This Day and the Places); from the
+ * pager, the photo shrinks back into its cell among the results, as into the grid's.
+ * @param {string} query
+ * @param {number} token
+ */
+async function showSearch(query, token) {
+  message.hide();
+  cancelFlight();
+  selection.setSelecting(false);
+  const fromPager = !pagerView.hidden && state.landed;
+  const last = fromPager ? pager.current : undefined;
+  const from = fromPager && !viewer.isOpen ? pager.zoomSource() : null;
+  if (viewer.isOpen) viewer.close();
+  pager.setCovered(false);
+  state.zoomPushed = false;
+  state.cameFromGrid = false;
+  state.gridUnder = false;
   hideGrid();
+  albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
+  const wasHidden = searchView.hidden;
+  search.setShown(true);
+  document.title = query ? `${query} · Search · Photos` : 'Search · Photos';
+  if (wasHidden && !fromPager) {
+    window.scrollTo(0, 0);
+    // Opened to type in (the button, `/`): the field takes the focus.
+    if (!query) search.focusField();
+  }
+  await search.show(query, { stillWanted: () => token === state.routing });
+  if (token !== state.routing || !fromPager) {
+    if (token === state.routing) showPager(false);
+    return;
+  }
+  search.grid.restore(state.searchAnchor);
+  const position = last ? search.results.position(last.id) : -1;
+  search.grid.reveal(position);
+  search.grid.linkAt(position)?.focus({ preventScroll: true });
+  // The photo shrinks back into its cell while the pager fades away over the results.
+  pagerView.inert = true;
+  if (from) from.element.style.opacity = '0';
+  await flyPhoto(last, from, last ? search.cell(last.id) : null, [{ element: pagerView, from: 1, to: 0 }]);
+  if (from) from.element.style.opacity = '';
+  if (token !== state.routing) return;
+  showPager(false);
+  pagerView.inert = false;
 }
 
 /** The page was opened at a share link: what it shares is the page's whole list. */
@@ -357,7 +467,7 @@ function linkScoped(route) {
  */
 function showNotShared(view) {
   if (viewer.isOpen) viewer.close();
-  hideGrid();
+  hideLists();
   showPager(false);
   albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
   message.show({
@@ -384,7 +494,7 @@ function describe(error) {
  */
 function showTrouble(route, error) {
   if (viewer.isOpen) viewer.close();
-  hideGrid();
+  hideLists();
   showPager(false);
   albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
   const status = statusOf(error);
@@ -429,7 +539,7 @@ listeners.on(pagerBack, 'click', (e) => {
 /** Back to the grid (Esc, a swipe down): the browser's Back when the grid is where the person came from. */
 function closePager() {
   if (state.cameFromGrid) history.back();
-  else location.hash = `#${library.hashPrefix}/`;
+  else location.hash = listHash();
 }
 
 listeners.on(window, 'hashchange', () => {
@@ -439,7 +549,7 @@ listeners.on(window, 'hashchange', () => {
   const shown = viewer.photo;
   if (viewer.isOpen && state.zoomPushed && route.view === 'photo' && route.id === state.zoomOpenedOn && shown && shown.id !== route.id) {
     history.replaceState(history.state, '', photoHash(shown.id));
-    route = { view: 'photo', id: shown.id, album: route.album };
+    route = { view: 'photo', id: shown.id, album: route.album, search: route.search };
   }
   show(route);
 });
@@ -458,12 +568,30 @@ function labelScope() {
   albumActions.setShown(album !== null);
   element(gridView, '.view-tabs', HTMLElement).hidden = album !== null;
   gridList.setAttribute('aria-label', album === null ? 'All photos' : title);
-  pagerBack.href = `#${library.hashPrefix}/`;
-  if (pagerBack.lastChild) pagerBack.lastChild.textContent = ` ${album === null ? 'Photos' : title}`;
-  pagerBack.setAttribute('aria-label', album === null ? 'Back to all photos' : `Back to ${title}`);
+  labelPagerBack(`#${library.hashPrefix}/`, album === null ? 'Photos' : title, album === null ? 'Back to all photos' : `Back to ${title}`);
   if (album !== null && !albums.titles.has(album)) {
     albums.load().then(() => { if (library.album === album) labelScope(); }, () => {});
   }
+}
+
+/**
+ * The pager's way back: where it leads, its word and what it is read as.
+ * @param {string} href
+ * @param {string} text
+ * @param {string} label
+ */
+function labelPagerBack(href, text, label) {
+  pagerBack.href = href;
+  if (pagerBack.lastChild) pagerBack.lastChild.textContent = ` ${text}`;
+  pagerBack.setAttribute('aria-label', label);
+}
+
+/**
+ * The pager pages through the results of a search for `query`: its way back leads to them.
+ * @param {string} query
+ */
+function labelSearch(query) {
+  labelPagerBack(searchHash(query), 'Search', `Back to the photos matching ${query}`);
 }
 
 /**
@@ -478,7 +606,7 @@ async function showCollection(view, token) {
   message.hide();
   if (viewer.isOpen) viewer.close();
   selection.setSelecting(false);
-  hideGrid();
+  hideLists();
   showPager(false);
   albumsView.hidden = true;
   favouritesView.hidden = view !== 'favourites';
@@ -495,7 +623,7 @@ async function showAlbums(token) {
   if (!await albums.render(() => token === state.routing)) return;
   message.hide();
   if (viewer.isOpen) viewer.close();
-  hideGrid();
+  hideLists();
   showPager(false);
   favouritesView.hidden = trashView.hidden = true;
   const wasHidden = albumsView.hidden;
@@ -509,6 +637,7 @@ async function showAlbums(token) {
  * @param {Photo | undefined} last
  */
 function showGrid(last) {
+  hideSearch();
   albumsView.hidden = true;
   gridView.hidden = false;
   grid.setActive(true);
@@ -525,6 +654,25 @@ function showGrid(last) {
 function rememberGrid() {
   state.gridAnchor = grid.anchor();
   sessionStorage.setItem('photoscroll.grid', JSON.stringify(state.gridAnchor));
+}
+
+/** Where the grid or the search's results on screen are scrolled, kept for the way back. */
+function rememberLists() {
+  if (!gridView.hidden) rememberGrid();
+  if (!searchView.hidden) state.searchAnchor = search.grid.anchor();
+}
+
+/** The search's results leave the screen, where they were scrolled kept for the way back. */
+function hideSearch() {
+  if (searchView.hidden) return;
+  state.searchAnchor = search.grid.anchor();
+  search.setShown(false);
+}
+
+/** Neither the grid nor the search's results are on screen. */
+function hideLists() {
+  hideGrid();
+  hideSearch();
 }
 
 /**

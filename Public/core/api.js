@@ -257,6 +257,82 @@ export function listAlbums() {
   return getJSON('/albums');
 }
 
+// Search (docs/search.md): online only, never kept by the service worker.
+
+/**
+ * One page of a search's answer (`GET /search?q=`): the photos whose words match every word
+ * typed, best match first; `partial` while the server is still building its index.
+ * @typedef {{ query: string, total: number, photos: Photo[], next: string | null, partial?: boolean }} SearchPage
+ */
+
+/**
+ * Something a search can be narrowed to as one types (`GET /search/suggest?q=`).
+ * @typedef {object} Suggestion
+ * @property {'place' | 'year' | 'month' | 'camera' | 'folder'} kind
+ * @property {string} text as shown: `Lisbon`, `July 2019`, `FUJIFILM X100V`
+ * @property {string} query what to search for to find its photos
+ * @property {number} count how many photos this visitor sees under it
+ */
+
+/**
+ * One page of the photos matching `query`: up to `limit` (at most 1,000) after the photo with id
+ * `after` in the answer's order (from the start when null).
+ * @param {string} query
+ * @param {{ after?: number | null, limit?: number, signal?: AbortSignal }} options
+ * @returns {Promise<SearchPage>}
+ */
+export function searchPhotos(query, { after = null, limit = 200, signal } = {}) {
+  const page = after === null ? `limit=${limit}` : `after=${after}&limit=${limit}`;
+  return getJSON(`${at('/search')}?q=${encodeURIComponent(query)}&${page}`, { signal, cache: 'no-store' });
+}
+
+/**
+ * At most ten places, dates, cameras and folders starting with what was typed.
+ * @param {string} typed
+ * @param {{ signal?: AbortSignal }} options
+ * @returns {Promise<Suggestion[]>}
+ */
+export async function suggestSearches(typed, { signal } = {}) {
+  /** @type {{ suggestions: Suggestion[] }} */
+  const answer = await getJSON(`${at('/search/suggest')}?q=${encodeURIComponent(typed)}`, { signal, cache: 'no-store' });
+  return answer.suggestions;
+}
+
+/**
+ * A place where photos were taken (`GET /places`), most photos first.
+ * @typedef {object} Place
+ * @property {string} name the city
+ * @property {string} region
+ * @property {string} country
+ * @property {number} count
+ * @property {{ id: number, thumbnail: string }} cover its newest photo
+ * @property {string} query what to search for to find its photos
+ */
+
+/**
+ * Photos taken on a month and day in earlier years (`GET /memories?date=`), the latest year first.
+ * @typedef {{ date: string, years: { year: number, yearsAgo: number, photos: Photo[] }[] }} Memories
+ */
+
+/**
+ * Where the photos this visitor sees were taken (none where locations are not shown).
+ * @returns {Promise<Place[]>}
+ */
+export async function listPlaces() {
+  /** @type {{ places: Place[] }} */
+  const answer = await getJSON(at('/places'), { cache: 'no-store' });
+  return answer.places;
+}
+
+/**
+ * The photos taken on the month and day of `date` (`YYYY-MM-DD`) in earlier years.
+ * @param {string} date
+ * @returns {Promise<Memories>}
+ */
+export function listMemories(date) {
+  return getJSON(`${at('/memories')}?date=${encodeURIComponent(date)}`, { cache: 'no-store' });
+}
+
 /** Photos added, changed and removed, live (Server-Sent Events: `photos`, `reset`). */
 export function photoEvents() {
   return new EventSource(at('/photos/events'));

@@ -6,6 +6,7 @@
 // the paged API. Its scope is the whole library or one album (`setScope`).
 
 import { getPhoto, getSummary, listPage, photoEvents, statusOf } from './api.js';
+import { photoHash } from './routes.js';
 
 /** @typedef {import('./api.js').Photo} Photo */
 /** @typedef {import('./api.js').Summary} Summary */
@@ -68,6 +69,13 @@ export class PhotoIndex extends EventTarget {
 
   /** What the page's URLs of this list start with after `#`: '' or '/albums/{id}'. */
   get hashPrefix() { return this.album === null ? '' : `/albums/${this.album}`; }
+
+  /**
+   * The URL of photo `id` in this list (the library's or the album's), or of its zoom view.
+   * @param {number} id
+   * @param {boolean} [zoom]
+   */
+  photoHash(id, zoom = false) { return photoHash(this.hashPrefix, id, zoom); }
 
   /**
    * Shows the whole library (null) or one album; resolves once its summary is loaded.

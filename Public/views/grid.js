@@ -10,13 +10,21 @@
 // The photos come in the order they were taken, and each month starts a section under its
 // header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
 // own, so a position's place is found by a binary search over the sections, not a division.
+// A list in another order (a search's results, best match first) is drawn without months: one
+// section and no header.
 
 import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
 import { failureText, shortFailure } from '../ui/photo-info.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
-/** @typedef {import('../core/photo-index.js').PhotoIndex} PhotoIndex */
+/**
+ * What the grid draws: photos in order, their records fetched as they are wanted (the library's
+ * PhotoIndex, a search's SearchResults). It emits `change` (detail: ChangeDetail) and `records`.
+ * @typedef {EventTarget & { count: number, ids: Int32Array, days: Int32Array, album: number | null,
+ *   recordAt: (i: number) => Photo | null, want: (first: number, last: number) => void,
+ *   position: (id: number) => number, photoHash: (id: number) => string }} GridList
+ */
 /** @typedef {import('../core/photo-index.js').ChangeDetail} ChangeDetail */
 /**
  * One drawn cell, reused for another photo as the grid scrolls.
@@ -53,11 +61,13 @@ const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'n
 export class PhotoGrid {
   /**
    * @param {HTMLElement} list the <ul>
-   * @param {PhotoIndex} index the library it shows
+   * @param {GridList} index the photos it shows
+   * @param {{ months?: boolean }} options `months`: each month under its header (the photos are in the order taken)
    */
-  constructor(list, index) {
+  constructor(list, index, { months = true } = {}) {
     this.list = list;
     this.index = index;
+    this.months = months;
     this.listeners = new Listeners();
     /** @type {Map<number, Cell>} position → cell */
     this.cells = new Map();
@@ -169,7 +179,7 @@ export class PhotoGrid {
     this.gap = gap;
     this.cell = (width - gap * (columns - 1)) / columns;
     this.left = number('padding-left', 0);
-    this.header = number('--grid-header', 44);
+    this.header = this.months ? number('--grid-header', 44) : 0;
     const { height } = this.placeSections();
     this.list.style.height = `${Math.max(0, height - gap) + number('padding-bottom', 0)}px`;
     for (const [s, header] of this.headers) {
@@ -189,6 +199,14 @@ export class PhotoGrid {
 
   /** The months of the photos (from their days, which are in order), found again when they change. */
   findSections() {
+    if (!this.months) {
+      // One section without a header, whatever the count (none for no photos).
+      const sections = this.index.count > 0 ? 1 : 0;
+      if (this.sections.starts.length !== sections) {
+        this.sections = { starts: new Int32Array(sections), months: new Int32Array(sections), tops: new Float64Array(sections), days: null };
+      }
+      return;
+    }
     const days = this.index.days;
     if (this.sections.days === days) return;
     const starts = [], months = [];
@@ -297,7 +315,7 @@ export class PhotoGrid {
 
   /** The month headers of the sections on or near the screen, drawn from a few reused elements. */
   updateHeaders() {
-    const count = this.sections.starts.length;
+    const count = this.months ? this.sections.starts.length : 0;
     const top = window.scrollY - this.listTop();
     const margin = OVERSCAN_ROWS * this.rowHeight;
     const first = count ? this.sectionAtY(top - margin) : 0;
@@ -425,8 +443,14 @@ export class PhotoGrid {
     cell.photo = photo;
     cell.id = id;
     const { link, img, title } = cell;
-    link.href = `#${this.index.hashPrefix}/photos/${id}`;
-    link.dataset.photoId = String(id);
+    // Ids start at 1: a 0 is a photo whose id is not known yet (a search's results further on).
+    if (id) {
+      link.href = this.index.photoHash(id);
+      link.dataset.photoId = String(id);
+    } else {
+      link.removeAttribute('href');
+      delete link.dataset.photoId;
+    }
     if (!photo) {
       link.classList.remove('broken', 'drawn');
       img.removeAttribute('src');

@@ -7,6 +7,8 @@ import Library
 import Observability
 import POSIX
 import SQL
+import Search
+import SearchIndex
 import Synchronization
 
 /// The whole server: configuration in, routes wired, serving until SIGTERM or SIGINT.
@@ -22,12 +24,15 @@ public final class Application: Sendable {
     let comments: CommentService
     let uploads: UploadService
     let manage: ManageRoutes
+    /// Keeps the search index current.
+    let search: SearchIndexer
     /// Who may do what: the mode, accounts, sessions and share links.
     let access: AccessControl
     private let databaseService: DatabaseService
     private let accessService: AccessService
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
+    private let searchService: SearchService
     private let httpService: HTTPService
     private let libraryScans: LibraryScans
     private let housekeeping: Housekeeping
@@ -102,6 +107,15 @@ public final class Application: Sendable {
                                                              perClient: configuration.uploadsPerClient),
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
                                         access: access, logger: logger.labeled("uploads"))
+            let commentStore = comments.store
+            search = SearchIndexer(index: try SQLSearchIndex(database: databases.search), library: photos.library,
+                                   comments: { id in
+                                       // Counts are kept in memory; most photos have no comment to read.
+                                       guard commentStore.count(photoID: id) > 0 else { return [] }
+                                       return try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text)
+                                   },
+                                   places: PlaceNames(folder: configuration.placeNamesFolder, logger: logger.labeled("search")),
+                                   logger: logger.labeled("search"))
             let collection = try CollectionStore(database: databases.comments)
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
                                   trashDays: configuration.trashDays, logger: logger.labeled("library"),
@@ -116,6 +130,7 @@ public final class Application: Sendable {
         commentService = CommentStoreService(comments)
         accessService = AccessService(access)
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
+        searchService = SearchService(search, comments: comments.store)
         httpService = HTTPService(host: configuration.host, draining: draining)
         libraryScans = LibraryScans(photos)
         let (uploads, manage) = (self.uploads, self.manage)
@@ -144,6 +159,7 @@ public final class Application: Sendable {
         let comments = self.comments
         let photos = self.photos
         let draining = self.draining
+        let search = self.search
         let rules = RouteRules(control: access)
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { photos.isReady },
                                   isDatabaseReachable: { comments.isReachable },
@@ -151,9 +167,13 @@ public final class Application: Sendable {
                                   workload: { [weak self] in self?.server?.workload ?? [] },
                                   saturation: { [weak self] in self?.server?.saturation ?? [] },
                                   degradation: { photos.degradation },
-                                  progress: { photos.ingestProgress },
+                                  progress: {
+                                      let stages = [photos.ingestProgress, search.summary].compactMap { $0 }
+                                      return stages.isEmpty ? nil : stages.joined(separator: " ")
+                                  },
                                   probeAccess: rules(.open), metricsAccess: rules(.metrics))
-        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules)
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules,
+                        search: search)
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
         ShareRoutes(control: access, library: photos.library).register(on: &router)
@@ -186,7 +206,7 @@ public final class Application: Sendable {
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
     public var services: [any Service] {
-        [databaseService, commentService, accessService, libraryService, housekeeping, httpService, libraryScans]
+        [databaseService, commentService, accessService, libraryService, housekeeping, httpService, libraryScans, searchService]
     }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.

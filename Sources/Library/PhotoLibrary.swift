@@ -142,6 +142,10 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// True once a listing exists: the stored catalog had one, or the first scan made it.
     public var isReady: Bool { loop.withLock { $0.ready } }
 
+    /// Returns once no tile has been rendered for a viewer for a moment (at most a few seconds):
+    /// other background work (the search index) waits here between its steps, as the ingest does.
+    public func waitForViewersToSettle() { onDemand.waitForQuiet() }
+
     /// Folders of photos that could not be reached, if any.
     public var health: LibraryHealth { catalog.health }
 
@@ -467,9 +471,11 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     }
 
     /// One scan, then queue what needs building and collect stale tiles. Also usable without
-    /// `start()`: every new or changed file is examined before it returns.
+    /// `start()`: every new or changed file is examined before it returns, and the listing it
+    /// made is one (`isReady`).
     public func refresh() {
         scan(.everything, options: PhotoCatalog.ScanOptions(graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9)))
+        loop.withLock { $0.ready = true }
     }
 
     /// One scanner at a time among the processes on this catalog: a scan first takes the scan

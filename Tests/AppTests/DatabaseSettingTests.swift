@@ -67,7 +67,7 @@ final class DatabaseSettingTests: XCTestCase {
         XCTAssertEqual(try db.scalar("SELECT MAX(version) FROM schema_migrations WHERE schema_name = 'catalog'", as: Int.self),
                        CatalogSchema.latestVersion)
         XCTAssertEqual(try db.scalar("SELECT path FROM photos WHERE id = 1", as: String.self), "one.jpg")
-        for file in ["comments.sqlite", "catalog.sqlite"] {
+        for file in ["comments.sqlite", "catalog.sqlite", "search.sqlite"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/" + file).path),
                            "no \(file) of its own beside the shared database")
         }

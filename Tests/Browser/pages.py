@@ -40,6 +40,7 @@ def visible_view(driver):
         if (!document.getElementById('pager-view').hidden) return 'pager';
         if (!document.getElementById('grid-view').hidden) return 'grid';
         if (!document.getElementById('albums-view').hidden) return 'albums';
+        if (!document.getElementById('search-view').hidden) return 'search';
         if (!document.getElementById('message-view').hidden) return 'message';
         return null;
     """)

@@ -1,11 +1,13 @@
 """axe-core (the copy selenium-axe-python ships) finds no violation on any view: the grid, the
-albums, the pager, its info panel, the zoom view and the not-found view, in light and in dark."""
+albums, the search (its suggestions open, its results, nothing found), the pager, its info panel,
+the zoom view and the not-found view, in light and in dark."""
 
 import json
 import os
 
 import pytest
 import selenium_axe_python
+from selenium.webdriver.common.keys import Keys
 
 from gestures import emulate, js, settled_viewer, wait_for
 from pages import open_app, sorted_photos, visible_view
@@ -42,6 +44,20 @@ def test_no_view_has_an_axe_violation(phone, album_server, scheme):
     open_app(phone, server, "albums")
     wait_for(lambda: visible_view(phone) == "albums", message="albums")
     clean(phone, "albums")
+    # The search's index fills in the background after the server starts.
+    wait_for(lambda: server.get_json("/search?q=2024")["total"] == 3, timeout=60, message="the photos of 2024 indexed")
+    open_app(phone, server, "search")
+    wait_for(lambda: visible_view(phone) == "search", message="search")
+    phone.find_element("css selector", "#search-input").send_keys("iph")
+    wait_for(lambda: js(phone, "return document.querySelectorAll('#search-suggestions [role=option]').length") > 0, message="suggestions")
+    phone.find_element("css selector", "#search-input").send_keys(Keys.ARROW_DOWN)
+    clean(phone, "search suggestions")
+    open_app(phone, server, "search?q=2024")
+    wait_for(lambda: js(phone, "return document.querySelectorAll('#search-results .cell img[src]').length") == 3, message="search results")
+    clean(phone, "search results")
+    open_app(phone, server, "search?q=zanzibar")
+    wait_for(lambda: js(phone, "return document.getElementById('search-view').classList.contains('search-empty')"), message="nothing found")
+    clean(phone, "search with nothing found")
     open_app(phone, server, f"photos/{photo['id']}")
     wait_for(lambda: js(phone, "return window.__pager.complete"), message="pager")
     clean(phone, "pager")

@@ -4,6 +4,7 @@ and lets go of everything when it closes or is destroyed. Counted as Chrome coun
 nodes stay flat over a hundred openings and closings of every view, and over a hundred views built
 and destroyed."""
 
+from gestures import wait_for
 from pages import open_app, sorted_photos
 
 CYCLES = 100
@@ -27,6 +28,12 @@ def counters(driver):
     return min(readings, key=lambda r: (r["nodes"], r["jsEventListeners"]))
 
 
+def indexed(server):
+    """The search's index, filled in the background after the server starts, finds the three
+    photos of 2024."""
+    wait_for(lambda: server.get_json("/search?q=2024")["total"] == 3, timeout=60, message="the photos of 2024 indexed")
+
+
 # Runs in the page: `until(condition)` waits a frame at a time, failing after a few seconds.
 HELPERS = """
 const until = async (what, condition, ms = 8000) => {
@@ -39,7 +46,7 @@ const until = async (what, condition, ms = 8000) => {
 const shown = (id) => !document.getElementById(id).hidden;
 const key = (k, target = document) => target.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
 // Chromium drops a page's location changes past about 200 in 10 s (its navigation flooding
-// guard), and a cycle makes six (four here, two by the views): at most 100 of ours in any 10 s
+// guard), and a cycle makes seven (five here, two by the views): at most 100 of ours in any 10 s
 // keeps every cycle's below that, however fast the views draw.
 const navigations = [];
 const go = async (hash) => {
@@ -52,7 +59,8 @@ const go = async (hash) => {
 """
 
 # One cycle through every view, as a person goes: a photo's page, its info panel, its zoom view
-# (closed with Escape), the slideshow (stopped by a key), the albums, and back to the grid.
+# (closed with Escape), the slideshow (stopped by a key), the albums, a search and its results,
+# and back to the grid.
 CYCLE = HELPERS + """
 const [ids, cycles, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 // The key handlers listening at each stop, as keyboard.js counts them and as the browser has them:
@@ -86,6 +94,9 @@ const stop = (name) => {
     await go('#/albums');
     await until('albums', () => shown('albums-view') && document.querySelectorAll('#albums li').length > 0);
     stop('albums');
+    await go('#/search?q=2024');
+    await until('search', () => shown('search-view') && document.querySelectorAll('#search-results .cell img[src]').length === 3);
+    stop('search');
     await go('#/');
     await until('grid', () => shown('grid-view') && !shown('pager-view'));
     stop('grid');
@@ -103,13 +114,15 @@ def test_every_view_opened_and_closed_a_hundred_times_leaves_nothing_behind(desk
     # driver's 120 s wait for a command's answer, which the script's own 300 s should govern.
     desktop.command_executor._client_config.timeout = 330
     ids = [p["id"] for p in sorted_photos(album_server)]
+    indexed(album_server)
     open_app(desktop, album_server)
     # The first rounds make what is made once (page slots, spare grid cells, the albums' cards).
     first = desktop.execute_async_script(CYCLE, ids, 3)
     assert isinstance(first, dict), first
-    # Key handlers: none of the grid's or the albums' own; the pager, its dots and its buttons;
-    # one more for the zoom view, one more for the slideshow.
-    assert first == {"pager": "3/3", "zoom view": "4/4", "slideshow": "4/4", "albums": "0/0", "grid": "0/0"}, first
+    # Key handlers: the grid's and the albums' one (/ to search); the search field's; the pager,
+    # its dots and its buttons; one more for the zoom view, one more for the slideshow.
+    assert first == {"pager": "3/3", "zoom view": "4/4", "slideshow": "4/4", "albums": "1/1", "search": "1/1",
+                     "grid": "1/1"}, first
     before = counters(desktop)
     assert desktop.execute_async_script(CYCLE, ids, CYCLES) == first
     after = counters(desktop)
@@ -126,9 +139,10 @@ const [rounds, done] = [arguments[0], arguments[arguments.length - 1]];
 const load = (path) => import(new URL(path, location.origin + '/').href);
 (async () => {
   const [{ Pager }, { ZoomViewer }, { PhotoGrid }, { Slideshow }, { Scrubber }, { Composer },
-         { PhotoActions }, { FullScreen }, { PhotoIndex }] = await Promise.all([
+         { PhotoActions }, { FullScreen }, { PhotoIndex }, { SearchView }] = await Promise.all([
     'views/pager.js', 'views/zoom-viewer.js', 'views/grid.js', 'views/slideshow.js',
-    'ui/scrubber.js', 'ui/composer.js', 'ui/photo-actions.js', 'ui/fullscreen.js', 'core/photo-index.js'].map(load));
+    'ui/scrubber.js', 'ui/composer.js', 'ui/photo-actions.js', 'ui/fullscreen.js', 'core/photo-index.js',
+    'views/search.js'].map(load));
   const { photos } = await (await fetch('/photos')).json();
   const sequence = {
     get count() { return photos.length; },
@@ -147,7 +161,7 @@ const load = (path) => import(new URL(path, location.origin + '/').href);
   const library = new PhotoIndex();
   await library.setScope(null);
   for (let i = 0; i < rounds; i++) {
-    const pagerRoot = copy('pager-view'), zoomRoot = copy('zoom-view'), showRoot = copy('slideshow');
+    const pagerRoot = copy('pager-view'), zoomRoot = copy('zoom-view'), showRoot = copy('slideshow'), searchRoot = copy('search-view');
     const gridView = document.createElement('main'), list = document.createElement('ul');
     gridView.appendChild(list);
     document.body.appendChild(gridView);
@@ -171,8 +185,12 @@ const load = (path) => import(new URL(path, location.origin + '/').href);
     const actions = new PhotoActions(pagerRoot, { pager, fullscreen, slideshow, link: () => '' });
     actions.setPhoto(photos[i % photos.length]);
     const composer = new Composer(pagerRoot.querySelector('form'), { onPosted() {} });
-    for (const view of [composer, actions, slideshow, fullscreen, viewer, pager, scrubber, grid]) view.destroy();
-    for (const root of [pagerRoot, zoomRoot, showRoot, gridView]) root.remove();
+    const search = new SearchView(searchRoot);
+    search.setShown(true);
+    const searched = search.show(i % 2 ? '2024' : '');
+    if (drawn) await searched;
+    for (const view of [composer, actions, slideshow, fullscreen, viewer, pager, scrubber, grid, search]) view.destroy();
+    for (const root of [pagerRoot, zoomRoot, showRoot, gridView, searchRoot]) root.remove();
   }
 })().then(() => done(null), (e) => done(String(e && e.stack || e)));
 """
@@ -180,6 +198,7 @@ const load = (path) => import(new URL(path, location.origin + '/').href);
 
 def test_views_built_and_destroyed_a_hundred_times_leave_nothing_behind(desktop, album_server):
     desktop.set_script_timeout(300)
+    indexed(album_server)
     open_app(desktop, album_server)
     assert desktop.execute_async_script(BUILD_AND_DESTROY, 2) is None
     before = counters(desktop)

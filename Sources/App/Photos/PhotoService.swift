@@ -7,6 +7,8 @@ import Library
 import Observability
 import POSIX
 import SQL
+import Search
+import SearchIndex
 import Synchronization
 
 /// The photo side of the application: catalog, ingest and the photo, thumbnail and tile routes.
@@ -89,7 +91,8 @@ public final class PhotoService: Sendable {
     }
 
     /// The photo and IIIF routes under `rules`.
-    func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules) {
+    func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
+                  search: SearchIndexer? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
@@ -102,8 +105,13 @@ public final class PhotoService: Sendable {
         let iiif = IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger,
                               answers: answers, renderSeconds: renderSeconds, rules: rules, caching: caching)
         iiif.register(on: &router)
-        if let control = rules.control {
-            SharedRoutes(control: control, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals).register(on: &router)
+        let shared = rules.control.map { SharedRoutes(control: $0, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals) }
+        shared?.register(on: &router)
+        if let search {
+            SearchRoutes(indexer: search, photos: routes, suggestions: PhotoSuggestions(library: library, places: search.places))
+                .register(on: &router, shared: shared)
+            PlaceRoutes(photos: routes, places: PhotoPlaces(library: library, places: search.places)).register(on: &router, shared: shared)
+            MemoryRoutes(photos: routes).register(on: &router, shared: shared)
         }
     }
 

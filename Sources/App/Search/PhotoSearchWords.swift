@@ -1,0 +1,17 @@
+import Library
+import Search
+
+/// A photo's search words from what the catalog knows of it: its path (folders and file name),
+/// the day it was taken, the camera and lens and the place of its `details`, and its comments.
+enum PhotoSearchWords {
+    static func document(_ photo: Photo, comments: [String], places: PlaceIndex?) -> SearchDocument {
+        var document = SearchDocument()
+        document.addPath(photo.relativePath)
+        let facts = PhotoFacts(photo, places: places)
+        if let day = facts.day { document.addDate(year: day.year, month: day.month, day: day.day) }
+        for text in [facts.make, facts.model, facts.lens] { document.add(text, to: .camera) }
+        if let place = facts.place { document.addPlace(place) }
+        for text in comments { document.add(text, to: .comment) }
+        return document
+    }
+}

@@ -1,0 +1,192 @@
+import Comments
+import Foundation
+import Library
+import Observability
+import POSIX
+import Search
+import SearchIndex
+import Synchronization
+
+/// Keeps the search index current. One thread of its own, at a lower priority than requests,
+/// waits until the catalog has a listing, then fills the index with the listed photos it lacks
+/// (and forgets the ones no longer listed) in small batches, letting tiles for viewers go first
+/// between them; every catalog change and every comment added or deleted queues its photo to be
+/// written again. The handlers that queue only queue. Until the fill is done the index is
+/// partial (`progress`), and search says so.
+final class SearchIndexer: Sendable {
+    let index: SQLSearchIndex
+    let library: PhotoLibrary
+    /// The texts of a photo's comments.
+    let comments: @Sendable (Int) throws -> [String]
+    let places: PlaceNames
+    let logger: Logger
+
+    private struct State {
+        var pending: Set<Int> = []
+        /// The start-up fill: photos it must still write (nil until the listing has been read).
+        var unfilled: Set<Int>?
+        var fillTotal = 0
+        var started = false
+        var stopped = false
+        /// Whether the thread is writing a batch or has work queued.
+        var busy = false
+        var waiters: [DispatchSemaphore] = []
+
+        var isIdle: Bool { !busy && unfilled?.isEmpty == true }
+    }
+
+    private let state = Mutex(State())
+    /// Signalled when there is work or the indexer stops.
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Photos written in one transaction: a short one, so a writer beside it never waits long.
+    static let batch = 64
+    /// The most comments of one photo whose words are indexed.
+    static let commentsPerPhoto = 1000
+
+    init(index: SQLSearchIndex, library: PhotoLibrary, comments: @escaping @Sendable (Int) throws -> [String],
+         places: PlaceNames, logger: Logger) {
+        self.index = index
+        self.library = library
+        self.comments = comments
+        self.places = places
+        self.logger = logger
+    }
+
+    /// Listens to the catalog and, if given, the comment store, and starts the thread that fills
+    /// the index and keeps it current; returns at once.
+    func start(commentStore: (any CommentStore)?) {
+        let first = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started && !state.stopped
+        }
+        guard first else { return }
+        library.observeChanges { [weak self] change in self?.queue(change.added + change.changed + change.removed) }
+        commentStore?.onChange { [weak self] event in self?.queue([event.photoID]) }
+        let thread = Thread { [self] in run() }
+        thread.name = "search-index"
+        thread.start()
+    }
+
+    /// Queues photos to be written again (or forgotten, when no longer listed).
+    func queue(_ ids: [Int]) {
+        guard !ids.isEmpty else { return }
+        let queued = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.pending.formUnion(ids)
+            state.busy = true
+            return true
+        }
+        if queued { wake.signal() }
+    }
+
+    /// Stops taking work and waits for the batch being written.
+    func stop() {
+        let running = state.withLock { state -> Bool in
+            defer {
+                state.stopped = true
+                state.pending.removeAll()
+            }
+            return state.started && !state.stopped
+        }
+        guard running else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// Blocks until the start-up fill is done and nothing is queued or being written.
+    func waitUntilIdle() {
+        let waiter = DispatchSemaphore(value: 0)
+        let waits = state.withLock { state -> Bool in
+            guard state.started && !state.stopped && !state.isIdle else { return false }
+            state.waiters.append(waiter)
+            return true
+        }
+        if waits { waiter.wait() }
+    }
+
+    /// Whether the index may lack listed photos: its start-up fill is not done.
+    var isPartial: Bool { state.withLock { $0.unfilled?.isEmpty != true } }
+
+    /// How far the start-up fill is, in one sentence for `/readyz`; nil once it is done.
+    var summary: String? {
+        state.withLock { state in
+            guard let unfilled = state.unfilled else { return "Search index: waiting for the photo listing." }
+            guard !unfilled.isEmpty else { return nil }
+            return "Search index: \(state.fillTotal - unfilled.count) of \(state.fillTotal) photos written."
+        }
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func run() {
+        defer { finished.signal() }
+        // Requests, and tiles rendered for viewers, go first: Linux keeps a nice value per thread.
+        System.setCallingThreadNice(10)
+        _ = places.index
+        while !library.isReady {
+            if isStopped { return }
+            _ = wake.wait(timeout: .now() + 0.1)
+        }
+        fill()
+        while !isStopped {
+            let ids = state.withLock { state -> [Int] in
+                let ids = Array(state.pending.sorted().prefix(Self.batch))
+                state.pending.subtract(ids)
+                if ids.isEmpty {
+                    state.busy = false
+                    for waiter in state.waiters { waiter.signal() }
+                    state.waiters.removeAll()
+                }
+                return ids
+            }
+            if ids.isEmpty {
+                wake.wait()
+                continue
+            }
+            write(ids)
+            state.withLock { state in state.unfilled?.subtract(ids) }
+            library.waitForViewersToSettle()
+        }
+        state.withLock { state in
+            for waiter in state.waiters { waiter.signal() }
+            state.waiters.removeAll()
+        }
+    }
+
+    /// Queues the listed photos the index lacks and the indexed ones no longer listed.
+    private func fill() {
+        var missing: Set<Int> = []
+        do {
+            let listed = Set((library.ordered(.id)?.photos ?? []).map(\.id))
+            let indexed = Set(try index.photoIDs())
+            missing = listed.subtracting(indexed).union(indexed.subtracting(listed))
+        } catch {
+            logger.error("cannot read the search index", [("error", String(describing: error))])
+        }
+        state.withLock { state in
+            state.unfilled = missing
+            state.fillTotal = missing.count
+            state.pending.formUnion(missing)
+            state.busy = true
+        }
+    }
+
+    private func write(_ ids: [Int]) {
+        let places = places.index
+        var documents: [(photoID: Int, document: SearchDocument)] = []
+        var gone: [Int] = []
+        for id in ids {
+            guard let photo = library.photo(id) else { gone.append(id); continue }
+            let texts = (try? comments(id)) ?? []
+            documents.append((id, PhotoSearchWords.document(photo, comments: texts, places: places)))
+        }
+        do {
+            try index.write(documents)
+            try index.remove(gone)
+        } catch {
+            logger.error("cannot write the search index", [("error", String(describing: error)), ("photos", String(ids.count))])
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// How well a photo's words answer a query, worked out here rather than by an engine, so that
+/// SQLite and PostgreSQL put the same photos in the same order: for each term, its best match
+/// among the photo's words, a whole word above a prefix, and a place, a date or a camera above a
+/// name or a comment (what one types to find a photo is more often where and when than the words
+/// said about it). Ties go to the newer photo, which is the caller's to break.
+public enum SearchRanking {
+    /// The photo's score for the query; 0 when some term matches none of its words.
+    public static func score(_ query: SearchQuery, words: [SearchField: [String]]) -> Int {
+        var total = 0
+        for term in query.terms {
+            var best = 0
+            for match in term.matches {
+                for field in match.fields {
+                    for word in words[field] ?? [] {
+                        if word == match.word {
+                            best = max(best, 2 * weight(field))
+                        } else if match.prefix && word.hasPrefix(match.word) {
+                            best = max(best, weight(field))
+                        }
+                    }
+                }
+            }
+            if best == 0 { return 0 }
+            total += best
+        }
+        return total
+    }
+
+    static func weight(_ field: SearchField) -> Int {
+        switch field {
+        case .place, .date, .camera: return 3
+        case .name: return 2
+        case .comment: return 1
+        }
+    }
+}

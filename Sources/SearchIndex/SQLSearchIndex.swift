@@ -1,0 +1,111 @@
+import SQL
+import Search
+
+/// A photo found by the index: its id and its words per field, for `SearchRanking`.
+public struct SearchHit: Sendable, Hashable {
+    public var photoID: Int
+    public var words: [SearchField: [String]]
+
+    public init(photoID: Int, words: [SearchField: [String]]) {
+        self.photoID = photoID
+        self.words = words
+    }
+}
+
+/// The search index in the catalog's database: one row of words per photo, written when the
+/// photo or its comments change, asked for the photos that match every term of a query. Which
+/// photos match is the engine's answer; their order is `SearchRanking`'s, the same on both.
+public final class SQLSearchIndex: Sendable {
+    public let database: SQLDatabase
+
+    /// Opens the index in `database`, migrating it.
+    public init(database: SQLDatabase) throws {
+        self.database = database
+        try database.migrate(SearchSchema.schema)
+    }
+
+    /// Writes (or replaces) the words of photos.
+    public func write(_ documents: [(photoID: Int, document: SearchDocument)]) throws {
+        guard !documents.isEmpty else { return }
+        try database.transaction { tx in
+            for (id, document) in documents {
+                let texts = SearchField.allCases.map { document.text(of: $0) }
+                if tx.engine == .sqlite {
+                    try tx.run("DELETE FROM search_photos WHERE rowid = \(id)")
+                    try tx.run("""
+                        INSERT INTO search_photos (rowid, place, date, camera, comment, name)
+                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]))
+                        """)
+                } else {
+                    let tagged = SearchField.allCases.flatMap { field in
+                        (document.words[field] ?? []).map { Self.tag(field) + $0 }
+                    }.joined(separator: " ")
+                    try tx.run("""
+                        INSERT INTO search_photos (photo_id, place, date, camera, comment, name, words)
+                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]),
+                                array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))
+                        ON CONFLICT (photo_id) DO UPDATE SET place = excluded.place, date = excluded.date,
+                            camera = excluded.camera, comment = excluded.comment, name = excluded.name, words = excluded.words
+                        """)
+                }
+            }
+        }
+    }
+
+    /// Forgets photos (removed from the catalog).
+    public func remove(_ photoIDs: [Int]) throws {
+        guard !photoIDs.isEmpty else { return }
+        try database.transaction { tx in
+            for id in photoIDs {
+                try tx.run(tx.engine == .sqlite ? "DELETE FROM search_photos WHERE rowid = \(id)"
+                                                : "DELETE FROM search_photos WHERE photo_id = \(id)")
+            }
+        }
+    }
+
+    /// The ids of every photo the index holds, in order.
+    public func photoIDs() throws -> [Int] {
+        let sql = database.engine == .sqlite ? "SELECT rowid FROM search_photos ORDER BY rowid"
+                                             : "SELECT photo_id FROM search_photos ORDER BY photo_id"
+        return try database.query(SQLQuery(sql)).map { try $0.decode(0) }
+    }
+
+    /// The photos whose words match every term of `query`, by id; none for a query without
+    /// terms or with a term that can match nothing.
+    public func matches(_ query: SearchQuery) throws -> [SearchHit] {
+        guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
+        let rows: [SQLRow]
+        if database.engine == .sqlite {
+            let expression = SearchMatchExpression.fts5(query)
+            rows = try database.query("""
+                SELECT rowid, place, date, camera, comment, name FROM search_photos
+                WHERE search_photos MATCH \(expression) ORDER BY rowid
+                """)
+        } else {
+            let expression = SearchMatchExpression.tsquery(query)
+            rows = try database.query("""
+                SELECT photo_id, place, date, camera, comment, name FROM search_photos
+                WHERE words @@ \(expression)::tsquery ORDER BY photo_id
+                """)
+        }
+        return try rows.map { row in
+            var words: [SearchField: [String]] = [:]
+            for (column, field) in SearchField.allCases.enumerated() {
+                let text: String = try row.decode(column + 1)
+                words[field] = text.split(separator: " ").map(String.init)
+            }
+            return SearchHit(photoID: try row.decode(0), words: words)
+        }
+    }
+
+    /// The letter that tags a field's words in PostgreSQL's `tsvector`.
+    static func tag(_ field: SearchField) -> String {
+        switch field {
+        case .place: return "p"
+        case .date: return "d"
+        case .camera: return "c"
+        case .comment: return "m"
+        case .name: return "n"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import SQL
+
+/// The search index's schema history, applied in order on SQLite and PostgreSQL alike. Append
+/// steps; never edit one that has shipped.
+///
+/// Both engines hold a photo's words per field as the `Search` module folded them (so neither
+/// folds on its own). SQLite keeps them in an FTS5 table, one column per field, its row id the
+/// photo's id. PostgreSQL keeps the same columns and one `tsvector` of every word tagged with its
+/// field's letter (`SQLSearchIndex.tag`), made with `array_to_tsvector` so no parser splits or
+/// changes a word, under a GIN index.
+public enum SearchSchema {
+    public static let schema = SQLSchema(name: "search", migrations: [
+        SQLMigration(version: 1, name: "search words per photo",
+                     sqlite: """
+                        CREATE VIRTUAL TABLE search_photos USING fts5(
+                            place, date, camera, comment, name,
+                            tokenize = "unicode61 remove_diacritics 2", prefix = '2 3'
+                        );
+                        """,
+                     postgres: """
+                        CREATE TABLE search_photos (
+                            photo_id BIGINT PRIMARY KEY,
+                            place TEXT NOT NULL,
+                            date TEXT NOT NULL,
+                            camera TEXT NOT NULL,
+                            comment TEXT NOT NULL,
+                            name TEXT NOT NULL,
+                            words tsvector NOT NULL
+                        );
+                        CREATE INDEX search_photos_words ON search_photos USING GIN (words);
+                        """),
+    ])
+
+    /// The version this build brings a database to.
+    public static var latestVersion: Int { schema.latestVersion }
+}

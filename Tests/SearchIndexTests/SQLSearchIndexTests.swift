@@ -1,0 +1,108 @@
+import SQL
+import SQLTesting
+import Search
+import XCTest
+@testable import SearchIndex
+
+/// The same queries asked of SQLite's FTS5 and PostgreSQL's tsvector index over the same
+/// photos, which must give the same photos.
+final class SQLSearchIndexTests: XCTestCase {
+    static func document(path: String, date: (Int, Int, Int)? = nil, camera: [String] = [], place: Place? = nil,
+                         comments: [String] = []) -> SearchDocument {
+        var document = SearchDocument()
+        document.addPath(path)
+        if let date { document.addDate(year: date.0, month: date.1, day: date.2) }
+        for text in camera { document.add(text, to: .camera) }
+        if let place { document.addPlace(place) }
+        for text in comments { document.add(text, to: .comment) }
+        return document
+    }
+
+    static let photos: [(photoID: Int, document: SearchDocument)] = [
+        (1, document(path: "Trips/Lisboa/IMG_0001.jpg", date: (2019, 7, 14), camera: ["FUJIFILM", "X100V"],
+                     place: Place(city: "Lisbon", region: "Lisbon", country: "Portugal", countryCode: "PT"))),
+        (2, document(path: "Trips/Brazil/DSC_2019.jpg", date: (2021, 3, 2), camera: ["SONY", "ILCE-7M3", "FE 35mm F1.8"],
+                     place: Place(city: "São Paulo", region: "São Paulo", country: "Brazil", countryCode: "BR"),
+                     comments: ["Dinner near the café"])),
+        (3, document(path: "scans/20190.tif", comments: ["July \"party\" -- NEAR the sea*"])),
+        (4, document(path: "2019/garden.jpg", date: (2018, 12, 31))),
+    ]
+
+    func each(_ body: (SQLSearchIndex, String) throws -> Void) throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let database = try place.open()
+            defer { database.close() }
+            let index = try SQLSearchIndex(database: database)
+            try index.write(Self.photos)
+            try body(index, place.engine.rawValue)
+        }
+    }
+
+    func ids(_ index: SQLSearchIndex, _ typed: String, fields: Set<SearchField> = Set(SearchField.allCases)) throws -> [Int] {
+        try index.matches(SearchQuery.parse(typed).limited(to: fields)).map(\.photoID)
+    }
+
+    func testSameAnswersOnBothEngines() throws {
+        let table: [(query: String, ids: [Int], line: UInt)] = [
+            ("sao paulo", [2], #line),
+            ("SÃO", [2], #line),
+            ("lisb", [1], #line),                        // place and folder
+            ("portugal lisboa", [1], #line),
+            ("2019", [1, 2, 4], #line),                  // date of 1; whole words of 2's file and 4's folder; not 3's 20190
+            ("201", [1, 2, 3, 4], #line),                // a prefix is not a year
+            ("july 2019", [1], #line),
+            ("july", [1, 3], #line),                     // 3's comment says July
+            ("jul", [1, 3], #line),
+            ("2019-07-14", [1], #line),
+            ("2018-12-31", [4], #line),
+            ("x100v", [1], #line),
+            ("fujifilm", [1], #line),
+            ("ilce-7m3", [2], #line),
+            ("35mm", [2], #line),
+            ("cafe", [2], #line),
+            ("\"party\"", [3], #line),
+            ("sea*", [3], #line),
+            ("near", [2, 3], #line),
+            ("the NEAR sea", [3], #line),
+            ("a:b", [], #line),
+            ("') OR 1=1 --", [], #line),
+            ("lisbon brazil", [], #line),
+            ("", [], #line),
+        ]
+        try each { index, engine in
+            for row in table {
+                XCTAssertEqual(try ids(index, row.query), row.ids, "\(engine): \(row.query)", line: row.line)
+            }
+        }
+    }
+
+    func testFieldsLeftOut() throws {
+        try each { index, engine in
+            let noPlaces = Set(SearchField.allCases).subtracting([.place])
+            XCTAssertEqual(try ids(index, "portugal", fields: noPlaces), [], engine)
+            XCTAssertEqual(try ids(index, "lisb", fields: noPlaces), [1], "\(engine): the folder still")
+            let noComments = Set(SearchField.allCases).subtracting([.comment])
+            XCTAssertEqual(try ids(index, "cafe", fields: noComments), [], engine)
+            XCTAssertEqual(try ids(index, "july", fields: noComments), [1], engine)
+        }
+    }
+
+    func testRewriteAndRemove() throws {
+        try each { index, engine in
+            try index.write([(3, Self.document(path: "scans/lisbon.tif"))])
+            XCTAssertEqual(try ids(index, "lisb"), [1, 3], engine)
+            XCTAssertEqual(try ids(index, "party"), [], "\(engine): the old words are gone")
+            try index.remove([1, 3])
+            XCTAssertEqual(try ids(index, "lisb"), [], engine)
+            XCTAssertEqual(try index.photoIDs(), [2, 4], engine)
+        }
+    }
+
+    func testHitsCarryTheWordsForRanking() throws {
+        try each { index, engine in
+            let query = try SearchQuery.parse("lisb")
+            let hit = try XCTUnwrap(index.matches(query).first, engine)
+            XCTAssertEqual(hit.words, Self.photos[0].document.words.merging([.comment: []]) { a, _ in a }, engine)
+        }
+    }
+}
