@@ -22,6 +22,8 @@ public final class Application: Sendable {
     let comments: CommentService
     let uploads: UploadService
     let manage: ManageRoutes
+    /// Favourites, the trash and albums.
+    let collection: CollectionStore
     /// Who may do what: the mode, accounts, sessions and share links.
     let access: AccessControl
     private let databaseService: DatabaseService
@@ -89,20 +91,21 @@ public final class Application: Sendable {
                 try PhotoIdentityCheck.verify(map, row: { library.entry($0) })
             }
             let photos = self.photos
+            let collection = try CollectionStore(database: databases.comments)
+            self.collection = collection
             let store = try AccessStore(database: databases.access,
                                         limits: SessionLimits(idleSeconds: configuration.sessionIdleSeconds,
                                                               lifetimeSeconds: configuration.sessionLifetimeSeconds),
                                         passwordParameters: parts.passwordParameters, now: parts.wallClock)
             access = try AccessControl(settings: AccessControl.Settings(configuration), store: store, logger: logger.labeled("access"),
-                                       isShared: { photos.isShared($0, $1) },
+                                       isShared: { photos.isShared($0, $1, albums: collection) },
                                        throttle: FailureThrottle(now: parts.clock), now: parts.clock, wallNow: parts.wallClock)
             uploads = try UploadService(database: databases.comments, dataDirectory: configuration.data, library: photos.library,
                                         limits: UploadLimits(maxBytes: configuration.maxUploadMegabytes << 20,
                                                              expirySeconds: configuration.uploadExpirySeconds,
                                                              perClient: configuration.uploadsPerClient),
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
-                                        access: access, logger: logger.labeled("uploads"))
-            let collection = try CollectionStore(database: databases.comments)
+                                        access: access, albums: collection, logger: logger.labeled("uploads"))
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
                                   trashDays: configuration.trashDays, logger: logger.labeled("library"),
                                   now: { Int(Date().timeIntervalSince1970) })
@@ -153,10 +156,10 @@ public final class Application: Sendable {
                                   degradation: { photos.degradation },
                                   progress: { photos.ingestProgress },
                                   probeAccess: rules(.open), metricsAccess: rules(.metrics))
-        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules)
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules, albums: collection)
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
-        ShareRoutes(control: access, library: photos.library).register(on: &router)
+        ShareRoutes(control: access, library: photos.library, albums: collection).register(on: &router)
         UploadRoutes(service: uploads, rules: rules, control: access).register(on: &router)
         manage.register(on: &router, rules: rules)
         // The page, and its files: they hold nothing of the library, and show the sign-in view

@@ -89,7 +89,8 @@ public final class PhotoService: Sendable {
     }
 
     /// The photo and IIIF routes under `rules`.
-    func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules) {
+    func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
+                  albums: CollectionStore? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
@@ -97,22 +98,26 @@ public final class PhotoService: Sendable {
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(library: library), events: events, answers: answers,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
-                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching)
+                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching, albums: albums)
         routes.register(on: &router)
         let iiif = IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger,
                               answers: answers, renderSeconds: renderSeconds, rules: rules, caching: caching)
         iiif.register(on: &router)
+        routes.registerListManifests(on: &router, iiif: iiif)
         if let control = rules.control {
-            SharedRoutes(control: control, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals).register(on: &router)
+            SharedRoutes(control: control, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals, albums: albums)
+                .register(on: &router)
         }
     }
 
-    /// Whether photo `id` is among what a share link shows: the photo itself, or a photo
-    /// directly in the album.
-    func isShared(_ id: Int, _ target: Share.Target) -> Bool {
+    /// Whether photo `id` is among what a share link shows: the photo itself, a photo directly
+    /// in the folder, or a listed photo of the album (`albums`' answer, at most a few seconds old).
+    func isShared(_ id: Int, _ target: Share.Target, albums: CollectionStore?) -> Bool {
         switch target {
         case .photo(let shared): id == shared && library.photo(id) != nil
-        case .album(let album): library.albumID(ofPhoto: id) == album
+        case .folder(let folder): library.albumID(ofPhoto: id) == folder
+        case .album(let album):
+            library.photo(id) != nil && ((try? albums?.members(of: album))??.contains(id) ?? false)
         }
     }
 
