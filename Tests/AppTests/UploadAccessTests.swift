@@ -101,7 +101,7 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(try HTTPClient.request(.PUT, url: base + "/favourites/\(f.photos["a1"]!)").status, 401)
 
         // The holder of a link to an album, unlocked with its password, holds a cookie: not a member's.
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, password: "open sesame"))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, password: "open sesame"))
         let unlocked = try HTTPClient.request(.POST, url: base + "/s/\(link.token)/unlock", headers: ["Content-Type": "application/json"],
                                               body: Array(#"{"password":"open sesame"}"#.utf8))
         XCTAssertEqual(unlocked.status, 204, unlocked.text)
@@ -142,9 +142,9 @@ final class UploadAccessTests: XCTestCase {
         let f = try AccessFixture()
         let server = try serve(f)
         let base = "http://127.0.0.1:\(server.port)"
-        let trip = f.albums["trip"]!, home = f.albums["home"]!
-        let link = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
-        let other = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let trip = f.folders["trip"]!, home = f.folders["home"]!
+        let link = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
+        let other = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let at = "/s/" + link.token
         let before = photoFiles(f)
 
@@ -210,11 +210,11 @@ final class UploadAccessTests: XCTestCase {
         let f = try AccessFixture()
         let server = try serve(f)
         let base = "http://127.0.0.1:\(server.port)"
-        let trip = f.albums["trip"]!
-        let viewOnly = try f.share(ShareRequest(target: .album(trip), expiresAt: nil))
-        let expiring = try f.share(ShareRequest(target: .album(trip), expiresAt: f.clock.wall + 100, upload: true))
-        let locked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, password: "open sesame", upload: true))
-        let revoked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let trip = f.folders["trip"]!
+        let viewOnly = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil))
+        let expiring = try f.share(ShareRequest(target: .folder(trip), expiresAt: f.clock.wall + 100, upload: true))
+        let locked = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, password: "open sesame", upload: true))
+        let revoked = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let before = photoFiles(f)
 
         // Refused before any byte is written: no upload in the data folder, nothing in the photos folder.
@@ -251,7 +251,7 @@ final class UploadAccessTests: XCTestCase {
         }
         XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
         // Revoked in the middle of the last request: whichever the server sees first, the photo is not added.
-        let racing = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let racing = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let racingUpload = try created(server, length: bytes.count, at: "/s/" + racing.token)
         XCTAssertEqual(try tus(server, .GET, racingUpload).status, 200)
         try f.store.revokeShare(id: racing.id)
@@ -259,7 +259,7 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
         // A request let in just before the link went reaches the completion, which asks the
         // database again: the bytes are dropped, not placed.
-        let late = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let late = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let lateUpload = try created(server, length: bytes.count, at: "/s/" + late.token)
         let service = f.application.uploads
         let id = try XCTUnwrap(UploadID(String(lateUpload.split(separator: "/").last!)))

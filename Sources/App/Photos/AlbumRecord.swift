@@ -1,4 +1,5 @@
 import Library
+import Observability
 
 /// An album (a collection) as the README documents it:
 /// `{"id","title","position","count","cover":{"id","thumbnail"}|null,"from","to","link"}`.
@@ -8,9 +9,9 @@ struct AlbumRecord: Encodable {
     let title: String
     let position: Int
     let count: Int
-    let cover: FolderRecord.Cover?
-    let from: String?
-    let to: String?
+    let cover: Nullable<FolderRecord.Cover>
+    let from: Nullable<String>
+    let to: Nullable<String>
     let link: String
 
     /// `photos`: the album's listed photos in the library's order.
@@ -22,9 +23,9 @@ struct AlbumRecord: Encodable {
         // The chosen cover while it is listed, else the newest photo that can be shown.
         let cover = album.coverID.flatMap { id in photos.first { $0.id == id } }
             ?? photos.last { $0.status != .failed } ?? photos.last
-        self.cover = cover.map { FolderRecord.Cover(id: $0.id, thumbnail: "/photos/\($0.id)/thumbnail.jpg?v=\($0.version)") }
-        from = photos.first?.taken
-        to = photos.last?.taken
+        self.cover = Nullable(cover.map { FolderRecord.Cover(id: $0.id, thumbnail: "/photos/\($0.id)/thumbnail.jpg?v=\($0.version)") })
+        from = Nullable(photos.first?.taken)
+        to = Nullable(photos.last?.taken)
         link = "/albums/\(album.id)"
     }
 }
