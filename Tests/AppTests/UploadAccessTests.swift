@@ -100,7 +100,7 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(form.status, 401, form.text)
         XCTAssertEqual(try HTTPClient.request(.PUT, url: base + "/favourites/\(f.photos["a1"]!)").status, 401)
 
-        // The holder of a link to an album, unlocked with its password, holds a cookie: not a member's.
+        // The holder of a link to a folder, unlocked with its password, holds a cookie: not a member's.
         let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, password: "open sesame"))
         let unlocked = try HTTPClient.request(.POST, url: base + "/s/\(link.token)/unlock", headers: ["Content-Type": "application/json"],
                                               body: Array(#"{"password":"open sesame"}"#.utf8))
@@ -122,6 +122,29 @@ final class UploadAccessTests: XCTestCase {
         let crossSite = try upload(server, "evil.jpg", headers: [("Cookie", member), ("Origin", "https://evil.example")])
         XCTAssertEqual(crossSite.status, 403, crossSite.text)
         XCTAssertEqual(photoFiles(f).subtracting(before).count, 1)
+    }
+
+    func testAnUploadNamingAnAlbumLandsInTheUploadsFolderAndJoinsTheAlbum() throws {
+        let f = try AccessFixture()
+        let server = try serve(f)
+        let before = photoFiles(f)
+        let member = try signIn(server, "ben", AccessFixture.memberPassword)
+        let picks = f.albums["picks"]!
+        let field = { (key: String, value: String) in ",\(key) " + Data(value.utf8).base64EncodedString() }
+        let unknown = try upload(server, "nowhere.jpg", metadata: field("album", "999999"), headers: [("Cookie", member)])
+        XCTAssertEqual(unknown.status, 400, unknown.text)
+        XCTAssertEqual(photoFiles(f), before, "refused before a byte was kept")
+
+        let landed = try upload(server, "kept.jpg", metadata: field("album", String(picks)), headers: [("Cookie", member)])
+        XCTAssertEqual(landed.status, 201, landed.text)
+        let id = try XCTUnwrap(landed.headers["Photo-ID"].flatMap(Int.init))
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["Uploads/2024/05/kept.jpg"], "a folder by date, as any upload: an album is no place")
+        XCTAssertEqual(try f.application.collection.album(picks)?.photoIDs, [f.photos["a2"]!, f.photos["b1"]!, id])
+        // The same bytes again: nothing stored, and the photo already in the album stays once.
+        let again = try upload(server, "kept-again.jpg", bytes: Self.photo("kept.jpg"), metadata: field("album", String(picks)),
+                               headers: [("Cookie", member)])
+        XCTAssertEqual(again.status, 201, again.text)
+        XCTAssertEqual(try f.application.collection.album(picks)?.photoIDs.count, 3)
     }
 
     func testAPublicLibraryLetsThisMachineAddPhotosAndOthersOnlySignedIn() throws {
@@ -148,7 +171,7 @@ final class UploadAccessTests: XCTestCase {
         let at = "/s/" + link.token
         let before = photoFiles(f)
 
-        // Metadata naming another album and a folder of its own is not read: the photo goes into the link's album.
+        // Metadata naming an album and a folder of its own is not read: the photo goes into the link's folder.
         let field = { (key: String, value: String) in ",\(key) " + Data(value.utf8).base64EncodedString() }
         let added = try upload(server, "new.jpg", at: at, metadata: field("album", String(home)) + field("folder", "elsewhere"))
         XCTAssertEqual(added.status, 201, added.text)
