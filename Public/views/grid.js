@@ -35,7 +35,7 @@ import { failureText, shortFailure } from '../ui/photo-info.js';
  */
 /**
  * Where the grid was scrolled: the photo at the top left, how far its row was under the top.
- * @typedef {{ id: number, offset: number, album: number | null }} GridAnchor
+ * @typedef {{ id: number, offset: number, list: string | null }} GridAnchor
  */
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
@@ -506,7 +506,7 @@ export class PhotoGrid {
   anchor() {
     const top = window.scrollY - this.listTop();
     const i = Math.min(this.index.count - 1, this.positionAtY(Math.max(0, top)));
-    return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), album: this.index.album };
+    return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), list: this.index.list };
   }
 
   /**
@@ -514,7 +514,7 @@ export class PhotoGrid {
    * @param {GridAnchor | null} anchor
    */
   restore(anchor) {
-    if (!anchor || (anchor.album ?? null) !== this.index.album) return;
+    if (!anchor || (anchor.list ?? null) !== this.index.list) return;
     const i = this.index.position(anchor.id);
     if (i < 0) return;
     window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);

@@ -1,5 +1,5 @@
 """axe-core (the copy selenium-axe-python ships) finds no violation on any view: the grid, the
-albums, the pager, its info panel, the zoom view and the not-found view, in light and in dark."""
+albums, the folders, the pager, its info panel, the zoom view and the not-found view, in light and in dark."""
 
 import json
 import os
@@ -42,6 +42,10 @@ def test_no_view_has_an_axe_violation(phone, album_server, scheme):
     open_app(phone, server, "albums")
     wait_for(lambda: visible_view(phone) == "albums", message="albums")
     clean(phone, "albums")
+    open_app(phone, server, "folders")
+    wait_for(lambda: visible_view(phone) == "albums" and js(phone, "return document.querySelectorAll('#albums li').length") > 0,
+             message="folders")
+    clean(phone, "folders")
     open_app(phone, server, f"photos/{photo['id']}")
     wait_for(lambda: js(phone, "return window.__pager.complete"), message="pager")
     clean(phone, "pager")

@@ -52,7 +52,7 @@ const go = async (hash) => {
 """
 
 # One cycle through every view, as a person goes: a photo's page, its info panel, its zoom view
-# (closed with Escape), the slideshow (stopped by a key), the albums, and back to the grid.
+# (closed with Escape), the slideshow (stopped by a key), the folders, and back to the grid.
 CYCLE = HELPERS + """
 const [ids, cycles, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 // The key handlers listening at each stop, as keyboard.js counts them and as the browser has them:
@@ -83,7 +83,7 @@ const stop = (name) => {
     key(' ');
     await until('slideshow stopped', () => !window.__slideshow.playing && !shown('slideshow'));
     stop('pager');
-    await go('#/albums');
+    await go('#/folders');
     await until('albums', () => shown('albums-view') && document.querySelectorAll('#albums li').length > 0);
     stop('albums');
     await go('#/');
