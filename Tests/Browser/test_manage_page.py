@@ -133,6 +133,7 @@ def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_se
     wait_for(lambda: js(desktop, "return document.getElementById('grid-count').textContent") == "1 photo", message="the grid follows")
     assert is_listed(server, ids[2]), "still in the library"
     screenshot(desktop, "manage-album-removed")
+    open_app(desktop, server)
 
     # Delete with Undo right after: gone from disk, then back at its path under its id.
     victim = ids[0]
