@@ -5,7 +5,7 @@
 import { PhotoIndex } from './core/photo-index.js';
 import { connection } from './core/connection.js';
 import { statusOf } from './core/api.js';
-import { parseRoute, photoHash as hashOf, searchHash } from './core/routes.js';
+import { listOf, parseRoute, photoHash as hashOf, searchHash } from './core/routes.js';
 import { PagerSequence } from './core/pager-sequence.js';
 import { PhotoGrid } from './views/grid.js';
 import { AlbumsView } from './views/albums.js';
@@ -55,7 +55,6 @@ const listeners = new Listeners();
 const library = new PhotoIndex();
 const grid = new PhotoGrid(gridList, library);
 new Scrubber(gridView, grid, library);
-const albums = new AlbumsView(albumsView);
 const search = new SearchView(searchView);
 const sequence = new PagerSequence(library);
 // `/` searches, from the lists of photos (the grid, the albums, Favourites, Recently Deleted);
@@ -69,26 +68,29 @@ const searchKey = new Keys((e) => {
   location.hash = searchHash('');
 });
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
+const albums = new AlbumsView(albumsView, { toast });
 const selection = new Selection(gridView, { library, toast });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
 const favourites = new FavouritesView(favouritesView);
 const albumActions = new AlbumActions(gridView, {
-  album: () => library.album,
+  list: () => library.list,
   title: () => byId('grid-title', HTMLElement).textContent || '',
   toast,
-  onRenamed: (id, title) => { albums.titles.set(id, title); labelScope(); },
-  onDeleted: () => { location.hash = '#/albums'; },
+  onRenamed: (list, title) => { albums.titles.set(list, { ...albums.titles.get(list), title }); labelScope(); },
+  onDeleted: (kind) => { location.hash = `#/${kind}`; },
 });
 const trash = new TrashView(trashView, { toast });
-// Photos added with the Add button or dropped on the grid go into the list shown (an album's folder, or the library);
-// under a share link that lets photos be added, into its album through the link.
+// Photos added with the Add button or dropped on the grid go into the list shown: a folder, or an
+// album (they land in the dated uploads folder and join it), or the library; under a share link
+// that lets photos be added, into its folder through the link.
 const uploadPanel = new UploadPanel(byId('uploads', HTMLElement), {
   dropTarget: gridView,
   addButton: byId('add-photos', HTMLButtonElement),
   input: byId('add-input', HTMLInputElement),
   dropHint: byId('drop-hint', HTMLElement),
-  album: () => library.album,
+  album: () => { const shown = listOf(library.list); return shown?.kind === 'albums' ? shown.id : null; },
+  folder: () => albums.titles.get(library.list ?? '')?.path ?? null,
   accepts: () => !gridView.hidden && mayAdd(),
   base: () => at('/uploads/'),
 });
@@ -99,12 +101,15 @@ function mayAdd() {
   return root.contains('may-manage') || root.contains('may-upload');
 }
 
-// The owner's Share sheet, for a photo (the pager's Share) or an album (its grid's Share).
+// The owner's Share sheet, for a photo (the pager's Share), an album or a folder (its grid's Share).
 const shareSheet = new ShareSheet(byId('share-sheet', HTMLDialogElement));
-/** Under a share link of an album, the album's title: the grid's title. */
+/** Under a share link of an album or a folder, its title: the grid's title. */
 let linkTitle = /** @type {string | null} */ (null);
 listeners.on(element(gridView, '.album-share', HTMLButtonElement), 'click', () => {
-  if (library.album !== null) shareSheet.open({ album: library.album }, byId('grid-title', HTMLElement).textContent || 'Album');
+  const shown = listOf(library.list);
+  if (!shown) return;
+  const title = byId('grid-title', HTMLElement).textContent || 'Album';
+  shareSheet.open(shown.kind === 'albums' ? { album: shown.id } : { folder: shown.id }, title);
 });
 const message = messageView();
 new ConnectionStatus(byId('connection-status', HTMLElement));
@@ -133,8 +138,8 @@ const state = {
 function pagingSearch() { return sequence.list === search.results; }
 
 /**
- * The URL of a photo in the list paged through (the library, one album or a search's results),
- * or of its zoom view.
+ * The URL of a photo in the list paged through (the library, one album, one folder or a search's
+ * results), or of its zoom view.
  * @param {number} id
  * @param {boolean} [zoom]
  */
@@ -281,7 +286,7 @@ async function showRoute(route) {
     route = linkScoped(route);
     if (route.view === 'favourites' || route.view === 'trash') return showNotShared(route.view);
   }
-  if (route.view === 'albums') return showAlbums(token);
+  if (route.view === 'albums' || route.view === 'folders') return showAlbums(route.view, token);
   if (route.view === 'favourites' || route.view === 'trash') return showCollection(route.view, token);
   if (route.view === 'search') return showSearch(route.query, token);
   favouritesView.hidden = trashView.hidden = true;
@@ -296,9 +301,9 @@ async function showRoute(route) {
     }
     if (token !== state.routing) return;
     sequence.use(search.results);
-  } else if (route.album !== library.album || !library.etag) {
+  } else if (route.list !== library.list || !library.etag) {
     try {
-      await library.setScope(route.album);
+      await library.setScope(route.list);
     } catch (error) {
       if (token === state.routing) showTrouble(route, error);
       return;
@@ -357,7 +362,7 @@ async function showRoute(route) {
   if (fromGrid) { state.cameFromGrid = true; rememberLists(); }
   if (route.view === 'zoom' && photo.status === 'failed') {
     history.replaceState(history.state, '', photoHash(route.id));
-    return show({ view: 'photo', id: route.id, album: route.album, search: query });
+    return show({ view: 'photo', id: route.id, list: route.list, search: query });
   }
   const cell = fromGrid ? gridCell(route.id) : null;
   // Out of sight before the pager is measured: a large grid laid out for nothing costs seconds.
@@ -444,19 +449,19 @@ let underLink = false;
 
 /**
  * A route as a share link's holder has it: the link's photos are the whole list, under `#/`, so
- * the albums and an album's own URLs lead there (the URL says so), and nothing asks the library's
+ * the albums, the folders and their own URLs lead there (the URL says so), and nothing asks the library's
  * API, which would answer a link's holder that this library is private.
  * @param {Route} route
  * @returns {Route}
  */
 function linkScoped(route) {
-  if (route.view === 'albums' || (route.view === 'grid' && route.album !== null)) {
+  if (route.view === 'albums' || route.view === 'folders' || (route.view === 'grid' && route.list !== null)) {
     history.replaceState(history.state, '', '#/');
-    return { view: 'grid', album: null };
+    return { view: 'grid', list: null };
   }
-  if ((route.view === 'photo' || route.view === 'zoom') && route.album !== null) {
+  if ((route.view === 'photo' || route.view === 'zoom') && route.list !== null) {
     history.replaceState(history.state, '', hashOf('', route.id, route.view === 'zoom'));
-    return { view: route.view, id: route.id, album: null };
+    return { view: route.view, id: route.id, list: null };
   }
   return route;
 }
@@ -472,7 +477,7 @@ function showNotShared(view) {
   albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
   message.show({
     title: view === 'favourites' ? 'No Favourites Here' : 'No Recently Deleted Here',
-    text: `This link shares ${linkTitle ? `the album ${linkTitle}` : 'a photo'}; ${view === 'favourites' ? 'favourites are' : 'deleted photos are'} not part of it.`,
+    text: `This link shares ${linkTitle ? linkTitle : 'a photo'}; ${view === 'favourites' ? 'favourites are' : 'deleted photos are'} not part of it.`,
     link: { href: '#/', label: 'The shared photos' },
   });
 }
@@ -487,7 +492,7 @@ function describe(error) {
 
 /**
  * What the URL names is not there, or could not be had: said in the message view, the URL kept.
- * A photo or an album the server says is not in the library gets a way back; a library that
+ * A photo, an album or a folder the server says is not in the library gets a way back; a library that
  * could not be reached is asked for again by itself when the server answers.
  * @param {Route} route
  * @param {unknown} error what the server said (a 404), or that it could not be reached
@@ -498,7 +503,8 @@ function showTrouble(route, error) {
   showPager(false);
   albumsView.hidden = favouritesView.hidden = trashView.hidden = true;
   const status = statusOf(error);
-  const back = { href: `#${library.hashPrefix}/`, label: library.album === null ? 'All photos' : 'Back to the album' };
+  const shownList = listOf(library.list);
+  const back = { href: `#${library.hashPrefix}/`, label: shownList === null ? 'All photos' : `Back to the ${shownList.kind === 'albums' ? 'album' : 'folder'}` };
   if (status === undefined && error !== null) {
     message.show({
       title: 'The photos could not be loaded',
@@ -506,16 +512,22 @@ function showTrouble(route, error) {
       link: { href: '#/', label: 'All photos' },
     });
   } else if (route.view === 'photo' || route.view === 'zoom') {
-    const where = library.album === null ? 'the library' : `album ${albums.titles.get(library.album) ?? library.album}`;
+    const where = shownList === null ? 'the library'
+      : `${shownList.kind === 'albums' ? 'album' : 'folder'} ${albums.titles.get(library.list ?? '')?.title ?? shownList.id}`;
     message.show({
       title: 'No such photo',
       text: `There is no photo ${route.id} in ${where}: it may have been removed, or the link is wrong.`,
       link: back,
     });
-  } else if (route.album !== null && status === 404) {
-    message.show({
+  } else if (route.list !== null && status === 404) {
+    const asked = listOf(route.list);
+    message.show(asked?.kind === 'folders' ? {
+      title: 'No such folder',
+      text: `There is no folder ${asked.id}: no folder of the photos folder has that number, or it holds no photos now.`,
+      link: { href: '#/folders', label: 'All folders' },
+    } : {
       title: 'No such album',
-      text: `There is no album ${route.album}: no folder of the photos folder has that number, or it holds no photos now.`,
+      text: `There is no album ${asked?.id}: it was deleted, or the link is wrong.`,
       link: { href: '#/albums', label: 'All albums' },
     });
   } else {
@@ -549,7 +561,7 @@ listeners.on(window, 'hashchange', () => {
   const shown = viewer.photo;
   if (viewer.isOpen && state.zoomPushed && route.view === 'photo' && route.id === state.zoomOpenedOn && shown && shown.id !== route.id) {
     history.replaceState(history.state, '', photoHash(shown.id));
-    route = { view: 'photo', id: shown.id, album: route.album, search: route.search };
+    route = { view: 'photo', id: shown.id, list: route.list, search: route.search };
   }
   show(route);
 });
@@ -561,16 +573,20 @@ listeners.on(window, 'pageshow', (e) => { if (e.persisted) pager.setLive(true); 
 
 /** The grid's title, the pager's way back and the tabs say which list is shown. */
 function labelScope() {
-  const album = library.album;
-  const title = linkTitle ?? (album === null ? 'Photos' : (albums.titles.get(album) ?? `Album ${album}`));
+  const list = library.list, shown = listOf(list);
+  const title = linkTitle ?? (list === null ? 'Photos'
+    : (albums.titles.get(list)?.title ?? `${shown?.kind === 'folders' ? 'Folder' : 'Album'} ${shown?.id}`));
   byId('grid-title', HTMLElement).textContent = title;
-  element(gridView, '.album-back', HTMLElement).hidden = album === null;
-  albumActions.setShown(album !== null);
-  element(gridView, '.view-tabs', HTMLElement).hidden = album !== null;
-  gridList.setAttribute('aria-label', album === null ? 'All photos' : title);
-  labelPagerBack(`#${library.hashPrefix}/`, album === null ? 'Photos' : title, album === null ? 'Back to all photos' : `Back to ${title}`);
-  if (album !== null && !albums.titles.has(album)) {
-    albums.load().then(() => { if (library.album === album) labelScope(); }, () => {});
+  const back = element(gridView, '.album-back', HTMLAnchorElement);
+  back.hidden = list === null;
+  back.href = `#/${shown?.kind ?? 'albums'}`;
+  if (back.lastChild) back.lastChild.textContent = shown?.kind === 'folders' ? ' Folders' : ' Albums';
+  albumActions.setShown(list !== null);
+  element(gridView, '.view-tabs', HTMLElement).hidden = list !== null;
+  gridList.setAttribute('aria-label', list === null ? 'All photos' : title);
+  labelPagerBack(`#${library.hashPrefix}/`, list === null ? 'Photos' : title, list === null ? 'Back to all photos' : `Back to ${title}`);
+  if (shown && !albums.titles.has(list ?? '')) {
+    albums.load(shown.kind).then(() => { if (library.list === list) labelScope(); }, () => {});
   }
 }
 
@@ -616,11 +632,12 @@ async function showCollection(view, token) {
 }
 
 /**
- * The albums on screen, once they are drawn (unless another route came meanwhile).
+ * The albums or the folders on screen, once they are drawn (unless another route came meanwhile).
+ * @param {'albums' | 'folders'} kind
  * @param {number} token
  */
-async function showAlbums(token) {
-  if (!await albums.render(() => token === state.routing)) return;
+async function showAlbums(kind, token) {
+  if (!await albums.render(kind, () => token === state.routing)) return;
   message.hide();
   if (viewer.isOpen) viewer.close();
   hideLists();
@@ -629,7 +646,7 @@ async function showAlbums(token) {
   const wasHidden = albumsView.hidden;
   albumsView.hidden = false;
   if (wasHidden) window.scrollTo(0, 0);
-  document.title = 'Albums · Photos';
+  document.title = `${kind === 'albums' ? 'Albums' : 'Folders'} · Photos`;
 }
 
 /**
@@ -712,7 +729,7 @@ function enter(entry) {
     root.add('is-link');
     if (entry.link.comments) root.add('may-comment'); else hideComments();
     if (entry.link.upload) root.add('may-upload');
-    linkTitle = entry.link.album?.title ?? null;
+    linkTitle = entry.link.album?.title ?? entry.link.folder?.title ?? null;
     // A link to one photo opens on it.
     if (typeof entry.link.photo === 'number' && parseRoute(location.hash).view === 'grid') {
       history.replaceState(null, '', `#/photos/${entry.link.photo}`);
@@ -742,7 +759,7 @@ async function start() {
   if (mayAdd()) uploadPanel.restore();
   const first = underLink ? linkScoped(parseRoute(location.hash)) : parseRoute(location.hash);
   try {
-    await library.setScope(first.view === 'albums' ? null : first.album);
+    await library.setScope(first.list);
   } catch (error) {
     showTrouble(first, error);
     document.documentElement.dataset.ready = 'true';

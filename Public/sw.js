@@ -65,7 +65,7 @@ const SHELL_PATHS = new Set(SHELL);
 /** A tile or a thumbnail of the library (the page's own, not under a share link). */
 const IMAGE_PATH = /^\/photos\/\d+\/(?:thumbnail\.jpg|tiles\/\d+\/\d+\/\d+\.jpg)$/;
 /** The JSON the page reads to list the library and open a photo. */
-const DATA_PATH = /^\/(?:photos(?:\/summary|\/\d+)?|albums(?:\/\d+(?:\/summary)?)?)$/;
+const DATA_PATH = /^\/(?:photos(?:\/summary|\/\d+)?|(?:albums|folders)(?:\/\d+(?:\/summary)?)?)$/;
 
 /** The header that marks a kept answer given because the server could not be reached. */
 const OFFLINE_HEADER = 'PhotoScroll-Offline';

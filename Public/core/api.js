@@ -54,7 +54,7 @@ import { connection } from './connection.js';
  */
 
 /**
- * One page of a list: `GET /photos`, `GET /albums/{id}`.
+ * One page of a list: `GET /photos`, `GET /albums/{id}`, `GET /folders/{id}`.
  * @typedef {{ photos: Photo[], total: number, next: string | null }} PhotoPage
  */
 
@@ -70,7 +70,7 @@ import { connection } from './connection.js';
 
 /**
  * A folder of the photos folder.
- * @typedef {object} Album
+ * @typedef {object} Folder
  * @property {number} id
  * @property {string} title
  * @property {string} path its place under the photos folder
@@ -78,6 +78,19 @@ import { connection } from './connection.js';
  * @property {{ id: number, thumbnail: string }} cover its newest photo
  * @property {string} from when its oldest photo was taken
  * @property {string} to when its newest was
+ * @property {string} link
+ */
+
+/**
+ * An album: photos gathered from any folders, none of them moved.
+ * @typedef {object} Album
+ * @property {number} id
+ * @property {string} title
+ * @property {number} position its place among the albums
+ * @property {number} count its photos not in the trash
+ * @property {{ id: number, thumbnail: string } | null} cover the one chosen, else its newest
+ * @property {string | null} from when its oldest photo was taken
+ * @property {string | null} to when its newest was
  * @property {string} link
  */
 
@@ -250,11 +263,19 @@ export function getPhoto(id) {
 }
 
 /**
- * The albums (folders of the photos folder).
+ * The albums, in their order.
  * @returns {Promise<{ albums: Album[] }>}
  */
 export function listAlbums() {
-  return getJSON('/albums');
+  return getJSON('/albums', { cache: 'no-store' });
+}
+
+/**
+ * The folders of the photos folder.
+ * @returns {Promise<{ folders: Folder[] }>}
+ */
+export function listFolders() {
+  return getJSON('/folders');
 }
 
 // Search (docs/search.md): online only, never kept by the service worker.
@@ -445,9 +466,9 @@ export async function changeFavourites(add, remove) {
 }
 
 /**
- * Moves (or copies) photos into an album or a folder (made when missing).
+ * Moves (or copies) photos into a folder: its id, or a path (made when missing).
  * @param {number[]} ids
- * @param {{ album?: number, folder?: string }} where
+ * @param {{ folder: number | string }} where
  * @param {boolean} copy
  * @returns {Promise<PlacedPhotos>}
  */
@@ -484,22 +505,60 @@ export function emptyTrash() {
 }
 
 /**
- * Renames an album's folder; its id stays.
+ * Renames a folder; its id stays.
  * @param {number} id
  * @param {string} title
  * @returns {Promise<{ id: number | null, path: string }>}
+ */
+export function renameFolder(id, title) {
+  return change('PATCH', `/folders/${id}`, { title });
+}
+
+/**
+ * Deletes a folder: its photos go to the trash (restore the batch to undo).
+ * @param {number} id
+ * @returns {Promise<{ batch: string | null, items: TrashItem[] }>}
+ */
+export function deleteFolder(id) {
+  return change('DELETE', `/folders/${id}`);
+}
+
+/**
+ * Makes an album, last among the albums.
+ * @param {string} title
+ * @returns {Promise<Album>}
+ */
+export function createAlbum(title) {
+  return change('POST', '/albums', { title });
+}
+
+/**
+ * Renames an album.
+ * @param {number} id
+ * @param {string} title
+ * @returns {Promise<Album>}
  */
 export function renameAlbum(id, title) {
   return change('PATCH', `/albums/${id}`, { title });
 }
 
 /**
- * Deletes an album: its photos go to the trash (restore the batch to undo).
+ * Deletes an album; its photos stay in the library.
  * @param {number} id
- * @returns {Promise<{ batch: string | null, items: TrashItem[] }>}
  */
 export function deleteAlbum(id) {
   return change('DELETE', `/albums/${id}`);
+}
+
+/**
+ * Adds photos to an album, or takes them out of it (no file moves).
+ * @param {number} id
+ * @param {number[]} ids
+ * @param {boolean} [remove]
+ * @returns {Promise<Album>}
+ */
+export function changeAlbumPhotos(id, ids, remove = false) {
+  return change(remove ? 'DELETE' : 'POST', `/albums/${id}/photos`, { ids });
 }
 
 // Who is signed in, and share links (docs/access.md).
@@ -575,6 +634,7 @@ export function checkSetup(token) {
  * @property {string} token
  * @property {string} url the address to give
  * @property {number | null} album
+ * @property {number | null} folder
  * @property {number | null} photo
  * @property {string | null} expires RFC 3339, or null for never
  * @property {boolean} expired
@@ -582,7 +642,7 @@ export function checkSetup(token) {
  * @property {boolean} download
  * @property {boolean} comments
  * @property {boolean} location
- * @property {boolean} upload whether its holder may add photos to the album
+ * @property {boolean} upload whether its holder may add photos to the folder
  * @property {string} created
  */
 
@@ -595,16 +655,17 @@ export function checkSetup(token) {
  * @property {boolean} unlocked
  * @property {string | null} expires
  * @property {{ id: number, title: string, count: number } | null} [album]
+ * @property {{ id: number, title: string, count: number } | null} [folder]
  * @property {number | null} [photo]
  * @property {boolean} [download]
  * @property {boolean} [comments]
  * @property {boolean} [location]
- * @property {boolean} [upload] whether photos may be added to the album through the link
+ * @property {boolean} [upload] whether photos may be added to the folder through the link
  */
 
 /**
- * Makes a share link of an album or a photo.
- * @param {{ album?: number, photo?: number, expires?: string | null, password?: string,
+ * Makes a share link of an album, a folder or a photo.
+ * @param {{ album?: number, folder?: number, photo?: number, expires?: string | null, password?: string,
  *   download?: boolean, comments?: boolean, location?: boolean, upload?: boolean }} request `expires` left out: the
  *   server's default (30 days); null: never
  * @returns {Promise<ShareLink>}

@@ -3,7 +3,7 @@
 // photo, in the order of the list: by date taken) and the records of the photos someone is near,
 // fetched a block at a time, kept up to date by the server's events. It is also the sequence the
 // pager and the zoom view read (count, indexOf, at, peek, subscribe: see photo-sequence.js), over
-// the paged API. Its scope is the whole library or one album (`setScope`).
+// the paged API. Its scope is the whole library, one album or one folder (`setScope`).
 
 import { getPhoto, getSummary, listPage, photoEvents, statusOf } from './api.js';
 import { photoHash } from './routes.js';
@@ -55,8 +55,8 @@ export class PhotoIndex extends EventTarget {
     this.source = null;
     /** @type {Map<number, number>} id → position */
     this.positions = new Map();
-    /** @type {number | null} the album shown, or null for the whole library */
-    this.album = null;
+    /** @type {string | null} the list shown ('/albums/2', '/folders/5'), or null for the whole library */
+    this.list = null;
     this.pendingResync = false;
     /** @type {number | null} */
     this.reloadTimer = null;
@@ -64,29 +64,29 @@ export class PhotoIndex extends EventTarget {
     this.lastReload = null;
   }
 
-  /** The API path of the list: /photos or /albums/{id}. */
-  get base() { return this.album === null ? '/photos' : `/albums/${this.album}`; }
+  /** The API path of the list: /photos, /albums/{id} or /folders/{id}. */
+  get base() { return this.list ?? '/photos'; }
 
-  /** What the page's URLs of this list start with after `#`: '' or '/albums/{id}'. */
-  get hashPrefix() { return this.album === null ? '' : `/albums/${this.album}`; }
+  /** What the page's URLs of this list start with after `#`: '', '/albums/{id}' or '/folders/{id}'. */
+  get hashPrefix() { return this.list ?? ''; }
 
   /**
-   * The URL of photo `id` in this list (the library's or the album's), or of its zoom view.
+   * The URL of photo `id` in this list (the library's, an album's or a folder's), or of its zoom view.
    * @param {number} id
    * @param {boolean} [zoom]
    */
   photoHash(id, zoom = false) { return photoHash(this.hashPrefix, id, zoom); }
 
   /**
-   * Shows the whole library (null) or one album; resolves once its summary is loaded.
-   * @param {number | null} album
+   * Shows the whole library (null), one album or one folder; resolves once its summary is loaded.
+   * @param {string | null} list
    */
-  async setScope(album) {
-    if (album === this.album && this.etag) return;
-    if (album !== this.album) {
+  async setScope(list) {
+    if (list === this.list && this.etag) return;
+    if (list !== this.list) {
       // Another list: nothing of this one is shown meanwhile. (The first load keeps the page as
       // tall as it was until the summary is in, so the browser can put the scroll back.)
-      this.album = album;
+      this.list = list;
       this.ids = new Int32Array(0);
       this.ratios = new Float32Array(0);
       this.days = new Int32Array(0);
@@ -151,14 +151,14 @@ export class PhotoIndex extends EventTarget {
    * @param {boolean} [goneIsEmpty] an album that has no summary (emptied meanwhile) is shown empty
    */
   async load(goneIsEmpty = true) {
-    const album = this.album;
+    const list = this.list;
     /** @type {Summary | null} */
     const summary = await getSummary(this.etag, this.base).catch((error) => {
       // An album emptied meanwhile has no summary any more: it is shown empty.
-      if (goneIsEmpty && album !== null && statusOf(error) === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
+      if (goneIsEmpty && list !== null && statusOf(error) === 404) return { total: 0, idRuns: [], ratios: [], days: [], etag: null };
       throw error;
     });
-    if (!summary || album !== this.album) return false;
+    if (!summary || list !== this.list) return false;
     const ids = new Int32Array(summary.total);
     const positions = new Map();
     let n = 0;
@@ -371,7 +371,7 @@ export class PhotoIndex extends EventTarget {
     }
     for (const photo of [...added, ...changed]) {
       const i = this.position(photo.id);
-      if (this.album !== null && i < 0) continue; // another album's
+      if (this.list !== null && i < 0) continue; // another list's
       this.keep(photo);
       if (i >= 0) {
         this.ratios[i] = ratio(photo);

@@ -1,16 +1,18 @@
 // @ts-check
 // The page's URLs, which are its views: #/ is the grid, #/photos/3 the pager at photo 3,
 // #/photos/3/zoom its zoom view; #/albums the albums, #/albums/2 one album's grid and
-// #/albums/2/photos/3 the pager paging through that album only; #/favourites and #/trash the
-// favourite photos and the recently deleted ones. #/search?q=lisbon is a search and its results,
-// #/search/photos/3?q=lisbon the pager paging through those results only.
+// #/albums/2/photos/3 the pager paging through that album only; #/folders, #/folders/5 and
+// #/folders/5/photos/3 the same for the folders of the photos folder; #/favourites and #/trash
+// the favourite photos and the recently deleted ones. #/search?q=lisbon is a search and its
+// results, #/search/photos/3?q=lisbon the pager paging through those results only.
 
 /**
- * What a URL shows.
- * @typedef {{ view: 'grid', album: number | null } | { view: 'albums', album: null } | { view: 'favourites', album: null }
- *   | { view: 'trash', album: null } | { view: 'search', query: string, album: null }
- *   | { view: 'photo' | 'zoom', id: number, album: number | null, search?: string }} Route
- *   A photo's `search` is the query whose results it was opened from (then `album` is null).
+ * What a URL shows. `list` is the list shown: null for the library, '/albums/2' for an album,
+ * '/folders/5' for a folder (also the API path of its pages, and the URL's prefix).
+ * @typedef {{ view: 'grid', list: string | null } | { view: 'albums', list: null } | { view: 'folders', list: null } | { view: 'favourites', list: null }
+ *   | { view: 'trash', list: null } | { view: 'search', query: string, list: null }
+ *   | { view: 'photo' | 'zoom', id: number, list: string | null, search?: string }} Route
+ *   A photo's `search` is the query whose results it was opened from (then `list` is null).
  */
 
 /**
@@ -19,25 +21,36 @@
  * @returns {Route}
  */
 export function parseRoute(hash) {
-  if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', album: null };
-  if (/^#\/favourites\/?$/.test(hash)) return { view: 'favourites', album: null };
-  if (/^#\/trash\/?$/.test(hash)) return { view: 'trash', album: null };
+  if (/^#\/albums\/?$/.test(hash)) return { view: 'albums', list: null };
+  if (/^#\/folders\/?$/.test(hash)) return { view: 'folders', list: null };
+  if (/^#\/favourites\/?$/.test(hash)) return { view: 'favourites', list: null };
+  if (/^#\/trash\/?$/.test(hash)) return { view: 'trash', list: null };
   const search = /^#\/search(?:\/photos\/(\d+)(\/zoom)?)?\/?(?:\?(.*))?$/.exec(hash);
   if (search) {
     const query = new URLSearchParams(search[3] ?? '').get('q') ?? '';
-    if (!search[1]) return { view: 'search', query, album: null };
-    return { view: search[2] ? 'zoom' : 'photo', id: Number(search[1]), album: null, search: query };
+    if (!search[1]) return { view: 'search', query, list: null };
+    return { view: search[2] ? 'zoom' : 'photo', id: Number(search[1]), list: null, search: query };
   }
-  const match = /^#(?:\/albums\/(\d+))?(?:\/photos\/(\d+)(\/zoom)?)?\/?$/.exec(hash);
-  if (!match) return { view: 'grid', album: null };
-  const album = match[1] ? Number(match[1]) : null;
-  if (!match[2]) return { view: 'grid', album };
-  return { view: match[3] ? 'zoom' : 'photo', id: Number(match[2]), album };
+  const match = /^#(\/(?:albums|folders)\/\d+)?(?:\/photos\/(\d+)(\/zoom)?)?\/?$/.exec(hash);
+  if (!match) return { view: 'grid', list: null };
+  const list = match[1] ? match[1].replace(/\/0+(\d)/, '/$1') : null;
+  if (!match[2]) return { view: 'grid', list };
+  return { view: match[3] ? 'zoom' : 'photo', id: Number(match[2]), list };
 }
 
 /**
- * The URL of a photo in a list (`prefix`: '' for the library, '/albums/{id}' for an album), or of
- * its zoom view.
+ * The kind and id of a list ('/albums/2' → albums, 2), or null for the library.
+ * @param {string | null} list
+ * @returns {{ kind: 'albums' | 'folders', id: number } | null}
+ */
+export function listOf(list) {
+  const match = list ? /^\/(albums|folders)\/(\d+)$/.exec(list) : null;
+  return match ? { kind: /** @type {'albums' | 'folders'} */ (match[1]), id: Number(match[2]) } : null;
+}
+
+/**
+ * The URL of a photo in a list (`prefix`: '' for the library, '/albums/{id}' or '/folders/{id}'),
+ * or of its zoom view.
  * @param {string} prefix
  * @param {number} id
  * @param {boolean} [zoom]

@@ -50,7 +50,8 @@ export class SearchResults extends EventTarget {
     this.wanted = [0, -1];
     this.fetching = false;
     /** Always the whole library's scope: what the grid keeps in a scroll anchor. */
-    this.album = null;
+    /** @type {string | null} */
+    this.list = null;
     /** Unused: the results have no month headers (see PhotoGrid's `months`). */
     this.days = new Int32Array(0);
   }

@@ -47,14 +47,16 @@ function errorOf(status, retryAfter, body) {
  * Makes an upload of `file` on the server; resolves to its path (`/uploads/{id}`).
  * @param {Blob} file
  * @param {string} name
- * @param {{ album?: number | null, base?: string }} [where] `base`: the endpoint, `/uploads/` or a
- *   share link's `/s/{token}/uploads/` (which puts every photo into the link's album: no album is sent)
+ * @param {{ album?: number | null, folder?: string | null, base?: string }} [where] `album`: an album the photo
+ *   joins; `folder`: the folder it goes into; `base`: the endpoint, `/uploads/` or a share link's
+ *   `/s/{token}/uploads/` (which puts every photo into the link's folder: neither is sent)
  * @returns {Promise<string>}
  */
 export async function createUpload(file, name, where = {}) {
   const base = where.base ?? '/uploads/';
   const metadata = [`filename ${base64(name)}`];
   if (where.album != null && base === '/uploads/') metadata.push(`album ${base64(String(where.album))}`);
+  if (where.folder && base === '/uploads/') metadata.push(`folder ${base64(where.folder)}`);
   let response;
   try {
     response = await fetch(base, {

@@ -9,7 +9,9 @@
  * @property {string} name the file's name
  * @property {Blob} file its bytes (a File is a Blob)
  * @property {string | null} url the server's upload (`/uploads/{id}`) once made
- * @property {number | null} album where it goes, when an album was open
+ * @property {number | null} album the album it joins, when an album was open (an older entry's
+ *   number was a folder's id, which the server now reads as an album's)
+ * @property {string | null} [folder] the folder it goes into, when a folder was open
  * @property {string} [base] the uploads endpoint it was made at: `/uploads/`, or a share link's
  *   `/s/{token}/uploads/` (left out by older entries: `/uploads/`)
  * @property {number} added when it was added (ms)

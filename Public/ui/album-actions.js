@@ -1,55 +1,74 @@
 // @ts-check
-// An album's own buttons, while its grid is shown: Rename (its folder; the album keeps its id)
-// and Delete Album (its photos go to Recently Deleted, with an Undo right after).
+// An album's or a folder's own buttons, while its grid is shown. An album: Rename and Delete
+// Album (its photos stay in the library). A folder: Rename (its folder; the id stays) and Delete
+// Folder (its photos go to Recently Deleted, with an Undo right after).
 
-import { deleteAlbum, renameAlbum, restoreFromTrash } from '../core/api.js';
+import { deleteAlbum, deleteFolder, renameAlbum, renameFolder, restoreFromTrash } from '../core/api.js';
+import { listOf } from '../core/routes.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
 export class AlbumActions {
   /**
    * @param {HTMLElement} gridView
-   * @param {{ album: () => number | null, title: () => string, toast: import('./selection.js').UndoToast,
-   *           onRenamed: (id: number, title: string) => void, onDeleted: () => void }} options
+   * @param {{ list: () => string | null, title: () => string, toast: import('./selection.js').UndoToast,
+   *           onRenamed: (list: string, title: string) => void, onDeleted: (kind: 'albums' | 'folders') => void }} options
    */
   constructor(gridView, options) {
     this.root = element(gridView, '.album-actions', HTMLElement);
+    this.deleteButton = element(this.root, '.album-delete', HTMLButtonElement);
     this.options = options;
     this.listeners = new Listeners();
     this.listeners.on(element(this.root, '.album-rename', HTMLButtonElement), 'click', () => this.rename());
-    this.listeners.on(element(this.root, '.album-delete', HTMLButtonElement), 'click', () => this.remove());
+    this.listeners.on(this.deleteButton, 'click', () => this.remove());
   }
 
   /** @param {boolean} shown */
-  setShown(shown) { this.root.hidden = !shown; }
+  setShown(shown) {
+    this.root.hidden = !shown;
+    this.deleteButton.textContent = listOf(this.options.list())?.kind === 'folders' ? 'Delete Folder' : 'Delete Album';
+  }
 
   async rename() {
-    const id = this.options.album();
-    if (id === null) return;
-    const title = window.prompt('Rename the album (its folder):', this.options.title())?.trim();
+    const list = this.options.list(), which = listOf(list);
+    if (!list || !which) return;
+    const folder = which.kind === 'folders';
+    const title = window.prompt(folder ? 'Rename the folder:' : 'Rename the album:', this.options.title())?.trim();
     if (!title || title === this.options.title()) return;
     try {
-      await renameAlbum(id, title);
-      this.options.onRenamed(id, title);
+      await (folder ? renameFolder(which.id, title) : renameAlbum(which.id, title));
+      this.options.onRenamed(list, title);
       this.options.toast.show(`Renamed to ${title}`);
     } catch (error) {
-      this.options.toast.show(`Could not rename the album (${error instanceof Error ? error.message : error}).`);
+      this.options.toast.show(`Could not rename the ${folder ? 'folder' : 'album'} (${error instanceof Error ? error.message : error}).`);
     }
   }
 
   async remove() {
-    const id = this.options.album();
-    if (id === null) return;
-    if (!window.confirm(`Delete the album ${this.options.title()}? Its photos go to Recently Deleted.`)) return;
+    const which = listOf(this.options.list());
+    if (!which) return;
+    const title = this.options.title();
+    if (which.kind === 'albums') {
+      if (!window.confirm(`Delete the album ${title}? Its photos stay in the library.`)) return;
+      try {
+        await deleteAlbum(which.id);
+        this.options.onDeleted('albums');
+        this.options.toast.show(`Deleted the album ${title}`);
+      } catch (error) {
+        this.options.toast.show(`Could not delete the album (${error instanceof Error ? error.message : error}).`);
+      }
+      return;
+    }
+    if (!window.confirm(`Delete the folder ${title}? Its photos go to Recently Deleted.`)) return;
     try {
-      const { batch, items } = await deleteAlbum(id);
-      this.options.onDeleted();
-      this.options.toast.show(`Deleted ${this.options.title()} (${items.length === 1 ? '1 photo' : `${items.length} photos`})`, batch ? {
+      const { batch, items } = await deleteFolder(which.id);
+      this.options.onDeleted('folders');
+      this.options.toast.show(`Deleted ${title} (${items.length === 1 ? '1 photo' : `${items.length} photos`})`, batch ? {
         label: 'Undo',
         run: () => { restoreFromTrash({ batch }).then(() => this.options.toast.show('Restored'), () => {}); },
       } : undefined);
     } catch (error) {
-      this.options.toast.show(`Could not delete the album (${error instanceof Error ? error.message : error}).`);
+      this.options.toast.show(`Could not delete the folder (${error instanceof Error ? error.message : error}).`);
     }
   }
 

@@ -1,11 +1,12 @@
 // @ts-check
 // Choosing several photos in the grid and doing something with them: Select (or a long press on a
 // phone, or ctrl/⌘-click and shift-click on a desktop) marks photos; the bar then favourites
-// them (a heart), moves or copies them into an album (a new one too), or sends them to the trash
-// with an Undo right after. Marks are drawn by one style sheet keyed by photo id, so the grid's
+// them (a heart), adds them to an album (a new one too) or, inside an album, takes them out of it
+// (no file moves either way), or sends them to the trash with an Undo right after. Marks are drawn by one style sheet keyed by photo id, so the grid's
 // recycled cells always show the right ones. Favourites are marked with a heart the same way.
 
-import { changeFavourites, listAlbums, listFavourites, placePhotos, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
+import { changeAlbumPhotos, changeFavourites, createAlbum, listAlbums, listFavourites, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
+import { listOf } from '../core/routes.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 import { Keys } from '../util/keyboard.js';
@@ -61,6 +62,7 @@ export class Selection {
     on.add(() => { this.keys.on = false; });
     on.on(element(this.bar, '.select-favourite', HTMLButtonElement), 'click', () => this.favourite());
     on.on(element(this.bar, '.select-album', HTMLButtonElement), 'click', () => this.openSheet());
+    on.on(element(this.bar, '.select-unalbum', HTMLButtonElement), 'click', () => this.takeOut());
     on.on(element(this.bar, '.select-delete', HTMLButtonElement), 'click', () => this.trash());
     on.on(element(this.bar, '.select-done', HTMLButtonElement), 'click', () => this.setSelecting(false));
     on.on(element(this.sheet, 'form', HTMLFormElement), 'submit', (e) => this.place(e));
@@ -182,6 +184,8 @@ export class Selection {
       + 'left:6px;bottom:4px;color:#fff;font-size:18px;text-shadow:0 1px 3px rgba(0,0,0,.6);pointer-events:none}';
     this.marks.textContent = css;
     this.bar.hidden = !this.selecting;
+    // Inside an album its photos may be taken out of it.
+    element(this.bar, '.select-unalbum', HTMLButtonElement).hidden = listOf(this.library.list)?.kind !== 'albums';
     const n = this.selected.size;
     this.count.textContent = n === 0 ? 'Select photos' : n === 1 ? '1 photo selected' : `${n} photos selected`;
     for (const button of this.bar.querySelectorAll('.selection-actions button')) {
@@ -212,7 +216,7 @@ export class Selection {
     list.replaceChildren(new Option('New album…', ''));
     try {
       const { albums } = await listAlbums();
-      for (const album of albums) list.append(new Option(album.path, String(album.id)));
+      for (const album of albums) list.append(new Option(album.title, String(album.id)));
     } catch { /* a new album still works */ }
     element(this.sheet, '.sheet-name', HTMLInputElement).value = '';
     this.sheet.showModal();
@@ -221,20 +225,39 @@ export class Selection {
   /** @param {SubmitEvent} event */
   async place(event) {
     event.preventDefault();
-    const album = element(this.sheet, '.sheet-albums', HTMLSelectElement).value;
+    const chosen = element(this.sheet, '.sheet-albums', HTMLSelectElement).value;
     const name = element(this.sheet, '.sheet-name', HTMLInputElement).value.trim();
-    const copy = element(this.sheet, '.sheet-copy', HTMLInputElement).checked;
-    if (!album && !name) { element(this.sheet, '.sheet-name', HTMLInputElement).focus(); return; }
+    if (!chosen && !name) { element(this.sheet, '.sheet-name', HTMLInputElement).focus(); return; }
     this.sheet.close();
     const ids = [...this.selected];
     try {
-      const placed = await placePhotos(ids, album ? { album: Number(album) } : { folder: name }, copy);
-      const where = album ? element(this.sheet, '.sheet-albums', HTMLSelectElement).selectedOptions[0].text : name;
-      const n = placed.photos.length;
-      this.toast.show(`${copy ? 'Copied' : 'Moved'} ${n === 1 ? '1 photo' : `${n} photos`} to ${where}`);
+      const id = chosen ? Number(chosen) : (await createAlbum(name)).id;
+      const album = await changeAlbumPhotos(id, ids);
+      const n = ids.length;
+      this.toast.show(`Added ${n === 1 ? '1 photo' : `${n} photos`} to ${album.title}`);
       this.setSelecting(false);
+      if (this.library.list === `/albums/${id}`) await this.library.load();
     } catch (error) {
-      this.toast.show(`Could not ${copy ? 'copy' : 'move'} the photos (${describe(error)}).`);
+      this.toast.show(`Could not add the photos to the album (${describe(error)}).`);
+    }
+  }
+
+  /** Takes the chosen photos out of the album shown; the photos stay in the library. */
+  async takeOut() {
+    const which = listOf(this.library.list);
+    if (which?.kind !== 'albums') return;
+    const ids = [...this.selected];
+    try {
+      const album = await changeAlbumPhotos(which.id, ids, true);
+      this.setSelecting(false);
+      await this.library.load();
+      const n = ids.length;
+      this.toast.show(`Removed ${n === 1 ? '1 photo' : `${n} photos`} from ${album.title}`, {
+        label: 'Undo',
+        run: () => { changeAlbumPhotos(which.id, ids).then(() => this.library.load(), () => {}); },
+      });
+    } catch (error) {
+      this.toast.show(`Could not remove the photos from the album (${describe(error)}).`);
     }
   }
 

@@ -1,7 +1,7 @@
 // @ts-check
-// The owner's Share sheet for a photo or an album: makes a link (how long it lasts, a password,
+// The owner's Share sheet for a photo, an album or a folder: makes a link (how long it lasts, a password,
 // whether originals may be downloaded, comments read and written, where photos were taken
-// shown, and for an album whether photos may be added to it), copies it, and lists the links already made of the same photo or album, each with
+// shown, and for a folder whether photos may be added to it), copies it, and lists the links already made of the same photo or album, each with
 // Copy and Revoke.
 
 import { createShare, listShares, revokeShare, ServerError } from '../core/api.js';
@@ -10,7 +10,7 @@ import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
 /** @typedef {import('../core/api.js').ShareLink} ShareLink */
-/** @typedef {{ album: number } | { photo: number }} ShareTarget */
+/** @typedef {{ album: number } | { folder: number } | { photo: number }} ShareTarget */
 
 /** How long a new link lasts, by the choice's value: days, or never. */
 const DAY = 86_400_000;
@@ -29,7 +29,7 @@ export class ShareSheet {
     this.comments = element(root, '.share-comments', HTMLInputElement);
     this.location = element(root, '.share-location', HTMLInputElement);
     this.upload = element(root, '.share-upload', HTMLInputElement);
-    /** Adding photos is offered for an album's link only. */
+    /** Adding photos is offered for a folder's link only. */
     this.uploadChoice = element(root, '.share-upload-choice', HTMLElement);
     this.create = element(root, '.share-create', HTMLButtonElement);
     this.made = element(root, '.share-made', HTMLElement);
@@ -44,7 +44,7 @@ export class ShareSheet {
   }
 
   /**
-   * Opens the sheet for a photo or an album.
+   * Opens the sheet for a photo, an album or a folder.
    * @param {ShareTarget} target
    * @param {string} title
    */
@@ -57,7 +57,7 @@ export class ShareSheet {
     this.comments.checked = true;
     this.location.checked = false;
     this.upload.checked = false;
-    this.uploadChoice.hidden = !('album' in target);
+    this.uploadChoice.hidden = !('folder' in target);
     this.made.hidden = true;
     this.status.textContent = '';
     this.links.replaceChildren();
@@ -71,7 +71,8 @@ export class ShareSheet {
     if (!target) return;
     try {
       const all = await listShares();
-      const mine = all.filter((link) => ('album' in target ? link.album === target.album : link.photo === target.photo));
+      const mine = all.filter((link) => ('album' in target ? link.album === target.album
+        : 'folder' in target ? link.folder === target.folder : link.photo === target.photo));
       this.links.replaceChildren(...mine.map((link) => this.row(link)));
       if (!mine.length) this.links.append(Object.assign(document.createElement('li'), { className: 'share-none', textContent: 'No links yet.' }));
     } catch (error) {
@@ -140,7 +141,7 @@ export class ShareSheet {
         download: this.download.checked,
         comments: this.comments.checked,
         location: this.location.checked,
-        ...('album' in target && this.upload.checked ? { upload: true } : {}),
+        ...('folder' in target && this.upload.checked ? { upload: true } : {}),
       });
       this.url.value = link.url;
       this.made.hidden = false;

@@ -33,8 +33,8 @@ export class UploadPanel {
   /**
    * @param {HTMLElement} root the panel (`#uploads`)
    * @param {{ dropTarget: HTMLElement, addButton: HTMLButtonElement, input: HTMLInputElement, dropHint: HTMLElement,
-   *           album: () => number | null, accepts: () => boolean, base: () => string }} options
-   *   `album`: the album open now (uploads go into it), `accepts`: whether a drop is taken now (the grid is on screen),
+   *           album: () => number | null, folder: () => string | null, accepts: () => boolean, base: () => string }} options
+   *   `album`: the album open now (uploads join it), `folder`: the folder open now (uploads go into it), `accepts`: whether a drop is taken now (the grid is on screen),
    *   `base`: the uploads endpoint (`/uploads/`, or under a share link that lets photos be added `/s/{token}/uploads/`)
    */
   constructor(root, options) {
@@ -67,15 +67,15 @@ export class UploadPanel {
   }
 
   /**
-   * Adds files to send, into the album open now.
+   * Adds files to send, into the album or folder open now.
    * @param {File[]} files
    */
   add(files) {
-    const album = this.options.album();
+    const album = this.options.album(), folder = this.options.folder();
     for (const file of files) {
       if (!file.size && !file.type) continue;  // a folder dropped as a file
       /** @type {StoredUpload} */
-      const stored = { key: `${Date.now()}-${Math.random().toString(36).slice(2)}`, name: file.name, file, url: null, album,
+      const stored = { key: `${Date.now()}-${Math.random().toString(36).slice(2)}`, name: file.name, file, url: null, album, folder,
         base: this.options.base(), added: Date.now() };
       keepUpload(stored);
       this.items.push(this.item(stored));
@@ -132,7 +132,7 @@ export class UploadPanel {
     this.render();
     try {
       if (!item.stored.url) {
-        item.stored.url = await createUpload(item.stored.file, item.stored.name, { album: item.stored.album, base: item.stored.base });
+        item.stored.url = await createUpload(item.stored.file, item.stored.name, { album: item.stored.album, folder: item.stored.folder, base: item.stored.base });
         keepUpload(item.stored);
       }
       item.sent = await uploadOffset(item.stored.url);

@@ -21,7 +21,7 @@ import { failureText, shortFailure } from '../ui/photo-info.js';
 /**
  * What the grid draws: photos in order, their records fetched as they are wanted (the library's
  * PhotoIndex, a search's SearchResults). It emits `change` (detail: ChangeDetail) and `records`.
- * @typedef {EventTarget & { count: number, ids: Int32Array, days: Int32Array, album: number | null,
+ * @typedef {EventTarget & { count: number, ids: Int32Array, days: Int32Array, list: string | null,
  *   recordAt: (i: number) => Photo | null, want: (first: number, last: number) => void,
  *   position: (id: number) => number, photoHash: (id: number) => string }} GridList
  */
@@ -43,7 +43,7 @@ import { failureText, shortFailure } from '../ui/photo-info.js';
  */
 /**
  * Where the grid was scrolled: the photo at the top left, how far its row was under the top.
- * @typedef {{ id: number, offset: number, album: number | null }} GridAnchor
+ * @typedef {{ id: number, offset: number, list: string | null }} GridAnchor
  */
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
@@ -530,7 +530,7 @@ export class PhotoGrid {
   anchor() {
     const top = window.scrollY - this.listTop();
     const i = Math.min(this.index.count - 1, this.positionAtY(Math.max(0, top)));
-    return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), album: this.index.album };
+    return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), list: this.index.list };
   }
 
   /**
@@ -538,7 +538,7 @@ export class PhotoGrid {
    * @param {GridAnchor | null} anchor
    */
   restore(anchor) {
-    if (!anchor || (anchor.album ?? null) !== this.index.album) return;
+    if (!anchor || (anchor.list ?? null) !== this.index.list) return;
     const i = this.index.position(anchor.id);
     if (i < 0) return;
     window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);

@@ -1,8 +1,11 @@
-/// A share link: one album or one photo, to whoever holds its token.
+/// A share link: one album, one folder or one photo, to whoever holds its token.
 public struct Share: Sendable, Equatable {
     /// What a link shows.
     public enum Target: Sendable, Equatable, Hashable {
+        /// An album (a collection of photos), by its id.
         case album(Int)
+        /// The photos directly in one folder of the photos folder, by the folder's id.
+        case folder(Int)
         case photo(Int)
     }
 
@@ -24,7 +27,7 @@ public struct Share: Sendable, Equatable {
     public let comments: Bool
     /// Whether records say where photos were taken.
     public let location: Bool
-    /// Whether its holder may add photos to the shared album (an album's link only).
+    /// Whether its holder may add photos to the shared folder (a folder's link only).
     public let upload: Bool
 
     public init(id: Int, token: String, target: Target, createdBy: Int, createdAt: Int, expiresAt: Int?, passwordHash: String?,

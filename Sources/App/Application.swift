@@ -26,6 +26,8 @@ public final class Application: Sendable {
     let manage: ManageRoutes
     /// Keeps the search index current.
     let search: SearchIndexer
+    /// Favourites, the trash and albums.
+    let collection: CollectionStore
     /// Who may do what: the mode, accounts, sessions and share links.
     let access: AccessControl
     private let databaseService: DatabaseService
@@ -94,19 +96,21 @@ public final class Application: Sendable {
                 try PhotoIdentityCheck.verify(map, row: { library.entry($0) })
             }
             let photos = self.photos
+            let collection = try CollectionStore(database: databases.comments)
+            self.collection = collection
             let store = try AccessStore(database: databases.access,
                                         limits: SessionLimits(idleSeconds: configuration.sessionIdleSeconds,
                                                               lifetimeSeconds: configuration.sessionLifetimeSeconds),
                                         passwordParameters: parts.passwordParameters, now: parts.wallClock)
             access = try AccessControl(settings: AccessControl.Settings(configuration), store: store, logger: logger.labeled("access"),
-                                       isShared: { photos.isShared($0, $1) },
+                                       isShared: { photos.isShared($0, $1, albums: collection) },
                                        throttle: FailureThrottle(now: parts.clock), now: parts.clock, wallNow: parts.wallClock)
             uploads = try UploadService(database: databases.comments, dataDirectory: configuration.data, library: photos.library,
                                         limits: UploadLimits(maxBytes: configuration.maxUploadMegabytes << 20,
                                                              expirySeconds: configuration.uploadExpirySeconds,
                                                              perClient: configuration.uploadsPerClient),
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
-                                        access: access, logger: logger.labeled("uploads"))
+                                        access: access, albums: collection, logger: logger.labeled("uploads"))
             let commentStore = comments.store
             search = SearchIndexer(index: try SQLSearchIndex(database: databases.search), library: photos.library,
                                    comments: { id in
@@ -116,7 +120,6 @@ public final class Application: Sendable {
                                    },
                                    places: PlaceNames(folder: configuration.placeNamesFolder, logger: logger.labeled("search")),
                                    logger: logger.labeled("search"))
-            let collection = try CollectionStore(database: databases.comments)
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
                                   trashDays: configuration.trashDays, logger: logger.labeled("library"),
                                   now: { Int(Date().timeIntervalSince1970) })
@@ -172,11 +175,11 @@ public final class Application: Sendable {
                                       return stages.isEmpty ? nil : stages.joined(separator: " ")
                                   },
                                   probeAccess: rules(.open), metricsAccess: rules(.metrics))
-        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules,
+        photos.register(on: &router, commentCount: { comments.commentCount(photoID: $0) }, rules: rules, albums: collection,
                         search: search)
         comments.register(on: &router, rules: rules)
         SessionRoutes(control: access).register(on: &router)
-        ShareRoutes(control: access, library: photos.library).register(on: &router)
+        ShareRoutes(control: access, library: photos.library, albums: collection).register(on: &router)
         UploadRoutes(service: uploads, rules: rules, control: access).register(on: &router)
         manage.register(on: &router, rules: rules)
         // The page, and its files: they hold nothing of the library, and show the sign-in view

@@ -54,8 +54,8 @@ final class AccessBehaviourTests: XCTestCase {
 
     func testAChangeFromAnotherSitesPageIsRefused() throws {
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-        let album = f.albums["trip"]!
-        let body = "{\"album\":\(album)}"
+        let album = f.folders["trip"]!
+        let body = "{\"folder\":\(album)}"
         for headers: HTTPHeaders in [["Origin": "https://evil.example"], ["Origin": "null"], ["Sec-Fetch-Site": "cross-site"],
                                      ["Sec-Fetch-Site": "same-site"], ["Origin": "http://photos.test.evil.example"]] {
             XCTAssertEqual(f.post("/shares", json: body, cookie: owner, headers: headers).status, .forbidden, "\(headers.fields)")
@@ -97,7 +97,7 @@ final class AccessBehaviourTests: XCTestCase {
     }
 
     func testShareLinkPasswordsAreThrottledToo() throws {
-        let locked = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, password: "open sesame"))
+        let locked = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, password: "open sesame"))
         for i in 1...5 {
             XCTAssertEqual(f.post("/s/\(locked.token)/unlock", json: #"{"password":"nope"}"#, remoteAddress: "203.0.113.\(i)").status, .forbidden)
         }
@@ -205,7 +205,7 @@ final class AccessBehaviourTests: XCTestCase {
 
     func testARevokedLinkIsRefusedAtOnceAndAnExpiredOneOnTheSecond() throws {
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-        let made = f.post("/shares", json: "{\"album\":\(f.albums["trip"]!),\"expires\":\"\(ShareRoutes.rfc3339(f.clock.wall + 30))\"}",
+        let made = f.post("/shares", json: "{\"folder\":\(f.folders["trip"]!),\"expires\":\"\(ShareRoutes.rfc3339(f.clock.wall + 30))\"}",
                           cookie: owner)
         XCTAssertEqual(made.status, .created, made.text)
         let token = try XCTUnwrap(made.object["token"] as? String)
@@ -218,7 +218,7 @@ final class AccessBehaviourTests: XCTestCase {
         XCTAssertEqual(f.request(.GET, "/s/\(token)/photos").status, .notFound, "expired")
         XCTAssertEqual(f.request(.GET, "/s/\(token)/share").object["detail"] as? String, "This link has expired.")
 
-        let other = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let other = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         XCTAssertEqual(f.request(.GET, "/s/\(other.token)/photos").status, .ok)
         XCTAssertEqual(f.request(.DELETE, "/shares/\(other.id)", headers: ["Cookie": owner]).status, .noContent)
         XCTAssertEqual(f.request(.GET, "/s/\(other.token)/photos").status, .notFound, "revoked, memory included")
@@ -229,25 +229,25 @@ final class AccessBehaviourTests: XCTestCase {
 
     func testALinkLastsThirtyDaysUnlessToldAndNeverOnlyWhenToldSo() throws {
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-        let album = f.albums["trip"]!
-        let standard = f.post("/shares", json: "{\"album\":\(album)}", cookie: owner)
+        let album = f.folders["trip"]!
+        let standard = f.post("/shares", json: "{\"folder\":\(album)}", cookie: owner)
         XCTAssertEqual(standard.object["expires"] as? String, ShareRoutes.rfc3339(f.clock.wall + 30 * 86_400))
-        let never = f.post("/shares", json: "{\"album\":\(album),\"expires\":null}", cookie: owner)
+        let never = f.post("/shares", json: "{\"folder\":\(album),\"expires\":null}", cookie: owner)
         XCTAssertTrue(never.object["expires"] is NSNull)
-        XCTAssertEqual(f.post("/shares", json: "{\"album\":\(album),\"expires\":\"tomorrow\"}", cookie: owner).status, .badRequest)
-        XCTAssertEqual(f.post("/shares", json: "{\"album\":\(album),\"expires\":\"2001-01-01T00:00:00Z\"}", cookie: owner).status, .badRequest)
-        XCTAssertEqual(f.post("/shares", json: "{\"album\":999}", cookie: owner).status, .badRequest)
-        XCTAssertEqual(f.post("/shares", json: "{\"album\":\(album),\"photo\":1}", cookie: owner).status, .badRequest)
+        XCTAssertEqual(f.post("/shares", json: "{\"folder\":\(album),\"expires\":\"tomorrow\"}", cookie: owner).status, .badRequest)
+        XCTAssertEqual(f.post("/shares", json: "{\"folder\":\(album),\"expires\":\"2001-01-01T00:00:00Z\"}", cookie: owner).status, .badRequest)
+        XCTAssertEqual(f.post("/shares", json: "{\"folder\":999}", cookie: owner).status, .badRequest)
+        XCTAssertEqual(f.post("/shares", json: "{\"folder\":\(album),\"photo\":1}", cookie: owner).status, .badRequest)
         XCTAssertEqual(f.post("/shares", json: "{}", cookie: owner).status, .badRequest)
     }
 
     func testALinkShowsWhereOnlyWhenItSaysSoWhateverTheServerSays() throws {
-        let album = f.albums["trip"]!, a1 = f.photos["a1"]!
+        let album = f.folders["trip"]!, a1 = f.photos["a1"]!
         // showLocation is true on this server: a signed-in member sees the position.
         let member = try f.signIn("ben", AccessFixture.memberPassword)
         XCTAssertTrue(f.request(.GET, "/photos/\(a1)", headers: ["Cookie": member]).text.contains("latitude"))
-        let quiet = try f.share(ShareRequest(target: .album(album), expiresAt: nil))
-        let telling = try f.share(ShareRequest(target: .album(album), expiresAt: nil, location: true))
+        let quiet = try f.share(ShareRequest(target: .folder(album), expiresAt: nil))
+        let telling = try f.share(ShareRequest(target: .folder(album), expiresAt: nil, location: true))
         for target in ["/photos/\(a1)", "/photos", "/photos/events"] {
             XCTAssertFalse(f.request(.GET, "/s/\(quiet.token)\(target)").text.contains("latitude"), target)
         }
@@ -255,13 +255,13 @@ final class AccessBehaviourTests: XCTestCase {
         // And on a server that keeps positions to itself, a link that allows it still tells.
         let closed = try AccessFixture { $0.showLocation = false }
         defer { closed.close() }
-        let link = try closed.share(ShareRequest(target: .album(closed.albums["trip"]!), expiresAt: nil, location: true))
+        let link = try closed.share(ShareRequest(target: .folder(closed.folders["trip"]!), expiresAt: nil, location: true))
         XCTAssertTrue(closed.request(.GET, "/s/\(link.token)/photos/\(closed.photos["a1"]!)").text.contains("latitude"))
     }
 
     func testAListUnderALinkHoldsOnlyItsPhotosWithPathsUnderIt() throws {
         XCTAssertTrue(f.application.photos.library.waitForIngest(timeoutSeconds: 60), "the manifest lists ready photos")
-        let album = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let album = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         let page = f.request(.GET, "/s/\(album.token)/photos?limit=1")
         let photos = try XCTUnwrap(page.object["photos"] as? [[String: Any]])
         XCTAssertEqual(page.object["total"] as? Int, 2)
@@ -287,17 +287,17 @@ final class AccessBehaviourTests: XCTestCase {
 
     func testAnAlbumsLinkMayLetItsHolderAddPhotosAndAPhotosLinkMayNot() throws {
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-        let made = f.post("/shares", json: #"{"album":\#(f.albums["trip"]!),"upload":true}"#, cookie: owner)
+        let made = f.post("/shares", json: #"{"folder":\#(f.folders["trip"]!),"upload":true}"#, cookie: owner)
         XCTAssertEqual(made.status, .created, made.text)
         XCTAssertEqual(made.object["upload"] as? Bool, true)
         let id = try XCTUnwrap(made.object["id"] as? Int)
         XCTAssertEqual(try f.store.share(id: id)?.upload, true, "kept in the database")
         XCTAssertEqual(f.request(.GET, "/s/\(made.object["token"] as! String)/share").object["upload"] as? Bool, true)
-        let plain = f.post("/shares", json: #"{"album":\#(f.albums["trip"]!)}"#, cookie: owner)
+        let plain = f.post("/shares", json: #"{"folder":\#(f.folders["trip"]!)}"#, cookie: owner)
         XCTAssertEqual(plain.object["upload"] as? Bool, false, "no uploads unless asked for")
         let photo = f.post("/shares", json: #"{"photo":\#(f.photos["a1"]!),"upload":true}"#, cookie: owner)
         XCTAssertEqual(photo.status, .badRequest)
-        XCTAssertTrue(photo.text.contains("album's link only"), photo.text)
+        XCTAssertTrue(photo.text.contains("folder's link only"), photo.text)
     }
 
     func testCommentsCarryTheSignedInNameOrTheNameALinkHolderTypes() throws {
@@ -306,7 +306,7 @@ final class AccessBehaviourTests: XCTestCase {
         let signed = f.post("/photos/\(a1)/comments", json: #"{"text":"Lovely","author":"Mallory"}"#, cookie: member)
         XCTAssertEqual(signed.status, .created)
         XCTAssertEqual(signed.object["author"] as? String, "ben")
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         let typed = f.post("/s/\(link.token)/photos/\(a1)/comments", json: #"{"text":"Hello from a link","author":"Grandma"}"#)
         XCTAssertEqual(typed.status, .created)
         XCTAssertEqual(typed.object["author"] as? String, "Grandma")

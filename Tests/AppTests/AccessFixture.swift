@@ -67,7 +67,8 @@ final class AccessClock: Sendable {
 /// A private library of four photos, whole as the server runs it (every route, every rule),
 /// answered in-process through the responder the server's loops use:
 ///
-/// - album "trip" (A): `a1`, `a2`; album "home" (B): `b1`; the root: `r1`
+/// - folder "trip" (A): `a1`, `a2`; folder "home" (B): `b1`; the root: `r1`
+/// - album "picks": `a2`, `b1`
 /// - accounts `ana` (owner) and `ben` (member), passwords "correct horse" and "battery staple"
 final class AccessFixture: @unchecked Sendable {
     // @unchecked Sendable: set once in init, then only read.
@@ -78,8 +79,10 @@ final class AccessFixture: @unchecked Sendable {
     let clock = AccessClock()
     var access: AccessControl { application.access }
     var store: AccessStore { application.access.store }
-    /// Photo ids by title, album ids by title.
+    /// Photo ids by title, folder ids by title.
     private(set) var photos: [String: Int] = [:]
+    private(set) var folders: [String: Int] = [:]
+    /// Album ids by title: "picks" holds `a2` (in trip) and `b1` (in home).
     private(set) var albums: [String: Int] = [:]
 
     static let ownerPassword = "correct horse"
@@ -121,7 +124,10 @@ final class AccessFixture: @unchecked Sendable {
         router = application.makeRouter()
         responder = Responder(router: router)
         for photo in application.photos.library.photos { photos[photo.title] = photo.id }
-        for album in application.photos.library.catalog.albums() { albums[album.title] = album.id }
+        for folder in application.photos.library.catalog.albums() { folders[folder.title] = folder.id }
+        let picks = try application.collection.createAlbum(title: "picks", now: clock.wall)
+        _ = try application.collection.addPhotos([photos["a2"]!, photos["b1"]!], to: picks.id, now: clock.wall)
+        albums["picks"] = picks.id
         if users {
             try store.addUser(name: "ana", password: Self.ownerPassword, role: .owner)
             try store.addUser(name: "ben", password: Self.memberPassword, role: .member)

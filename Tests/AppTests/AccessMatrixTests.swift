@@ -47,6 +47,13 @@ final class AccessMatrixTests: XCTestCase {
         "GET /albums": (.library, 200),
         "GET /albums/:id": (.library, 200),
         "GET /albums/:id/summary": (.library, 200),
+        "GET /albums/:id/manifest.json": (.library, 200),
+        "OPTIONS /albums/:id/manifest.json": (.open, 204),
+        "GET /folders": (.library, 200),
+        "GET /folders/:id": (.library, 200),
+        "GET /folders/:id/summary": (.library, 200),
+        "GET /folders/:id/manifest.json": (.library, 200),
+        "OPTIONS /folders/:id/manifest.json": (.open, 204),
         "GET /iiif/manifest.json": (.library, 200),
         "GET /iiif/3/:id": (.library, 303),
         "GET /iiif/3/:id/info.json": (.library, 200),
@@ -110,6 +117,11 @@ final class AccessMatrixTests: XCTestCase {
         "POST /albums": (.manage, 0),
         "PATCH /albums/:id": (.manage, 0),
         "DELETE /albums/:id": (.manage, 0),
+        "POST /albums/:id/photos": (.manage, 0),
+        "DELETE /albums/:id/photos": (.manage, 0),
+        "POST /folders": (.manage, 0),
+        "PATCH /folders/:id": (.manage, 0),
+        "DELETE /folders/:id": (.manage, 0),
         "POST /photos/move": (.manage, 0),
         "POST /photos/copy": (.manage, 0),
         "POST /photos/trash": (.manage, 0),
@@ -117,7 +129,7 @@ final class AccessMatrixTests: XCTestCase {
         "POST /trash/restore": (.manage, 0),
         "DELETE /trash": (.manage, 0),
         "DELETE /trash/:item": (.manage, 0),
-        // Adding photos through a share link that allows it, into its album.
+        // Adding photos through a share link that allows it, into its folder.
         "OPTIONS /s/:token/uploads": (.open, 204),
         "OPTIONS /s/:token/uploads/*rest": (.open, 204),
         "POST /s/:token/uploads": (.share(.upload, photo: false), 412),
@@ -149,15 +161,16 @@ final class AccessMatrixTests: XCTestCase {
         do {
             let f = try AccessFixture(ready: true)
             fixture = f
-            let album = f.albums["trip"]!, b1 = f.photos["b1"]!
+            let album = f.folders["trip"]!, b1 = f.photos["b1"]!
             let soon = f.clock.wall + 100
-            let holderA = try f.share(ShareRequest(target: .album(album), expiresAt: nil))
+            let holderA = try f.share(ShareRequest(target: .folder(album), expiresAt: nil))
+            let holderC = try f.share(ShareRequest(target: .album(f.albums["picks"]!), expiresAt: nil, download: true))
             let holderP = try f.share(ShareRequest(target: .photo(b1), expiresAt: f.clock.wall + 86_400, download: true, comments: false))
-            let uploader = try f.share(ShareRequest(target: .album(album), expiresAt: nil, upload: true))
+            let uploader = try f.share(ShareRequest(target: .folder(album), expiresAt: nil, upload: true))
             // These would let photos be added, live and unlocked.
-            let expired = try f.share(ShareRequest(target: .album(album), expiresAt: soon, upload: true))
-            let revoked = try f.share(ShareRequest(target: .album(album), expiresAt: nil, upload: true))
-            let locked = try f.share(ShareRequest(target: .album(album), expiresAt: nil, password: "open sesame", download: true, upload: true))
+            let expired = try f.share(ShareRequest(target: .folder(album), expiresAt: soon, upload: true))
+            let revoked = try f.share(ShareRequest(target: .folder(album), expiresAt: nil, upload: true))
+            let locked = try f.share(ShareRequest(target: .folder(album), expiresAt: nil, password: "open sesame", download: true, upload: true))
             // Seen once while live, so any memory of them is tested too.
             for share in [expired, revoked] { XCTAssertEqual(f.request(.GET, "/s/\(share.token)/photos").status, .ok) }
             try f.store.revokeShare(id: revoked.id)
@@ -170,8 +183,10 @@ final class AccessMatrixTests: XCTestCase {
             let nobody = try AccessToken.make()
             visitors = [
                 Visitor(kind: .anonymous, description: "anonymous", cookie: nil, token: nobody, share: nil, inside: []),
-                Visitor(kind: .holder, description: "holder of album A", cookie: nil, token: holderA.token, share: holderA, inside: ["a1", "a2"]),
-                Visitor(kind: .holder, description: "holder of album A's link that adds photos", cookie: nil, token: uploader.token,
+                Visitor(kind: .holder, description: "holder of folder A", cookie: nil, token: holderA.token, share: holderA, inside: ["a1", "a2"]),
+                Visitor(kind: .holder, description: "holder of album C (a2 and b1, from two folders)", cookie: nil, token: holderC.token,
+                        share: holderC, inside: ["a2", "b1"]),
+                Visitor(kind: .holder, description: "holder of folder A's link that adds photos", cookie: nil, token: uploader.token,
                         share: uploader, inside: ["a1", "a2"]),
                 Visitor(kind: .holder, description: "holder of photo P", cookie: nil, token: holderP.token, share: holderP, inside: ["b1"]),
                 Visitor(kind: .expired, description: "expired link", cookie: nil, token: expired.token, share: expired, inside: []),
@@ -256,7 +271,7 @@ final class AccessMatrixTests: XCTestCase {
         XCTAssertGreaterThan(checked, 700)
     }
 
-    /// The concrete path a visitor asks for: `photo` for `:id` (a photo of album A for the library's routes).
+    /// The concrete path a visitor asks for: `photo` for `:id` (a photo of folder A for the library's routes).
     func target(for pattern: String, visitor: Visitor, photo: String, readOnly: Bool = true) -> String {
         var parts: [String] = []
         for segment in pattern.split(separator: "/", omittingEmptySubsequences: false) {
@@ -264,8 +279,9 @@ final class AccessMatrixTests: XCTestCase {
             case ":token": parts.append(visitor.token)
             case ":id":
                 if pattern.hasPrefix("/shares/") || pattern.hasPrefix("/uploads/") { parts.append("999999") }
-                // Changes go to an album that does not exist: the walk must not move the fixture's photos.
-                else if pattern.hasPrefix("/albums/") { parts.append(readOnly ? String(f.albums["trip"]!) : "999999") }
+                // Changes go to an album or folder that does not exist: the walk must not change the fixture.
+                else if pattern.hasPrefix("/folders/") { parts.append(readOnly ? String(f.folders["trip"]!) : "999999") }
+                else if pattern.hasPrefix("/albums/") { parts.append(readOnly ? String(f.albums["picks"]!) : "999999") }
                 else { parts.append(String(f.photos[photo]!)) }
             case ":cid", ":item": parts.append("999")
             case ":z", ":x": parts.append("0")
@@ -322,8 +338,9 @@ final class AccessMatrixTests: XCTestCase {
     /// A refusal names no photo, holds no image byte and no position.
     func assertNothingOfAPhoto(_ answer: TestResponse, _ context: String) {
         let text = answer.text
-        let titles = ["a1", "a2", "b1", "r1", "trip", "home"].map { "\"title\":\"\($0)\"" }
-        for word in ["PIXELS", "latitude", "a1.jpg", "a2.jpg", "b1.jpg", "r1.jpg", "\"photos\":", "\"albums\":", "\"album\":{"] + titles {
+        let titles = ["a1", "a2", "b1", "r1", "trip", "home", "picks"].map { "\"title\":\"\($0)\"" }
+        for word in ["PIXELS", "latitude", "a1.jpg", "a2.jpg", "b1.jpg", "r1.jpg", "\"photos\":", "\"albums\":", "\"album\":{",
+                     "\"folders\":", "\"folder\":{"] + titles {
             XCTAssertFalse(text.contains(word), "\(context) leaks \(word): \(text.prefix(200))")
         }
     }

@@ -42,7 +42,7 @@ final class AccessReplicaTests: XCTestCase {
         XCTAssertEqual(b.request(.GET, "/photos", headers: ["Cookie": cookie]).status, .unauthorized, "a sign-out on A ends the session on B")
 
         // A link made on A, opened on B, revoked on A.
-        let link = try a.share(ShareRequest(target: .album(a.albums["trip"]!), expiresAt: nil))
+        let link = try a.share(ShareRequest(target: .folder(a.folders["trip"]!), expiresAt: nil))
         XCTAssertEqual(b.request(.GET, "/s/\(link.token)/photos").status, .ok)
         XCTAssertEqual(b.access.cache.count.shares, 1)
         let owner = try a.signIn("ana", AccessFixture.ownerPassword)

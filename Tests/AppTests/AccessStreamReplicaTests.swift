@@ -34,7 +34,7 @@ final class AccessStreamReplicaTests: XCTestCase {
         let leaving = try a.signIn("ana", AccessFixture.ownerPassword)
         let member = try a.signIn("ben", AccessFixture.memberPassword)
         let removed = try a.signIn("cy", "a third long password")
-        let link = try a.share(ShareRequest(target: .album(a.albums["trip"]!), expiresAt: nil))
+        let link = try a.share(ShareRequest(target: .folder(a.folders["trip"]!), expiresAt: nil))
         let ending = [try probe.open("/photos/events", cookie: leaving), try thread(leaving), try thread(member), try thread(removed),
                       try thread(link: link), try probe.open("/s/\(link.token)/photos/events")]
         let witness = try thread(owner)

@@ -83,10 +83,10 @@ final class AccessStreamTests: XCTestCase {
 
     func testRevokingALinkEndsItsStreamsAndThoseOfItsPassword() throws {
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-        let trip = f.albums["trip"]!
-        let link = try f.share(ShareRequest(target: .album(trip), expiresAt: nil))
-        let locked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, password: "open sesame"))
-        let kept = try f.share(ShareRequest(target: .album(trip), expiresAt: nil))
+        let trip = f.folders["trip"]!
+        let link = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil))
+        let locked = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, password: "open sesame"))
+        let kept = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil))
         let unlocked = f.post("/s/\(locked.token)/unlock", json: #"{"password":"open sesame"}"#)
         let key = try XCTUnwrap(AccessFixture.cookie(unlocked), unlocked.text)
         let revoked = [try open("/s/\(link.token)/photos/events"), try open("/s/\(link.token)/photos/\(a1)/comments/events"),
@@ -103,7 +103,7 @@ final class AccessStreamTests: XCTestCase {
     func testStreamsEndWhenTheirLinkExpiresOrTheirSessionRunsOut() throws {
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
         let member = try f.signIn("ben", AccessFixture.memberPassword)
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: f.clock.wall + 60))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: f.clock.wall + 60))
         let shared = try open("/s/\(link.token)/photos/\(a1)/comments/events")
         let signedIn = try open("/photos/\(a1)/comments/events", cookie: member)
 

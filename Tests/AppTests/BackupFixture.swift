@@ -41,6 +41,10 @@ enum BackupFixture {
             try tx.run("INSERT INTO shares (id, token, photo_id, created_by, created_at, download, comments, location) VALUES (7, 'tok', 1, 5, 1, 0, 1, 0)")
             try tx.run("INSERT INTO setup_tokens (digest, created_at) VALUES ('s1', 1)")
             try tx.run("INSERT INTO favourites (photo_id, created_at) VALUES (1, 1)")
+            try tx.run("INSERT INTO collection_albums (id, title, position, cover_id, created_at) VALUES (3, 'Picks', 0, 1, 1)")
+            try tx.run("INSERT INTO collection_albums (id, title, position, created_at) VALUES (6, 'Later', 1, 2)")
+            try tx.run("INSERT INTO collection_album_photos (album_id, photo_id, position, added_at) VALUES (3, 1, 0, 1)")
+            try tx.run("INSERT INTO collection_album_photos (album_id, photo_id, position, added_at) VALUES (3, 4, 1, 2)")
             try tx.run("INSERT INTO trash (id, batch, photo_id, path, size, deleted_at) VALUES ('t1', 'b1', 4, 'b/c.jpg', 99, 2)")
             try tx.run("INSERT INTO uploads (id, length, client, created_at, expires_at, state, album) VALUES ('u1', 100, 'ana', 1, 2, 'receiving', NULL)")
         }

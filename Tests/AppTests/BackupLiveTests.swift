@@ -156,14 +156,21 @@ final class BackupLiveTests: XCTestCase {
         return ((object?["photos"] as? [[String: Any]])?.first)?["id"] as? Int
     }
 
-    /// What a visitor sees: the photos' ids and paths, photo 1's comments, the albums, and photo 1 through the share link.
-    static func answers(_ server: ServerProcess, token: String) throws -> [String] {
+    /// What a visitor sees: the photos' ids and paths, photo 1's comments, the albums, photo 1
+    /// through the share link, the favourites, the folders, and the ids an album's link shows.
+    static func answers(_ server: ServerProcess, token: String, albumToken: String) throws -> [String] {
         let photos = try server.request("/photos")
         let list = (try JSONSerialization.jsonObject(with: Data(photos.body)) as? [String: Any])?["photos"] as? [[String: Any]] ?? []
         let shared = try server.request("/s/\(token)/photos/1")
         return [String(photos.status), list.map { "\($0["id"] ?? "") \($0["title"] ?? "") \($0["version"] ?? "") \($0["commentCount"] ?? "")" }.joined(separator: ", "),
                 try server.request("/photos/1/comments").text, try server.request("/albums").text,
-                String(shared.status), String(try server.request("/s/not-\(token)/photos/1").status), try server.request("/favourites").text]
+                String(shared.status), String(try server.request("/s/not-\(token)/photos/1").status), try server.request("/favourites").text,
+                try server.request("/folders").text, ids(try server.request("/s/\(albumToken)/photos"))]
+    }
+
+    static func ids(_ page: HTTPClientResponse) -> String {
+        let list = (try? JSONSerialization.jsonObject(with: Data(page.body)) as? [String: Any])?["photos"] as? [[String: Any]] ?? []
+        return "\(page.status) " + list.map { "\($0["id"] ?? "")" }.joined(separator: ",")
     }
 
     func testALibraryMovedToPostgresAndBackServesTheSameAnswers() throws {
@@ -188,9 +195,16 @@ final class BackupLiveTests: XCTestCase {
         let access = try AccessStore(database: SQLDatabase(.sqlite(path: one + "/comments.sqlite")))
         let ana = try access.addUser(name: "ana", password: "correct horse battery", role: .owner)
         let token = try access.createShare(ShareRequest(target: .photo(1), expiresAt: nil), by: ana).token
-        try CollectionStore(database: access.database).setFavourite([2], true, now: 1_765_000_000)
+        let collection = try CollectionStore(database: access.database)
+        try collection.setFavourite([2], true, now: 1_765_000_000)
+        let picks = try collection.createAlbum(title: "Picks", now: 1_765_000_000)
+        _ = try collection.addPhotos([2], to: picks.id, now: 1_765_000_000)
+        let albumToken = try access.createShare(ShareRequest(target: .album(picks.id), expiresAt: nil), by: ana).token
         access.database.close()
-        let expected = try Self.answers(first, token: token)
+        let expected = try Self.answers(first, token: token, albumToken: albumToken)
+        XCTAssertTrue(expected[3].contains("\"title\":\"Picks\"") && expected[3].contains("\"count\":1"), expected[3])
+        XCTAssertTrue(expected[7].contains("\"title\":\"trip\""), expected[7])
+        XCTAssertEqual(expected[8], "200 2", "the album's link shows its one photo")
         XCTAssertEqual(expected[4], "200", "the share link opens photo 1")
         XCTAssertEqual(expected[5], "404")
         XCTAssertTrue(expected[6].contains("2"), "photo 2 is a favourite: \(expected[6])")
@@ -209,14 +223,14 @@ final class BackupLiveTests: XCTestCase {
         XCTAssertTrue(again.errors.contains("not empty") && again.errors.contains("photos (2 rows)"), again.errors)
         let second = try Self.serve("postgres", data: two, photos: photos, database: url, in: folder)
         XCTAssertTrue(try eventually(timeout: 30) { try second.request("/photos/2").status == 200 }, second.logTail)
-        XCTAssertEqual(try Self.answers(second, token: token), expected)
+        XCTAssertEqual(try Self.answers(second, token: token, albumToken: albumToken), expected)
         // A second replica on the same database answers the same.
         let replica = try Self.serve("replica", data: folder.appendingPathComponent("two-b").path, photos: photos, database: url, in: folder)
         XCTAssertTrue(try eventually(timeout: 30) { try replica.request("/photos/2").status == 200 }, replica.logTail)
-        XCTAssertEqual(try Self.answers(replica, token: token), expected)
+        XCTAssertEqual(try Self.answers(replica, token: token, albumToken: albumToken), expected)
         XCTAssertNotNil(try Self.comment(second, "posted on PostgreSQL"), "a new comment takes a new id")
-        let withNew = try Self.answers(second, token: token)
-        XCTAssertTrue(try eventually { try Self.answers(replica, token: token) == withNew }, "the other replica sees the new comment")
+        let withNew = try Self.answers(second, token: token, albumToken: albumToken)
+        XCTAssertTrue(try eventually { try Self.answers(replica, token: token, albumToken: albumToken) == withNew }, "the other replica sees the new comment")
         replica.stop()
         second.stop()
 
@@ -226,6 +240,6 @@ final class BackupLiveTests: XCTestCase {
         let third = try Self.serve("back", data: three, photos: photos, in: folder)
         defer { third.stop() }
         XCTAssertTrue(try eventually(timeout: 30) { try third.request("/photos/2").status == 200 }, third.logTail)
-        XCTAssertEqual(try Self.answers(third, token: token), withNew)
+        XCTAssertEqual(try Self.answers(third, token: token, albumToken: albumToken), withNew)
     }
 }

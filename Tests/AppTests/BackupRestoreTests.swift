@@ -22,7 +22,7 @@ final class BackupRestoreTests: XCTestCase {
         }
         let snapshot = try BackupSnapshot.take(from: databases, sessions: false, now: 1)
         XCTAssertNil(snapshot.table("sessions"), "sessions only with --sessions")
-        XCTAssertEqual(snapshot.schemas, ["catalog": 3, "comments": 5, "access": 5, "collection": 1, "uploads": 2])
+        XCTAssertEqual(snapshot.schemas, ["catalog": 3, "comments": 5, "access": 6, "collection": 2, "uploads": 2])
         XCTAssertEqual(try BackupSnapshot.take(from: databases, sessions: true, now: 1).table("sessions")?.rows.count, 1)
     }
 
@@ -115,13 +115,19 @@ extension BackupRestoreTests {
         let older = BackupSnapshot(created: 1, schemas: ["catalog": 3, "comments": 4, "access": 4, "uploads": 2], sessions: false, tables: [
             BackupTable(store: "comments", name: "shares",
                         columns: ["id", "token", "album_id", "photo_id", "created_by", "created_at", "expires_at", "password_hash", "download", "comments", "location"],
-                        sequence: 3, rows: [[.integer(3), .text("tok"), .null, .integer(1), .integer(1), .integer(1), .null, .null, .integer(0), .integer(1), .integer(0)]]),
+                        sequence: 4, rows: [[.integer(3), .text("tok"), .null, .integer(1), .integer(1), .integer(1), .null, .null, .integer(0), .integer(1), .integer(0)],
+                                            // A link to album 2, when albums were folders.
+                                            [.integer(4), .text("old"), .integer(2), .null, .integer(1), .integer(1), .null, .null, .integer(0), .integer(1), .integer(0)]]),
         ])
         let target = try DatabaseStartup.open(BackupFixture.configuration(data: folder.path), logger: .disabled)
         defer { target.close() }
         try BackupRestore.restore(older, into: target, force: false)
         XCTAssertEqual(try target.comments.scalar("SELECT upload FROM shares WHERE token = 'tok'", as: Int.self), 0, "step 5's column, added after the rows went in")
-        XCTAssertEqual(try target.comments.scalar("SELECT max(version) FROM schema_migrations WHERE schema_name = 'collection'", as: Int.self), 1)
+        XCTAssertEqual(try target.comments.scalar("SELECT max(version) FROM schema_migrations WHERE schema_name = 'collection'", as: Int.self), 2)
+        let old = try XCTUnwrap(try target.comments.query("SELECT album_id, folder_id FROM shares WHERE token = 'old'").first)
+        XCTAssertEqual(try old.decode(0, as: Int?.self), nil, "an album's link of a backup made when albums were folders…")
+        XCTAssertEqual(try old.decode(1, as: Int?.self), 2, "…is restored as that folder's link")
+        XCTAssertEqual(try target.comments.scalar("SELECT count(*) FROM collection_albums", as: Int.self), 0)
         XCTAssertEqual(try target.comments.scalar("SELECT count(*) FROM favourites", as: Int.self), 0)
     }
 }

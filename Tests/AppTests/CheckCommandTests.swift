@@ -42,13 +42,19 @@ final class CheckCommandTests: XCTestCase {
         let comments = try SQLDatabase(.sqlite(path: data + "/comments.sqlite"))
         try comments.run("INSERT INTO comments (photo_id, author, text, created_at) VALUES (99, 'ana', 'under nothing', 1)")
         try comments.run("INSERT INTO shares (token, photo_id, created_by, created_at, download, comments, location) VALUES ('t', 99, 1, 1, 0, 1, 0)")
+        // An album with a photo the catalog has and one it does not; a link to it, and one to an album that is gone.
+        try comments.run("INSERT INTO collection_albums (id, title, position, created_at) VALUES (5, 'Kept', 0, 1)")
+        try comments.run("INSERT INTO collection_album_photos (album_id, photo_id, position, added_at) VALUES (5, 1, 0, 1), (5, 99, 1, 1)")
+        try comments.run("INSERT INTO shares (token, album_id, created_by, created_at, download, comments, location) VALUES ('a', 5, 1, 1, 0, 1, 0)")
+        try comments.run("INSERT INTO shares (token, album_id, created_by, created_at, download, comments, location) VALUES ('g', 777, 1, 1, 0, 1, 0)")
         comments.close()
 
         let found = try BackupLiveTests.photoscroll(["check", "--data", data, "--photos", photos.path], in: folder)
         XCTAssertEqual(found.status, 1, found.errors)
         for expected in ["missing tile: photo 1 (one.jpg), tile 2/1/0", "bad tile: photo 2 (two.jpg), tile 2/0/1 does not decode",
                          "missing file: photo 3 (three.jpg)", "orphan comment: comment 1 is under photo 99",
-                         "orphan share link: share link 1 opens photo 99", "found 5 things wrong"] {
+                         "orphan share link: share link 1 opens photo 99", "orphan share link: share link 3 opens album 777",
+                         "orphan album photo: album 5 holds photo 99", "found 7 things wrong"] {
             XCTAssertTrue(found.output.contains(expected), "\(expected)\n\(found.output)")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: "\(tiles)/\(versions[2]!)"), "without --repair nothing is changed")
@@ -59,6 +65,10 @@ final class CheckCommandTests: XCTestCase {
         let again = try BackupLiveTests.photoscroll(["check", "--data", data, "--photos", photos.path], in: folder)
         XCTAssertEqual(again.status, 0, again.output + again.errors)
         XCTAssertTrue(again.output.contains("checked 2 photos: nothing wrong"), again.output)
+        let kept = try SQLDatabase(.sqlite(path: data + "/comments.sqlite"))
+        XCTAssertEqual(try kept.query("SELECT token FROM shares").map { try $0.decode(0, as: String.self) }, ["a"], "the sound album's link stays")
+        XCTAssertEqual(try kept.query("SELECT photo_id FROM collection_album_photos").map { try $0.decode(0, as: Int.self) }, [1])
+        kept.close()
 
         // The server builds the removed pyramids again and serves their tiles.
         let server = try BackupLiveTests.serve("rebuilt", data: data, photos: photos, in: folder)

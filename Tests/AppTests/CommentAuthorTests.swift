@@ -78,7 +78,7 @@ final class CommentAuthorTests: XCTestCase {
     func testALinksHolderIsRefusedAnAccountsNameAndASignedInHolderPostsAsTheirAccount() throws {
         let library = try AccessFixture()
         defer { library.close() }
-        let link = try library.share(ShareRequest(target: .album(library.albums["trip"]!), expiresAt: nil))
+        let link = try library.share(ShareRequest(target: .folder(library.folders["trip"]!), expiresAt: nil))
         let under = "/s/\(link.token)"
         let refused = post("Ana", under: under, on: library)
         XCTAssertEqual(refused.status, .unprocessableContent, refused.text)

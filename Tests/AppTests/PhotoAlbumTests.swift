@@ -158,7 +158,7 @@ final class PhotoAlbumTests: XCTestCase {
         try write(root, "Family/2024/b.jpg", taken: "2024-06-01T10:00:00")
         var f = try open(root)
 
-        let albums = try XCTUnwrap(try get(f, "/albums")["albums"] as? [[String: Any]])
+        let albums = try XCTUnwrap(try get(f, "/folders")["folders"] as? [[String: Any]])
         XCTAssertEqual(albums.map { $0["path"] as? String }, ["Family/2024", "Trips"], "folders by name; the root is no album")
         XCTAssertEqual(albums.map { $0["title"] as? String }, ["2024", "Trips"])
         let trips = albums[1]
@@ -168,51 +168,51 @@ final class PhotoAlbumTests: XCTestCase {
         XCTAssertEqual(trips["to"] as? String, "2023-04-09T12:00:00+01:00")
         let newest = try XCTUnwrap(f.library.catalog.photo(relativePath: "Trips/t2.jpg"))
         XCTAssertEqual((trips["cover"] as? [String: Any])?["id"] as? Int, newest.id, "the newest photo is the cover")
-        XCTAssertEqual(trips["link"] as? String, "/albums/\(tripsID)")
+        XCTAssertEqual(trips["link"] as? String, "/folders/\(tripsID)")
 
         // Paged like the library, in date order.
         let expected = ["t3", "t1", "t0", "t4", "t2"].map { f.library.catalog.photo(relativePath: "Trips/\($0).jpg")!.id }
-        let first = try get(f, "/albums/\(tripsID)?limit=2")
+        let first = try get(f, "/folders/\(tripsID)?limit=2")
         XCTAssertEqual(first["title"] as? String, "Trips")
         XCTAssertEqual(first["total"] as? Int, 5)
-        XCTAssertEqual(first["next"] as? String, "/albums/\(tripsID)?after=\(expected[1])&limit=2")
-        XCTAssertEqual(try walk(f, "/albums/\(tripsID)?limit=2"), expected)
-        XCTAssertEqual(try walk(f, "/albums/\(tripsID)?order=id"), expected.sorted())
-        XCTAssertEqual(ids(ofSummary: try get(f, "/albums/\(tripsID)/summary")), expected)
-        XCTAssertEqual(status(f, "/albums/999"), .notFound)
-        XCTAssertEqual(status(f, "/albums/abc"), .notFound)
-        XCTAssertEqual(status(f, "/albums/999/summary"), .notFound)
+        XCTAssertEqual(first["next"] as? String, "/folders/\(tripsID)?after=\(expected[1])&limit=2")
+        XCTAssertEqual(try walk(f, "/folders/\(tripsID)?limit=2"), expected)
+        XCTAssertEqual(try walk(f, "/folders/\(tripsID)?order=id"), expected.sorted())
+        XCTAssertEqual(ids(ofSummary: try get(f, "/folders/\(tripsID)/summary")), expected)
+        XCTAssertEqual(status(f, "/folders/999"), .notFound)
+        XCTAssertEqual(status(f, "/folders/abc"), .notFound)
+        XCTAssertEqual(status(f, "/folders/999/summary"), .notFound)
 
         // Renamed with its photos: the same album. A new folder: a new one.
         try FileManager.default.moveItem(atPath: f.photos + "/Trips", toPath: f.photos + "/Holidays 2023")
         try write(root, "New/n.jpg", taken: "2025-01-01T00:00:00Z")
         f.library.refresh()
-        let renamed = try XCTUnwrap(try get(f, "/albums")["albums"] as? [[String: Any]])
+        let renamed = try XCTUnwrap(try get(f, "/folders")["folders"] as? [[String: Any]])
         XCTAssertEqual(renamed.map { $0["path"] as? String }, ["Family/2024", "Holidays 2023", "New"])
         XCTAssertEqual(renamed[1]["id"] as? Int, tripsID, "a renamed folder keeps its album id")
         let newID = try XCTUnwrap(renamed[2]["id"] as? Int)
         XCTAssertFalse([tripsID, renamed[0]["id"] as? Int].contains(newID))
-        XCTAssertEqual(try walk(f, "/albums/\(tripsID)"), expected, "its photos kept their ids too")
+        XCTAssertEqual(try walk(f, "/folders/\(tripsID)"), expected, "its photos kept their ids too")
 
         // Emptied: gone from the list.
         let familyID = try XCTUnwrap(renamed[0]["id"] as? Int)
         for name in ["a.jpg", "b.jpg"] { try FileManager.default.removeItem(atPath: f.photos + "/Family/2024/" + name) }
         f.library.refresh()
-        XCTAssertEqual((try get(f, "/albums")["albums"] as? [[String: Any]])?.map { $0["id"] as? Int }, [tripsID, newID])
-        XCTAssertEqual(status(f, "/albums/\(familyID)"), .notFound)
+        XCTAssertEqual((try get(f, "/folders")["folders"] as? [[String: Any]])?.map { $0["id"] as? Int }, [tripsID, newID])
+        XCTAssertEqual(status(f, "/folders/\(familyID)"), .notFound)
 
         // Renamed while the server is stopped: recognised at the start.
         f.library.stop()
         f.library.waitForIngest()
         try FileManager.default.moveItem(atPath: f.photos + "/New", toPath: f.photos + "/Newer")
         f = try open(root, showLocation: true)
-        let restarted = try XCTUnwrap(try get(f, "/albums")["albums"] as? [[String: Any]])
+        let restarted = try XCTUnwrap(try get(f, "/folders")["folders"] as? [[String: Any]])
         XCTAssertEqual(restarted.map { $0["path"] as? String }, ["Holidays 2023", "Newer"])
         XCTAssertEqual(restarted.map { $0["id"] as? Int }, [tripsID, newID])
         // The folder of a removed album comes back under its old id.
         try write(root, "Family/2024/c.jpg", taken: "2024-07-01T00:00:00Z")
         f.library.refresh()
-        XCTAssertEqual((try get(f, "/albums")["albums"] as? [[String: Any]])?.first?["id"] as? Int, familyID)
+        XCTAssertEqual((try get(f, "/folders")["folders"] as? [[String: Any]])?.first?["id"] as? Int, familyID)
 
         // Details in the records, the position only when the owner shares it.
         let record = try get(f, "/photos/\(newest.id)")
@@ -234,7 +234,7 @@ final class PhotoAlbumTests: XCTestCase {
         f.library.waitForIngest(timeoutSeconds: 60)
         let broken = try XCTUnwrap(f.library.catalog.photo(relativePath: "Mixed/broken.jpg"))
         XCTAssertEqual(f.library.photo(broken.id)?.status, .failed)
-        let album = try XCTUnwrap((try get(f, "/albums")["albums"] as? [[String: Any]])?.first)
+        let album = try XCTUnwrap((try get(f, "/folders")["folders"] as? [[String: Any]])?.first)
         XCTAssertEqual(album["count"] as? Int, 3)
         let newer = try XCTUnwrap(f.library.catalog.photo(relativePath: "Mixed/newer.jpg"))
         XCTAssertEqual((album["cover"] as? [String: Any])?["id"] as? Int, newer.id, "a photo that failed has no thumbnail to show")
@@ -244,7 +244,7 @@ final class PhotoAlbumTests: XCTestCase {
         let root = newRoot()
         try write(root, "a/one.jpg", taken: "2024-01-01T00:00:00Z")
         let f = try open(root)
-        for target in ["/photos", "/photos/1", "/albums/1"] {
+        for target in ["/photos", "/photos/1", "/folders/1"] {
             let body = String(decoding: Responder(router: f.router).respond(to: HTTPRequest(method: .GET, target: target)).bodyBytes ?? [], as: UTF8.self)
             XCTAssertTrue(body.contains("\"make\":\"Maker\""), target)
             XCTAssertFalse(body.contains("location") || body.contains("latitude"), target)

@@ -26,7 +26,7 @@ final class RebindingLiveTests: XCTestCase {
         let page: HTTPHeaders = ["Host": rebound, "Origin": "http://" + rebound, "Content-Type": "application/json"]
         for (method, target, body) in [(HTTPMethod.GET, "/photos", ""), (.GET, "/photos/1/original", ""), (.GET, "/photos/1/tiles/0/0/0.jpg", ""),
                                        (.GET, "/photos/events", ""), (.POST, "/photos/trash", #"{"ids":[1]}"#), (.DELETE, "/trash", ""),
-                                       (.POST, "/albums", #"{"title":"Rebound"}"#)] {
+                                       (.POST, "/folders", #"{"title":"Rebound"}"#)] {
             let answer = try server.request(target, method: method, headers: page, body: Array(body.utf8))
             XCTAssertEqual(answer.status, 421, "\(method) \(target) naming \(rebound)")
             XCTAssertEqual(answer.headers["Content-Type"], "application/problem+json")
@@ -38,7 +38,7 @@ final class RebindingLiveTests: XCTestCase {
 
         // A visitor arriving through a proxy on this machine that is not trusted: a stranger.
         let proxied: HTTPHeaders = ["Host": "localhost:\(server.port)", "X-Forwarded-For": "203.0.113.9", "Content-Type": "application/json"]
-        for (method, target, body) in [(HTTPMethod.POST, "/albums", #"{"title":"Proxied"}"#), (.POST, "/photos/trash", #"{"ids":[1]}"#),
+        for (method, target, body) in [(HTTPMethod.POST, "/folders", #"{"title":"Proxied"}"#), (.POST, "/photos/trash", #"{"ids":[1]}"#),
                                        (.DELETE, "/trash", ""), (.GET, "/metrics", "")] {
             let answer = try server.request(target, method: method, headers: proxied, body: Array(body.utf8))
             XCTAssertTrue([401, 403].contains(answer.status), "\(method) \(target) through a proxy: \(answer.status) \(answer.text)")
@@ -49,7 +49,7 @@ final class RebindingLiveTests: XCTestCase {
         XCTAssertEqual(try server.request("/photos/1", headers: here).status, 200, "the photo is where it was, not in the trash")
 
         // This machine itself still manages its library, by name and by address.
-        let made = try server.request("/albums", method: .POST, headers: here + [("Content-Type", "application/json")],
+        let made = try server.request("/folders", method: .POST, headers: here + [("Content-Type", "application/json")],
                                       body: Array(#"{"title":"From here"}"#.utf8))
         XCTAssertEqual(made.status, 201, made.text)
         XCTAssertEqual(try server.request("/metrics").status, 200)

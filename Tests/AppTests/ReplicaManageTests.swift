@@ -63,8 +63,8 @@ final class ReplicaManageTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: cluster.photosDirectory.appendingPathComponent("Kept/photo-1.jpg").path))
         for server in cluster.replicas {
             XCTAssertTrue(eventually(timeout: 10) {
-                ((try? server.request("/albums"))?.object["albums"] as? [[String: Any]])?.contains { $0["path"] as? String == "Kept" } ?? false
-            }, "\(server.name) lists the new album\n\(cluster.logs)")
+                ((try? server.request("/folders"))?.object["folders"] as? [[String: Any]])?.contains { $0["path"] as? String == "Kept" } ?? false
+            }, "\(server.name) lists the new folder\n\(cluster.logs)")
             let comments = try server.request("/photos/1/comments").object["comments"] as? [[String: Any]]
             XCTAssertEqual(comments?.first?["text"] as? String, "before the move", server.name)
         }

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 extension XCTestCase {
-    /// The access fixture's library (album "trip": a1, a2; "home": b1; the root: r1; all taken
+    /// The access fixture's library (folder "trip": a1, a2; "home": b1; the root: r1; all taken
     /// 2024-05-01 near London) with its search index written, places read from a one-city table
     /// in the `placeNames` folder; `showLocation` for the library.
     func searchFixture(showLocation: Bool = false) throws -> AccessFixture {

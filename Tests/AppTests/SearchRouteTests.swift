@@ -70,7 +70,7 @@ final class SearchRouteTests: XCTestCase {
         _ = try f.application.comments.store.add(photoID: f.photos["a1"]!, author: "ana", text: "Zebras at dusk", client: "test", verified: true)
         XCTAssertTrue(eventually { self.titles(f.request(.GET, "/search?q=zebra", headers: owner)) == ["a1"] }, "a new comment is indexed")
 
-        let plain = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let plain = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         let answer = f.request(.GET, "/s/\(plain.token)/search?q=2024")
         XCTAssertEqual(answer.status, .ok, answer.text)
         XCTAssertEqual(Set(titles(answer)), ["a1", "a2"], "only the link's photos")
@@ -83,7 +83,7 @@ final class SearchRouteTests: XCTestCase {
                        "no places offered on a link without location")
         XCTAssertEqual(titles(f.request(.GET, "/s/\(plain.token)/search?q=zebra")), ["a1"])
 
-        let located = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, comments: false, location: true))
+        let located = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, comments: false, location: true))
         XCTAssertEqual(f.request(.GET, "/s/\(located.token)/search?q=london").object["total"] as? Int, 2)
         XCTAssertEqual(f.request(.GET, "/s/\(located.token)/search?q=zebra").object["total"] as? Int, 0, "comments hidden")
     }
@@ -106,7 +106,7 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertEqual(suggestions("/search/suggest?q=", owner).count, 0)
         XCTAssertEqual(f.request(.GET, "/search/suggest?q=a%00", headers: owner).status, .badRequest)
 
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         XCTAssertEqual(suggestions("/s/\(link.token)/search/suggest?q=2024").map { $0["count"] as? Int }, [2, 2], "the link's photos only")
         XCTAssertEqual(suggestions("/s/\(link.token)/search/suggest?q=ho").count, 0, "no folder outside the link")
     }

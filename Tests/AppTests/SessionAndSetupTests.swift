@@ -65,18 +65,18 @@ final class SessionAndSetupTests: XCTestCase {
         let f = try AccessFixture()
         defer { f.close() }
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-        let album = f.albums["trip"]!
+        let album = f.folders["trip"]!
         for password in ["", "short", String(repeating: "x", count: Credentials.minimumPasswordLength - 1)] {
-            let refused = f.post("/shares", json: "{\"album\":\(album),\"password\":\"\(password)\"}", cookie: owner)
+            let refused = f.post("/shares", json: "{\"folder\":\(album),\"password\":\"\(password)\"}", cookie: owner)
             XCTAssertEqual(refused.status, .unprocessableContent, "\"\(password)\": \(refused.text)")
             XCTAssertEqual(refused.headers["Content-Type"], "application/problem+json")
             XCTAssertTrue((refused.object["detail"] as? String ?? "").contains("at least \(Credentials.minimumPasswordLength) characters"),
                           refused.text)
         }
         XCTAssertEqual(try f.store.shares().count, 0, "no link was made")
-        let made = f.post("/shares", json: "{\"album\":\(album),\"password\":\"open sesame\"}", cookie: owner)
+        let made = f.post("/shares", json: "{\"folder\":\(album),\"password\":\"open sesame\"}", cookie: owner)
         XCTAssertEqual(made.status, .created, made.text)
         XCTAssertEqual(made.object["password"] as? Bool, true)
-        XCTAssertThrowsError(try f.share(ShareRequest(target: .album(album), expiresAt: nil, password: "short")), "the store keeps the rule too")
+        XCTAssertThrowsError(try f.share(ShareRequest(target: .folder(album), expiresAt: nil, password: "short")), "the store keeps the rule too")
     }
 }

@@ -41,7 +41,7 @@ final class SharedOriginalLocationTests: XCTestCase {
     }
 
     func testALinkWithoutLocationSendsTheSamePixelsAndScanWithoutAnyPlace() throws {
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, download: true))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, download: true))
         let answer = f.request(.GET, "/s/\(link.token)/photos/\(try XCTUnwrap(f.photos["harbour"]))/original")
         XCTAssertEqual(answer.status, .ok, answer.text)
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
@@ -67,7 +67,7 @@ final class SharedOriginalLocationTests: XCTestCase {
     }
 
     func testTheCleanedAnswerHasItsOwnTagLengthAndRanges() throws {
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, download: true))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, download: true))
         let owner = try f.signIn("ana", AccessFixture.ownerPassword)
         let id = try XCTUnwrap(f.photos["harbour"])
         let cleaned = f.request(.GET, "/s/\(link.token)/photos/\(id)/original")

@@ -82,11 +82,11 @@ final class ThisMachineTests: XCTestCase {
     func testAnAlbumMadeThroughAProxyHereIsRefusedAndNotMade() throws {
         let f = Self.fixture!
         for asker in Self.askers where !asker.isThisMachine {
-            let answer = f.post("/albums", json: #"{"title":"Through a proxy"}"#, headers: asker.headers, remoteAddress: asker.remote)
+            let answer = f.post("/folders", json: #"{"title":"Through a proxy"}"#, headers: asker.headers, remoteAddress: asker.remote)
             XCTAssertEqual(answer.status, .unauthorized, "\(asker): \(answer.text.prefix(200))")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.root + "/photos/Through a proxy"), "no album was made")
-        let made = f.post("/albums", json: #"{"title":"From here"}"#, headers: ["Host": "localhost:8080"])
+        let made = f.post("/folders", json: #"{"title":"From here"}"#, headers: ["Host": "localhost:8080"])
         XCTAssertEqual(made.status, .created, made.text)
         XCTAssertTrue(FileManager.default.fileExists(atPath: f.root + "/photos/From here"))
     }
@@ -94,7 +94,7 @@ final class ThisMachineTests: XCTestCase {
     func testTheFirstRequestThroughAProxyNotTrustedIsLoggedOnceWithTheSetting() {
         let f = Self.fixture!
         for _ in 0..<3 {
-            _ = f.post("/albums", json: "{}", headers: ["Host": "localhost", "X-Forwarded-For": "203.0.113.9"])
+            _ = f.post("/folders", json: "{}", headers: ["Host": "localhost", "X-Forwarded-For": "203.0.113.9"])
         }
         let lines = Self.logs.all.filter { $0.message.contains("trustedProxies") }
         XCTAssertEqual(lines.count, 1, "\(Self.logs.all.map(\.message))")

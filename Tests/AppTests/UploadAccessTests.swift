@@ -100,8 +100,8 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(form.status, 401, form.text)
         XCTAssertEqual(try HTTPClient.request(.PUT, url: base + "/favourites/\(f.photos["a1"]!)").status, 401)
 
-        // The holder of a link to an album, unlocked with its password, holds a cookie: not a member's.
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, password: "open sesame"))
+        // The holder of a link to a folder, unlocked with its password, holds a cookie: not a member's.
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, password: "open sesame"))
         let unlocked = try HTTPClient.request(.POST, url: base + "/s/\(link.token)/unlock", headers: ["Content-Type": "application/json"],
                                               body: Array(#"{"password":"open sesame"}"#.utf8))
         XCTAssertEqual(unlocked.status, 204, unlocked.text)
@@ -124,6 +124,29 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(photoFiles(f).subtracting(before).count, 1)
     }
 
+    func testAnUploadNamingAnAlbumLandsInTheUploadsFolderAndJoinsTheAlbum() throws {
+        let f = try AccessFixture()
+        let server = try serve(f)
+        let before = photoFiles(f)
+        let member = try signIn(server, "ben", AccessFixture.memberPassword)
+        let picks = f.albums["picks"]!
+        let field = { (key: String, value: String) in ",\(key) " + Data(value.utf8).base64EncodedString() }
+        let unknown = try upload(server, "nowhere.jpg", metadata: field("album", "999999"), headers: [("Cookie", member)])
+        XCTAssertEqual(unknown.status, 400, unknown.text)
+        XCTAssertEqual(photoFiles(f), before, "refused before a byte was kept")
+
+        let landed = try upload(server, "kept.jpg", metadata: field("album", String(picks)), headers: [("Cookie", member)])
+        XCTAssertEqual(landed.status, 201, landed.text)
+        let id = try XCTUnwrap(landed.headers["Photo-ID"].flatMap(Int.init))
+        XCTAssertEqual(photoFiles(f).subtracting(before), ["Uploads/2024/05/kept.jpg"], "a folder by date, as any upload: an album is no place")
+        XCTAssertEqual(try f.application.collection.album(picks)?.photoIDs, [f.photos["a2"]!, f.photos["b1"]!, id])
+        // The same bytes again: nothing stored, and the photo already in the album stays once.
+        let again = try upload(server, "kept-again.jpg", bytes: Self.photo("kept.jpg"), metadata: field("album", String(picks)),
+                               headers: [("Cookie", member)])
+        XCTAssertEqual(again.status, 201, again.text)
+        XCTAssertEqual(try f.application.collection.album(picks)?.photoIDs.count, 3)
+    }
+
     func testAPublicLibraryLetsThisMachineAddPhotosAndOthersOnlySignedIn() throws {
         // Behind a proxy on this machine, so a request can come from afar over loopback.
         let f = try AccessFixture { $0.access = "public"; $0.trustedProxies = "127.0.0.1" }
@@ -142,13 +165,13 @@ final class UploadAccessTests: XCTestCase {
         let f = try AccessFixture()
         let server = try serve(f)
         let base = "http://127.0.0.1:\(server.port)"
-        let trip = f.albums["trip"]!, home = f.albums["home"]!
-        let link = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
-        let other = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let trip = f.folders["trip"]!, home = f.folders["home"]!
+        let link = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
+        let other = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let at = "/s/" + link.token
         let before = photoFiles(f)
 
-        // Metadata naming another album and a folder of its own is not read: the photo goes into the link's album.
+        // Metadata naming an album and a folder of its own is not read: the photo goes into the link's folder.
         let field = { (key: String, value: String) in ",\(key) " + Data(value.utf8).base64EncodedString() }
         let added = try upload(server, "new.jpg", at: at, metadata: field("album", String(home)) + field("folder", "elsewhere"))
         XCTAssertEqual(added.status, 201, added.text)
@@ -210,11 +233,11 @@ final class UploadAccessTests: XCTestCase {
         let f = try AccessFixture()
         let server = try serve(f)
         let base = "http://127.0.0.1:\(server.port)"
-        let trip = f.albums["trip"]!
-        let viewOnly = try f.share(ShareRequest(target: .album(trip), expiresAt: nil))
-        let expiring = try f.share(ShareRequest(target: .album(trip), expiresAt: f.clock.wall + 100, upload: true))
-        let locked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, password: "open sesame", upload: true))
-        let revoked = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let trip = f.folders["trip"]!
+        let viewOnly = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil))
+        let expiring = try f.share(ShareRequest(target: .folder(trip), expiresAt: f.clock.wall + 100, upload: true))
+        let locked = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, password: "open sesame", upload: true))
+        let revoked = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let before = photoFiles(f)
 
         // Refused before any byte is written: no upload in the data folder, nothing in the photos folder.
@@ -251,7 +274,7 @@ final class UploadAccessTests: XCTestCase {
         }
         XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
         // Revoked in the middle of the last request: whichever the server sees first, the photo is not added.
-        let racing = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let racing = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let racingUpload = try created(server, length: bytes.count, at: "/s/" + racing.token)
         XCTAssertEqual(try tus(server, .GET, racingUpload).status, 200)
         try f.store.revokeShare(id: racing.id)
@@ -259,7 +282,7 @@ final class UploadAccessTests: XCTestCase {
         XCTAssertEqual(photoFiles(f).subtracting(before), ["trip/unlocked.jpg"])
         // A request let in just before the link went reaches the completion, which asks the
         // database again: the bytes are dropped, not placed.
-        let late = try f.share(ShareRequest(target: .album(trip), expiresAt: nil, upload: true))
+        let late = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
         let lateUpload = try created(server, length: bytes.count, at: "/s/" + late.token)
         let service = f.application.uploads
         let id = try XCTUnwrap(UploadID(String(lateUpload.split(separator: "/").last!)))

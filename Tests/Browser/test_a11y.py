@@ -1,6 +1,6 @@
 """axe-core (the copy selenium-axe-python ships) finds no violation on any view: the grid, the
-albums, the search (its suggestions open, its results, nothing found), the pager, its info panel,
-the zoom view and the not-found view, in light and in dark."""
+albums, the folders, the search (its suggestions open, its results, nothing found), the pager, its
+info panel, the zoom view and the not-found view, in light and in dark."""
 
 import json
 import os
@@ -44,6 +44,10 @@ def test_no_view_has_an_axe_violation(phone, album_server, scheme):
     open_app(phone, server, "albums")
     wait_for(lambda: visible_view(phone) == "albums", message="albums")
     clean(phone, "albums")
+    open_app(phone, server, "folders")
+    wait_for(lambda: visible_view(phone) == "albums" and js(phone, "return document.querySelectorAll('#albums li').length") > 0,
+             message="folders")
+    clean(phone, "folders")
     # The search's index fills in the background after the server starts.
     wait_for(lambda: server.get_json("/search?q=2024")["total"] == 3, timeout=60, message="the photos of 2024 indexed")
     open_app(phone, server, "search")

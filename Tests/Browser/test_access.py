@@ -1,5 +1,5 @@
 """A private library in the browser: signing in, the owner's one-time setup, the account menu,
-sharing an album and opening its link in a fresh browser (zoomed to native pixels, nothing
+sharing a folder and opening its link in a fresh browser (zoomed to native pixels, nothing
 outside the link within reach), a link's password, signing out; every new view on a phone and a
 desktop, light and dark, kept as pictures in build/screenshots/."""
 
@@ -82,9 +82,9 @@ def wait_photos(server, cookie):
     return wait_for(ready, timeout=120, message="the photos ready")
 
 
-def album_id(server, cookie):
-    _, answer, _ = api(server, "/albums", cookie=cookie)
-    return next(a["id"] for a in answer["albums"] if a["title"] == "Trip")
+def folder_id(server, cookie):
+    _, answer, _ = api(server, "/folders", cookie=cookie)
+    return next(a["id"] for a in answer["folders"] if a["title"] == "Trip")
 
 
 def dark(driver, on=True):
@@ -152,14 +152,14 @@ def test_a_stranger_sees_the_sign_in_view_and_a_member_gets_in(desktop, private_
     assert js(desktop, "return document.querySelectorAll('#grid img').length") == 0
 
 
-def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, second_browser, private_server):
+def test_the_owner_shares_a_folder_and_a_fresh_browser_sees_only_it(desktop, second_browser, private_server):
     cookie = owner_cookie(private_server)
     photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
-    trip = album_id(private_server, cookie)
+    trip = folder_id(private_server, cookie)
     sign_in(desktop, private_server, OWNER, OWNER_PASSWORD)
     wait_grid(desktop, 3)
     assert js(desktop, "return document.documentElement.classList.contains('may-share')")
-    desktop.get(f"{private_server.url}/#/albums/{trip}")
+    desktop.get(f"{private_server.url}/#/folders/{trip}")
     wait_grid(desktop, 2)
     desktop.find_element(By.CSS_SELECTOR, ".album-share").click()
     wait_for(lambda: js(desktop, "return document.getElementById('share-sheet').open"), message="the share sheet")
@@ -171,7 +171,7 @@ def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, sec
     wait_for(lambda: js(desktop, "return document.querySelectorAll('.share-link').length") == 1, message="the link listed")
     shoot_everywhere(desktop, "share-sheet-made")
 
-    # Another browser, nobody's (its cookies and storage cleared): the link shows the album, and only the album.
+    # Another browser, nobody's (its cookies and storage cleared): the link shows the folder, and only the folder.
     stranger = second_browser.fresh()
     try:
         emulate(stranger, 390, 844, dpr=1, mobile=True)
@@ -218,7 +218,7 @@ def test_the_owner_shares_an_album_and_a_fresh_browser_sees_only_it(desktop, sec
 def test_a_link_with_a_password_asks_for_it_first(phone, private_server):
     cookie = owner_cookie(private_server)
     wait_photos(private_server, cookie)
-    status, link, _ = api(private_server, "/shares", "POST", {"album": album_id(private_server, cookie), "password": "open sesame"}, cookie)
+    status, link, _ = api(private_server, "/shares", "POST", {"folder": folder_id(private_server, cookie), "password": "open sesame"}, cookie)
     assert status == 201
     phone.get(link["url"])
     wait_for(lambda: js(phone, "return !document.getElementById('sign-in-view').hidden"), message="the password form")
@@ -278,14 +278,14 @@ def test_a_links_holder_is_never_asked_to_sign_in(phone, private_server):
     words that a view is not part of it; the library's own API is never asked."""
     cookie = owner_cookie(private_server)
     photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
-    trip = album_id(private_server, cookie)
-    status, link, _ = api(private_server, "/shares", "POST", {"album": trip}, cookie)
+    trip = folder_id(private_server, cookie)
+    status, link, _ = api(private_server, "/shares", "POST", {"folder": trip}, cookie)
     assert status == 201
     phone.get(link["url"] + "#/albums")
     wait_grid(phone, 2)
     assert js(phone, "return location.hash") == "#/", "the albums are the link's photos"
     lake = photos["lake"]["id"]
-    phone.get(f"{link['url']}#/albums/{trip}/photos/{lake}")
+    phone.get(f"{link['url']}#/folders/{trip}/photos/{lake}")
     wait_for(lambda: js(phone, "return !document.getElementById('pager-view').hidden && location.hash") == f"#/photos/{lake}",
              message="the album's photo, in the link's own list")
     for view, title in (("favourites", "No Favourites Here"), ("trash", "No Recently Deleted Here")):
@@ -305,7 +305,7 @@ def test_a_signed_in_members_comment_is_marked_as_theirs_and_no_name_is_asked(ph
     cookie = owner_cookie(private_server)
     photos = {p["title"]: p for p in wait_photos(private_server, cookie)["photos"]}
     lake = photos["lake"]["id"]
-    status, link, _ = api(private_server, "/shares", "POST", {"album": album_id(private_server, cookie)}, cookie)
+    status, link, _ = api(private_server, "/shares", "POST", {"folder": folder_id(private_server, cookie)}, cookie)
     assert status == 201
     under = urllib.parse.urlparse(link["url"]).path
     # A link's holder types a name: not an account's, and not marked.
@@ -340,11 +340,11 @@ def test_a_link_that_lets_photos_be_added_takes_one_from_a_second_browser(deskto
     """Last in this file: it adds a photo to Trip."""
     cookie = owner_cookie(private_server)
     wait_photos(private_server, cookie)
-    trip = album_id(private_server, cookie)
-    # The owner's share sheet offers adding photos for an album.
+    trip = folder_id(private_server, cookie)
+    # The owner's share sheet offers adding photos for a folder.
     sign_in(desktop, private_server, OWNER, OWNER_PASSWORD)
     wait_grid(desktop, 3)
-    desktop.get(f"{private_server.url}/#/albums/{trip}")
+    desktop.get(f"{private_server.url}/#/folders/{trip}")
     wait_grid(desktop, 2)
     desktop.find_element(By.CSS_SELECTOR, ".album-share").click()
     wait_for(lambda: js(desktop, "return document.getElementById('share-sheet').open"), message="the share sheet")
@@ -369,7 +369,7 @@ def test_a_link_that_lets_photos_be_added_takes_one_from_a_second_browser(deskto
         guest.find_element(By.ID, "add-input").send_keys(source)
         wait_for(lambda: js(guest, "return [...document.querySelectorAll('#uploads .upload')].map(r => r.dataset.state)") == ["done"],
                  timeout=30, message="the upload done")
-        # The new photo shows in the shared grid, and it is in the album's folder.
+        # The new photo shows in the shared grid, and it is in the shared folder.
         wait_grid(guest, 3)
         assert os.path.exists(os.path.join(private_server.photos_dir, "Trip", "from-a-guest.jpg"))
         errors = script_errors(guest)

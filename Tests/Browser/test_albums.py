@@ -1,8 +1,11 @@
 """The library by date taken: month headers in the windowed grid over thousands of photos, the
-Albums view, and the pager paging through the album it was opened from; the info panel's date
-and exposure line from the camera's EXIF."""
+Folders view and the pager paging through the folder it was opened from, an album of photos from
+two folders listed and paged the same way; the info panel's date and exposure line from the
+camera's EXIF."""
 
 import calendar
+import json
+import urllib.request
 
 from selenium.webdriver.common.keys import Keys
 
@@ -69,11 +72,19 @@ def test_month_headers_in_order_over_thousands(phone, collection_server):
 
 def album_cards(driver):
     return js(driver, """return [...document.querySelectorAll('#albums a')].map(a => ({
-        id: Number(a.dataset.albumId), href: a.getAttribute('href'),
+        id: Number(a.dataset.albumId || a.dataset.folderId), href: a.getAttribute('href'),
         title: a.querySelector('.album-title').textContent, meta: a.querySelector('.album-meta').textContent}));""")
 
 
-def test_album_view_and_paging_within_an_album(desktop, album_server):
+def call(server, path, method="GET", body=None):
+    request = urllib.request.Request(server.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"} if body is not None else {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        text = answer.read()
+        return json.loads(text) if text else None
+
+
+def test_folder_view_and_paging_within_a_folder(desktop, album_server):
     open_app(desktop, album_server)
     # The library: every photo, oldest first, under its month.
     layout = js(desktop, LAYOUT)
@@ -82,45 +93,78 @@ def test_album_view_and_paging_within_an_album(desktop, album_server):
     order = [titles[c["id"]] for c in sorted(layout["cells"], key=lambda c: (c["top"], c["left"]))]
     assert order == ["hill", "garden", "beach", "loose", "cake", "city"]
 
+    # The Albums tab, then its Folders: the folders of the photos folder.
     desktop.find_element("css selector", ".view-tabs .tab-albums").click()
     wait_hash(desktop, "#/albums")
-    wait_for(lambda: len(album_cards(desktop)) == 2, message="two albums")
-    assert visible_view(desktop) == "albums"
+    wait_for(lambda: visible_view(desktop) == "albums", message="the albums")
+    desktop.find_element("css selector", "#albums-view .folders-link").click()
+    wait_hash(desktop, "#/folders")
+    wait_for(lambda: len(album_cards(desktop)) == 2, message="two folders")
+    assert js(desktop, "return document.querySelector('#albums-view h1').textContent") == "Folders"
     cards = album_cards(desktop)
     assert [c["title"] for c in cards] == ["Family", "Trips"]
     assert cards[1]["meta"].startswith("3 photos · Jul 2019 – Dec 2025"), cards[1]
-    screenshot(desktop, "albums")
+    screenshot(desktop, "folders")
 
     trips = cards[1]["id"]
-    desktop.find_element("css selector", f'#albums a[data-album-id="{trips}"]').click()
-    wait_hash(desktop, f"#/albums/{trips}")
+    desktop.find_element("css selector", f'#albums a[data-folder-id="{trips}"]').click()
+    wait_hash(desktop, f"#/folders/{trips}")
     wait_for(lambda: js(desktop, "return document.getElementById('grid-title').textContent") == "Trips", message="album title")
     wait_for(lambda: len(js(desktop, LAYOUT)["cells"]) == 3, message="the album's three photos")
     cells = sorted(js(desktop, LAYOUT)["cells"], key=lambda c: (c["top"], c["left"]))
     assert [titles[c["id"]] for c in cells] == ["hill", "beach", "city"]
     assert js(desktop, "return document.getElementById('grid-count').textContent") == "3 photos"
 
-    # The pager pages through the album only, and the URL says so.
+    # The pager pages through the folder only, and the URL says so.
     desktop.find_element("css selector", f'#grid a[data-photo-id="{cells[0]["id"]}"]').click()
-    wait_hash(desktop, f"#/albums/{trips}/photos/{cells[0]['id']}")
+    wait_hash(desktop, f"#/folders/{trips}/photos/{cells[0]['id']}")
     wait_for(lambda: visible_view(desktop) == "pager", message="pager")
     assert js(desktop, "return document.querySelector('.pager-count').textContent") == "1 of 3"
     for cell in cells[1:]:
         desktop.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
-        wait_hash(desktop, f"#/albums/{trips}/photos/{cell['id']}")
+        wait_hash(desktop, f"#/folders/{trips}/photos/{cell['id']}")
     desktop.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
-    assert js(desktop, "return document.querySelector('.pager-count').textContent") == "3 of 3", "the album's last"
-    wait_hash(desktop, f"#/albums/{trips}/photos/{cells[2]['id']}")
+    assert js(desktop, "return document.querySelector('.pager-count').textContent") == "3 of 3", "the folder's last"
+    wait_hash(desktop, f"#/folders/{trips}/photos/{cells[2]['id']}")
     assert "Trips" in js(desktop, "return document.querySelector('.pager-back').textContent")
 
-    # A reload lands in the album, and Back goes to the album's grid.
+    # A reload lands in the folder, and Back goes to the folder's grid.
     desktop.refresh()
     wait_for(lambda: js(desktop, "return document.documentElement.dataset.ready === 'true'"), message="reloaded")
     assert js(desktop, "return document.querySelector('.pager-count').textContent") == "3 of 3"
     desktop.find_element("css selector", ".pager-back").click()
-    wait_hash(desktop, f"#/albums/{trips}/")
-    wait_for(lambda: visible_view(desktop) == "grid", message="album grid")
+    wait_hash(desktop, f"#/folders/{trips}/")
+    wait_for(lambda: visible_view(desktop) == "grid", message="folder grid")
     assert js(desktop, "return document.getElementById('grid-count').textContent") == "3 photos"
+
+
+def test_an_album_of_photos_from_two_folders(desktop, album_server):
+    """An album holds photos of any folders, shown by date taken; its pager pages through it only."""
+    titles = {t: p["id"] for t, p in album_server.photos.items()}
+    album = call(album_server, "/albums", "POST", {"title": "Best"})
+    try:
+        call(album_server, f"/albums/{album['id']}/photos", "POST", {"ids": [titles["city"], titles["cake"], titles["hill"]]})
+        open_app(desktop, album_server, "albums")
+        wait_for(lambda: [c["title"] for c in album_cards(desktop)] == ["Best"], message="the album's card")
+        card = album_cards(desktop)[0]
+        assert card["href"] == f"#/albums/{album['id']}"
+        assert card["meta"].startswith("3 photos · Jul 2019 – Dec 2025"), card
+        screenshot(desktop, "albums")
+        desktop.find_element("css selector", f'#albums a[data-album-id="{album["id"]}"]').click()
+        wait_hash(desktop, f"#/albums/{album['id']}")
+        wait_for(lambda: js(desktop, "return document.getElementById('grid-title').textContent") == "Best", message="album title")
+        wait_for(lambda: len(js(desktop, LAYOUT)["cells"]) == 3, message="the album's three photos")
+        names = {p: t for t, p in titles.items()}
+        cells = sorted(js(desktop, LAYOUT)["cells"], key=lambda c: (c["top"], c["left"]))
+        assert [names[c["id"]] for c in cells] == ["hill", "cake", "city"], "by date taken, from two folders"
+        desktop.find_element("css selector", f'#grid a[data-photo-id="{cells[1]["id"]}"]').click()
+        wait_hash(desktop, f"#/albums/{album['id']}/photos/{cells[1]['id']}")
+        wait_for(lambda: js(desktop, "return document.querySelector('.pager-count').textContent") == "2 of 3", message="the album's pager")
+        desktop.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+        wait_hash(desktop, f"#/albums/{album['id']}/photos/{cells[2]['id']}")
+        assert "Best" in js(desktop, "return document.querySelector('.pager-back').textContent")
+    finally:
+        call(album_server, f"/albums/{album['id']}", "DELETE")
 
 
 def test_info_panel_says_when_and_with_what(phone, album_server):

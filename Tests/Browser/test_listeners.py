@@ -59,7 +59,7 @@ const go = async (hash) => {
 """
 
 # One cycle through every view, as a person goes: a photo's page, its info panel, its zoom view
-# (closed with Escape), the slideshow (stopped by a key), the albums, a search and its results,
+# (closed with Escape), the slideshow (stopped by a key), the folders, a search and its results,
 # and back to the grid.
 CYCLE = HELPERS + """
 const [ids, cycles, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
@@ -91,7 +91,7 @@ const stop = (name) => {
     key(' ');
     await until('slideshow stopped', () => !window.__slideshow.playing && !shown('slideshow'));
     stop('pager');
-    await go('#/albums');
+    await go('#/folders');
     await until('albums', () => shown('albums-view') && document.querySelectorAll('#albums li').length > 0);
     stop('albums');
     await go('#/search?q=2024');

@@ -1,7 +1,8 @@
 """Choosing photos in the grid and doing something with them, checked in the page, in the API and
 on disk: ctrl/shift-click and a long press choose; the heart makes favourites (and the Favourites
-view shows them); Add to Album moves them into a new album's folder; Delete sends them to the
-trash with an Undo right after; Recently Deleted restores."""
+view shows them); Add to Album puts them in a new album without moving a file, and Remove from
+Album takes them out inside it; Delete sends them to the trash with an Undo right after; Recently
+Deleted restores; a folder and an album are renamed and deleted from their grids."""
 
 import json
 import os
@@ -101,7 +102,8 @@ def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_se
     wait_for(lambda: len(desktop.find_elements("css selector", "#favourites-view .favourites a")) == 2, message="the Favourites view")
     screenshot(desktop, "manage-favourites")
 
-    # Select, then shift-click a range, into a new album.
+    # Select, then shift-click a range, into a new album: no file moves.
+    files_before = {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs}
     open_app(desktop, server)
     desktop.find_element("id", "select-photos").click()
     click(desktop, ids[2])
@@ -113,13 +115,25 @@ def test_favourite_move_delete_undo_and_restore_from_the_grid(desktop, manage_se
                     message="the album sheet's name field")
     name.send_keys("Best")
     desktop.find_element("css selector", ".sheet-submit").click()
-    wait_for(lambda: any(a["path"] == "Best" for a in api(server, "/albums")["albums"]), message="the new album")
-    moved = sorted(os.listdir(os.path.join(server.photos_dir, "Best")))
-    assert len(moved) == 2, moved
-    paths = {photos[i]["title"] for i in ids[2:]}
-    assert {os.path.splitext(name)[0] for name in moved} == paths
-    for i in ids[2:]:
-        assert api(server, f"/photos/{i}")["id"] == i, "a moved photo keeps its id"
+    wait_for(lambda: any(a["title"] == "Best" and a["count"] == 2 for a in api(server, "/albums")["albums"]), message="the new album")
+    best = next(a for a in api(server, "/albums")["albums"] if a["title"] == "Best")
+    assert {p["id"] for p in api(server, f"/albums/{best['id']}")["photos"]} == set(ids[2:])
+    assert {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs} == files_before, \
+        "adding to an album moves no file"
+
+    # Inside the album, Remove from Album takes one out; the photo stays in the library.
+    desktop.get(f"{server.url}/#/albums/{best['id']}")
+    wait_for(lambda: js(desktop, "return document.getElementById('grid-count').textContent") == "2 photos", message="the album's grid")
+    assert js(desktop, "return document.getElementById('grid-title').textContent") == "Best"
+    desktop.find_element("id", "select-photos").click()
+    click(desktop, ids[2])
+    wait_for(lambda: desktop.find_element("css selector", ".select-unalbum").is_displayed(), message="Remove from Album")
+    desktop.find_element("css selector", ".select-unalbum").click()
+    wait_for(lambda: [p["id"] for p in api(server, f"/albums/{best['id']}")["photos"]] == [ids[3]], message="one photo left in the album")
+    wait_for(lambda: js(desktop, "return document.getElementById('grid-count').textContent") == "1 photo", message="the grid follows")
+    assert is_listed(server, ids[2]), "still in the library"
+    screenshot(desktop, "manage-album-removed")
+    open_app(desktop, server)
 
     # Delete with Undo right after: gone from disk, then back at its path under its id.
     victim = ids[0]
@@ -167,28 +181,66 @@ def test_a_long_press_chooses_a_photo_on_a_phone(phone, manage_server):
     screenshot(phone, "manage-long-press")
 
 
-def test_an_album_renamed_and_deleted_from_its_grid_with_undo(desktop, manage_server):
+def test_a_folder_renamed_and_deleted_from_its_grid_with_undo(desktop, manage_server):
     server = manage_server
-    trips = next(a for a in api(server, "/albums")["albums"] if a["path"] == "Trips")
-    open_app(desktop, server, f"albums/{trips['id']}")
-    wait_for(lambda: js(desktop, "return !document.querySelector('.album-actions').hidden"), message="the album's buttons")
+    trips = next(a for a in api(server, "/folders")["folders"] if a["path"] == "Trips")
+    open_app(desktop, server, f"folders/{trips['id']}")
+    wait_for(lambda: js(desktop, "return !document.querySelector('.album-actions').hidden"), message="the folder's buttons")
+    assert js(desktop, "return document.querySelector('.album-delete').textContent") == "Delete Folder"
     desktop.find_element("css selector", ".album-rename").click()
     prompt = desktop.switch_to.alert
     prompt.send_keys("Travels")
     prompt.accept()
-    wait_for(lambda: any(a["path"] == "Travels" and a["id"] == trips["id"] for a in api(server, "/albums")["albums"]),
-             message="the folder renamed, the album's id kept")
+    wait_for(lambda: any(a["path"] == "Travels" and a["id"] == trips["id"] for a in api(server, "/folders")["folders"]),
+             message="the folder renamed, its id kept")
     assert os.path.isdir(os.path.join(server.photos_dir, "Travels")) and not os.path.exists(os.path.join(server.photos_dir, "Trips"))
     wait_for(lambda: js(desktop, "return document.querySelector('#grid-title').textContent") == "Travels", message="the new title")
 
     desktop.find_element("css selector", ".album-delete").click()
     desktop.switch_to.alert.accept()
-    wait_for(lambda: js(desktop, "return location.hash") == "#/albums", message="back to the albums")
+    wait_for(lambda: js(desktop, "return location.hash") == "#/folders", message="back to the folders")
     wait_for(lambda: not os.path.exists(os.path.join(server.photos_dir, "Travels")), message="the folder gone")
     assert len(api(server, "/trash")["items"]) == 2
     desktop.find_element("css selector", ".undo-action").click()
     wait_for(lambda: sorted(os.listdir(os.path.join(server.photos_dir, "Travels"))) == ["beach.jpg", "hill.jpg"]
-             if os.path.isdir(os.path.join(server.photos_dir, "Travels")) else False, message="the album back")
+             if os.path.isdir(os.path.join(server.photos_dir, "Travels")) else False, message="the folder back")
+
+
+def test_an_album_made_renamed_and_deleted_keeps_its_photos(desktop, manage_server):
+    server = manage_server
+    files = lambda: {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs}
+    before = files()
+    open_app(desktop, server, "albums")
+    wait_for(lambda: "No albums yet" in js(desktop, "return document.getElementById('albums-status').textContent"), message="no albums")
+    desktop.find_element("css selector", ".album-new").click()
+    prompt = desktop.switch_to.alert
+    prompt.send_keys("Summer")
+    prompt.accept()
+    wait_for(lambda: [a["title"] for a in api(server, "/albums")["albums"]] == ["Summer"], message="the album made")
+    summer = api(server, "/albums")["albums"][0]
+    wait_for(lambda: js(desktop, "return location.hash") == f"#/albums/{summer['id']}", message="the new album opened")
+    wait_for(lambda: js(desktop, "return document.getElementById('grid-title').textContent") == "Summer", message="its title")
+    assert js(desktop, "return document.getElementById('grid-count').textContent") == "0 photos"
+    assert js(desktop, "return document.querySelector('.album-delete').textContent") == "Delete Album"
+
+    desktop.find_element("css selector", ".album-rename").click()
+    prompt = desktop.switch_to.alert
+    prompt.send_keys("Summer 2024")
+    prompt.accept()
+    wait_for(lambda: api(server, "/albums")["albums"][0]["title"] == "Summer 2024", message="renamed")
+    assert files() == before, "an album is no folder"
+
+    desktop.get(server.url + "/#/albums")
+    wait_for(lambda: js(desktop, "return [...document.querySelectorAll('#albums a .album-title')].map(e => e.textContent)") == ["Summer 2024"],
+             message="the album's card")
+    screenshot(desktop, "albums-collections")
+    desktop.find_element("css selector", f'#albums a[data-album-id="{summer["id"]}"]').click()
+    wait_for(lambda: js(desktop, "return !document.querySelector('.album-actions').hidden"), message="the album's buttons")
+    desktop.find_element("css selector", ".album-delete").click()
+    desktop.switch_to.alert.accept()
+    wait_for(lambda: js(desktop, "return location.hash") == "#/albums", message="back to the albums")
+    wait_for(lambda: api(server, "/albums")["albums"] == [], message="the album gone")
+    assert files() == before and api(server, "/trash")["items"] == [], "its photos stay where they were"
 
 
 def test_the_heart_in_the_pager_and_the_grid_agree(desktop, manage_server):

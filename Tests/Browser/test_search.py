@@ -264,11 +264,11 @@ def test_places_and_on_this_day_run_their_searches(phone, search_server):
 def test_under_a_share_link_search_sees_only_the_links_photos(phone, search_server):
     _, session, headers = api(search_server, "/session", "POST", {"username": OWNER, "password": OWNER_PASSWORD})
     cookie = headers["Set-Cookie"].split(";")[0]
-    trip = next(a["id"] for a in api(search_server, "/albums", cookie=cookie)[1]["albums"] if a["title"] == "Trip")
-    status, link, _ = api(search_server, "/shares", "POST", {"album": trip}, cookie)
+    trip = next(a["id"] for a in api(search_server, "/folders", cookie=cookie)[1]["folders"] if a["title"] == "Trip")
+    status, link, _ = api(search_server, "/shares", "POST", {"folder": trip}, cookie)
     assert status == 201, link
     prefix = urllib.parse.urlparse(link["url"]).path
-    # The library has three X100V photos; the link (its album Trip), two. It does not show where
+    # The library has three X100V photos; the link (its folder Trip), two. It does not show where
     # photos were taken, so no place is suggested or found through it.
     assert found(search_server, "x100v") == 3 and found(search_server, "x100v", prefix) == 2
     open_search(phone, search_server, base=link["url"])

@@ -58,5 +58,11 @@ public enum AccessSchema {
         SQLMigration(version: 5, name: "share uploads") { d in """
             ALTER TABLE shares ADD COLUMN upload \(d.bigint) NOT NULL DEFAULT 0;
             """ },
+        // Albums became collections and folders are folders: every album_id written before is a
+        // folder's id, so those links become folder links and go on showing what they showed.
+        SQLMigration(version: 6, name: "folder share links") { d in """
+            ALTER TABLE shares ADD COLUMN folder_id \(d.bigint);
+            UPDATE shares SET folder_id = album_id, album_id = NULL WHERE album_id IS NOT NULL;
+            """ },
     ])
 }

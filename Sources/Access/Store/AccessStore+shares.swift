@@ -9,7 +9,7 @@ public struct ShareRequest: Sendable, Equatable {
     public var download: Bool
     public var comments: Bool
     public var location: Bool
-    /// Whether the holder may add photos to the album (an album's link only).
+    /// Whether the holder may add photos to the folder (a folder's link only).
     public var upload: Bool
 
     public init(target: Share.Target, expiresAt: Int?, password: String? = nil, download: Bool = false, comments: Bool = true,
@@ -31,8 +31,12 @@ extension AccessStore {
         if let expiresAt = request.expiresAt, expiresAt <= now {
             throw AccessError(.invalid, "expires must be in the future.")
         }
-        if request.upload, case .photo = request.target {
-            throw AccessError(.invalid, "upload is for an album's link only: a photo's link has nowhere to add photos.")
+        if request.upload {
+            switch request.target {
+            case .folder: break
+            case .photo: throw AccessError(.invalid, "upload is for a folder's link only: a photo's link has nowhere to add photos.")
+            case .album: throw AccessError(.invalid, "upload is for a folder's link only: uploads land in folders; share a folder to let its holder add photos.")
+            }
         }
         var passwordHash: String?
         if let password = request.password {
@@ -41,14 +45,15 @@ extension AccessStore {
             passwordHash = try Argon2.hashPassword(password, parameters: passwordParameters)
         }
         let token = try AccessToken.make()
-        let (album, photo): (Int?, Int?) = switch request.target {
-        case .album(let id): (id, nil)
-        case .photo(let id): (nil, id)
+        let (album, folder, photo): (Int?, Int?, Int?) = switch request.target {
+        case .album(let id): (id, nil, nil)
+        case .folder(let id): (nil, id, nil)
+        case .photo(let id): (nil, nil, id)
         }
         let id = try database.transaction { tx in
             try tx.scalar("""
-                INSERT INTO shares (token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload)
-                VALUES (\(token), \(album), \(photo), \(user.id), \(now), \(request.expiresAt), \(passwordHash),
+                INSERT INTO shares (token, album_id, folder_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload)
+                VALUES (\(token), \(album), \(folder), \(photo), \(user.id), \(now), \(request.expiresAt), \(passwordHash),
                         \(request.download), \(request.comments), \(request.location), \(request.upload))
                 RETURNING id
                 """, as: Int.self) ?? 0
@@ -92,11 +97,17 @@ extension AccessStore {
         return Argon2.verify(password, against: hash)
     }
 
-    static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload"
+    static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload, folder_id"
 
     static func share(_ row: SQLRow) throws -> Share {
         let target: Share.Target
-        if let album = try row.decode(2, as: Int?.self) { target = .album(album) } else { target = .photo(try row.decode(3)) }
+        if let album = try row.decode(2, as: Int?.self) {
+            target = .album(album)
+        } else if let folder = try row.decode(12, as: Int?.self) {
+            target = .folder(folder)
+        } else {
+            target = .photo(try row.decode(3))
+        }
         return Share(id: try row.decode(0), token: try row.decode(1), target: target, createdBy: try row.decode(4),
                      createdAt: try row.decode(5), expiresAt: try row.decode(6), passwordHash: try row.decode(7),
                      download: try row.decode(8), comments: try row.decode(9), location: try row.decode(10), upload: try row.decode(11))

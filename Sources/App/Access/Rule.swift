@@ -120,6 +120,13 @@ struct Rule: AccessRule {
         switch control.quickShare(request) {
         case .malformed: return .refused(Self.noSuchLink)
         case .found(let share, _):
+            if photo, case .album = share.target {
+                // An album's photos are read from the database (kept a moment): off the event loop.
+                let control = self.control
+                return .deferred {
+                    do { return try Self.decide(share, need: need, photo: photo, request, control) } catch { return AccessControl.unavailable(error) }
+                }
+            }
             if let refusal = Self.refusal(share, need: need, photo: photo, request, control) { return .refused(refusal) }
             guard need != .door, share.hasPassword else { return .granted }
             switch control.quickUnlocked(share, request) {
@@ -136,14 +143,20 @@ struct Rule: AccessRule {
             return .deferred {
                 do {
                     guard let share = try control.share(key) else { return Self.noSuchLink }
-                    if let refusal = Self.refusal(share, need: need, photo: photo, request, control) { return refusal }
-                    guard need != .door, share.hasPassword else { return nil }
-                    return try control.unlocked(share, request) ? nil : Self.locked(share)
+                    return try Self.decide(share, need: need, photo: photo, request, control)
                 } catch {
                     return AccessControl.unavailable(error)
                 }
             }
         }
+    }
+
+    /// The whole decision for a found link, where waiting on the database is fine.
+    private static func decide(_ share: Share, need: ShareNeed, photo: Bool, _ request: HTTPRequest,
+                               _ control: AccessControl) throws -> HTTPResponse? {
+        if let refusal = refusal(share, need: need, photo: photo, request, control) { return refusal }
+        guard need != .door, share.hasPassword else { return nil }
+        return try control.unlocked(share, request) ? nil : locked(share)
     }
 
     /// Why a live request under a link is refused, before its password: expired, a part the

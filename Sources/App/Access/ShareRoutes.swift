@@ -5,16 +5,18 @@ import Library
 
 /// Share links, made and revoked by the owner, opened by whoever holds one:
 ///
-/// - `POST /shares` `{"album": id}` or `{"photo": id}`, with `"expires"` (RFC 3339, or null for
+/// - `POST /shares` `{"album": id}`, `{"folder": id}` or `{"photo": id}`, with `"expires"` (RFC 3339, or null for
 ///   never; absent: the configured default), `"password"` (at least 10 characters, as an
 ///   account's: 422 otherwise), `"download"` (false), `"comments"` (true), `"location"` (false),
-///   `"upload"` (false; an album's link only) → 201 the link
+///   `"upload"` (false; a folder's link only) → 201 the link
 /// - `GET /shares` → `{"shares":[…]}`, newest first; `DELETE /shares/{id}` → 204, at once on every replica
 /// - `GET /s/{token}/share` → what the link shows (only whether it needs a password, until it is given)
 /// - `POST /s/{token}/unlock` `{"password"}` → 204 with a cookie that opens the link in this browser
 struct ShareRoutes: Sendable {
     let control: AccessControl
     let library: PhotoLibrary
+    /// Albums (collections), to check and describe an album's link.
+    let albums: CollectionStore
 
     func register(on router: inout Router) {
         let lane = WorkLanes.access
@@ -34,21 +36,21 @@ struct ShareRoutes: Sendable {
         let url: String
         let now: Int
 
-        enum Keys: String, CodingKey { case id, token, url, album, photo, expires, expired, password, download, comments, location, upload, created }
+        enum Keys: String, CodingKey { case id, token, url, album, folder, photo, expires, expired, password, download, comments, location, upload, created }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(share.id, forKey: .id)
             try c.encode(share.token, forKey: .token)
             try c.encode(url, forKey: .url)
-            switch share.target {
-            case .album(let id):
-                try c.encode(id, forKey: .album)
-                try c.encodeNil(forKey: .photo)
-            case .photo(let id):
-                try c.encodeNil(forKey: .album)
-                try c.encode(id, forKey: .photo)
+            let (album, folder, photo): (Int?, Int?, Int?) = switch share.target {
+            case .album(let id): (id, nil, nil)
+            case .folder(let id): (nil, id, nil)
+            case .photo(let id): (nil, nil, id)
             }
+            try c.encode(album, forKey: .album)
+            try c.encode(folder, forKey: .folder)
+            try c.encode(photo, forKey: .photo)
             if let expires = share.expiresAt { try c.encode(ShareRoutes.rfc3339(expires), forKey: .expires) } else { try c.encodeNil(forKey: .expires) }
             try c.encode(!share.isLive(at: now), forKey: .expired)
             try c.encode(share.hasPassword, forKey: .password)
@@ -67,6 +69,7 @@ struct ShareRoutes: Sendable {
     /// The body of `POST /shares`; `expires` absent and `expires: null` mean different things.
     struct Request: Decodable {
         var album: Int?
+        var folder: Int?
         var photo: Int?
         /// nil: absent (the default lifetime); `.some(nil)`: never.
         var expires: String??
@@ -76,11 +79,12 @@ struct ShareRoutes: Sendable {
         var location: Bool?
         var upload: Bool?
 
-        enum Keys: String, CodingKey { case album, photo, expires, password, download, comments, location, upload }
+        enum Keys: String, CodingKey { case album, folder, photo, expires, password, download, comments, location, upload }
 
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: Keys.self)
             album = try c.decodeIfPresent(Int.self, forKey: .album)
+            folder = try c.decodeIfPresent(Int.self, forKey: .folder)
             photo = try c.decodeIfPresent(Int.self, forKey: .photo)
             if c.contains(.expires) { expires = .some(try c.decodeNil(forKey: .expires) ? nil : try c.decode(String.self, forKey: .expires)) }
             password = try c.decodeIfPresent(String.self, forKey: .password)
@@ -97,15 +101,18 @@ struct ShareRoutes: Sendable {
         }
         let body = try SessionRoutes.decode(Request.self, request)
         let target: Share.Target
-        switch (body.album, body.photo) {
-        case (let album?, nil):
-            guard library.album(album) != nil else { throw HTTPError(.badRequest, "There is no album \(album) to share.") }
+        switch (body.album, body.folder, body.photo) {
+        case (let album?, nil, nil):
+            guard try albums.album(album) != nil else { throw HTTPError(.badRequest, "There is no album \(album) to share.") }
             target = .album(album)
-        case (nil, let photo?):
+        case (nil, let folder?, nil):
+            guard library.album(folder) != nil else { throw HTTPError(.badRequest, "There is no folder \(folder) to share.") }
+            target = .folder(folder)
+        case (nil, nil, let photo?):
             guard library.photo(photo) != nil else { throw HTTPError(.badRequest, "There is no photo \(photo) to share.") }
             target = .photo(photo)
         default:
-            throw HTTPError(.badRequest, "Say what to share: {\"album\": id} or {\"photo\": id}, one of them.")
+            throw HTTPError(.badRequest, "Say what to share: {\"album\": id}, {\"folder\": id} or {\"photo\": id}, one of them.")
         }
         let now = control.wallNow()
         let expiresAt: Int?
@@ -153,7 +160,8 @@ struct ShareRoutes: Sendable {
 
     /// What a link's holder is shown about it.
     struct Description: Encodable {
-        struct AlbumPart: Encodable {
+        /// The album or folder shared.
+        struct ListPart: Encodable {
             let id: Int
             let title: String
             let count: Int
@@ -162,9 +170,10 @@ struct ShareRoutes: Sendable {
         let share: Share
         let unlocked: Bool
         let base: String
-        let album: AlbumPart?
+        let album: ListPart?
+        let folder: ListPart?
 
-        enum Keys: String, CodingKey { case base, password, unlocked, expires, album, photo, download, comments, location, upload }
+        enum Keys: String, CodingKey { case base, password, unlocked, expires, album, folder, photo, download, comments, location, upload }
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
@@ -174,7 +183,8 @@ struct ShareRoutes: Sendable {
             if let expires = share.expiresAt { try c.encode(ShareRoutes.rfc3339(expires), forKey: .expires) } else { try c.encodeNil(forKey: .expires) }
             // Nothing of what is shared before its password.
             guard unlocked else { return }
-            if let album { try c.encode(album, forKey: .album) } else { try c.encodeNil(forKey: .album) }
+            try c.encode(album, forKey: .album)
+            try c.encode(folder, forKey: .folder)
             if case .photo(let id) = share.target { try c.encode(id, forKey: .photo) } else { try c.encodeNil(forKey: .photo) }
             try c.encode(share.download, forKey: .download)
             try c.encode(share.comments, forKey: .comments)
@@ -186,11 +196,18 @@ struct ShareRoutes: Sendable {
     func describe(_ request: HTTPRequest) throws -> HTTPResponse {
         let share = try sharedLink(request)
         let unlocked = try !share.hasPassword || control.unlocked(share, request)
-        var album: Description.AlbumPart?
-        if case .album(let id) = share.target, let found = library.album(id) {
-            album = Description.AlbumPart(id: found.id, title: found.title, count: found.count)
+        var album: Description.ListPart?, folder: Description.ListPart?
+        switch share.target {
+        case .album(let id):
+            if let found = try albums.album(id) {
+                let count = library.ordered(.id, scope: .members(Set(found.photoIDs)))?.photos.count ?? 0
+                album = Description.ListPart(id: found.id, title: found.title, count: count)
+            }
+        case .folder(let id):
+            if let found = library.album(id) { folder = Description.ListPart(id: found.id, title: found.title, count: found.count) }
+        case .photo: break
         }
-        return try HTTPResponse.json(Description(share: share, unlocked: unlocked, base: "/s/" + share.token, album: album),
+        return try HTTPResponse.json(Description(share: share, unlocked: unlocked, base: "/s/" + share.token, album: album, folder: folder),
                                      headers: ["Cache-Control": "no-store"])
     }
 

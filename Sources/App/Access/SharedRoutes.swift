@@ -1,5 +1,6 @@
 import Access
 import HTTP
+import Library
 
 /// The API a share link's holder uses, under `/s/{token}`: the same routes as the library's,
 /// scoped to what the link shows. Each rule (`Rule.Kind.share`) refuses an expired or revoked
@@ -12,13 +13,15 @@ struct SharedRoutes: Sendable {
     let iiif: IIIFRoutes
     /// Whether the server lets originals be downloaded at all.
     let downloadOriginals: Bool
+    /// Albums (collections), for what an album's link shows; nil: such links show nothing.
+    let albums: CollectionStore?
 
     /// What the link of the request's `:token` shows (the rule let it through, so it is live).
     func view(_ request: HTTPRequest) throws -> PhotoView {
         guard let key = request.parameters["token"].flatMap(TokenKey.init), let share = try control.share(key) else {
             throw HTTPError(.notFound, "This link does not exist: it was revoked, or never made.")
         }
-        return PhotoView.shared(share, downloadOriginals: downloadOriginals)
+        return try PhotoView.shared(share, downloadOriginals: downloadOriginals) { try albums?.members(of: $0) }
     }
 
     func register(on router: inout Router) {
@@ -80,13 +83,15 @@ struct SharedRoutes: Sendable {
         guard let key = request.parameters["token"].flatMap(TokenKey.init), let share = try control.share(key) else {
             throw HTTPError(.notFound, "This link does not exist: it was revoked, or never made.")
         }
-        let control = self.control, library = photos.library
+        let control = self.control, library = photos.library, albums = self.albums
         let target = share.target
         return try control.bound(photos.events.response(shared: PhotoLiveEvents.SharedScope(
             contains: { control.isShared($0, target) },
             total: {
                 switch target {
-                case .album(let id): library.album(id)?.count ?? 0
+                case .folder(let id): library.album(id)?.count ?? 0
+                case .album(let id):
+                    library.ordered(.id, scope: .members((try? albums?.members(of: id)) ?? [] ?? []))?.photos.count ?? 0
                 case .photo(let id): library.photo(id) == nil ? 0 : 1
                 }
             })), to: request)

@@ -11,7 +11,8 @@ extension IIIFRoutes {
         let photos: [Photo]
         switch view?.scope ?? .library {
         case .library: photos = library.photos
-        case .album(let id): photos = (library.ordered(.id, scope: .album(id))?.photos ?? [])
+        case .folder(let id): photos = (library.ordered(.id, scope: .album(id))?.photos ?? [])
+        case .album(_, let members): photos = (library.ordered(.taken, scope: .members(members))?.photos ?? [])
         case .photo(let id): photos = library.photo(id).map { [$0] } ?? []
         }
         let canvases = photos.filter { $0.status == .ready }.compactMap { canvas($0, origin: origin + prefix) }
@@ -20,6 +21,20 @@ extension IIIFRoutes {
             throw CrossOrigin.problem(.notFound, "No photo is ready yet, so there is no manifest.")
         }
         let manifest = PresentationManifest(id: origin + prefix + "/iiif/manifest.json", label: "PhotoScroll", canvases: canvases)
+        return document(manifest.json, context: PresentationManifest.context, request,
+                        headers: HTTPHeaders([CrossOrigin.allowOrigin, ("Cache-Control", caching.revalidate)]))
+    }
+
+    /// An album's or a folder's photos as one Manifest (`scope`), labelled with its title, at
+    /// `path` (its own address, which the Manifest's id repeats).
+    func listManifest(_ request: HTTPRequest, scope: PhotoScope, label: String, path: String) throws -> HTTPResponse {
+        let origin = try base.origin(of: request)
+        let canvases = (library.ordered(.taken, scope: scope)?.photos ?? [])
+            .filter { $0.status == .ready }.compactMap { canvas($0, origin: origin) }
+        guard !canvases.isEmpty else {
+            throw CrossOrigin.problem(.notFound, "No photo of \(label) is ready yet, so there is no manifest.")
+        }
+        let manifest = PresentationManifest(id: origin + path, label: label, canvases: canvases)
         return document(manifest.json, context: PresentationManifest.context, request,
                         headers: HTTPHeaders([CrossOrigin.allowOrigin, ("Cache-Control", caching.revalidate)]))
     }

@@ -22,7 +22,8 @@ enum BackupLayout {
         name: "comments",
         schemas: [CommentSchema.schema, AccessSchema.schema, CollectionSchema.schema, UploadSchema.schema],
         tables: ["comments", "comment_deletions", "photo_identities", "comment_rate_buckets",
-                 "users", "sessions", "shares", "setup_tokens", "favourites", "trash", "uploads"])
+                 "users", "sessions", "shares", "setup_tokens", "favourites", "trash", "collection_albums", "collection_album_photos",
+                 "uploads"])
     static let stores = [catalog, comments]
 
     /// Sessions are left out unless asked for: a restored server then asks everyone to sign in again.

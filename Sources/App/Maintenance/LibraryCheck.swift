@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import Imaging
 import Library
@@ -8,6 +9,7 @@ struct CheckFinding: Sendable, Equatable, CustomStringConvertible {
     enum Kind: String, Sendable {
         case missingFile = "missing file", missingTile = "missing tile", badTile = "bad tile"
         case orphanComment = "orphan comment", orphanShare = "orphan share link", orphanFavourite = "orphan favourite"
+        case orphanAlbumPhoto = "orphan album photo"
     }
 
     let kind: Kind
@@ -20,7 +22,7 @@ struct CheckFinding: Sendable, Equatable, CustomStringConvertible {
 /// The catalog against the files, the pyramids against the catalog, and the rows that name a
 /// photo or album that is gone. Reading only, unless asked to repair what is safe to repair:
 /// a bad pyramid is removed (the server builds it again), a photo whose file is gone is marked
-/// missing by a scan, and orphan comments, share links and favourites are dropped.
+/// missing by a scan, and orphan comments, share links, favourites and album members are dropped.
 struct LibraryCheck {
     let library: PhotoLibrary
     let databases: ApplicationDatabases
@@ -59,20 +61,31 @@ struct LibraryCheck {
             progress("photo \(photo.id): \(pyramid.tileCount) tiles read")
         }
         let photos = Set(try databases.catalog.query("SELECT id FROM photos").map { try $0.decode(0, as: Int.self) })
-        let albums = Set(try databases.catalog.query("SELECT id FROM albums").map { try $0.decode(0, as: Int.self) })
+        // The tables as this build reads them (a link's folder, albums): the step a server would
+        // take at its start, and nothing when one has.
+        try databases.comments.migrate(AccessSchema.schema)
+        try databases.comments.migrate(CollectionSchema.schema)
+        let folders = Set(try databases.catalog.query("SELECT id FROM albums").map { try $0.decode(0, as: Int.self) })
+        let albums = Set(try databases.comments.query("SELECT id FROM collection_albums").map { try $0.decode(0, as: Int.self) })
         let comments = try databases.comments.query("SELECT id, photo_id FROM comments ORDER BY id")
             .map { (try $0.decode(0, as: Int.self), try $0.decode(1, as: Int.self)) }.filter { !photos.contains($0.1) }
         for (id, photo) in comments {
             findings.append(CheckFinding(kind: .orphanComment, detail: "comment \(id) is under photo \(photo), which the catalog does not have"))
         }
-        let shares = try databases.comments.query("SELECT id, album_id, photo_id FROM shares ORDER BY id").compactMap { row -> (Int, String)? in
+        let shares = try databases.comments.query("SELECT id, album_id, folder_id, photo_id FROM shares ORDER BY id").compactMap { row -> (Int, String)? in
             let id = try row.decode(0, as: Int.self)
-            if let album = try row.decode(1, as: Int?.self), !albums.contains(album) { return (id, "album \(album)") }
-            if let photo = try row.decode(2, as: Int?.self), !photos.contains(photo) { return (id, "photo \(photo)") }
+            if let album = try row.decode(1, as: Int?.self), !albums.contains(album) { return (id, "album \(album), which no longer exists") }
+            if let folder = try row.decode(2, as: Int?.self), !folders.contains(folder) { return (id, "folder \(folder), which the catalog does not have") }
+            if let photo = try row.decode(3, as: Int?.self), !photos.contains(photo) { return (id, "photo \(photo), which the catalog does not have") }
             return nil
         }
         for (id, target) in shares {
-            findings.append(CheckFinding(kind: .orphanShare, detail: "share link \(id) opens \(target), which the catalog does not have"))
+            findings.append(CheckFinding(kind: .orphanShare, detail: "share link \(id) opens \(target)"))
+        }
+        let members = try databases.comments.query("SELECT album_id, photo_id FROM collection_album_photos ORDER BY album_id, photo_id")
+            .map { (try $0.decode(0, as: Int.self), try $0.decode(1, as: Int.self)) }.filter { !photos.contains($0.1) }
+        for (album, photo) in members {
+            findings.append(CheckFinding(kind: .orphanAlbumPhoto, detail: "album \(album) holds photo \(photo), which the catalog does not have"))
         }
         let favourites = try databases.comments.query("SELECT photo_id FROM favourites ORDER BY photo_id")
             .map { try $0.decode(0, as: Int.self) }.filter { !photos.contains($0) }
@@ -87,6 +100,7 @@ struct LibraryCheck {
             for (id, _) in comments { try tx.run("DELETE FROM comments WHERE id = \(id)") }
             for (id, _) in shares { try tx.run("DELETE FROM shares WHERE id = \(id)") }
             for photo in favourites { try tx.run("DELETE FROM favourites WHERE photo_id = \(photo)") }
+            for (album, photo) in members { try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(album) AND photo_id = \(photo)") }
         }
         return findings.map { var finding = $0; finding.repaired = true; return finding }
     }

@@ -4,17 +4,18 @@ import Library
 import Observability
 import POSIX
 
-/// Favourites, albums (folders), moving and copying photos, and the trash: every change is a
-/// file operation in the photos folder (or the trash in the data folder) that a person could
-/// also make by hand, with favourites and the trash's memory in the database.
+/// Favourites, folders, moving and copying photos, the trash and albums: every change to photos
+/// is a file operation in the photos folder (or the trash in the data folder) that a person
+/// could also make by hand; favourites, albums and the trash's memory are in the database.
 ///
 ///     GET    /favourites                      {"ids":[…]}
 ///     PUT    /favourites/{id}, DELETE …        mark, unmark → 204
 ///     POST   /favourites                      {"add":[ids],"remove":[ids]} → {"ids":[…]}
-///     POST   /albums                          {"path":"Trips/Rome"} → 201 {"path"}: a new, empty folder
-///     PATCH  /albums/{id}                     {"title":"Rome 2024"} → {"id","path"}: the folder renamed, its id kept
-///     DELETE /albums/{id}                     its photos to the trash → {"batch","items":[…]}
-///     POST   /photos/move, /photos/copy       {"ids":[…],"album":id | "folder":"path"} → {"photos":[{"from","id","path"}]}
+///     POST   /folders                         {"path":"Trips/Rome"} → 201 {"path"}: a new, empty folder
+///     PATCH  /folders/{id}                    {"title":"Rome 2024"} → {"id","path"}: the folder renamed, its id kept
+///     DELETE /folders/{id}                    its photos to the trash → {"batch","items":[…]}
+///     POST   /photos/move, /photos/copy       {"ids":[…],"folder":id | "path"} → {"photos":[{"from","id","path"}]}
+///     POST   /albums, PATCH|DELETE /albums/{id}, POST|DELETE /albums/{id}/photos: see `ManageRoutes+albums`
 ///     POST   /photos/trash                    {"ids":[…]} → {"batch","items":[…]} (Undo: restore the batch)
 ///     GET    /trash                           {"items":[…],"trashDays"}
 ///     POST   /trash/restore                   {"batch":"…"} or {"items":["…"]} → {"photos":[…]}
@@ -48,9 +49,10 @@ struct ManageRoutes: Sendable {
                 return try favourites()
             }
         }
-        router.post("/albums", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try createAlbum(request) } }
-        router.add(.PATCH, "/albums/:id", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try renameAlbum(request) } }
-        router.delete("/albums/:id", lane: lane, access: manage) { request in try allowed(request) { try deleteAlbum(request) } }
+        router.post("/folders", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try createFolder(request) } }
+        router.add(.PATCH, "/folders/:id", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try renameFolder(request) } }
+        router.delete("/folders/:id", lane: lane, access: manage) { request in try allowed(request) { try deleteFolder(request) } }
+        registerAlbums(on: &router, rules: rules)
         router.post("/photos/move", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try place(request, copying: false) } }
         router.post("/photos/copy", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in try allowed(request) { try place(request, copying: true) } }
         router.post("/photos/trash", maxBodyBytes: Self.maxBody, lane: lane, access: manage) { request in
@@ -76,7 +78,7 @@ struct ManageRoutes: Sendable {
     /// Largest request body of these routes: a selection of a few thousand ids.
     static let maxBody = 256 * 1024
 
-    private func allowed(_ request: HTTPRequest, _ body: () throws -> HTTPResponse) throws -> HTTPResponse {
+    func allowed(_ request: HTTPRequest, _ body: () throws -> HTTPResponse) throws -> HTTPResponse {
         try permission.check(request)
         do { return try body() } catch let error as ManageError {
             switch error {
@@ -101,26 +103,27 @@ struct ManageRoutes: Sendable {
         return HTTPResponse(status: .noContent)
     }
 
-    // MARK: - Albums
+    // MARK: - Folders
 
-    private func createAlbum(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try Self.decode(NewAlbum.self, request)
+    private func createFolder(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try Self.decode(NewFolder.self, request)
         let path = body.path ?? body.title ?? ""
         do { try library.writer.makeFolder(path) } catch { throw HTTPError(.badRequest, error.description) }
-        logger.info("album made", [("path", path)])
-        return try HTTPResponse.json(AlbumPlace(id: nil, path: path), status: .created)
+        logger.info("folder made", [("path", path)])
+        return try HTTPResponse.json(FolderPlace(id: nil, path: path), status: .created)
     }
 
-    private func album(_ request: HTTPRequest) throws -> Album {
-        guard let id = request.parameters["id"].flatMap(Int.init), let album = library.album(id) else {
-            throw HTTPError(.notFound, "There is no album at \(request.path).")
+    /// The folder of the route's `:id` (the catalog calls a folder an `Album`).
+    private func folder(_ request: HTTPRequest) throws -> Album {
+        guard let id = request.parameters["id"].flatMap(Int.init), let folder = library.album(id) else {
+            throw HTTPError(.notFound, "There is no folder at \(request.path).")
         }
-        return album
+        return folder
     }
 
-    private func renameAlbum(_ request: HTTPRequest) throws -> HTTPResponse {
-        let album = try album(request)
-        let body = try Self.decode(AlbumRename.self, request)
+    private func renameFolder(_ request: HTTPRequest) throws -> HTTPResponse {
+        let album = try folder(request)
+        let body = try Self.decode(FolderRename.self, request)
         let newPath: String
         do { newPath = try library.writer.renameFolder(album.path, to: body.title) } catch {
             if case .system(let failure) = error, failure.errno == Errno.fileExists {
@@ -129,15 +132,15 @@ struct ManageRoutes: Sendable {
             throw HTTPError(.badRequest, error.description)
         }
         // The folder's photos are the same files under a new path: they keep their ids, and the
-        // album keeps its id (its photos are now in the new folder).
+        // folder keeps its id (its photos are now in the new folder).
         library.rescanNow(ScanScope(trees: [newPath], goneTrees: [album.path]))
         let renamed = library.albums().first { $0.path == newPath }
-        logger.info("album renamed", [("from", album.path), ("to", newPath)])
-        return try HTTPResponse.json(AlbumPlace(id: renamed?.id, path: newPath))
+        logger.info("folder renamed", [("from", album.path), ("to", newPath)])
+        return try HTTPResponse.json(FolderPlace(id: renamed?.id, path: newPath))
     }
 
-    private func deleteAlbum(_ request: HTTPRequest) throws -> HTTPResponse {
-        let album = try album(request)
+    private func deleteFolder(_ request: HTTPRequest) throws -> HTTPResponse {
+        let album = try folder(request)
         let ids = library.photos.filter { PhotoFolder.parent(of: $0.relativePath) == album.path }.map(\.id)
         let answer = try trash(ids)
         library.writer.removeFolderIfEmpty(album.path)
@@ -150,14 +153,17 @@ struct ManageRoutes: Sendable {
         let body = try Self.decode(PhotoDestination.self, request)
         guard body.ids.count <= 10_000 else { throw HTTPError(.contentTooLarge, "At most 10000 photos at once.") }
         let folder: String
-        if let id = body.album {
-            guard let album = library.album(id) else { throw HTTPError(.notFound, "There is no album \(id).") }
-            folder = album.path
-        } else if let path = body.folder {
+        switch body.folder {
+        case .id(let id)?:
+            guard let found = library.album(id) else { throw HTTPError(.notFound, "There is no folder \(id).") }
+            folder = found.path
+        case .path(let path)?:
             do { _ = try PhotoFolderWriter.components(path) } catch { throw HTTPError(.badRequest, error.description) }
             folder = path
-        } else {
-            throw HTTPError(.badRequest, "Say where the photos go: \"album\" (an album id) or \"folder\" (a folder of the photos folder).")
+        case nil:
+            throw HTTPError(.badRequest, body.album != nil
+                ? "Photos move and copy between folders: say \"folder\" (a folder id or path). To put photos in an album, POST /albums/{id}/photos."
+                : "Say where the photos go: \"folder\", a folder id or a path in the photos folder.")
         }
         let placed = copying ? try library.copy(body.ids, toFolder: folder) : try library.move(body.ids, toFolder: folder)
         logger.info(copying ? "photos copied" : "photos moved", [("photos", String(placed.count)), ("folder", folder)])
@@ -209,7 +215,7 @@ struct ManageRoutes: Sendable {
         return id
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest) throws -> T {
         guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") ?? false else {
             throw HTTPError(.unsupportedMediaType, "Send a JSON body (Content-Type: application/json).")
         }
@@ -230,11 +236,27 @@ struct ManageRoutes: Sendable {
 
 struct FavouriteChange: Decodable { var add: [Int]?; var remove: [Int]? }
 struct FavouriteList: Encodable { var ids: [Int] }
-struct NewAlbum: Decodable { var path: String?; var title: String? }
-struct AlbumRename: Decodable { var title: String }
-struct AlbumPlace: Encodable { var id: Int?; var path: String }
+struct NewFolder: Decodable { var path: String?; var title: String? }
+struct FolderRename: Decodable { var title: String }
+struct FolderPlace: Encodable { var id: Int?; var path: String }
 struct PhotoSelection: Decodable { var ids: [Int] }
-struct PhotoDestination: Decodable { var ids: [Int]; var album: Int?; var folder: String? }
+/// Where moved or copied photos go: `"folder"`, a folder's id or a path; `album` is only read
+/// to say that albums are not places.
+struct PhotoDestination: Decodable {
+    enum Folder: Decodable {
+        case id(Int)
+        case path(String)
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let id = try? c.decode(Int.self) { self = .id(id) } else { self = .path(try c.decode(String.self)) }
+        }
+    }
+
+    var ids: [Int]
+    var folder: Folder?
+    var album: Int?
+}
 struct PlacedList: Encodable {
     struct Entry: Encodable { var from: Int; var id: Int?; var path: String }
     var photos: [Entry]

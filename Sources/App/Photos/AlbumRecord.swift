@@ -1,47 +1,36 @@
 import Library
+import Observability
 
-/// An Album as the README documents it:
-/// `{"id","title","path","count","cover":{"id","thumbnail"},"from","to","link"}`.
+/// An album (a collection) as the README documents it:
+/// `{"id","title","position","count","cover":{"id","thumbnail"}|null,"from","to","link"}`.
+/// `count`, `from` and `to` are of its photos that are listed (not those in the trash).
 struct AlbumRecord: Encodable {
-    struct Cover: Encodable {
-        let id: Int
-        let thumbnail: String
-    }
-
     let id: Int
     let title: String
-    let path: String
+    let position: Int
     let count: Int
-    let cover: Cover
-    let from: String
-    let to: String
+    let cover: Nullable<FolderRecord.Cover>
+    let from: Nullable<String>
+    let to: Nullable<String>
     let link: String
 
-    init(_ album: Album) {
+    /// `photos`: the album's listed photos in the library's order.
+    init(_ album: PhotoAlbum, photos: [Photo]) {
         id = album.id
         title = album.title
-        path = album.path
-        count = album.count
-        cover = Cover(id: album.cover.id, thumbnail: "/photos/\(album.cover.id)/thumbnail.jpg?v=\(album.cover.version)")
-        from = album.first.taken
-        to = album.last.taken
+        position = album.position
+        count = photos.count
+        // The chosen cover while it is listed, else the newest photo that can be shown.
+        let cover = album.coverID.flatMap { id in photos.first { $0.id == id } }
+            ?? photos.last { $0.status != .failed } ?? photos.last
+        self.cover = Nullable(cover.map { FolderRecord.Cover(id: $0.id, thumbnail: "/photos/\($0.id)/thumbnail.jpg?v=\($0.version)") })
+        from = Nullable(photos.first?.taken)
+        to = Nullable(photos.last?.taken)
         link = "/albums/\(album.id)"
     }
 }
 
-/// `GET /albums`: `{"albums":[Album…]}`.
+/// `GET /albums`: `{"albums":[Album…]}`, in the albums' order.
 struct AlbumList: Encodable {
     let albums: [AlbumRecord]
-}
-
-/// `GET /albums/{id}`: the album's members, then a page of its photos as `GET /photos` pages.
-struct AlbumPage: Encodable {
-    let album: AlbumRecord
-    let page: PhotoPage
-
-    /// One object: both write their members into the same container, album first.
-    func encode(to encoder: any Encoder) throws {
-        try album.encode(to: encoder)
-        try page.encode(to: encoder)
-    }
 }

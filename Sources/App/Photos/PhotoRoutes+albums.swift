@@ -1,34 +1,59 @@
 import HTTP
 import Library
 
-/// GET /albums, /albums/:id and /albums/:id/summary: the folders of the photos folder as albums.
+/// GET /albums, /albums/:id and /albums/:id/summary: albums, the collections people make (the
+/// changes are `ManageRoutes`'), and the IIIF manifests of albums and folders.
 extension PhotoRoutes {
     func registerAlbums(on router: inout Router) {
         let library = rules(.library)
-        router.get("/albums", lane: WorkLanes.catalog, access: library) { request in try albums(request) }
+        router.get("/albums", lane: WorkLanes.catalog, access: library) { request in try albumList(request) }
         router.get("/albums/:id/summary", lane: WorkLanes.catalog, access: library) { request in
-            try summaryResponse(request, scope: .album(try albumID(request)))
+            try summaryResponse(request, scope: .members(Set(try storedAlbum(request).photoIDs)))
         }
         router.get("/albums/:id", lane: WorkLanes.catalog, access: library) { request in try album(request) }
     }
 
-    /// `{"albums":[Album…]}`, by folder name.
-    func albums(_ request: HTTPRequest) throws -> HTTPResponse {
-        try json(AlbumList(albums: library.albums().map(AlbumRecord.init)), request)
-    }
-
-    /// The album's members, then a page of its photos as `GET /photos` pages the library.
-    func album(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = try albumID(request)
-        guard let album = library.album(id) else { throw HTTPError(.notFound, "There is no album at \(request.path).") }
-        return try listResponse(request, scope: .album(id), base: "/albums/\(id)", album: album, view: libraryView)
-    }
-
-    func albumID(_ request: HTTPRequest) throws -> Int {
-        guard let text = request.parameters["id"], !text.isEmpty, text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(text) else {
-            throw HTTPError(.notFound, "There is no album at \(request.path): album ids are whole numbers.")
+    /// `GET /albums/:id/manifest.json` and `GET /folders/:id/manifest.json`: IIIF Presentation
+    /// manifests of an album's and a folder's ready photos.
+    func registerListManifests(on router: inout Router, iiif: IIIFRoutes) {
+        let library = rules(.library)
+        router.get("/albums/:id/manifest.json", lane: WorkLanes.catalog, access: library) { request in
+            let album = try storedAlbum(request)
+            return try iiif.listManifest(request, scope: .members(Set(album.photoIDs)), label: album.title,
+                                         path: "/albums/\(album.id)/manifest.json")
         }
-        return id
+        router.get("/folders/:id/manifest.json", lane: WorkLanes.catalog, access: library) { request in
+            let id = try Self.listID(request, "folder")
+            guard let folder = self.library.album(id) else { throw CrossOrigin.problem(.notFound, "There is no folder at \(request.path).") }
+            return try iiif.listManifest(request, scope: .album(id), label: folder.title, path: "/folders/\(id)/manifest.json")
+        }
+        for pattern in ["/albums/:id/manifest.json", "/folders/:id/manifest.json"] {
+            // A preflight carries no credentials and answers no data.
+            router.add(.OPTIONS, pattern, execution: .inline, access: rules(.open)) { request in CrossOrigin.preflight(request) }
+        }
+    }
+
+    /// `{"albums":[Album…]}`, in the albums' order.
+    func albumList(_ request: HTTPRequest) throws -> HTTPResponse {
+        let albums = try albums?.albums() ?? []
+        return try json(AlbumList(albums: albums.map { record(of: $0) }), request)
+    }
+
+    /// The album's members, then a page of its listed photos (by date taken, or `?order=id`).
+    func album(_ request: HTTPRequest) throws -> HTTPResponse {
+        let album = try storedAlbum(request)
+        return try listResponse(request, scope: .members(Set(album.photoIDs)), base: "/albums/\(album.id)",
+                                heading: record(of: album), view: libraryView)
+    }
+
+    func record(of album: PhotoAlbum) -> AlbumRecord {
+        AlbumRecord(album, photos: library.ordered(.taken, scope: .members(Set(album.photoIDs)))?.photos ?? [])
+    }
+
+    /// The album of the route's `:id`; 404 when there is none.
+    func storedAlbum(_ request: HTTPRequest) throws -> PhotoAlbum {
+        let id = try Self.listID(request, "album")
+        guard let album = try albums?.album(id) else { throw HTTPError(.notFound, "There is no album at \(request.path).") }
+        return album
     }
 }

@@ -37,6 +37,8 @@ struct PhotoRoutes: Sendable {
     var rules = RouteRules.none
     /// `private` everywhere on a private library.
     var caching = CachePolicy.public
+    /// Albums (collections); nil for a router made without them, which then has none.
+    var albums: CollectionStore? = nil
 
     func register(on router: inout Router) {
         // Images and the catalog each have worker threads of their own (see `WorkLanes`).
@@ -55,6 +57,7 @@ struct PhotoRoutes: Sendable {
             try rules.bound(events.response(), to: request)
         }
         router.get("/photos/:id", lane: WorkLanes.catalog, access: library) { request in try one(request) }
+        registerFolders(on: &router)
         registerAlbums(on: &router)
     }
 
@@ -71,7 +74,8 @@ struct PhotoRoutes: Sendable {
 
     /// A page of a list (the library, an album's photos, or what a link shows), the same way; a
     /// nil scope is the one photo a link shares.
-    func listResponse(_ request: HTTPRequest, scope: PhotoScope?, base: String, album: Album? = nil, view: PhotoView? = nil) throws -> HTTPResponse {
+    func listResponse(_ request: HTTPRequest, scope: PhotoScope?, base: String, heading: (any Encodable)? = nil,
+                      view: PhotoView? = nil) throws -> HTTPResponse {
         let view = view ?? libraryView
         let limit = try Self.number(request, "limit", range: 1...Self.maxLimit,
                                     "limit must be a whole number from 1 to \(Self.maxLimit).") ?? Self.defaultLimit
@@ -98,7 +102,7 @@ struct PhotoRoutes: Sendable {
         let records = PhotoPage(photos: photos.map { PhotoRecord($0, tileSize: tileSize, commentCount: showsComments ? commentCount($0.id) : 0,
                                                                  options: options) },
                                 total: page.total, next: Nullable(next))
-        var response = try album.map { try json(AlbumPage(album: AlbumRecord($0), page: records), request) } ?? json(records, request)
+        var response = try heading.map { try json(HeadedPage(heading: $0, page: records), request) } ?? json(records, request)
         if let next { response.headers.set("Link", "<\(next)>; rel=\"next\"") }
         return response
     }

@@ -92,7 +92,7 @@ public final class PhotoService: Sendable {
 
     /// The photo and IIIF routes under `rules`.
     func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
-                  search: SearchIndexer? = nil) {
+                  albums: CollectionStore? = nil, search: SearchIndexer? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
@@ -100,12 +100,15 @@ public final class PhotoService: Sendable {
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,
                                  summary: PhotoSummary(library: library), events: events, answers: answers,
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
-                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching)
+                                 downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching, albums: albums)
         routes.register(on: &router)
         let iiif = IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger,
                               answers: answers, renderSeconds: renderSeconds, rules: rules, caching: caching)
         iiif.register(on: &router)
-        let shared = rules.control.map { SharedRoutes(control: $0, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals) }
+        routes.registerListManifests(on: &router, iiif: iiif)
+        let shared = rules.control.map {
+            SharedRoutes(control: $0, photos: routes, iiif: iiif, downloadOriginals: downloadOriginals, albums: albums)
+        }
         shared?.register(on: &router)
         if let search {
             SearchRoutes(indexer: search, photos: routes, suggestions: PhotoSuggestions(library: library, places: search.places))
@@ -115,12 +118,14 @@ public final class PhotoService: Sendable {
         }
     }
 
-    /// Whether photo `id` is among what a share link shows: the photo itself, or a photo
-    /// directly in the album.
-    func isShared(_ id: Int, _ target: Share.Target) -> Bool {
+    /// Whether photo `id` is among what a share link shows: the photo itself, a photo directly
+    /// in the folder, or a listed photo of the album (`albums`' answer, at most a few seconds old).
+    func isShared(_ id: Int, _ target: Share.Target, albums: CollectionStore?) -> Bool {
         switch target {
         case .photo(let shared): id == shared && library.photo(id) != nil
-        case .album(let album): library.albumID(ofPhoto: id) == album
+        case .folder(let folder): library.albumID(ofPhoto: id) == folder
+        case .album(let album):
+            library.photo(id) != nil && ((try? albums?.members(of: album))??.contains(id) ?? false)
         }
     }
 

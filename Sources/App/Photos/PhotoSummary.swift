@@ -32,6 +32,11 @@ final class PhotoSummary: Sendable {
         switch scope {
         case .library: key = order.rawValue
         case .album(let id): key = "\(id)/\(order.rawValue)"
+        case .members:
+            // An album's photos change without the catalog's generation: built each time.
+            guard let snapshot = library.ordered(order, scope: scope) else { return nil }
+            let body = try JSONWriter.bytes(Self.body(snapshot.photos))
+            return Built(generation: snapshot.generation, body: body, etag: "\"s" + ContentHash.hex(of: body) + "\"")
         }
         if let cached = built.withLock({ $0[key] }), cached.generation == generation { return cached }
         guard let snapshot = library.ordered(order, scope: scope) else { return nil }

@@ -2,11 +2,15 @@ import Access
 import Library
 
 /// Which photos a request sees, and how its answers name them: the whole library, or what one
-/// share link shows (an album's photos, or one photo) with paths under the link's `/s/{token}`.
+/// share link shows (an album's photos, a folder's, or one photo) with paths under the link's
+/// `/s/{token}`.
 struct PhotoView: Sendable {
     enum Scope: Sendable, Equatable {
         case library
-        case album(Int)
+        /// The photos directly in a folder, by the folder's id.
+        case folder(Int)
+        /// An album's photos as they were when the request came.
+        case album(Int, photos: Set<Int>)
         case photo(Int)
     }
 
@@ -26,10 +30,12 @@ struct PhotoView: Sendable {
     }
 
     /// What `share` shows: originals only if the link allows them (and the server does), where
-    /// photos were taken only if the link allows it, whatever `showLocation` says.
-    static func shared(_ share: Share, downloadOriginals: Bool) -> PhotoView {
+    /// photos were taken only if the link allows it, whatever `showLocation` says. `albumPhotos`
+    /// gives an album's photos (nil for an album deleted since: the link shows nothing).
+    static func shared(_ share: Share, downloadOriginals: Bool, albumPhotos: (Int) throws -> Set<Int>?) rethrows -> PhotoView {
         let scope: Scope = switch share.target {
-        case .album(let id): .album(id)
+        case .album(let id): .album(id, photos: try albumPhotos(id) ?? [])
+        case .folder(let id): .folder(id)
         case .photo(let id): .photo(id)
         }
         return PhotoView(scope: scope, prefix: "/s/" + share.token, original: share.download && downloadOriginals,
@@ -40,7 +46,8 @@ struct PhotoView: Sendable {
     var listScope: PhotoScope? {
         switch scope {
         case .library: .library
-        case .album(let id): .album(id)
+        case .folder(let id): .album(id)
+        case .album(_, let photos): .members(photos)
         case .photo: nil
         }
     }

@@ -5,9 +5,9 @@ import Uploads
 
 /// A `multipart/form-data` body (`curl -F file=@a.jpg /uploads/form`) as it streams in: each
 /// file part is written to an upload's file in the data folder and becomes a photo when the
-/// part ends, as a tus upload does when its last byte arrives. `album` and `folder` fields
-/// choose where the file parts after them go, except through a share link: its album, whatever
-/// the fields say.
+/// part ends, as a tus upload does when its last byte arrives. `folder` and `album` fields
+/// choose the folder and the album of the file parts after them, except through a share link:
+/// its folder, whatever the fields say.
 // @unchecked Sendable: every field that changes is guarded by `lock`.
 final class FormUploadSink: RequestBodySink, @unchecked Sendable {
     private let lock = NSLock()

@@ -63,9 +63,9 @@ struct UploadRoutes: Sendable {
         if let control { registerLink(on: &router, control: control) }
     }
 
-    /// The same routes under a share link that lets its holder add photos to its album
+    /// The same routes under a share link that lets its holder add photos to its folder
     /// (`Rule.ShareNeed.upload`: live, unlocked, `upload` allowed, else 404 or 401): bytes go
-    /// into the album's folder whatever the request says, and a link reaches only the uploads
+    /// into the shared folder whatever the request says, and a link reaches only the uploads
     /// made through it.
     private func registerLink(on router: inout Router, control: AccessControl) {
         let lane = WorkLanes.uploads
@@ -90,15 +90,15 @@ struct UploadRoutes: Sendable {
         }
     }
 
-    /// The link of the request's `:token` and its album's folder. The rule let the request in;
+    /// The link of the request's `:token` and its folder. The rule let the request in;
     /// this asks again (the link may have gone since) and finds the folder.
     private func place(_ request: HTTPRequest, _ control: AccessControl) throws -> Place {
         guard let key = request.parameters["token"].flatMap(TokenKey.init), let share = try control.share(key),
-              share.upload, share.isLive(at: control.wallNow()), case .album(let album) = share.target else {
+              share.upload, share.isLive(at: control.wallNow()), case .folder(let shared) = share.target else {
             throw HTTPError(.notFound, "Photos cannot be added through this link.", headers: TusProtocol.commonHeaders)
         }
-        guard let folder = service.library.album(album)?.path else {
-            throw HTTPError(.notFound, "The shared album is gone: photos cannot be added to it.", headers: TusProtocol.commonHeaders)
+        guard let folder = service.library.album(shared)?.path else {
+            throw HTTPError(.notFound, "The shared folder is gone: photos cannot be added to it.", headers: TusProtocol.commonHeaders)
         }
         return Place(prefix: "/s/" + share.token, link: UploadLink(share: share.id, folder: folder))
     }

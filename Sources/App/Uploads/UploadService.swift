@@ -18,12 +18,12 @@ struct UploadLimits: Sendable {
     var perClient: Int
 }
 
-/// A share link that lets its holder add photos: uploads made through it go into its album's
-/// folder only, and only it can go on with them.
+/// A share link that lets its holder add photos: uploads made through it go into its folder
+/// only, and only it can go on with them.
 struct UploadLink: Sendable, Equatable {
     /// The link's id (`shares.id`), kept with each upload made through it.
     var share: Int
-    /// The shared album's folder, relative to the photos folder.
+    /// The shared folder, relative to the photos folder.
     var folder: String
 }
 
@@ -40,7 +40,8 @@ struct UploadOutcome: Sendable, Equatable {
 /// Uploads from their creation to their photo: the bytes wait in `<data>/uploads` while they
 /// arrive, from any replica; a complete upload is checked (an image the library reads, within
 /// the pixel limit), compared with the library (the same bytes are never stored twice), and
-/// put into the photos folder (`Uploads/YYYY/MM` by the date taken, or the album chosen).
+/// put into the photos folder (`Uploads/YYYY/MM` by the date taken, or the folder chosen), and
+/// into the album chosen, if one was.
 final class UploadService: Sendable {
     let store: UploadStore
     let files: UploadFiles
@@ -51,9 +52,13 @@ final class UploadService: Sendable {
     let clientAddress: ClientAddress
     /// Unix seconds now.
     let now: @Sendable () -> Int
+    /// Albums an upload may join (`album` in its metadata); nil: none may.
+    let albums: CollectionStore?
 
     init(database: SQLDatabase, dataDirectory: String, library: PhotoLibrary, limits: UploadLimits, clientAddress: ClientAddress,
-         access: AccessControl? = nil, logger: Logger, now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
+         access: AccessControl? = nil, albums: CollectionStore? = nil, logger: Logger,
+         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
+        self.albums = albums
         store = try UploadStore(database: database)
         do { files = try UploadFiles(directory: dataDirectory + "/uploads") } catch {
             throw ConfigurationError("Cannot make the uploads folder in the data folder: \(error.reason).")
@@ -69,7 +74,7 @@ final class UploadService: Sendable {
     // MARK: - Creation
 
     /// Makes a new upload of `length` bytes for the request's client: its row and its empty file.
-    /// `link`: made through a share link, into its album's folder whatever the metadata names
+    /// `link`: made through a share link, into its folder whatever the metadata names
     /// (`album` and `folder` in it are not read).
     func create(length: Int, metadata field: String, request: HTTPRequest, link: UploadLink? = nil) throws -> UploadRecord {
         guard length <= limits.maxBytes else {
@@ -84,6 +89,7 @@ final class UploadService: Sendable {
                             headers: ["Retry-After": "60"])
         }
         let folder = try link.map(\.folder) ?? destinationFolder(metadata)
+        if link == nil { _ = try destinationAlbum(metadata) }
         let id = UploadID()
         let time = now()
         let record = UploadRecord(id: id, length: length, metadata: field,
@@ -97,20 +103,34 @@ final class UploadService: Sendable {
         return record
     }
 
-    /// The album folder named by `album` (an album id) or `folder` (a folder of the photos
-    /// folder, made when missing) in the metadata; nil for the dated uploads folder.
+    /// The folder named by `folder` (a folder of the photos folder, made when missing) in the
+    /// metadata; nil for the dated uploads folder.
     func destinationFolder(_ metadata: UploadMetadata) throws -> String? {
-        if let text = metadata.text("album") {
-            guard let id = Int(text), let album = library.album(id) else {
-                throw HTTPError(.badRequest, "There is no album \(text.prefix(20)) to upload into.")
-            }
-            return album.path
-        }
         if let folder = metadata.text("folder"), !folder.isEmpty {
             do { _ = try PhotoFolderWriter.components(folder) } catch { throw HTTPError(.badRequest, error.description) }
             return folder
         }
         return nil
+    }
+
+    /// The album named by `album` (an album's id) in the metadata, which the photo joins once
+    /// it is in the library; nil when none is named.
+    func destinationAlbum(_ metadata: UploadMetadata) throws -> Int? {
+        guard let text = metadata.text("album") else { return nil }
+        guard let id = Int(text), try albums?.album(id) != nil else {
+            throw HTTPError(.badRequest, "There is no album \(text.prefix(20)) to add the photo to.")
+        }
+        return id
+    }
+
+    /// Puts an uploaded photo into the album its metadata names (not through a link: a link's
+    /// holder adds to the shared folder only). An album deleted meanwhile is let go.
+    private func joinAlbum(_ record: UploadRecord, photoID: Int?) {
+        guard record.share == nil, let photoID, let albums,
+              let metadata = try? UploadMetadata.parse(record.metadata), let id = try? destinationAlbum(metadata) else { return }
+        do { _ = try albums.addPhotos([photoID], to: id, now: now()) } catch {
+            logger.warning("an uploaded photo could not join its album", [("album", String(id)), ("error", "\(error)")])
+        }
     }
 
     // MARK: - Reading
@@ -193,6 +213,7 @@ final class UploadService: Sendable {
             try store.complete(record.id, length: record.length, contentHash: hashes.xxh3, photoPath: existing.path, duplicate: true,
                                expiresAt: now() + limits.expirySeconds)
             logger.info("upload was in the library already", [("upload", record.id.text), ("path", existing.path)])
+            joinAlbum(record, photoID: existing.id)
             return UploadOutcome(path: existing.path, photoID: existing.id, duplicate: true)
         }
         let folder = record.folder ?? datedFolder(header.taken)
@@ -209,6 +230,7 @@ final class UploadService: Sendable {
                            expiresAt: now() + limits.expirySeconds)
         let photo = library.addNow(placed)
         logger.info("photo uploaded", [("upload", record.id.text), ("path", placed), ("bytes", String(record.length))])
+        joinAlbum(record, photoID: photo?.id)
         return UploadOutcome(path: placed, photoID: photo?.id, duplicate: false)
     }
 

@@ -14,6 +14,9 @@ public enum PhotoScope: Sendable, Hashable {
     case library
     /// The photos directly in one folder (an album), by the album's id.
     case album(Int)
+    /// The listed photos among these ids (an album's, as a collection), in the list's order;
+    /// empty, never nil, when none of them is listed.
+    case members(Set<Int>)
 }
 
 extension PhotoCatalog {
@@ -50,6 +53,11 @@ extension PhotoCatalog {
         case (.album(let id), _):
             guard let list = ensureAlbums(&state, identity: identity).lists[id] else { return nil }
             return order == .id ? list.sorted() : list
+        case (.members(let ids), _):
+            let photos = state.photos
+            if order == .id { return (0..<Int32(photos.count)).filter { ids.contains(photos[Int($0)].id) } }
+            ensureOrder(&state)
+            return state.order.filter { ids.contains(photos[Int($0)].id) }
         }
     }
 

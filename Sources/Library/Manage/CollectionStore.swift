@@ -1,4 +1,5 @@
 import SQL
+import Synchronization
 
 /// One photo in the trash: the file waits in `<data>/trash/<id>`.
 public struct TrashItem: Sendable, Equatable, SQLRowDecodable {
@@ -34,9 +35,11 @@ public struct TrashItem: Sendable, Equatable, SQLRowDecodable {
     static let columns = "id, batch, photo_id, path, size, deleted_at"
 }
 
-/// Favourites and the trash in SQL: every replica on one database sees the same.
+/// Favourites, the trash and albums in SQL: every replica on one database sees the same.
 public final class CollectionStore: Sendable {
     public let database: SQLDatabase
+    /// Albums' photos as last read (`members(of:)`), with when.
+    let memberCache = Mutex<[Int: (ids: Set<Int>?, read: ContinuousClock.Instant)]>([:])
 
     public init(database: SQLDatabase) throws {
         self.database = database

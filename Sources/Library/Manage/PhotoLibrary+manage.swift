@@ -117,15 +117,16 @@ extension PhotoLibrary {
         return placed.map { PlacedPhoto(from: $0.from, id: catalog.photo(relativePath: $0.path)?.id, path: $0.path) }
     }
 
-    /// Deletes trashed photos for good; returns how many.
+    /// Deletes trashed photos for good, and takes them out of their albums; returns how many.
     @discardableResult
     public func purge(_ items: [TrashItem], store: CollectionStore) throws -> Int {
-        var count = 0
+        var purged: [Int] = []
         for item in items where try store.remove(item.id) {
             FileSystem.removeFile(trashDirectory + "/" + item.id)
-            count += 1
+            purged.append(item.photoID)
         }
-        return count
+        try store.leaveAlbums(purged)
+        return purged.count
     }
 
     /// Scans `scope` now (and examines what is new), waiting up to `patience` for a scan that

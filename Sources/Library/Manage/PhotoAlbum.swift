@@ -1,0 +1,187 @@
+import SQL
+
+/// An album as people make them: a title and any photos, each photo in any number of albums.
+/// Nothing of it is a file: adding, removing or deleting the album never touches a photo.
+public struct PhotoAlbum: Sendable, Equatable {
+    /// Given once, never reused.
+    public var id: Int
+    public var title: String
+    /// Its place among the albums, 0 first.
+    public var position: Int
+    /// The photo chosen to stand for it; nil: the newest of its photos.
+    public var coverID: Int?
+    /// Unix seconds.
+    public var createdAt: Int
+    /// Its photos in the order they were added (a photo in the trash stays until deleted for good).
+    public var photoIDs: [Int]
+
+    public init(id: Int, title: String, position: Int, coverID: Int?, createdAt: Int, photoIDs: [Int]) {
+        self.id = id
+        self.title = title
+        self.position = position
+        self.coverID = coverID
+        self.createdAt = createdAt
+        self.photoIDs = photoIDs
+    }
+
+    /// The longest title kept, in characters.
+    public static let maxTitleLength = 200
+}
+
+/// What `CollectionStore.updateAlbum` changes; nil members are left as they are.
+public struct AlbumChange: Sendable, Equatable {
+    public var title: String?
+    /// `.some(nil)` goes back to the newest photo.
+    public var cover: Int??
+    /// The album's new place among the albums (clamped to the list).
+    public var position: Int?
+
+    public init(title: String? = nil, cover: Int?? = nil, position: Int? = nil) {
+        self.title = title
+        self.cover = cover
+        self.position = position
+    }
+}
+
+/// Albums in SQL, beside favourites and the trash in `CollectionStore`.
+extension CollectionStore {
+    /// Every album in its order, with its photos.
+    public func albums() throws -> [PhotoAlbum] {
+        try database.transaction(.read) { tx in
+            var members: [Int: [Int]] = [:]
+            for row in try tx.query("SELECT album_id, photo_id FROM collection_album_photos ORDER BY album_id, position, photo_id") {
+                members[try row.decode(0), default: []].append(try row.decode(1))
+            }
+            return try tx.query("SELECT id, title, position, cover_id, created_at FROM collection_albums ORDER BY position, id").map { row in
+                let id: Int = try row.decode(0)
+                return PhotoAlbum(id: id, title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
+                                  createdAt: try row.decode(4), photoIDs: members[id] ?? [])
+            }
+        }
+    }
+
+    /// One album with its photos, or nil.
+    public func album(_ id: Int) throws -> PhotoAlbum? {
+        try database.transaction(.read) { tx in try Self.album(id, tx) }
+    }
+
+    /// A new, empty album, placed after every other.
+    public func createAlbum(title: String, now: Int) throws -> PhotoAlbum {
+        let album = try database.transaction { tx in
+            let position = (try tx.scalar("SELECT max(position) FROM collection_albums", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
+            let id = try tx.scalar("""
+                INSERT INTO collection_albums (title, position, cover_id, created_at) VALUES (\(title), \(position), \(nil as Int?), \(now))
+                RETURNING id
+                """, as: Int.self) ?? 0
+            return PhotoAlbum(id: id, title: title, position: position, coverID: nil, createdAt: now, photoIDs: [])
+        }
+        forgetMembers()
+        return album
+    }
+
+    /// Changes an album's title, cover or place; nil when there is no such album.
+    public func updateAlbum(_ id: Int, _ change: AlbumChange) throws -> PhotoAlbum? {
+        try database.transaction { tx in
+            guard try Self.album(id, tx) != nil else { return nil }
+            if let title = change.title { try tx.run("UPDATE collection_albums SET title = \(title) WHERE id = \(id)") }
+            if let cover = change.cover { try tx.run("UPDATE collection_albums SET cover_id = \(cover) WHERE id = \(id)") }
+            if let position = change.position {
+                var order = try tx.query("SELECT id FROM collection_albums ORDER BY position, id").map { try $0.decode(0, as: Int.self) }
+                order.removeAll { $0 == id }
+                order.insert(id, at: min(max(0, position), order.count))
+                for (place, album) in order.enumerated() {
+                    try tx.run("UPDATE collection_albums SET position = \(place) WHERE id = \(album)")
+                }
+            }
+            return try Self.album(id, tx)
+        }
+    }
+
+    /// Deletes an album; its photos stay where they are. False when there was none.
+    @discardableResult
+    public func deleteAlbum(_ id: Int) throws -> Bool {
+        let deleted = try database.transaction { tx in
+            try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(id)")
+            return try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0
+        }
+        forgetMembers()
+        return deleted
+    }
+
+    /// Adds photos to an album after its last, once each (a photo already in it stays where it
+    /// is); nil when there is no such album.
+    public func addPhotos(_ ids: [Int], to album: Int, now: Int) throws -> PhotoAlbum? {
+        let updated = try database.transaction { tx -> PhotoAlbum? in
+            guard try Self.album(album, tx) != nil else { return nil }
+            var position = (try tx.scalar("SELECT max(position) FROM collection_album_photos WHERE album_id = \(album)", as: Int?.self) ?? nil)
+                .map { $0 + 1 } ?? 0
+            for id in ids {
+                let added = try tx.run("""
+                    INSERT INTO collection_album_photos (album_id, photo_id, position, added_at) VALUES (\(album), \(id), \(position), \(now))
+                    ON CONFLICT (album_id, photo_id) DO NOTHING
+                    """)
+                position += added
+            }
+            return try Self.album(album, tx)
+        }
+        forgetMembers()
+        return updated
+    }
+
+    /// Takes photos out of an album (the photos themselves stay); nil when there is no such album.
+    public func removePhotos(_ ids: [Int], from album: Int) throws -> PhotoAlbum? {
+        let updated = try database.transaction { tx -> PhotoAlbum? in
+            guard try Self.album(album, tx) != nil else { return nil }
+            for id in ids {
+                try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(album) AND photo_id = \(id)")
+                try tx.run("UPDATE collection_albums SET cover_id = NULL WHERE id = \(album) AND cover_id = \(id)")
+            }
+            return try Self.album(album, tx)
+        }
+        forgetMembers()
+        return updated
+    }
+
+    /// Takes photos deleted for good out of every album.
+    public func leaveAlbums(_ ids: [Int]) throws {
+        guard !ids.isEmpty else { return }
+        try database.transaction { tx in
+            for id in ids {
+                try tx.run("DELETE FROM collection_album_photos WHERE photo_id = \(id)")
+                try tx.run("UPDATE collection_albums SET cover_id = NULL WHERE cover_id = \(id)")
+            }
+        }
+        forgetMembers()
+    }
+
+    /// The photos of an album as a set, for checking a share link's photos on every request:
+    /// kept for `membersSeconds`, so a change made by another replica shows within that time
+    /// (this process's own changes at once). Nil when there is no such album.
+    public func members(of album: Int) throws -> Set<Int>? {
+        let now = ContinuousClock.now
+        if let kept = memberCache.withLock({ $0[album] }), now - kept.read < .seconds(Self.membersSeconds) { return kept.ids }
+        let ids = try self.album(album).map { Set($0.photoIDs) }
+        memberCache.withLock { cache in
+            if cache.count > 1000 { cache.removeAll() }
+            cache[album] = (ids: ids, read: now)
+        }
+        return ids
+    }
+
+    /// How long `members(of:)` keeps what it read, in seconds.
+    public static let membersSeconds = 2
+
+    private func forgetMembers() {
+        memberCache.withLock { $0.removeAll() }
+    }
+
+    private static func album(_ id: Int, _ tx: SQLConnection) throws -> PhotoAlbum? {
+        guard let row = try tx.query("SELECT id, title, position, cover_id, created_at FROM collection_albums WHERE id = \(id)").first else {
+            return nil
+        }
+        let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id) ORDER BY position, photo_id")
+            .map { try $0.decode(0, as: Int.self) }
+        return PhotoAlbum(id: try row.decode(0), title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
+                          createdAt: try row.decode(4), photoIDs: photos)
+    }
+}
