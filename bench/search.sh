@@ -125,6 +125,12 @@ while [ "$posted" -lt "$COMMENTS" ]; do
     posted=$((posted + $(awk '/requests in/ { print $1 }' "$WORK/posts.txt")))
 done
 echo "library: $PHOTOS photos, about $posted comments"
+# Measured once the ingest's later stage is done too: a photo's change bumps the list's
+# generation, after which suggestions and places read the list again.
+for _ in $(seq 1 36000); do
+    curl -fsS "$base/readyz" | grep -q 'Ingest\|Search index' || break
+    sleep 0.5
+done
 sleep 2
 
 # p95 of each kind of request, asked in turn from a list.
