@@ -29,11 +29,11 @@ final class PlaceAndMemoryRouteTests: XCTestCase {
                        "the place's query finds its photos")
         XCTAssertEqual(f.request(.GET, "/places").status, .unauthorized, "a private library")
 
-        let hidden = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let hidden = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         let none = f.request(.GET, "/s/\(hidden.token)/places")
         XCTAssertEqual(none.status, .ok, none.text)
         XCTAssertEqual((none.object["places"] as? [Any])?.count, 0, "a link without location lists no place")
-        let located = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil, location: true))
+        let located = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil, location: true))
         let shown = try XCTUnwrap((f.request(.GET, "/s/\(located.token)/places").object["places"] as? [[String: Any]])?.first)
         XCTAssertEqual(shown["count"] as? Int, 2, "the link's photos only")
         let thumbnail = (shown["cover"] as? [String: Any])?["thumbnail"] as? String
@@ -66,7 +66,7 @@ final class PlaceAndMemoryRouteTests: XCTestCase {
                        "the same year is not a memory")
         XCTAssertEqual((f.request(.GET, "/memories?date=2026-05-02", headers: owner).object["years"] as? [Any])?.count, 0)
 
-        let link = try f.share(ShareRequest(target: .album(f.albums["trip"]!), expiresAt: nil))
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
         let shared = f.request(.GET, "/s/\(link.token)/memories?date=2025-05-01")
         XCTAssertEqual(shared.status, .ok, shared.text)
         let sharedPhotos = ((shared.object["years"] as? [[String: Any]])?.first?["photos"] as? [[String: Any]]) ?? []
