@@ -114,6 +114,39 @@ def test_a_photo_seen_opens_again_with_the_server_stopped(phone, offline_server)
     screenshot(phone, "offline-photo-never-seen-desktop")
 
 
+def test_a_first_visit_opens_again_with_the_server_stopped(phone, offline_server):
+    """The first visit ever, straight to a photo: the list and the photo were loaded before the
+    worker was in control, and a reload offline still shows them, and the grid."""
+    server = offline_server
+    wide = server.photos["wide"]
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    open_app(phone, server, f"photos/{wide['id']}")
+    wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn")
+    wait_for(lambda: js(phone, CONTROLLED), timeout=20, message="the service worker in control")
+
+    def kept_enough():
+        everything = kept(phone)
+        data = everything.get("photoscroll-data-1", [])
+        images = everything.get("photoscroll-images-1", [])
+        return "/photos/summary" in data and any(f"/photos/{wide['id']}/tiles/" in url for url in images)
+    wait_for(kept_enough, timeout=30, message=f"the list and the photo of the first load kept (kept: {kept(phone)})")
+
+    phone.get("about:blank")
+    server.stop()
+    # At the size it was seen: another size would want tiles of another level, never loaded.
+    open_app(phone, server, f"photos/{wide['id']}")
+    wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn from what the first load kept")
+    wait_for(lambda: js(phone, BANNER), message="the page says the server cannot be reached")
+    screenshot(phone, "offline-first-visit-phone")
+    js(phone, "location.hash = '#/'")
+    wait_for(lambda: js(phone, "return document.getElementById('grid-view').hidden === false"), message="the grid shown")
+    cells = wait_for(lambda: js(phone, "return document.querySelectorAll('#grid [data-photo-id]').length"),
+                     message="the grid's cells drawn from the kept list")
+    assert cells == len(server.photos)
+    assert js(phone, "return document.getElementById('message-view').hidden") is True, "no 'could not be loaded'"
+    screenshot(phone, "offline-first-visit-grid")
+
+
 def tile_urls(photo):
     """Every tile of the photo's pyramid, coarsest level first."""
     urls = []
