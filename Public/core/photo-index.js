@@ -57,6 +57,8 @@ export class PhotoIndex extends EventTarget {
     /** @type {number | null} the album shown, or null for the whole library */
     this.album = null;
     this.pendingResync = false;
+    /** Whether the events were followed before: a stream started again resyncs. */
+    this.followed = false;
     /** @type {number | null} */
     this.reloadTimer = null;
     /** @type {number | null} */
@@ -324,7 +326,10 @@ export class PhotoIndex extends EventTarget {
     if (this.source) return;
     const source = photoEvents();
     this.source = source;
-    let opened = false;
+    // A stream started again (the grid back from a photo, Recently Deleted, a hidden tab) missed
+    // what happened while none was open: a restore, an upload, another window's change.
+    let opened = this.followed;
+    this.followed = true;
     source.addEventListener('open', () => {
       if (opened) this.resync();
       opened = true;

@@ -209,3 +209,37 @@ def test_the_heart_in_the_pager_and_the_grid_agree(desktop, manage_server):
     wait_for(lambda: heart.get_attribute("aria-pressed") == "false", message="the heart empty")
     # Marked as the others that change the library, so whoever may not sees no heart.
     assert heart.get_attribute("data-needs") == "manage"
+
+
+CHANGE = """const done = arguments[arguments.length - 1];
+fetch(arguments[0], {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(arguments[1])})
+  .then((r) => done(r.status), (e) => done(String(e)));"""
+
+
+def grid_ids(driver):
+    return set(js(driver, "return [...document.querySelectorAll('#grid a[data-photo-id]')].map(a => Number(a.dataset.photoId))"))
+
+
+def test_a_photo_restored_comes_back_into_the_open_grid(desktop, manage_server):
+    server = manage_server
+    open_app(desktop, server)
+    ids = [p["id"] for p in server.all_photos()]
+    wait_for(lambda: grid_ids(desktop) == set(ids), message="every photo in the grid")
+    victim = ids[1]
+    # Deleted and restored elsewhere (another window), the grid open here: it goes and comes back.
+    assert desktop.execute_async_script(CHANGE, "/photos/trash", {"ids": [victim]}) == 200
+    wait_for(lambda: victim not in grid_ids(desktop), message="the deleted photo gone from the grid")
+    item = api(server, "/trash")["items"][0]["id"]
+    assert desktop.execute_async_script(CHANGE, "/trash/restore", {"items": [item]}) == 200
+    wait_for(lambda: grid_ids(desktop) == set(ids), message="the restored photo back in the open grid")
+
+    # Deleted, then restored from Recently Deleted in this page, then back to the grid without a reload.
+    assert desktop.execute_async_script(CHANGE, "/photos/trash", {"ids": [victim]}) == 200
+    wait_for(lambda: victim not in grid_ids(desktop), message="the deleted photo gone from the grid")
+    js(desktop, "location.hash = '#/trash'")
+    wait_for(lambda: len(desktop.find_elements("css selector", "#trash-view .trash-item")) == 1, message="Recently Deleted lists it")
+    desktop.find_element("css selector", ".trash-restore").click()
+    wait_for(lambda: api(server, "/trash")["items"] == [], message="the trash empty")
+    js(desktop, "location.hash = '#/'")
+    wait_for(lambda: grid_ids(desktop) == set(ids), message="the restored photo back in the grid")
+    screenshot(desktop, "manage-restored-in-grid")
