@@ -7,7 +7,8 @@
 // 100,000. The layout (columns, cell size, gap, month header height) comes from CSS custom
 // properties on the list.
 //
-// The photos come in the order they were taken, and each month starts a section under its
+// The photos come in the order they were taken, oldest at the top and newest at the bottom, and
+// the grid opens at the bottom, as Photos does (restore()); each month starts a section under its
 // header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
 // own, so a position's place is found by a binary search over the sections, not a division.
 
@@ -170,8 +171,11 @@ export class PhotoGrid {
     this.cell = (width - gap * (columns - 1)) / columns;
     this.left = number('padding-left', 0);
     this.header = number('--grid-header', 44);
+    // Held at the end (the newest) while it grows, as Photos is: a photo arriving is seen.
+    const atEnd = this.atEnd() && window.scrollY > 0;
     const { height } = this.placeSections();
     this.list.style.height = `${Math.max(0, height - gap) + number('padding-bottom', 0)}px`;
+    if (atEnd && !this.atEnd()) window.scrollTo(0, document.documentElement.scrollHeight);
     for (const [s, header] of this.headers) {
       this.headers.delete(s);
       this.releaseHeader(header);
@@ -510,15 +514,29 @@ export class PhotoGrid {
   }
 
   /**
-   * Scrolls back to an anchor taken before (the same photo at the same place).
+   * Scrolls back to an anchor taken before (the same photo at the same place); without one for
+   * this list (a first visit, another album), to the newest photos at the end, as Photos opens.
    * @param {GridAnchor | null} anchor
    */
   restore(anchor) {
-    if (!anchor || (anchor.album ?? null) !== this.index.album) return;
-    const i = this.index.position(anchor.id);
-    if (i < 0) return;
+    const i = anchor && (anchor.album ?? null) === this.index.album ? this.index.position(anchor.id) : -1;
+    if (!anchor || i < 0) {
+      this.scrollToEnd();
+      return;
+    }
     window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);
     this.update();
+  }
+
+  /** Scrolls to the end of the list: the newest photos, at the bottom. */
+  scrollToEnd() {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    this.update();
+  }
+
+  /** Whether the screen shows the end of the list (within a few pixels): the grid then stays there as it grows. */
+  atEnd() {
+    return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 4;
   }
 
   /**
