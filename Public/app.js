@@ -183,7 +183,10 @@ const slideshow = new Slideshow(byId('slideshow', HTMLElement), {
   onStop: (index) => pager.goTo(index, 'instant'),
 });
 const actions = new PhotoActions(pagerView, {
-  pager, fullscreen, slideshow,
+  pager, fullscreen, slideshow, selection,
+  favourite: () => { favouriteButton.toggle(); },
+  // The last photo of the list deleted: back to its (empty) grid.
+  onEmpty: () => closePager(),
   // The link of a photo as the URL says it now, zoom view left out.
   link: (photo) => `${location.origin}${location.pathname}${photoHash(photo.id)}`,
   // The owner shares with a link of its own; anyone else passes on the page's address.

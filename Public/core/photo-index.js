@@ -172,6 +172,27 @@ export class PhotoIndex extends EventTarget {
     return true;
   }
 
+  /**
+   * Photos this page just took out of the list (sent to the trash, moved out of the album shown):
+   * gone at once, before the server's summary says so (resync() then asks it).
+   * @param {number[]} ids
+   */
+  drop(ids) {
+    const gone = new Set(ids.filter((id) => this.positions.has(id)));
+    if (!gone.size) return;
+    const kept = [];
+    for (let i = 0; i < this.ids.length; i++) if (!gone.has(this.ids[i])) kept.push(i);
+    const { ids: oldIds, ratios, days } = this;
+    this.ids = Int32Array.from(kept, (i) => oldIds[i]);
+    this.ratios = Float32Array.from(kept, (i) => ratios[i]);
+    this.days = Int32Array.from(kept, (i) => days[i]);
+    this.positions = new Map();
+    this.ids.forEach((id, i) => this.positions.set(id, i));
+    for (const id of gone) { this.records.delete(id); this.epochs.delete(id); }
+    this.forgetBlocks();
+    this.emit('change', { structural: true });
+  }
+
   forgetBlocks() {
     this.blocks.clear();
     this.waiting = [];
