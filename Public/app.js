@@ -547,6 +547,9 @@ function updateCount() {
   const count = library.count;
   byId('grid-count', HTMLElement).textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
   gridStatus.textContent = count ? '' : 'No photos yet. Add some with + or put them in the photos folder.';
+  // Nothing to choose in an empty library.
+  byId('select-photos', HTMLButtonElement).hidden = count === 0;
+  if (count === 0 && selection.selecting) selection.setSelecting(false);
 }
 
 listeners.on(library, 'change', updateCount);
