@@ -66,7 +66,12 @@ export class PhotoActions {
    * The pager came on screen or left it: the keys listen while it is there.
    * @param {boolean} shown
    */
-  setShown(shown) { this.keys.on = shown; }
+  setShown(shown) {
+    this.keys.on = shown;
+    // On the narrowest phones the row scrolls: its end (Favourite, Add to Album, Delete, Info) in view.
+    const row = this.infoButton.parentElement;
+    if (shown && row) row.scrollLeft = row.scrollWidth;
+  }
 
   get infoOpen() { return this.root.classList.contains('info-open'); }
 
