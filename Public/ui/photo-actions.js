@@ -68,9 +68,13 @@ export class PhotoActions {
    */
   setShown(shown) {
     this.keys.on = shown;
-    // On the narrowest phones the row scrolls: its end (Favourite, Add to Album, Delete, Info) in view.
+    if (shown) this.showEnd();
+  }
+
+  /** On the narrowest phones the row scrolls: its end (Favourite, Add to Album, Delete, Info) in view. */
+  showEnd() {
     const row = this.infoButton.parentElement;
-    if (shown && row) row.scrollLeft = row.scrollWidth;
+    if (row) row.scrollLeft = row.scrollWidth;
   }
 
   get infoOpen() { return this.root.classList.contains('info-open'); }
@@ -91,6 +95,8 @@ export class PhotoActions {
       this.download.removeAttribute('href');
     }
     this.slideshowButton.disabled = failed && this.pager.count <= 1;
+    // The download button shown or not changes the row's width.
+    this.showEnd();
   }
 
   /**
