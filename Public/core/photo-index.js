@@ -348,11 +348,14 @@ export class PhotoIndex extends EventTarget {
     const source = photoEvents();
     this.source = source;
     // A stream started again (the grid back from a photo, Recently Deleted, a hidden tab) missed
-    // what happened while none was open: a restore, an upload, another window's change.
-    let opened = this.followed;
+    // what happened while none was open: a restore, an upload, another window's change. The
+    // summary is asked for again (a 304 when nothing changed, and then nothing is redrawn).
+    const restarted = this.followed;
     this.followed = true;
+    let opened = false;
     source.addEventListener('open', () => {
       if (opened) this.resync();
+      else if (restarted) this.load().catch(() => { this.pendingResync = true; });
       opened = true;
     });
     source.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });
