@@ -221,7 +221,10 @@ const slideshow = new Slideshow(byId('slideshow', HTMLElement), {
   onStop: (index) => pager.goTo(index, 'instant'),
 });
 const actions = new PhotoActions(pagerView, {
-  pager, fullscreen, slideshow,
+  pager, fullscreen, slideshow, selection,
+  favourite: () => { favouriteButton.toggle(); },
+  // The last photo of the list deleted: back to its (empty) grid.
+  onEmpty: () => closePager(),
   // The link of a photo as the URL says it now, zoom view left out.
   link: (photo) => `${location.origin}${location.pathname}${photoHash(photo.id)}`,
   // The owner shares with a link of its own; anyone else passes on the page's address.
@@ -709,6 +712,9 @@ function updateCount() {
   const count = library.count;
   byId('grid-count', HTMLElement).textContent = count === 1 ? '1 photo' : `${count.toLocaleString()} photos`;
   gridStatus.textContent = count ? '' : 'No photos yet. Add some with + or put them in the photos folder.';
+  // Nothing to choose in an empty library.
+  byId('select-photos', HTMLButtonElement).hidden = count === 0;
+  if (count === 0 && selection.selecting) selection.setSelecting(false);
 }
 
 listeners.on(library, 'change', updateCount);

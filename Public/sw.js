@@ -15,6 +15,9 @@
 //   the albums) is asked of the network first; the copy kept from the last answer is used only
 //   when the server cannot be reached, marked `PhotoScroll-Offline: 1` so the page still says
 //   the server is out of reach. At most DATA_LIMIT answers are kept, oldest stored first out.
+// - On a first visit the page loaded the list and the photo it opened before this worker was in
+//   control; when it takes control, the page sends `{keep: [paths]}`, what it loaded, and what of
+//   it would have been kept above is kept now, from the browser's HTTP cache where it is there.
 // - Nothing else is touched: sign-in and sessions (/session), the owner's setup, share links and
 //   everything under /s/{token}, share management, uploads, favourites, the trash, comments,
 //   search (its answers, suggestions, places and memories: online only, and the page says so
@@ -108,8 +111,10 @@ worker.addEventListener('activate', (event) => {
 
 // The page says the photos kept are no longer the visitor's to see (signing out, a private
 // library showing its sign-in view).
+// Or, taking control of a page on its first visit, what the page loaded before (see keepLoaded).
 worker.addEventListener('message', (event) => {
   if (event.data === 'forget') event.waitUntil(forget());
+  else if (Array.isArray(event.data?.keep)) event.waitUntil(keepLoaded(event.data.keep));
 });
 
 worker.addEventListener('fetch', (event) => {
@@ -196,6 +201,34 @@ async function data(event) {
   if (response.status === 401) event.waitUntil(forget());
   else if (keepable(response)) event.waitUntil(keep(DATA_CACHE, event.request, response.clone(), DATA_LIMIT, since));
   return response;
+}
+
+/**
+ * Keeps what the page loaded before this worker was in control, as if it had passed through here:
+ * the images with their version and the JSON that opens a photo, each from the browser's HTTP
+ * cache where it is there (the page has just loaded it), nothing already kept asked for again.
+ * @param {unknown[]} paths paths and queries of this origin, in the order the page loaded them
+ */
+async function keepLoaded(paths) {
+  const since = forgotten;
+  for (const path of paths) {
+    if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) continue;
+    const url = new URL(path, worker.location.origin);
+    const name = IMAGE_PATH.test(url.pathname) && url.searchParams.has('v') ? IMAGE_CACHE
+      : DATA_PATH.test(url.pathname) ? DATA_CACHE : null;
+    if (name === null) continue;
+    const request = new Request(url, { cache: 'force-cache' });
+    if (await (await caches.open(name)).match(request, { ignoreVary: true })) continue;
+    /** @type {Response} */
+    let response;
+    try {
+      response = await fetch(request);
+    } catch {
+      continue;
+    }
+    if (response.status === 401) return forget();
+    if (keepable(response)) await keep(name, new Request(url), response, name === IMAGE_CACHE ? IMAGE_LIMIT : DATA_LIMIT, since);
+  }
 }
 
 /**

@@ -58,6 +58,8 @@ export class PhotoIndex extends EventTarget {
     /** @type {string | null} the list shown ('/albums/2', '/folders/5'), or null for the whole library */
     this.list = null;
     this.pendingResync = false;
+    /** Whether the events were followed before: a stream started again resyncs. */
+    this.followed = false;
     /** @type {number | null} */
     this.reloadTimer = null;
     /** @type {number | null} */
@@ -176,6 +178,27 @@ export class PhotoIndex extends EventTarget {
     this.forgetBlocks();
     this.emit('change', { structural: true });
     return true;
+  }
+
+  /**
+   * Photos this page just took out of the list (sent to the trash, moved out of the album shown):
+   * gone at once, before the server's summary says so (resync() then asks it).
+   * @param {number[]} ids
+   */
+  drop(ids) {
+    const gone = new Set(ids.filter((id) => this.positions.has(id)));
+    if (!gone.size) return;
+    const kept = [];
+    for (let i = 0; i < this.ids.length; i++) if (!gone.has(this.ids[i])) kept.push(i);
+    const { ids: oldIds, ratios, days } = this;
+    this.ids = Int32Array.from(kept, (i) => oldIds[i]);
+    this.ratios = Float32Array.from(kept, (i) => ratios[i]);
+    this.days = Int32Array.from(kept, (i) => days[i]);
+    this.positions = new Map();
+    this.ids.forEach((id, i) => this.positions.set(id, i));
+    for (const id of gone) { this.records.delete(id); this.epochs.delete(id); }
+    this.forgetBlocks();
+    this.emit('change', { structural: true });
   }
 
   forgetBlocks() {
@@ -332,9 +355,15 @@ export class PhotoIndex extends EventTarget {
     if (this.source) return;
     const source = photoEvents();
     this.source = source;
+    // A stream started again (the grid back from a photo, Recently Deleted, a hidden tab) missed
+    // what happened while none was open: a restore, an upload, another window's change. The
+    // summary is asked for again (a 304 when nothing changed, and then nothing is redrawn).
+    const restarted = this.followed;
+    this.followed = true;
     let opened = false;
     source.addEventListener('open', () => {
       if (opened) this.resync();
+      else if (restarted) this.load().catch(() => { this.pendingResync = true; });
       opened = true;
     });
     source.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });

@@ -56,6 +56,13 @@ export class SearchResults extends EventTarget {
     this.days = new Int32Array(0);
   }
 
+  /**
+   * No date: the results are in the order of the best match, not of the date taken.
+   * @param {number} _i
+   * @returns {Date | null}
+   */
+  dateAt(_i) { return null; }
+
   /** Photos found. */
   get count() { return this.ids.length; }
 

@@ -1,7 +1,9 @@
 // @ts-check
 // The buttons of the photo in front, in the pager's bar: slideshow, share, download the original,
-// full screen, and the info panel (also opened by swiping up on the photo, as in Photos, and by
-// the "i" key). The panel stays open from photo to photo until it is closed.
+// full screen, Add to Album and Delete (for whoever may change the library: the same code paths
+// and rules as the grid's Select, ui/selection.js), and the info panel (also opened by swiping up
+// on the photo, as in Photos, and by the "i" key). The panel stays open from photo to photo until
+// it is closed. Keys: i (info), f (favourite), Delete or Backspace (delete), shift-F (full screen).
 
 import { share } from './share.js';
 import { Keys } from '../util/keyboard.js';
@@ -10,16 +12,25 @@ import { Listeners } from '../util/listeners.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 
+/** Whether this visitor may change the library (styles/access.css shows the buttons by the same class). */
+function mayManage() { return document.documentElement.classList.contains('may-manage'); }
+
 export class PhotoActions {
   /**
    * @param {HTMLElement} root the pager, whose bar holds the buttons
    * @param {{ pager: import('../views/pager.js').Pager, fullscreen: import('./fullscreen.js').FullScreen,
    *   slideshow: import('../views/slideshow.js').Slideshow, link: (photo: Photo) => string,
-   *   share?: (photo: Photo) => boolean }} options `share`: shares the photo another way (the owner's
-   *   Share sheet) and says so; false leaves it to the system's share sheet or the clipboard
+   *   share?: (photo: Photo) => boolean, selection: import('./selection.js').Selection,
+   *   favourite: () => void, onEmpty: () => void }} options `share`: shares the photo another way (the owner's
+   *   Share sheet) and says so; false leaves it to the system's share sheet or the clipboard;
+   *   `selection`: the grid's actions, used for the photo in front; `favourite`: the heart's
+   *   toggle; `onEmpty`: the last photo of the list was deleted
    */
-  constructor(root, { pager, fullscreen, slideshow, link, share: shareOtherwise }) {
+  constructor(root, { pager, fullscreen, slideshow, link, share: shareOtherwise, selection, favourite, onEmpty }) {
     this.root = root;
+    this.selection = selection;
+    this.favourite = favourite;
+    this.onEmpty = onEmpty;
     this.pager = pager;
     this.fullscreen = fullscreen;
     this.slideshow = slideshow;
@@ -27,6 +38,8 @@ export class PhotoActions {
     this.listeners = new Listeners();
     /** @type {Photo | null} */
     this.photo = null;
+    /** A delete is on its way: a second press waits for it. */
+    this.deleting = false;
     this.infoButton = element(root, '.action-info', HTMLButtonElement);
     this.download = element(root, '.action-download', HTMLAnchorElement);
     this.fullscreenButton = element(root, '.action-fullscreen', HTMLButtonElement);
@@ -38,6 +51,10 @@ export class PhotoActions {
     });
     on.on(this.slideshowButton, 'click', () => this.slideshow.start(Math.max(0, pager.index)));
     on.on(this.fullscreenButton, 'click', () => this.fullscreen.toggle());
+    on.on(element(root, '.action-delete', HTMLButtonElement), 'click', () => { this.delete(); });
+    on.on(element(root, '.action-album', HTMLButtonElement), 'click', () => {
+      if (this.photo) this.selection.openSheet([this.photo.id]);
+    });
     on.on(element(root, '.immersive-exit', HTMLButtonElement), 'click', () => this.fullscreen.exit());
     // Its keys listen while the pager is on screen (setShown).
     this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
@@ -49,7 +66,16 @@ export class PhotoActions {
    * The pager came on screen or left it: the keys listen while it is there.
    * @param {boolean} shown
    */
-  setShown(shown) { this.keys.on = shown; }
+  setShown(shown) {
+    this.keys.on = shown;
+    if (shown) this.showEnd();
+  }
+
+  /** On the narrowest phones the row scrolls: its end (Favourite, Add to Album, Delete, Info) in view. */
+  showEnd() {
+    const row = this.infoButton.parentElement;
+    if (row) row.scrollLeft = row.scrollWidth;
+  }
 
   get infoOpen() { return this.root.classList.contains('info-open'); }
 
@@ -69,6 +95,8 @@ export class PhotoActions {
       this.download.removeAttribute('href');
     }
     this.slideshowButton.disabled = failed && this.pager.count <= 1;
+    // The download button shown or not changes the row's width.
+    this.showEnd();
   }
 
   /**
@@ -107,13 +135,31 @@ export class PhotoActions {
     on.on(strip, 'touchcancel', () => { start = null; }, { passive: true });
   }
 
+  /**
+   * The photo in front to Recently Deleted (Undo in the toast); the next takes its place, or the
+   * one before when it was the last, and the grid comes back when none is left.
+   */
+  async delete() {
+    const photo = this.photo;
+    if (!photo || !mayManage() || this.deleting) return;
+    this.deleting = true;
+    try {
+      if (await this.selection.trash([photo.id]) && this.pager.count === 0) this.onEmpty();
+    } finally {
+      this.deleting = false;
+    }
+  }
+
   /** @param {KeyboardEvent} e */
   key(e) {
     if (this.root.hidden || e.altKey || e.ctrlKey || e.metaKey || this.slideshow.playing) return;
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
     if (document.getElementById('zoom-view')?.hidden === false) return;
+    if (this.selection.sheet.open) return;
     if (e.key === 'i') { e.preventDefault(); this.setInfo(!this.infoOpen); }
-    else if (e.key === 'f') { e.preventDefault(); this.fullscreen.toggle(); }
+    else if (e.key === 'F') { e.preventDefault(); this.fullscreen.toggle(); }
+    else if (e.key === 'f' && mayManage()) { e.preventDefault(); this.favourite(); }
+    else if ((e.key === 'Delete' || e.key === 'Backspace') && mayManage()) { e.preventDefault(); this.delete(); }
   }
 
   /** Lets go of its keys and listeners. */

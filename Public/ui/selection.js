@@ -30,6 +30,8 @@ export class Selection {
     this.count = element(this.bar, '.selection-count', HTMLElement);
     this.selectButton = byId('select-photos', HTMLButtonElement);
     this.sheet = byId('album-sheet', HTMLDialogElement);
+    /** @type {number[] | null} the photos the album sheet is for when they are not the chosen ones */
+    this.placing = null;
     this.marks = document.createElement('style');
     document.head.append(this.marks);
     /** @type {Set<number>} */
@@ -63,7 +65,7 @@ export class Selection {
     on.on(element(this.bar, '.select-favourite', HTMLButtonElement), 'click', () => this.favourite());
     on.on(element(this.bar, '.select-album', HTMLButtonElement), 'click', () => this.openSheet());
     on.on(element(this.bar, '.select-unalbum', HTMLButtonElement), 'click', () => this.takeOut());
-    on.on(element(this.bar, '.select-delete', HTMLButtonElement), 'click', () => this.trash());
+    on.on(element(this.bar, '.select-delete', HTMLButtonElement), 'click', () => { this.trash(); });
     on.on(element(this.bar, '.select-done', HTMLButtonElement), 'click', () => this.setSelecting(false));
     on.on(element(this.sheet, 'form', HTMLFormElement), 'submit', (e) => this.place(e));
     on.on(element(this.sheet, '.sheet-cancel', HTMLButtonElement), 'click', () => this.sheet.close());
@@ -211,7 +213,12 @@ export class Selection {
     this.draw();
   }
 
-  async openSheet() {
+  /**
+   * Add to Album for `ids` (the photos chosen, or the pager's photo in front).
+   * @param {number[]} [ids]
+   */
+  async openSheet(ids) {
+    this.placing = ids ?? null;
     const list = element(this.sheet, '.sheet-albums', HTMLSelectElement);
     list.replaceChildren(new Option('New album…', ''));
     try {
@@ -229,13 +236,15 @@ export class Selection {
     const name = element(this.sheet, '.sheet-name', HTMLInputElement).value.trim();
     if (!chosen && !name) { element(this.sheet, '.sheet-name', HTMLInputElement).focus(); return; }
     this.sheet.close();
-    const ids = [...this.selected];
+    const fromSelection = !this.placing;
+    const ids = this.placing ?? [...this.selected];
+    this.placing = null;
     try {
       const id = chosen ? Number(chosen) : (await createAlbum(name)).id;
       const album = await changeAlbumPhotos(id, ids);
       const n = ids.length;
       this.toast.show(`Added ${n === 1 ? '1 photo' : `${n} photos`} to ${album.title}`);
-      this.setSelecting(false);
+      if (fromSelection) this.setSelecting(false);
       if (this.library.list === `/albums/${id}`) await this.library.load();
     } catch (error) {
       this.toast.show(`Could not add the photos to the album (${describe(error)}).`);
@@ -261,22 +270,36 @@ export class Selection {
     }
   }
 
-  async trash() {
-    const ids = [...this.selected];
+  /**
+   * Sends `ids` (the photos chosen, or the pager's photo in front) to Recently Deleted, with Undo in
+   * the toast; they leave the list shown at once. Resolves to whether they went.
+   * @param {number[]} [ids]
+   */
+  async trash(ids) {
+    const chosen = !ids;
+    const gone = ids ?? [...this.selected];
     try {
-      const { batch, items } = await trashPhotos(ids);
-      this.setSelecting(false);
+      const { batch, items } = await trashPhotos(gone);
+      if (chosen) this.setSelecting(false);
+      this.library.drop(gone);
+      this.library.resync();
       const n = items.length;
       this.toast.show(`Deleted ${n === 1 ? '1 photo' : `${n} photos`}`, batch ? {
         label: 'Undo',
         run: async () => {
-          try { await restoreFromTrash({ batch }); this.toast.show('Restored'); } catch (error) {
+          try {
+            await restoreFromTrash({ batch });
+            this.toast.show('Restored');
+            this.library.resync();
+          } catch (error) {
             this.toast.show(`Could not undo (${describe(error)}).`);
           }
         },
       } : undefined);
+      return true;
     } catch (error) {
       this.toast.show(`Could not delete the photos (${describe(error)}).`);
+      return false;
     }
   }
 

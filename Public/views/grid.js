@@ -4,14 +4,15 @@
 //
 // Windowed: only the rows near the screen exist, as absolutely placed cells that are reused as
 // the page scrolls, so the DOM, its listeners and the memory stay the same at 10 photos or
-// 100,000. The layout (columns, cell size, gap, month header height) comes from CSS custom
+// 100,000. The layout (columns, cell size, gap) comes from CSS custom
 // properties on the list.
 //
-// The photos come in the order they were taken, and each month starts a section under its
-// header ("March 2024"), as in Photos' All Photos: a section is a header and whole rows of its
-// own, so a position's place is found by a binary search over the sections, not a division.
-// A list in another order (a search's results, best match first) is drawn without months: one
-// section and no header.
+// The photos come in the order they were taken, oldest at the top and newest at the bottom, and
+// the grid opens at the bottom, as Photos does (restore()). It is one continuous grid, as Photos'
+// All Photos: whatever the dates, every row is full (a month is not a row of its own), and the
+// month at the top of the screen floats over it as a label. So a position's place is a division.
+// A list in another order (a search's results, best match first) is drawn without the month
+// label and opens at its top.
 
 import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
@@ -21,7 +22,7 @@ import { failureText, shortFailure } from '../ui/photo-info.js';
 /**
  * What the grid draws: photos in order, their records fetched as they are wanted (the library's
  * PhotoIndex, a search's SearchResults). It emits `change` (detail: ChangeDetail) and `records`.
- * @typedef {EventTarget & { count: number, ids: Int32Array, days: Int32Array, list: string | null,
+ * @typedef {EventTarget & { count: number, ids: Int32Array, days: Int32Array, list: string | null, dateAt: (i: number) => Date | null,
  *   recordAt: (i: number) => Photo | null, want: (first: number, last: number) => void,
  *   position: (id: number) => number, photoHash: (id: number) => string }} GridList
  */
@@ -55,14 +56,14 @@ const OVERSCAN_ROWS = 4;
 const TRAVEL_SCREENS_PER_FRAME = 0.5;
 /** Still for this long (ms), travelling ends. */
 const SETTLE_MS = 90;
-const DAY = 86_400_000;
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export class PhotoGrid {
   /**
    * @param {HTMLElement} list the <ul>
    * @param {GridList} index the photos it shows
-   * @param {{ months?: boolean }} options `months`: each month under its header (the photos are in the order taken)
+   * @param {{ months?: boolean }} options `months`: the photos are in the order taken, so the month at
+   *   the top floats over the grid and it opens at the newest (a search's results: neither)
    */
   constructor(list, index, { months = true } = {}) {
     this.list = list;
@@ -73,13 +74,10 @@ export class PhotoGrid {
     this.cells = new Map();
     /** @type {Cell[]} */
     this.spare = [];
-    /** @type {Map<number, HTMLLIElement>} section → its header */
-    this.headers = new Map();
-    /** @type {HTMLLIElement[]} */
-    this.spareHeaders = [];
-    /** @type {{ starts: Int32Array, months: Int32Array, tops: Float64Array, days: Int32Array | null }} */
-    this.sections = { starts: new Int32Array(0), months: new Int32Array(0), tops: new Float64Array(0), days: null };
-    this.header = 0;
+    /** @type {HTMLElement | null} the floating month label (the element before the list), its words */
+    this.monthLabel = months && list.previousElementSibling instanceof HTMLElement
+      && list.previousElementSibling.classList.contains('grid-month-label') ? list.previousElementSibling : null;
+    this.month = '';
     this.columns = 1;
     this.cell = 100;
     this.gap = 0;
@@ -115,13 +113,11 @@ export class PhotoGrid {
       if (detail.structural) this.layout(); else this.refill(detail.ids);
     });
     on.on(index, 'records', () => this.refill());
-    // Its cells, headers and their pending retries go with it.
+    // Its cells and their pending retries go with it.
     on.add(() => {
       for (const cell of [...this.cells.values(), ...this.spare]) { cell.retry.reset(); cell.item.remove(); }
-      for (const header of this.headers.values()) header.remove();
       this.cells.clear();
       this.spare = [];
-      this.headers.clear();
     });
   }
 
@@ -179,13 +175,11 @@ export class PhotoGrid {
     this.gap = gap;
     this.cell = (width - gap * (columns - 1)) / columns;
     this.left = number('padding-left', 0);
-    this.header = this.months ? number('--grid-header', 44) : 0;
-    const { height } = this.placeSections();
+    // Held at the end (the newest) while it grows, as Photos is: a photo arriving is seen.
+    const atEnd = this.months && this.atEnd() && window.scrollY > 0;
+    const height = Math.ceil(this.index.count / columns) * this.rowHeight;
     this.list.style.height = `${Math.max(0, height - gap) + number('padding-bottom', 0)}px`;
-    for (const [s, header] of this.headers) {
-      this.headers.delete(s);
-      this.releaseHeader(header);
-    }
+    if (atEnd && !this.atEnd()) window.scrollTo(0, document.documentElement.scrollHeight);
     // The drawn cells are moved and refilled in place, never rebuilt: one of them may have the focus.
     for (const [i, cell] of this.cells) {
       if (i >= this.index.count) continue;
@@ -197,107 +191,20 @@ export class PhotoGrid {
 
   get rowHeight() { return this.cell + this.gap; }
 
-  /** The months of the photos (from their days, which are in order), found again when they change. */
-  findSections() {
-    if (!this.months) {
-      // One section without a header, whatever the count (none for no photos).
-      const sections = this.index.count > 0 ? 1 : 0;
-      if (this.sections.starts.length !== sections) {
-        this.sections = { starts: new Int32Array(sections), months: new Int32Array(sections), tops: new Float64Array(sections), days: null };
-      }
-      return;
-    }
-    const days = this.index.days;
-    if (this.sections.days === days) return;
-    const starts = [], months = [];
-    let lastDay = NaN, lastMonth = NaN;
-    for (let i = 0; i < days.length; i++) {
-      const day = days[i];
-      if (day === lastDay) continue;
-      lastDay = day;
-      const date = new Date(day * DAY);
-      const month = date.getUTCFullYear() * 12 + date.getUTCMonth();
-      if (month === lastMonth) continue;
-      lastMonth = month;
-      starts.push(i);
-      months.push(month);
-    }
-    this.sections = { starts: Int32Array.from(starts), months: Int32Array.from(months), tops: new Float64Array(starts.length), days };
-  }
-
-  /** Each section's top for the current cell size; the rows and the height of the whole grid. */
-  placeSections() {
-    this.findSections();
-    const { starts, tops } = this.sections;
-    const count = this.index.count;
-    let y = 0, rows = 0;
-    for (let s = 0; s < starts.length; s++) {
-      tops[s] = y;
-      const end = s + 1 < starts.length ? starts[s + 1] : count;
-      const sectionRows = Math.ceil((end - starts[s]) / this.columns);
-      rows += sectionRows;
-      y += this.header + sectionRows * this.rowHeight;
-    }
-    return { rows, height: y };
-  }
-
-  /**
-   * The section holding position i (the last whose start is at or before it).
-   * @param {number} i
-   */
-  sectionOf(i) {
-    const { starts } = this.sections;
-    let low = 0, high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid] <= i) low = mid; else high = mid - 1;
-    }
-    return low;
-  }
-
-  /**
-   * The section on screen at y (list coordinates).
-   * @param {number} y
-   */
-  sectionAtY(y) {
-    const { tops } = this.sections;
-    let low = 0, high = tops.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (tops[mid] <= y) low = mid; else high = mid - 1;
-    }
-    return Math.max(0, low);
-  }
-
-  /**
-   * The end (exclusive) of section s.
-   * @param {number} s
-   */
-  sectionEnd(s) {
-    const { starts } = this.sections;
-    return s + 1 < starts.length ? starts[s + 1] : this.index.count;
-  }
-
   /**
    * The top of the row of position i, in list coordinates.
    * @param {number} i
    */
-  yOf(i) {
-    if (!this.sections.starts.length) return 0;
-    const s = this.sectionOf(i);
-    return this.sections.tops[s] + this.header + Math.floor((i - this.sections.starts[s]) / this.columns) * this.rowHeight;
-  }
+  yOf(i) { return Math.floor(Math.max(0, i) / this.columns) * this.rowHeight; }
 
   /**
-   * The first position of the row at y (list coordinates); a header counts as its section's first row.
+   * The first position of the row at y (list coordinates).
    * @param {number} y
    */
   positionAtY(y) {
-    if (!this.sections.starts.length) return 0;
-    const s = this.sectionAtY(y);
-    const start = this.sections.starts[s];
-    const row = Math.max(0, Math.floor((y - this.sections.tops[s] - this.header) / this.rowHeight));
-    return Math.min(this.sectionEnd(s) - 1, start + row * this.columns);
+    const rows = Math.ceil(this.index.count / this.columns);
+    const row = Math.max(0, Math.min(rows - 1, Math.floor(y / this.rowHeight)));
+    return row * this.columns;
   }
 
   /** The list's top in document coordinates. */
@@ -308,54 +215,25 @@ export class PhotoGrid {
     const top = window.scrollY - this.listTop();
     const margin = OVERSCAN_ROWS * this.rowHeight;
     const first = this.positionAtY(top - margin);
-    const lastRow = this.positionAtY(top + window.innerHeight + margin);
-    const last = Math.min(this.sectionEnd(this.sectionOf(lastRow)), lastRow + this.columns) - 1;
+    const last = this.positionAtY(top + window.innerHeight + margin) + this.columns - 1;
     return [first, Math.min(this.index.count - 1, last)];
   }
 
-  /** The month headers of the sections on or near the screen, drawn from a few reused elements. */
-  updateHeaders() {
-    const count = this.months ? this.sections.starts.length : 0;
+  /** The month of the photos at the top of the screen, in the floating label. */
+  updateMonth() {
+    if (!this.monthLabel) return;
     const top = window.scrollY - this.listTop();
-    const margin = OVERSCAN_ROWS * this.rowHeight;
-    const first = count ? this.sectionAtY(top - margin) : 0;
-    const last = count ? this.sectionAtY(top + window.innerHeight + margin) : -1;
-    for (const [s, header] of this.headers) {
-      if (s < first || s > last) {
-        this.headers.delete(s);
-        this.releaseHeader(header);
-      }
-    }
-    for (let s = first; s <= last; s++) {
-      if (this.headers.has(s)) continue;
-      const header = this.spareHeaders.pop() ?? this.makeHeader();
-      const month = this.sections.months[s];
-      /** @type {HTMLElement} */ (header.firstChild).textContent = monthFormat.format(new Date(Date.UTC(Math.floor(month / 12), month % 12, 1)));
-      header.style.transform = `translate(${this.left}px, ${this.sections.tops[s]}px)`;
-      header.style.height = `${this.header}px`;
-      header.style.width = `${this.columns * this.cell + (this.columns - 1) * this.gap}px`;
-      this.headers.set(s, header);
-      this.list.appendChild(header);
-    }
-  }
-
-  makeHeader() {
-    const item = document.createElement('li');
-    item.className = 'grid-month';
-    const heading = document.createElement('h2');
-    item.appendChild(heading);
-    return item;
-  }
-
-  /** @param {HTMLLIElement} header */
-  releaseHeader(header) {
-    header.remove();
-    this.spareHeaders.push(header);
+    const date = this.index.count ? this.index.dateAt(this.positionAtY(Math.max(0, top))) : null;
+    const month = date && !Number.isNaN(date.getTime()) && date.getTime() > 0 ? monthFormat.format(date) : '';
+    if (month === this.month) return;
+    this.month = month;
+    this.monthLabel.textContent = month;
+    this.monthLabel.hidden = month === '';
   }
 
   update() {
     if (!this.active) return;
-    this.updateHeaders();
+    this.updateMonth();
     const [first, last] = this.range();
     let lowest = Infinity;
     for (const [i, cell] of this.cells) {
@@ -412,11 +290,8 @@ export class PhotoGrid {
    * @param {number} i
    */
   place(cell, i) {
-    const s = this.sectionOf(i);
-    const within = i - this.sections.starts[s];
-    const column = within % this.columns;
-    const x = this.left + column * (this.cell + this.gap);
-    const y = this.sections.tops[s] + this.header + Math.floor(within / this.columns) * this.rowHeight;
+    const x = this.left + (i % this.columns) * (this.cell + this.gap);
+    const y = this.yOf(i);
     // Only what differs is written: a style or attribute write costs a recalculation.
     if (cell.size !== this.cell) {
       cell.size = this.cell;
@@ -534,15 +409,29 @@ export class PhotoGrid {
   }
 
   /**
-   * Scrolls back to an anchor taken before (the same photo at the same place).
+   * Scrolls back to an anchor taken before (the same photo at the same place); without one for
+   * this list (a first visit, another album), to the newest photos at the end, as Photos opens.
    * @param {GridAnchor | null} anchor
    */
   restore(anchor) {
-    if (!anchor || (anchor.list ?? null) !== this.index.list) return;
-    const i = this.index.position(anchor.id);
-    if (i < 0) return;
+    const i = anchor && (anchor.list ?? null) === this.index.list ? this.index.position(anchor.id) : -1;
+    if (!anchor || i < 0) {
+      if (this.months) this.scrollToEnd();
+      return;
+    }
     window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);
     this.update();
+  }
+
+  /** Scrolls to the end of the list: the newest photos, at the bottom. */
+  scrollToEnd() {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    this.update();
+  }
+
+  /** Whether the screen shows the end of the list (within a few pixels): the grid then stays there as it grows. */
+  atEnd() {
+    return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 4;
   }
 
   /**
@@ -552,7 +441,7 @@ export class PhotoGrid {
   reveal(i) {
     if (i < 0) return;
     const y = this.listTop() + this.yOf(i);
-    if (y - this.header < window.scrollY) window.scrollTo(0, y - (this.sections.starts[this.sectionOf(i)] === i ? this.header : 0));
+    if (y < window.scrollY) window.scrollTo(0, y);
     else if (y + this.cell > window.scrollY + window.innerHeight) window.scrollTo(0, y + this.cell - window.innerHeight);
     this.update();
   }

@@ -1,6 +1,7 @@
 """axe-core (the copy selenium-axe-python ships) finds no violation on any view: the grid, the
 albums, the folders, the search (its suggestions open, its results, nothing found), the pager, its
-info panel, the zoom view and the not-found view, in light and in dark."""
+info panel, the zoom view and the not-found view, in light and in dark; and on the selection bar
+with a photo chosen and the uploads' panel."""
 
 import json
 import os
@@ -9,8 +10,10 @@ import pytest
 import selenium_axe_python
 from selenium.webdriver.common.keys import Keys
 
+from conftest import screenshot, start_server
 from gestures import emulate, js, settled_viewer, wait_for
 from pages import open_app, sorted_photos, visible_view
+from photos import make_photo
 
 AXE = os.path.join(os.path.dirname(selenium_axe_python.__file__), "axe-core", "axe.min.js")
 
@@ -74,3 +77,37 @@ def test_no_view_has_an_axe_violation(phone, album_server, scheme):
     open_app(phone, server, "photos/99999")
     wait_for(lambda: visible_view(phone) == "message", message="not found")
     clean(phone, "not-found view")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_selection_bar_and_the_uploads_panel_have_no_axe_violation(phone, work_dir, scheme):
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    # A library of its own: the upload adds to it.
+    folder = os.path.join(work_dir, f"a11y-manage-{scheme}")
+    os.makedirs(folder, exist_ok=True)
+    os.makedirs(os.path.join(work_dir, f"a11y-upload-{scheme}"), exist_ok=True)
+    make_photo(os.path.join(folder, "one.jpg"), 640, 480, 1)
+    make_photo(os.path.join(folder, "two.jpg"), 640, 480, 2)
+    server = start_server(folder, os.path.join(work_dir, f"a11y-manage-data-{scheme}"), comments_per_minute=0, expected_photos=2)
+    try:
+        open_app(phone, server)
+        wait_for(lambda: js(phone, "return document.querySelectorAll('#grid .cell img[src]').length") == 2, message="grid")
+        phone.find_element("id", "select-photos").click()
+        phone.find_element("css selector", "#grid .cell").click()
+        wait_for(lambda: js(phone, "return document.querySelector('.selection-count').textContent") == "1 photo selected",
+                 message="a photo chosen")
+        assert js(phone, "return document.querySelector('.select-delete').disabled") is False
+        clean(phone, "selection bar")
+        screenshot(phone, f"a11y-selection-bar-{scheme}")
+        phone.find_element("css selector", ".select-done").click()
+        upload = os.path.join(work_dir, f"a11y-upload-{scheme}", "three.jpg")
+        make_photo(upload, 640, 480, 3)
+        phone.find_element("id", "add-input").send_keys(upload)
+        wait_for(lambda: js(phone, "return !document.getElementById('uploads').hidden && "
+                                   "[...document.querySelectorAll('#uploads li')].every(r => r.dataset.state === 'done')"),
+                 timeout=30, message="the uploads' panel, the upload done")
+        clean(phone, "uploads panel")
+        screenshot(phone, f"a11y-uploads-panel-{scheme}")
+    finally:
+        phone.get("about:blank")
+        server.stop()

@@ -33,6 +33,13 @@ def elements(driver):
 def test_only_the_rows_near_the_screen_exist_in_order(phone, collection_server):
     open_app(phone, collection_server)
     assert js(phone, "return document.getElementById('grid-count').textContent") == "2,500 photos"
+    # It opens on the newest photos, at the end, as Photos does; the oldest are at the top.
+    wait_for(lambda: any(c["id"] == TOTAL and 0 < c["top"] < js(phone, "return innerHeight") for c in drawn(phone)),
+             message="the newest photo on screen")
+    assert js(phone, "return window.scrollY + innerHeight >= document.documentElement.scrollHeight - 4")
+    screenshot(phone, "grid-collection-opened")
+    js(phone, "window.scrollTo(0, 0)")
+    wait_for(lambda: any(c["id"] == 1 for c in drawn(phone)), message="the oldest photo drawn at the top")
     top = drawn(phone)
     assert 16 <= len(top) <= 80, len(top)
     assert [c["id"] for c in top] == list(range(1, len(top) + 1)), "document order is photo order"
@@ -87,6 +94,7 @@ def test_opening_a_photo_and_coming_back_keeps_the_place(phone, collection_serve
 
 def test_the_scrubber_travels_the_whole_collection_by_month(desktop, collection_server):
     open_app(desktop, collection_server)
+    js(desktop, "window.scrollTo(0, 0)")
     js(desktop, "window.scrollBy(0, 400)")
     scrubber = desktop.find_element(By.CSS_SELECTOR, ".scrubber")
     wait_for(lambda: "shown" in scrubber.get_attribute("class"), message="scrubber shown while scrolling")

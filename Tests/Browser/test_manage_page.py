@@ -261,3 +261,104 @@ def test_the_heart_in_the_pager_and_the_grid_agree(desktop, manage_server):
     wait_for(lambda: heart.get_attribute("aria-pressed") == "false", message="the heart empty")
     # Marked as the others that change the library, so whoever may not sees no heart.
     assert heart.get_attribute("data-needs") == "manage"
+
+
+CHANGE = """const done = arguments[arguments.length - 1];
+fetch(arguments[0], {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(arguments[1])})
+  .then((r) => done(r.status), (e) => done(String(e)));"""
+
+
+def grid_ids(driver):
+    return set(js(driver, "return [...document.querySelectorAll('#grid a[data-photo-id]')].map(a => Number(a.dataset.photoId))"))
+
+
+def test_a_photo_restored_comes_back_into_the_open_grid(desktop, manage_server):
+    server = manage_server
+    open_app(desktop, server)
+    ids = [p["id"] for p in server.all_photos()]
+    wait_for(lambda: grid_ids(desktop) == set(ids), message="every photo in the grid")
+    victim = ids[1]
+    # Deleted and restored elsewhere (another window), the grid open here: it goes and comes back.
+    assert desktop.execute_async_script(CHANGE, "/photos/trash", {"ids": [victim]}) == 200
+    wait_for(lambda: victim not in grid_ids(desktop), message="the deleted photo gone from the grid")
+    item = api(server, "/trash")["items"][0]["id"]
+    assert desktop.execute_async_script(CHANGE, "/trash/restore", {"items": [item]}) == 200
+    wait_for(lambda: grid_ids(desktop) == set(ids), message="the restored photo back in the open grid")
+
+    # Deleted, then restored from Recently Deleted in this page, then back to the grid without a reload.
+    assert desktop.execute_async_script(CHANGE, "/photos/trash", {"ids": [victim]}) == 200
+    wait_for(lambda: victim not in grid_ids(desktop), message="the deleted photo gone from the grid")
+    js(desktop, "location.hash = '#/trash'")
+    wait_for(lambda: len(desktop.find_elements("css selector", "#trash-view .trash-item")) == 1, message="Recently Deleted lists it")
+    desktop.find_element("css selector", ".trash-restore").click()
+    wait_for(lambda: api(server, "/trash")["items"] == [], message="the trash empty")
+    js(desktop, "location.hash = '#/'")
+    wait_for(lambda: grid_ids(desktop) == set(ids), message="the restored photo back in the grid")
+    screenshot(desktop, "manage-restored-in-grid")
+
+
+def pager_photo(driver):
+    return js(driver, "return window.__pager?.photo?.photo?.id ?? null")
+
+
+def front_id(driver):
+    return js(driver, "const m = location.hash.match(/photos\\/(\\d+)/); return m ? Number(m[1]) : null")
+
+
+def test_the_pager_deletes_favourites_and_shows_info_by_key_with_undo(desktop, manage_server):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    server = manage_server
+    ids = [p["id"] for p in server.all_photos()]
+    open_app(desktop, server, f"photos/{ids[1]}")
+    wait_for(lambda: js(desktop, "return window.__pager?.complete === true"), message="the photo drawn")
+    for name in ("action-delete", "action-album", "action-favourite", "action-info"):
+        assert desktop.find_element("css selector", f"#pager-view .{name}").is_displayed(), name
+
+    # Delete: to Recently Deleted, the next photo in its place, Undo in the toast.
+    ActionChains(desktop).send_keys(Keys.DELETE).perform()
+    wait_for(lambda: len(api(server, "/trash")["items"]) == 1, message="the photo in the trash")
+    assert api(server, "/trash")["items"][0]["photo"] == ids[1]
+    wait_for(lambda: front_id(desktop) == ids[2], message="the next photo in its place")
+    wait_for(lambda: js(desktop, "return window.__pager.count") == 3, message="three photos left to page through")
+    assert js(desktop, "return document.querySelector('#undo-toast .undo-text').textContent") == "Deleted 1 photo"
+    screenshot(desktop, "pager-deleted-desktop")
+    desktop.find_element("css selector", ".undo-action").click()
+    wait_for(lambda: is_listed(server, ids[1]), message="the photo back under its id")
+    wait_for(lambda: js(desktop, "return window.__pager.count") == 4, message="four photos again")
+
+    # Backspace deletes too; the last photo deleted leaves the one before in front.
+    js(desktop, "location.hash = arguments[0]", f"#/photos/{ids[3]}")
+    wait_for(lambda: front_id(desktop) == ids[3] and js(desktop, "return window.__pager.index") == 3, message="the last photo")
+    ActionChains(desktop).send_keys(Keys.BACKSPACE).perform()
+    wait_for(lambda: len(api(server, "/trash")["items"]) == 1, message="the last photo in the trash")
+    wait_for(lambda: front_id(desktop) == ids[2], message="the one before in its place")
+
+    # F: a favourite; I: the info panel.
+    ActionChains(desktop).send_keys("f").perform()
+    wait_for(lambda: api(server, "/favourites")["ids"] == [ids[2]], message="a favourite by its key")
+    wait_for(lambda: js(desktop, "return document.querySelector('#pager-view .action-favourite').getAttribute('aria-pressed')") == "true",
+             message="the heart filled")
+    ActionChains(desktop).send_keys("i").perform()
+    wait_for(lambda: js(desktop, "return document.getElementById('pager-view').classList.contains('info-open')"), message="the info panel")
+
+
+def test_the_pager_deletes_and_adds_to_an_album_by_its_buttons_on_a_phone(phone, manage_server):
+    server = manage_server
+    ids = [p["id"] for p in server.all_photos()]
+    open_app(phone, server, f"photos/{ids[0]}")
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="the photo drawn")
+    screenshot(phone, "pager-actions-phone")
+    phone.find_element("css selector", "#pager-view .action-album").click()
+    name = wait_for(lambda: next((e for e in phone.find_elements("css selector", ".sheet-name") if e.is_displayed() and e.is_enabled()), None),
+                    message="the album sheet's name field")
+    name.send_keys("Kept")
+    phone.find_element("css selector", ".sheet-submit").click()
+    wait_for(lambda: os.path.isdir(os.path.join(server.photos_dir, "Kept")) and len(os.listdir(os.path.join(server.photos_dir, "Kept"))) == 1,
+             message="the photo in the new album's folder")
+    assert api(server, f"/photos/{ids[0]}")["id"] == ids[0], "it keeps its id"
+    assert front_id(phone) == ids[0], "in the library, the photo stays in front"
+    phone.find_element("css selector", "#pager-view .action-delete").click()
+    wait_for(lambda: [i["photo"] for i in api(server, "/trash")["items"]] == [ids[0]], message="the photo in the trash")
+    wait_for(lambda: front_id(phone) == ids[1], message="the next photo in its place")
+    screenshot(phone, "pager-deleted-phone")

@@ -31,7 +31,14 @@ KEPT = """const done = arguments[arguments.length - 1];
   return kept;
 })().then(done, (e) => done(String(e)));"""
 
-BANNER = "const b = document.getElementById('connection-status'); return b.hidden ? null : b.textContent"
+BANNER = "const b = document.getElementById('connection-status'); return b.hidden ? null : b.querySelector('.connection-words').textContent"
+
+# The pager's buttons the banner lies over (none, when it is where it should be).
+COVERED = """const banner = document.getElementById('connection-status').getBoundingClientRect();
+return [...document.querySelectorAll('#pager-view .action, #pager-view .pager-back')].filter((b) => {
+  const r = b.getBoundingClientRect();
+  return r.width > 0 && r.left < banner.right && banner.left < r.right && r.top < banner.bottom && banner.top < r.bottom;
+}).map((b) => b.className)"""
 
 TROUBLE = """return [...document.querySelectorAll(arguments[0])].filter(t => !t.hidden && t.closest('[hidden]') === null)
     .map(t => t.querySelector('p').textContent)"""
@@ -95,6 +102,7 @@ def test_a_photo_seen_opens_again_with_the_server_stopped(phone, offline_server)
         banner = wait_for(lambda: js(phone, BANNER), message="the page says the server cannot be reached")
         assert banner == "The server cannot be reached. Trying again…"
         assert js(phone, "return document.querySelectorAll('.connection-status').length") == 1
+        assert js(phone, COVERED) == [], "the banner covers none of the pager's buttons"
         assert js(phone, TROUBLE, ".page.current .photo-trouble") == [], "said once, for the page, not over the photo"
         screenshot(phone, f"offline-reload-{name}-light")
         scheme(phone, "dark")
@@ -112,6 +120,43 @@ def test_a_photo_seen_opens_again_with_the_server_stopped(phone, offline_server)
     assert note == ["This photo was not kept on this device, so it cannot be shown until the server answers."], note
     assert js(phone, "return document.querySelector('.page.current .photo-retry').hidden") is True
     screenshot(phone, "offline-photo-never-seen-desktop")
+
+
+def test_a_first_visit_opens_again_with_the_server_stopped(phone, offline_server):
+    """The first visit ever, straight to a photo: the list and the photo were loaded before the
+    worker was in control, and a reload offline still shows them, and the grid."""
+    server = offline_server
+    wide = server.photos["wide"]
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    open_app(phone, server, f"photos/{wide['id']}")
+    wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn")
+    wait_for(lambda: js(phone, CONTROLLED), timeout=20, message="the service worker in control")
+
+    def kept_enough():
+        everything = kept(phone)
+        data = everything.get("photoscroll-data-1", [])
+        images = everything.get("photoscroll-images-1", [])
+        return "/photos/summary" in data and any(f"/photos/{wide['id']}/tiles/" in url for url in images)
+    wait_for(kept_enough, timeout=30, message=f"the list and the photo of the first load kept (kept: {kept(phone)})")
+
+    phone.get("about:blank")
+    server.stop()
+    # At the size it was seen: another size would want tiles of another level, never loaded.
+    open_app(phone, server, f"photos/{wide['id']}")
+    wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn from what the first load kept")
+    wait_for(lambda: js(phone, BANNER), message="the page says the server cannot be reached")
+    screenshot(phone, "offline-first-visit-phone")
+    assert js(phone, COVERED) == [], "the banner covers none of the pager's buttons"
+    # It can be dismissed, and stays dismissed while nothing changes.
+    phone.find_element("css selector", "#connection-status .connection-dismiss").click()
+    wait_for(lambda: js(phone, BANNER) is None, message="the banner dismissed")
+    js(phone, "location.hash = '#/'")
+    wait_for(lambda: js(phone, "return document.getElementById('grid-view').hidden === false"), message="the grid shown")
+    cells = wait_for(lambda: js(phone, "return document.querySelectorAll('#grid [data-photo-id]').length"),
+                     message="the grid's cells drawn from the kept list")
+    assert cells == len(server.photos)
+    assert js(phone, "return document.getElementById('message-view').hidden") is True, "no 'could not be loaded'"
+    screenshot(phone, "offline-first-visit-grid")
 
 
 def tile_urls(photo):

@@ -140,7 +140,7 @@ def test_fullscreen_asks_the_browser_and_falls_back_without_it(desktop, server):
     # No Fullscreen API (Safari on an iPhone): the page's own full screen, left with Escape.
     js(desktop, "Object.defineProperty(document, 'fullscreenEnabled', {get: () => false, configurable: true});"
                 "window.__fullscreenCalls = [];")
-    desktop.find_element(By.CSS_SELECTOR, "body").send_keys("f")
+    desktop.find_element(By.CSS_SELECTOR, "body").send_keys("F")
     wait_for(lambda: js(desktop, "return document.documentElement.classList.contains('immersive')"), message="fallback")
     assert js(desktop, "return window.__fullscreenCalls") == []
     desktop.find_element(By.CSS_SELECTOR, "body").send_keys(Keys.ESCAPE)

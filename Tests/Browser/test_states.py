@@ -15,7 +15,7 @@ MESSAGE = """const v = document.getElementById('message-view');
 return v.hidden ? null : {title: v.querySelector('.message-title').textContent, text: v.querySelector('.message-text').textContent,
                           link: v.querySelector('.message-link').getAttribute('href'), focused: document.activeElement === v.querySelector('.message-title')};"""
 
-BANNER = "const b = document.getElementById('connection-status'); return b.hidden ? null : b.textContent"
+BANNER = "const b = document.getElementById('connection-status'); return b.hidden ? null : b.querySelector('.connection-words').textContent"
 
 TROUBLE = """return [...document.querySelectorAll(arguments[0])].filter(t => !t.hidden && t.closest('[hidden]') === null)
     .map(t => t.textContent)"""

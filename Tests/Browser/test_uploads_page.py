@@ -117,8 +117,10 @@ def test_an_upload_cut_by_a_reload_goes_on_when_the_page_opens_again(desktop, em
 def test_the_add_button_takes_several_files(desktop, empty_server, work_dir):
     paths = make_photos(os.path.join(work_dir, "picker-source"), 3)
     open_app(desktop, empty_server)
+    assert not desktop.find_element("id", "select-photos").is_displayed(), "nothing to select in an empty library"
     desktop.find_element("id", "add-input").send_keys("\n".join(paths))
     wait_for(lambda: states(desktop) == ["done"] * 3, timeout=30, message="three uploads done")
+    wait_for(lambda: desktop.find_element("id", "select-photos").is_displayed(), message="Select offered once there are photos")
     assert len(stored(empty_server.photos_dir)) == 3
     # The same photo again is not stored twice; the panel says it was there already.
     desktop.find_element("id", "add-input").send_keys(paths[0])
