@@ -1,6 +1,7 @@
 // @ts-check
 // The buttons of the photo in front, in the pager's bar: slideshow, share, download the original,
-// full screen, Add to Album and Delete (for whoever may change the library: the same code paths
+// full screen, Add to Album, Remove from Album (inside an album) and Delete (for whoever may
+// change the library: the same code paths
 // and rules as the grid's Select, ui/selection.js), and the info panel (also opened by swiping up
 // on the photo, as in Photos, and by the "i" key). The panel stays open from photo to photo until
 // it is closed. Keys: i (info), f (favourite), Delete or Backspace (delete), shift-F (full screen).
@@ -55,6 +56,8 @@ export class PhotoActions {
     on.on(element(root, '.action-album', HTMLButtonElement), 'click', () => {
       if (this.photo) this.selection.openSheet([this.photo.id]);
     });
+    this.unalbumButton = element(root, '.action-unalbum', HTMLButtonElement);
+    on.on(this.unalbumButton, 'click', () => { this.takeOut(); });
     on.on(element(root, '.immersive-exit', HTMLButtonElement), 'click', () => this.fullscreen.exit());
     // Its keys listen while the pager is on screen (setShown).
     this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
@@ -95,6 +98,8 @@ export class PhotoActions {
       this.download.removeAttribute('href');
     }
     this.slideshowButton.disabled = failed && this.pager.count <= 1;
+    // Remove from Album only while paging through an album (not a folder, the library or a search).
+    this.unalbumButton.hidden = !this.selection.inAlbum();
     // The download button shown or not changes the row's width.
     this.showEnd();
   }
@@ -145,6 +150,18 @@ export class PhotoActions {
     this.deleting = true;
     try {
       if (await this.selection.trash([photo.id]) && this.pager.count === 0) this.onEmpty();
+    } finally {
+      this.deleting = false;
+    }
+  }
+
+  /** The photo in front out of the album shown; the next takes its place, as after a delete. */
+  async takeOut() {
+    const photo = this.photo;
+    if (!photo || !mayManage() || this.deleting) return;
+    this.deleting = true;
+    try {
+      if (await this.selection.takeOut([photo.id]) && this.pager.count === 0) this.onEmpty();
     } finally {
       this.deleting = false;
     }

@@ -251,22 +251,34 @@ export class Selection {
     }
   }
 
-  /** Takes the chosen photos out of the album shown; the photos stay in the library. */
-  async takeOut() {
+  /** Whether the list shown is an album (a collection), where photos can be taken out of it. */
+  inAlbum() { return listOf(this.library.list)?.kind === 'albums'; }
+
+  /**
+   * Takes `ids` (the photos chosen, or the pager's photo in front) out of the album shown, with
+   * Undo in the toast; they leave the list at once and stay in the library. Resolves to whether
+   * they were taken out.
+   * @param {number[]} [ids]
+   */
+  async takeOut(ids) {
     const which = listOf(this.library.list);
-    if (which?.kind !== 'albums') return;
-    const ids = [...this.selected];
+    if (which?.kind !== 'albums') return false;
+    const chosen = !ids;
+    const taken = ids ?? [...this.selected];
     try {
-      const album = await changeAlbumPhotos(which.id, ids, true);
-      this.setSelecting(false);
-      await this.library.load();
-      const n = ids.length;
+      const album = await changeAlbumPhotos(which.id, taken, true);
+      if (chosen) this.setSelecting(false);
+      this.library.drop(taken);
+      this.library.resync();
+      const n = taken.length;
       this.toast.show(`Removed ${n === 1 ? '1 photo' : `${n} photos`} from ${album.title}`, {
         label: 'Undo',
-        run: () => { changeAlbumPhotos(which.id, ids).then(() => this.library.load(), () => {}); },
+        run: () => { changeAlbumPhotos(which.id, taken).then(() => this.library.resync(), () => {}); },
       });
+      return true;
     } catch (error) {
       this.toast.show(`Could not remove the photos from the album (${describe(error)}).`);
+      return false;
     }
   }
 

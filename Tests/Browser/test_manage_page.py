@@ -352,12 +352,25 @@ def test_the_pager_deletes_and_adds_to_an_album_by_its_buttons_on_a_phone(phone,
     phone.find_element("css selector", "#pager-view .action-album").click()
     name = wait_for(lambda: next((e for e in phone.find_elements("css selector", ".sheet-name") if e.is_displayed() and e.is_enabled()), None),
                     message="the album sheet's name field")
+    files = lambda: {os.path.relpath(os.path.join(d, f), server.photos_dir) for d, _, fs in os.walk(server.photos_dir) for f in fs}
+    before = files()
     name.send_keys("Kept")
     phone.find_element("css selector", ".sheet-submit").click()
-    wait_for(lambda: os.path.isdir(os.path.join(server.photos_dir, "Kept")) and len(os.listdir(os.path.join(server.photos_dir, "Kept"))) == 1,
-             message="the photo in the new album's folder")
-    assert api(server, f"/photos/{ids[0]}")["id"] == ids[0], "it keeps its id"
+    kept = lambda: next((a for a in api(server, "/albums")["albums"] if a["title"] == "Kept"), None)
+    wait_for(lambda: kept() and [p["id"] for p in api(server, f"/albums/{kept()['id']}")["photos"]] == [ids[0]],
+             message="the photo in the new album")
+    assert files() == before, "an album moves no file"
     assert front_id(phone) == ids[0], "in the library, the photo stays in front"
+    assert not js(phone, "return document.querySelector('#pager-view .action-unalbum').offsetParent"), "Remove from Album is for an album's pager"
+    # Inside the album, the pager takes the photo out of it; the photo stays in the library.
+    album = kept()["id"]
+    open_app(phone, server, f"albums/{album}/photos/{ids[0]}")
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true") and front_id(phone) == ids[0], message="the album's photo drawn")
+    phone.find_element("css selector", "#pager-view .action-unalbum").click()
+    wait_for(lambda: api(server, f"/albums/{album}")["photos"] == [], message="the album empty")
+    assert api(server, f"/photos/{ids[0]}")["id"] == ids[0] and files() == before, "the photo stays in the library"
+    open_app(phone, server, f"photos/{ids[0]}")
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true") and front_id(phone) == ids[0], message="back in the library's pager")
     phone.find_element("css selector", "#pager-view .action-delete").click()
     wait_for(lambda: [i["photo"] for i in api(server, "/trash")["items"]] == [ids[0]], message="the photo in the trash")
     wait_for(lambda: front_id(phone) == ids[1], message="the next photo in its place")
