@@ -112,14 +112,18 @@ public final class Application: Sendable {
                                         clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies),
                                         access: access, albums: collection, logger: logger.labeled("uploads"))
             let commentStore = comments.store
-            search = SearchIndexer(index: try SQLSearchIndex(database: databases.search), library: photos.library,
-                                   comments: { id in
-                                       // Counts are kept in memory; most photos have no comment to read.
-                                       guard commentStore.count(photoID: id) > 0 else { return [] }
-                                       return try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text)
-                                   },
-                                   places: PlaceNames(folder: configuration.placeNamesFolder, logger: logger.labeled("search")),
-                                   logger: logger.labeled("search"))
+            let indexer = SearchIndexer(index: try SQLSearchIndex(database: databases.search), library: photos.library,
+                                        comments: { id in
+                                            // Counts are kept in memory; most photos have no comment to read.
+                                            guard commentStore.count(photoID: id) > 0 else { return [] }
+                                            return try commentStore.list(photoID: id, after: nil, limit: SearchIndexer.commentsPerPhoto).map(\.text)
+                                        },
+                                        albumTitles: { try collection.albumTitlesByPhoto() },
+                                        places: PlaceNames(folder: configuration.placeNamesFolder, logger: logger.labeled("search")),
+                                        logger: logger.labeled("search"))
+            search = indexer
+            // An album renamed, deleted, or given or losing photos: those photos are found by its title, or no longer.
+            collection.observeAlbumChanges { indexer.queue($0) }
             manage = ManageRoutes(library: photos.library, store: collection, permission: uploads.permission,
                                   trashDays: configuration.trashDays, logger: logger.labeled("library"),
                                   now: { Int(Date().timeIntervalSince1970) })

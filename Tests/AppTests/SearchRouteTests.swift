@@ -124,6 +124,30 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertTrue(eventually { f.request(.GET, "/search?q=quok", headers: owner).object["total"] as? Int == 0 }, "a removed one is not")
     }
 
+    func testAnAlbumsTitleFindsItsPhotosFromTheMomentItChanges() throws {
+        let f = try searchFixture()
+        defer { f.close() }
+        let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
+        let found = { (query: String) in Set(self.titles(f.request(.GET, "/search?q=\(query)", headers: owner))) }
+        var json = owner
+        json.add("Content-Type", "application/json")
+        let send = { (method: HTTPMethod, path: String, body: String) in f.request(method, path, headers: json, body: Array(body.utf8)) }
+        XCTAssertEqual(found("honeym"), [])
+        let made = send(.POST, "/albums", #"{"title":"Honeymoon"}"#)
+        XCTAssertEqual(made.status, .created, made.text)
+        let album = try XCTUnwrap(made.object["id"] as? Int)
+        let added = send(.POST, "/albums/\(album)/photos", #"{"ids":[\#(f.photos["a1"]!),\#(f.photos["b1"]!)]}"#)
+        XCTAssertEqual(added.status, .ok, added.text)
+        XCTAssertTrue(eventually { found("honeym") == ["a1", "b1"] }, "photos added to an album are found by its title")
+        XCTAssertEqual(send(.PATCH, "/albums/\(album)", #"{"title":"Lune de miel"}"#).status, .ok)
+        XCTAssertTrue(eventually { found("honeym").isEmpty && found("lune+miel") == ["a1", "b1"] }, "by its new title once renamed")
+        let removed = send(.DELETE, "/albums/\(album)/photos", #"{"ids":[\#(f.photos["b1"]!)]}"#)
+        XCTAssertEqual(removed.status, .ok, removed.text)
+        XCTAssertTrue(eventually { found("lune") == ["a1"] }, "a photo taken out is not found by it")
+        XCTAssertEqual(f.request(.DELETE, "/albums/\(album)", headers: owner).status, .noContent)
+        XCTAssertTrue(eventually { found("lune").isEmpty }, "nor is any once the album is deleted")
+    }
+
     func testAnswersArePartialUntilTheIndexIsFilledAndReadyzSaysHowFar() throws {
         let f = try AccessFixture(ready: true)
         defer { f.close() }

@@ -18,6 +18,8 @@ final class SearchIndexer: Sendable {
     let library: PhotoLibrary
     /// The texts of a photo's comments.
     let comments: @Sendable (Int) throws -> [String]
+    /// The titles of the albums each photo is in, read once per batch (albums are few).
+    let albumTitles: @Sendable () throws -> [Int: [String]]
     let places: PlaceNames
     let logger: Logger
 
@@ -46,10 +48,11 @@ final class SearchIndexer: Sendable {
     static let commentsPerPhoto = 1000
 
     init(index: SQLSearchIndex, library: PhotoLibrary, comments: @escaping @Sendable (Int) throws -> [String],
-         places: PlaceNames, logger: Logger) {
+         albumTitles: @escaping @Sendable () throws -> [Int: [String]] = { [:] }, places: PlaceNames, logger: Logger) {
         self.index = index
         self.library = library
         self.comments = comments
+        self.albumTitles = albumTitles
         self.places = places
         self.logger = logger
     }
@@ -177,10 +180,11 @@ final class SearchIndexer: Sendable {
         let places = places.index
         var documents: [(photoID: Int, document: SearchDocument)] = []
         var gone: [Int] = []
+        let albums = (try? albumTitles()) ?? [:]
         for id in ids {
             guard let photo = library.photo(id) else { gone.append(id); continue }
             let texts = (try? comments(id)) ?? []
-            documents.append((id, PhotoSearchWords.document(photo, comments: texts, places: places)))
+            documents.append((id, PhotoSearchWords.document(photo, comments: texts, albums: albums[id] ?? [], places: places)))
         }
         do {
             try index.write(documents)

@@ -40,6 +40,8 @@ public final class CollectionStore: Sendable {
     public let database: SQLDatabase
     /// Albums' photos as last read (`members(of:)`), with when.
     let memberCache = Mutex<[Int: (ids: Set<Int>?, read: ContinuousClock.Instant)]>([:])
+    /// Told of the photos whose albums changed for them (`observeAlbumChanges`).
+    let albumObservers = Mutex<[@Sendable ([Int]) -> Void]>([])
 
     public init(database: SQLDatabase) throws {
         self.database = database

@@ -81,7 +81,7 @@ extension CollectionStore {
 
     /// Changes an album's title, cover or place; nil when there is no such album.
     public func updateAlbum(_ id: Int, _ change: AlbumChange) throws -> PhotoAlbum? {
-        try database.transaction { tx in
+        let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(id, tx) != nil else { return nil }
             if let title = change.title { try tx.run("UPDATE collection_albums SET title = \(title) WHERE id = \(id)") }
             if let cover = change.cover { try tx.run("UPDATE collection_albums SET cover_id = \(cover) WHERE id = \(id)") }
@@ -95,17 +95,21 @@ extension CollectionStore {
             }
             return try Self.album(id, tx)
         }
+        if let updated, change.title != nil { albumsChanged(for: updated.photoIDs) }
+        return updated
     }
 
     /// Deletes an album; its photos stay where they are. False when there was none.
     @discardableResult
     public func deleteAlbum(_ id: Int) throws -> Bool {
-        let deleted = try database.transaction { tx in
+        let members = try database.transaction { tx -> [Int]? in
+            let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id)").map { try $0.decode(0, as: Int.self) }
             try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(id)")
-            return try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0
+            return try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0 ? photos : nil
         }
         forgetMembers()
-        return deleted
+        if let members { albumsChanged(for: members) }
+        return members != nil
     }
 
     /// Adds photos to an album after its last, once each (a photo already in it stays where it
@@ -125,6 +129,7 @@ extension CollectionStore {
             return try Self.album(album, tx)
         }
         forgetMembers()
+        if updated != nil { albumsChanged(for: ids) }
         return updated
     }
 
@@ -139,6 +144,7 @@ extension CollectionStore {
             return try Self.album(album, tx)
         }
         forgetMembers()
+        if updated != nil { albumsChanged(for: ids) }
         return updated
     }
 
@@ -170,6 +176,29 @@ extension CollectionStore {
 
     /// How long `members(of:)` keeps what it read, in seconds.
     public static let membersSeconds = 2
+
+    /// The titles of the albums each photo is in (a photo in none is left out): what search
+    /// finds a photo by, besides its own words.
+    public func albumTitlesByPhoto() throws -> [Int: [String]] {
+        var titles: [Int: [String]] = [:]
+        let rows = try database.query("""
+            SELECT p.photo_id, a.title FROM collection_album_photos p JOIN collection_albums a ON a.id = p.album_id
+            ORDER BY p.photo_id, a.position, a.id
+            """)
+        for row in rows { titles[try row.decode(0, as: Int.self), default: []].append(try row.decode(1, as: String.self)) }
+        return titles
+    }
+
+    /// Calls `handler` with the photos whose albums changed for them (photos added to or taken out
+    /// of an album, an album renamed or deleted) after each such change made through this store.
+    public func observeAlbumChanges(_ handler: @escaping @Sendable ([Int]) -> Void) {
+        albumObservers.withLock { $0.append(handler) }
+    }
+
+    private func albumsChanged(for photos: [Int]) {
+        guard !photos.isEmpty else { return }
+        for handler in albumObservers.withLock({ $0 }) { handler(photos) }
+    }
 
     private func forgetMembers() {
         memberCache.withLock { $0.removeAll() }
