@@ -182,7 +182,10 @@ const load = (path) => import(new URL(path, location.origin + '/').href);
     else await new Promise((r) => requestAnimationFrame(r));
     const fullscreen = new FullScreen();
     const slideshow = new Slideshow(showRoot, { sequence, onStop() {} });
-    const actions = new PhotoActions(pagerRoot, { pager, fullscreen, slideshow, link: () => '' });
+    // The grid's Select is not built here: the actions ask of it only whether an album is shown
+    // (and, on their keys, whether its sheet is open).
+    const selection = { inAlbum: () => false, sheet: { open: false } };
+    const actions = new PhotoActions(pagerRoot, { pager, fullscreen, slideshow, link: () => '', selection, favourite: () => {}, onEmpty: () => {} });
     actions.setPhoto(photos[i % photos.length]);
     const composer = new Composer(pagerRoot.querySelector('form'), { onPosted() {} });
     const search = new SearchView(searchRoot);
