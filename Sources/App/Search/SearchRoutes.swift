@@ -43,7 +43,9 @@ struct SearchRoutes: Sendable {
         }
         var kinds = Set(SearchSuggestion.Kind.allCases)
         if !view.showLocation { kinds.remove(.place) }
-        let found = suggestions.vocabulary.suggestions(for: typed, kinds: kinds, sees: { view.sees($0, in: photos.library) })
+        // The whole library sees every photo: counting its thousands one by one is the cost of a link's view only.
+        let sees: ((Int) -> Bool)? = view.scope == .library ? nil : { view.sees($0, in: photos.library) }
+        let found = suggestions.vocabulary.suggestions(for: typed, kinds: kinds, sees: sees)
         return try photos.json(SuggestionList(suggestions: found), request)
     }
 
