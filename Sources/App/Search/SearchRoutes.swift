@@ -86,10 +86,9 @@ struct SearchRoutes: Sendable {
     /// The photos the view sees that match, best first, then newest, then the higher id.
     func rank(_ query: SearchQuery, view: PhotoView) throws -> [Photo] {
         let library = photos.library
-        let scored: [(photo: Photo, score: Int)] = try indexer.index.matches(query).compactMap { hit in
+        let scored: [(photo: Photo, score: Int)] = try indexer.index.scores(query).compactMap { hit in
             guard let photo = library.photo(hit.photoID), view.sees(photo.id, in: library) else { return nil }
-            let score = SearchRanking.score(query, words: hit.words)
-            return score > 0 ? (photo, score) : nil
+            return (photo, hit.score)
         }
         return scored.sorted { a, b in
             if a.score != b.score { return a.score > b.score }
