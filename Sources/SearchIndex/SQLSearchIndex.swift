@@ -120,12 +120,14 @@ public final class SQLSearchIndex: Sendable {
                 SELECT photo_id, \(raw: columns) FROM search_photos WHERE words @@ \(expression)::tsquery ORDER BY photo_id
                 """)
         }
+        // Each field's column, once per query rather than a dictionary per row.
+        let slots = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
         var found: [SearchScore] = []
         found.reserveCapacity(rows.count)
+        var texts = [String](repeating: "", count: fields.count)
         for row in rows {
-            var texts: [SearchField: String] = [:]
-            for (column, field) in fields.enumerated() { texts[field] = try row.decode(column + 1) }
-            let score = SearchRanking.score(query) { texts[$0] ?? "" }
+            for column in texts.indices { texts[column] = try row.decode(column + 1) }
+            let score = SearchRanking.score(query) { field in slots[field].map { texts[$0] } ?? "" }
             if score > 0 { found.append(SearchScore(photoID: try row.decode(0), score: score)) }
         }
         return found
