@@ -20,9 +20,18 @@ final class PhotoSuggestions: Sendable {
         }
     }
 
+    /// One suggestion a photo falls under.
+    private struct Item {
+        var kind: SearchSuggestion.Kind
+        var text: String
+        var query: String?
+    }
+
     private struct Kept {
         var generation: Int
         var sources: [Source]
+        /// Each source's items, by position in `sources`.
+        var items: [[Item]]
         var vocabulary: SuggestionVocabulary
     }
 
@@ -50,31 +59,47 @@ final class PhotoSuggestions: Sendable {
             kept.withLock { if let current = $0, current.generation < listed.generation { $0?.generation = listed.generation } }
             return previous.vocabulary
         }
-        var vocabulary = SuggestionVocabulary()
+        // A photo whose source is unchanged keeps its items: reading its details and finding its
+        // place again is most of a build.
+        var known: [Int: Int] = [:]
+        if let previous { for (position, source) in previous.sources.enumerated() { known[source.id] = position } }
         let places = places.index
-        for photo in listed.photos { Self.add(photo, to: &vocabulary, places: places) }
+        var vocabulary = SuggestionVocabulary()
+        var items: [[Item]] = []
+        items.reserveCapacity(sources.count)
+        for (photo, source) in zip(listed.photos, sources) {
+            let photoItems: [Item]
+            if let previous, let position = known[source.id], previous.sources[position] == source {
+                photoItems = previous.items[position]
+            } else {
+                photoItems = Self.items(of: photo, places: places)
+            }
+            for item in photoItems { vocabulary.add(item.kind, text: item.text, query: item.query, photoID: photo.id) }
+            items.append(photoItems)
+        }
         kept.withLock { current in
             if current.map({ $0.generation <= listed.generation }) ?? true {
-                current = Kept(generation: listed.generation, sources: sources, vocabulary: vocabulary)
+                current = Kept(generation: listed.generation, sources: sources, items: items, vocabulary: vocabulary)
             }
         }
         return vocabulary
     }
 
-    static func add(_ photo: Photo, to vocabulary: inout SuggestionVocabulary, places: PlaceIndex?) {
-        let id = photo.id
+    private static func items(of photo: Photo, places: PlaceIndex?) -> [Item] {
+        var items: [Item] = []
         let facts = PhotoFacts(photo, places: places)
         if let day = facts.day {
-            vocabulary.add(.year, text: String(day.year), photoID: id)
+            items.append(Item(kind: .year, text: String(day.year)))
             let month = DateWords.monthNames[day.month - 1]
-            vocabulary.add(.month, text: month.prefix(1).uppercased() + month.dropFirst() + " \(day.year)",
-                           query: "\(month) \(day.year)", photoID: id)
+            items.append(Item(kind: .month, text: month.prefix(1).uppercased() + month.dropFirst() + " \(day.year)",
+                              query: "\(month) \(day.year)"))
         }
-        for folder in photo.folder.split(separator: "/") { vocabulary.add(.folder, text: String(folder), photoID: id) }
-        if !facts.camera.isEmpty { vocabulary.add(.camera, text: facts.camera, photoID: id) }
-        if !facts.lens.isEmpty { vocabulary.add(.camera, text: facts.lens, photoID: id) }
+        for folder in photo.folder.split(separator: "/") { items.append(Item(kind: .folder, text: String(folder))) }
+        if !facts.camera.isEmpty { items.append(Item(kind: .camera, text: facts.camera)) }
+        if !facts.lens.isEmpty { items.append(Item(kind: .camera, text: facts.lens)) }
         if let place = facts.place {
-            for name in [place.city, place.region, place.country] where !name.isEmpty { vocabulary.add(.place, text: name, photoID: id) }
+            for name in [place.city, place.region, place.country] where !name.isEmpty { items.append(Item(kind: .place, text: name)) }
         }
+        return items
     }
 }
