@@ -98,6 +98,41 @@ public final class SQLSearchIndex: Sendable {
         }
     }
 
+    /// The photos whose words match every term of `query`, each with `SearchRanking`'s score
+    /// (none scoring 0), by id. Only the columns of the fields the query asks are read, and the
+    /// words are scored where they lie, so that a query matching thousands of photos costs little
+    /// more than the engine's own answer.
+    public func scores(_ query: SearchQuery) throws -> [SearchScore] {
+        guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
+        let asked = Set(query.terms.flatMap { $0.matches.flatMap(\.fields) })
+        let fields = SearchField.allCases.filter(asked.contains)
+        // Column names are ours (`SearchField`'s), never typed; the words are still one bound parameter.
+        let columns = fields.map(\.rawValue).joined(separator: ", ")
+        let rows: [SQLRow]
+        if database.engine == .sqlite {
+            let expression = SearchMatchExpression.fts5(query)
+            rows = try database.query("""
+                SELECT rowid, \(raw: columns) FROM search_photos WHERE search_photos MATCH \(expression) ORDER BY rowid
+                """)
+        } else {
+            let expression = SearchMatchExpression.tsquery(query)
+            rows = try database.query("""
+                SELECT photo_id, \(raw: columns) FROM search_photos WHERE words @@ \(expression)::tsquery ORDER BY photo_id
+                """)
+        }
+        // Each field's column, once per query rather than a dictionary per row.
+        let slots = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+        var found: [SearchScore] = []
+        found.reserveCapacity(rows.count)
+        var texts = [String](repeating: "", count: fields.count)
+        for row in rows {
+            for column in texts.indices { texts[column] = try row.decode(column + 1) }
+            let score = SearchRanking.score(query) { field in slots[field].map { texts[$0] } ?? "" }
+            if score > 0 { found.append(SearchScore(photoID: try row.decode(0), score: score)) }
+        }
+        return found
+    }
+
     /// The letter that tags a field's words in PostgreSQL's `tsvector`.
     static func tag(_ field: SearchField) -> String {
         switch field {

@@ -98,6 +98,21 @@ final class SQLSearchIndexTests: XCTestCase {
         }
     }
 
+    func testScoresAreTheRankingOfTheMatches() throws {
+        let typed = ["sao paulo", "lisb", "2019", "201", "july", "jul", "near", "cafe", "x100v", "35mm", "the NEAR sea", "a:b", "", "lisbon brazil"]
+        let leftOut: [Set<SearchField>] = [Set(SearchField.allCases), Set(SearchField.allCases).subtracting([.place, .comment])]
+        try each { index, engine in
+            for text in typed {
+                for fields in leftOut {
+                    let query = try SearchQuery.parse(text).limited(to: fields)
+                    let expected = try index.matches(query).map { SearchScore(photoID: $0.photoID, score: SearchRanking.score(query, words: $0.words)) }
+                    XCTAssertEqual(try index.scores(query), expected.filter { $0.score > 0 }, "\(engine): \(text)")
+                }
+            }
+            XCTAssertEqual(try index.scores(SearchQuery.parse("lisb")), [SearchScore(photoID: 1, score: 3)], "\(engine): a prefix of a place")
+        }
+    }
+
     func testHitsCarryTheWordsForRanking() throws {
         try each { index, engine in
             let query = try SearchQuery.parse("lisb")

@@ -31,9 +31,9 @@ public struct SuggestionVocabulary: Sendable {
 
     /// At most `limit` suggestions whose text starts with what was typed (or, for one word typed,
     /// one of whose words does), among the photos `sees` lets through and the kinds `kinds`
-    /// allows; most photos first, then by text.
+    /// allows (nil: every photo, counted without asking each); most photos first, then by text.
     public func suggestions(for typed: String, limit: Int = 10, kinds: Set<SearchSuggestion.Kind> = Set(SearchSuggestion.Kind.allCases),
-                            sees: (Int) -> Bool = { _ in true }) -> [SearchSuggestion] {
+                            sees: ((Int) -> Bool)? = nil) -> [SearchSuggestion] {
         let typedWords = SearchFolding.words(typed)
         guard !typedWords.isEmpty else { return [] }
         let prefix = typedWords.joined(separator: " ")
@@ -41,7 +41,7 @@ public struct SuggestionVocabulary: Sendable {
         for entry in entries where kinds.contains(entry.kind) {
             let starts = entry.folded.hasPrefix(prefix) || (typedWords.count == 1 && entry.words.contains { $0.hasPrefix(prefix) })
             guard starts else { continue }
-            let count = entry.photoIDs.lazy.filter(sees).count
+            let count = sees.map { entry.photoIDs.lazy.filter($0).count } ?? entry.photoIDs.count
             if count > 0 { found.append(SearchSuggestion(kind: entry.kind, text: entry.text, query: entry.query, count: count)) }
         }
         found.sort { $0.count != $1.count ? $0.count > $1.count : $0.text < $1.text }
