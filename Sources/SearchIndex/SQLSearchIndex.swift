@@ -33,19 +33,20 @@ public final class SQLSearchIndex: Sendable {
                 if tx.engine == .sqlite {
                     try tx.run("DELETE FROM search_photos WHERE rowid = \(id)")
                     try tx.run("""
-                        INSERT INTO search_photos (rowid, place, date, camera, comment, name)
-                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]))
+                        INSERT INTO search_photos (rowid, place, date, camera, comment, name, album)
+                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]), \(texts[5]))
                         """)
                 } else {
                     let tagged = SearchField.allCases.flatMap { field in
                         (document.words[field] ?? []).map { Self.tag(field) + $0 }
                     }.joined(separator: " ")
                     try tx.run("""
-                        INSERT INTO search_photos (photo_id, place, date, camera, comment, name, words)
-                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]),
+                        INSERT INTO search_photos (photo_id, place, date, camera, comment, name, album, words)
+                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]), \(texts[5]),
                                 array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))
                         ON CONFLICT (photo_id) DO UPDATE SET place = excluded.place, date = excluded.date,
-                            camera = excluded.camera, comment = excluded.comment, name = excluded.name, words = excluded.words
+                            camera = excluded.camera, comment = excluded.comment, name = excluded.name, album = excluded.album,
+                            words = excluded.words
                         """)
                 }
             }
@@ -78,13 +79,13 @@ public final class SQLSearchIndex: Sendable {
         if database.engine == .sqlite {
             let expression = SearchMatchExpression.fts5(query)
             rows = try database.query("""
-                SELECT rowid, place, date, camera, comment, name FROM search_photos
+                SELECT rowid, place, date, camera, comment, name, album FROM search_photos
                 WHERE search_photos MATCH \(expression) ORDER BY rowid
                 """)
         } else {
             let expression = SearchMatchExpression.tsquery(query)
             rows = try database.query("""
-                SELECT photo_id, place, date, camera, comment, name FROM search_photos
+                SELECT photo_id, place, date, camera, comment, name, album FROM search_photos
                 WHERE words @@ \(expression)::tsquery ORDER BY photo_id
                 """)
         }
@@ -141,6 +142,7 @@ public final class SQLSearchIndex: Sendable {
         case .camera: return "c"
         case .comment: return "m"
         case .name: return "n"
+        case .album: return "a"
         }
     }
 }

@@ -13,7 +13,7 @@ public enum SearchSchema {
         SQLMigration(version: 1, name: "search words per photo",
                      sqlite: """
                         CREATE VIRTUAL TABLE search_photos USING fts5(
-                            place, date, camera, comment, name,
+                            place, date, camera, comment, name, album,
                             tokenize = "unicode61 remove_diacritics 2", prefix = '2 3'
                         );
                         """,
@@ -25,6 +25,7 @@ public enum SearchSchema {
                             camera TEXT NOT NULL,
                             comment TEXT NOT NULL,
                             name TEXT NOT NULL,
+                            album TEXT NOT NULL,
                             words tsvector NOT NULL
                         );
                         CREATE INDEX search_photos_words ON search_photos USING GIN (words);

@@ -141,6 +141,10 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertTrue(eventually { found("honeym") == ["a1", "b1"] }, "photos added to an album are found by its title")
         XCTAssertEqual(send(.PATCH, "/albums/\(album)", #"{"title":"Lune de miel"}"#).status, .ok)
         XCTAssertTrue(eventually { found("honeym").isEmpty && found("lune+miel") == ["a1", "b1"] }, "by its new title once renamed")
+        let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
+        XCTAssertEqual(titles(f.request(.GET, "/s/\(link.token)/search?q=a1")), ["a1"], "the link's photo, by its name")
+        XCTAssertEqual(f.request(.GET, "/s/\(link.token)/search?q=lune").object["total"] as? Int, 0,
+                       "an album's title is its owner's: a link's holder never finds a photo by it")
         let removed = send(.DELETE, "/albums/\(album)/photos", #"{"ids":[\#(f.photos["b1"]!)]}"#)
         XCTAssertEqual(removed.status, .ok, removed.text)
         XCTAssertTrue(eventually { found("lune") == ["a1"] }, "a photo taken out is not found by it")

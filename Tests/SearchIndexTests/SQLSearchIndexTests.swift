@@ -117,7 +117,7 @@ final class SQLSearchIndexTests: XCTestCase {
         try each { index, engine in
             let query = try SearchQuery.parse("lisb")
             let hit = try XCTUnwrap(index.matches(query).first, engine)
-            XCTAssertEqual(hit.words, Self.photos[0].document.words.merging([.comment: []]) { a, _ in a }, engine)
+            XCTAssertEqual(hit.words, Self.photos[0].document.words.merging([.comment: [], .album: []]) { a, _ in a }, engine)
         }
     }
 }

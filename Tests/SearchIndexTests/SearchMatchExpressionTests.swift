@@ -7,9 +7,9 @@ final class SearchMatchExpressionTests: XCTestCase {
     func testExpressions() throws {
         let query = try SearchQuery.parse("lisb 2019")
         XCTAssertEqual(SearchMatchExpression.fts5(query),
-                       #"({place date camera comment name} : "lisb" *) AND ({date} : "2019" OR {name} : "2019")"#)
+                       #"({place date camera comment name album} : "lisb" *) AND ({date} : "2019" OR {name album} : "2019")"#)
         XCTAssertEqual(SearchMatchExpression.tsquery(query),
-                       "('plisb':* | 'dlisb':* | 'clisb':* | 'mlisb':* | 'nlisb':*) & ('d2019' | 'n2019')")
+                       "('plisb':* | 'dlisb':* | 'clisb':* | 'mlisb':* | 'nlisb':* | 'alisb':*) & ('d2019' | 'n2019' | 'a2019')")
     }
 
     func testTypedSyntaxIsNeverSyntax() throws {

@@ -33,9 +33,9 @@ final class SearchQueryTests: XCTestCase {
     func testWhereTermsMatch() throws {
         let query = try SearchQuery.parse("lisb 2019 2019-07-14 july")
         XCTAssertEqual(query.terms[0].matches, [Match(word: "lisb", fields: every, prefix: true)])
-        // A year is the date's, or a name's whole word: never a prefix, never a comment's.
+        // A year is the date's, or a file, folder or album name's whole word: never a prefix, never a comment's.
         XCTAssertEqual(query.terms[1].matches, [Match(word: "2019", fields: [.date], prefix: false),
-                                                 Match(word: "2019", fields: [.name], prefix: false)])
+                                                 Match(word: "2019", fields: [.name, .album], prefix: false)])
         XCTAssertEqual(query.terms[2].matches, [Match(word: "20190714", fields: [.date], prefix: false)])
         XCTAssertEqual(query.terms[3].matches, [Match(word: "july", fields: every, prefix: true)])
     }

@@ -8,7 +8,7 @@ enum PhotoSearchWords {
     static func document(_ photo: Photo, comments: [String], albums: [String] = [], places: PlaceIndex?) -> SearchDocument {
         var document = SearchDocument()
         document.addPath(photo.relativePath)
-        for title in albums { document.add(title, to: .name) }
+        for title in albums { document.add(title, to: .album) }
         let facts = PhotoFacts(photo, places: places)
         if let day = facts.day { document.addDate(year: day.year, month: day.month, day: day.day) }
         for text in [facts.make, facts.model, facts.lens] { document.add(text, to: .camera) }

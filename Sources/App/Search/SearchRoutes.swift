@@ -105,11 +105,12 @@ struct SearchRoutes: Sendable {
     }
 
     /// The fields a view may match: no places where it hides locations, no comments where it
-    /// hides them.
+    /// hides them, and under a link no album titles (an album's title is its owner's).
     static func fields(_ view: PhotoView) -> Set<SearchField> {
         var fields = Set(SearchField.allCases)
         if !view.showLocation { fields.remove(.place) }
         if !view.comments { fields.remove(.comment) }
+        if case .library = view.scope {} else { fields.remove(.album) }
         return fields
     }
 

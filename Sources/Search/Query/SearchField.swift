@@ -12,4 +12,7 @@ public enum SearchField: String, Sendable, CaseIterable, Hashable {
     case comment
     /// The words of its file name and of the folders above it.
     case name
+    /// The titles of the albums (the collections people make) it is in. Never matched under a
+    /// share link: an album's title is its owner's, not the link's.
+    case album
 }

@@ -68,11 +68,11 @@ public struct SearchQuery: Sendable, Hashable {
         }
         return SearchFolding.words(word).map { folded in
             if let year = DateWords.year(folded) {
-                // A year is the date's, or a file or folder name's whole word: never a prefix of
-                // other digits, nor words in comments, cameras or places.
+                // A year is the date's, or a file, folder or album name's whole word: never a
+                // prefix of other digits, nor words in comments, cameras or places.
                 return SearchTerm(text: folded, kind: .year(year),
                                   matches: [.init(word: folded, fields: [.date], prefix: false),
-                                            .init(word: folded, fields: [.name], prefix: false)])
+                                            .init(word: folded, fields: [.name, .album], prefix: false)])
             }
             let kind: SearchTerm.Kind = DateWords.month(folded).map { .month($0) } ?? .word
             return SearchTerm(text: folded, kind: kind, matches: [.init(word: folded, fields: everyField, prefix: true)])

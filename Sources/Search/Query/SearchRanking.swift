@@ -80,7 +80,7 @@ public enum SearchRanking {
     static func weight(_ field: SearchField) -> Int {
         switch field {
         case .place, .date, .camera: return 3
-        case .name: return 2
+        case .name, .album: return 2
         case .comment: return 1
         }
     }
