@@ -21,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
+. bench/lib/iipsrv.sh
 
 ROUNDS="${ROUNDS:-3}"
 COLD="${COLD:-40}"
@@ -159,53 +160,8 @@ if [[ " $PARTS " == *" inplace "* ]]; then
     tiles_bytes=$(du -sb "$WORK/inplace/data/tiles" | cut -f1)
     files=$(find "$WORK/inplace/data/tiles" -type f | wc -l)
 
-    # iipsrv: one FastCGI process per core, nginx in front of them.
-    UPSTREAMS=""
-    for _ in $(seq 1 "$CORES"); do
-        port="$(free_port)"
-        env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY=$QUALITY VERBOSITY=0 LOGFILE=/dev/null MAX_CVT=5000 \
-            "$IIPSRV" --bind "127.0.0.1:$port" --backlog 1024 >/dev/null 2>&1 &
-        IIP_PIDS="$IIP_PIDS $!"
-        UPSTREAMS="$UPSTREAMS server 127.0.0.1:$port;"
-        wait_for "$port"
-    done
-    NGINX_PORT="$(free_port)"
-    mkdir -p "$WORK/nginx/logs"
-    USER_LINE=""
-    [ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
-    cat > "$WORK/nginx/nginx.conf" <<CONF
-$USER_LINE
-worker_processes $CORES;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_timeout 65;
-    keepalive_requests 1000000;
-    client_body_temp_path $WORK/nginx/body;
-    proxy_temp_path $WORK/nginx/proxy;
-    fastcgi_temp_path $WORK/nginx/fastcgi;
-    uwsgi_temp_path $WORK/nginx/uwsgi;
-    scgi_temp_path $WORK/nginx/scgi;
-    upstream iipsrv { $UPSTREAMS }
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        location /fcgi-bin/iipsrv.fcgi {
-            fastcgi_pass iipsrv;
-            fastcgi_param QUERY_STRING \$query_string;
-            fastcgi_param REQUEST_METHOD \$request_method;
-            fastcgi_param REQUEST_URI \$request_uri;
-            fastcgi_param SERVER_NAME \$host;
-            fastcgi_param SERVER_PORT \$server_port;
-            fastcgi_param HTTP_HOST \$host;
-        }
-    }
-}
-CONF
-    nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
-    NGINX_PIDS="$NGINX_PIDS $!"
-    wait_for "$NGINX_PORT"
+    # iipsrv: one FastCGI process per core, nginx in front of them (bench/lib/iipsrv.sh).
+    start_iipsrv "$QUALITY"
     IIP="http://127.0.0.1:$NGINX_PORT/fcgi-bin/iipsrv.fcgi?IIIF=big.tif"
 
     # Cold single requests, alternating servers: distinct native tiles and regions, each asked once.
