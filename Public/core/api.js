@@ -289,7 +289,7 @@ export function listFolders() {
 /**
  * Something a search can be narrowed to as one types (`GET /search/suggest?q=`).
  * @typedef {object} Suggestion
- * @property {'place' | 'year' | 'month' | 'camera' | 'folder'} kind
+ * @property {'place' | 'year' | 'month' | 'camera' | 'folder' | 'album'} kind
  * @property {string} text as shown: `Lisbon`, `July 2019`, `FUJIFILM X100V`
  * @property {string} query what to search for to find its photos
  * @property {number} count how many photos this visitor sees under it

@@ -15,7 +15,7 @@ import { Listeners } from '../util/listeners.js';
 /** Typing paused this long (ms), suggestions are asked for. */
 const PAUSE_MS = 150;
 /** What each kind of suggestion is called, read after its text. */
-const KIND = { place: 'Place', year: 'Year', month: 'Month', camera: 'Camera', folder: 'Folder' };
+const KIND = { place: 'Place', year: 'Year', month: 'Month', camera: 'Camera', folder: 'Folder', album: 'Album' };
 
 export class SearchBox {
   /**

@@ -141,7 +141,12 @@ final class SearchRouteTests: XCTestCase {
         XCTAssertTrue(eventually { found("honeym") == ["a1", "b1"] }, "photos added to an album are found by its title")
         XCTAssertEqual(send(.PATCH, "/albums/\(album)", #"{"title":"Lune de miel"}"#).status, .ok)
         XCTAssertTrue(eventually { found("honeym").isEmpty && found("lune+miel") == ["a1", "b1"] }, "by its new title once renamed")
+        let suggested = f.request(.GET, "/search/suggest?q=lun", headers: owner).object["suggestions"] as? [[String: Any]]
+        XCTAssertEqual(suggested?.first { $0["kind"] as? String == "album" }?["text"] as? String, "Lune de miel", "suggested as one types")
+        XCTAssertEqual(suggested?.first { $0["kind"] as? String == "album" }?["count"] as? Int, 2)
         let link = try f.share(ShareRequest(target: .folder(f.folders["trip"]!), expiresAt: nil))
+        let linkSuggested = f.request(.GET, "/s/\(link.token)/search/suggest?q=lun").object["suggestions"] as? [[String: Any]]
+        XCTAssertEqual(linkSuggested?.filter { $0["kind"] as? String == "album" }.count, 0, "nor suggested to it")
         XCTAssertEqual(titles(f.request(.GET, "/s/\(link.token)/search?q=a1")), ["a1"], "the link's photo, by its name")
         XCTAssertEqual(f.request(.GET, "/s/\(link.token)/search?q=lune").object["total"] as? Int, 0,
                        "an album's title is its owner's: a link's holder never finds a photo by it")

@@ -32,8 +32,9 @@ struct SearchRoutes: Sendable {
     }
 
     /// `{"suggestions":[{"kind","text","query","count"}…]}`: at most 10 places, years and months,
-    /// cameras and folders starting with what was typed, counted among the photos the view sees;
-    /// places only where it shows locations.
+    /// cameras, folders and albums starting with what was typed, counted among the photos the view
+    /// sees; places only where it shows locations, albums only to the library's own people (an
+    /// album's title is not a link's to show).
     func suggest(_ request: HTTPRequest, view: PhotoView) throws -> HTTPResponse {
         let typed = try Self.queryText(request)
         do {
@@ -45,7 +46,14 @@ struct SearchRoutes: Sendable {
         if !view.showLocation { kinds.remove(.place) }
         // The whole library sees every photo: counting its thousands one by one is the cost of a link's view only.
         let sees: ((Int) -> Bool)? = view.scope == .library ? nil : { view.sees($0, in: photos.library) }
-        let found = suggestions.vocabulary.suggestions(for: typed, kinds: kinds, sees: sees)
+        var vocabulary = suggestions.vocabulary
+        if view.scope == .library {
+            // Albums are few, and change without the photo list moving: read as asked.
+            for (photo, titles) in (try? indexer.albumTitles()) ?? [:] {
+                for title in titles { vocabulary.add(.album, text: title, photoID: photo) }
+            }
+        }
+        let found = vocabulary.suggestions(for: typed, kinds: kinds, sees: sees)
         return try photos.json(SuggestionList(suggestions: found), request)
     }
 

@@ -1,8 +1,8 @@
-/// One thing offered as one types: a place, a year or month, a camera or lens, a folder; the
+/// One thing offered as one types: a place, a year or month, a camera or lens, a folder, an album; the
 /// query that finds its photos, and how many photos the asker sees under it.
 public struct SearchSuggestion: Sendable, Hashable, Encodable {
     public enum Kind: String, Sendable, Hashable, Encodable, CaseIterable {
-        case place, year, month, camera, folder
+        case place, year, month, camera, folder, album
     }
 
     public var kind: Kind
