@@ -46,10 +46,6 @@ final class FaultyBuilds: PhotoRendering, Sendable {
 final class BuildFaultTests: XCTestCase {
     static let diskFull = ImagingError.vips("dzsave wrote levels [2, 3, 4, 5, 6], expected 7 levels")
 
-    func waitFor(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        eventually(timeout: seconds, condition)
-    }
-
     /// A write that failed without libvips saying so leaves a level missing; the file itself
     /// decodes, so the photo stays `processing`, nothing is saved, and the build is retried.
     func testAFailedWriteIsRetriedWithBackoffAndNeverSavedAsTheFailure() throws {
@@ -61,11 +57,11 @@ final class BuildFaultTests: XCTestCase {
         let library = try folders.library(renderer: renderer, store: store, retryDelay: 0.1,
                                           logger: Logger(label: "library", level: .info, sink: logs))
         library.refresh()
-        XCTAssertTrue(waitFor { renderer.failures.withLock { $0 } == 1 })
+        XCTAssertTrue(eventually { renderer.failures.withLock { $0 } == 1 })
         XCTAssertEqual(library.photo(1)?.status, .processing, "a write failure does not fail the photo")
         XCTAssertNil(try store.entries().first?.error, "nor is it saved")
         // Retried after 0.1 s, then 0.2 s; the third build succeeds.
-        XCTAssertTrue(waitFor { library.photo(1)?.status == .ready }, "status \(String(describing: library.photo(1)?.status))")
+        XCTAssertTrue(eventually { library.photo(1)?.status == .ready }, "status \(String(describing: library.photo(1)?.status))")
         XCTAssertEqual(renderer.builds, 1)
         XCTAssertNil(try store.entries().first?.error)
         let retries = logs.all.filter { $0.message.hasPrefix("pyramid build failed, not for a fault of the file") }
@@ -80,7 +76,7 @@ final class BuildFaultTests: XCTestCase {
         let full = FaultyBuilds(failing: Int.max, with: Self.diskFull)
         let first = try folders.library(renderer: full, store: store, retryDelay: 3600)
         first.refresh()
-        XCTAssertTrue(waitFor { full.failures.withLock { $0 } == Int.max && first.retries.attempts(first.photo(1)?.version ?? "") == 1 })
+        XCTAssertTrue(eventually { full.failures.withLock { $0 } == Int.max && first.retries.attempts(first.photo(1)?.version ?? "") == 1 })
         first.stop()
         first.waitForIngest(timeoutSeconds: 10)
         XCTAssertEqual(first.photo(1)?.status, .processing)
@@ -105,7 +101,7 @@ final class BuildFaultTests: XCTestCase {
         let library = try folders.library(renderer: renderer, store: store)
         library.start()
         let firstVersion = library.photo(1)?.version
-        XCTAssertTrue(waitFor { library.photo(1)?.status == .ready && library.photo(1)?.version != firstVersion },
+        XCTAssertTrue(eventually { library.photo(1)?.status == .ready && library.photo(1)?.version != firstVersion },
                       "status \(String(describing: library.photo(1)?.status))")
         XCTAssertNil(try store.entries().first?.error)
         XCTAssertNotEqual(library.photo(1)?.status, .failed)
