@@ -136,6 +136,9 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// One photo, or nil.
     public func photo(_ id: Int) -> Photo? { catalog.photo(id) }
 
+    /// The date keys (`Photo.takenKey`) of photos by id, nil for one not listed.
+    public func takenKeys(_ ids: [Int]) -> [Int64?] { catalog.takenKeys(ids) }
+
     /// The version, size and status of one photo, or nil: the start of every image request.
     public func imageInfo(_ id: Int) -> PhotoImageInfo? { catalog.imageInfo(id) }
 

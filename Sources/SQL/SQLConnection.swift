@@ -42,6 +42,13 @@ public final class SQLConnection {
         try borrowed().perform(query.sql, query.bindings).rows
     }
 
+    /// Runs one statement whose columns are all integers and returns their values row after
+    /// row (two columns: `[a1, b1, a2, b2, …]`); a column that is not an integer throws
+    /// `.decoding`. For the statements that read thousands of ids.
+    public func integers(_ query: SQLQuery) throws -> [Int64] {
+        try borrowed().integers(query.sql, query.bindings)
+    }
+
     /// Runs one statement and decodes every row as `T`.
     public func query<T: SQLRowDecodable>(_ query: SQLQuery, as type: T.Type) throws -> [T] {
         try self.query(query).map { try T(row: $0) }

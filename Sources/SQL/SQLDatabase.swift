@@ -159,6 +159,12 @@ public final class SQLDatabase: Sendable {
         try withConnection { try $0.query(query) }
     }
 
+    /// Runs one statement whose columns are all integers on a pooled connection and returns
+    /// their values row after row (`SQLConnection.integers`).
+    public func integers(_ query: SQLQuery) throws -> [Int64] {
+        try withConnection { try $0.integers(query) }
+    }
+
     /// Runs one statement and decodes every row as `T`.
     public func query<T: SQLRowDecodable>(_ query: SQLQuery, as type: T.Type) throws -> [T] {
         try withConnection { try $0.query(query, as: type) }

@@ -1,4 +1,5 @@
 private import CSQLite
+private import CSQLiteFunctions
 
 /// Settings of an embedded SQLite database.
 public struct SQLiteOptions: Sendable, Equatable {
@@ -51,6 +52,12 @@ final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
         sqlite3_extended_result_codes(db, 1)
         handle = db
         sqlite3_busy_timeout(db, Int32(clamping: options.busyTimeoutMilliseconds))
+        let added = photoscroll_sqlite_add_functions(db)
+        guard added == SQLITE_OK else {
+            close()
+            throw SQLError(.sqlite(code: added), code: Self.codeName(added),
+                           message: "cannot add phrase_score to the SQLite database \(path): this SQLite has no FTS5")
+        }
         do {
             try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(options.synchronous.rawValue); PRAGMA foreign_keys = ON")
         } catch {
@@ -90,6 +97,38 @@ final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
     }
 
     func perform(_ sql: String, _ bindings: [SQLValue]) throws -> SQLResult {
+        try withStatement(sql, bindings) { db, statement in
+            var rows: [SQLRow] = []
+            var columns: [String]?
+            while try step(statement, db, sql) {
+                let count = Int(sqlite3_column_count(statement))
+                if columns == nil {
+                    columns = (0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
+                }
+                rows.append(SQLRow(columns: columns!, values: (0..<count).map { value(statement, Int32($0)) }))
+            }
+            let changed = sqlite3_stmt_readonly(statement) != 0 ? 0 : Int(sqlite3_changes64(db))
+            return SQLResult(rows: rows, changed: changed)
+        }
+    }
+
+    func integers(_ sql: String, _ bindings: [SQLValue]) throws -> [Int64] {
+        try withStatement(sql, bindings) { db, statement in
+            var values: [Int64] = []
+            while try step(statement, db, sql) {
+                for column in 0..<sqlite3_column_count(statement) {
+                    guard sqlite3_column_type(statement, column) == SQLITE_INTEGER else {
+                        throw SQLError(.decoding, message: "column \(column) of a row is not an integer", context: sql)
+                    }
+                    values.append(sqlite3_column_int64(statement, column))
+                }
+            }
+            return values
+        }
+    }
+
+    /// Runs `body` with the cached statement of `sql`, its parameters bound; resets it after.
+    private func withStatement<T>(_ sql: String, _ bindings: [SQLValue], _ body: (OpaquePointer, OpaquePointer) throws -> T) throws -> T {
         let db = try open()
         let statement = try statements.statement(for: sql, prepare: {
             var prepared: OpaquePointer?
@@ -110,20 +149,15 @@ final class SQLiteDriverConnection: DriverConnection, @unchecked Sendable {
         for (index, value) in bindings.prefix(expected).enumerated() {
             try bind(value, at: Int32(index + 1), statement, sql)
         }
-        var rows: [SQLRow] = []
-        var columns: [String]?
-        while true {
-            let code = sqlite3_step(statement)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else { throw error(sqlite3_extended_errcode(db), sql) }
-            let count = Int(sqlite3_column_count(statement))
-            if columns == nil {
-                columns = (0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
-            }
-            rows.append(SQLRow(columns: columns!, values: (0..<count).map { value(statement, Int32($0)) }))
-        }
-        let changed = sqlite3_stmt_readonly(statement) != 0 ? 0 : Int(sqlite3_changes64(db))
-        return SQLResult(rows: rows, changed: changed)
+        return try body(db, statement)
+    }
+
+    /// Steps `statement`: true with a row to read, false when done.
+    private func step(_ statement: OpaquePointer, _ db: OpaquePointer, _ sql: String) throws -> Bool {
+        let code = sqlite3_step(statement)
+        if code == SQLITE_DONE { return false }
+        guard code == SQLITE_ROW else { throw error(sqlite3_extended_errcode(db), sql) }
+        return true
     }
 
     private func bind(_ value: SQLValue, at position: Int32, _ statement: OpaquePointer, _ sql: String) throws {

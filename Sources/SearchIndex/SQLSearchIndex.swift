@@ -100,38 +100,45 @@ public final class SQLSearchIndex: Sendable {
     }
 
     /// The photos whose words match every term of `query`, each with `SearchRanking`'s score
-    /// (none scoring 0), by id. Only the columns of the fields the query asks are read, and the
-    /// words are scored where they lie, so that a query matching thousands of photos costs little
-    /// more than the engine's own answer.
+    /// (none scoring 0), by id, read from the index alone and never from a photo's words. SQLite
+    /// scores each matching row where it finds it (`phrase_score`, from where each phrase
+    /// matched). PostgreSQL is asked once per score a term can give (`SearchRanking.passes`),
+    /// best first, each look-up within the whole query's matches; the first that finds a photo
+    /// gives it the term's score.
     public func scores(_ query: SearchQuery) throws -> [SearchScore] {
         guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
-        let asked = Set(query.terms.flatMap { $0.matches.flatMap(\.fields) })
-        let fields = SearchField.allCases.filter(asked.contains)
-        // Column names are ours (`SearchField`'s), never typed; the words are still one bound parameter.
-        let columns = fields.map(\.rawValue).joined(separator: ", ")
-        let rows: [SQLRow]
         if database.engine == .sqlite {
-            let expression = SearchMatchExpression.fts5(query)
-            rows = try database.query("""
-                SELECT rowid, \(raw: columns) FROM search_photos WHERE search_photos MATCH \(expression) ORDER BY rowid
+            let (expression, spec) = SearchMatchExpression.fts5Scored(query)
+            let pairs = try database.integers("""
+                SELECT rowid, phrase_score(search_photos, \(spec)) FROM search_photos
+                WHERE search_photos MATCH \(expression) ORDER BY rowid
                 """)
-        } else {
-            let expression = SearchMatchExpression.tsquery(query)
-            rows = try database.query("""
-                SELECT photo_id, \(raw: columns) FROM search_photos WHERE words @@ \(expression)::tsquery ORDER BY photo_id
-                """)
+            var found: [SearchScore] = []
+            found.reserveCapacity(pairs.count / 2)
+            for i in stride(from: 0, to: pairs.count - 1, by: 2) where pairs[i + 1] > 0 {
+                found.append(SearchScore(photoID: Int(pairs[i]), score: Int(pairs[i + 1])))
+            }
+            return found
         }
-        // Each field's column, once per query rather than a dictionary per row.
-        let slots = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
-        var found: [SearchScore] = []
-        found.reserveCapacity(rows.count)
-        var texts = [String](repeating: "", count: fields.count)
-        for row in rows {
-            for column in texts.indices { texts[column] = try row.decode(column + 1) }
-            let score = SearchRanking.score(query) { field in slots[field].map { texts[$0] } ?? "" }
-            if score > 0 { found.append(SearchScore(photoID: try row.decode(0), score: score)) }
+        let whole = SearchMatchExpression.tsquery(query)
+        var total: [Int: Int]?
+        for term in query.terms {
+            var best: [Int: Int] = [:]
+            for pass in SearchRanking.passes(term) {
+                let expression = query.terms.count == 1 ? SearchMatchExpression.tsquery(pass)
+                                                        : "(\(SearchMatchExpression.tsquery(pass))) & \(whole)"
+                for id in try database.integers("SELECT photo_id FROM search_photos WHERE words @@ \(expression)::tsquery")
+                where best[Int(id)] == nil {
+                    best[Int(id)] = pass.score
+                }
+            }
+            if let sofar = total {
+                total = Dictionary(uniqueKeysWithValues: best.compactMap { id, score in sofar[id].map { (id, $0 + score) } })
+            } else {
+                total = best
+            }
         }
-        return found
+        return (total ?? [:]).map { SearchScore(photoID: $0.key, score: $0.value) }.sorted { $0.photoID < $1.photoID }
     }
 
     /// The letter that tags a field's words in PostgreSQL's `tsvector`.

@@ -26,6 +26,36 @@ enum SearchMatchExpression {
         }.joined(separator: " & ")
     }
 
+    /// FTS5 with `phrase_score`'s spec: the query as `fts5(_:)` gives it but with each match a
+    /// whole-word phrase and, when it matches prefixes, a prefix phrase, and the spec that scores
+    /// them as `SearchRanking` does (each term a group; per column, twice the field's weight for
+    /// the whole word, once for the prefix, nothing for a column the match may not look in).
+    static func fts5Scored(_ query: SearchQuery) -> (expression: String, spec: String) {
+        var spec: [String] = []
+        let expression = query.terms.enumerated().map { group, term in
+            "(" + term.matches.flatMap { match in
+                let columns = SearchField.allCases.filter(match.fields.contains).map(\.rawValue).joined(separator: " ")
+                var made: [String] = []
+                for prefix in match.prefix ? [false, true] : [false] {
+                    made.append("{\(columns)} : \(quoted(match.word, quote: "\""))" + (prefix ? " *" : ""))
+                    let weights = SearchField.allCases.map { field in
+                        match.fields.contains(field) ? (prefix ? 1 : 2) * SearchRanking.weight(field) : 0
+                    }
+                    spec.append(([group] + weights).map(String.init).joined(separator: " "))
+                }
+                return made
+            }.joined(separator: " OR ") + ")"
+        }.joined(separator: " AND ")
+        return (expression, spec.joined(separator: ";"))
+    }
+
+    /// PostgreSQL `tsquery`, one look-up: `'plisb':* | 'dlisb':* | 'clisb':*`.
+    static func tsquery(_ pass: SearchRanking.Pass) -> String {
+        SearchField.allCases.filter(pass.fields.contains).map { field in
+            quoted(SQLSearchIndex.tag(field) + pass.word, quote: "'") + (pass.prefix ? ":*" : "")
+        }.joined(separator: " | ")
+    }
+
     /// `word` in `quote`s, a quote inside doubled and (for tsquery) a backslash escaped, though
     /// folded words hold neither.
     static func quoted(_ word: String, quote: Character) -> String {

@@ -164,7 +164,7 @@ final class BuildFaultTests: XCTestCase {
         let tiles = folders.data + "/tiles"
         let leftover = tiles + "/.0123456789ab.partial-99999-42"
         try FileManager.default.createDirectory(atPath: leftover + "/3", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: leftover + "/3/0_0.jpg", contents: Data("half".utf8))
+        _ = FileManager.default.createFile(atPath: leftover + "/3/0_0.jpg", contents: Data("half".utf8))
 
         // Another process building: its lock is held shared, so the folder stays.
         let other = try XCTUnwrap(BuildLock.shared(in: tiles))

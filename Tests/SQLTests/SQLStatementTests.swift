@@ -25,6 +25,18 @@ final class SQLStatementTests: XCTestCase {
             """) }
     }
 
+    func testIntegersAreReadRowAfterRowAndAnythingElseIsRefused() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let db = try place.open()
+            try makeNotes(db)
+            for (i, text) in ["a", "b", "c"].enumerated() { try db.run("INSERT INTO notes (text, big) VALUES (\(text), \(i * 10))") }
+            XCTAssertEqual(try db.integers("SELECT id, big FROM notes ORDER BY id"), [1, 0, 2, 10, 3, 20], place.name)
+            XCTAssertEqual(try db.integers("SELECT id FROM notes WHERE id > 5"), [], place.name)
+            XCTAssertThrowsError(try db.integers("SELECT id, text FROM notes"), place.name)
+            XCTAssertThrowsError(try db.integers("SELECT score FROM notes"), "\(place.name): NULL is not an integer")
+        }
+    }
+
     func testValuesRoundTripUnchanged() throws {
         try SQLTestDatabase.forEachEngine { place in
             let db = try place.open()

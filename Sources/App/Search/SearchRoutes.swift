@@ -73,15 +73,16 @@ struct SearchRoutes: Sendable {
         let ranked = try rank(query.limited(to: Self.fields(view)), view: view)
         var start = 0
         if let after {
-            guard let position = ranked.firstIndex(where: { $0.id == after }) else {
+            guard let position = ranked.firstIndex(of: after) else {
                 throw HTTPError(.badRequest, "after must be the id of a photo this search found (from a previous page's next).")
             }
             start = position + 1
         }
-        let page = Array(ranked[start...].prefix(limit))
-        let more = start + page.count < ranked.count
-        let next = more ? page.last.map { "\(view.prefix)/search?q=\(Self.escaped(typed))&after=\($0.id)&limit=\(limit)" } : nil
+        let pageIDs = ranked[start...].prefix(limit)
+        let more = start + pageIDs.count < ranked.count
+        let next = more ? pageIDs.last.map { "\(view.prefix)/search?q=\(Self.escaped(typed))&after=\($0)&limit=\(limit)" } : nil
         let options = view.options
+        let page = pageIDs.compactMap { photos.library.photo($0) }
         let records = photos.library.probeSizes(page).map {
             PhotoRecord($0, tileSize: photos.tileSize, commentCount: view.comments ? photos.commentCount($0.id) : 0, options: options)
         }
@@ -91,25 +92,24 @@ struct SearchRoutes: Sendable {
         return response
     }
 
-    /// The photos the view sees that match, best first, then newest, then the higher id.
-    func rank(_ query: SearchQuery, view: PhotoView) throws -> [Photo] {
+    /// The ids of the photos the view sees that match, best first, then newest, then the higher
+    /// id. Only the matches' date keys are read from the list, in one look; the page's records
+    /// are the caller's to read.
+    func rank(_ query: SearchQuery, view: PhotoView) throws -> [Int] {
         let library = photos.library
-        var photos: [Photo] = []
+        let hits = try indexer.index.scores(query)
         var keys: [(score: Int, taken: Int64, id: Int)] = []
-        for hit in try indexer.index.scores(query) {
-            guard let photo = library.photo(hit.photoID), view.sees(photo.id, in: library) else { continue }
-            photos.append(photo)
-            keys.append((hit.score, photo.takenKey, photo.id))
+        keys.reserveCapacity(hits.count)
+        for (hit, taken) in zip(hits, library.takenKeys(hits.map(\.photoID))) {
+            guard let taken, view.sees(hit.photoID, in: library) else { continue }
+            keys.append((hit.score, taken, hit.photoID))
         }
-        // Sorting positions by small keys, not the records themselves: moving thousands of
-        // records (each a handful of strings to retain and release) was much of a search's time.
-        let order = keys.indices.sorted { a, b in
-            let x = keys[a], y = keys[b]
+        keys.sort { x, y in
             if x.score != y.score { return x.score > y.score }
             if x.taken != y.taken { return x.taken > y.taken }
             return x.id > y.id
         }
-        return order.map { photos[$0] }
+        return keys.map(\.id)
     }
 
     /// The fields a view may match: no places where it hides locations, no comments where it

@@ -26,58 +26,32 @@ public enum SearchRanking {
         return total
     }
 
-    /// The same score read from the index's stored texts (a field's words joined by spaces) in
-    /// place: a search scores every photo that matches, and splitting each into arrays of strings
-    /// was most of its time. Words are compared by their UTF-8 bytes, which for words of one
-    /// folding (NFKD, so already in a normal form) is the equality `score(_:words:)` uses, and a
-    /// prefix is a prefix of bytes, as the engines read one.
-    public static func score(_ query: SearchQuery, texts: (SearchField) -> String) -> Int {
-        var total = 0
-        for term in query.terms {
-            var best = 0
-            for match in term.matches {
-                let wanted = Array(match.word.utf8)
-                for field in match.fields {
-                    let weight = weight(field)
-                    guard 2 * weight > best else { continue }
-                    var text = texts(field)
-                    best = max(best, text.withUTF8 { bytes in
-                        wordScore(wanted, prefix: match.prefix, in: bytes, weight: weight)
-                    })
-                }
-            }
-            if best == 0 { return 0 }
-            total += best
-        }
-        return total
+    /// One look-up of a term in the index that finds its matches of one score: the photos with
+    /// a word of `fields` equal to `word` (or, with `prefix`, starting with it).
+    public struct Pass: Sendable, Hashable {
+        public var word: String
+        public var fields: Set<SearchField>
+        public var prefix: Bool
+        public var score: Int
     }
 
-    /// The best of `wanted` among the space-separated words of `bytes`: twice `weight` for a
-    /// whole word, `weight` for a prefix (when allowed), 0 for none.
-    static func wordScore(_ wanted: [UInt8], prefix: Bool, in bytes: UnsafeBufferPointer<UInt8>, weight: Int) -> Int {
-        var best = 0
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x20 { end += 1 }
-            let length = end - start
-            if length > 0 && length >= wanted.count && (length == wanted.count || prefix) {
-                var same = true
-                for i in 0..<wanted.count where bytes[start + i] != wanted[i] {
-                    same = false
-                    break
-                }
-                if same {
-                    if length == wanted.count { return 2 * weight }
-                    best = weight
-                }
+    /// A term's look-ups, best score first: the first that finds a photo gives it the term's
+    /// score `score(_:texts:)` would, so an engine answers ids alone and no photo's words are
+    /// read. (A prefix look-up finds the whole words too, but after the look-up that scores them
+    /// higher.)
+    public static func passes(_ term: SearchTerm) -> [Pass] {
+        var passes: [Pass] = []
+        for match in term.matches {
+            for (weight, fields) in Dictionary(grouping: match.fields, by: weight) {
+                passes.append(Pass(word: match.word, fields: Set(fields), prefix: false, score: 2 * weight))
+                if match.prefix { passes.append(Pass(word: match.word, fields: Set(fields), prefix: true, score: weight)) }
             }
-            start = end + 1
         }
-        return best
+        return passes.sorted { $0.score > $1.score }
     }
 
-    static func weight(_ field: SearchField) -> Int {
+    /// How much a field counts: a whole word scores twice its field's weight, a prefix once.
+    public static func weight(_ field: SearchField) -> Int {
         switch field {
         case .place, .date, .camera: return 3
         case .name, .album: return 2
