@@ -111,8 +111,9 @@ public final class PhotoService: Sendable {
         }
         shared?.register(on: &router)
         if let search {
-            SearchRoutes(indexer: search, photos: routes, suggestions: PhotoSuggestions(library: library, places: search.places))
-                .register(on: &router, shared: shared)
+            let suggestions = PhotoSuggestions(library: library, places: search.places)
+            search.whenIdle { _ = suggestions.vocabulary }
+            SearchRoutes(indexer: search, photos: routes, suggestions: suggestions).register(on: &router, shared: shared)
             PlaceRoutes(photos: routes, places: PhotoPlaces(library: library, places: search.places)).register(on: &router, shared: shared)
             MemoryRoutes(photos: routes).register(on: &router, shared: shared)
         }

@@ -38,6 +38,9 @@ final class PhotoSuggestions: Sendable {
     let library: PhotoLibrary
     let places: PlaceNames
     private let kept = Mutex<Kept?>(nil)
+    /// Held while the vocabulary is built: one build at a time, the others waiting for its
+    /// answer rather than each making the same (seconds of work at 100,000 photos).
+    private let building = Mutex(())
 
     init(library: PhotoLibrary, places: PlaceNames) {
         self.library = library
@@ -50,9 +53,18 @@ final class PhotoSuggestions: Sendable {
     /// at 10,000 photos, so the sources are compared first and the vocabulary kept when they are
     /// the same.
     var vocabulary: SuggestionVocabulary {
+        if let current = current { return current }
+        return building.withLock { _ in current ?? built() }
+    }
+
+    /// The vocabulary kept, when the list has not moved since it was built.
+    private var current: SuggestionVocabulary? {
         let generation = library.generation
+        return kept.withLock { $0?.generation == generation ? $0?.vocabulary : nil }
+    }
+
+    private func built() -> SuggestionVocabulary {
         let previous = kept.withLock { $0 }
-        if let previous, previous.generation == generation { return previous.vocabulary }
         guard let listed = library.ordered(.id) else { return SuggestionVocabulary() }
         let sources = listed.photos.map(Source.init)
         if let previous, previous.sources == sources {

@@ -39,6 +39,8 @@ final class SearchIndexer: Sendable {
 
     private let state = Mutex(State())
     /// Signalled when there is work or the indexer stops.
+    /// Work done on the index's thread each time its queue empties (`whenIdle`).
+    private let idleWork = Mutex<[@Sendable () -> Void]>([])
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -70,6 +72,13 @@ final class SearchIndexer: Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "search-index"
         thread.start()
+    }
+
+    /// Runs `work` on the index's thread, at its low priority, each time the photos queued are
+    /// written and nothing more came for a second: what a request would otherwise work out first (the suggestions' vocabulary, a
+    /// second or more at 100,000 photos), worked out before one asks.
+    func whenIdle(_ work: @escaping @Sendable () -> Void) {
+        idleWork.withLock { $0.append(work) }
     }
 
     /// Queues photos to be written again (or forgotten, when no longer listed).
@@ -132,6 +141,8 @@ final class SearchIndexer: Sendable {
             if isStopped { return }
             _ = wake.wait(timeout: .now() + 0.1)
         }
+        // What requests would work out first (suggestions), before the fill: one types first.
+        for work in idleWork.withLock({ $0 }) { work() }
         fill()
         while !isStopped {
             let ids = state.withLock { state -> [Int] in
@@ -145,7 +156,12 @@ final class SearchIndexer: Sendable {
                 return ids
             }
             if ids.isEmpty {
-                wake.wait()
+                // Idle: once nothing more has come for a second (never between an ingest's
+                // batches), work out what a request would.
+                if wake.wait(timeout: .now() + 1) == .timedOut {
+                    for work in idleWork.withLock({ $0 }) { work() }
+                    wake.wait()
+                }
                 continue
             }
             write(ids)
