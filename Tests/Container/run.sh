@@ -10,13 +10,17 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 2
 fi
 
-# The image's build: release with the Swift runtime linked in, in a scratch folder of its own
-# (make test builds it there beside the debug build, so this only checks it is up to date).
+# The image's build by default: release with the Swift runtime linked in, as the Dockerfile's
+# (`make test-container`), in a scratch folder of its own. `make test` gives IMAGE_FLAGS and
+# IMAGE_BUILD_PATH of a debug build linked the same way, built beside its other stages, so this
+# only checks it is up to date.
+IMAGE_FLAGS_OF_THE_DOCKERFILE="-c release --static-swift-stdlib -Xswiftc -gnone"
+read -ra flags <<< "${IMAGE_FLAGS:-$IMAGE_FLAGS_OF_THE_DOCKERFILE}"
 scratch="${IMAGE_BUILD_PATH:-.build/image}"
-swift build -c release --static-swift-stdlib -Xswiftc -gnone --scratch-path "$scratch" --product photoscroll
-binary="$(swift build -c release --static-swift-stdlib -Xswiftc -gnone --scratch-path "$scratch" --show-bin-path)/photoscroll"
+swift build "${flags[@]}" --scratch-path "$scratch" --product photoscroll
+binary="$(swift build "${flags[@]}" --scratch-path "$scratch" --show-bin-path)/photoscroll"
 if ldd "$binary" | grep 'libswift\|libFoundation' > /dev/null; then
-    echo "the release binary still needs the Swift runtime's shared libraries" >&2
+    echo "the binary still needs the Swift runtime's shared libraries" >&2
     exit 1
 fi
 exec python3 Tests/Container/boot_root.py "$binary"
