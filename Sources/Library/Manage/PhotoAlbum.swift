@@ -73,6 +73,7 @@ extension CollectionStore {
                 INSERT INTO collection_albums (title, position, cover_id, created_at) VALUES (\(title), \(position), \(nil as Int?), \(now))
                 RETURNING id
                 """, as: Int.self) ?? 0
+            try Self.announce(CollectionChange(albums: [id]), tx)
             return PhotoAlbum(id: id, title: title, position: position, coverID: nil, createdAt: now, photoIDs: [])
         }
         forgetMembers()
@@ -83,6 +84,8 @@ extension CollectionStore {
     public func updateAlbum(_ id: Int, _ change: AlbumChange) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(id, tx) != nil else { return nil }
+            // Moved among the others, every album's place changes.
+            try Self.announce(CollectionChange(albums: change.position == nil ? [id] : try Self.albumIDs(tx)), tx)
             if let title = change.title { try tx.run("UPDATE collection_albums SET title = \(title) WHERE id = \(id)") }
             if let cover = change.cover { try tx.run("UPDATE collection_albums SET cover_id = \(cover) WHERE id = \(id)") }
             if let position = change.position {
@@ -105,7 +108,9 @@ extension CollectionStore {
         let members = try database.transaction { tx -> [Int]? in
             let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id)").map { try $0.decode(0, as: Int.self) }
             try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(id)")
-            return try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0 ? photos : nil
+            guard try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0 else { return nil }
+            try Self.announce(CollectionChange(albums: [id]), tx)
+            return photos
         }
         forgetMembers()
         if let members { albumsChanged(for: members) }
@@ -117,6 +122,7 @@ extension CollectionStore {
     public func addPhotos(_ ids: [Int], to album: Int, now: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
+            try Self.announce(CollectionChange(albums: [album]), tx)
             var position = (try tx.scalar("SELECT max(position) FROM collection_album_photos WHERE album_id = \(album)", as: Int?.self) ?? nil)
                 .map { $0 + 1 } ?? 0
             for id in ids {
@@ -137,6 +143,7 @@ extension CollectionStore {
     public func removePhotos(_ ids: [Int], from album: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
+            try Self.announce(CollectionChange(albums: [album]), tx)
             for id in ids {
                 try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(album) AND photo_id = \(id)")
                 try tx.run("UPDATE collection_albums SET cover_id = NULL WHERE id = \(album) AND cover_id = \(id)")
@@ -152,10 +159,13 @@ extension CollectionStore {
     public func leaveAlbums(_ ids: [Int]) throws {
         guard !ids.isEmpty else { return }
         try database.transaction { tx in
+            var albums: Set<Int> = []
             for id in ids {
+                for row in try tx.query("SELECT album_id FROM collection_album_photos WHERE photo_id = \(id)") { albums.insert(try row.decode(0)) }
                 try tx.run("DELETE FROM collection_album_photos WHERE photo_id = \(id)")
                 try tx.run("UPDATE collection_albums SET cover_id = NULL WHERE cover_id = \(id)")
             }
+            if !albums.isEmpty { try Self.announce(CollectionChange(albums: albums), tx) }
         }
         forgetMembers()
     }
