@@ -94,7 +94,8 @@ struct SharedRoutes: Sendable {
                     library.ordered(.id, scope: .members((try? albums?.members(of: id)) ?? [] ?? []))?.photos.count ?? 0
                 case .photo(let id): library.photo(id) == nil ? 0 : 1
                 }
-            })), to: request)
+            },
+            album: { if case .album(let id) = target { id } else { nil } }())), to: request)
     }
 }
 

@@ -53,8 +53,10 @@ struct PhotoRoutes: Sendable {
         router.get("/photos", lane: WorkLanes.catalog, access: library) { request in try list(request) }
         router.get("/photos/summary", lane: WorkLanes.catalog, access: library) { request in try summaryResponse(request) }
         router.get("/photos/events", lane: WorkLanes.catalog, access: library) { request in
-            // The stream ends with the session it was opened with.
-            try rules.bound(events.response(), to: request)
+            // The stream ends with the session it was opened with; favourites and the trash go
+            // only to whoever may read them.
+            let manages = rules.control.map { control in (try? control.mayManage(request)) ?? false } ?? true
+            return try rules.bound(events.response(manages: manages), to: request)
         }
         router.get("/photos/:id", lane: WorkLanes.catalog, access: library) { request in try one(request) }
         registerFolders(on: &router)
