@@ -12,16 +12,21 @@ public struct PhotoAlbum: Sendable, Equatable {
     public var coverID: Int?
     /// Unix seconds.
     public var createdAt: Int
-    /// Its photos in the order they were added (a photo in the trash stays until deleted for good).
+    /// Its photos in its own order: as they were added, unless people put them in another (a
+    /// photo in the trash stays until deleted for good).
     public var photoIDs: [Int]
+    /// Whether its photos are shown by date taken or in its own order.
+    public var photoOrder: AlbumPhotoOrder
 
-    public init(id: Int, title: String, position: Int, coverID: Int?, createdAt: Int, photoIDs: [Int]) {
+    public init(id: Int, title: String, position: Int, coverID: Int?, createdAt: Int, photoIDs: [Int],
+                photoOrder: AlbumPhotoOrder = .taken) {
         self.id = id
         self.title = title
         self.position = position
         self.coverID = coverID
         self.createdAt = createdAt
         self.photoIDs = photoIDs
+        self.photoOrder = photoOrder
     }
 
     /// The longest title kept, in characters.
@@ -52,10 +57,8 @@ extension CollectionStore {
             for row in try tx.query("SELECT album_id, photo_id FROM collection_album_photos ORDER BY album_id, position, photo_id") {
                 members[try row.decode(0), default: []].append(try row.decode(1))
             }
-            return try tx.query("SELECT id, title, position, cover_id, created_at FROM collection_albums ORDER BY position, id").map { row in
-                let id: Int = try row.decode(0)
-                return PhotoAlbum(id: id, title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
-                                  createdAt: try row.decode(4), photoIDs: members[id] ?? [])
+            return try tx.query("SELECT \(raw: Self.albumColumns) FROM collection_albums ORDER BY position, id").map { row in
+                try Self.album(row, photos: members[try row.decode(0)] ?? [])
             }
         }
     }
@@ -205,22 +208,30 @@ extension CollectionStore {
         albumObservers.withLock { $0.append(handler) }
     }
 
-    private func albumsChanged(for photos: [Int]) {
+    func albumsChanged(for photos: [Int]) {
         guard !photos.isEmpty else { return }
         for handler in albumObservers.withLock({ $0 }) { handler(photos) }
     }
 
-    private func forgetMembers() {
+    func forgetMembers() {
         memberCache.withLock { $0.removeAll() }
     }
 
-    private static func album(_ id: Int, _ tx: SQLConnection) throws -> PhotoAlbum? {
-        guard let row = try tx.query("SELECT id, title, position, cover_id, created_at FROM collection_albums WHERE id = \(id)").first else {
+    static func album(_ id: Int, _ tx: SQLConnection) throws -> PhotoAlbum? {
+        guard let row = try tx.query("SELECT \(raw: albumColumns) FROM collection_albums WHERE id = \(id)").first else {
             return nil
         }
         let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id) ORDER BY position, photo_id")
             .map { try $0.decode(0, as: Int.self) }
-        return PhotoAlbum(id: try row.decode(0), title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
-                          createdAt: try row.decode(4), photoIDs: photos)
+        return try album(row, photos: photos)
+    }
+
+    static let albumColumns = "id, title, position, cover_id, created_at, photo_order"
+
+    /// An album from a row of `albumColumns`; an order this version does not know is by date taken.
+    private static func album(_ row: SQLRow, photos: [Int]) throws -> PhotoAlbum {
+        PhotoAlbum(id: try row.decode(0), title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
+                   createdAt: try row.decode(4), photoIDs: photos,
+                   photoOrder: AlbumPhotoOrder(rawValue: try row.decode(5, as: String.self)) ?? .taken)
     }
 }
