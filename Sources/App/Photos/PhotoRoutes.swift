@@ -95,7 +95,8 @@ struct PhotoRoutes: Sendable {
         guard let page = found else {
             throw HTTPError(.notFound, "There is no album at \(request.path).")
         }
-        let orderQuery = order == .taken ? "" : "&order=\(order.rawValue)"
+        // An order asked for is asked for again (an album in its own order has its own default).
+        let orderQuery = request.query("order") == nil ? "" : "&order=\(order.rawValue)"
         let next = page.more ? page.photos.last.map { "\(base)?after=\($0.id)&limit=\(limit)\(orderQuery)" } : nil
         // During a first ingest most photos are listed but not examined yet: their headers are read
         // now, so every record on the page has its size.
