@@ -206,3 +206,29 @@ def test_photos_put_into_and_taken_out_of_an_album_show_in_its_open_view(desktop
     wait_for(lambda: js(desktop, "return document.querySelector('#grid-title').textContent") == "Best of", timeout=SHOWS,
              message="the album's new title")
     screenshot(desktop, "live-album")
+
+
+def grid_order(driver):
+    return js(driver, "return [...document.querySelectorAll('#grid a[data-photo-id]')].map(a => Number(a.dataset.photoId))")
+
+
+def test_an_album_in_its_own_order_shows_in_it_and_follows_a_new_one(desktop, live_server):
+    server = live_server
+    ids = ids_by_title(server)
+    album = call(server, "/albums", "POST", {"title": "Story"})["id"]
+    call(server, f"/albums/{album}/photos", "POST", {"ids": [ids["beach"], ids["garden"], ids["loose"]]})
+    call(server, f"/albums/{album}", "PATCH", {"order": [ids["loose"], ids["beach"], ids["garden"]]})
+    open_app(desktop, server, f"albums/{album}")
+    wait_for(lambda: grid_order(desktop) == [ids["loose"], ids["beach"], ids["garden"]], message="the album in its own order")
+
+    # Put in another order, and given a photo at its start, in another window: the open album follows.
+    call(server, f"/albums/{album}", "PATCH", {"order": [ids["garden"], ids["loose"], ids["beach"]]})
+    wait_for(lambda: grid_order(desktop) == [ids["garden"], ids["loose"], ids["beach"]], timeout=SHOWS, message="the new order")
+    call(server, f"/albums/{album}/photos", "POST", {"ids": [ids["hill"]], "position": 0})
+    wait_for(lambda: grid_order(desktop) == [ids["hill"], ids["garden"], ids["loose"], ids["beach"]], timeout=SHOWS,
+             message="the photo put first")
+    # Back to the date order.
+    call(server, f"/albums/{album}", "PATCH", {"order": "taken"})
+    dates = [p["id"] for p in call(server, f"/albums/{album}?order=taken")["photos"]]
+    wait_for(lambda: grid_order(desktop) == dates, timeout=SHOWS, message="the album by date again")
+    screenshot(desktop, "album-own-order")
