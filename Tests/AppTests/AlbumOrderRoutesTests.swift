@@ -65,6 +65,11 @@ final class AlbumOrderRoutesTests: XCTestCase {
         XCTAssertEqual(walk("/albums/\(id)?limit=1"), own, "pages follow the album's order")
         XCTAssertEqual(summaryIDs("/albums/\(id)/summary"), own, "and so does its summary, which the page draws")
         XCTAssertEqual(try f.application.collection.album(id)?.photoIDs, own, "kept in the database")
+        // Its link shows it in the same order, the pager's neighbours too.
+        let link = try f.share(ShareRequest(target: .album(id), expiresAt: nil))
+        XCTAssertEqual(ids(f.request(.GET, "/s/\(link.token)/photos")), own)
+        let second = f.request(.GET, "/s/\(link.token)/photos/\(a1)").object
+        XCTAssertEqual([second["position"] as? Int, second["previous"] as? Int, second["next"] as? Int], [1, a2, r1])
         // Added without a position: after its last.
         XCTAssertEqual(call(.POST, "/albums/\(id)/photos", "{\"ids\":[\(a1)]}").status, .ok)
         XCTAssertEqual(ids(call(.GET, "/albums/\(id)")), own, "a photo already in it stays where it is")

@@ -21,7 +21,9 @@ struct SharedRoutes: Sendable {
         guard let key = request.parameters["token"].flatMap(TokenKey.init), let share = try control.share(key) else {
             throw HTTPError(.notFound, "This link does not exist: it was revoked, or never made.")
         }
-        return try PhotoView.shared(share, downloadOriginals: downloadOriginals) { try albums?.members(of: $0) }
+        return try PhotoView.shared(share, downloadOriginals: downloadOriginals) { id in
+            try albums?.members(of: id).map { (ids: $0, order: try albums?.ownOrder(of: id)) }
+        }
     }
 
     func register(on router: inout Router) {

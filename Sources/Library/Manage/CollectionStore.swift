@@ -38,8 +38,8 @@ public struct TrashItem: Sendable, Equatable, SQLRowDecodable {
 /// Favourites, the trash and albums in SQL: every replica on one database sees the same.
 public final class CollectionStore: Sendable {
     public let database: SQLDatabase
-    /// Albums' photos as last read (`members(of:)`), with when.
-    let memberCache = Mutex<[Int: (ids: Set<Int>?, read: ContinuousClock.Instant)]>([:])
+    /// Albums' photos as last read (`members(of:)`, `ownOrder(of:)`), with when.
+    let memberCache = Mutex<[Int: (ids: Set<Int>?, order: [Int]?, read: ContinuousClock.Instant)]>([:])
     /// Told of the photos whose albums changed for them (`observeAlbumChanges`).
     let albumObservers = Mutex<[@Sendable ([Int]) -> Void]>([])
     /// Told of every change to the collections, this process's and other replicas' (`observeCollectionChanges`).

@@ -177,14 +177,26 @@ extension CollectionStore {
     /// kept for `membersSeconds`, so a change made by another replica shows within that time
     /// (this process's own changes at once). Nil when there is no such album.
     public func members(of album: Int) throws -> Set<Int>? {
+        try kept(album).ids
+    }
+
+    /// The photos of an album in its own order when it is shown in it, nil when it is shown by
+    /// date taken (or there is no such album); kept as `members(of:)` is.
+    public func ownOrder(of album: Int) throws -> [Int]? {
+        try kept(album).order
+    }
+
+    private func kept(_ album: Int) throws -> (ids: Set<Int>?, order: [Int]?) {
         let now = ContinuousClock.now
-        if let kept = memberCache.withLock({ $0[album] }), now - kept.read < .seconds(Self.membersSeconds) { return kept.ids }
-        let ids = try self.album(album).map { Set($0.photoIDs) }
+        if let kept = memberCache.withLock({ $0[album] }), now - kept.read < .seconds(Self.membersSeconds) { return (kept.ids, kept.order) }
+        let stored = try self.album(album)
+        let ids = stored.map { Set($0.photoIDs) }
+        let order = stored.flatMap { $0.photoOrder == .custom ? $0.photoIDs : nil }
         memberCache.withLock { cache in
             if cache.count > 1000 { cache.removeAll() }
-            cache[album] = (ids: ids, read: now)
+            cache[album] = (ids: ids, order: order, read: now)
         }
-        return ids
+        return (ids, order)
     }
 
     /// How long `members(of:)` keeps what it read, in seconds.
