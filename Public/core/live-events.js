@@ -84,25 +84,3 @@ export function changedIds(event) {
   const changed = JSON.parse(event.data);
   return changed.ids ?? null;
 }
-
-/**
- * `run` now, or once more after the run under way when asked meanwhile: however many events come
- * while a view is being fetched, it is fetched at most once more.
- * @param {() => Promise<unknown>} run
- */
-export function coalesced(run) {
-  let running = false, again = false;
-  const go = async () => {
-    if (running) { again = true; return; }
-    running = true;
-    try {
-      do {
-        again = false;
-        await run().catch(() => {});
-      } while (again);
-    } finally {
-      running = false;
-    }
-  };
-  return go;
-}

@@ -5,7 +5,8 @@
 // The albums' page makes new albums; it leads to the folders and Recently Deleted.
 
 import { createAlbum, listAlbums, listFolders } from '../core/api.js';
-import { coalesced, missedAny } from '../core/live-events.js';
+import { missedAny } from '../core/live-events.js';
+import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 

@@ -4,7 +4,8 @@
 // Restore, Restore All and Empty Trash).
 
 import { emptyTrash, getPhoto, listFavourites, listTrash, restoreFromTrash } from '../core/api.js';
-import { coalesced, missedAny } from '../core/live-events.js';
+import { missedAny } from '../core/live-events.js';
+import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
