@@ -3,6 +3,7 @@
 // flying between them. Reload, Back and a shared link land on the same view.
 
 import { PhotoIndex } from './core/photo-index.js';
+import { LiveEvents, changedIds } from './core/live-events.js';
 import { connection } from './core/connection.js';
 import { statusOf } from './core/api.js';
 import { listOf, parseRoute, photoHash as hashOf, searchHash } from './core/routes.js';
@@ -53,6 +54,11 @@ const listeners = new Listeners();
 // (count / indexOf / at / peek / subscribe, see core/photo-sequence.js), or through a search's
 // results when the photo was opened from those.
 const library = new PhotoIndex();
+// The server's live events, one stream while any view of the library is on screen (followLive):
+// every open view stays true whatever changes the library, here, in another window or on
+// another server of the same library.
+const live = new LiveEvents();
+library.follow(live);
 const grid = new PhotoGrid(gridList, library);
 new Scrubber(gridView, grid, library);
 const search = new SearchView(searchView);
@@ -69,10 +75,12 @@ const searchKey = new Keys((e) => {
 });
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
+albums.follow(live);
 const selection = new Selection(gridView, { library, toast });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
 const favourites = new FavouritesView(favouritesView);
+favourites.follow(live);
 const albumActions = new AlbumActions(gridView, {
   list: () => library.list,
   title: () => byId('grid-title', HTMLElement).textContent || '',
@@ -81,6 +89,15 @@ const albumActions = new AlbumActions(gridView, {
   onDeleted: (kind) => { location.hash = `#/${kind}`; },
 });
 const trash = new TrashView(trashView, { toast });
+trash.follow(live);
+// The album shown renamed elsewhere: its title in the grid's header. Hearts marked elsewhere: in the grid.
+listeners.on(live, 'albums', (e) => {
+  const shown = listOf(library.list), ids = changedIds(e);
+  if (shown?.kind !== 'albums' || (ids !== null && !ids.includes(shown.id))) return;
+  const list = library.list;
+  albums.load('albums').then(() => { if (library.list === list) labelScope(); }, () => {});
+});
+listeners.on(live, 'favourites', () => { selection.loadFavourites(); });
 // Photos added with the Add button or dropped on the grid go into the list shown: a folder, or an
 // album (they land in the dated uploads folder and join it), or the library; under a share link
 // that lets photos be added, into its folder through the link.
@@ -270,6 +287,16 @@ function showPager(shown) {
 async function show(route) {
   await showRoute(route);
   listKeys();
+  followLive();
+}
+
+/**
+ * The live events while a view of the library is on screen (the grid, the albums or folders,
+ * Favourites, Recently Deleted) and the page is visible; none under the pager and the zoom view.
+ */
+function followLive() {
+  const shown = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden;
+  live.setLive(shown && document.visibilityState === 'visible');
 }
 
 /** `/` searches while a list of photos is on screen, and the pager or zoom view is not. */
@@ -570,9 +597,14 @@ listeners.on(window, 'hashchange', () => {
 });
 listeners.on(window, 'pagehide', () => {
   pager.setLive(false);
+  live.setLive(false);
   if (!gridView.hidden) rememberGrid();
 });
-listeners.on(window, 'pageshow', (e) => { if (e.persisted) pager.setLive(true); });
+listeners.on(window, 'pageshow', (e) => {
+  if (!e.persisted) return;
+  pager.setLive(true);
+  followLive();
+});
 
 /** The grid's title, the pager's way back and the tabs say which list is shown. */
 function labelScope() {
@@ -662,7 +694,7 @@ function showGrid(last) {
   gridView.hidden = false;
   grid.setActive(true);
   grid.restore(state.gridAnchor);
-  library.setLive(document.visibilityState === 'visible');
+  followLive();
   if (last) {
     const position = library.position(last.id);
     grid.reveal(position);
@@ -696,15 +728,13 @@ function hideLists() {
 }
 
 /**
- * The grid leaves the screen: where it was is kept for the way back, and the live list events
- * stop (a stream held open under the pager would take one of the browser's few connections to
- * the server from the tiles; coming back asks what changed meanwhile).
+ * The grid leaves the screen: where it was is kept for the way back (the live events stop once
+ * no view of the library is left on screen: followLive).
  */
 function hideGrid() {
   if (gridView.hidden) return;
   rememberGrid();
   grid.setActive(false);
-  library.setLive(false);
   gridView.hidden = true;
 }
 
@@ -718,9 +748,7 @@ function updateCount() {
 }
 
 listeners.on(library, 'change', updateCount);
-listeners.on(document, 'visibilitychange', () => {
-  if (!gridView.hidden) library.setLive(document.visibilityState === 'visible');
-});
+listeners.on(document, 'visibilitychange', followLive);
 
 /**
  * What the visitor may do shows on the page: classes on <html> that styles/access.css reads
@@ -780,7 +808,7 @@ async function start() {
   grid.layout();
   // Also under a photo opened by a reload or a link: Back to the grid lands where it was.
   grid.restore(state.gridAnchor);
-  library.setLive(document.visibilityState === 'visible');
+  followLive();
   await show(parseRoute(location.hash));
   state.landed = true;
   document.documentElement.dataset.ready = 'true';

@@ -48,8 +48,9 @@ const DATA_LIMIT = bound('data', 200);
 const SHELL = [
   '/', '/app.js', '/boot.js', '/favicon.svg', '/manifest.webmanifest',
   '/icons/apple-touch-icon.png', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon.svg',
-  '/core/api.js', '/core/connection.js', '/core/offline.js', '/core/pager-sequence.js', '/core/photo-index.js',
-  '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js', '/core/tus.js', '/core/upload-store.js',
+  '/core/api.js', '/core/connection.js', '/core/live-events.js', '/core/offline.js', '/core/pager-sequence.js',
+  '/core/photo-index.js', '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js', '/core/tus.js',
+  '/core/upload-store.js',
   '/gestures/drag.js', '/gestures/pinch.js', '/gestures/tap.js', '/gestures/viewer-gestures.js', '/gestures/wheel.js',
   '/photo/flight.js', '/photo/pan-bounds.js', '/photo/pyramid.js', '/photo/slide-strip.js', '/photo/tiles.js',
   '/photo/zoomable-photo.js',
@@ -59,7 +60,8 @@ const SHELL = [
   '/ui/connection-status.js', '/ui/favourite-button.js', '/ui/fullscreen.js', '/ui/page-dots.js',
   '/ui/photo-actions.js', '/ui/photo-info.js', '/ui/photo-trouble.js', '/ui/scrubber.js', '/ui/search-box.js',
   '/ui/search-home.js', '/ui/selection.js', '/ui/share-sheet.js', '/ui/share.js', '/ui/upload-panel.js',
-  '/util/dom.js', '/util/image-retry.js', '/util/keyboard.js', '/util/listeners.js', '/util/motion.js',
+  '/util/coalesced.js', '/util/dom.js', '/util/image-retry.js', '/util/keyboard.js', '/util/listeners.js',
+  '/util/motion.js',
   '/views/albums.js', '/views/collection.js', '/views/grid.js', '/views/message.js', '/views/pager.js',
   '/views/photo-page.js', '/views/search.js', '/views/sign-in.js', '/views/slideshow.js', '/views/zoom-viewer.js',
 ];

@@ -87,6 +87,7 @@ import { connection } from './connection.js';
  * @property {number} id
  * @property {string} title
  * @property {number} position its place among the albums
+ * @property {'taken' | 'custom'} order its photos by date taken, or in its own order (what its grid shows)
  * @property {number} count its photos not in the trash
  * @property {{ id: number, thumbnail: string } | null} cover the one chosen, else its newest
  * @property {string | null} from when its oldest photo was taken

@@ -5,8 +5,9 @@
 // pager and the zoom view read (count, indexOf, at, peek, subscribe: see photo-sequence.js), over
 // the paged API. Its scope is the whole library, one album or one folder (`setScope`).
 
-import { getPhoto, getSummary, listPage, photoEvents, statusOf } from './api.js';
-import { photoHash } from './routes.js';
+import { getPhoto, getSummary, listPage, statusOf } from './api.js';
+import { changedIds } from './live-events.js';
+import { listOf, photoHash } from './routes.js';
 
 /** @typedef {import('./api.js').Photo} Photo */
 /** @typedef {import('./api.js').Summary} Summary */
@@ -51,15 +52,11 @@ export class PhotoIndex extends EventTarget {
     /** @type {[number, number]} the first and last block wanted */
     this.wanted = [0, -1];
     this.generation = 0; // bumped when block boundaries move, so late answers are not mistaken
-    /** @type {EventSource | null} */
-    this.source = null;
     /** @type {Map<number, number>} id → position */
     this.positions = new Map();
     /** @type {string | null} the list shown ('/albums/2', '/folders/5'), or null for the whole library */
     this.list = null;
     this.pendingResync = false;
-    /** Whether the events were followed before: a stream started again resyncs. */
-    this.followed = false;
     /** @type {number | null} */
     this.reloadTimer = null;
     /** @type {number | null} */
@@ -342,33 +339,26 @@ export class PhotoIndex extends EventTarget {
   }
 
   /**
-   * Follows the server's events while `live`. Every (re)connection asks for the summary again,
-   * conditionally: a 304 when nothing was missed.
-   * @param {boolean} live
+   * Follows the server's events (core/live-events.js) for as long as the page lives.
+   * @param {import('./live-events.js').LiveEvents} live
    */
-  setLive(live) {
-    if (!live) {
-      this.source?.close();
-      this.source = null;
-      return;
-    }
-    if (this.source) return;
-    const source = photoEvents();
-    this.source = source;
-    // A stream started again (the grid back from a photo, Recently Deleted, a hidden tab) missed
-    // what happened while none was open: a restore, an upload, another window's change. The
-    // summary is asked for again (a 304 when nothing changed, and then nothing is redrawn).
-    const restarted = this.followed;
-    this.followed = true;
-    let opened = false;
-    source.addEventListener('open', () => {
-      if (opened) this.resync();
-      else if (restarted) this.load().catch(() => { this.pendingResync = true; });
-      opened = true;
+  follow(live) {
+    // A stream started again (the grid back from a photo, a hidden tab) missed what happened
+    // while none was open: a restore, an upload, another window's change. The summary is asked
+    // for again (a 304 when nothing changed, and then nothing is redrawn).
+    live.addEventListener('open', (e) => {
+      const kind = /** @type {CustomEvent<import('./live-events.js').OpenKind>} */ (e).detail;
+      if (kind === 'reconnected') this.resync();
+      else if (kind === 'restarted') this.load().catch(() => { this.pendingResync = true; });
     });
-    source.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });
-    source.addEventListener('photos', (e) => this.apply(JSON.parse(/** @type {MessageEvent<string>} */ (e).data)));
-    source.addEventListener('reset', () => this.resync());
+    live.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });
+    live.addEventListener('photos', (e) => this.apply(JSON.parse(/** @type {MessageEvent<string>} */ (e).data)));
+    live.addEventListener('reset', () => this.resync());
+    // Photos put into the album shown or taken out of it (here or in another window): its list again.
+    live.addEventListener('albums', (e) => {
+      const shown = listOf(this.list), ids = changedIds(e);
+      if (shown?.kind === 'albums' && (ids === null || ids.includes(shown.id))) this.reloadSoon();
+    });
   }
 
   /** After a gap in the events: the summary again, and records fetched afresh as they are needed. */
@@ -392,8 +382,9 @@ export class PhotoIndex extends EventTarget {
    * @param {PhotoChanges} changes
    */
   apply({ added = [], changed = [], removed = [] }) {
-    // An album learns from a reload whether a photo added is one of its own.
-    let reorder = removed.length > 0 || added.length > 0;
+    // An album or a folder learns from a reload whether a photo added is one of its own, and a
+    // folder whether a photo changed was moved into it or out of it.
+    let reorder = removed.length > 0 || added.length > 0 || (this.list !== null && changed.length > 0);
     for (const id of removed) {
       this.records.delete(id);
       this.epochs.delete(id);

@@ -5,6 +5,8 @@
 // The albums' page makes new albums; it leads to the folders and Recently Deleted.
 
 import { createAlbum, listAlbums, listFolders } from '../core/api.js';
+import { missedAny } from '../core/live-events.js';
+import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
@@ -44,6 +46,21 @@ export class AlbumsView {
     this.titles = new Map();
     this.listeners = new Listeners();
     this.listeners.on(this.newButton, 'click', () => this.create());
+    // Drawn again while on screen, however many changes come meanwhile (see follow()).
+    this.refresh = coalesced(async () => {
+      if (!this.root.hidden) await this.render(this.kind, () => !this.root.hidden);
+    });
+  }
+
+  /**
+   * Stays true while on screen: an album made, renamed or deleted, or photos added, moved or
+   * removed (their counts, covers and months), here or in another window, draws it again.
+   * @param {import('../core/live-events.js').LiveEvents} live
+   */
+  follow(live) {
+    this.listeners.on(live, 'albums', () => { if (this.kind === 'albums') this.refresh(); });
+    for (const type of ['photos', 'reset']) this.listeners.on(live, type, () => this.refresh());
+    this.listeners.on(live, 'open', (e) => { if (missedAny(e)) this.refresh(); });
   }
 
   /**

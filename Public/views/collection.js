@@ -4,6 +4,8 @@
 // Restore, Restore All and Empty Trash).
 
 import { emptyTrash, getPhoto, listFavourites, listTrash, restoreFromTrash } from '../core/api.js';
+import { missedAny } from '../core/live-events.js';
+import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
 
@@ -18,6 +20,24 @@ export class FavouritesView {
     this.root = root;
     this.list = element(root, '.favourites', HTMLElement);
     this.status = element(root, '.status', HTMLElement);
+    this.listeners = new Listeners();
+    this.refresh = coalesced(async () => { if (!this.root.hidden) await this.render(() => !this.root.hidden); });
+  }
+
+  /**
+   * Stays true while on screen: a photo marked or unmarked, or a favourite deleted or restored,
+   * here or in another window, draws it again.
+   * @param {import('../core/live-events.js').LiveEvents} live
+   */
+  follow(live) {
+    this.listeners.on(live, 'favourites', () => this.refresh());
+    this.listeners.on(live, 'reset', () => this.refresh());
+    this.listeners.on(live, 'photos', (e) => {
+      /** @type {import('../core/api.js').PhotoChanges} */
+      const { added = [], removed = [] } = JSON.parse(/** @type {MessageEvent<string>} */ (e).data);
+      if (added.length || removed.length) this.refresh();
+    });
+    this.listeners.on(live, 'open', (e) => { if (missedAny(e)) this.refresh(); });
   }
 
   /**
@@ -77,6 +97,17 @@ export class TrashView {
       this.restore({ items: this.items.map((item) => item.id) });
     });
     this.listeners.on(element(root, '.trash-empty', HTMLButtonElement), 'click', () => this.empty());
+    this.refresh = coalesced(async () => { if (!this.root.hidden) await this.render(() => !this.root.hidden); });
+  }
+
+  /**
+   * Stays true while on screen: photos deleted, restored or emptied out, here or in another
+   * window, draw it again.
+   * @param {import('../core/live-events.js').LiveEvents} live
+   */
+  follow(live) {
+    this.listeners.on(live, 'trash', () => this.refresh());
+    this.listeners.on(live, 'open', (e) => { if (missedAny(e)) this.refresh(); });
   }
 
   /** @param {() => boolean} stillWanted */

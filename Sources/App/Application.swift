@@ -32,6 +32,7 @@ public final class Application: Sendable {
     let access: AccessControl
     private let databaseService: DatabaseService
     private let accessService: AccessService
+    private let collectionService: CollectionService
     private let commentService: CommentStoreService
     private let libraryService: LibraryService
     private let searchService: SearchService
@@ -136,6 +137,7 @@ public final class Application: Sendable {
         databaseService = DatabaseService(databases)
         commentService = CommentStoreService(comments)
         accessService = AccessService(access)
+        collectionService = CollectionService(collection)
         libraryService = LibraryService(photos, logger: logger.labeled("library"))
         searchService = SearchService(search, comments: comments.store)
         httpService = HTTPService(host: configuration.host, draining: draining)
@@ -213,7 +215,7 @@ public final class Application: Sendable {
 
     /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
     public var services: [any Service] {
-        [databaseService, commentService, accessService, libraryService, housekeeping, httpService, libraryScans, searchService]
+        [databaseService, commentService, accessService, collectionService, libraryService, housekeeping, httpService, libraryScans, searchService]
     }
 
     /// Binds, prints `listening on http://HOST:PORT` as the first line on stdout, and starts background work.

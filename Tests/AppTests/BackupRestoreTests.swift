@@ -22,7 +22,7 @@ final class BackupRestoreTests: XCTestCase {
         }
         let snapshot = try BackupSnapshot.take(from: databases, sessions: false, now: 1)
         XCTAssertNil(snapshot.table("sessions"), "sessions only with --sessions")
-        XCTAssertEqual(snapshot.schemas, ["catalog": 3, "comments": 5, "access": 6, "collection": 2, "uploads": 2])
+        XCTAssertEqual(snapshot.schemas, ["catalog": 3, "comments": 5, "access": 6, "collection": 3, "uploads": 2])
         XCTAssertEqual(try BackupSnapshot.take(from: databases, sessions: true, now: 1).table("sessions")?.rows.count, 1)
     }
 
@@ -123,7 +123,7 @@ extension BackupRestoreTests {
         defer { target.close() }
         try BackupRestore.restore(older, into: target, force: false)
         XCTAssertEqual(try target.comments.scalar("SELECT upload FROM shares WHERE token = 'tok'", as: Int.self), 0, "step 5's column, added after the rows went in")
-        XCTAssertEqual(try target.comments.scalar("SELECT max(version) FROM schema_migrations WHERE schema_name = 'collection'", as: Int.self), 2)
+        XCTAssertEqual(try target.comments.scalar("SELECT max(version) FROM schema_migrations WHERE schema_name = 'collection'", as: Int.self), 3)
         let old = try XCTUnwrap(try target.comments.query("SELECT album_id, folder_id FROM shares WHERE token = 'old'").first)
         XCTAssertEqual(try old.decode(0, as: Int?.self), nil, "an album's link of a backup made when albums were folders…")
         XCTAssertEqual(try old.decode(1, as: Int?.self), 2, "…is restored as that folder's link")

@@ -29,8 +29,11 @@ final class StreamProbe {
     }
 
     /// Opens a stream and reads its first frame, so that it is known to be open.
-    func open(_ target: String, cookie: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> EventStreamReader {
-        let stream = try openEventStream(port: server.port, target, headers: cookie.map { ["Cookie": $0] } ?? [:])
+    func open(_ target: String, cookie: String? = nil, headers: HTTPHeaders = [:], file: StaticString = #filePath,
+              line: UInt = #line) throws -> EventStreamReader {
+        var fields = headers
+        if let cookie { fields.add("Cookie", cookie) }
+        let stream = try openEventStream(port: server.port, target, headers: fields)
         opened.append(stream)
         XCTAssertEqual(stream.head.status, 200, target, file: file, line: line)
         XCTAssertTrue(stream.read(timeout: Self.ends) { $0.contains("retry:") }, "\(target) opened", file: file, line: line)

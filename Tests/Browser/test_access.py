@@ -376,3 +376,35 @@ def test_a_link_that_lets_photos_be_added_takes_one_from_a_second_browser(deskto
     finally:
         guest.get("about:blank")
     assert not errors, errors
+
+
+def test_an_albums_link_open_in_a_browser_follows_the_album(phone, private_server):
+    """The album's owner puts photos into it, takes one out and orders them while its link is open
+    elsewhere: the link's grid shows each change, in the album's own order, and nothing else."""
+    cookie = owner_cookie(private_server)
+    # The library's own three photos (a test before may have added more).
+    def listed():
+        found = {p["title"]: p["id"] for p in api(private_server, "/photos", cookie=cookie)[1]["photos"]}
+        return all(title in found for title in ("summit", "lake", "secret")) and found
+    found = wait_for(listed, timeout=120, message="the photos listed")
+    photos = {title: found[title] for title in ("summit", "lake", "secret")}
+    status, album, _ = api(private_server, "/albums", "POST", {"title": "Shared walk"}, cookie)
+    assert status == 201
+    api(private_server, f"/albums/{album['id']}/photos", "POST", {"ids": [photos["summit"]]}, cookie)
+    status, link, _ = api(private_server, "/shares", "POST", {"album": album["id"]}, cookie)
+    assert status == 201
+    try:
+        phone.get(link["url"])
+        wait_grid(phone, 1)
+        order = "return [...document.querySelectorAll('#grid [data-photo-id]')].map(a => Number(a.dataset.photoId))"
+        api(private_server, f"/albums/{album['id']}/photos", "POST", {"ids": [photos["lake"], photos["secret"]]}, cookie)
+        wait_for(lambda: sorted(js(phone, order)) == sorted(photos.values()), timeout=10,
+                 message="the photos put into the album, in the open link")
+        api(private_server, f"/albums/{album['id']}", "PATCH", {"order": [photos["secret"], photos["summit"], photos["lake"]]}, cookie)
+        wait_for(lambda: js(phone, order) == [photos["secret"], photos["summit"], photos["lake"]], timeout=10,
+                 message="the album's own order, in the open link")
+        api(private_server, f"/albums/{album['id']}/photos", "DELETE", {"ids": [photos["secret"]]}, cookie)
+        wait_for(lambda: js(phone, order) == [photos["summit"], photos["lake"]], timeout=10, message="the photo taken out of it")
+    finally:
+        api(private_server, f"/shares/{link['id']}", "DELETE", cookie=cookie)
+        api(private_server, f"/albums/{album['id']}", "DELETE", cookie=cookie)

@@ -51,4 +51,23 @@ final class AlbumStoreTests: XCTestCase {
             XCTAssertGreaterThan(try store.createAlbum(title: "New", now: 20).id, dogs.id)
         }
     }
+
+    func testAnAlbumsOwnOrderIsKeptAndTheDateOrderCanBeAskedForAgain() throws {
+        try forEachEngine { store, place in
+            let album = try store.createAlbum(title: "Rome", now: 10)
+            XCTAssertEqual(try store.addPhotos([5, 3, 1], to: album.id, now: 11)?.photoOrder, .taken, "by date until put in order")
+            let ordered = try store.orderPhotos([1, 5], in: album.id)
+            XCTAssertEqual(ordered?.photoIDs, [1, 5, 3], "\(place): those named first, the rest as they were")
+            XCTAssertEqual(ordered?.photoOrder, .custom)
+            XCTAssertEqual(try store.placePhotos([9, 3], in: album.id, at: 1, now: 12)?.photoIDs, [1, 9, 3, 5], "9 joins, 3 moves")
+            XCTAssertEqual(try store.placePhotos([7], in: album.id, at: 99, now: 13)?.photoIDs, [1, 9, 3, 5, 7], "past the end: last")
+            XCTAssertEqual(try store.orderPhotosByDate(in: album.id)?.photoOrder, .taken)
+            let read = try XCTUnwrap(try store.albums().first { $0.id == album.id })
+            XCTAssertEqual(read.photoIDs, [1, 9, 3, 5, 7], "\(place): its own order kept for when it is asked for again")
+            XCTAssertEqual(read.photoOrder, .taken)
+            XCTAssertEqual(try store.removePhotos([3], from: album.id)?.photoIDs, [1, 9, 5, 7])
+            XCTAssertNil(try store.orderPhotos([1], in: 999))
+            XCTAssertNil(try store.placePhotos([1], in: 999, at: 0, now: 14))
+        }
+    }
 }

@@ -21,7 +21,9 @@ struct SharedRoutes: Sendable {
         guard let key = request.parameters["token"].flatMap(TokenKey.init), let share = try control.share(key) else {
             throw HTTPError(.notFound, "This link does not exist: it was revoked, or never made.")
         }
-        return try PhotoView.shared(share, downloadOriginals: downloadOriginals) { try albums?.members(of: $0) }
+        return try PhotoView.shared(share, downloadOriginals: downloadOriginals) { id in
+            try albums?.members(of: id).map { (ids: $0, order: try albums?.ownOrder(of: id)) }
+        }
     }
 
     func register(on router: inout Router) {
@@ -94,7 +96,8 @@ struct SharedRoutes: Sendable {
                     library.ordered(.id, scope: .members((try? albums?.members(of: id)) ?? [] ?? []))?.photos.count ?? 0
                 case .photo(let id): library.photo(id) == nil ? 0 : 1
                 }
-            })), to: request)
+            },
+            album: { if case .album(let id) = target { id } else { nil } }())), to: request)
     }
 }
 

@@ -12,7 +12,7 @@ extension IIIFRoutes {
         switch view?.scope ?? .library {
         case .library: photos = library.photos
         case .folder(let id): photos = (library.ordered(.id, scope: .album(id))?.photos ?? [])
-        case .album(_, let members): photos = (library.ordered(.taken, scope: .members(members))?.photos ?? [])
+        case .album: photos = view?.listScope.flatMap { library.ordered(.taken, scope: $0)?.photos } ?? []
         case .photo(let id): photos = library.photo(id).map { [$0] } ?? []
         }
         let canvases = photos.filter { $0.status == .ready }.compactMap { canvas($0, origin: origin + prefix) }

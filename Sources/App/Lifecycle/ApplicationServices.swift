@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Library
 import Observability
 import POSIX
 import Synchronization
@@ -39,6 +40,19 @@ final class AccessService: Service {
     func start(fail: @escaping @Sendable (any Error) -> Void) throws { try access.start() }
 
     func shutDown(deadline: ContinuousClock.Instant) { access.stop() }
+}
+
+/// Hears the changes to albums, favourites and the trash (from every replica on the database),
+/// which open views follow live; stopped before the databases close.
+final class CollectionService: Service {
+    let name = "collections"
+    private let collection: CollectionStore
+
+    init(_ collection: CollectionStore) { self.collection = collection }
+
+    func start(fail: @escaping @Sendable (any Error) -> Void) throws { try collection.startHearing() }
+
+    func shutDown(deadline: ContinuousClock.Instant) { collection.stopHearing() }
 }
 
 /// The library's background work: scans, the folder watcher, the ingest workers, and the photo

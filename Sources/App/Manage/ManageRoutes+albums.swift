@@ -5,9 +5,11 @@ import Library
 /// Albums, the collections people make; none of these touches a file:
 ///
 ///     POST   /albums                  {"title":"Rome"} → 201 the album (last among the albums)
-///     PATCH  /albums/{id}             {"title"?, "cover"?: photo id | null, "position"?: n} → the album
+///     PATCH  /albums/{id}             {"title"?, "cover"?: photo id | null, "position"?: n,
+///                                      "order"?: [photo ids] | "taken" | "custom"} → the album
 ///     DELETE /albums/{id}             → 204; its photos stay in the library
-///     POST   /albums/{id}/photos      {"ids":[…]} → the album, the photos added after its last
+///     POST   /albums/{id}/photos      {"ids":[…], "position"?: n} → the album, the photos added after its
+///                                      last, or put at `position` of its own order
 ///     DELETE /albums/{id}/photos      {"ids":[…]} → the album, the photos taken out of it only
 ///
 /// The reads (`GET /albums`, `/albums/{id}`) are `PhotoRoutes`'.
@@ -50,8 +52,31 @@ extension ManageRoutes {
             throw HTTPError(.badRequest, "position is the album's place among the albums, 0 first.")
         }
         let change = AlbumChange(title: try body.title.map(Self.title), cover: body.cover, position: body.position)
-        guard let album = try store.updateAlbum(id, change) else { throw Self.noAlbum(request) }
+        guard var album = try store.updateAlbum(id, change) else { throw Self.noAlbum(request) }
+        if let order = body.order {
+            guard let ordered = try reorder(album, order) else { throw Self.noAlbum(request) }
+            album = ordered
+        }
         return try HTTPResponse.json(record(of: album), headers: ["Cache-Control": "no-store"])
+    }
+
+    /// The album in the order asked for: its photos in the order given (each of its photos at most
+    /// once), its own order as it was kept, or by date taken.
+    private func reorder(_ album: PhotoAlbum, _ order: AlbumOrderRequest) throws -> PhotoAlbum? {
+        switch order {
+        case .photos(let ids):
+            guard ids.count <= 10_000 else { throw HTTPError(.contentTooLarge, "At most 10000 photos at once.") }
+            guard Set(ids).count == ids.count else {
+                throw HTTPError(.unprocessableContent, "order names each photo once; it names one twice.")
+            }
+            let members = Set(album.photoIDs)
+            if let stranger = ids.first(where: { !members.contains($0) }) {
+                throw HTTPError(.unprocessableContent, "order names the album's own photos; \(stranger) is not one of them.")
+            }
+            return try store.orderPhotos(ids, in: album.id)
+        case .by(.custom): return try store.orderPhotos([], in: album.id)
+        case .by(.taken): return try store.orderPhotosByDate(in: album.id)
+        }
     }
 
     private func deleteAlbum(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -61,12 +86,18 @@ extension ManageRoutes {
 
     private func changeMembers(_ request: HTTPRequest, adding: Bool) throws -> HTTPResponse {
         let id = try Self.albumID(request)
-        let ids = try Self.decode(PhotoSelection.self, request).ids
+        let body = try Self.decode(AlbumPhotos.self, request)
+        let ids = body.ids
         guard ids.count <= 10_000 else { throw HTTPError(.contentTooLarge, "At most 10000 photos at once.") }
         let album: PhotoAlbum?
         if adding {
             if let missing = ids.first(where: { library.photo($0) == nil }) { throw HTTPError(.notFound, "There is no photo \(missing).") }
-            album = try store.addPhotos(ids, to: id, now: now())
+            if let position = body.position {
+                guard position >= 0 else { throw HTTPError(.badRequest, "position is a place in the album's own order, 0 first.") }
+                album = try store.placePhotos(ids, in: id, at: position, now: now())
+            } else {
+                album = try store.addPhotos(ids, to: id, now: now())
+            }
         } else {
             album = try store.removePhotos(ids, from: id)
         }
@@ -103,13 +134,21 @@ struct AlbumPatch: Decodable {
     var title: String?
     var cover: Int??
     var position: Int?
+    var order: AlbumOrderRequest?
 
-    enum Keys: String, CodingKey { case title, cover, position }
+    enum Keys: String, CodingKey { case title, cover, position, order }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         title = try c.decodeIfPresent(String.self, forKey: .title)
         if c.contains(.cover) { cover = .some(try c.decodeNil(forKey: .cover) ? nil : try c.decode(Int.self, forKey: .cover)) }
         position = try c.decodeIfPresent(Int.self, forKey: .position)
+        order = try c.decodeIfPresent(AlbumOrderRequest.self, forKey: .order)
     }
+}
+
+/// The body of `POST /albums/{id}/photos`: the photos, and where in the album's own order they go.
+struct AlbumPhotos: Decodable {
+    var ids: [Int]
+    var position: Int?
 }

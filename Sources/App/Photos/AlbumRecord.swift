@@ -8,6 +8,8 @@ struct AlbumRecord: Encodable {
     let id: Int
     let title: String
     let position: Int
+    /// `taken`: its photos by date taken; `custom`: in its own order.
+    let order: String
     let count: Int
     let cover: Nullable<FolderRecord.Cover>
     let from: Nullable<String>
@@ -19,6 +21,7 @@ struct AlbumRecord: Encodable {
         id = album.id
         title = album.title
         position = album.position
+        order = album.photoOrder.rawValue
         count = photos.count
         // The chosen cover while it is listed, else the newest photo that can be shown.
         let cover = album.coverID.flatMap { id in photos.first { $0.id == id } }

@@ -15,10 +15,18 @@ import Synchronization
 /// so nothing is replayed. A comment line every `heartbeatSeconds` keeps proxies from closing
 /// idle streams.
 ///
+/// The collections beside the folder come in the same batches, each change by ids only:
+/// `albums` (`{"ids":[…]}`: albums made, renamed, reordered, given another cover, deleted, or
+/// given or losing photos), and, to a stream whose visitor may change the library (who alone may
+/// read them), `favourites` (`{"ids":[…]}`: photos marked or unmarked) and `trash` (`{}`).
+/// `ids` is left out when any may have changed (the database's listener reconnected). Another
+/// replica's changes come through the database (`CollectionStore.observeCollectionChanges`), as
+/// its photos do through the catalog's.
+///
 /// A share link's stream (`/s/{token}/photos/events`) carries no records at all: only `reset`
 /// with the number of photos the link shows, when a batch touches one of them (or removes
-/// any photo, since a removed photo's album is no longer known), so nothing outside the link
-/// is ever named on it.
+/// any photo, since a removed photo's album is no longer known), or changes the album it shows,
+/// so nothing outside the link is ever named on it: no album, no favourite, no trash.
 final class PhotoLiveEvents: Sendable {
     private enum Pending: Sendable { case added, changed, removed }
 
@@ -27,17 +35,22 @@ final class PhotoLiveEvents: Sendable {
     struct SharedScope: Sendable {
         let contains: @Sendable (Int) -> Bool
         let total: @Sendable () -> Int
+        /// The album the link shows, whose changes (photos added or taken out) it is told of.
+        var album: Int? = nil
     }
 
     private struct Listener {
         let stream: any ResponseStream
         /// nil for the library's own stream.
         let shared: SharedScope?
+        /// Whether its visitor may change the library, and so read favourites and the trash.
+        let manages: Bool
     }
 
     private struct State {
         var streams: [ObjectIdentifier: Listener] = [:]
         var pending: [Int: Pending] = [:]
+        var pendingCollections = CollectionChange()
         var flushScheduled = false
         var stopped = false
     }
@@ -55,7 +68,7 @@ final class PhotoLiveEvents: Sendable {
     private let cacheControl: String
 
     init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
-         options: PhotoRecord.Options = PhotoRecord.Options(), cacheControl: String = "no-cache",
+         collections: CollectionStore? = nil, options: PhotoRecord.Options = PhotoRecord.Options(), cacheControl: String = "no-cache",
          batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
         self.options = options
         self.cacheControl = cacheControl
@@ -74,25 +87,29 @@ final class PhotoLiveEvents: Sendable {
             heartbeat = timer
         }
         library.observeChanges { [weak self] change in self?.record(change) }
+        collections?.observeCollectionChanges { [weak self] change in self?.record(change) }
     }
 
     /// Open streams.
     var count: Int { state.withLock { $0.streams.count } }
 
-    /// The response that opens a stream: of the library, or of what a share link shows.
-    func response(shared: SharedScope? = nil) -> HTTPResponse {
+    /// The response that opens a stream: of the library (`manages`: with favourites and the
+    /// trash), or of what a share link shows.
+    func response(shared: SharedScope? = nil, manages: Bool = false) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/event-stream")
         headers.set("Cache-Control", cacheControl)
         headers.set("X-Accel-Buffering", "no") // nginx in front would otherwise hold events back
-        return HTTPResponse(status: .ok, headers: headers, body: .stream { [self] stream in open(stream, shared: shared) })
+        return HTTPResponse(status: .ok, headers: headers, body: .stream { [self] stream in
+            open(stream, shared: shared, manages: shared == nil && manages)
+        })
     }
 
-    private func open(_ stream: any ResponseStream, shared: SharedScope?) {
+    private func open(_ stream: any ResponseStream, shared: SharedScope?, manages: Bool) {
         let key = ObjectIdentifier(stream)
         let added = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            state.streams[key] = Listener(stream: stream, shared: shared)
+            state.streams[key] = Listener(stream: stream, shared: shared, manages: manages)
             return true
         }
         guard added else {
@@ -121,19 +138,36 @@ final class PhotoLiveEvents: Sendable {
             defer { state.flushScheduled = true }
             return !state.flushScheduled
         }
-        if schedule { queue.asyncAfter(deadline: .now() + batchSeconds) { [weak self] in self?.flush() } }
+        if schedule { scheduleFlush() }
+    }
+
+    /// Notes a change to the collections; it goes out with the batch.
+    private func record(_ change: CollectionChange) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.streams.isEmpty, !state.stopped else { return false }
+            state.pendingCollections.formUnion(change)
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        if schedule { scheduleFlush() }
+    }
+
+    private func scheduleFlush() {
+        queue.asyncAfter(deadline: .now() + batchSeconds) { [weak self] in self?.flush() }
     }
 
     private func flush() {
-        let pending = state.withLock { state -> [Int: Pending] in
+        let (pending, collections) = state.withLock { state -> ([Int: Pending], CollectionChange) in
             defer {
                 state.pending = [:]
+                state.pendingCollections = CollectionChange()
                 state.flushScheduled = false
             }
-            return state.streams.isEmpty ? [:] : state.pending
+            return state.streams.isEmpty ? ([:], CollectionChange()) : (state.pending, state.pendingCollections)
         }
+        tellShared(pending, collections)
+        if !collections.isEmpty { sendCollections(collections) }
         guard !pending.isEmpty else { return }
-        tellShared(pending)
         let total = library.count
         let records = pending.values.filter { $0 != .removed }.count
         if records > maxRecords {
@@ -162,6 +196,16 @@ final class PhotoLiveEvents: Sendable {
         init(total: Int) { self.total = total }
     }
 
+    /// An `albums` or `favourites` event's data: `{"ids":[…]}`, without `ids` when any may have changed.
+    private struct Changed: Encodable {
+        let ids: [Int]?
+
+        init(_ ids: Set<Int>, everything: Bool) { self.ids = everything ? nil : ids.sorted() }
+    }
+
+    /// A `trash` event's data: `{}`.
+    private struct Nothing: Encodable {}
+
     /// A `hello` or `reset` event's data: `{"total":N}`.
     private struct Total: Encodable {
         let total: Int
@@ -172,20 +216,35 @@ final class PhotoLiveEvents: Sendable {
         (try? JSONWriter.string(value)) ?? "{}"
     }
 
-    /// Sends every library stream `frame`.
-    private func broadcast(_ frame: String) {
-        let streams = state.withLock { $0.streams.filter { $0.value.shared == nil } }
+    /// The collections' events, each to the library streams that may read it.
+    private func sendCollections(_ change: CollectionChange) {
+        if change.touchesAlbums {
+            broadcast("event: albums\ndata: \(Self.data(Changed(change.albums, everything: change.everything)))\n\n")
+        }
+        if change.touchesFavourites {
+            broadcast("event: favourites\ndata: \(Self.data(Changed(change.favourites, everything: change.everything)))\n\n",
+                      managing: true)
+        }
+        if change.touchesTrash { broadcast("event: trash\ndata: \(Self.data(Nothing()))\n\n", managing: true) }
+    }
+
+    /// Sends every library stream `frame` (`managing`: only those whose visitor may change the library).
+    private func broadcast(_ frame: String, managing: Bool = false) {
+        let streams = state.withLock { $0.streams.filter { $0.value.shared == nil && ($0.value.manages || !managing) } }
         guard !streams.isEmpty else { return }
         let bytes = Array(frame.utf8)
         for (key, listener) in streams where !listener.stream.write(bytes) { remove(key) }
     }
 
-    /// Tells each share link's stream whose photos the batch touched to fetch its list again.
-    private func tellShared(_ pending: [Int: Pending]) {
+    /// Tells each share link's stream whose photos the batch touched, or whose album it changed,
+    /// to fetch its list again.
+    private func tellShared(_ pending: [Int: Pending], _ collections: CollectionChange) {
         let streams = state.withLock { $0.streams.filter { $0.value.shared != nil } }
         let removes = pending.values.contains(.removed)
         for (key, listener) in streams {
-            guard let shared = listener.shared, removes || pending.keys.contains(where: shared.contains) else { continue }
+            guard let shared = listener.shared else { continue }
+            let albumChanged = shared.album.map(collections.touches(album:)) ?? false
+            guard albumChanged || removes || pending.keys.contains(where: shared.contains) else { continue }
             if !listener.stream.write(Array("event: reset\ndata: \(Self.data(Total(total: shared.total())))\n\n".utf8)) { remove(key) }
         }
     }

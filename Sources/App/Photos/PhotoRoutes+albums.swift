@@ -8,7 +8,7 @@ extension PhotoRoutes {
         let library = rules(.library)
         router.get("/albums", lane: WorkLanes.catalog, access: library) { request in try albumList(request) }
         router.get("/albums/:id/summary", lane: WorkLanes.catalog, access: library) { request in
-            try summaryResponse(request, scope: .members(Set(try storedAlbum(request).photoIDs)))
+            try summaryResponse(request, scope: photoScope(of: try storedAlbum(request), request))
         }
         router.get("/albums/:id", lane: WorkLanes.catalog, access: library) { request in try album(request) }
     }
@@ -19,7 +19,7 @@ extension PhotoRoutes {
         let library = rules(.library)
         router.get("/albums/:id/manifest.json", lane: WorkLanes.catalog, access: library) { request in
             let album = try storedAlbum(request)
-            return try iiif.listManifest(request, scope: .members(Set(album.photoIDs)), label: album.title,
+            return try iiif.listManifest(request, scope: photoScope(of: album, request), label: album.title,
                                          path: "/albums/\(album.id)/manifest.json")
         }
         router.get("/folders/:id/manifest.json", lane: WorkLanes.catalog, access: library) { request in
@@ -39,11 +39,17 @@ extension PhotoRoutes {
         return try json(AlbumList(albums: albums.map { record(of: $0) }), request)
     }
 
-    /// The album's members, then a page of its listed photos (by date taken, or `?order=id`).
+    /// The album's members, then a page of its listed photos (in the album's order, or `?order=`).
     func album(_ request: HTTPRequest) throws -> HTTPResponse {
         let album = try storedAlbum(request)
-        return try listResponse(request, scope: .members(Set(album.photoIDs)), base: "/albums/\(album.id)",
+        return try listResponse(request, scope: photoScope(of: album, request), base: "/albums/\(album.id)",
                                 heading: record(of: album), view: libraryView)
+    }
+
+    /// An album's photos as a list: in its own order when it has one and `?order=` does not ask
+    /// for another, else by date taken (or id).
+    func photoScope(of album: PhotoAlbum, _ request: HTTPRequest) -> PhotoScope {
+        album.photoOrder == .custom && request.query("order") == nil ? .sequence(album.photoIDs) : .members(Set(album.photoIDs))
     }
 
     func record(of album: PhotoAlbum) -> AlbumRecord {

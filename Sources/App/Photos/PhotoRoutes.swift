@@ -53,8 +53,10 @@ struct PhotoRoutes: Sendable {
         router.get("/photos", lane: WorkLanes.catalog, access: library) { request in try list(request) }
         router.get("/photos/summary", lane: WorkLanes.catalog, access: library) { request in try summaryResponse(request) }
         router.get("/photos/events", lane: WorkLanes.catalog, access: library) { request in
-            // The stream ends with the session it was opened with.
-            try rules.bound(events.response(), to: request)
+            // The stream ends with the session it was opened with; favourites and the trash go
+            // only to whoever may read them.
+            let manages = rules.control.map { control in (try? control.mayManage(request)) ?? false } ?? true
+            return try rules.bound(events.response(manages: manages), to: request)
         }
         router.get("/photos/:id", lane: WorkLanes.catalog, access: library) { request in try one(request) }
         registerFolders(on: &router)
@@ -93,7 +95,8 @@ struct PhotoRoutes: Sendable {
         guard let page = found else {
             throw HTTPError(.notFound, "There is no album at \(request.path).")
         }
-        let orderQuery = order == .taken ? "" : "&order=\(order.rawValue)"
+        // An order asked for is asked for again (an album in its own order has its own default).
+        let orderQuery = request.query("order") == nil ? "" : "&order=\(order.rawValue)"
         let next = page.more ? page.photos.last.map { "\(base)?after=\($0.id)&limit=\(limit)\(orderQuery)" } : nil
         // During a first ingest most photos are listed but not examined yet: their headers are read
         // now, so every record on the page has its size.

@@ -94,7 +94,7 @@ public final class PhotoService: Sendable {
     func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
                   albums: CollectionStore? = nil, search: SearchIndexer? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
-                                     options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
+                                     collections: albums, options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
         self.events.withLock { $0 = events }
         let routes = PhotoRoutes(library: library, tileSize: tileSize, commentCount: commentCount, logger: logger,

@@ -32,7 +32,7 @@ final class PhotoSummary: Sendable {
         switch scope {
         case .library: key = order.rawValue
         case .album(let id): key = "\(id)/\(order.rawValue)"
-        case .members:
+        case .members, .sequence:
             // An album's photos change without the catalog's generation: built each time.
             guard let snapshot = library.ordered(order, scope: scope) else { return nil }
             let body = try JSONWriter.bytes(Self.body(snapshot.photos))

@@ -7,7 +7,7 @@ extension PhotoView {
         switch scope {
         case .library: true
         case .folder(let folder): library.albumID(ofPhoto: id) == folder
-        case .album(_, let photos): photos.contains(id)
+        case .album(_, let photos, _): photos.contains(id)
         case .photo(let shared): id == shared
         }
     }

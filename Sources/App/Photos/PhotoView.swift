@@ -9,8 +9,9 @@ struct PhotoView: Sendable {
         case library
         /// The photos directly in a folder, by the folder's id.
         case folder(Int)
-        /// An album's photos as they were when the request came.
-        case album(Int, photos: Set<Int>)
+        /// An album's photos as they were when the request came, and their order when the album
+        /// is shown in its own (nil: by date taken).
+        case album(Int, photos: Set<Int>, order: [Int]?)
         case photo(Int)
     }
 
@@ -31,10 +32,13 @@ struct PhotoView: Sendable {
 
     /// What `share` shows: originals only if the link allows them (and the server does), where
     /// photos were taken only if the link allows it, whatever `showLocation` says. `albumPhotos`
-    /// gives an album's photos (nil for an album deleted since: the link shows nothing).
-    static func shared(_ share: Share, downloadOriginals: Bool, albumPhotos: (Int) throws -> Set<Int>?) rethrows -> PhotoView {
+    /// gives an album's photos and its own order if it is shown in one (nil for an album deleted
+    /// since: the link shows nothing).
+    static func shared(_ share: Share, downloadOriginals: Bool,
+                       albumPhotos: (Int) throws -> (ids: Set<Int>, order: [Int]?)?) rethrows -> PhotoView {
         let scope: Scope = switch share.target {
-        case .album(let id): .album(id, photos: try albumPhotos(id) ?? [])
+        case .album(let id):
+            if let photos = try albumPhotos(id) { .album(id, photos: photos.ids, order: photos.order) } else { .album(id, photos: [], order: nil) }
         case .folder(let id): .folder(id)
         case .photo(let id): .photo(id)
         }
@@ -47,7 +51,7 @@ struct PhotoView: Sendable {
         switch scope {
         case .library: .library
         case .folder(let id): .album(id)
-        case .album(_, let photos): .members(photos)
+        case .album(_, let photos, let order): order.map { .sequence($0) } ?? .members(photos)
         case .photo: nil
         }
     }

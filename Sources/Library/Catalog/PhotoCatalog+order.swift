@@ -17,6 +17,9 @@ public enum PhotoScope: Sendable, Hashable {
     /// The listed photos among these ids (an album's, as a collection), in the list's order;
     /// empty, never nil, when none of them is listed.
     case members(Set<Int>)
+    /// The listed photos among these ids in this order (an album in its own order), whatever
+    /// the order asked for; empty when none of them is listed.
+    case sequence([Int])
 }
 
 extension PhotoCatalog {
@@ -58,7 +61,16 @@ extension PhotoCatalog {
             if order == .id { return (0..<Int32(photos.count)).filter { ids.contains(photos[Int($0)].id) } }
             ensureOrder(&state)
             return state.order.filter { ids.contains(photos[Int($0)].id) }
+        case (.sequence(let ids), _):
+            return ids.compactMap { id in position(of: id, in: state).map(Int32.init) }
         }
+    }
+
+    /// Where a page after `after` starts in a list in its own order (`ids`): after that photo,
+    /// or, when it is no longer listed, after the listed photos that came before it.
+    static func start(after: Int, in ids: [Int], state: State) -> Int {
+        guard let k = ids.firstIndex(of: after) else { return 0 }
+        return ids[...k].reduce(0) { count, id in count + (position(of: id, in: state) == nil ? 0 : 1) }
     }
 
     /// The sort key of a photo id in an order: listed or not (a removed photo's row is still
@@ -86,7 +98,9 @@ extension PhotoCatalog {
         return state.withLock { state in
             guard let list = Self.positions(scope, order, in: &state, identity: identity) else { return nil }
             var start = 0
-            if let after {
+            if case .sequence(let ids) = scope, let after {
+                start = Self.start(after: after, in: ids, state: state)
+            } else if let after {
                 if let key = Self.key(of: after, order, in: state) {
                     start = Self.firstIndex(in: list, after: key, order, photos: state.photos)
                 } else {
@@ -128,6 +142,9 @@ extension PhotoCatalog {
             let i: Int
             if case .library = scope, order == .taken {
                 i = Int(state.rank[p])
+            } else if case .sequence = scope {
+                guard let found = list.firstIndex(of: Int32(p)) else { return nil }
+                i = found
             } else {
                 let photo = state.photos[p]
                 let after = Self.firstIndex(in: list, after: order == .id ? (0, id) : (photo.takenKey, id), order, photos: state.photos)

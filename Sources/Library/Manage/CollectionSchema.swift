@@ -44,5 +44,10 @@ public enum CollectionSchema {
             );
             CREATE INDEX collection_album_photos_by_photo ON collection_album_photos (photo_id);
             """ },
+        // An album's photos shown by date taken (`taken`) or in the order its people put them
+        // (`custom`: `collection_album_photos.position`, which until now only kept the order added).
+        SQLMigration(version: 3, name: "albums in their own order") { _ in """
+            ALTER TABLE collection_albums ADD COLUMN photo_order TEXT NOT NULL DEFAULT 'taken';
+            """ },
     ])
 }

@@ -38,10 +38,14 @@ public struct TrashItem: Sendable, Equatable, SQLRowDecodable {
 /// Favourites, the trash and albums in SQL: every replica on one database sees the same.
 public final class CollectionStore: Sendable {
     public let database: SQLDatabase
-    /// Albums' photos as last read (`members(of:)`), with when.
-    let memberCache = Mutex<[Int: (ids: Set<Int>?, read: ContinuousClock.Instant)]>([:])
+    /// Albums' photos as last read (`members(of:)`, `ownOrder(of:)`), with when.
+    let memberCache = Mutex<[Int: (ids: Set<Int>?, order: [Int]?, read: ContinuousClock.Instant)]>([:])
     /// Told of the photos whose albums changed for them (`observeAlbumChanges`).
     let albumObservers = Mutex<[@Sendable ([Int]) -> Void]>([])
+    /// Told of every change to the collections, this process's and other replicas' (`observeCollectionChanges`).
+    let collectionObservers = Mutex<[@Sendable (CollectionChange) -> Void]>([])
+    /// Hears the changes announced on the database, while `startHearing()` has it.
+    let listener = Mutex<SQLListener?>(nil)
 
     public init(database: SQLDatabase) throws {
         self.database = database
@@ -56,6 +60,7 @@ public final class CollectionStore: Sendable {
     /// Marks or unmarks photos as favourites.
     public func setFavourite(_ ids: [Int], _ favourite: Bool, now: Int) throws {
         try database.transaction { tx in
+            try Self.announce(CollectionChange(favourites: Set(ids)), tx)
             for id in ids {
                 if favourite {
                     try tx.run("INSERT INTO favourites (photo_id, created_at) VALUES (\(id), \(now)) ON CONFLICT (photo_id) DO NOTHING")
@@ -67,10 +72,13 @@ public final class CollectionStore: Sendable {
     }
 
     public func insert(_ item: TrashItem) throws {
-        try database.run("""
-            INSERT INTO trash (id, batch, photo_id, path, size, deleted_at)
-            VALUES (\(item.id), \(item.batch), \(item.photoID), \(item.path), \(item.size), \(item.deletedAt))
-            """)
+        try database.transaction { tx in
+            try tx.run("""
+                INSERT INTO trash (id, batch, photo_id, path, size, deleted_at)
+                VALUES (\(item.id), \(item.batch), \(item.photoID), \(item.path), \(item.size), \(item.deletedAt))
+                """)
+            try Self.announce(CollectionChange(trash: true), tx)
+        }
     }
 
     /// The trash, newest first.
@@ -94,6 +102,10 @@ public final class CollectionStore: Sendable {
     /// Forgets an item; true when it was there (so two replicas never both act on one).
     @discardableResult
     public func remove(_ id: String) throws -> Bool {
-        try database.run("DELETE FROM trash WHERE id = \(id)") > 0
+        try database.transaction { tx in
+            let removed = try tx.run("DELETE FROM trash WHERE id = \(id)") > 0
+            if removed { try Self.announce(CollectionChange(trash: true), tx) }
+            return removed
+        }
     }
 }

@@ -12,16 +12,21 @@ public struct PhotoAlbum: Sendable, Equatable {
     public var coverID: Int?
     /// Unix seconds.
     public var createdAt: Int
-    /// Its photos in the order they were added (a photo in the trash stays until deleted for good).
+    /// Its photos in its own order: as they were added, unless people put them in another (a
+    /// photo in the trash stays until deleted for good).
     public var photoIDs: [Int]
+    /// Whether its photos are shown by date taken or in its own order.
+    public var photoOrder: AlbumPhotoOrder
 
-    public init(id: Int, title: String, position: Int, coverID: Int?, createdAt: Int, photoIDs: [Int]) {
+    public init(id: Int, title: String, position: Int, coverID: Int?, createdAt: Int, photoIDs: [Int],
+                photoOrder: AlbumPhotoOrder = .taken) {
         self.id = id
         self.title = title
         self.position = position
         self.coverID = coverID
         self.createdAt = createdAt
         self.photoIDs = photoIDs
+        self.photoOrder = photoOrder
     }
 
     /// The longest title kept, in characters.
@@ -52,10 +57,8 @@ extension CollectionStore {
             for row in try tx.query("SELECT album_id, photo_id FROM collection_album_photos ORDER BY album_id, position, photo_id") {
                 members[try row.decode(0), default: []].append(try row.decode(1))
             }
-            return try tx.query("SELECT id, title, position, cover_id, created_at FROM collection_albums ORDER BY position, id").map { row in
-                let id: Int = try row.decode(0)
-                return PhotoAlbum(id: id, title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
-                                  createdAt: try row.decode(4), photoIDs: members[id] ?? [])
+            return try tx.query("SELECT \(raw: Self.albumColumns) FROM collection_albums ORDER BY position, id").map { row in
+                try Self.album(row, photos: members[try row.decode(0)] ?? [])
             }
         }
     }
@@ -73,6 +76,7 @@ extension CollectionStore {
                 INSERT INTO collection_albums (title, position, cover_id, created_at) VALUES (\(title), \(position), \(nil as Int?), \(now))
                 RETURNING id
                 """, as: Int.self) ?? 0
+            try Self.announce(CollectionChange(albums: [id]), tx)
             return PhotoAlbum(id: id, title: title, position: position, coverID: nil, createdAt: now, photoIDs: [])
         }
         forgetMembers()
@@ -83,6 +87,8 @@ extension CollectionStore {
     public func updateAlbum(_ id: Int, _ change: AlbumChange) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(id, tx) != nil else { return nil }
+            // Moved among the others, every album's place changes.
+            try Self.announce(CollectionChange(albums: change.position == nil ? [id] : try Self.albumIDs(tx)), tx)
             if let title = change.title { try tx.run("UPDATE collection_albums SET title = \(title) WHERE id = \(id)") }
             if let cover = change.cover { try tx.run("UPDATE collection_albums SET cover_id = \(cover) WHERE id = \(id)") }
             if let position = change.position {
@@ -105,7 +111,9 @@ extension CollectionStore {
         let members = try database.transaction { tx -> [Int]? in
             let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id)").map { try $0.decode(0, as: Int.self) }
             try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(id)")
-            return try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0 ? photos : nil
+            guard try tx.run("DELETE FROM collection_albums WHERE id = \(id)") > 0 else { return nil }
+            try Self.announce(CollectionChange(albums: [id]), tx)
+            return photos
         }
         forgetMembers()
         if let members { albumsChanged(for: members) }
@@ -117,6 +125,7 @@ extension CollectionStore {
     public func addPhotos(_ ids: [Int], to album: Int, now: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
+            try Self.announce(CollectionChange(albums: [album]), tx)
             var position = (try tx.scalar("SELECT max(position) FROM collection_album_photos WHERE album_id = \(album)", as: Int?.self) ?? nil)
                 .map { $0 + 1 } ?? 0
             for id in ids {
@@ -137,6 +146,7 @@ extension CollectionStore {
     public func removePhotos(_ ids: [Int], from album: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
+            try Self.announce(CollectionChange(albums: [album]), tx)
             for id in ids {
                 try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(album) AND photo_id = \(id)")
                 try tx.run("UPDATE collection_albums SET cover_id = NULL WHERE id = \(album) AND cover_id = \(id)")
@@ -152,10 +162,13 @@ extension CollectionStore {
     public func leaveAlbums(_ ids: [Int]) throws {
         guard !ids.isEmpty else { return }
         try database.transaction { tx in
+            var albums: Set<Int> = []
             for id in ids {
+                for row in try tx.query("SELECT album_id FROM collection_album_photos WHERE photo_id = \(id)") { albums.insert(try row.decode(0)) }
                 try tx.run("DELETE FROM collection_album_photos WHERE photo_id = \(id)")
                 try tx.run("UPDATE collection_albums SET cover_id = NULL WHERE cover_id = \(id)")
             }
+            if !albums.isEmpty { try Self.announce(CollectionChange(albums: albums), tx) }
         }
         forgetMembers()
     }
@@ -164,14 +177,26 @@ extension CollectionStore {
     /// kept for `membersSeconds`, so a change made by another replica shows within that time
     /// (this process's own changes at once). Nil when there is no such album.
     public func members(of album: Int) throws -> Set<Int>? {
+        try kept(album).ids
+    }
+
+    /// The photos of an album in its own order when it is shown in it, nil when it is shown by
+    /// date taken (or there is no such album); kept as `members(of:)` is.
+    public func ownOrder(of album: Int) throws -> [Int]? {
+        try kept(album).order
+    }
+
+    private func kept(_ album: Int) throws -> (ids: Set<Int>?, order: [Int]?) {
         let now = ContinuousClock.now
-        if let kept = memberCache.withLock({ $0[album] }), now - kept.read < .seconds(Self.membersSeconds) { return kept.ids }
-        let ids = try self.album(album).map { Set($0.photoIDs) }
+        if let kept = memberCache.withLock({ $0[album] }), now - kept.read < .seconds(Self.membersSeconds) { return (kept.ids, kept.order) }
+        let stored = try self.album(album)
+        let ids = stored.map { Set($0.photoIDs) }
+        let order = stored.flatMap { $0.photoOrder == .custom ? $0.photoIDs : nil }
         memberCache.withLock { cache in
             if cache.count > 1000 { cache.removeAll() }
-            cache[album] = (ids: ids, read: now)
+            cache[album] = (ids: ids, order: order, read: now)
         }
-        return ids
+        return (ids, order)
     }
 
     /// How long `members(of:)` keeps what it read, in seconds.
@@ -195,22 +220,30 @@ extension CollectionStore {
         albumObservers.withLock { $0.append(handler) }
     }
 
-    private func albumsChanged(for photos: [Int]) {
+    func albumsChanged(for photos: [Int]) {
         guard !photos.isEmpty else { return }
         for handler in albumObservers.withLock({ $0 }) { handler(photos) }
     }
 
-    private func forgetMembers() {
+    func forgetMembers() {
         memberCache.withLock { $0.removeAll() }
     }
 
-    private static func album(_ id: Int, _ tx: SQLConnection) throws -> PhotoAlbum? {
-        guard let row = try tx.query("SELECT id, title, position, cover_id, created_at FROM collection_albums WHERE id = \(id)").first else {
+    static func album(_ id: Int, _ tx: SQLConnection) throws -> PhotoAlbum? {
+        guard let row = try tx.query("SELECT \(raw: albumColumns) FROM collection_albums WHERE id = \(id)").first else {
             return nil
         }
         let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id) ORDER BY position, photo_id")
             .map { try $0.decode(0, as: Int.self) }
-        return PhotoAlbum(id: try row.decode(0), title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
-                          createdAt: try row.decode(4), photoIDs: photos)
+        return try album(row, photos: photos)
+    }
+
+    static let albumColumns = "id, title, position, cover_id, created_at, photo_order"
+
+    /// An album from a row of `albumColumns`; an order this version does not know is by date taken.
+    private static func album(_ row: SQLRow, photos: [Int]) throws -> PhotoAlbum {
+        PhotoAlbum(id: try row.decode(0), title: try row.decode(1), position: try row.decode(2), coverID: try row.decode(3),
+                   createdAt: try row.decode(4), photoIDs: photos,
+                   photoOrder: AlbumPhotoOrder(rawValue: try row.decode(5, as: String.self)) ?? .taken)
     }
 }

@@ -1,0 +1,86 @@
+// @ts-check
+// The server's live events (`GET /photos/events`), one stream for every view on screen that shows
+// the library: a grid (the library's, an album's, a folder's), the albums, the folders, Favourites
+// and Recently Deleted. It is open while one of them is on screen and the page is visible (a
+// stream held open under the pager would take one of the browser's few connections to the server
+// from the tiles), and hands each event on to whoever listens: `hello`, `photos`, `reset`,
+// `albums`, `favourites` and `trash` as MessageEvents with the server's data, and `open`, whose
+// detail says whether anything may have been missed (see OpenKind).
+
+import { photoEvents } from './api.js';
+
+/**
+ * How a stream opened: the page's first ('first'); opened again after none was open for a while
+ * ('restarted': a restore, an upload, another window's change may have happened meanwhile); or the
+ * same stream back after a break ('reconnected'). After the last two, views ask again what they show.
+ * @typedef {'first' | 'restarted' | 'reconnected'} OpenKind
+ */
+
+/**
+ * What an `albums` or `favourites` event says: the albums or photos that changed; `ids` left out
+ * when any may have.
+ * @typedef {{ ids?: number[] }} ChangedIds
+ */
+
+/** The events of the stream, as the server names them. */
+const TYPES = ['hello', 'photos', 'reset', 'albums', 'favourites', 'trash'];
+
+export class LiveEvents extends EventTarget {
+  constructor() {
+    super();
+    /** @type {EventSource | null} */
+    this.source = null;
+    /** Whether a stream was open before: one opened again may have missed changes. */
+    this.followed = false;
+  }
+
+  /**
+   * Opens the stream (when none is open) or closes it.
+   * @param {boolean} live
+   */
+  setLive(live) {
+    if (!live) {
+      this.source?.close();
+      this.source = null;
+      return;
+    }
+    if (this.source) return;
+    const source = photoEvents();
+    this.source = source;
+    const restarted = this.followed;
+    this.followed = true;
+    let opened = false;
+    source.addEventListener('open', () => {
+      /** @type {OpenKind} */
+      const kind = opened ? 'reconnected' : restarted ? 'restarted' : 'first';
+      opened = true;
+      this.dispatchEvent(new CustomEvent('open', { detail: kind }));
+    });
+    for (const type of TYPES) {
+      source.addEventListener(type, (e) => {
+        if (this.source !== source) return;
+        this.dispatchEvent(new MessageEvent(type, { data: /** @type {MessageEvent<string>} */ (e).data }));
+      });
+    }
+  }
+}
+
+/**
+ * Whether an `open` event says something may have been missed.
+ * @param {Event} event
+ */
+export function missedAny(event) {
+  return event instanceof CustomEvent && event.detail !== 'first';
+}
+
+/**
+ * The ids an `albums` or `favourites` event names, or null when any may have changed.
+ * @param {Event} event
+ * @returns {number[] | null}
+ */
+export function changedIds(event) {
+  if (!(event instanceof MessageEvent)) return null;
+  /** @type {ChangedIds} */
+  const changed = JSON.parse(event.data);
+  return changed.ids ?? null;
+}
