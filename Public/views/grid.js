@@ -17,7 +17,9 @@
 // Its density (how many columns, or Months and Years at its widest) is one choice shared by every
 // grid (GridDensity): pinched, Ctrl+wheeled or stepped with + and −, the grid is laid out again
 // with the photo under the fingers (the mouse, the screen's centre) where it was. Rows are counted
-// from a `shift` of empty places before the first photo, so that photo keeps its column too.
+// from a `shift` of empty places before the first photo, so that photo keeps its column too. When
+// the order changes under an open grid (dates read during a first ingest move photos), the photo
+// at the screen's centre is kept in place the same way, and the grid does not jump.
 
 import { GridZoomGestures } from '../gestures/grid-zoom.js';
 import { COLUMN_STEPS, GridDensity } from '../ui/grid-density.js';
@@ -136,7 +138,7 @@ export class PhotoGrid {
     on.observe(new ResizeObserver(() => this.layout())).observe(list);
     on.on(index, 'change', (e) => {
       const detail = /** @type {CustomEvent<ChangeDetail>} */ (e).detail;
-      if (detail.structural) this.layout(null, { atEndGrew: this.months && this.atEnd() && window.scrollY > 0 }); else this.refill(detail.ids);
+      if (detail.structural) this.reordered(); else this.refill(detail.ids);
     });
     on.on(density, 'change', (e) => this.densityChanged(/** @type {CustomEvent<DensityChange>} */ (e).detail));
     const zoomArea = list.parentElement ?? list;
@@ -334,6 +336,22 @@ export class PhotoGrid {
    */
   showGroup(first) {
     this.density.set(this.density.lastColumns, { position: first });
+  }
+
+  /**
+   * The list changed under the grid: at the end while it grew there, it stays at the end;
+   * otherwise the photo at the screen's centre stays where it is, whatever moved around it.
+   */
+  reordered() {
+    const grew = this.index.count > this.drawnCount;
+    const atEnd = this.months && this.atEnd() && window.scrollY > 0;
+    const centre = { x: window.innerWidth / 2, y: window.innerHeight / 2 };
+    // Where the centre's photo was is read from the cells drawn before the change.
+    const before = this.summary?.shown || !this.drawnCount ? null : this.placeAt(centre);
+    const id = before ? this.cells.get(before.position)?.id : undefined;
+    const position = id ? this.index.position(id) : -1;
+    const keep = before && position >= 0 && !(atEnd && grew) ? { ...before, position } : null;
+    this.layout(keep, { atEndGrew: atEnd && !keep });
   }
 
   get rowHeight() { return this.cell + this.gap; }
