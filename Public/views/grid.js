@@ -73,6 +73,8 @@ const OVERSCAN_ROWS = 4;
 const TRAVEL_SCREENS_PER_FRAME = 0.5;
 /** Still for this long (ms), travelling ends. */
 const SETTLE_MS = 90;
+/** Cells narrower than this (CSS px) are too small for words: grid.css then shows none. */
+const DENSE_CELL = 64;
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export class PhotoGrid {
@@ -226,6 +228,7 @@ export class PhotoGrid {
     this.drawnCount = this.index.count;
     this.gap = gap;
     this.cell = (width - gap * (columns - 1)) / columns;
+    this.list.classList.toggle('grid-dense', this.cell < DENSE_CELL);
     this.left = number('padding-left', 0);
     if (keep) this.shift = mod(Math.floor(keep.x >= 0 ? this.columnAtX(keep.x) : 0) - keep.position, columns);
     const height = Math.ceil((this.index.count + this.shift) / columns) * this.rowHeight;
@@ -584,6 +587,11 @@ export class PhotoGrid {
     const i = anchor && (anchor.list ?? null) === this.index.list ? this.index.position(anchor.id) : -1;
     if (!anchor || i < 0) {
       if (this.months) this.scrollToEnd();
+      return;
+    }
+    // In Months or Years, the card of the anchor's month (or year) at the middle of the screen.
+    if (this.summary?.shown) {
+      this.summary.reveal(i, window.innerHeight / 2);
       return;
     }
     window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);
