@@ -213,6 +213,15 @@ def test_ctrl_wheel_and_keys_step_the_density_where_the_mouse_or_the_centre_is(d
     desktop.refresh()
     wait_for(lambda: js(desktop, "return document.documentElement.dataset.ready === 'true'") and columns(desktop) == 4,
              message="4 columns after a reload")
+    # Favourites has the same columns, and + and − there change every grid's.
+    js(desktop, "location.hash = '#/favourites'")
+    wait_for(lambda: js(desktop, "return !document.getElementById('favourites-view').hidden"), message="Favourites")
+    favourites = "return getComputedStyle(document.querySelector('.favourites')).gridTemplateColumns.split(' ').length"
+    assert js(desktop, favourites) == 4
+    ActionChains(desktop).send_keys("-").perform()
+    wait_for(lambda: js(desktop, favourites) == 5, message="5 columns in Favourites")
+    ActionChains(desktop).send_keys("+").perform()
+    wait_for(lambda: js(desktop, favourites) == 4, message="4 columns in Favourites again")
 
     # − past 15: Months, then Years; a month chosen with the keyboard shows its photos.
     js(desktop, "location.hash = '#/'")
