@@ -80,6 +80,12 @@ def settles_at(driver, expected, anchor, x, y, what):
         raise AssertionError(f"{what}: (columns, photo at the point) {seen[0]!r}, not {(expected, anchor)!r}") from None
 
 
+def pinched(driver, x, y, start_gap, end_gap):
+    """A pinch, and two frames for the page to draw what it did (cells are placed in a frame)."""
+    pinch(driver, x, y, start_gap, end_gap)
+    driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
+
+
 def to_the_middle(driver):
     js(driver, "window.scrollTo(0, document.getElementById('grid').offsetHeight * 0.5)")
 
@@ -95,23 +101,23 @@ def test_a_pinch_changes_the_columns_under_the_fingers_then_months_and_years(pho
     screenshot(phone, "grid-density-phone-4")
 
     # Fingers closing: more, smaller photos; the one under them stays under them.
-    pinch(phone, x, y, 240, 110)
+    pinched(phone, x, y, 240, 110)
     more = columns(phone)
     assert first < more <= 15, more
     assert under(phone, x, y) == anchor
     screenshot(phone, f"grid-density-phone-{more}")
     # Fingers opening wide: fewer, larger ones, down to one column, the same photo under them.
-    pinch(phone, x, y, 80, 320)
+    pinched(phone, x, y, 80, 320)
     fewer = columns(phone)
     assert 1 <= fewer < more, fewer
     assert under(phone, x, y) == anchor
-    pinch(phone, x, y, 60, 340)
+    pinched(phone, x, y, 60, 340)
     assert columns(phone) == 1
     assert under(phone, x, y) == anchor
     screenshot(phone, "grid-density-phone-1")
     # And back in to the densest: 15 columns at most.
-    pinch(phone, x, y, 340, 60)
-    pinch(phone, x, y, 200, 80)
+    pinched(phone, x, y, 340, 60)
+    pinched(phone, x, y, 200, 80)
     densest = columns(phone)
     assert densest == 15, densest
     assert under(phone, x, y) == anchor
@@ -121,7 +127,7 @@ def test_a_pinch_changes_the_columns_under_the_fingers_then_months_and_years(pho
 
     # Past the densest: Months, each month a card with its name and a key photo, in order taken,
     # the month of the photo under the fingers under them.
-    pinch(phone, x, y, 240, 150)
+    pinched(phone, x, y, 240, 150)
     months = wait_for(lambda: summary(phone), message="Months shown")
     assert months["kind"] == "months" and months["label"] == "Months"
     assert 36 <= len(months["cards"]) <= 38, len(months["cards"])
@@ -134,7 +140,7 @@ def test_a_pinch_changes_the_columns_under_the_fingers_then_months_and_years(pho
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == 0, "the photos' cells gone meanwhile"
     screenshot(phone, "grid-density-phone-months")
     # Further: Years.
-    pinch(phone, x, y, 260, 140)
+    pinched(phone, x, y, 260, 140)
     years = wait_for(lambda: (lambda s: s if s and s["kind"] == "years" else None)(summary(phone)), message="Years shown")
     assert 3 <= len(years["cards"]) <= 4 and all(c["name"].isdigit() for c in years["cards"]), years["cards"]
     wait_for(lambda: all(c["src"] for c in summary(phone)["cards"] if 0 < c["y"] < 844), message="key photos of the years")
