@@ -11,7 +11,7 @@
 /** The column counts a pinch, Ctrl+wheel or + and − step through, fewest first. */
 export const COLUMN_STEPS = Object.freeze([1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 15]);
 /** Past the densest columns, in order. */
-export const SUMMARIES = /** @type {const} */ (['months', 'years']);
+const SUMMARIES = /** @type {const} */ (['months', 'years']);
 /** Months and Years as columns to a pinch: a pinch of 1.5 past 15 columns is Months, as much again Years. */
 const SUMMARY_COLUMNS = { months: 22, years: 34 };
 const STORAGE_KEY = 'photoscroll.gridDensity';
