@@ -9,6 +9,7 @@ import { statusOf } from './core/api.js';
 import { listOf, parseRoute, photoHash as hashOf, searchHash } from './core/routes.js';
 import { PagerSequence } from './core/pager-sequence.js';
 import { PhotoGrid } from './views/grid.js';
+import { GridDensity } from './ui/grid-density.js';
 import { AlbumsView } from './views/albums.js';
 import { SearchView } from './views/search.js';
 import { Pager } from './views/pager.js';
@@ -59,20 +60,47 @@ const library = new PhotoIndex();
 // another server of the same library.
 const live = new LiveEvents();
 library.follow(live);
-const grid = new PhotoGrid(gridList, library);
+// How dense every grid is (pinch, Ctrl+wheel, + and −): one choice for the library's, an album's,
+// a folder's, Favourites and a search's results, so a photo is the same size in all of them.
+const density = new GridDensity();
+const grid = new PhotoGrid(gridList, library, { density });
 new Scrubber(gridView, grid, library);
-const search = new SearchView(searchView);
+const search = new SearchView(searchView, { density });
 const sequence = new PagerSequence(library);
-// `/` searches, from the lists of photos (the grid, the albums, Favourites, Recently Deleted);
-// its handler listens while one of them is on screen (see listKeys).
-const searchKey = new Keys((e) => {
+// The lists' keys: `/` searches (from the grid, the albums, Favourites, Recently Deleted), and +
+// (or =) and − make the photos of the grid and of Favourites larger or smaller (one density for
+// every grid); one handler, listening while one of them is on screen (see listKeys). With Ctrl
+// they are the browser's own zoom, left alone.
+const listKey = new Keys((e) => {
   const target = e.target;
   const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
     || (target instanceof HTMLElement && target.isContentEditable);
-  if (e.key !== '/' || e.altKey || e.ctrlKey || e.metaKey || typing || document.querySelector('dialog[open]')) return;
-  e.preventDefault();
-  location.hash = searchHash('');
+  if (e.altKey || e.ctrlKey || e.metaKey || typing || document.querySelector('dialog[open]')) return;
+  const direction = e.key === '-' ? 1 : e.key === '+' || e.key === '=' ? -1 : 0;
+  if (e.key === '/') {
+    e.preventDefault();
+    location.hash = searchHash('');
+  } else if (direction && !gridView.hidden) {
+    e.preventDefault();
+    grid.step(direction);
+  } else if (direction && !favouritesView.hidden) {
+    e.preventDefault();
+    density.set(GridDensity.next(favouritesColumns(), direction, false));
+  }
 });
+/** The columns Favourites shows (its style sheet's, from the density chosen or its own). */
+function favouritesColumns() {
+  return getComputedStyle(element(favouritesView, '.favourites', HTMLElement)).gridTemplateColumns.split(' ').length;
+}
+/** Favourites' columns follow the grids' (its style sheet reads them from the root). */
+function showDensity() {
+  const columns = density.columns ?? (density.summary ? 15 : null);
+  if (columns === null) delete document.documentElement.dataset.gridColumns;
+  else document.documentElement.dataset.gridColumns = String(columns);
+  document.documentElement.style.setProperty('--grid-columns', String(columns ?? 4));
+}
+showDensity();
+listeners.on(density, 'change', showDensity);
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
@@ -299,10 +327,10 @@ function followLive() {
   live.setLive(shown && document.visibilityState === 'visible');
 }
 
-/** `/` searches while a list of photos is on screen, and the pager or zoom view is not. */
+/** `/` searches (and + − size the photos) while a list of photos is on screen, and the pager or zoom view is not. */
 function listKeys() {
   const list = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden;
-  searchKey.on = list && pagerView.hidden && !viewer.isOpen;
+  listKey.on = list && pagerView.hidden && !viewer.isOpen;
 }
 
 /**

@@ -155,6 +155,11 @@ export class Selection {
   /** @param {PointerEvent} event */
   pressed(event) {
     if (event.pointerType === 'mouse') return;
+    // A second finger down is a pinch (the grid's density), never a long press.
+    if (this.pressAt) {
+      this.cancelPress();
+      return;
+    }
     const link = event.target instanceof Element ? event.target.closest('a.cell') : null;
     if (!(link instanceof HTMLAnchorElement)) return;
     this.pressAt = { x: event.clientX, y: event.clientY };

@@ -13,17 +13,27 @@
 // month at the top of the screen floats over it as a label. So a position's place is a division.
 // A list in another order (a search's results, best match first) is drawn without the month
 // label and opens at its top.
+//
+// Its density (how many columns, or Months and Years at its widest) is one choice shared by every
+// grid (GridDensity): pinched, Ctrl+wheeled or stepped with + and −, the grid is laid out again
+// with the photo under the fingers (the mouse, the screen's centre) where it was. Rows are counted
+// from a `shift` of empty places before the first photo, so that photo keeps its column too. When
+// the order changes under an open grid (dates read during a first ingest move photos), the photo
+// at the screen's centre is kept in place the same way, and the grid does not jump.
 
+import { GridZoomGestures } from '../gestures/grid-zoom.js';
+import { COLUMN_STEPS, GridDensity } from '../ui/grid-density.js';
 import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
 import { failureText, shortFailure } from '../ui/photo-info.js';
+import { GridSummary } from './grid-summary.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /**
  * What the grid draws: photos in order, their records fetched as they are wanted (the library's
  * PhotoIndex, a search's SearchResults). It emits `change` (detail: ChangeDetail) and `records`.
  * @typedef {EventTarget & { count: number, ids: Int32Array, days: Int32Array, list: string | null, dateAt: (i: number) => Date | null,
- *   recordAt: (i: number) => Photo | null, want: (first: number, last: number) => void,
+ *   recordAt: (i: number) => Photo | null, at: (i: number) => Promise<Photo | null>, want: (first: number, last: number) => void,
  *   position: (id: number) => number, photoHash: (id: number) => string }} GridList
  */
 /** @typedef {import('../core/photo-index.js').ChangeDetail} ChangeDetail */
@@ -46,6 +56,13 @@ import { failureText, shortFailure } from '../ui/photo-info.js';
  * Where the grid was scrolled: the photo at the top left, how far its row was under the top.
  * @typedef {{ id: number, offset: number, list: string | null }} GridAnchor
  */
+/**
+ * A photo to keep at a point on screen while the grid is laid out anew: its position, the point,
+ * and where in its cell the point is (0–1 across and down).
+ * @typedef {{ position: number, x: number, y: number, across: number, down: number }} PlaceKept
+ */
+/** @typedef {import('../ui/grid-density.js').Density} Density */
+/** @typedef {import('../ui/grid-density.js').DensityChange} DensityChange */
 
 /** Rows drawn above and below the screen, so a fling rarely reaches an empty row. */
 const OVERSCAN_ROWS = 4;
@@ -56,19 +73,24 @@ const OVERSCAN_ROWS = 4;
 const TRAVEL_SCREENS_PER_FRAME = 0.5;
 /** Still for this long (ms), travelling ends. */
 const SETTLE_MS = 90;
+/** Cells narrower than this (CSS px) are too small for words: grid.css then shows none. */
+const DENSE_CELL = 64;
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export class PhotoGrid {
   /**
    * @param {HTMLElement} list the <ul>
    * @param {GridList} index the photos it shows
-   * @param {{ months?: boolean }} options `months`: the photos are in the order taken, so the month at
-   *   the top floats over the grid and it opens at the newest (a search's results: neither)
+   * @param {{ months?: boolean, density?: GridDensity }} options `months`: the photos are in the order
+   *   taken, so the month at the top floats over the grid, it opens at the newest, and its widest
+   *   densities are Months and Years (a search's results: none of these); `density`: the choice
+   *   shared with the other grids
    */
-  constructor(list, index, { months = true } = {}) {
+  constructor(list, index, { months = true, density = new GridDensity() } = {}) {
     this.list = list;
     this.index = index;
     this.months = months;
+    this.density = density;
     this.listeners = new Listeners();
     /** @type {Map<number, Cell>} position → cell */
     this.cells = new Map();
@@ -83,6 +105,14 @@ export class PhotoGrid {
     this.gap = 0;
     this.top = 0;
     this.left = 0;
+    /** Empty places before the first photo (less than a row): what keeps a photo in its column. */
+    this.shift = 0;
+    /** Photos in the list when it was last laid out: more now, and it grew. */
+    this.drawnCount = 0;
+    /** @type {Density | null} the density shown when a pinch began, null when none is on */
+    this.pinchFrom = null;
+    /** The Months and Years, for a list in the order taken. */
+    this.summary = months ? new GridSummary(list, index, this.listeners, (group) => this.showGroup(group.first)) : null;
     this.settleTimer = 0;
     this.scheduled = false;
     this.active = true;
@@ -110,7 +140,15 @@ export class PhotoGrid {
     on.observe(new ResizeObserver(() => this.layout())).observe(list);
     on.on(index, 'change', (e) => {
       const detail = /** @type {CustomEvent<ChangeDetail>} */ (e).detail;
-      if (detail.structural) this.layout(); else this.refill(detail.ids);
+      if (detail.structural) this.reordered(); else this.refill(detail.ids);
+    });
+    on.on(density, 'change', (e) => this.densityChanged(/** @type {CustomEvent<DensityChange>} */ (e).detail));
+    const zoomArea = list.parentElement ?? list;
+    new GridZoomGestures(zoomArea, on, () => this.active && !zoomArea.closest('[hidden]'), {
+      start: () => { this.pinchFrom = this.shown; },
+      pinch: (scale, point) => this.pinched(scale, point),
+      end: () => { this.pinchFrom = null; },
+      step: (direction, point) => this.step(direction, point),
     });
     on.on(index, 'records', () => this.refill());
     // Its cells and their pending retries go with it.
@@ -160,9 +198,21 @@ export class PhotoGrid {
     }
   }
 
-  /** Columns, cell size and height from the list's width and its CSS properties. */
-  layout() {
-    if (!this.active || this.list.closest('[hidden]')) return;
+  /**
+   * Columns, cell size and height from the list's width, its CSS properties and the density chosen.
+   * @param {PlaceKept | null} [keep] a photo to keep where it is on screen
+   * @param {{ atEndGrew?: boolean }} [options] whether to stay at the end, the list having grown there
+   */
+  layout(keep = null, options = {}) {
+    const { atEndGrew = false } = options;
+    if (!this.active || (this.list.parentElement ?? this.list).closest('[hidden]')) return;
+    const summary = this.months ? this.density.summary : null;
+    this.list.hidden = summary !== null;
+    if (summary && this.summary) {
+      this.showSummary(summary, keep);
+      return;
+    }
+    this.summary?.hide();
     const style = getComputedStyle(this.list);
     const number = (/** @type {string} */ name, /** @type {number} */ fallback) => Number.parseFloat(style.getPropertyValue(name)) || fallback;
     const width = this.list.clientWidth - number('padding-left', 0) - number('padding-right', 0);
@@ -170,16 +220,22 @@ export class PhotoGrid {
     const minimum = number('--grid-min-cell', 96);
     const most = number('--grid-max-columns', 0);
     const fit = Math.max(1, Math.floor((width + gap) / (minimum + gap)));
-    const columns = most > 0 ? Math.min(most, fit) : fit;
+    // A search's results at Months or Years show the densest photos instead.
+    const chosen = this.density.columns ?? (this.density.summary ? COLUMN_STEPS[COLUMN_STEPS.length - 1] : null);
+    const columns = chosen ?? (most > 0 ? Math.min(most, fit) : fit);
+    if (columns !== this.columns) this.shift = 0;
     this.columns = columns;
+    this.drawnCount = this.index.count;
     this.gap = gap;
     this.cell = (width - gap * (columns - 1)) / columns;
+    this.list.classList.toggle('grid-dense', this.cell < DENSE_CELL);
     this.left = number('padding-left', 0);
-    // Held at the end (the newest) while it grows, as Photos is: a photo arriving is seen.
-    const atEnd = this.months && this.atEnd() && window.scrollY > 0;
-    const height = Math.ceil(this.index.count / columns) * this.rowHeight;
+    if (keep) this.shift = mod(Math.floor(keep.x >= 0 ? this.columnAtX(keep.x) : 0) - keep.position, columns);
+    const height = Math.ceil((this.index.count + this.shift) / columns) * this.rowHeight;
     this.list.style.height = `${Math.max(0, height - gap) + number('padding-bottom', 0)}px`;
-    if (atEnd && !this.atEnd()) window.scrollTo(0, document.documentElement.scrollHeight);
+    // Held at the end (the newest) while it grows there, as Photos is: a photo arriving is seen.
+    if (atEndGrew) window.scrollTo(0, document.documentElement.scrollHeight);
+    else if (keep) window.scrollTo(0, this.listTop() + this.yOf(keep.position) + keep.down * this.cell - keep.y);
     // The drawn cells are moved and refilled in place, never rebuilt: one of them may have the focus.
     for (const [i, cell] of this.cells) {
       if (i >= this.index.count) continue;
@@ -189,22 +245,134 @@ export class PhotoGrid {
     this.update();
   }
 
+  /**
+   * Months or Years in place of the photos; the month (or year) of `keep` where its photo was.
+   * @param {'months' | 'years'} kind
+   * @param {PlaceKept | null} keep
+   */
+  showSummary(kind, keep) {
+    const summary = /** @type {GridSummary} */ (this.summary);
+    for (const [i, cell] of this.cells) { this.cells.delete(i); this.release(cell); }
+    this.list.style.height = '0px';
+    if (this.monthLabel) { this.month = ''; this.monthLabel.hidden = true; }
+    const fresh = !summary.shown || summary.kind !== kind;
+    summary.show(kind);
+    if (keep) summary.reveal(keep.position, keep.y);
+    else if (fresh) window.scrollTo(0, document.documentElement.scrollHeight);
+  }
+
+  /** What is shown: the columns, or Months or Years. */
+  get shown() {
+    return this.summary?.shown && this.density.summary ? this.density.summary : this.columns;
+  }
+
+  /**
+   * The photo at a point on screen, to keep there: in the photos, the one drawn there (or the
+   * nearest); in Months or Years, the first of the card's.
+   * @param {{ x: number, y: number }} point
+   * @returns {PlaceKept | null}
+   */
+  placeAt(point) {
+    if (!this.index.count) return null;
+    if (this.summary?.shown) {
+      const group = this.summary.groupAt(point);
+      return group ? { position: group.first, x: point.x, y: point.y, across: 0.5, down: 0.5 } : null;
+    }
+    const y = point.y - this.list.getBoundingClientRect().top;
+    const row = Math.max(0, Math.floor(y / this.rowHeight));
+    const column = Math.max(0, Math.min(this.columns - 1, Math.floor(this.columnAtX(point.x))));
+    const position = Math.max(0, Math.min(this.index.count - 1, row * this.columns + column - this.shift));
+    const cellX = this.list.getBoundingClientRect().left + this.left + mod(position + this.shift, this.columns) * (this.cell + this.gap);
+    const across = Math.max(0, Math.min(1, (point.x - cellX) / this.cell));
+    const down = Math.max(0, Math.min(1, (y - this.yOf(position)) / this.cell));
+    return { position, x: point.x, y: point.y, across, down };
+  }
+
+  /**
+   * The column (a fraction: 2.5 is the middle of the third) at x on screen.
+   * @param {number} x
+   */
+  columnAtX(x) {
+    const left = this.list.getBoundingClientRect().left + this.left;
+    return Math.max(0, Math.min(this.columns - 0.5, (x - left) / (this.cell + this.gap)));
+  }
+
+  /**
+   * Another density chosen (here or in another grid): laid out anew, what was under its point
+   * kept there, or the position asked for shown at the top.
+   * @param {DensityChange} change
+   */
+  densityChanged({ point, position }) {
+    if (!this.active) return;
+    if (position !== null) {
+      this.layout({ position, x: -1, y: 0, across: 0, down: 0 });
+      return;
+    }
+    const at = point ?? { x: window.innerWidth / 2, y: window.innerHeight / 2 };
+    this.layout(this.placeAt(at));
+  }
+
+  /**
+   * One step denser (+1) or larger (−1), keeping the photo at `point` (the screen's centre) there.
+   * @param {1 | -1} direction
+   * @param {{ x: number, y: number } | null} [point]
+   */
+  step(direction, point = null) {
+    this.density.set(GridDensity.next(this.shown, direction, this.months), { point });
+  }
+
+  /**
+   * A pinch going on: the density nearest to the columns it started from scaled by the fingers.
+   * @param {number} scale
+   * @param {{ x: number, y: number }} point
+   */
+  pinched(scale, point) {
+    if (this.pinchFrom === null) return;
+    const density = GridDensity.nearest(GridDensity.worth(this.pinchFrom) / scale, this.months);
+    if (density !== this.shown) this.density.set(density, { point });
+  }
+
+  /**
+   * A month or a year chosen in Months or Years: its photos, from the first, at the top of the
+   * screen, at the columns shown before (the style sheet's if none was chosen).
+   * @param {number} first
+   */
+  showGroup(first) {
+    this.density.set(this.density.lastColumns, { position: first });
+  }
+
+  /**
+   * The list changed under the grid: at the end while it grew there, it stays at the end;
+   * otherwise the photo at the screen's centre stays where it is, whatever moved around it.
+   */
+  reordered() {
+    const grew = this.index.count > this.drawnCount;
+    const atEnd = this.months && this.atEnd() && window.scrollY > 0;
+    const centre = { x: window.innerWidth / 2, y: window.innerHeight / 2 };
+    // Where the centre's photo was is read from the cells drawn before the change.
+    const before = this.summary?.shown || !this.drawnCount ? null : this.placeAt(centre);
+    const id = before ? this.cells.get(before.position)?.id : undefined;
+    const position = id ? this.index.position(id) : -1;
+    const keep = before && position >= 0 && !(atEnd && grew) ? { ...before, position } : null;
+    this.layout(keep, { atEndGrew: atEnd && !keep });
+  }
+
   get rowHeight() { return this.cell + this.gap; }
 
   /**
    * The top of the row of position i, in list coordinates.
    * @param {number} i
    */
-  yOf(i) { return Math.floor(Math.max(0, i) / this.columns) * this.rowHeight; }
+  yOf(i) { return Math.floor((Math.max(0, i) + this.shift) / this.columns) * this.rowHeight; }
 
   /**
    * The first position of the row at y (list coordinates).
    * @param {number} y
    */
   positionAtY(y) {
-    const rows = Math.ceil(this.index.count / this.columns);
+    const rows = Math.ceil((this.index.count + this.shift) / this.columns);
     const row = Math.max(0, Math.min(rows - 1, Math.floor(y / this.rowHeight)));
-    return row * this.columns;
+    return Math.max(0, row * this.columns - this.shift);
   }
 
   /** The list's top in document coordinates. */
@@ -222,7 +390,8 @@ export class PhotoGrid {
   /** The month of the photos at the top of the screen, in the floating label. */
   updateMonth() {
     if (!this.monthLabel) return;
-    const top = window.scrollY - this.listTop();
+    // A pixel in: a row scrolled to the top lands there to within the screen's rounding.
+    const top = window.scrollY - this.listTop() + 1;
     const date = this.index.count ? this.index.dateAt(this.positionAtY(Math.max(0, top))) : null;
     const month = date && !Number.isNaN(date.getTime()) && date.getTime() > 0 ? monthFormat.format(date) : '';
     if (month === this.month) return;
@@ -232,7 +401,7 @@ export class PhotoGrid {
   }
 
   update() {
-    if (!this.active) return;
+    if (!this.active || this.summary?.shown) return;
     this.updateMonth();
     const [first, last] = this.range();
     let lowest = Infinity;
@@ -290,7 +459,7 @@ export class PhotoGrid {
    * @param {number} i
    */
   place(cell, i) {
-    const x = this.left + (i % this.columns) * (this.cell + this.gap);
+    const x = this.left + ((i + this.shift) % this.columns) * (this.cell + this.gap);
     const y = this.yOf(i);
     // Only what differs is written: a style or attribute write costs a recalculation.
     if (cell.size !== this.cell) {
@@ -403,6 +572,7 @@ export class PhotoGrid {
    * @returns {GridAnchor | null}
    */
   anchor() {
+    if (this.summary?.shown) return null;
     const top = window.scrollY - this.listTop();
     const i = Math.min(this.index.count - 1, this.positionAtY(Math.max(0, top)));
     return i < 0 ? null : { id: this.index.ids[i], offset: top - this.yOf(i), list: this.index.list };
@@ -417,6 +587,11 @@ export class PhotoGrid {
     const i = anchor && (anchor.list ?? null) === this.index.list ? this.index.position(anchor.id) : -1;
     if (!anchor || i < 0) {
       if (this.months) this.scrollToEnd();
+      return;
+    }
+    // In Months or Years, the card of the anchor's month (or year) at the middle of the screen.
+    if (this.summary?.shown) {
+      this.summary.reveal(i, window.innerHeight / 2);
       return;
     }
     window.scrollTo(0, this.listTop() + this.yOf(i) + anchor.offset);
@@ -482,3 +657,10 @@ export class PhotoGrid {
   /** Lets go of its cells, listeners, observers and timers. */
   destroy() { this.listeners.destroy(); }
 }
+
+/**
+ * a mod n, never negative.
+ * @param {number} a
+ * @param {number} n
+ */
+function mod(a, n) { return ((a % n) + n) % n; }

@@ -20,13 +20,16 @@ const PARTIAL_MS = 3000;
 const OFFLINE = 'Search needs the server, which cannot be reached now. It runs again as soon as the server answers.';
 
 export class SearchView {
-  /** @param {HTMLElement} root `#search-view` */
-  constructor(root) {
+  /**
+   * @param {HTMLElement} root `#search-view`
+   * @param {{ density?: import('../ui/grid-density.js').GridDensity }} [options] the grids' shared density
+   */
+  constructor(root, options = {}) {
     this.root = root;
     this.listeners = new Listeners();
     this.results = new SearchResults();
     this.list = element(root, '.search-results', HTMLElement);
-    this.grid = new PhotoGrid(this.list, this.results, { months: false });
+    this.grid = new PhotoGrid(this.list, this.results, { months: false, density: options.density });
     this.status = element(root, '.search-status', HTMLElement);
     this.hint = element(root, '.search-hint', HTMLElement);
     this.note = element(root, '.search-note', HTMLElement);

@@ -44,6 +44,14 @@ def test_no_view_has_an_axe_violation(phone, album_server, scheme):
     open_app(phone, server)
     wait_for(lambda: js(phone, "return document.querySelectorAll('#grid .cell img').length") > 0, message="grid")
     clean(phone, "grid")
+    # The grid at its widest: Months, then Years (the density kept on the device), each card a button.
+    for kind in ("months", "years"):
+        js(phone, "localStorage.setItem('photoscroll.gridDensity', arguments[0])", kind)
+        open_app(phone, server)
+        wait_for(lambda: js(phone, "return document.querySelectorAll('.grid-summary .summary-card img[src]').length") > 0,
+                 message=kind)
+        clean(phone, kind)
+    js(phone, "localStorage.removeItem('photoscroll.gridDensity')")
     open_app(phone, server, "albums")
     wait_for(lambda: visible_view(phone) == "albums", message="albums")
     clean(phone, "albums")
