@@ -63,6 +63,22 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(metadata.dropped, [])
     }
 
+    func testSixtySecondsIsAWritersRoundingAndMoreIsDropped() throws {
+        let rounded = try read(try photo("rounded.jpg", exif: [
+            "exif-ifd3-GPSLatitudeRef": "N", "exif-ifd3-GPSLatitude": "41/1 8/1 60/1",
+            "exif-ifd3-GPSLongitudeRef": "W", "exif-ifd3-GPSLongitude": "8/1 36/1 3960/100",
+        ]))
+        let location = try XCTUnwrap(rounded.location, "\(rounded.dropped)")
+        XCTAssertEqual(location.latitude, 41.15, accuracy: 1e-9, "41° 8′ 60″ as exiftool writes 41.15°")
+        XCTAssertEqual(location.longitude, -(8 + 36.0 / 60 + 39.6 / 3600), accuracy: 1e-9)
+        let wrong = try read(try photo("wrong.jpg", exif: [
+            "exif-ifd3-GPSLatitudeRef": "N", "exif-ifd3-GPSLatitude": "41/1 8/1 6001/100",
+            "exif-ifd3-GPSLongitudeRef": "W", "exif-ifd3-GPSLongitude": "8/1 61/1 0/1",
+        ]))
+        XCTAssertNil(wrong.location)
+        XCTAssertTrue(wrong.dropped.map(\.reason).contains("has 60.01 seconds, more than 60"), "\(wrong.dropped)")
+    }
+
     func testFlashThatFiredAndCamerasWithoutOne() throws {
         XCTAssertEqual(try read(photo("fired.jpg", exif: ["exif-ifd2-Flash": "25"])).flashFired, true)
         XCTAssertNil(try read(photo("none.jpg", exif: ["exif-ifd2-Flash": "32"])).flashFired, "bit 5: no flash function")

@@ -268,8 +268,10 @@ struct MetadataReader {
                 return nil
             }
             let number = Double(part.0) / Double(part.1)
-            guard k == 0 || number < 60 else {
-                drop(label, "has \(Self.spell(number)) \(k == 1 ? "minutes" : "seconds"), 60 or more")
+            // 60 itself is a writer's rounding (exiftool writes 41.15° as 41° 8′ 60″), read as the
+            // next minute or degree; beyond it the field is wrong.
+            guard k == 0 || number <= 60 else {
+                drop(label, "has \(Self.spell(number)) \(k == 1 ? "minutes" : "seconds"), more than 60")
                 return nil
             }
             degrees += number / [1, 60, 3600][k]
