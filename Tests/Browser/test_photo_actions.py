@@ -1,16 +1,18 @@
 """The photo's own buttons: the info panel at both sizes (button, key and swipe up), the download
 link (and its absence when the owner turns downloads off), full screen with and without the
-Fullscreen API, the slideshow started and stopped, and share."""
+Fullscreen API, the slideshow started and stopped, share, and every button on a narrow phone's bar."""
 
 import base64
 import urllib.request
+
+import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 
 from conftest import screenshot
-from gestures import js, swipe, tap, wait_for
+from gestures import emulate, js, swipe, tap, wait_for
 from pages import centre_of, hash_of, open_app, sorted_photos, wait_hash
 
 
@@ -209,3 +211,32 @@ def test_share_uses_the_share_sheet_or_copies_the_link(desktop, server):
     assert js(desktop, "return window.__copied[0]") == f"{server.url}/#/photos/{photo['id']}"
     toast = js(desktop, "const t = document.getElementById('toast'); return {hidden: t.hidden, text: t.textContent}")
     assert toast == {"hidden": False, "text": "Link copied"}
+
+
+# Every button of the pager's bar that shows: its box, and whether a tap at its centre reaches it.
+BAR = """
+return [...document.querySelectorAll('#pager-view .pager-back, #pager-view .action')]
+  .filter((b) => b.getClientRects().length > 0)
+  .map((b) => { const r = b.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return {name: b.className, left: r.left, right: r.right, width: r.width, height: r.height,
+                        reached: Boolean(hit && b.contains(hit))}; });
+"""
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_every_action_of_a_narrow_phone_is_on_the_screen_and_a_tap_away(phone, server, width):
+    emulate(phone, width, 844, dpr=3, mobile=True)
+    open_pager(phone, server, server.photos["landscape"])
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="the photo drawn")
+    bar = js(phone, BAR)
+    actions = [b for b in bar if "pager-back" not in b["name"]]
+    # The way back, and the slideshow, share, full screen, favourite, album, delete and info at least.
+    assert len(actions) >= 7, bar
+    row = js(phone, "const r = document.querySelector('#pager-view .pager-actions'); return [r.scrollWidth, r.clientWidth]")
+    assert row[0] <= row[1], f"the row scrolls: {row}"
+    for button in bar:
+        assert button["left"] >= 0 and button["right"] <= width + 0.5, button
+        assert button["reached"], button
+        # A finger's height, and wide enough for one (24 px is WCAG's minimum target).
+        assert button["height"] >= 44 and button["width"] >= 24, button
+    screenshot(phone, f"pager-bar-{width}")
