@@ -25,10 +25,11 @@ export class ZoomablePhoto {
    * @param {HTMLElement} stage the box the photo is seen through (it clips)
    * @param {{ onChange?: () => void, onComplete?: () => void, onTiles?: () => void, held?: () => boolean,
    *   fitted?: boolean, fittedHeld?: () => boolean }} callbacks
-   *   onChange after every move, onComplete once all tiles in view have arrived, onTiles whenever
-   *   a tile was drawn or failed (see `failing`); held true while it asks for no tile but level 0
-   *   (hidden under a flight; `resume()` once it is not); fitted: at fit, one image of the whole
-   *   photo instead of the tiles of its level, not asked for while fittedHeld (held, unless said)
+   *   onChange after every move, onComplete once all tiles in view (at fit, the fitted image) have
+   *   arrived, onTiles whenever a tile or the fitted image was drawn or failed (see `failing`); held
+   *   true while it asks for no tile but level 0 (hidden under a flight; `resume()` once it is not);
+   *   fitted: at fit, one image of the whole photo instead of the tiles of its level, not asked for
+   *   while fittedHeld (held, unless said)
    */
   constructor(stage, { onChange, onComplete, onTiles, held, fitted = false, fittedHeld } = {}) {
     this.stage = stage;
@@ -437,11 +438,7 @@ export class ZoomablePhoto {
 
   /** The fitted image was drawn, or failed: then the photo is drawn from tiles, as without it. */
   fittedChanged() {
-    if (this.fitted?.failed) {
-      this.onFitted = false;
-      if (!this.destination) this.requestTiles();
-      else this.requestTiles(this.destination);
-    }
+    if (this.fitted?.failed) this.requestTiles(this.destination ?? undefined);
     this.tilesChanged();
   }
 
