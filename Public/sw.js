@@ -57,7 +57,7 @@ const SHELL = [
   '/photo/tiles.js', '/photo/zoomable-photo.js',
   '/styles/access.css', '/styles/base.css', '/styles/grid.css', '/styles/manage.css', '/styles/message.css',
   '/styles/pager.css', '/styles/search.css', '/styles/slideshow.css', '/styles/uploads.css', '/styles/zoom.css',
-  '/ui/account-menu.js', '/ui/album-actions.js', '/ui/comment-thread.js', '/ui/composer.js',
+  '/ui/account-menu.js', '/ui/action-overflow.js', '/ui/album-actions.js', '/ui/comment-thread.js', '/ui/composer.js',
   '/ui/connection-status.js', '/ui/favourite-button.js', '/ui/fullscreen.js', '/ui/page-dots.js',
   '/ui/photo-actions.js', '/ui/photo-info.js', '/ui/photo-trouble.js', '/ui/scrubber.js', '/ui/search-box.js',
   '/ui/search-home.js', '/ui/selection.js', '/ui/share-sheet.js', '/ui/share.js', '/ui/upload-panel.js',

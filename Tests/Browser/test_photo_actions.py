@@ -218,25 +218,53 @@ BAR = """
 return [...document.querySelectorAll('#pager-view .pager-back, #pager-view .action')]
   .filter((b) => b.getClientRects().length > 0)
   .map((b) => { const r = b.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                return {name: b.className, left: r.left, right: r.right, width: r.width, height: r.height,
-                        reached: Boolean(hit && b.contains(hit))}; });
+                return {name: b.className.replace('action ', ''), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                        width: r.width, height: r.height, reached: Boolean(hit && b.contains(hit)),
+                        menu: Boolean(b.closest('.pager-more-menu'))}; });
 """
+
+
+def assert_on_screen(bar, width, height=844):
+    for button in bar:
+        assert button["left"] >= 0 and button["right"] <= width + 0.5, button
+        assert button["top"] >= 0 and button["bottom"] <= height + 0.5, button
+        assert button["reached"], button
+        assert button["height"] >= 44 and button["width"] >= 44, button
 
 
 @pytest.mark.parametrize("width", [390, 320])
 def test_every_action_of_a_narrow_phone_is_on_the_screen_and_a_tap_away(phone, server, width):
+    """Below 440 px the row does not scroll past the screen: the buttons a phone needs least wait
+    behind More, each a finger's 44 px wherever it is, and work from there."""
     emulate(phone, width, 844, dpr=3, mobile=True)
     open_pager(phone, server, server.photos["landscape"])
     wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="the photo drawn")
-    bar = js(phone, BAR)
-    actions = [b for b in bar if "pager-back" not in b["name"]]
-    # The way back, and the slideshow, share, full screen, favourite, album, delete and info at least.
-    assert len(actions) >= 7, bar
     row = js(phone, "const r = document.querySelector('#pager-view .pager-actions'); return [r.scrollWidth, r.clientWidth]")
     assert row[0] <= row[1], f"the row scrolls: {row}"
-    for button in bar:
-        assert button["left"] >= 0 and button["right"] <= width + 0.5, button
-        assert button["reached"], button
-        # A finger's height, and wide enough for one (24 px is WCAG's minimum target).
-        assert button["height"] >= 44 and button["width"] >= 24, button
+    bar = js(phone, BAR)
+    assert_on_screen(bar, width)
     screenshot(phone, f"pager-bar-{width}")
+    x, y = centre_of(phone, ".action-more")
+    tap(phone, x, y)
+    menu = wait_for(lambda: [b for b in js(phone, BAR) if b["menu"]], message="the menu open")
+    assert_on_screen(menu, width)
+    # Every button of the bar is in the row or the menu: the way back, slideshow, share, download,
+    # full screen, favourite, album, delete, info and More.
+    shown = {b["name"] for b in bar} | {b["name"] for b in menu}
+    assert {"action-slideshow", "action-share", "action-download", "action-fullscreen", "action-favourite",
+            "action-album", "action-delete", "action-info"} <= shown, shown
+    assert js(phone, "return document.querySelector('.action-more').getAttribute('aria-expanded')") == "true"
+    screenshot(phone, f"pager-bar-{width}-more")
+    # Chosen from the menu, full screen works, and the menu closes.
+    x, y = centre_of(phone, ".pager-more-menu .action-fullscreen")
+    tap(phone, x, y)
+    wait_for(lambda: js(phone, "return document.documentElement.classList.contains('immersive')"), message="full screen")
+    assert js(phone, "return document.querySelector('.pager-more-menu').hidden") is True
+    js(phone, "document.querySelector('.immersive-exit').click()")
+    wait_for(lambda: not js(phone, "return document.documentElement.classList.contains('immersive')"), message="out of full screen")
+    # Escape closes the menu, not the photo.
+    tap(phone, *centre_of(phone, ".action-more"))
+    wait_for(lambda: js(phone, "return !document.querySelector('.pager-more-menu').hidden"), message="the menu open again")
+    ActionChains(phone).send_keys(Keys.ESCAPE).perform()
+    wait_for(lambda: js(phone, "return document.querySelector('.pager-more-menu').hidden"), message="closed by Escape")
+    assert js(phone, "return document.getElementById('pager-view').hidden") is False
