@@ -7,10 +7,11 @@
 //   cache where it can: the page has just loaded those files), served from there at
 //   once and asked for again behind the scenes (a conditional GET: the server's ETags), so a new
 //   release is in the cache for the next load. Caches of other versions go when a worker activates.
-// - Tiles and thumbnails whose URL carries `?v=` (the photo's version: a changed file gets new
-//   URLs) never change: served from the cache when there, else fetched and kept. At most
-//   IMAGE_LIMIT of them are kept; the oldest stored go first. An image URL without `?v=` is
-//   never kept (it could go stale).
+// - Tiles, thumbnails and the whole photo fitted to the page's box (the image a photo page draws
+//   at fit) whose URL carries `?v=` (the photo's version: a changed file gets new URLs) never
+//   change: served from the cache when there, else fetched and kept. At most IMAGE_LIMIT of them
+//   are kept; the oldest stored go first. An image URL without `?v=` is never kept (it could go
+//   stale).
 // - The JSON the page reads to open a photo (the summary, pages of records, a photo's record,
 //   the albums) is asked of the network first; the copy kept from the last answer is used only
 //   when the server cannot be reached, marked `PhotoScroll-Offline: 1` so the page still says
@@ -37,8 +38,9 @@ const IMAGE_CACHE = `photoscroll-images-${VERSION}`;
 const DATA_CACHE = `photoscroll-data-${VERSION}`;
 
 /**
- * Tiles and thumbnails kept, at most (each is 5–40 KB: up to about 60 MB). `/sw.js?images=N`
- * registers a worker with another bound (8 to 100,000).
+ * Tiles, thumbnails and fitted photos kept, at most (a tile is 5–40 KB: up to about 60 MB; a
+ * fitted photo, one per photo seen, a few hundred KB). `/sw.js?images=N` registers a worker with
+ * another bound (8 to 100,000).
  */
 const IMAGE_LIMIT = bound('images', 1500);
 /** JSON answers kept, at most (records, pages of records, summaries, albums). `/sw.js?data=N`. */
@@ -49,16 +51,18 @@ const SHELL = [
   '/', '/app.js', '/boot.js', '/favicon.svg', '/manifest.webmanifest',
   '/icons/apple-touch-icon.png', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon.svg',
   '/core/api.js', '/core/connection.js', '/core/live-events.js', '/core/offline.js', '/core/pager-sequence.js',
-  '/core/photo-index.js', '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js', '/core/tus.js',
-  '/core/upload-store.js',
-  '/gestures/drag.js', '/gestures/grid-zoom.js', '/gestures/pinch.js', '/gestures/tap.js', '/gestures/viewer-gestures.js',
-  '/gestures/wheel.js',
-  '/photo/flight.js', '/photo/pan-bounds.js', '/photo/pyramid.js', '/photo/slide-strip.js', '/photo/tiles.js',
-  '/photo/zoomable-photo.js',
+  '/core/photo-index.js', '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js',
+  '/core/tus.js', '/core/upload-store.js',
+  '/gestures/drag.js', '/gestures/grid-zoom.js', '/gestures/pinch.js', '/gestures/tap.js',
+  '/gestures/viewer-gestures.js', '/gestures/wheel.js',
+  '/photo/fitted-image.js', '/photo/flight.js', '/photo/pan-bounds.js', '/photo/pyramid.js',
+  '/photo/slide-strip.js', '/photo/tiles.js', '/photo/zoomable-photo.js',
   '/styles/access.css', '/styles/base.css', '/styles/grid.css', '/styles/manage.css', '/styles/message.css',
-  '/styles/pager.css', '/styles/search.css', '/styles/slideshow.css', '/styles/uploads.css', '/styles/zoom.css',
-  '/ui/account-menu.js', '/ui/album-actions.js', '/ui/comment-thread.js', '/ui/composer.js',
-  '/ui/connection-status.js', '/ui/favourite-button.js', '/ui/fullscreen.js', '/ui/grid-density.js', '/ui/page-dots.js',
+  '/styles/pager.css', '/styles/search.css', '/styles/slideshow.css', '/styles/uploads.css',
+  '/styles/zoom.css',
+  '/ui/account-menu.js', '/ui/action-overflow.js', '/ui/album-actions.js', '/ui/comment-thread.js',
+  '/ui/composer.js', '/ui/connection-status.js', '/ui/favourite-button.js', '/ui/fullscreen.js',
+  '/ui/grid-density.js', '/ui/page-dots.js',
   '/ui/photo-actions.js', '/ui/photo-info.js', '/ui/photo-trouble.js', '/ui/scrubber.js', '/ui/search-box.js',
   '/ui/search-home.js', '/ui/selection.js', '/ui/share-sheet.js', '/ui/share.js', '/ui/upload-panel.js',
   '/util/coalesced.js', '/util/dom.js', '/util/image-retry.js', '/util/keyboard.js', '/util/listeners.js',
@@ -68,8 +72,11 @@ const SHELL = [
 ];
 const SHELL_PATHS = new Set(SHELL);
 
-/** A tile or a thumbnail of the library (the page's own, not under a share link). */
-const IMAGE_PATH = /^\/photos\/\d+\/(?:thumbnail\.jpg|tiles\/\d+\/\d+\/\d+\.jpg)$/;
+/**
+ * A tile, a thumbnail, or the whole photo fitted to a box as the photo page asks for it (IIIF's
+ * `full/!w,h/0/default.jpg`), of the library (the page's own, not under a share link).
+ */
+const IMAGE_PATH = /^\/(?:photos\/\d+\/(?:thumbnail\.jpg|tiles\/\d+\/\d+\/\d+\.jpg)|iiif\/3\/\d+\/full\/!\d+,\d+\/0\/default\.jpg)$/;
 /** The JSON the page reads to list the library and open a photo. */
 const DATA_PATH = /^\/(?:photos(?:\/summary|\/\d+)?|(?:albums|folders)(?:\/\d+(?:\/summary)?)?)$/;
 

@@ -3,7 +3,9 @@
 # to the first complete screen of tiles (ratio against a bare fetch+decode of the same tiles in the
 # same browser), and tile requests for one pinch from fit to native (ratio against a perfect viewer).
 #
-# Usage: bench/viewer.sh   (env: RUNS=5 WIDTH=8000 HEIGHT=6000 PHOTOSCROLL_BIN=.build/release/photoscroll)
+# Usage: bench/viewer.sh   (env: RUNS=5 WIDTH=8000 HEIGHT=6000 PHOTOSCROLL_BIN=.build/release/photoscroll;
+#        ONLY=tap REFERENCE_PAGE=../other-checkout/Public: tap to sharp and the flights' frame gaps only,
+#        this page against that one; see bench/viewer.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"

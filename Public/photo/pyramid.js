@@ -93,3 +93,19 @@ export function tilesCovering(photo, z, x0, y0, x1, y1) {
 export function tileURL(photo, z, x, y) {
   return photo.tiles.replace('{z}', String(z)).replace('{x}', String(x)).replace('{y}', String(y));
 }
+
+/**
+ * The URL of the whole photo fitted in a box of `width` × `height` pixels (IIIF's `full/!w,h/`),
+ * under the photo's version, so it is as immutable as its tiles, and under a share link's prefix
+ * when the photo came through one (its `iiif` URL carries it). The box is cut to the photo's own
+ * size: the server never enlarges a `!w,h` that was not asked to.
+ * @param {Pick<Photo, 'iiif' | 'version' | 'width' | 'height'>} photo
+ * @param {number} width
+ * @param {number} height
+ */
+export function fittedImageURL(photo, width, height) {
+  const w = Math.max(1, Math.min(photo.width, Math.ceil(width - 1e-6)));
+  const h = Math.max(1, Math.min(photo.height, Math.ceil(height - 1e-6)));
+  const base = photo.iiif.replace(/info\.json$/, '');
+  return `${base}full/!${w},${h}/0/default.jpg?v=${encodeURIComponent(photo.version)}`;
+}

@@ -3,10 +3,12 @@
 // scale, translation, their limits, and how they animate. Scale `s` is CSS px per photo px and
 // (tx, ty) is where the photo's top left sits on the stage. Native resolution is one photo pixel
 // per device pixel; when the fitted photo is already that sharp, it can still be zoomed to twice
-// its fitted size, so every photo zooms.
+// its fitted size, so every photo zooms. Made with `fitted`, it draws the photo at fit from one
+// image cut to its box (see fitted-image.js), and tiles only once zoomed past fit.
 
-import { levelFor, tilesCovering, tileRectInPhoto, tileURL } from './pyramid.js';
+import { fittedImageURL, levelFor, tilesCovering, tileRectInPhoto, tileURL } from './pyramid.js';
 import { ViewerTiles } from './tiles.js';
+import { FittedImage } from './fitted-image.js';
 import { PanBounds } from './pan-bounds.js';
 import { Animation, Momentum, Spring, projectedDistance, rubberBand } from '../util/motion.js';
 import { Listeners } from '../util/listeners.js';
@@ -21,12 +23,15 @@ const EPSILON = 1e-3;
 export class ZoomablePhoto {
   /**
    * @param {HTMLElement} stage the box the photo is seen through (it clips)
-   * @param {{ onChange?: () => void, onComplete?: () => void, onTiles?: () => void, held?: () => boolean }} callbacks
-   *   onChange after every move, onComplete once all tiles in view have arrived, onTiles whenever
-   *   a tile was drawn or failed (see `failing`); held true while it asks for no tile but level 0
-   *   (hidden under a flight; `resume()` once it is not)
+   * @param {{ onChange?: () => void, onComplete?: () => void, onTiles?: () => void, held?: () => boolean,
+   *   fitted?: boolean, fittedHeld?: () => boolean }} callbacks
+   *   onChange after every move, onComplete once all tiles in view (at fit, the fitted image) have
+   *   arrived, onTiles whenever a tile or the fitted image was drawn or failed (see `failing`); held
+   *   true while it asks for no tile but level 0 (hidden under a flight; `resume()` once it is not);
+   *   fitted: at fit, one image of the whole photo instead of the tiles of its level, not asked for
+   *   while fittedHeld (held, unless said)
    */
-  constructor(stage, { onChange, onComplete, onTiles, held } = {}) {
+  constructor(stage, { onChange, onComplete, onTiles, held, fitted = false, fittedHeld } = {}) {
     this.stage = stage;
     this.layer = document.createElement('div');
     this.layer.className = 'tile-layer';
@@ -50,6 +55,13 @@ export class ZoomablePhoto {
     /** @type {number} when the photo was set */
     this.openedAt = performance.now();
     this.tiles = new ViewerTiles(this.layer, () => this.tilesChanged(), held);
+    this.fittedHeld = fittedHeld ?? held ?? (() => false);
+    /** @type {FittedImage | null} */
+    this.fitted = fitted ? new FittedImage(this.layer, () => this.fittedChanged()) : null;
+    /** True while the photo rests (or will) at fit on its fitted image: no tile of its level is wanted. */
+    this.onFitted = false;
+    /** True while the fitted image waits for `resume()` (held). */
+    this.fittedWaiting = false;
   }
 
   get dpr() { return window.devicePixelRatio || 1; }
@@ -79,6 +91,8 @@ export class ZoomablePhoto {
   setPhoto(photo) {
     this.stop();
     this.tiles.clear();
+    this.fitted?.clear();
+    this.onFitted = this.fittedWaiting = false;
     this.photo = photo;
     this.completeAt = null;
     this.openedAt = performance.now();
@@ -337,6 +351,9 @@ export class ZoomablePhoto {
   render() {
     if (!this.photo || this.photo.status === 'failed') return;
     this.tiles.layout(this.s, this.tx, this.ty, this.zooming);
+    // Placed as the tiles are: at the scale they were laid out for, the layer's own transform doing the rest.
+    const laid = this.tiles.layoutScale ?? this.s;
+    this.fitted?.place(this.photo.width * laid, this.photo.height * laid);
     this.listeners.clear(this.settling);
     this.settling = 0;
     if (this.destination) return;
@@ -394,31 +411,64 @@ export class ZoomablePhoto {
     if (!this.photo || this.photo.status === 'failed') return;
     const photo = this.photo;
     const z = levelFor(photo, at.s * this.dpr);
-    const wanted = this.tilesOf(z, this.visiblePhotoRect(at));
     const fitLevel = levelFor(photo, this.fitScale * this.dpr);
+    const level0 = { z: 0, x: 0, y: 0 };
+    const urlOf = (/** @type {import('./pyramid.js').TileCoordinate} */ t) => tileURL(photo, t.z, t.x, t.y);
+    const rectOf = (/** @type {import('./pyramid.js').TileCoordinate} */ t) => tileRectInPhoto(photo, t.z, t.x, t.y);
+    // A photo whose fit is its one-tile level 0 needs no image of its own.
+    if (this.fitted && !this.fitted.failed && fitLevel > 0) {
+      this.onFitted = at.s <= this.fitScale * (1 + EPSILON);
+      this.fittedWaiting = this.fittedHeld();
+      if (!this.fittedWaiting) this.askFitted();
+      this.tiles.want(this.onFitted ? [] : this.tilesOf(z, this.visiblePhotoRect(at)), [level0], urlOf, rectOf);
+      return;
+    }
+    this.onFitted = this.fittedWaiting = false;
+    const wanted = this.tilesOf(z, this.visiblePhotoRect(at));
     const whole = { x0: 0, y0: 0, x1: photo.width, y1: photo.height };
-    const underlay = [...this.tilesOf(fitLevel, whole), { z: 0, x: 0, y: 0 }];
-    this.tiles.want(wanted, underlay, (t) => tileURL(photo, t.z, t.x, t.y), (t) => tileRectInPhoto(photo, t.z, t.x, t.y));
+    const underlay = [...this.tilesOf(fitLevel, whole), level0];
+    this.tiles.want(wanted, underlay, urlOf, rectOf);
   }
 
-  /** True once every tile in view has arrived and nothing is moving. */
-  get complete() { return this.tiles.complete && !this.zooming && !this.animating; }
+  /** Asks for the whole photo at the device pixels of its fitted box (the one drawn stays until it comes). */
+  askFitted() {
+    const fit = this.fitScale * this.dpr;
+    this.fitted?.want(fittedImageURL(this.shown, this.shown.width * fit, this.shown.height * fit));
+  }
+
+  /** The fitted image was drawn, or failed: then the photo is drawn from tiles, as without it. */
+  fittedChanged() {
+    if (this.fitted?.failed) this.requestTiles(this.destination ?? undefined);
+    this.tilesChanged();
+  }
+
+  /** True once every tile in view (or, at fit, the fitted image) has arrived and nothing is moving. */
+  get complete() { return this.drawn && !this.zooming && !this.animating; }
+
+  /** True when what the photo rests on is drawn: its wanted tiles, and at fit its fitted image. */
+  get drawn() { return this.tiles.complete && (!this.onFitted || Boolean(this.fitted?.complete)); }
 
   /** True when tiles it rests on failed to arrive (they are being asked for again). */
   get failing() { return this.tiles.failing; }
 
   /** True while nothing of the photo is drawn (not even its coarsest tile). */
-  get blank() { return this.tiles.blank; }
+  get blank() { return this.tiles.blank && !this.fitted?.drawn; }
 
   /** Asks again at once for the tiles that failed. */
   retry() { this.tiles.retryNow(); }
 
-  /** No longer held: asks for the tiles that waited. */
-  resume() { this.tiles.resume(); }
+  /** No longer held: asks for the tiles (and the fitted image) that waited. */
+  resume() {
+    if (this.photo && this.fittedWaiting) {
+      this.fittedWaiting = false;
+      this.askFitted();
+    }
+    this.tiles.resume();
+  }
 
   tilesChanged() {
     this.onTiles?.();
-    if (this.completeAt === null && this.tiles.complete) {
+    if (this.completeAt === null && this.drawn) {
       this.completeAt = performance.now();
       this.onComplete?.();
     }
@@ -430,6 +480,7 @@ export class ZoomablePhoto {
     this.animation = null;
     this.listeners.destroy();
     this.tiles.destroy();
+    this.fitted?.destroy();
     this.layer.remove();
     this.photo = null;
   }

@@ -7,6 +7,7 @@
 // it is closed. Keys: i (info), f (favourite), Delete or Backspace (delete), shift-F (full screen).
 
 import { share } from './share.js';
+import { ActionOverflow } from './action-overflow.js';
 import { Keys } from '../util/keyboard.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -59,6 +60,11 @@ export class PhotoActions {
     this.unalbumButton = element(root, '.action-unalbum', HTMLButtonElement);
     on.on(this.unalbumButton, 'click', () => { this.takeOut(); });
     on.on(element(root, '.immersive-exit', HTMLButtonElement), 'click', () => this.fullscreen.exit());
+    // On a narrow phone, the buttons that do not fit wait behind More.
+    const overflow = new ActionOverflow(element(root, '.pager-actions', HTMLElement), element(root, '.action-more', HTMLButtonElement),
+      element(root, '.pager-more-menu', HTMLElement));
+    this.overflow = overflow;
+    on.add(() => overflow.destroy());
     // Its keys listen while the pager is on screen (setShown).
     this.keys = new Keys((e) => this.key(e), { on: !root.hidden });
     on.add(() => { this.keys.on = false; });
@@ -71,6 +77,7 @@ export class PhotoActions {
    */
   setShown(shown) {
     this.keys.on = shown;
+    if (!shown) this.overflow.setOpen(false);
     if (shown) this.showEnd();
   }
 

@@ -111,7 +111,8 @@ export class Pager {
   /**
    * While a photo flies open from the grid, only the pager's background shows (fading in under the
    * flying copy): its bars and pages stay out of rendering and their photos ask for no tile but
-   * level 0, so the flight's frames are all the machine has to draw. Landed (false), everything
+   * level 0 (the photo in front asks for its one fitted image too, to be drawn as it lands), so the
+   * flight's frames are all the machine has to draw. Landed (false), everything
    * shows and the photo in front's tiles are asked for, its neighbours' once it is sharp.
    * @param {boolean} opening
    */
@@ -175,6 +176,8 @@ export class Pager {
       const page = new PhotoPage(photo, {
         onOpenZoom: (p) => this.onOpenZoom(p),
         held: () => this.opening || (this.first !== null && this.first !== page),
+        // The photo flying open asks for its fitted image as it takes off, so it lands sharp.
+        fittedHeld: () => (this.opening ? slot.pageIndex !== this.strip.nearest : this.first !== null && this.first !== page),
         onSharp: (p) => { if (p === this.first) this.firstDone(); },
       });
       slot.page = page;

@@ -23,14 +23,18 @@ import { PhotoTrouble } from '../ui/photo-trouble.js';
 export class PhotoPage {
   /**
    * @param {Photo} photo the photo's record, as the API gives it
-   * @param {{ onOpenZoom: (photo: Photo) => void, held?: () => boolean, onSharp?: (page: PhotoPage) => void }} callbacks
+   * @param {{ onOpenZoom: (photo: Photo) => void, held?: () => boolean, fittedHeld?: () => boolean,
+   *   onSharp?: (page: PhotoPage) => void }} callbacks
    *   `held`: true while its photo asks for no tile but level 0 (hidden under a flight, or waiting
-   *   for the photo in front; `resume()` after); `onSharp`: every tile in view has been drawn
+   *   for the photo in front; `resume()` after); `fittedHeld`: the same for the one image it is
+   *   drawn from at fit (the photo flying open asks for it at once); `onSharp`: every tile in view
+   *   has been drawn
    */
-  constructor(photo, { onOpenZoom, held, onSharp }) {
+  constructor(photo, { onOpenZoom, held, fittedHeld, onSharp }) {
     this.photo = photo;
     this.onOpenZoom = onOpenZoom;
     this.held = held;
+    this.fittedHeld = fittedHeld;
     this.onSharp = onSharp;
     this.listeners = new Listeners();
     this.element = document.createElement('div');
@@ -73,6 +77,9 @@ export class PhotoPage {
         onChange: () => this.zoomChanged(),
         onTiles: () => trouble.set(zoomable.failing, zoomable.blank),
         held: this.held,
+        // At fit, one image cut to the box instead of a couple of hundred tiles on a large screen.
+        fitted: true,
+        fittedHeld: this.fittedHeld,
         onComplete: () => this.onSharp?.(this),
       });
       /** @type {PhotoTrouble} */

@@ -408,3 +408,43 @@ def test_an_albums_link_open_in_a_browser_follows_the_album(phone, private_serve
     finally:
         api(private_server, f"/shares/{link['id']}", "DELETE", cookie=cookie)
         api(private_server, f"/albums/{album['id']}", "DELETE", cookie=cookie)
+
+
+# The fitted images of one photo the page asked for (path and query, and the status each was
+# answered) and the one drawn (its neighbours' come too, once it is drawn).
+FITTED = """
+const fitted = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.includes(`/iiif/3/${arguments[0]}/full/!`))
+  .map((e) => [new URL(e.name).pathname + new URL(e.name).search, e.responseStatus]);
+const img = document.querySelector('.page.current .photo-open img.fitted.loaded');
+return {fitted, drawn: img ? new URL(img.src).pathname + new URL(img.src).search : null};
+"""
+
+
+def test_a_photo_opens_on_its_fitted_image_under_a_link_and_for_a_member(phone, private_server):
+    """The image a photo page draws at fit comes through the link's own URLs for its holder, and
+    through the library's for a member signed in, answered in both."""
+    cookie = owner_cookie(private_server)
+
+    def summit_ready():
+        # (Other tests of this module add photos to the library: only this one is counted on.)
+        status, page, _ = api(private_server, "/photos", cookie=cookie)
+        return status == 200 and next((p for p in page["photos"] if p["title"] == "summit" and p["status"] == "ready"), None)
+    summit = wait_for(summit_ready, timeout=120, message="the large photo ready")
+    status, link, _ = api(private_server, "/shares", "POST", {"folder": folder_id(private_server, cookie)}, cookie)
+    assert status == 201
+    prefix = urllib.parse.urlparse(link["url"]).path
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    cell = f"#grid .cell[data-photo-id=\"{summit['id']}\"]"
+    for visitor, opened, base in (("link", lambda: phone.get(link["url"] + "#/"), f"{prefix}/iiif/3/{summit['id']}/full/!"),
+                                  ("member", lambda: sign_in(phone, private_server, MEMBER, MEMBER_PASSWORD),
+                                   f"/iiif/3/{summit['id']}/full/!")):
+        opened()
+        wait_for(lambda: js(phone, "return !document.getElementById('grid-view').hidden && Boolean(document.querySelector(arguments[0]))", cell),
+                 timeout=20, message=f"the photo in the {visitor}'s grid")
+        js(phone, "document.querySelector(arguments[0]).click()", cell)
+        wait_for(lambda: js(phone, "return window.__pager?.complete === true && !document.querySelector('.photo-flight')"),
+                 timeout=20, message=f"the photo drawn for the {visitor}")
+        seen = js(phone, FITTED, summit["id"])
+        assert len(seen["fitted"]) == 1 and seen["fitted"][0][0].startswith(base), (visitor, seen)
+        assert seen["fitted"][0][1] == 200, (visitor, seen)
+        assert seen["drawn"] == seen["fitted"][0][0], (visitor, seen)

@@ -56,7 +56,8 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
 # While the photo flies open from the grid: whether the copy flies, how many tiles finer than level 0
 # the pager's photos have asked for, which of the pager's parts are rendered (its background fades in
 # under the copy), whether the photo in front has its level 0 drawn, whether it has focus, how many
-# tiles finer than level 0 its neighbours have asked for, and whether it is sharp.
+# tiles finer than level 0 and fitted images its neighbours have asked for, and whether it is sharp.
+# (The photo in front asks for its one fitted image as it takes off, so that it lands sharp.)
 UNDER_FLIGHT = """(() => {
     const pager = document.getElementById('pager-view');
     if (pager.hidden) return null;
@@ -64,7 +65,7 @@ UNDER_FLIGHT = """(() => {
     const shown = [...pager.children].filter((c) => c.getClientRects().length && getComputedStyle(c).visibility !== 'hidden'
         && getComputedStyle(c).opacity !== '0').map((c) => c.className);
     const whole = pager.querySelector('.page.current img.tile[data-tile="0/0/0"].loaded');
-    const neighbours = pager.querySelectorAll('.page:not(.current) img.tile:not([data-tile^="0/"])').length;
+    const neighbours = pager.querySelectorAll('.page:not(.current) img.tile:not([data-tile^="0/"]), .page:not(.current) img.fitted').length;
     return [Boolean(document.querySelector('.photo-flight')), keys.filter((k) => !k.startsWith('0/')).length, shown, Boolean(whole),
             Boolean(document.activeElement?.matches('.page.current .photo-open')), neighbours, window.__pager.complete];
 })()"""
@@ -93,14 +94,17 @@ def test_only_the_flying_photo_is_drawn_until_it_lands(desktop, server):
     landed = next(f for f in frames[frames.index(flying[-1]):] if not f[0])
     assert "pager-strip" in landed[2] and "nav-bar" in landed[2], landed
     assert landed[3], "the photo's level 0 was not drawn when the flight landed"
-    assert js(desktop, "return document.querySelectorAll('#pager-view .page.current img.tile:not([data-tile^=\"0/\"])').length") > 0
-    # The photo in front is sharp first: its neighbours ask for their tiles once it is (or after two seconds).
+    # Sharp now: from its fitted image (asked for as it took off), or its tiles.
+    assert js(desktop, "return document.querySelectorAll('#pager-view .page.current img.fitted.loaded, "
+                       "#pager-view .page.current img.tile:not([data-tile^=\"0/\"])').length") > 0
+    # The photo in front is sharp first: its neighbours ask for their images once it is (or after two seconds).
     after = timed[frames.index(landed):]
     sharp = next((t for t, v in after if v[6]), None)
     early = [round(t - after[0][0]) for t, v in after if v[5] and (sharp is None or t < sharp) and t - after[0][0] < 1900]
     assert not early, early
-    wait_for(lambda: js(desktop, "return document.querySelectorAll('#pager-view .page:not(.current) img.tile:not([data-tile^=\"0/\"])').length") > 0,
-             message="the neighbours' tiles asked for")
+    wait_for(lambda: js(desktop, "return document.querySelectorAll('#pager-view .page:not(.current) img.fitted, "
+                                 "#pager-view .page:not(.current) img.tile:not([data-tile^=\"0/\"])').length") > 0,
+             message="the neighbours' images asked for")
 
 
 def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, server):

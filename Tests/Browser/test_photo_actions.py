@@ -1,16 +1,18 @@
 """The photo's own buttons: the info panel at both sizes (button, key and swipe up), the download
 link (and its absence when the owner turns downloads off), full screen with and without the
-Fullscreen API, the slideshow started and stopped, and share."""
+Fullscreen API, the slideshow started and stopped, share, and every button on a narrow phone's bar."""
 
 import base64
 import urllib.request
+
+import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 
 from conftest import screenshot
-from gestures import js, swipe, tap, wait_for
+from gestures import emulate, js, swipe, tap, wait_for
 from pages import centre_of, hash_of, open_app, sorted_photos, wait_hash
 
 
@@ -209,3 +211,60 @@ def test_share_uses_the_share_sheet_or_copies_the_link(desktop, server):
     assert js(desktop, "return window.__copied[0]") == f"{server.url}/#/photos/{photo['id']}"
     toast = js(desktop, "const t = document.getElementById('toast'); return {hidden: t.hidden, text: t.textContent}")
     assert toast == {"hidden": False, "text": "Link copied"}
+
+
+# Every button of the pager's bar that shows: its box, and whether a tap at its centre reaches it.
+BAR = """
+return [...document.querySelectorAll('#pager-view .pager-back, #pager-view .action')]
+  .filter((b) => b.getClientRects().length > 0)
+  .map((b) => { const r = b.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return {name: b.className.replace('action ', ''), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                        width: r.width, height: r.height, reached: Boolean(hit && b.contains(hit)),
+                        menu: Boolean(b.closest('.pager-more-menu'))}; });
+"""
+
+
+def assert_on_screen(bar, width, height=844):
+    for button in bar:
+        assert button["left"] >= 0 and button["right"] <= width + 0.5, button
+        assert button["top"] >= 0 and button["bottom"] <= height + 0.5, button
+        assert button["reached"], button
+        assert button["height"] >= 44 and button["width"] >= 44, button
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_every_action_of_a_narrow_phone_is_on_the_screen_and_a_tap_away(phone, server, width):
+    """Below 440 px the row does not scroll past the screen: the buttons a phone needs least wait
+    behind More, each a finger's 44 px wherever it is, and work from there."""
+    emulate(phone, width, 844, dpr=3, mobile=True)
+    open_pager(phone, server, server.photos["landscape"])
+    wait_for(lambda: js(phone, "return window.__pager?.complete === true"), message="the photo drawn")
+    row = js(phone, "const r = document.querySelector('#pager-view .pager-actions'); return [r.scrollWidth, r.clientWidth]")
+    assert row[0] <= row[1], f"the row scrolls: {row}"
+    bar = js(phone, BAR)
+    assert_on_screen(bar, width)
+    screenshot(phone, f"pager-bar-{width}")
+    x, y = centre_of(phone, ".action-more")
+    tap(phone, x, y)
+    menu = wait_for(lambda: [b for b in js(phone, BAR) if b["menu"]], message="the menu open")
+    assert_on_screen(menu, width)
+    # Every button of the bar is in the row or the menu: the way back, slideshow, share, download,
+    # full screen, favourite, album, delete, info and More.
+    shown = {b["name"] for b in bar} | {b["name"] for b in menu}
+    assert {"action-slideshow", "action-share", "action-download", "action-fullscreen", "action-favourite",
+            "action-album", "action-delete", "action-info"} <= shown, shown
+    assert js(phone, "return document.querySelector('.action-more').getAttribute('aria-expanded')") == "true"
+    screenshot(phone, f"pager-bar-{width}-more")
+    # Chosen from the menu, full screen works, and the menu closes.
+    x, y = centre_of(phone, ".pager-more-menu .action-fullscreen")
+    tap(phone, x, y)
+    wait_for(lambda: js(phone, "return document.documentElement.classList.contains('immersive')"), message="full screen")
+    assert js(phone, "return document.querySelector('.pager-more-menu').hidden") is True
+    js(phone, "document.querySelector('.immersive-exit').click()")
+    wait_for(lambda: not js(phone, "return document.documentElement.classList.contains('immersive')"), message="out of full screen")
+    # Escape closes the menu, not the photo.
+    tap(phone, *centre_of(phone, ".action-more"))
+    wait_for(lambda: js(phone, "return !document.querySelector('.pager-more-menu').hidden"), message="the menu open again")
+    ActionChains(phone).send_keys(Keys.ESCAPE).perform()
+    wait_for(lambda: js(phone, "return document.querySelector('.pager-more-menu').hidden"), message="closed by Escape")
+    assert js(phone, "return document.getElementById('pager-view').hidden") is False

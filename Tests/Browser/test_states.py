@@ -46,7 +46,8 @@ def test_an_unknown_photo_or_album_says_so_and_keeps_the_url(phone, server):
 def test_a_photo_whose_tiles_fail_says_so_and_mends_by_itself(phone, server):
     photo = server.photos["portrait"]
     phone.execute_cdp_cmd("Network.enable", {})
-    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/tiles/*"]})
+    # Its tiles and the fitted image the photo page draws at fit.
+    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/tiles/*", "*/iiif/*"]})
     try:
         open_app(phone, server, f"photos/{photo['id']}")
         # The server answers (its list came), so this photo, not the connection, is the trouble.
@@ -68,7 +69,8 @@ def test_a_photo_whose_tiles_fail_says_so_and_mends_by_itself(phone, server):
 def test_try_again_asks_at_once(phone, server):
     photo = server.photos["panorama"]
     phone.execute_cdp_cmd("Network.enable", {})
-    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/tiles/*"]})
+    # Its tiles and the fitted image the photo page draws at fit.
+    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/tiles/*", "*/iiif/*"]})
     try:
         open_app(phone, server, f"photos/{photo['id']}")
         wait_for(lambda: js(phone, TROUBLE, ".page.current .photo-trouble"), message="the photo says it failed")
