@@ -146,10 +146,14 @@ done = function(summary, latency, requests)
     io.write(string.format("P95 %.2f %d %d\n", latency:percentile(95) / 1000, summary.requests, summary.errors.status))
 end
 LUA
-p95() {  # p95 NAME TARGET…: the p95 in ms of asking the targets in turn
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$OURS_PID/stat"; }
+p95() {  # p95 NAME TARGET…: the p95 in ms of asking the targets in turn (and the server's CPU per request in NAME.cpu)
     local name="$1"; shift
     printf '%s\n' "$@" > "$WORK/$name.targets"
+    local before; before=$(cpu_ticks)
     TARGETS="$WORK/$name.targets" wrk -t1 -c4 -d"${DURATION}s" -s "$WORK/ask.lua" "$base" > "$WORK/$name.out"
+    awk -v a="$before" -v b="$(cpu_ticks)" -v hz="$(getconf CLK_TCK)" '/^P95/ { if ($3 > 0) printf "%.2f", (b - a) * 1000 / hz / $3 }' \
+        "$WORK/$name.out" > "$WORK/$name.cpu"
     # A run in which no request was answered, or one was answered with an error, has no figure.
     awk '/^P95/ { if ($4 > 0 || $3 == 0) { print "errors" } else { print $2 } }' "$WORK/$name.out"
 }
@@ -159,12 +163,15 @@ two=$(p95 two "/search?q=lisbon+2019&limit=50" "/search?q=x100v+july&limit=50" "
 prefix=$(p95 prefix "/search?q=lis&limit=50" "/search?q=fuj&limit=50" "/search?q=tok&limit=50" "/search?q=bir&limit=50" "/search?q=ilce&limit=50")
 suggest=$(p95 suggest "/search/suggest?q=li" "/search/suggest?q=20" "/search/suggest?q=fu" "/search/suggest?q=sao" "/search/suggest?q=bea")
 ratio() { awk -v a="$1" -v b="$reference" 'BEGIN { if (a == "errors" || b == "errors") print "?"; else printf "%.1f", a / b }'; }
-echo "p95, ms (ratio to GET /photos?limit=50's p95 in this run):"
-echo "  GET /photos?limit=50  $reference"
-echo "  one-word query        $one ($(ratio "$one")x)"
-echo "  two-word query        $two ($(ratio "$two")x)"
-echo "  prefix query          $prefix ($(ratio "$prefix")x)"
-echo "  suggestions           $suggest ($(ratio "$suggest")x)"
+# The server's CPU per request: what a request costs, whatever else the machine runs.
+cpu() { cat "$WORK/$1.cpu"; }
+cpu_ratio() { awk -v a="$(cpu "$1")" -v b="$(cpu photos)" 'BEGIN { if (a == "" || b == "" || b == 0) print "?"; else printf "%.1f", a / b }'; }
+echo "p95, ms (ratio to GET /photos?limit=50's p95 in this run); the server's CPU per request, ms (ratio):"
+echo "  GET /photos?limit=50  $reference; CPU $(cpu photos)"
+echo "  one-word query        $one ($(ratio "$one")x); CPU $(cpu one) ($(cpu_ratio one)x)"
+echo "  two-word query        $two ($(ratio "$two")x); CPU $(cpu two) ($(cpu_ratio two)x)"
+echo "  prefix query          $prefix ($(ratio "$prefix")x); CPU $(cpu prefix) ($(cpu_ratio prefix)x)"
+echo "  suggestions           $suggest ($(ratio "$suggest")x); CPU $(cpu suggest) ($(cpu_ratio suggest)x)"
 
 # Sizes on disk.
 if [ -z "${DATABASE:-}" ]; then

@@ -102,9 +102,9 @@ public final class SQLSearchIndex: Sendable {
     /// The photos whose words match every term of `query`, each with `SearchRanking`'s score
     /// (none scoring 0), by id, read from the index alone and never from a photo's words. SQLite
     /// scores each matching row where it finds it (`phrase_score`, from where each phrase
-    /// matched). PostgreSQL is asked once per score a term can give (`SearchRanking.passes`),
-    /// best first, each look-up within the whole query's matches; the first that finds a photo
-    /// gives it the term's score.
+    /// matched). PostgreSQL finds the matches through its index and scores each with one
+    /// `CASE` per term over the scores the term can give (`SearchRanking.passes`), best first,
+    /// tested on the row's own words.
     public func scores(_ query: SearchQuery) throws -> [SearchScore] {
         guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
         if database.engine == .sqlite {
@@ -120,25 +120,21 @@ public final class SQLSearchIndex: Sendable {
             }
             return found
         }
-        let whole = SearchMatchExpression.tsquery(query)
-        var total: [Int: Int]?
-        for term in query.terms {
-            var best: [Int: Int] = [:]
-            for pass in SearchRanking.passes(term) {
-                let expression = query.terms.count == 1 ? SearchMatchExpression.tsquery(pass)
-                                                        : "(\(SearchMatchExpression.tsquery(pass))) & \(whole)"
-                for id in try database.integers("SELECT photo_id FROM search_photos WHERE words @@ \(expression)::tsquery")
-                where best[Int(id)] == nil {
-                    best[Int(id)] = pass.score
-                }
-            }
-            if let sofar = total {
-                total = Dictionary(uniqueKeysWithValues: best.compactMap { id, score in sofar[id].map { (id, $0 + score) } })
-            } else {
-                total = best
-            }
+        // One statement: the whole query through the index, and per term a CASE of its passes,
+        // best first, on each matching row's words (no look-up of its own).
+        var bindings: [any SQLEncodable] = [SearchMatchExpression.tsquery(query)]
+        let terms = query.terms.map { term in
+            "CASE " + SearchRanking.passes(term).map { pass in
+                bindings.append(SearchMatchExpression.tsquery(pass))
+                return "WHEN words @@ $\(bindings.count)::tsquery THEN \(pass.score)"
+            }.joined(separator: " ") + " ELSE 0 END"
         }
-        return (total ?? [:]).map { SearchScore(photoID: $0.key, score: $0.value) }.sorted { $0.photoID < $1.photoID }
+        let pairs = try database.integers(SQLQuery("""
+            SELECT photo_id, \(terms.joined(separator: " + ")) FROM search_photos WHERE words @@ $1::tsquery ORDER BY photo_id
+            """, bindings))
+        return stride(from: 0, to: pairs.count - 1, by: 2).compactMap { i in
+            pairs[i + 1] > 0 ? SearchScore(photoID: Int(pairs[i]), score: Int(pairs[i + 1])) : nil
+        }
     }
 
     /// The letter that tags a field's words in PostgreSQL's `tsvector`.
