@@ -53,6 +53,19 @@ public final class SQLSearchIndex: Sendable {
         }
     }
 
+    /// Merges the index's pieces into one. FTS5 keeps each transaction's rows as a segment of
+    /// their own (merged only now and then), and PostgreSQL's GIN index keeps new rows in a
+    /// pending list that every query reads through; a query reads every piece. At 100,000
+    /// photos written 64 at a time, FTS5's one-word look-up took about 2 ms, and 0.5 ms after
+    /// this, which itself took 0.8 s of CPU.
+    public func compact() throws {
+        if database.engine == .sqlite {
+            try database.run("INSERT INTO search_photos (search_photos) VALUES ('optimize')")
+        } else {
+            _ = try database.query("SELECT gin_clean_pending_list('search_photos_words'::regclass)")
+        }
+    }
+
     /// Forgets photos (removed from the catalog).
     public func remove(_ photoIDs: [Int]) throws {
         guard !photoIDs.isEmpty else { return }

@@ -113,6 +113,18 @@ final class SQLSearchIndexTests: XCTestCase {
         }
     }
 
+    func testCompactingKeepsEveryAnswer() throws {
+        try each { index, engine in
+            // More transactions, so more pieces for compacting to merge.
+            for id in 10..<40 { try index.write([(id, Self.document(path: "walks/lisbon-\(id).jpg"))]) }
+            let queries = try ["lisb", "sao paulo", "2019", "walks", "x100v", "jul"].map { try SearchQuery.parse($0) }
+            let before = try queries.map { try index.scores($0) }
+            try index.compact()
+            XCTAssertEqual(try queries.map { try index.scores($0) }, before, engine)
+            XCTAssertEqual(try index.scores(SearchQuery.parse("walks")).count, 30, engine)
+        }
+    }
+
     func testHitsCarryTheWordsForRanking() throws {
         try each { index, engine in
             let query = try SearchQuery.parse("lisb")
