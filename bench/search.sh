@@ -125,13 +125,14 @@ while [ "$posted" -lt "$COMMENTS" ]; do
     posted=$((posted + $(awk '/requests in/ { print $1 }' "$WORK/posts.txt")))
 done
 echo "library: $PHOTOS photos, about $posted comments"
-# Measured once the ingest's later stage is done too: a photo's change bumps the list's
-# generation, after which suggestions and places read the list again.
+# Measured once the ingest's later stage is done too (a photo's change bumps the list's
+# generation, after which suggestions and places read the list again), and the index has been
+# idle long enough to compact its comments' writes (a second, then about a second's work).
 for _ in $(seq 1 36000); do
     curl -fsS "$base/readyz" | grep -q 'Ingest\|Search index' || break
     sleep 0.5
 done
-sleep 2
+sleep 10
 
 # p95 of each kind of request, asked in turn from a list.
 cat > "$WORK/ask.lua" <<'LUA'

@@ -5,14 +5,16 @@
 // stream held open under the pager would take one of the browser's few connections to the server
 // from the tiles), and hands each event on to whoever listens: `hello`, `photos`, `reset`,
 // `albums`, `favourites` and `trash` as MessageEvents with the server's data, and `open`, whose
-// detail says whether anything may have been missed (see OpenKind).
+// detail says how it opened (see OpenKind).
 
 import { photoEvents } from './api.js';
 
 /**
  * How a stream opened: the page's first ('first'); opened again after none was open for a while
  * ('restarted': a restore, an upload, another window's change may have happened meanwhile); or the
- * same stream back after a break ('reconnected'). After the last two, views ask again what they show.
+ * same stream back after a break ('reconnected'). After any of them, views ask again what they
+ * show: even the first opens after the views had their first answers, and a change between the
+ * two would never be seen. An answer that has not changed redraws nothing.
  * @typedef {'first' | 'restarted' | 'reconnected'} OpenKind
  */
 
@@ -63,14 +65,6 @@ export class LiveEvents extends EventTarget {
       });
     }
   }
-}
-
-/**
- * Whether an `open` event says something may have been missed.
- * @param {Event} event
- */
-export function missedAny(event) {
-  return event instanceof CustomEvent && event.detail !== 'first';
 }
 
 /**

@@ -343,13 +343,14 @@ export class PhotoIndex extends EventTarget {
    * @param {import('./live-events.js').LiveEvents} live
    */
   follow(live) {
-    // A stream started again (the grid back from a photo, a hidden tab) missed what happened
-    // while none was open: a restore, an upload, another window's change. The summary is asked
-    // for again (a 304 when nothing changed, and then nothing is redrawn).
+    // A stream started (the page's first, the grid back from a photo, a hidden tab) missed what
+    // happened while none was open: a restore, an upload, another window's change, even between
+    // the list's first answer and the first stream. The summary is asked for again (a 304 when
+    // nothing changed, and then nothing is redrawn).
     live.addEventListener('open', (e) => {
       const kind = /** @type {CustomEvent<import('./live-events.js').OpenKind>} */ (e).detail;
       if (kind === 'reconnected') this.resync();
-      else if (kind === 'restarted') this.load().catch(() => { this.pendingResync = true; });
+      else this.load().catch(() => { this.pendingResync = true; });
     });
     live.addEventListener('hello', () => { if (this.pendingResync) this.resync(); });
     live.addEventListener('photos', (e) => this.apply(JSON.parse(/** @type {MessageEvent<string>} */ (e).data)));

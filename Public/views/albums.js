@@ -5,7 +5,6 @@
 // The albums' page makes new albums; it leads to the folders and Recently Deleted.
 
 import { createAlbum, listAlbums, listFolders } from '../core/api.js';
-import { missedAny } from '../core/live-events.js';
 import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -34,6 +33,8 @@ export class AlbumsView {
     this.root = root;
     this.options = options;
     this.list = byId('albums', HTMLElement);
+    /** What the list shows (its kind and lists, as JSON): it is drawn again only when that changes. */
+    this.drawn = '';
     this.status = byId('albums-status', HTMLElement);
     this.count = byId('albums-count', HTMLElement);
     this.heading = element(root, '.large-title h1', HTMLElement);
@@ -60,7 +61,7 @@ export class AlbumsView {
   follow(live) {
     this.listeners.on(live, 'albums', () => { if (this.kind === 'albums') this.refresh(); });
     for (const type of ['photos', 'reset']) this.listeners.on(live, type, () => this.refresh());
-    this.listeners.on(live, 'open', (e) => { if (missedAny(e)) this.refresh(); });
+    this.listeners.on(live, 'open', () => this.refresh());
   }
 
   /**
@@ -107,7 +108,11 @@ export class AlbumsView {
     this.foldersLink.hidden = kind !== 'albums';
     this.back.hidden = kind === 'albums';
     for (const tabs of this.root.querySelectorAll('.view-tabs')) if (tabs instanceof HTMLElement) tabs.hidden = kind !== 'albums';
-    this.list.replaceChildren(...lists.map((list) => card(kind, list)));
+    // Drawn again only when it changed: a live event's refetch that finds the same lists leaves
+    // the cards (and a press on one) where they are.
+    const drawn = JSON.stringify([kind, lists]);
+    if (drawn !== this.drawn) this.list.replaceChildren(...lists.map((list) => card(kind, list)));
+    this.drawn = drawn;
     this.count.textContent = lists.length === 1 ? `1 ${noun.slice(0, -1)}` : `${lists.length} ${noun}`;
     return true;
   }
@@ -128,6 +133,7 @@ export class AlbumsView {
   destroy() {
     this.listeners.destroy();
     this.list.replaceChildren();
+    this.drawn = '';
   }
 }
 

@@ -4,7 +4,6 @@
 // Restore, Restore All and Empty Trash).
 
 import { emptyTrash, getPhoto, listFavourites, listTrash, restoreFromTrash } from '../core/api.js';
-import { missedAny } from '../core/live-events.js';
 import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -21,6 +20,8 @@ export class FavouritesView {
     this.list = element(root, '.favourites', HTMLElement);
     this.status = element(root, '.status', HTMLElement);
     this.listeners = new Listeners();
+    /** The photos the list shows, as JSON: it is drawn again only when they change. */
+    this.drawn = '';
     this.refresh = coalesced(async () => { if (!this.root.hidden) await this.render(() => !this.root.hidden); });
   }
 
@@ -37,7 +38,7 @@ export class FavouritesView {
       const { added = [], removed = [] } = JSON.parse(/** @type {MessageEvent<string>} */ (e).data);
       if (added.length || removed.length) this.refresh();
     });
-    this.listeners.on(live, 'open', (e) => { if (missedAny(e)) this.refresh(); });
+    this.listeners.on(live, 'open', () => this.refresh());
   }
 
   /**
@@ -56,6 +57,11 @@ export class FavouritesView {
       this.status.textContent = `The favourites could not be loaded (${error instanceof Error ? error.message : error}).`;
     }
     if (!stillWanted()) return false;
+    // Drawn again only when it changed: a live event's refetch that finds the same photos leaves
+    // them (and a press on one) where they are.
+    const drawn = JSON.stringify(photos);
+    if (drawn === this.drawn) return true;
+    this.drawn = drawn;
     this.list.replaceChildren(...photos.map((photo) => {
       const item = document.createElement('li');
       const link = document.createElement('a');
@@ -88,6 +94,8 @@ export class TrashView {
     this.listeners = new Listeners();
     /** @type {TrashItem[]} */
     this.items = [];
+    /** The items the list shows, as JSON: it is drawn again only when they change. */
+    this.drawn = '';
     this.listeners.on(this.list, 'click', (e) => {
       const button = e.target instanceof Element ? e.target.closest('button.trash-restore') : null;
       const id = button instanceof HTMLElement ? button.dataset.item : undefined;
@@ -107,7 +115,7 @@ export class TrashView {
    */
   follow(live) {
     this.listeners.on(live, 'trash', () => this.refresh());
-    this.listeners.on(live, 'open', (e) => { if (missedAny(e)) this.refresh(); });
+    this.listeners.on(live, 'open', () => this.refresh());
   }
 
   /** @param {() => boolean} stillWanted */
@@ -124,6 +132,10 @@ export class TrashView {
     }
     if (!stillWanted()) return false;
     element(this.root, '.subtitle', HTMLElement).textContent = `Photos are deleted for good ${days} days after.`;
+    // Drawn again only when it changed (as Favourites).
+    const drawn = JSON.stringify(this.items);
+    if (drawn === this.drawn) return true;
+    this.drawn = drawn;
     this.list.replaceChildren(...this.items.map((item) => {
       const row = document.createElement('li');
       row.className = 'trash-item';

@@ -134,14 +134,16 @@ def test_the_name_field_takes_what_the_server_takes_and_says_so(phone, server):
 def test_a_failed_photo_says_what_and_why_unclipped_on_a_phone(phone, limited_server):
     broken = limited_server.photos["broken"]
     open_app(phone, limited_server)
-    cell = js(phone, f"""
+    # The cell says why once the photo's failure is listed (the grid may be drawn first).
+    cell = wait_for(lambda: js(phone, f"""
         const a = document.querySelector('#grid .cell[data-photo-id="{broken['id']}"]');
-        const title = a.querySelector('.cell-title'), why = a.querySelector('.cell-error');
+        const title = a && a.querySelector('.cell-title'), why = a && a.querySelector('.cell-error');
+        if (!title || !why) return null;
         const r = a.getBoundingClientRect(), w = why.getBoundingClientRect(), t = title.getBoundingClientRect();
         return {{title: title.textContent, titleOpacity: getComputedStyle(title).opacity, titleInside: t.top >= r.top && t.bottom <= r.bottom,
                  why: why.textContent, whyInside: w.top >= r.top && w.bottom <= r.bottom + 0.5 && w.right <= r.right + 0.5,
                  overlap: !(w.top >= t.bottom || w.bottom <= t.top)}};
-    """)
+    """), message="the failed photo's cell with its reason")
     # On a touch screen, with no hover: the file name and the reason both show, in the cell, apart.
     assert cell["title"] == "broken" and cell["titleOpacity"] == "1" and cell["titleInside"]
     assert cell["why"] == broken["error"] and cell["whyInside"], cell
