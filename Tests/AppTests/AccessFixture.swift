@@ -163,6 +163,13 @@ final class AccessFixture: @unchecked Sendable {
         return TestResponse(status: prepared.status, headers: prepared.headers, body: bytes)
     }
 
+    /// A request under a session's cookie, with a JSON body and its type when one is given.
+    func request(_ method: HTTPMethod, _ target: String, json: String?, cookie: String) -> TestResponse {
+        var headers: HTTPHeaders = ["Cookie": cookie]
+        if json != nil { headers.add("Content-Type", "application/json") }
+        return request(method, target, headers: headers, body: Array((json ?? "").utf8))
+    }
+
     /// A JSON body with its type.
     func post(_ target: String, json: String, cookie: String? = nil, headers: HTTPHeaders = [:], remoteAddress: String = "127.0.0.1") -> TestResponse {
         var fields = headers

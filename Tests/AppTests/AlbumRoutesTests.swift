@@ -22,9 +22,7 @@ final class AlbumRoutesTests: XCTestCase {
     }
 
     private func call(_ method: HTTPMethod, _ target: String, _ json: String? = nil) -> TestResponse {
-        var headers: HTTPHeaders = ["Cookie": owner]
-        if json != nil { headers.add("Content-Type", "application/json") }
-        return f.request(method, target, headers: headers, body: Array((json ?? "").utf8))
+        f.request(method, target, json: json, cookie: owner)
     }
 
     private func files() throws -> [String] {
