@@ -1,17 +1,6 @@
 import SQL
 import Search
 
-/// A photo found by the index: its id and its words per field, for `SearchRanking`.
-public struct SearchHit: Sendable, Hashable {
-    public var photoID: Int
-    public var words: [SearchField: [String]]
-
-    public init(photoID: Int, words: [SearchField: [String]]) {
-        self.photoID = photoID
-        self.words = words
-    }
-}
-
 /// The search index in the catalog's database: one row of words per photo, written when the
 /// photo or its comments change, asked for the photos that match every term of a query. Which
 /// photos match is the engine's answer; their order is `SearchRanking`'s, the same on both.
@@ -81,34 +70,6 @@ public final class SQLSearchIndex: Sendable {
         let sql = database.engine == .sqlite ? "SELECT rowid FROM search_photos ORDER BY rowid"
                                              : "SELECT photo_id FROM search_photos ORDER BY photo_id"
         return try database.query(SQLQuery(sql)).map { try $0.decode(0) }
-    }
-
-    /// The photos whose words match every term of `query`, by id; none for a query without
-    /// terms or with a term that can match nothing.
-    public func matches(_ query: SearchQuery) throws -> [SearchHit] {
-        guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
-        let rows: [SQLRow]
-        if database.engine == .sqlite {
-            let expression = SearchMatchExpression.fts5(query)
-            rows = try database.query("""
-                SELECT rowid, place, date, camera, comment, name, album FROM search_photos
-                WHERE search_photos MATCH \(expression) ORDER BY rowid
-                """)
-        } else {
-            let expression = SearchMatchExpression.tsquery(query)
-            rows = try database.query("""
-                SELECT photo_id, place, date, camera, comment, name, album FROM search_photos
-                WHERE words @@ \(expression)::tsquery ORDER BY photo_id
-                """)
-        }
-        return try rows.map { row in
-            var words: [SearchField: [String]] = [:]
-            for (column, field) in SearchField.allCases.enumerated() {
-                let text: String = try row.decode(column + 1)
-                words[field] = text.split(separator: " ").map(String.init)
-            }
-            return SearchHit(photoID: try row.decode(0), words: words)
-        }
     }
 
     /// The photos whose words match every term of `query`, each with `SearchRanking`'s score
