@@ -136,7 +136,7 @@ final class IIIFRenderLaneTests: XCTestCase {
         let c = try ask(f, "0,0,1000,1000")
         XCTAssertEqual(f.renderer.started.wait(timeout: .now() + 5), .success)
         c.close()
-        XCTAssertEqual(f.renderer.stopped.wait(timeout: .now() + 2), .success, "the rendition ran on for nobody")
+        XCTAssertEqual(f.renderer.stopped.wait(timeout: .now() + 30), .success, "the rendition ran on for nobody")
         eventually(timeout: 5) { f.server.workload.first(where: { $0.lane == WorkLanes.renders })?.running == 0 }
         XCTAssertEqual(f.server.workload.first { $0.lane == WorkLanes.renders }?.costInFlight, 0, "its pixels are free again")
     }
