@@ -21,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
+. bench/lib/iipsrv.sh
 
 RUNS="${RUNS:-3}"
 WIDTH="${WIDTH:-10000}"
@@ -35,9 +36,9 @@ done
 [ "$BIN" != .build/release/photoscroll ] || ensure_release_binary
 
 WORK="$(mktemp -d)"
-SERVER_PID="" IIP_PID="" NGINX_PID=""
+SERVER_PID="" IIP_PID="" IIP_PIDS="" NGINX_PID="" NGINX_PIDS=""
 stop() { for p in "$@"; do [ -n "$p" ] && kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done; }
-cleanup() { stop "$SERVER_PID" "$IIP_PID" "$NGINX_PID"; rm -rf "$WORK"; }
+cleanup() { stop "$SERVER_PID" "$IIP_PID" $NGINX_PIDS; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 if [ -n "${PHOTO:-}" ]; then
@@ -53,40 +54,8 @@ vips tiffsave "$WORK/source.jpg" "$WORK/images/photo.tif" --tile --pyramid --til
 chmod -R a+rX "$WORK"
 
 # iipsrv behind nginx (FastCGI), the process started afresh each round.
-NGINX_PORT="$(free_port)" IIP_PORT="$(free_port)"
-mkdir -p "$WORK/nginx/logs"
-USER_LINE=""
-[ "$(id -u)" -eq 0 ] && USER_LINE="user $(id -un) $(id -gn);"
-cat > "$WORK/nginx/nginx.conf" <<CONF
-$USER_LINE
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 256; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/nginx/body;
-    proxy_temp_path $WORK/nginx/proxy;
-    fastcgi_temp_path $WORK/nginx/fastcgi;
-    uwsgi_temp_path $WORK/nginx/uwsgi;
-    scgi_temp_path $WORK/nginx/scgi;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        location /fcgi-bin/iipsrv.fcgi {
-            fastcgi_pass 127.0.0.1:$IIP_PORT;
-            fastcgi_param QUERY_STRING \$query_string;
-            fastcgi_param REQUEST_METHOD \$request_method;
-            fastcgi_param REQUEST_URI \$request_uri;
-            fastcgi_param SERVER_NAME \$host;
-            fastcgi_param SERVER_PORT \$server_port;
-            fastcgi_param HTTP_HOST \$host;
-        }
-    }
-}
-CONF
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>"$WORK/nginx/stderr" &
-NGINX_PID=$!
-wait_for "$NGINX_PORT"
+IIP_PORT="$(free_port)"
+start_iipsrv_nginx "server 127.0.0.1:$IIP_PORT;"
 read -r MAXZOOM MIDX MIDY < <(python3 - "$WIDTH" "$HEIGHT" <<'PY'
 import sys
 w, h, t = int(sys.argv[1]), int(sys.argv[2]), 256
@@ -96,10 +65,7 @@ print(z, (w + t - 1) // t // 2, (h + t - 1) // t // 2)
 PY
 )
 iip_first_tile() {
-    env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY=85 VERBOSITY=0 LOGFILE=/dev/null \
-        "$IIPSRV" --bind "127.0.0.1:$IIP_PORT" --backlog 64 >/dev/null 2>&1 &
-    IIP_PID=$!
-    wait_for "$IIP_PORT"
+    start_iipsrv_process 85 "$IIP_PORT"
     # The same native tile as ours, as a IIIF region of the TIFF's full resolution.
     local x=$((MIDX * 256)) y=$((MIDY * 256))
     curl -sf -o /dev/null -w '%{time_total}' \

@@ -5,21 +5,35 @@
 #   http://127.0.0.1:$NGINX_PORT/fcgi-bin/iipsrv.fcgi, JPEG at QUALITY. Sets NGINX_PORT and
 #   NGINX_PID, and adds the processes to IIP_PIDS and NGINX_PIDS for the caller's clean-up.
 start_iipsrv() {
-    local quality="$1" upstreams="" port user_line=""
+    local quality="$1" upstreams="" port
     for _ in $(seq 1 "$CORES"); do
         port="$(free_port)"
-        env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY="$quality" VERBOSITY=0 LOGFILE=/dev/null MAX_CVT=5000 \
-            "$IIPSRV" --bind "127.0.0.1:$port" --backlog 1024 >/dev/null 2>&1 &
-        IIP_PIDS="$IIP_PIDS $!"
+        start_iipsrv_process "$quality" "$port"
         upstreams="$upstreams server 127.0.0.1:$port;"
-        wait_for "$port"
     done
+    start_iipsrv_nginx "$upstreams"
+}
+
+# start_iipsrv_process QUALITY PORT: one iipsrv FastCGI process on PORT, serving $WORK/images/;
+#   its pid is added to IIP_PIDS and left in IIP_PID.
+start_iipsrv_process() {
+    env FILESYSTEM_PREFIX="$WORK/images/" JPEG_QUALITY="$1" VERBOSITY=0 LOGFILE=/dev/null MAX_CVT=5000 \
+        "$IIPSRV" --bind "127.0.0.1:$2" --backlog 1024 >/dev/null 2>&1 &
+    IIP_PID=$!
+    IIP_PIDS="$IIP_PIDS $IIP_PID"
+    wait_for "$2"
+}
+
+# start_iipsrv_nginx UPSTREAMS: nginx in front of the FastCGI servers UPSTREAMS ("server
+#   127.0.0.1:PORT;" lines), which may be started later (a cold bench starts one per round).
+start_iipsrv_nginx() {
+    local upstreams="$1" user_line=""
     NGINX_PORT="$(free_port)"
     mkdir -p "$WORK/nginx/logs"
     [ "$(id -u)" -eq 0 ] && user_line="user $(id -un) $(id -gn);"
     cat > "$WORK/nginx/nginx.conf" <<CONF
 $user_line
-worker_processes $CORES;
+worker_processes ${CORES:-1};
 pid $WORK/nginx/nginx.pid;
 error_log $WORK/nginx/logs/error.log warn;
 events { worker_connections 4096; }
