@@ -6,6 +6,9 @@
 # - the sqlite3 CLI doing synchronous=FULL WAL inserts, one transaction each, for as long (what
 #   durable acknowledgement costs on this disk one at a time, with no HTTP, JSON or validation).
 #   A ratio above 1 is group commit at work: concurrent posts share one fsync.
+# Then how soon a comment reaches a page that has its photo open (bench/lib/comment-delivery.py):
+# DELIVERIES posts one at a time, each from its POST to its frame on an open live stream, against
+# the POST's own round trip in the same run.
 #
 # Then replicas (docs/scale-out.md), in the same run, each figure the median of ROUNDS
 # alternating runs, every server in its default configuration (shipped config.json, request
@@ -16,7 +19,8 @@
 # - a hot tile through nginx to two replicas, against the same through nginx to one replica.
 #
 # Usage: bash bench/comments.sh            (PHOTOSCROLL_BIN overrides the binary; DURATION seconds,
-#                                           ROUNDS for the replica part, default 3)
+#                                           ROUNDS for the replica part, default 3; DELIVERIES
+#                                           posts for the delivery figure, default 50)
 # Needs: wrk, sqlite3, vips, nginx, postgresql (make bench installs them). Loopback only; stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -128,6 +132,7 @@ echo "GET /healthz, same clients and tile load: $health_rps req/s, p99 $health_p
 echo "sqlite3 CLI, durable inserts one commit each: $ref_rps inserts/s ($n in ${DURATION}s)"
 awk -v a="$post_rps" -v b="$health_rps" 'BEGIN { printf "ratio: durable POST / GET /healthz throughput = %.2f\n", a / b }'
 awk -v a="$post_rps" -v b="$ref_rps" 'BEGIN { printf "ratio: durable POST / sqlite3 one-commit-per-insert throughput = %.2f (above 1: group commit)\n", a / b }'
+python3 bench/lib/comment-delivery.py "$base" "$photo" "${DELIVERIES:-50}"
 
 # --- Replicas: two on PostgreSQL behind nginx, against one on SQLite behind nginx ---------------
 ROUNDS=${ROUNDS:-3}

@@ -165,7 +165,7 @@ final class AccessStoreTests: XCTestCase {
                 }
             }
             defer { listener.stop() }
-            XCTAssertEqual(connected.wait(timeout: .now() + 10), .success)
+            XCTAssertEqual(connected.wait(timeout: .now() + 30), .success)
             let ana = try store.addUser(name: "Ana", password: "correct horse", role: .owner)
             let token = try store.startSession(for: ana)
             let share = try store.createShare(ShareRequest(target: .album(1), expiresAt: nil), by: ana)
@@ -174,7 +174,7 @@ final class AccessStoreTests: XCTestCase {
             try store.setPassword(name: "Ana", password: "a new password")
             // A new account is told too: the names that belong to accounts changed.
             let expected: [AccessChange] = [.added(ana.id), .session(Argon2.digest(token)), .share(share.id), .user(ana.id)]
-            for _ in expected { XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success) }
+            for _ in expected { XCTAssertEqual(arrived.wait(timeout: .now() + 30), .success) }
             XCTAssertEqual(heard.withLock { $0 }, expected, place.name)
         }
     }

@@ -52,7 +52,7 @@ final class CommentAuthorTests: XCTestCase {
         XCTAssertEqual(thread.map { $0["verified"] as? Bool }, [true, false], "stored with the comment")
         let id = try XCTUnwrap(signed.object["id"] as? Int)
         XCTAssertEqual(f.request(.GET, "/photos/\(a1)/comments/\(id)").object["verified"] as? Bool, true)
-        for _ in 0..<2 { XCTAssertEqual(arrived.wait(timeout: .now() + 10), .success, "the live events") }
+        for _ in 0..<2 { XCTAssertEqual(arrived.wait(timeout: .now() + 30), .success, "the live events") }
         let events = heard.withLock { $0 }
         XCTAssertTrue(events[0].contains("\"author\":\"ben\"") && events[0].contains("\"verified\":true"), events[0])
         XCTAssertTrue(events[1].contains("\"verified\":false"), events[1])
@@ -97,11 +97,11 @@ final class CommentAuthorTests: XCTestCase {
         XCTAssertEqual(post("Zoe").status, .created, "no account has it (and the names are kept now)")
         var epoch = f.access.cache.epoch
         try f.store.addUser(name: "zoe", password: "zoe's long password", role: .member)
-        XCTAssertTrue(f.access.cache.waitForDrop(after: epoch, seconds: 10), "the new account is heard")
+        XCTAssertTrue(f.access.cache.waitForDrop(after: epoch, seconds: 30), "the new account is heard")
         XCTAssertEqual(post("Zoe").status, .unprocessableContent)
         epoch = f.access.cache.epoch
         try f.store.removeUser(name: "zoe")
-        XCTAssertTrue(f.access.cache.waitForDrop(after: epoch, seconds: 10), "the removal is heard")
+        XCTAssertTrue(f.access.cache.waitForDrop(after: epoch, seconds: 30), "the removal is heard")
         XCTAssertEqual(post("Zoe").status, .created)
     }
 

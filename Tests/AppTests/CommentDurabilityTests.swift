@@ -54,11 +54,11 @@ final class CommentDurabilityTests: XCTestCase {
                 }
             }
         }
-        eventually(timeout: 20) { acknowledged.withLock({ $0.count }) >= 150 }
+        eventually(timeout: 30) { acknowledged.withLock({ $0.count }) >= 150 }
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitForEnd()
         stop.store(true, ordering: .relaxed)
-        XCTAssertEqual(clients.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(clients.wait(timeout: .now() + 30), .success)
         let acked = acknowledged.withLock { $0 }
         XCTAssertGreaterThanOrEqual(acked.count, 150, "the clients got going before the kill")
         XCTAssertEqual(first.process.terminationReason, .uncaughtSignal, "it was killed, not shut down cleanly")
@@ -123,15 +123,14 @@ final class CommentDurabilityTests: XCTestCase {
 
     /// The id of the one photo, once the catalog lists it.
     private func waitForPhoto(port: Int) throws -> Int {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let response = try? HTTPClient.request(.GET, url: "http://127.0.0.1:\(port)/photos"),
-               let photos = response.object["photos"] as? [[String: Any]], let id = photos.first?["id"] as? Int {
-                return id
-            }
-            usleep(50_000)
+        var id: Int?
+        eventually(timeout: 60) {
+            let response = try? HTTPClient.request(.GET, url: "http://127.0.0.1:\(port)/photos")
+            id = (response?.object["photos"] as? [[String: Any]])?.first?["id"] as? Int
+            return id != nil
         }
-        throw HTTPClientError("the photo never appeared in /photos")
+        guard let id else { throw HTTPClientError("the photo never appeared in /photos") }
+        return id
     }
 
     /// The `photoscroll` executable built alongside this test bundle, or PHOTOSCROLL_BIN's.

@@ -159,22 +159,21 @@ final class CommentLiveTests: XCTestCase {
         XCTAssertLessThanOrEqual(commits.count(), UInt64(clients * perClient), "one commit per post at most; fewer when posts share one")
     }
 
-    func testASecondPageSeesANewCommentWithinASecond() throws {
+    /// The comment reaches the open stream as it is stored (how soon is bench/comments.sh's figure).
+    func testASecondPageSeesANewCommentOnItsOpenStream() throws {
         try start()
         let watcher = try live.openEvents("/photos/5/comments/events")
         defer { watcher.close() }
         XCTAssertEqual(watcher.head.status, 200)
         XCTAssertEqual(watcher.head.headers["Content-Type"], "text/event-stream")
         XCTAssertEqual(watcher.head.headers["Cache-Control"], "no-cache")
-        XCTAssertTrue(watcher.read(timeout: 2) { $0.contains("retry: 2000\n\n") })
+        XCTAssertTrue(watcher.read(timeout: 30) { $0.contains("retry: 2000\n\n") })
         XCTAssertEqual(live.metrics.gauge("photoscroll_comment_streams", help: "").value(), 1)
 
-        let posted = Date()
         let response = try live.postJSON(5, #"{"text":"Looks like a Pip","author":"Ana"}"#)
         let id = try XCTUnwrap(response.object["id"] as? Int)
         let frame = "id: \(id)\nevent: comment\ndata: \(response.text)\n\n"
-        XCTAssertTrue(watcher.read(timeout: 1) { $0.contains(frame) }, "got: \(watcher.text)")
-        XCTAssertLessThan(Date().timeIntervalSince(posted), 1.0)
+        XCTAssertTrue(watcher.read(timeout: 30) { $0.contains(frame) }, "got: \(watcher.text)")
     }
 
     func testReconnectingWithLastEventIDReplaysWhatWasMissed() throws {
@@ -185,22 +184,22 @@ final class CommentLiveTests: XCTestCase {
 
         let byHeader = try live.openEvents("/photos/5/comments/events", headers: ["Last-Event-ID": String(first)])
         defer { byHeader.close() }
-        XCTAssertTrue(byHeader.read(timeout: 2) { _ in byHeader.commentEventIDs.count == 3 }, byHeader.text)
+        XCTAssertTrue(byHeader.read(timeout: 30) { _ in byHeader.commentEventIDs.count == 3 }, byHeader.text)
         XCTAssertEqual(byHeader.commentEventIDs, missed)
 
         let byQuery = try live.openEvents("/photos/5/comments/events?lastEventId=\(missed[1])")
         defer { byQuery.close() }
-        XCTAssertTrue(byQuery.read(timeout: 2) { _ in byQuery.commentEventIDs == [missed[2]] }, byQuery.text)
+        XCTAssertTrue(byQuery.read(timeout: 30) { _ in byQuery.commentEventIDs == [missed[2]] }, byQuery.text)
 
         let next = try XCTUnwrap(try live.postJSON(5, #"{"text":"live again"}"#).object["id"] as? Int)
-        XCTAssertTrue(byHeader.read(timeout: 1) { _ in byHeader.commentEventIDs == missed + [next] }, byHeader.text)
+        XCTAssertTrue(byHeader.read(timeout: 30) { _ in byHeader.commentEventIDs == missed + [next] }, byHeader.text)
         XCTAssertEqual(try live.send(.DELETE, "/photos/5/comments/\(next)", headers: ["Authorization": "Bearer t"]).status, 204)
-        XCTAssertTrue(byQuery.read(timeout: 1) { $0.hasSuffix("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, byQuery.text)
+        XCTAssertTrue(byQuery.read(timeout: 30) { $0.hasSuffix("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, byQuery.text)
 
         // A page that saw everything up to `next` and missed the deletion learns of it on reconnecting.
         let returning = try live.openEvents("/photos/5/comments/events", headers: ["Last-Event-ID": String(next)])
         defer { returning.close() }
-        XCTAssertTrue(returning.read(timeout: 2) { $0.contains("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, returning.text)
+        XCTAssertTrue(returning.read(timeout: 30) { $0.contains("event: delete\ndata: {\"id\":\(next),\"photoId\":5}\n\n") }, returning.text)
         XCTAssertEqual(returning.commentEventIDs, [])
     }
 
@@ -208,13 +207,13 @@ final class CommentLiveTests: XCTestCase {
         try start(heartbeatSeconds: 0.1)
         let leaving = try live.openEvents("/photos/1/comments/events")
         let staying = try live.openEvents("/photos/1/comments/events")
-        XCTAssertTrue(staying.read(timeout: 2) { $0.contains(": keep-alive\n\n") }, "heartbeats arrive: \(staying.text)")
+        XCTAssertTrue(staying.read(timeout: 30) { $0.contains(": keep-alive\n\n") }, "heartbeats arrive: \(staying.text)")
         XCTAssertEqual(live.metrics.gauge("photoscroll_comment_streams", help: "").value(), 2)
         leaving.close()
-        eventually(timeout: 3) { live.service.events.count() <= 1 }
+        eventually(timeout: 30) { live.service.events.count() <= 1 }
         XCTAssertEqual(live.service.events.count(), 1, "a client that hung up is forgotten")
         live.service.stop()
-        XCTAssertTrue(staying.read(timeout: 3) { _ in staying.ended })
+        XCTAssertTrue(staying.read(timeout: 30) { _ in staying.ended })
         XCTAssertEqual(live.metrics.gauge("photoscroll_comment_streams", help: "").value(), 0)
         XCTAssertEqual(try live.send(.GET, "/photos/1/comments/events").status, 200, "a late stream is opened and closed at once")
     }

@@ -2,6 +2,7 @@ import Comments
 import Foundation
 import HTTP
 import Synchronization
+import TestSupport
 import XCTest
 @testable import App
 
@@ -39,6 +40,8 @@ final class CommentReplayTests: XCTestCase {
         defer { live.stop() }
 
         let readers = [try live.openEvents("/photos/1/comments/events?lastEventId=0")]
+        XCTAssertTrue(eventually(timeout: 30) { store.listed.load(ordering: .relaxed) > 0 }, "the replay started")
+        // What must not happen (the whole thread read) is given a second to show; it would take far less.
         Thread.sleep(forTimeInterval: 1)
         // What the sockets' buffers hold (about 4 MB) plus a page; not all 1 500.
         let early = store.listed.load(ordering: .relaxed)
@@ -89,9 +92,9 @@ final class CommentReplayTests: XCTestCase {
         let reader = try live.openEvents("/photos/2/comments/events", headers: ["Last-Event-ID": String(ids[10])])
         defer { reader.close() }
         let during = try XCTUnwrap(try live.postJSON(2, #"{"text":"during"}"#).object["id"] as? Int)
-        XCTAssertTrue(reader.read(timeout: 5) { _ in reader.commentEventIDs.last == during }, reader.text)
+        XCTAssertTrue(reader.read(timeout: 30) { _ in reader.commentEventIDs.last == during }, reader.text)
         XCTAssertEqual(reader.commentEventIDs, Array(ids[11...]) + [during])
         let after = try XCTUnwrap(try live.postJSON(2, #"{"text":"after"}"#).object["id"] as? Int)
-        XCTAssertTrue(reader.read(timeout: 2) { _ in reader.commentEventIDs.last == after })
+        XCTAssertTrue(reader.read(timeout: 30) { _ in reader.commentEventIDs.last == after })
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Observability
 import Synchronization
+import TestSupport
 import XCTest
 @testable import App
 
@@ -109,13 +110,8 @@ final class RecordingStream: ResponseStream, @unchecked Sendable {
     var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 
     /// Waits until the recorded text satisfies `condition`, up to `timeout` seconds.
-    func waitFor(timeout: Double = 2, _ condition: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(text) { return true }
-            usleep(5_000)
-        }
-        return condition(text)
+    func waitFor(timeout: Double = 30, _ condition: (String) -> Bool) -> Bool {
+        eventually(timeout: timeout) { condition(text) }
     }
 
     /// Ids of the `event: comment` frames received, in order.

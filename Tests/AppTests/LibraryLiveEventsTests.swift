@@ -51,7 +51,7 @@ final class LibraryLiveEventsTests: XCTestCase {
                 return ids?.contains(id) ?? false
             }
         }
-        XCTAssertTrue(stream.read(timeout: 15) { _ in named() }, "\(name) naming \(id) on the stream: \(stream.text)", line: line)
+        XCTAssertTrue(stream.read(timeout: 30) { _ in named() }, "\(name) naming \(id) on the stream: \(stream.text)", line: line)
     }
 
     private func json(_ response: TestResponse) throws -> [String: Any] {

@@ -51,7 +51,9 @@ final class OperationsHealthCommandTests: XCTestCase {
         XCTAssertEqual(code, 1)
         XCTAssertTrue(message.contains("no answer from http://127.0.0.1:\(server.port)/healthz within 0.3 s"), message)
         XCTAssertGreaterThanOrEqual(elapsed, 0.25)
-        XCTAssertLessThan(elapsed, 3, "the deadline bounds the whole probe")
+        // The server never answers: without the deadline the probe would wait for ever. The
+        // margin is a loaded machine's, far from a hang.
+        XCTAssertLessThan(elapsed, 0.3 + 20, "the deadline bounds the whole probe")
     }
 
     func testUnhealthyWhenTheAnswerIsNotHTTP() throws {

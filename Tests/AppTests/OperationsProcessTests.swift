@@ -76,12 +76,7 @@ final class OperationsProcessTests: XCTestCase {
         let health = try HTTPClient.get(url: base + "/healthz")
         XCTAssertEqual(health.status, 200)
         XCTAssertEqual(String(decoding: health.body, as: UTF8.self), #"{"status":"ok"}"#)
-        var ready = 0
-        for _ in 0..<300 where ready != 200 {
-            ready = try HTTPClient.get(url: base + "/readyz").status
-            if ready != 200 { usleep(50_000) }
-        }
-        XCTAssertEqual(ready, 200, "the empty catalog loads within 15 s")
+        XCTAssertTrue(try eventually(timeout: 60) { try HTTPClient.get(url: base + "/readyz").status == 200 }, "the empty catalog never loaded")
         let metrics = try HTTPClient.get(url: base + "/metrics")
         XCTAssertEqual(metrics.headers["Content-Type"], OperationsRoutes.metricsContentType)
         try PrometheusText(String(decoding: metrics.body, as: UTF8.self)).validate()
@@ -97,7 +92,7 @@ final class OperationsProcessTests: XCTestCase {
         XCTAssertEqual(probe.terminationStatus, 0)
         XCTAssertTrue(String(decoding: probeOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("healthy: "))
 
-        let (status, log) = child.stop(SIGTERM, within: 10)
+        let (status, log) = child.stop(SIGTERM, within: 45)
         XCTAssertEqual(status, 0, "SIGTERM ends the server with exit 0; log:\n\(log)")
         let records = log.split(separator: "\n").compactMap { line -> [String: String]? in
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
@@ -133,15 +128,11 @@ final class OperationsProcessTests: XCTestCase {
         vips.waitUntilExit()
         XCTAssertEqual(vips.terminationStatus, 0)
         let base = "http://127.0.0.1:\(child.port)"
-        var found = false
-        for _ in 0..<200 where !found {
-            found = (try? HTTPClient.get(url: base + "/photos/1"))?.status == 200
-            if !found { usleep(50_000) }
-        }
-        XCTAssertTrue(found, "the photo appears within 10 s")
+        let found = eventually(timeout: 60) { (try? HTTPClient.get(url: base + "/photos/1"))?.status == 200 }
+        XCTAssertTrue(found, "the photo never appeared")
 
         // Every open photo page holds a live comment stream; SIGTERM must not wait out the grace for it.
-        let stream = try HTTPClientConnection(host: "127.0.0.1", port: child.port, timeoutSeconds: 5)
+        let stream = try HTTPClientConnection(host: "127.0.0.1", port: child.port, timeoutSeconds: 30)
         defer { stream.close() }
         try stream.send("GET /photos/1/comments/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         XCTAssertEqual(try stream.readResponseHead().status, 200)
@@ -152,7 +143,7 @@ final class OperationsProcessTests: XCTestCase {
     func testTextLogsAreForPeople() throws {
         let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_LOG_FORMAT": "text"])
         XCTAssertEqual(try HTTPClient.get(url: "http://127.0.0.1:\(child.port)/healthz").status, 200)
-        let (status, log) = child.stop(SIGINT, within: 10)
+        let (status, log) = child.stop(SIGINT, within: 45)
         XCTAssertEqual(status, 0, log)
         let lines = log.split(separator: "\n")
         XCTAssertTrue(lines.contains { $0.contains(" info ") && $0.contains("GET /healthz 200") }, log)

@@ -176,12 +176,11 @@ final class PhotoOriginalTests: XCTestCase {
         let id = try run.id("trips/beach.png")
         try FileManager.default.removeItem(atPath: run.photos + "/trips/beach.png")
         XCTAssertEqual(mkfifo(run.photos + "/trips/beach.png", 0o644), 0)
-        let started = Date()
-        let answer = try HTTPClient.get(url: run.base + "/photos/\(id)/original", timeoutSeconds: 10)
+        // An open of the FIFO would wait for a writer for ever, so an answer within the client's
+        // half minute says nothing waited on it.
+        let answer = try HTTPClient.get(url: run.base + "/photos/\(id)/original", timeoutSeconds: 30)
         XCTAssertEqual(answer.status, 404)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "nothing waited on the FIFO")
-        // Its thumbnail (from the pyramid when one was built, else refused at the open) answers at once too.
-        _ = try HTTPClient.get(url: run.base + "/photos/\(id)/thumbnail.jpg", timeoutSeconds: 10)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        // Its thumbnail (from the pyramid when one was built, else refused at the open) is answered too.
+        XCTAssertNoThrow(try HTTPClient.get(url: run.base + "/photos/\(id)/thumbnail.jpg", timeoutSeconds: 30), "something waited on the FIFO")
     }
 }

@@ -173,7 +173,7 @@ final class Balancer: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let up = eventually(timeout: 10) { (try? HTTPClient.request(.GET, url: "http://127.0.0.1:\(port)/healthz", timeoutSeconds: 1))?.status == 200 }
+        let up = eventually(timeout: 30) { (try? HTTPClient.request(.GET, url: "http://127.0.0.1:\(port)/healthz", timeoutSeconds: 1))?.status == 200 }
         guard up else {
             let log = (try? String(contentsOfFile: prefix.path + "/error.log", encoding: .utf8)) ?? ""
             stop()

@@ -81,16 +81,16 @@ final class ReplicaLiveTests: XCTestCase {
         defer { throughBalancer.close() }
         XCTAssertEqual(onB.head.status, 200)
         XCTAssertEqual(throughBalancer.head.status, 200)
-        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("retry:") })
-        XCTAssertTrue(throughBalancer.read(timeout: 5) { $0.contains("retry:") }, "nginx passes the stream on unbuffered")
+        XCTAssertTrue(onB.read(timeout: 30) { $0.contains("retry:") })
+        XCTAssertTrue(throughBalancer.read(timeout: 30) { $0.contains("retry:") }, "nginx passes the stream on unbuffered")
 
         let started = Date()
         let posted = try Self.post(cluster.a, photo: 1, "posted on A")
         XCTAssertEqual(posted.status, 201, posted.text)
         let id = try XCTUnwrap(posted.object["id"] as? Int)
-        XCTAssertTrue(onB.read(timeout: 2) { $0.contains("id: \(id)\n") }, "B's stream hears A's comment: \(onB.text)")
+        XCTAssertTrue(onB.read(timeout: 30) { $0.contains("id: \(id)\n") }, "B's stream hears A's comment: \(onB.text)")
         let latency = Date().timeIntervalSince(started)
-        XCTAssertTrue(throughBalancer.read(timeout: 2) { $0.contains("id: \(id)\n") }, throughBalancer.text)
+        XCTAssertTrue(throughBalancer.read(timeout: 30) { $0.contains("id: \(id)\n") }, throughBalancer.text)
         print("a comment posted on A reached a stream on B \(Int(latency * 1000)) ms after the POST was sent")
 
         XCTAssertEqual(try stored(on: cluster.b, photo: 1), [id: "posted on A"], "B reads what A stored")
@@ -106,10 +106,10 @@ final class ReplicaLiveTests: XCTestCase {
             XCTAssertEqual(response.status, 201, response.text)
             if photo == 1 { posted1.append(try XCTUnwrap(response.object["id"] as? Int)) }
         }
-        XCTAssertTrue(onB.read(timeout: 3) { text in posted1.allSatisfy { text.contains("id: \($0)\n") } }, onB.text)
+        XCTAssertTrue(onB.read(timeout: 30) { text in posted1.allSatisfy { text.contains("id: \($0)\n") } }, onB.text)
         XCTAssertEqual(onB.commentEventIDs, posted1, "each comment once, in id order")
         for server in cluster.replicas {
-            XCTAssertTrue(try eventually(timeout: 3) { try commentCount(server, photo: 1) == 4 && commentCount(server, photo: 2) == 3 },
+            XCTAssertTrue(try eventually(timeout: 30) { try commentCount(server, photo: 1) == 4 && commentCount(server, photo: 2) == 3 },
                           "\(server.name): \((try? commentCount(server, photo: 1)) ?? nil ?? -1), \((try? commentCount(server, photo: 2)) ?? nil ?? -1)")
         }
     }
@@ -143,7 +143,7 @@ final class ReplicaLiveTests: XCTestCase {
                 }
             }
         }
-        XCTAssertTrue(eventually(timeout: 20) { acknowledged.withLock { $0.count } >= 100 }, cluster.logs)
+        XCTAssertTrue(eventually(timeout: 30) { acknowledged.withLock { $0.count } >= 100 }, cluster.logs)
 
         // A large photo arrives: one replica claims its build, the other leaves it (and counts so).
         let leftBefore = cluster.replicas.map { ((try? $0.metric("photoscroll_pyramid_builds_elsewhere_total")) ?? nil) ?? 0 }
@@ -166,9 +166,9 @@ final class ReplicaLiveTests: XCTestCase {
         holder.stop(signal: SIGKILL)
         killed.store(true, ordering: .relaxed)
         XCTAssertEqual(holder.process.terminationReason, .uncaughtSignal)
-        XCTAssertTrue(eventually(timeout: 20) { afterTheKill.load(ordering: .relaxed) >= 50 }, "the other takes every post after the kill\n\(cluster.logs)")
+        XCTAssertTrue(eventually(timeout: 30) { afterTheKill.load(ordering: .relaxed) >= 50 }, "the other takes every post after the kill\n\(cluster.logs)")
         stop.store(true, ordering: .relaxed)
-        XCTAssertEqual(posters.wait(timeout: .now() + 15), .success)
+        XCTAssertEqual(posters.wait(timeout: .now() + 30), .success)
 
         let acked = acknowledged.withLock { $0 }
         let stored = try stored(on: other, photo: 1)
@@ -195,7 +195,7 @@ final class ReplicaLiveTests: XCTestCase {
         XCTAssertEqual(try cluster.a.request(tile).status, 200)
         let onB = try openEventStream(port: cluster.b.port, "/photos/1/comments/events")
         defer { onB.close() }
-        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("retry:") })
+        XCTAssertTrue(onB.read(timeout: 30) { $0.contains("retry:") })
 
         // One poster per replica, all along.
         let acknowledged = Mutex<[Int: String]>([:])
@@ -227,9 +227,9 @@ final class ReplicaLiveTests: XCTestCase {
         try cluster.postgres.stopServer()
         let stoppedAt = Date()
         for server in cluster.replicas {
-            XCTAssertTrue(try eventually(timeout: 4) { try server.request("/readyz").status == 503 }, "\(server.name) is not ready without its database")
+            XCTAssertTrue(try eventually(timeout: 30) { try server.request("/readyz").status == 503 }, "\(server.name) is not ready without its database")
         }
-        XCTAssertTrue(eventually(timeout: 4) { refused.withLock { $0[503] ?? 0 } > 0 }, "posts are refused while the database is away")
+        XCTAssertTrue(eventually(timeout: 30) { refused.withLock { $0[503] ?? 0 } > 0 }, "posts are refused while the database is away")
         let unavailable = try Self.post(cluster.a, photo: 1, "while the database is away")
         XCTAssertEqual(unavailable.status, 503, unavailable.text)
         XCTAssertEqual(unavailable.headers["Content-Type"], "application/problem+json")
@@ -247,36 +247,36 @@ final class ReplicaLiveTests: XCTestCase {
         if away > 0 { usleep(UInt32(away * 1e6)) }
         try cluster.postgres.startServer()
         for server in cluster.replicas {
-            XCTAssertTrue(try eventually(timeout: 20) { try server.request("/readyz").status == 200 },
+            XCTAssertTrue(try eventually(timeout: 30) { try server.request("/readyz").status == 200 },
                           "\(server.name) is ready again once the database is back\n\(server.logTail)")
         }
         let before = acknowledged.withLock { $0.count }
-        XCTAssertTrue(eventually(timeout: 20) { acknowledged.withLock { $0.count } >= before + 10 }, "posting works again\n\(cluster.logs)")
+        XCTAssertTrue(eventually(timeout: 30) { acknowledged.withLock { $0.count } >= before + 10 }, "posting works again\n\(cluster.logs)")
         // Just after recovery a replica's pool may still be waiting out its backoff (spaced up to
         // 5 s while the database was away): until its next attempt it refuses posts with a 503,
         // storing nothing. A post is taken once it tries again.
         var after = try Self.post(cluster.a, photo: 1, "after the database came back")
-        let backoffEnds = Date().addingTimeInterval(8)
-        while after.status == 503 && Date() < backoffEnds {
+        try eventually(timeout: 30) {
+            guard after.status == 503 else { return true }
             XCTAssertTrue(after.text.contains("nothing was stored"), after.text)
-            usleep(200_000)
             after = try Self.post(cluster.a, photo: 1, "after the database came back, again")
+            return false
         }
         XCTAssertEqual(after.status, 201, after.text)
         let afterID = try XCTUnwrap(after.object["id"] as? Int)
-        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("id: \(afterID)\n") }, "B hears A's comments again")
+        XCTAssertTrue(onB.read(timeout: 30) { $0.contains("id: \(afterID)\n") }, "B hears A's comments again")
         stop.store(true, ordering: .relaxed)
-        XCTAssertEqual(posters.wait(timeout: .now() + 15), .success)
+        XCTAssertEqual(posters.wait(timeout: .now() + 30), .success)
 
         let acked = acknowledged.withLock { $0 }
         let stored = try stored(on: cluster.b, photo: 1)
         let lost = acked.filter { stored[$0.key] != $0.value }
         XCTAssertEqual(lost.count, 0, "acknowledged but lost: \(lost.keys.sorted().prefix(10))")
         XCTAssertGreaterThan(refused.withLock { $0[503] ?? 0 }, 0)
-        let heard = onB.read(timeout: 5) { _ in Set(onB.commentEventIDs).isSuperset(of: stored.keys) }
+        let heard = onB.read(timeout: 30) { _ in Set(onB.commentEventIDs).isSuperset(of: stored.keys) }
         XCTAssertTrue(heard, "B's stream got every stored comment, those of the outage too: missing \(Set(stored.keys).subtracting(onB.commentEventIDs).sorted().prefix(10))")
         for server in cluster.replicas {
-            XCTAssertTrue(try eventually(timeout: 5) { try commentCount(server, photo: 1) == stored.count },
+            XCTAssertTrue(try eventually(timeout: 30) { try commentCount(server, photo: 1) == stored.count },
                           "\(server.name) counts \((try? commentCount(server, photo: 1)) ?? nil ?? -1), stored \(stored.count)")
         }
     }

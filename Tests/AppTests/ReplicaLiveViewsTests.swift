@@ -43,7 +43,7 @@ final class ReplicaLiveViewsTests: XCTestCase {
         let onB = try openEventStream(port: b.port, "/photos/events")
         defer { onB.close() }
         XCTAssertEqual(onB.head.status, 200)
-        XCTAssertTrue(onB.read(timeout: 5) { $0.contains("event: hello") })
+        XCTAssertTrue(onB.read(timeout: 30) { $0.contains("event: hello") })
 
         // A photo copied into the folder (whichever replica scans it).
         try ReplicaCluster.makePhoto(at: cluster.photosDirectory.appendingPathComponent("arrived.jpg").path, width: 300, height: 200)

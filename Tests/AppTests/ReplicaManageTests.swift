@@ -45,7 +45,7 @@ final class ReplicaManageTests: XCTestCase {
         let finished = try b.request(location, method: .PATCH, headers: rest, body: Array(photo[half...]), timeout: 30)
         XCTAssertEqual(finished.status, 204, finished.text)
         let uploaded = try XCTUnwrap(finished.headers["Photo-ID"].flatMap(Int.init))
-        XCTAssertTrue(eventually(timeout: 10) { self.photos(a).contains { $0["id"] as? Int == uploaded } }, "A lists B's upload\n\(cluster.logs)")
+        XCTAssertTrue(eventually(timeout: 30) { self.photos(a).contains { $0["id"] as? Int == uploaded } }, "A lists B's upload\n\(cluster.logs)")
         let stored = try FileManager.default.subpathsOfDirectory(atPath: cluster.photosDirectory.path).filter { $0.hasSuffix("across.jpg") }
         XCTAssertEqual(stored.count, 1)
         XCTAssertEqual([UInt8](try Data(contentsOf: cluster.photosDirectory.appendingPathComponent(stored[0]))), photo)
@@ -62,7 +62,7 @@ final class ReplicaManageTests: XCTestCase {
         XCTAssertEqual((moved.object["photos"] as? [[String: Any]])?.first?["id"] as? Int, 1)
         XCTAssertTrue(FileManager.default.fileExists(atPath: cluster.photosDirectory.appendingPathComponent("Kept/photo-1.jpg").path))
         for server in cluster.replicas {
-            XCTAssertTrue(eventually(timeout: 10) {
+            XCTAssertTrue(eventually(timeout: 30) {
                 ((try? server.request("/folders"))?.object["folders"] as? [[String: Any]])?.contains { $0["path"] as? String == "Kept" } ?? false
             }, "\(server.name) lists the new folder\n\(cluster.logs)")
             let comments = try server.request("/photos/1/comments").object["comments"] as? [[String: Any]]
@@ -72,12 +72,12 @@ final class ReplicaManageTests: XCTestCase {
         // Trashed on A, the trash seen and restored on B: the photo is back under its id, with its comment.
         let trashed = try send(a, .POST, "/photos/trash", ["ids": [1]])
         XCTAssertEqual(trashed.status, 200, trashed.text)
-        XCTAssertTrue(eventually(timeout: 10) { !self.photos(b).contains { $0["id"] as? Int == 1 } }, "B drops the trashed photo")
+        XCTAssertTrue(eventually(timeout: 30) { !self.photos(b).contains { $0["id"] as? Int == 1 } }, "B drops the trashed photo")
         XCTAssertEqual((try b.request("/trash").object["items"] as? [[String: Any]])?.first?["photo"] as? Int, 1)
         let restored = try send(b, .POST, "/trash/restore", ["batch": try XCTUnwrap(trashed.object["batch"] as? String)])
         XCTAssertEqual(restored.status, 200, restored.text)
         XCTAssertEqual((restored.object["photos"] as? [[String: Any]])?.first?["id"] as? Int, 1)
-        XCTAssertTrue(eventually(timeout: 10) { self.photos(a).contains { $0["id"] as? Int == 1 } }, "A lists the restored photo\n\(cluster.logs)")
+        XCTAssertTrue(eventually(timeout: 30) { self.photos(a).contains { $0["id"] as? Int == 1 } }, "A lists the restored photo\n\(cluster.logs)")
         XCTAssertEqual((try a.request("/photos/1/comments").object["comments"] as? [[String: Any]])?.count, 1)
         XCTAssertEqual(try a.request("/favourites").object["ids"] as? [Int], [1])
     }

@@ -113,7 +113,7 @@ final class UploadRoutesTests: XCTestCase {
         // Every byte that arrived is kept: HEAD says so once the cut request has let go (a HEAD
         // that overtakes the cut request's start may see less, and the next one more).
         var offset = -1
-        XCTAssertTrue(try eventually(timeout: 10) {
+        XCTAssertTrue(try eventually(timeout: 30) {
             offset = try server.tus(.HEAD, location).headers["Upload-Offset"].flatMap(Int.init) ?? -1
             return offset == cut
         }, "offset \(offset), cut at \(cut)")
@@ -313,7 +313,7 @@ final class UploadDiskFullTests: XCTestCase {
         XCTAssertTrue(full.text.contains("disk is full"), full.text)
         XCTAssertEqual(server.photoFiles(), [], "nothing half-written in the photos folder")
         var offset = -1
-        XCTAssertTrue(try eventually(timeout: 10) {
+        XCTAssertTrue(try eventually(timeout: 30) {
             offset = try server.tus(.HEAD, location).headers["Upload-Offset"].flatMap(Int.init) ?? -1
             return offset == 256 * 1024
         }, "the bytes that fit are kept: \(offset)")

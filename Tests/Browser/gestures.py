@@ -9,7 +9,10 @@ def emulate(driver, width, height, dpr=1, mobile=True):
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5})
 
 
-def wait_for(predicate, timeout=10, interval=0.05, message="condition"):
+def wait_for(predicate, timeout=30, interval=0.05, message="condition"):
+    """`predicate`'s first truthy value, asked every `interval` s. The default timeout is for a
+    loaded machine (three browsers and six test processes on two cores): a wait that ends when
+    its condition holds costs nothing more for being long."""
     deadline = time.time() + timeout
     last = None
     while time.time() < deadline:
@@ -90,7 +93,7 @@ def viewer_state(driver):
     return driver.execute_script(VIEWER_STATE)
 
 
-def settled_viewer(driver, timeout=15):
+def settled_viewer(driver, timeout=30):
     """The viewer's state once every wanted tile has arrived and no gesture or animation runs."""
     seen = []
 
@@ -145,7 +148,7 @@ def samples(driver):
     return js(driver, "return window.__samples")
 
 
-def still(driver, expression, timeout=10):
+def still(driver, expression, timeout=30):
     """Waits until `expression` (JS, a number) stops changing, and returns it."""
     last = [None]
 

@@ -13,7 +13,7 @@ def hash_of(driver):
     return js(driver, "return location.hash")
 
 
-def wait_hash(driver, expected, timeout=10):
+def wait_hash(driver, expected, timeout=30):
     wait_for(lambda: hash_of(driver) == expected, timeout=timeout, message=f"URL {expected}")
 
 

@@ -112,7 +112,7 @@ def sign_in(driver, server, name, password):
 
 def wait_grid(driver, count):
     wait_for(lambda: js(driver, "return document.documentElement.dataset.ready === 'true' && !document.getElementById('grid-view').hidden"),
-             timeout=20, message="the grid")
+             timeout=30, message="the grid")
     wait_for(lambda: js(driver, "return document.querySelectorAll('#grid [data-photo-id]').length") == count, message=f"{count} photos")
 
 
@@ -398,13 +398,13 @@ def test_an_albums_link_open_in_a_browser_follows_the_album(phone, private_serve
         wait_grid(phone, 1)
         order = "return [...document.querySelectorAll('#grid [data-photo-id]')].map(a => Number(a.dataset.photoId))"
         api(private_server, f"/albums/{album['id']}/photos", "POST", {"ids": [photos["lake"], photos["secret"]]}, cookie)
-        wait_for(lambda: sorted(js(phone, order)) == sorted(photos.values()), timeout=10,
+        wait_for(lambda: sorted(js(phone, order)) == sorted(photos.values()), timeout=30,
                  message="the photos put into the album, in the open link")
         api(private_server, f"/albums/{album['id']}", "PATCH", {"order": [photos["secret"], photos["summit"], photos["lake"]]}, cookie)
-        wait_for(lambda: js(phone, order) == [photos["secret"], photos["summit"], photos["lake"]], timeout=10,
+        wait_for(lambda: js(phone, order) == [photos["secret"], photos["summit"], photos["lake"]], timeout=30,
                  message="the album's own order, in the open link")
         api(private_server, f"/albums/{album['id']}/photos", "DELETE", {"ids": [photos["secret"]]}, cookie)
-        wait_for(lambda: js(phone, order) == [photos["summit"], photos["lake"]], timeout=10, message="the photo taken out of it")
+        wait_for(lambda: js(phone, order) == [photos["summit"], photos["lake"]], timeout=30, message="the photo taken out of it")
     finally:
         api(private_server, f"/shares/{link['id']}", "DELETE", cookie=cookie)
         api(private_server, f"/albums/{album['id']}", "DELETE", cookie=cookie)
@@ -440,10 +440,10 @@ def test_a_photo_opens_on_its_fitted_image_under_a_link_and_for_a_member(phone, 
                                    f"/iiif/3/{summit['id']}/full/!")):
         opened()
         wait_for(lambda: js(phone, "return !document.getElementById('grid-view').hidden && Boolean(document.querySelector(arguments[0]))", cell),
-                 timeout=20, message=f"the photo in the {visitor}'s grid")
+                 timeout=30, message=f"the photo in the {visitor}'s grid")
         js(phone, "document.querySelector(arguments[0]).click()", cell)
         wait_for(lambda: js(phone, "return window.__pager?.complete === true && !document.querySelector('.photo-flight')"),
-                 timeout=20, message=f"the photo drawn for the {visitor}")
+                 timeout=30, message=f"the photo drawn for the {visitor}")
         seen = js(phone, FITTED, summit["id"])
         assert len(seen["fitted"]) == 1 and seen["fitted"][0][0].startswith(base), (visitor, seen)
         assert seen["fitted"][0][1] == 200, (visitor, seen)

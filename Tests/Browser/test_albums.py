@@ -86,7 +86,7 @@ def album_cards(driver):
 def call(server, path, method="GET", body=None):
     request = urllib.request.Request(server.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"} if body is not None else {})
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=30) as answer:
         text = answer.read()
         return json.loads(text) if text else None
 

@@ -47,7 +47,7 @@ def test_a_tapped_photo_lands_on_one_fitted_image_and_tiles_come_past_fit(phone,
         js(driver, f"document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').click()")
     wait_hash(driver, f"#/photos/{photo['id']}")
     wait_for(lambda: js(driver, "return window.__pager.complete && !document.querySelector('.photo-flight')"),
-             timeout=20, message="landed and sharp")
+             timeout=30, message="landed and sharp")
 
     # One image of the whole photo, at the device pixels of its box on the screen, under its version.
     shown = page_photo(driver)
@@ -84,7 +84,7 @@ def test_a_tapped_photo_lands_on_one_fitted_image_and_tiles_come_past_fit(phone,
             driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": cx, "y": cy,
                                                                 "deltaX": 0, "deltaY": -30, "modifiers": 2})
     wait_for(lambda: js(driver, "const p = window.__pager.photo; return p.s > 1.5 * p.fitScale"), message="zoomed past fit")
-    wait_for(lambda: js(driver, "return window.__pager.complete"), timeout=20, message="sharp when zoomed")
+    wait_for(lambda: js(driver, "return window.__pager.complete"), timeout=30, message="sharp when zoomed")
     zoomed = page_photo(driver)
     level = js(driver, "return window.__pager.photo.level")
     asked = js(driver, ASKED, photo["id"])

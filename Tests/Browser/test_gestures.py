@@ -12,7 +12,7 @@ from gestures import (double_tap, drag, emulate, js, line, pinch, release, sampl
 from pages import hash_of, open_app, open_zoom, page_photo, pages, slides, sorted_photos, visible_view, wait_hash
 
 
-def at_rest(driver, timeout=10):
+def at_rest(driver, timeout=30):
     """The zoom view once nothing moves and every tile in view is there."""
     return wait_for(lambda: (lambda s: s if s and s["complete"] and not js(driver, "return window.__viewer.moving") else None)(
         viewer_state(driver)), timeout=timeout, message="zoom view at rest")
@@ -27,18 +27,20 @@ def test_a_fling_glides_on_after_the_finger_lifts_then_settles(phone, server):
     drag(phone, line(300, 500, 180, 500, 6), pause=0.012)
     lifted = js(phone, "return performance.now()")
     final = still(phone, "window.__viewer.photoRect.left")
-    after_lift = [value for t, value in samples(phone) if t > lifted]
-    # The photo kept moving, frame after frame, once the finger was gone ...
-    assert len({round(v, 1) for v in after_lift}) > 5, after_lift[:10]
+    after_lift = [(t, value) for t, value in samples(phone) if t > lifted]
+    # The photo kept moving once the finger was gone: drawn at places short of where it came to
+    # rest (however few frames a loaded machine drew; their number is bench/viewer.py's figure) ...
+    moving = [(t, v) for t, v in after_lift if abs(v - final) > 1]
+    assert len({round(v, 1) for _, v in moving}) >= 2, after_lift[:10]
     # ... further than the finger itself went, and came to rest inside the photo's bounds.
     travelled = before["photoRect"]["left"] - final
     assert travelled > 120 + 50
     rest = at_rest(phone)
     assert rest["photoRect"]["left"] <= 0.5 and rest["photoRect"]["left"] + rest["photoRect"]["width"] >= 389.5
-    # Slower and slower: UIScrollView's deceleration, not a constant glide or a stop.
-    moving = [v for v in after_lift if abs(v - final) > 1]
-    steps = [abs(b - a) for a, b in zip(moving, moving[1:]) if abs(b - a) > 0]
-    assert len(steps) > 4 and steps[-1] < steps[0]
+    # Slower and slower: UIScrollView's deceleration, not a constant glide or a stop. Speeds are
+    # per millisecond between the frames drawn, so they do not depend on how many there were.
+    speeds = [abs(b - a) / (tb - ta) for (ta, a), (tb, b) in zip(moving, moving[1:]) if tb > ta and b != a]
+    assert len(speeds) >= 2 and speeds[-1] < speeds[0], speeds
 
 
 def test_an_over_drag_stretches_and_springs_back(phone, server):

@@ -149,7 +149,7 @@ def test_changes_arrive_as_events_not_by_polling(phone, collection_server):
     assert all(n.endswith("/photos/summary") for n in fetched) and len(fetched) <= 2, fetched
     js(phone, "window.scrollTo(0, document.documentElement.scrollHeight)")
     wait_for(lambda: js(phone, "return [...document.querySelectorAll('#grid .cell-title')].some(t => t.textContent === 'late-arrival')"),
-             timeout=20, message="the new photo drawn at the end")
+             timeout=30, message="the new photo drawn at the end")
 
 
 CELLS = """

@@ -75,7 +75,7 @@ def settles_at(driver, expected, anchor, x, y, what):
         seen[:] = [(columns(driver), under(driver, x, y))]
         return seen[0] == (expected, anchor)
     try:
-        wait_for(settled, timeout=5, message=what)
+        wait_for(settled, timeout=30, message=what)
     except AssertionError:
         raise AssertionError(f"{what}: (columns, photo at the point) {seen[0]!r}, not {(expected, anchor)!r}") from None
 

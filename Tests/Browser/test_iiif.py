@@ -9,12 +9,12 @@ import os
 import shutil
 import subprocess
 import threading
-import time
 import urllib.request
 
 import pytest
 
 from conftest import ORIGINS, REPO, screenshot, start_server
+from gestures import wait_for
 from photos import make_photo
 
 VALIDATOR_PYTHON = os.path.join(REPO, ".venv-iiif", "bin", "python")
@@ -71,14 +71,9 @@ def client_origin():
     server.shutdown()
 
 
-def wait_for(driver, script, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {script}")
+def wait_for_script(driver, script, timeout=60):
+    """The first truthy value `script` returns in the page."""
+    return wait_for(lambda: driver.execute_script(script), timeout=timeout, interval=0.1, message=script)
 
 
 def test_the_official_validator_passes_every_applicable_level2_test(iiif_server):
@@ -108,7 +103,7 @@ def test_a_tile_client_following_info_json_gets_every_tile_at_its_size(iiif_serv
     photo = iiif_server.photos["edges"]
     info_url = iiif_server.url + photo["iiif"]
     desktop.get(f"{client_origin}/iiif-client.html?info={info_url}")
-    result = wait_for(desktop, "return window.__result", timeout=120)
+    result = wait_for_script(desktop, "return window.__result", timeout=120)
     screenshot(desktop, "iiif-tile-client")
     assert result["infoStatus"] == 200
     assert result["infoType"].startswith("application/ld+json")
@@ -131,11 +126,11 @@ def test_leaflet_shows_every_level_of_the_pyramid(iiif_server, client_origin, de
     tiles = iiif_server.url + photo["tiles"]
     desktop.get(f"{client_origin}/leaflet.html?tiles={urllib.request.quote(tiles, safe='')}"
                 f"&width={WIDTH}&height={HEIGHT}&maxZoom={MAX_ZOOM}")
-    wait_for(desktop, "return window.__tiles && window.__tiles.idle")
+    wait_for_script(desktop, "return window.__tiles && window.__tiles.idle")
     for z in range(MAX_ZOOM + 1):
         if z > 0:
             desktop.execute_script(f"zoomTo({z})")
-            wait_for(desktop, "return window.__tiles.idle")
+            wait_for_script(desktop, "return window.__tiles.idle")
         if z in (0, MAX_ZOOM):
             screenshot(desktop, f"leaflet-zoom-{z}")
     state = desktop.execute_script("return window.__tiles")
@@ -152,7 +147,7 @@ def test_manifests_are_valid_presentation_3(iiif_server):
     from iiif_prezi3 import Manifest
 
     for path in ["/iiif/manifest.json", f"/photos/{iiif_server.photos['edges']['id']}/manifest.json"]:
-        with urllib.request.urlopen(iiif_server.url + path, timeout=10) as response:
+        with urllib.request.urlopen(iiif_server.url + path, timeout=30) as response:
             assert response.headers["Access-Control-Allow-Origin"] == "*"
             document = json.load(response)
         manifest = Manifest(**document)  # raises on anything Presentation 3 does not allow
@@ -162,5 +157,5 @@ def test_manifests_are_valid_presentation_3(iiif_server):
             service = body["service"][0]
             assert service["type"] == "ImageService3"
             # The image service the canvas names answers with its info.json.
-            with urllib.request.urlopen(service["id"] + "/info.json", timeout=10) as info:
+            with urllib.request.urlopen(service["id"] + "/info.json", timeout=30) as info:
                 assert json.load(info)["id"] == service["id"]

@@ -35,7 +35,7 @@ def manage_server(work_dir, request):
 
 
 def api(server, path):
-    with urllib.request.urlopen(server.url + path, timeout=10) as answer:
+    with urllib.request.urlopen(server.url + path, timeout=30) as answer:
         return json.load(answer)
 
 

@@ -16,8 +16,9 @@ def box(rect):
 
 def slow_motion(driver, rate=0.25):
     """Plays the page's Web Animations (the flights) at `rate` of their speed, through DevTools:
-    the same frames, laid out over more of them, so the count of frames sampled says whether the
-    photo flies, not how busy the machine running the test is (a flight of some 400 ms drew only 4
+    the same path, laid out over more frames, so a loaded machine still draws the flight in
+    between its ends. The tests assert where the copy starts and ends and that it moves one way;
+    how many frames it gets is bench/viewer.py's figure (a flight of some 400 ms drew only 4
     frames on a machine at load 12)."""
     driver.execute_cdp_cmd("Animation.enable", {})
     driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": rate})
@@ -36,7 +37,8 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
              message="landed")
     flight = [v for _, v in samples(phone) if v]
     target = page_photo(phone)["box"]
-    assert len(flight) >= 5, flight
+    # Drawn at the cell and at its box on the page: it went from one to the other on screen.
+    assert len(flight) >= 2, flight
     assert flight[0] == pytest.approx(box(cell), abs=6)
     assert flight[-1] == pytest.approx(box(target), abs=3)
     # It grows steadily from one to the other.
@@ -48,15 +50,19 @@ def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server)
     wait_for(lambda: visible_view(phone) == "grid" and js(phone, "return !document.querySelector('.photo-flight')"), message="back in the grid")
     flight = [v for _, v in samples(phone) if v]
     cell = js(phone, f"return document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').getBoundingClientRect().toJSON()")
-    assert len(flight) >= 5
+    assert len(flight) >= 2, flight
     assert flight[0] == pytest.approx(box(target), abs=6)
     assert flight[-1] == pytest.approx(box(cell), abs=3)
+    # And it shrinks steadily back.
+    widths = [f[2] for f in flight]
+    assert widths == sorted(widths, reverse=True)
 
 
 # While the photo flies open from the grid: whether the copy flies, how many tiles finer than level 0
 # the pager's photos have asked for, which of the pager's parts are rendered (its background fades in
 # under the copy), whether the photo in front has its level 0 drawn, whether it has focus, how many
-# tiles finer than level 0 and fitted images its neighbours have asked for, and whether it is sharp.
+# tiles finer than level 0 and fitted images its neighbours have asked for, whether it is sharp, and
+# when the sample was taken (performance.now(): a frame's own time can be from before a long task).
 # (The photo in front asks for its one fitted image as it takes off, so that it lands sharp.)
 UNDER_FLIGHT = """(() => {
     const pager = document.getElementById('pager-view');
@@ -67,7 +73,8 @@ UNDER_FLIGHT = """(() => {
     const whole = pager.querySelector('.page.current img.tile[data-tile="0/0/0"].loaded');
     const neighbours = pager.querySelectorAll('.page:not(.current) img.tile:not([data-tile^="0/"]), .page:not(.current) img.fitted').length;
     return [Boolean(document.querySelector('.photo-flight')), keys.filter((k) => !k.startsWith('0/')).length, shown, Boolean(whole),
-            Boolean(document.activeElement?.matches('.page.current .photo-open')), neighbours, window.__pager.complete];
+            Boolean(document.activeElement?.matches('.page.current .photo-open')), neighbours, window.__pager.complete,
+            performance.now()];
 })()"""
 
 
@@ -83,7 +90,7 @@ def test_only_the_flying_photo_is_drawn_until_it_lands(desktop, server):
     timed = [(t, v) for t, v in samples(desktop) if v is not None]
     frames = [v for _, v in timed]
     flying = [f for f in frames if f[0]]
-    assert len(flying) >= 5, frames
+    assert flying, frames
     # Under the flight the pager draws only its background, and its photos ask for no tile but the
     # one of level 0 (the flying copy's own): nothing for the machine to fetch, decode or raster.
     assert all(f[1] == 0 for f in flying), [f[1] for f in flying]
@@ -97,10 +104,14 @@ def test_only_the_flying_photo_is_drawn_until_it_lands(desktop, server):
     # Sharp now: from its fitted image (asked for as it took off), or its tiles.
     assert js(desktop, "return document.querySelectorAll('#pager-view .page.current img.fitted.loaded, "
                        "#pager-view .page.current img.tile:not([data-tile^=\"0/\"])').length") > 0
-    # The photo in front is sharp first: its neighbours ask for their images once it is (or after two seconds).
+    # The photo in front is sharp first: its neighbours ask for their images once it is, or once the
+    # page's two seconds for it have run from the landing. Those run from after the last frame the
+    # copy flew in, so a sample taken less than that long after it, before the photo was sharp,
+    # must show no neighbour asking, however slowly the machine drew.
     after = timed[frames.index(landed):]
     sharp = next((t for t, v in after if v[6]), None)
-    early = [round(t - after[0][0]) for t, v in after if v[5] and (sharp is None or t < sharp) and t - after[0][0] < 1900]
+    last_flying = flying[-1][7]
+    early = [round(v[7] - last_flying) for t, v in after if v[5] and (sharp is None or t < sharp) and v[7] - last_flying < 1900]
     assert not early, early
     wait_for(lambda: js(desktop, "return document.querySelectorAll('#pager-view .page:not(.current) img.fitted, "
                                  "#pager-view .page:not(.current) img.tile:not([data-tile^=\"0/\"])').length") > 0,
@@ -119,7 +130,8 @@ def test_the_zoom_view_grows_out_of_the_page_and_shrinks_back_into_it(phone, ser
     frames = [v for _, v in samples(phone) if v]
     assert frames[0] == pytest.approx([on_page["left"], on_page["top"], on_page["width"]], abs=4)
     assert frames[-1] == pytest.approx(box(fitted["photoRect"])[:3], abs=1)
-    assert len(frames) >= 5
+    # Drawn at both ends: it went from the page to the fitted view on screen.
+    assert len(frames) >= 2, frames
 
     sample_frames(phone, "window.__viewer.open || document.querySelector('.zoom-view.closing') ? [window.__viewer.photoRect.left, window.__viewer.photoRect.top, window.__viewer.photoRect.width] : null", frames=300)
     js(phone, "document.querySelector('.zoom-close').click()")

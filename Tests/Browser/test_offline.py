@@ -77,15 +77,15 @@ def test_a_photo_seen_opens_again_with_the_server_stopped(phone, offline_server)
     never = max(order, key=lambda p: abs(order.index(p) - at))
     assert abs(order.index(never) - at) >= 3
     open_app(phone, server)
-    wait_for(lambda: js(phone, CONTROLLED), timeout=20, message="the service worker in control")
+    wait_for(lambda: js(phone, CONTROLLED), timeout=30, message="the service worker in control")
     for _, width, height, dpr, mobile in SIZES:
         emulate(phone, width, height, dpr=dpr, mobile=mobile)
         open_app(phone, server, f"photos/{wide['id']}")
-        wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn")
+        wait_for(lambda: photo_drawn(phone), timeout=30, message="the photo drawn")
         js(phone, "document.querySelector('.page.current .photo-open').click()")
-        fitted = settled_viewer(phone, timeout=20)
+        fitted = settled_viewer(phone, timeout=30)
         ActionChains(phone).send_keys("+").perform()
-        zoomed = settled_viewer(phone, timeout=20)
+        zoomed = settled_viewer(phone, timeout=30)
         assert zoomed["scale"] > fitted["scale"]
     images = kept(phone)["photoscroll-images-1"]
     assert any(f"/photos/{wide['id']}/tiles/" in url for url in images), images
@@ -98,7 +98,7 @@ def test_a_photo_seen_opens_again_with_the_server_stopped(phone, offline_server)
         emulate(phone, width, height, dpr=dpr, mobile=mobile)
         scheme(phone, "light")
         open_app(phone, server, f"photos/{wide['id']}")
-        wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn from what was kept")
+        wait_for(lambda: photo_drawn(phone), timeout=30, message="the photo drawn from what was kept")
         banner = wait_for(lambda: js(phone, BANNER), message="the page says the server cannot be reached")
         assert banner == "The server cannot be reached. Trying again…"
         assert js(phone, "return document.querySelectorAll('.connection-status').length") == 1
@@ -111,9 +111,9 @@ def test_a_photo_seen_opens_again_with_the_server_stopped(phone, offline_server)
         if name == "phone":
             # Its zoom view, at fit and zoomed in as it was seen, draws every tile too.
             js(phone, "document.querySelector('.page.current .photo-open').click()")
-            settled_viewer(phone, timeout=20)
+            settled_viewer(phone, timeout=30)
             ActionChains(phone).send_keys("+").perform()
-            settled_viewer(phone, timeout=20)
+            settled_viewer(phone, timeout=30)
     # A photo never seen: nothing of it was kept, and it says so.
     js(phone, "location.hash = arguments[0]", f"#/photos/{never['id']}")
     note = wait_for(lambda: js(phone, TROUBLE, ".page.current .photo-trouble"), message="the photo never seen says so")
@@ -129,8 +129,8 @@ def test_a_first_visit_opens_again_with_the_server_stopped(phone, offline_server
     wide = server.photos["wide"]
     emulate(phone, 390, 844, dpr=3, mobile=True)
     open_app(phone, server, f"photos/{wide['id']}")
-    wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn")
-    wait_for(lambda: js(phone, CONTROLLED), timeout=20, message="the service worker in control")
+    wait_for(lambda: photo_drawn(phone), timeout=30, message="the photo drawn")
+    wait_for(lambda: js(phone, CONTROLLED), timeout=30, message="the service worker in control")
 
     def kept_enough():
         everything = kept(phone)
@@ -143,7 +143,7 @@ def test_a_first_visit_opens_again_with_the_server_stopped(phone, offline_server
     server.stop()
     # At the size it was seen: another size would want tiles of another level, never loaded.
     open_app(phone, server, f"photos/{wide['id']}")
-    wait_for(lambda: photo_drawn(phone), timeout=20, message="the photo drawn from what the first load kept")
+    wait_for(lambda: photo_drawn(phone), timeout=30, message="the photo drawn from what the first load kept")
     wait_for(lambda: js(phone, BANNER), message="the page says the server cannot be reached")
     screenshot(phone, "offline-first-visit-phone")
     assert js(phone, COVERED) == [], "the banner covers none of the pager's buttons"
@@ -178,11 +178,11 @@ def test_what_is_kept_stays_within_its_bound_and_sign_in_is_never_kept(desktop, 
     assert len(urls) == 14 and all("?v=" in url for url in urls), urls
     # A view with no image in it (an unknown photo): the page asks for nothing but these tiles.
     open_app(desktop, server, "photos/99999")
-    wait_for(lambda: js(desktop, CONTROLLED), timeout=20, message="the service worker in control")
+    wait_for(lambda: js(desktop, CONTROLLED), timeout=30, message="the service worker in control")
     # The same worker with a bound of 8 images.
     js(desktop, "navigator.serviceWorker.register('/sw.js?images=8')")
     wait_for(lambda: js(desktop, "return navigator.serviceWorker.controller?.scriptURL.endsWith('?images=8')"),
-             timeout=20, message="the bounded worker in control")
+             timeout=30, message="the bounded worker in control")
     fetched = desktop.execute_async_script("""const done = arguments[arguments.length - 1];
 (async () => {
   const statuses = [];
@@ -209,7 +209,7 @@ def test_a_401_is_never_kept_and_forgets_what_was(desktop, work_dir):
                           env_extra={"PHOTOSCROLL_ACCESS": "private", "PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS": "1"})
     try:
         desktop.get(server.url + "/")
-        wait_for(lambda: js(desktop, CONTROLLED), timeout=20, message="the service worker in control")
+        wait_for(lambda: js(desktop, CONTROLLED), timeout=30, message="the service worker in control")
         # As if photos had been kept while a session lasted.
         status = desktop.execute_async_script("""const done = arguments[arguments.length - 1];
 (async () => {
@@ -219,7 +219,7 @@ def test_a_401_is_never_kept_and_forgets_what_was(desktop, work_dir):
 })().then(done, (e) => done(String(e)));""")
         assert status == 401
         wait_for(lambda: kept(desktop).get("photoscroll-images-1") == [] and kept(desktop).get("photoscroll-data-1") == [],
-                 timeout=10, message=f"the kept photos forgotten (kept: {kept(desktop)})")
+                 timeout=30, message=f"the kept photos forgotten (kept: {kept(desktop)})")
         assert "/" in kept(desktop)["photoscroll-shell-1"], "the page itself holds nothing private and stays"
     finally:
         desktop.get("about:blank")

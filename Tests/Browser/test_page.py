@@ -20,7 +20,7 @@ def post(server, photo_id, text, author=None):
     body = {"text": text} if author is None else {"text": text, "author": author}
     request = urllib.request.Request(f"{server.url}/photos/{photo_id}/comments", method="POST", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
 
 
@@ -56,7 +56,7 @@ def test_a_rate_limit_counts_down_and_clears(phone, limited_server):
     first = int(re.fullmatch(pattern, status_text(phone)).group(1))
     assert js(phone, "return document.querySelector('.composer-send').disabled")
     # It counts down, a second at a time, on its own.
-    wait_for(lambda: (m := re.fullmatch(pattern, status_text(phone))) and int(m.group(1)) < first, timeout=3,
+    wait_for(lambda: (m := re.fullmatch(pattern, status_text(phone))) and int(m.group(1)) < first, timeout=30,
              message="the wait counting down")
 
     # A short wait, to see it end: on a fresh page, the server's answer to a post is replaced by one saying 2 s.
@@ -69,7 +69,7 @@ def test_a_rate_limit_counts_down_and_clears(phone, limited_server):
             : real(url, options);""")
     js(phone, "document.querySelector('.composer').dispatchEvent(new Event('submit', {cancelable: true}))")
     wait_for(lambda: "Try again in 2 s." in status_text(phone) or "Try again in 1 s." in status_text(phone), message="2 s wait")
-    wait_for(lambda: status_text(phone) == "", timeout=4, message="the message clears when the wait is over")
+    wait_for(lambda: status_text(phone) == "", timeout=30, message="the message clears when the wait is over")
     assert not js(phone, "return document.querySelector('.composer-send').disabled")
 
 
@@ -178,7 +178,7 @@ def test_a_module_that_could_not_be_fetched_is_tried_again(phone, server):
         assert js(phone, "return document.documentElement.dataset.ready") is None
     finally:
         phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-    wait_for(lambda: js(phone, "return document.documentElement.dataset.ready === 'true'"), timeout=15,
+    wait_for(lambda: js(phone, "return document.documentElement.dataset.ready === 'true'"), timeout=30,
              message="the page started once the module could be fetched")
     assert js(phone, "return sessionStorage.getItem('photoscroll-page-attempts')") is None
     assert js(phone, "return document.querySelectorAll('#grid .cell').length") == len(server.photos)
@@ -197,7 +197,7 @@ def test_the_page_is_installable(desktop, server):
     assert {"192x192", "512x512"} <= sizes
     assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
     for icon in manifest["icons"]:
-        with urllib.request.urlopen(server.url + icon["src"], timeout=10) as response:
+        with urllib.request.urlopen(server.url + icon["src"], timeout=30) as response:
             assert response.headers["Content-Type"] == icon["type"]
     installable = desktop.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
     assert installable == [], installable

@@ -171,7 +171,7 @@ def test_slideshow_plays_cross_fades_and_stops_on_a_key(desktop, server):
              message="faded in")
     screenshot(desktop, "slideshow")
     # Four seconds on, the next photo.
-    second = wait_for(lambda: (s := slideshow(desktop))["changes"] >= 2 and s, timeout=9, message="second slide")
+    second = wait_for(lambda: (s := slideshow(desktop))["changes"] >= 2 and s, timeout=30, message="second slide")
     assert second["index"] == 1 and second["src"].startswith(f"/iiif/3/{photos[1]['id']}/")
     ActionChains(desktop).send_keys(Keys.SPACE).perform()
     stopped = wait_for(lambda: not (s := slideshow(desktop))["playing"] and s, message="stopped by a key")

@@ -95,7 +95,7 @@ def titles_found(driver):
 
 def wait_results(driver, expected, message):
     """The result cells named, as many as `expected`; returns their titles."""
-    return wait_for(lambda: (lambda t: len(t) == expected and all(t) and t)(titles_found(driver)), timeout=20, message=message)
+    return wait_for(lambda: (lambda t: len(t) == expected and all(t) and t)(titles_found(driver)), timeout=30, message=message)
 
 
 def search_shown(driver):

@@ -81,7 +81,7 @@ def test_twenty_dropped_photos_land_once_through_a_slow_then_lost_then_back_netw
     wait_for(lambda: states(desktop).count("sending") > 0, message="uploads sending")
     screenshot(desktop, "uploads-sending")
     network(desktop, offline=True)
-    wait_for(lambda: "waiting" in states(desktop), timeout=20, message="an upload waiting for the network")
+    wait_for(lambda: "waiting" in states(desktop), timeout=30, message="an upload waiting for the network")
     network(desktop, offline=False)
     wait_for(lambda: states(desktop).count("done") == 20, timeout=90, message="every upload done")
     screenshot(desktop, "uploads-done")
@@ -93,7 +93,7 @@ def test_twenty_dropped_photos_land_once_through_a_slow_then_lost_then_back_netw
         assert open(twin, "rb").read() == open(original, "rb").read()
     # They appear in the grid as they land (the library's live events).
     wait_for(lambda: js(desktop, "return document.querySelectorAll('#grid [data-photo-id]').length") == 20,
-             timeout=20, message="twenty photos in the grid")
+             timeout=30, message="twenty photos in the grid")
     assert js(desktop, "return document.querySelector('.uploads-summary').textContent") == "20 photos added"
 
 

@@ -333,6 +333,6 @@ def test_tiles_that_failed_are_asked_for_again(phone, server):
         assert failed >= 1 and not js(phone, "return window.__viewer.complete")
     finally:
         phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-    state = settled_viewer(phone, timeout=20)
+    state = settled_viewer(phone, timeout=30)
     _, expected = expected_tiles(photo, state)
     assert set(state["wanted"]) == expected

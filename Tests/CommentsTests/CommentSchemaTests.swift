@@ -176,7 +176,7 @@ final class CommentSchemaTests: XCTestCase {
                 XCTAssertTrue(second.waitForDelivery())
                 XCTAssertEqual(first.count(photoID: 1), 2, "the first store heard the second's comment")
                 XCTAssertTrue(try second.delete(photoID: 1, commentID: a.id))
-                eventually(timeout: 5) { first.count(photoID: 1) == 1 }
+                eventually(timeout: 30) { first.count(photoID: 1) == 1 }
                 XCTAssertEqual(first.count(photoID: 1), 1, "and its deletion")
             }
         }

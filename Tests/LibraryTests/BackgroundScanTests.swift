@@ -13,7 +13,7 @@ final class BackgroundScanTests: XCTestCase {
             renderer: FakeRenderer(), logger: .disabled, metrics: .init())
         XCTAssertFalse(library.isReady)
         library.start()
-        defer { library.stop(); library.waitForIngest(timeoutSeconds: 10) }
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 60) }
         XCTAssertTrue(eventually { library.isReady && library.photo(1)?.status == .ready })
 
         folders.fake("photo2.jpg", 300, 300)
@@ -33,7 +33,7 @@ final class BackgroundScanTests: XCTestCase {
         folders.fake("photo1.jpg", 700, 300)
         let library = try folders.library(renderer: FakeRenderer())
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         let photo = try XCTUnwrap(library.photo(1))
         let pyramid = try XCTUnwrap(photo.pyramid(tileSize: 256))
         let out = folders.data + "/export"

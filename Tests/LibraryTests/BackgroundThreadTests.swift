@@ -19,7 +19,7 @@ final class BackgroundThreadTests: XCTestCase {
             done.signal()
         }
         thread.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         // Nice 10 is absolute; a process started nicer than that keeps its own value there.
         XCTAssertEqual(seen.withLock { $0 }, max(10, before), "the background thread runs at nice 10")
         XCTAssertEqual(Self.niceness(), before, "the calling thread of the test keeps its priority")

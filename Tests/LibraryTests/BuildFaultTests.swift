@@ -78,14 +78,14 @@ final class BuildFaultTests: XCTestCase {
         first.refresh()
         XCTAssertTrue(eventually { full.failures.withLock { $0 } == Int.max && first.retries.attempts(first.photo(1)?.version ?? "") == 1 })
         first.stop()
-        first.waitForIngest(timeoutSeconds: 10)
+        first.waitForIngest(timeoutSeconds: 60)
         XCTAssertEqual(first.photo(1)?.status, .processing)
 
         let renderer = FakeRenderer()
         let second = try folders.library(renderer: renderer, store: store)
         XCTAssertEqual(second.photo(1)?.status, .processing, "nothing of the failure was kept")
         second.refresh()
-        XCTAssertTrue(second.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(second.waitForIngest(timeoutSeconds: 60))
         XCTAssertEqual(second.photo(1)?.status, .ready)
     }
 
@@ -125,7 +125,7 @@ final class BuildFaultTests: XCTestCase {
         let store = MemoryCatalogStore()
         let library = try folders.library(renderer: Broken(), store: store)
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         XCTAssertEqual(library.photo(1)?.status, .failed)
         XCTAssertTrue(try store.entries().first?.error?.contains("Huffman") ?? false)
     }

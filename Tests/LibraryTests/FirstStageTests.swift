@@ -329,7 +329,7 @@ final class FirstStageTests: XCTestCase {
         XCTAssertTrue(eventually { library.work.waiters > 0 }, "the request waits for the render in flight")
         renderer.start.signal()
         XCTAssertEqual(renderer.held.wait(timeout: .now() + 30), .success)
-        let answered = tileDone.wait(timeout: .now() + 5)
+        let answered = tileDone.wait(timeout: .now() + 30)
         renderer.go.signal()
         XCTAssertEqual(answered, .success, "answered while the rest of the render was still to come")
         XCTAssertEqual(thumbnailDone.wait(timeout: .now() + 30), .success)

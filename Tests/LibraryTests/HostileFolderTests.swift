@@ -118,9 +118,9 @@ final class HostileFolderTests: XCTestCase {
         let folders = try Folders(self, inMemory: true)
         let hostile = try makeHostile(folders)
         let folder = PhotoFolder(root: folders.photos)
-        let started = ContinuousClock.now
+        // A loop followed would never end (the runner stops the process); the counts below say
+        // each loop and outside link was seen and skipped.
         let listing = folder.listAll()
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
         XCTAssertEqual(Set(listing.files.map(\.path)), hostile.listed)
         XCTAssertEqual(listing.files.count, hostile.listed.count, "each photo once")
         XCTAssertGreaterThanOrEqual(listing.skipped[.linkOutside] ?? 0, 5, "\(listing.skipped)")
@@ -144,7 +144,7 @@ final class HostileFolderTests: XCTestCase {
             renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: metrics)
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(timeout: 10) { library.isReady }, "ready within 10 s")
+        XCTAssertTrue(eventually(timeout: 30) { library.isReady }, "never ready")
         XCTAssertEqual(Set(library.photos.map(\.relativePath)), hostile.listed)
         XCTAssertTrue(library.isWatching)
         let watched = metrics.render().split(separator: "\n").first { $0.hasPrefix("photoscroll_library_watched_folders ") }
@@ -153,7 +153,7 @@ final class HostileFolderTests: XCTestCase {
         XCTAssertTrue(sink.all.contains { $0.level == .warning && $0.message.contains("not listed") })
         // The watcher sees a photo added at a depth it watches.
         folders.fake("trips/new.jpg", 300, 200)
-        XCTAssertTrue(eventually(timeout: 10) { library.catalog.photo(relativePath: "trips/new.jpg") != nil })
+        XCTAssertTrue(eventually(timeout: 30) { library.catalog.photo(relativePath: "trips/new.jpg") != nil })
     }
 
     func testAPhotoSwappedForALinkOutIsNoLongerListed() throws {
@@ -252,7 +252,7 @@ final class HostileFolderTests: XCTestCase {
             renderer: FakeRenderer(), logger: .disabled, metrics: .init())
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(timeout: 10) { library.isReady }, "ready within 10 s")
+        XCTAssertTrue(eventually(timeout: 30) { library.isReady }, "never ready")
         XCTAssertEqual(Set(library.photos.map(\.relativePath)), ["a.jpg", "crowded/in-the-crowd.jpg"])
     }
 }
@@ -272,7 +272,7 @@ final class WatchLimitTests: XCTestCase {
             renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: .init())
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(timeout: 10) { library.isReady })
+        XCTAssertTrue(eventually(timeout: 30) { library.isReady })
         XCTAssertEqual(library.photos.count, 3)
         XCTAssertFalse(library.isWatching)
         let status = try XCTUnwrap(library.watchStatus)
@@ -280,7 +280,7 @@ final class WatchLimitTests: XCTestCase {
         XCTAssertTrue(sink.all.contains { $0.level == .warning && $0.message.hasPrefix("cannot watch the photos folder") })
         // No timed rescan is configured (rescanSeconds 0): the fallback finds the new photo.
         folders.fake("d/d.jpg", 300, 200)
-        XCTAssertTrue(eventually(timeout: 10) { library.photos.count == 4 })
+        XCTAssertTrue(eventually(timeout: 30) { library.photos.count == 4 })
     }
 
     func testRunningOutOfWatchesLaterDropsTheWatcherForRescans() throws {
@@ -296,17 +296,17 @@ final class WatchLimitTests: XCTestCase {
             renderer: FakeRenderer(), logger: Logger(label: "library", sink: sink), metrics: .init())
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(timeout: 10) { library.isReady && library.isWatching })
+        XCTAssertTrue(eventually(timeout: 30) { library.isReady && library.isWatching })
         XCTAssertNil(library.watchStatus)
         folders.fake("b/b.jpg", 300, 200)
         folders.fake("c/c.jpg", 300, 200)
         folders.fake("d/d.jpg", 300, 200)
-        XCTAssertTrue(eventually(timeout: 10) { !library.isWatching && library.watchStatus != nil })
+        XCTAssertTrue(eventually(timeout: 30) { !library.isWatching && library.watchStatus != nil })
         // The line is logged just after the watcher is dropped: waited for, not raced.
-        XCTAssertTrue(eventually(timeout: 10) { sink.all.contains { $0.message.hasPrefix("stopped watching the photos folder") } })
-        XCTAssertTrue(eventually(timeout: 10) { library.photos.count == 4 })
+        XCTAssertTrue(eventually(timeout: 30) { sink.all.contains { $0.message.hasPrefix("stopped watching the photos folder") } })
+        XCTAssertTrue(eventually(timeout: 30) { library.photos.count == 4 })
         folders.fake("e/e.jpg", 300, 200)
-        XCTAssertTrue(eventually(timeout: 10) { library.photos.count == 5 })
+        XCTAssertTrue(eventually(timeout: 30) { library.photos.count == 5 })
     }
 }
 

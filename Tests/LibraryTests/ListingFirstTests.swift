@@ -40,13 +40,13 @@ final class ListingFirstTests: XCTestCase {
         library.catalog.observe { change in changes.withLock { $0 += change.changed.count } }
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(timeout: 20) { library.isReady })
-        XCTAssertTrue(eventually(timeout: 20) { library.photos.count == 300 && library.photos.allSatisfy { $0.status == .ready } })
+        XCTAssertTrue(eventually(timeout: 30) { library.isReady })
+        XCTAssertTrue(eventually(timeout: 30) { library.photos.count == 300 && library.photos.allSatisfy { $0.status == .ready } })
         XCTAssertEqual(library.catalog.unexaminedCount, 0)
         XCTAssertEqual(library.photos.map(\.width).sorted(), Array(300..<600))
         // The gauges and the change feed follow the catalog's publication of the last build.
         let ready = metrics.gauge("photoscroll_photos", help: ""), unexamined = metrics.gauge("photoscroll_photos_unexamined", help: "")
-        XCTAssertTrue(eventually(timeout: 20) { ready.value([("status", "ready")]) == 300 && changes.withLock { $0 } >= 300 })
+        XCTAssertTrue(eventually(timeout: 30) { ready.value([("status", "ready")]) == 300 && changes.withLock { $0 } >= 300 })
         XCTAssertEqual(ready.value([("status", "ready")]), 300)
         XCTAssertEqual(unexamined.value(), 0)
         XCTAssertGreaterThanOrEqual(changes.withLock { $0 }, 300, "each photo's examination and build is a change")
@@ -100,7 +100,7 @@ final class ListingFirstTests: XCTestCase {
         folders.fake("new/b.jpg", 100, 100) // still "being written" for half a second
         library.start()
         defer { library.stop(); library.waitForIngest(timeoutSeconds: 30) }
-        XCTAssertTrue(eventually(timeout: 20) { library.isReady })
+        XCTAssertTrue(eventually(timeout: 30) { library.isReady })
         XCTAssertEqual(library.photos.count, 2, "ready means what was there at the start is listed")
     }
 

@@ -128,7 +128,7 @@ final class PhotoCatalogTests: XCTestCase {
         XCTAssertTrue(byTitle["text"]?.error?.contains("not an image") ?? false, byTitle["text"]?.error ?? "no error")
         XCTAssertEqual(byTitle["good"]?.status, .processing)
         renderer.buildGate?.signal()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         XCTAssertEqual(library.photo(byTitle["good"]!.id)?.status, .ready)
     }
 }

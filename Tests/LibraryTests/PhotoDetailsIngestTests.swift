@@ -2,6 +2,7 @@ import Foundation
 @testable import Imaging
 @testable import Library
 import SQL
+import TestSupport
 import XCTest
 
 /// What a photo's header says, read at ingest from files whose EXIF libvips wrote in the test,
@@ -162,10 +163,10 @@ final class PhotoDetailsIngestTests: XCTestCase {
         // and the pass ends with the rows written.
         let store = try SQLCatalogStore(path: folders.data + "/catalog.sqlite")
         var read = library.catalog.readMissingHeaders()
-        let deadline = Date().addingTimeInterval(30)
-        while try store.entries().map(\.takenSource) != ["exif", "file"] && Date() < deadline {
-            usleep(5_000)
+        try eventually(timeout: 60) {
+            if try store.entries().map(\.takenSource) == ["exif", "file"] { return true }
             read += library.catalog.readMissingHeaders()
+            return false
         }
         XCTAssertEqual(try store.entries().map(\.takenSource), ["exif", "file"])
         XCTAssertLessThanOrEqual(read, 2)
@@ -194,7 +195,7 @@ final class PhotoDetailsIngestTests: XCTestCase {
         library.stop()
         XCTAssertFalse(library.joinIngest(deadline: .now + .milliseconds(100)), "not joined while the pass runs")
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { release.signal() }
-        XCTAssertTrue(library.joinIngest(deadline: .now + .seconds(20)), "joined once it ends")
+        XCTAssertTrue(library.joinIngest(deadline: .now + .seconds(60)), "joined once it ends")
         XCTAssertTrue(library.catalog.waitForHeaderPass(until: .now))
     }
 }

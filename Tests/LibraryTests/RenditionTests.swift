@@ -44,7 +44,7 @@ final class RenditionTests: XCTestCase {
         let renderer = FakeRenderer()
         let library = try folders.library(renderer: renderer)
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         let photo = try XCTUnwrap(library.photo(1))
         XCTAssertEqual(try library.rendition(of: photo, region), Array("pyramid \(region.name)".utf8))
     }

@@ -35,7 +35,7 @@ final class SharedCatalogTests: XCTestCase {
             a.start()
             b.start()
             let allReady = { (l: PhotoLibrary) in l.photos.count == 12 && l.photos.allSatisfy { $0.status == .ready } }
-            XCTAssertTrue(eventually(timeout: 20) { allReady(a) && allReady(b) },
+            XCTAssertTrue(eventually(timeout: 30) { allReady(a) && allReady(b) },
                           "\(name): A \(a.photos.map(\.status)), B \(b.photos.map(\.status))")
             XCTAssertEqual(a.photos.map(\.id), b.photos.map(\.id), name)
             XCTAssertEqual(a.photos.map(\.version), b.photos.map(\.version), name)
@@ -43,7 +43,7 @@ final class SharedCatalogTests: XCTestCase {
 
             // A new photo: both list it within a rescan, with one id, and it is built once.
             folders.fake("photo-13.jpg", 300, 200, extra: name)
-            XCTAssertTrue(eventually(timeout: 20) { a.photos.count == 13 && b.photos.count == 13 && allReadyOf(a, 13) && allReadyOf(b, 13) }, name)
+            XCTAssertTrue(eventually(timeout: 30) { a.photos.count == 13 && b.photos.count == 13 && allReadyOf(a, 13) && allReadyOf(b, 13) }, name)
             XCTAssertEqual(a.photos.last?.id, b.photos.last?.id, name)
             XCTAssertEqual(renderer.builds, 13, name)
         }
@@ -58,15 +58,14 @@ final class SharedCatalogTests: XCTestCase {
         // An hour between rescans: only the notifications can tell B in time.
         let a = try library(folders, try place.open(), renderer, rescan: 3600)
         a.start()
-        XCTAssertTrue(eventually(timeout: 20) { a.photos.first?.status == .ready })
+        XCTAssertTrue(eventually(timeout: 30) { a.photos.first?.status == .ready })
         let b = try library(folders, try place.open(), renderer, rescan: 3600)
         XCTAssertEqual(b.photos.map(\.id), a.photos.map(\.id), "the catalog is read at start")
         b.start()
         folders.fake("second.jpg", 300, 200)
-        let added = Date()
-        XCTAssertTrue(eventually(timeout: 10) { a.photos.count == 2 && b.photos.count == 2 && allReadyOf(a, 2) && allReadyOf(b, 2) },
+        // B's next rescan is an hour away: listing the photo within the wait is the notification's doing.
+        XCTAssertTrue(eventually(timeout: 30) { a.photos.count == 2 && b.photos.count == 2 && allReadyOf(a, 2) && allReadyOf(b, 2) },
                       "A \(a.photos.map(\.status)), B \(b.photos.map(\.status))")
-        XCTAssertLessThan(Date().timeIntervalSince(added), 8)
         XCTAssertEqual(a.photos.map(\.id), b.photos.map(\.id))
         XCTAssertEqual(renderer.builds, 2, "each pyramid built once")
     }
@@ -87,12 +86,14 @@ final class SharedCatalogTests: XCTestCase {
             XCTAssertEqual(photo.status, .processing, name)
             let held = try XCTUnwrap(try other.tryLock(SQLLockKey("pyramid-build:" + photo.version, 0)), name)
             library.start()
+            // What must not happen (a build) is given four rescans to show; that it does happen
+            // once the claim is released is checked below.
             Thread.sleep(forTimeInterval: 0.8)
             XCTAssertEqual(renderer.builds, 0, "a build claimed by another process is not started (\(name))")
             XCTAssertEqual(library.photo(photo.id)?.status, .processing, name)
             // The holder goes away without building: the next rescan queues it, and this one builds.
             held.release()
-            XCTAssertTrue(eventually(timeout: 20) { library.photo(photo.id)?.status == .ready }, name)
+            XCTAssertTrue(eventually(timeout: 30) { library.photo(photo.id)?.status == .ready }, name)
             XCTAssertEqual(renderer.builds, 1, name)
         }
     }

@@ -47,12 +47,12 @@ final class TileServingTests: XCTestCase {
         let library = try PhotoLibrary(configuration: LibraryConfiguration(
             photosDirectory: folders.photos, dataDirectory: folders.data, rescanSeconds: 0, ingestDelaySeconds: 1),
             renderer: renderer, logger: .disabled, metrics: .init())
-        defer { library.stop(); library.waitForIngest(timeoutSeconds: 10) }
+        defer { library.stop(); library.waitForIngest(timeoutSeconds: 60) }
         library.refresh()
         let photo = try XCTUnwrap(library.photo(1))
         XCTAssertEqual(try library.image(of: photo, tile: TileCoordinate(z: 0, x: 0, y: 0)), Array("rendered 0/0/0".utf8))
         XCTAssertEqual(renderer.builds, 0, "the build has not started yet")
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         XCTAssertEqual(renderer.builds, 1)
         XCTAssertEqual(library.photo(1)?.status, .ready)
     }
@@ -63,7 +63,7 @@ final class TileServingTests: XCTestCase {
         let renderer = FakeRenderer()
         let library = try folders.library(renderer: renderer)
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         let photo = try XCTUnwrap(library.photo(1))
         XCTAssertEqual(photo.status, .ready)
         XCTAssertEqual(renderer.tileRenders, 1, "the first stage renders the thumbnail, once")
@@ -73,7 +73,7 @@ final class TileServingTests: XCTestCase {
         XCTAssertEqual(renderer.builds, 1)
         // A rescan finds the pyramid there and does not build again.
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         XCTAssertEqual(renderer.builds, 1)
     }
 
@@ -83,14 +83,14 @@ final class TileServingTests: XCTestCase {
         folders.fake("photo2.jpg", 300, 300)
         let library = try folders.library(renderer: FakeRenderer(), garbageAge: 0)
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         let old = try XCTUnwrap(library.photo(1)).version
         let kept = try XCTUnwrap(library.photo(2)).version
         XCTAssertTrue(FileManager.default.fileExists(atPath: library.catalog.pyramidDirectory(old)))
 
         folders.fake("photo1.jpg", 300, 300, extra: "two")
         library.refresh()
-        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 10))
+        XCTAssertTrue(library.waitForIngest(timeoutSeconds: 60))
         let new = try XCTUnwrap(library.photo(1)).version
         XCTAssertNotEqual(new, old)
         library.refresh()

@@ -80,7 +80,7 @@ final class SystemCallTests: XCTestCase {
         // Signal the reader until one signal has interrupted its read (a second attempt began),
         // then give it a byte. The signal is resent because the reader may not have reached
         // read(2) when the first one arrives.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while probe.attempts.load(ordering: .sequentiallyConsistent) < 2 && ContinuousClock.now < deadline {
             if let target = probe.thread.withLock({ $0 }) { pthread_kill(target, SIGUSR2) }
             usleep(10_000)

@@ -122,13 +122,13 @@ final class SQLPoolTests: XCTestCase {
         XCTAssertLessThanOrEqual(attempts, 8, "attempts are spaced by the backoff, not one per call")
 
         try cluster.startServer()
-        try waitUntil(timeout: .seconds(10)) { (try? db.ping()) != nil }
+        try waitUntil(timeout: .seconds(60)) { (try? db.ping()) != nil }
         XCTAssertEqual(try db.scalar("SELECT n FROM kept", as: Int.self), 1)
     }
 }
 
 /// Polls `condition` every 10 ms until it holds; fails the test after `timeout`.
-func waitUntil(timeout: Duration = .seconds(5), _ condition: () throws -> Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+func waitUntil(timeout: Duration = .seconds(30), _ condition: () throws -> Bool, file: StaticString = #filePath, line: UInt = #line) throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return }

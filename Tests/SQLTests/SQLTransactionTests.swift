@@ -95,7 +95,8 @@ final class SQLTransactionTests: XCTestCase {
         options.sqlite.busyTimeoutMilliseconds = 20
         options.transactionRetry = .never
         let impatient = try place.open(options: options)
-        options.transactionRetry = SQLRetryPolicy(attempts: 50, backoff: SQLBackoff(initial: .milliseconds(5), maximum: .milliseconds(20)))
+        // Retries for far longer than the holder keeps its lock, however late a loaded machine releases it.
+        options.transactionRetry = SQLRetryPolicy(attempts: 1000, backoff: SQLBackoff(initial: .milliseconds(5), maximum: .milliseconds(20)))
         let patient = try place.open(options: options)
 
         let locked = DispatchSemaphore(value: 0)

@@ -43,7 +43,7 @@ final class AbandonedWorkTests: XCTestCase {
         defer { live.stop() }
         let c = try live.connect()
         try c.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(seen.started.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(seen.started.wait(timeout: .now() + 30), .success)
         c.close()
         XCTAssertEqual(seen.cancelled.wait(timeout: .now() + 30), .success, "the work of a closed connection was not cancelled")
     }
@@ -55,12 +55,12 @@ final class AbandonedWorkTests: XCTestCase {
         defer { live.stop() }
         let first = try live.connect()
         try first.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(seen.started.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(seen.started.wait(timeout: .now() + 30), .success)
         let second = try live.connect()
         try second.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertTrue(eventually(timeout: 5) { live.server.workload.first(where: { $0.lane.name == "renders" })?.queued == 1 })
+        XCTAssertTrue(eventually(timeout: 30) { live.server.workload.first(where: { $0.lane.name == "renders" })?.queued == 1 })
         second.close()
-        eventually(timeout: 5) { live.server.workload.first(where: { $0.lane.name == "renders" })?.withdrawn == 1 }
+        eventually(timeout: 30) { live.server.workload.first(where: { $0.lane.name == "renders" })?.withdrawn == 1 }
         XCTAssertEqual(live.server.workload.first { $0.lane.name == "renders" }?.queued, 0, "its queue slot is free at once")
         XCTAssertEqual(try first.readResponse().text, "rendered")
         XCTAssertEqual(seen.ran.load(ordering: .relaxed), 1, "the abandoned job never ran")
@@ -74,7 +74,7 @@ final class AbandonedWorkTests: XCTestCase {
         defer { live.stop() }
         let c = try live.connect()
         try c.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(seen.started.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(seen.started.wait(timeout: .now() + 30), .success)
         c.shutdownWrite()
         var response = try c.readResponse()
         if response.status == 100 { response = try c.readResponse() }

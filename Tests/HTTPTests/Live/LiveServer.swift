@@ -21,7 +21,9 @@ final class LiveServer: Sendable {
         try server.start()
     }
 
-    func connect(timeoutSeconds: Double = 5) throws -> HTTPClientConnection {
+    /// A connection whose reads wait long enough for a loaded machine: what a test waits for
+    /// happens well within it, and what a test proves cannot happen does not happen at all.
+    func connect(timeoutSeconds: Double = 30) throws -> HTTPClientConnection {
         try HTTPClientConnection(host: "127.0.0.1", port: port, timeoutSeconds: timeoutSeconds)
     }
 
@@ -51,7 +53,7 @@ final class RecordingObserver: HTTPServerObserver, @unchecked Sendable {
 }
 
 /// Opens a connection from `source` (any 127.x.y.z address is this machine).
-func connect(from source: String, to port: Int) throws -> HTTPClientConnection? {
+func connect(from source: String, to port: Int, timeoutSeconds: Double = 30) throws -> HTTPClientConnection? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var local = sockaddr_in()
     local.sin_family = sa_family_t(AF_INET)
@@ -63,5 +65,5 @@ func connect(from source: String, to port: Int) throws -> HTTPClientConnection? 
     let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
     let connected = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
     guard bound == 0, connected == 0 else { close(fd); return nil }
-    return HTTPClientConnection(adopting: fd, timeoutSeconds: 5)
+    return HTTPClientConnection(adopting: fd, timeoutSeconds: timeoutSeconds)
 }

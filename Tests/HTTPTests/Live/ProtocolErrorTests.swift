@@ -35,24 +35,23 @@ final class ProtocolErrorTests: XCTestCase {
     }
 
     /// A TLS client on the plain port, or anything else that cannot start a request, hears 400
-    /// at once instead of waiting out the head timeout for a 408.
+    /// at once instead of waiting out the head timeout for a 408. The head timeout is ten minutes
+    /// and the client reads for half a minute: an answer proves it did not wait for the timeout.
     func testBytesThatCannotStartARequestAreRefusedAtOnce() throws {
         var limits = HTTPLimits()
-        limits.headTimeoutSeconds = 30
+        limits.headTimeoutSeconds = 600
         let live = try LiveServer(limits: limits) { router in
             router.get("/ok", execution: .inline) { _ in HTTPResponse(contentType: "text/plain", bytes: [65]) }
         }
         defer { live.stop() }
         let clientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03] + [UInt8](repeating: 0x5a, count: 32)
         for attempt in [clientHello, Array("\u{0}\u{0}\u{0}".utf8), Array("GET \u{1}".utf8)] {
-            let started = Date()
-            let c = try live.connect(timeoutSeconds: 5)
+            let c = try live.connect()
             try c.send(attempt)
             let response = try c.readResponse()
             XCTAssertEqual(response.status, 400)
             XCTAssertEqual(response.headers["Connection"], "close")
             XCTAssertTrue(c.waitForClose())
-            XCTAssertLessThan(Date().timeIntervalSince(started), 3, "refused only after \(Date().timeIntervalSince(started)) s")
         }
     }
 

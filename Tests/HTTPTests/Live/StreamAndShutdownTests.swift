@@ -10,6 +10,9 @@ final class StreamAndShutdownTests: XCTestCase {
         var open: [ResponseStream] = []
         let closed = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
+        /// `/slow` has begun, and runs until `release` (or two minutes) so a test decides when it ends.
+        let slowStarted = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
     }
 
     func makeServer(_ streams: Streams) throws -> LiveServer {
@@ -23,7 +26,8 @@ final class StreamAndShutdownTests: XCTestCase {
                 }))
             }
             router.get("/slow") { _ in
-                Thread.sleep(forTimeInterval: 0.4)
+                streams.slowStarted.signal()
+                _ = streams.release.wait(timeout: .now() + 120)
                 return HTTPResponse(contentType: "text/plain", bytes: Array("done".utf8))
             }
         }
@@ -39,7 +43,7 @@ final class StreamAndShutdownTests: XCTestCase {
         XCTAssertEqual(head.status, 200)
         XCTAssertNil(head.headers["Content-Length"])
         XCTAssertEqual(head.headers["Connection"], "close")
-        XCTAssertEqual(streams.started.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(streams.started.wait(timeout: .now() + 30), .success)
         var received = try c.readAvailable()
         let stream = try XCTUnwrap(streams.lock.withLock { streams.open.first })
         // Writes from another thread reach the client.
@@ -48,7 +52,7 @@ final class StreamAndShutdownTests: XCTestCase {
         XCTAssertEqual(String(decoding: received, as: UTF8.self), "data: hello\n\ndata: second\n\n")
         XCTAssertFalse(stream.isClosed)
         c.close()
-        XCTAssertEqual(streams.closed.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(streams.closed.wait(timeout: .now() + 30), .success)
         XCTAssertTrue(stream.isClosed)
         XCTAssertFalse(stream.write([1]))
     }
@@ -60,10 +64,10 @@ final class StreamAndShutdownTests: XCTestCase {
         let c = try live.connect()
         try c.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try c.readResponseHead()
-        XCTAssertEqual(streams.started.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(streams.started.wait(timeout: .now() + 30), .success)
         streams.lock.withLock { streams.open.first }?.close()
         XCTAssertTrue(c.waitForClose())
-        XCTAssertEqual(streams.closed.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(streams.closed.wait(timeout: .now() + 30), .success)
     }
 
     func testGracefulShutdownFinishesInFlightAndClosesStreams() throws {
@@ -73,46 +77,58 @@ final class StreamAndShutdownTests: XCTestCase {
         let sse = try live.connect()
         try sse.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try sse.readResponseHead()
-        XCTAssertEqual(streams.started.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(streams.started.wait(timeout: .now() + 30), .success)
         let idle = try live.connect()
         try idle.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try idle.readResponse()
 
         let busy = try live.connect()
         try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(streams.slowStarted.wait(timeout: .now() + 30), .success)
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            live.server.shutdown(graceSeconds: 5)
+            live.server.shutdown(graceSeconds: 60)
             finished.signal()
         }
+        // The idle and streaming connections close as the shutdown begins; only then does the
+        // request in flight finish, within its grace.
+        XCTAssertTrue(idle.waitForClose())
+        XCTAssertTrue(sse.waitForClose())
+        streams.release.signal()
         let answer = try busy.readResponse()
         XCTAssertEqual(answer.text, "done")
         XCTAssertEqual(answer.headers["Connection"], "close")
-        XCTAssertTrue(idle.waitForClose())
-        XCTAssertTrue(sse.waitForClose())
-        XCTAssertEqual(streams.closed.wait(timeout: .now() + 5), .success)
-        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(streams.closed.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
         live.server.wait()
         XCTAssertThrowsError(try HTTPClientConnection(port: port, timeoutSeconds: 1))
     }
 
+    /// The stuck request runs until the test ends, so a shutdown that waited for it would never
+    /// end within the test's half-minute wait.
     func testShutdownGivesUpAfterTheGracePeriod() throws {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
         let live = try LiveServer { router in
             router.get("/stuck") { _ in
-                Thread.sleep(forTimeInterval: 3)
+                started.signal()
+                _ = release.wait(timeout: .now() + 300)
                 return HTTPResponse()
             }
         }
         let c = try live.connect()
         try c.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.1)
-        let started = Date()
-        live.server.shutdown(graceSeconds: 0.3)
-        live.server.wait()
-        let took = Date().timeIntervalSince(started)
-        XCTAssertGreaterThanOrEqual(took, 0.25)
-        XCTAssertLessThan(took, 2)
+        XCTAssertEqual(started.wait(timeout: .now() + 30), .success)
+        let begun = Date()
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            live.server.shutdown(graceSeconds: 0.3)
+            live.server.wait()
+            stopped.signal()
+        }
+        XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success, "the shutdown waited for the stuck request")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(begun), 0.25, "the shutdown gave no grace")
         XCTAssertTrue(c.waitForClose())
     }
 }

@@ -1,44 +1,51 @@
 import Foundation
 import XCTest
 @testable import HTTP
+import TestSupport
 
 /// Over real sockets: a flood in one lane leaves the others answering, the server reports it
 /// saturated, and one address cannot hold more than its share of connections.
 final class WorkLaneLiveTests: XCTestCase {
+    /// The renders hold their threads until the test ends, so a catalog answer behind them would
+    /// never come: every answer the test gets proves the catalog did not wait for the renders.
     func testAFloodOfSlowRequestsInOneLaneLeavesTheOthersFast() throws {
         let renders = WorkLane("renders"), catalog = WorkLane("catalog")
+        let release = DispatchSemaphore(value: 0)
         let live = try LiveServer(workerThreads: 1, lanes: [renders: 2, catalog: 1], saturatedAfterSeconds: 0.3) { router in
             router.get("/render", lane: renders) { _ in
-                Thread.sleep(forTimeInterval: 0.2)
+                release.wait()
                 return HTTPResponse(contentType: "text/plain", bytes: Array("tile".utf8))
             }
             router.get("/photos", lane: catalog) { _ in HTTPResponse(contentType: "text/plain", bytes: Array("list".utf8)) }
         }
-        defer { live.stop(graceSeconds: 0.1) }
-        // 40 clients, each with a render in flight: 4 s of work for the two render threads.
+        let clients = 40
+        defer {
+            for _ in 0..<clients { release.signal() }
+            live.stop(graceSeconds: 0.1)
+        }
         var flood: [HTTPClientConnection] = []
-        for _ in 0..<40 {
-            let c = try live.connect(timeoutSeconds: 10)
+        for _ in 0..<clients {
+            let c = try live.connect()
             try c.send("GET /render HTTP/1.1\r\nHost: x\r\n\r\n")
             flood.append(c)
         }
-        Thread.sleep(forTimeInterval: 0.5)
-        XCTAssertEqual(live.server.saturation.map(\.lane), [renders], "the render lane is behind")
+        XCTAssertTrue(eventually(timeout: 30) { live.server.saturation.map(\.lane) == [renders] }, "the render lane is behind")
         for _ in 0..<5 {
-            let started = Date()
-            XCTAssertEqual(try HTTPClient.get(url: live.url("/photos")).status, 200)
-            XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "the catalog waited behind renders")
+            XCTAssertEqual(try HTTPClient.get(url: live.url("/photos"), timeoutSeconds: 30).status, 200, "the catalog waited behind renders")
         }
+        XCTAssertEqual(live.server.workload.first { $0.lane == renders }?.running, 2, "the renders still held their threads")
         flood.forEach { $0.close() }
     }
 
     func testOneAddressHoldsAtMostItsShareAndItsOldestIdleConnectionGoesFirst() throws {
         var limits = HTTPLimits()
         limits.maxConnectionsPerAddress = 3
+        // Held until the test lets it go, so the address's connections stay busy for as long as it needs.
+        let release = DispatchSemaphore(value: 0)
         let live = try LiveServer(limits: limits, eventLoops: 1) { router in
             router.get("/ok", execution: .inline) { _ in HTTPResponse() }
             router.get("/slow") { _ in
-                Thread.sleep(forTimeInterval: 0.5)
+                _ = release.wait(timeout: .now() + 120)
                 return HTTPResponse()
             }
         }
@@ -61,8 +68,9 @@ final class WorkLaneLiveTests: XCTestCase {
             XCTAssertEqual(try c.readResponse().status, 200, "a newer connection was kept")
         }
         // Every connection of the address busy: a further one is turned away with 503.
-        for c in idle[1...] + [fourth] { try c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
-        Thread.sleep(forTimeInterval: 0.1)
+        let busy = Array(idle[1...]) + [fourth]
+        for c in busy { try c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
+        XCTAssertTrue(eventually(timeout: 30) { live.server.workload.first { $0.lane == .general }?.running == busy.count })
         let refused = try XCTUnwrap(try connect(from: "127.0.0.2", to: live.port))
         let refusal = try refused.readResponse()
         XCTAssertEqual(refusal.status, 503)
@@ -76,7 +84,8 @@ final class WorkLaneLiveTests: XCTestCase {
         let other = try XCTUnwrap(try connect(from: "127.0.0.3", to: live.port))
         try other.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try other.readResponse().status, 200)
-        for c in idle[1...] + [fourth] { XCTAssertEqual(try c.readResponse().status, 200) }
+        for _ in busy { release.signal() }
+        for c in busy { XCTAssertEqual(try c.readResponse().status, 200) }
     }
 
     /// The kernel spreads one address's connections over the loops as it likes; the cap counts

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import XCTest
 @testable import HTTP
 
@@ -31,7 +32,7 @@ final class WorkerPoolTests: XCTestCase {
         for i in 0..<100 { pool.submit(lane: .general, group: "flood", caps: []) { record.begin("flood \(i)"); done.signal() } }
         pool.submit(lane: .general, group: "other", caps: []) { record.begin("other"); done.signal() }
         gate.signal()
-        for _ in 0..<101 { XCTAssertEqual(done.wait(timeout: .now() + 5), .success) }
+        for _ in 0..<101 { XCTAssertEqual(done.wait(timeout: .now() + 30), .success) }
         let position = record.order.firstIndex(of: "other")
         XCTAssertNotNil(position)
         XCTAssertLessThanOrEqual(position ?? 100, 1, "\(record.order.prefix(5))")
@@ -73,7 +74,8 @@ final class WorkerPoolTests: XCTestCase {
         let fast = DispatchSemaphore(value: 0)
         pool.submit(lane: .general, group: "y", caps: []) { fast.signal() }
         XCTAssertEqual(fast.wait(timeout: .now() + 30), .success)
-        Thread.sleep(forTimeInterval: 0.1)
+        waitUntil { pool.load.first { $0.lane == slow }?.running == 1 }
+        waitUntil { (pool.load.first { $0.lane == slow }?.oldestWaitSeconds ?? 0) >= 0.1 }
         let load = try XCTUnwrap(pool.load.first { $0.lane == slow })
         XCTAssertEqual(load.running, 1)
         XCTAssertEqual(load.queued, 19)
@@ -131,13 +133,11 @@ final class WorkerPoolTests: XCTestCase {
                 done.signal()
             }
         }
-        for _ in sizes { XCTAssertEqual(done.wait(timeout: .now() + 5), .success) }
+        for _ in sizes { XCTAssertEqual(done.wait(timeout: .now() + 30), .success) }
         XCTAssertEqual(record.order.count, sizes.count, "every job ran, the one over the budget too")
         XCTAssertLessThanOrEqual(cost.lock.withLock { cost.most }, 250, "the large job ran alone")
         // A job's cost is given back once its body has returned, just after the last `done`.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while pool.load.first(where: { $0.lane == lane })?.costInFlight != 0 && ContinuousClock.now < deadline { usleep(1_000) }
-        XCTAssertEqual(pool.load.first { $0.lane == lane }?.costInFlight, 0)
+        waitUntil { pool.load.first(where: { $0.lane == lane })?.costInFlight == 0 }
     }
 
     /// A queued job whose ticket is cancelled (its client went away) is dropped at once and
@@ -159,7 +159,7 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(pool.load.first { $0.lane == lane }?.queued, 1, "its slot is freed at once")
         XCTAssertEqual(pool.load.first { $0.lane == lane }?.withdrawn, 1)
         release.signal()
-        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(ran.order, ["b"])
     }
 
@@ -204,10 +204,6 @@ final class WorkerPoolTests: XCTestCase {
     }
 
     func waitUntil(_ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(30)
-        while !condition() {
-            guard Date() < deadline else { return XCTFail("timed out", file: file, line: line) }
-            usleep(1000)
-        }
+        if !eventually(timeout: 30, condition) { XCTFail("timed out", file: file, line: line) }
     }
 }
