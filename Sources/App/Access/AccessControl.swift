@@ -216,7 +216,7 @@ final class AccessControl: Sendable {
     /// before the answer goes out.
     func endSession(token: String) throws {
         try store.endSession(token: token)
-        if AccessToken.isWellFormed(token) { ended(.session(Argon2.digest(token))) }
+        if AccessToken.isWellFormed(token) { ended(.session(store.digest(of: token))) }
     }
 
     /// Revokes a link, here at once and everywhere as the change is heard.

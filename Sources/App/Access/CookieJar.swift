@@ -1,3 +1,4 @@
+import Access
 import HTTP
 
 /// Reading this server's cookies out of a request's `Cookie` field, over its bytes: the
