@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "Uploads", dependencies: ["CNettle", "SQL", "POSIX", "Observability"]),
         // Accounts, sessions and share links over SQL, and every piece of crypto access uses
         // (Crypto/: libsodium, random tokens from the kernel).
-        .target(name: "Access", dependencies: ["CSodium", "CArgon2", "SQL", "POSIX", "Observability"]),
+        .target(name: "Access", dependencies: ["CSodium", "CArgon2", "HTTP", "SQL", "POSIX", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
         // A JPEG's location (Exif GPS, XMP places, IPTC location) taken out of its metadata

@@ -1,6 +1,7 @@
 import HTTP
 import Synchronization
 import XCTest
+@testable import Access
 @testable import App
 
 /// The token bucket and the admin token check, with a clock moved by hand.
