@@ -18,10 +18,10 @@ public enum PasswordHash {
     }
 
     /// The longest password hashed; longer ones are refused before any work is done.
-    public static let maxPasswordBytes = 1024
+    package static let maxPasswordBytes = 1024
 
     /// Argon2id of `password` under a fresh random salt (16 bytes), as a PHC string.
-    public static func make(_ password: String, parameters: Parameters = .passwords) throws -> String {
+    package static func make(_ password: String, parameters: Parameters = .passwords) throws -> String {
         let bytes = Array(password.utf8)
         guard bytes.count <= maxPasswordBytes else { throw PasswordHashError("the password is longer than \(maxPasswordBytes) bytes") }
         guard let hash = Sodium.argon2idString(bytes, passes: UInt64(parameters.passes), memoryBytes: Int(parameters.memoryKiB) * 1024) else {
@@ -32,7 +32,7 @@ public enum PasswordHash {
 
     /// Whether `password` is the one `encoded` (an Argon2id PHC string) was made from. False for
     /// a wrong password and for a string that is not an Argon2id hash.
-    public static func verify(_ password: String, against encoded: String) -> Bool {
+    package static func verify(_ password: String, against encoded: String) -> Bool {
         let bytes = Array(password.utf8)
         guard bytes.count <= maxPasswordBytes, encoded.hasPrefix("$argon2id$") else { return false }
         return Sodium.verifyArgon2id(bytes, against: encoded)
