@@ -32,7 +32,10 @@ extension AccessStore {
         let digest = self.digest(of: token)
         let now = self.now()
         var found = try sessionRow(digest: digest)
-        if found == nil, try upgradeLegacyDigest(of: token, to: digest, in: .sessions) {
+        if found == nil, legacyDigestsLeft.withLock({ $0 }) {
+            // Looked up again whether or not this rewrote the row: another replica (or thread)
+            // may have rewritten it between the first lookup and the rewrite.
+            try upgradeLegacyDigest(of: token, to: digest, in: .sessions)
             found = try sessionRow(digest: digest)
         }
         guard let row = found else { return nil }
