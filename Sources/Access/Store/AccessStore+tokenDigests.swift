@@ -32,11 +32,10 @@ extension AccessStore {
     }
 
     /// Rewrites the row of `table` (`sessions` or `setup_tokens`) that holds `token` under the
-    /// old digest to hold `digest`, its keyed one; whether one was. Nothing is computed once no
-    /// old row is left. A wrong token rewrites nothing, and its keyed digest was looked up first.
-    @discardableResult
-    func upgradeLegacyDigest(of token: String, to digest: String, in table: LegacyDigestTable) throws -> Bool {
-        guard legacyDigestsLeft.withLock({ $0 }) else { return false }
+    /// old digest to hold `digest`, its keyed one, if there is such a row. Nothing is computed
+    /// once no old row is left; a wrong token rewrites nothing.
+    func upgradeLegacyDigest(of token: String, to digest: String, in table: LegacyDigestTable) throws {
+        guard legacyDigestsLeft.withLock({ $0 }) else { return }
         let rewritten = try database.run("""
             UPDATE \(raw: table.rawValue) SET digest = \(digest), digest_scheme = \(TokenDigest.Scheme.keyedBLAKE2b.rawValue)
             WHERE digest = \(LegacyTokenDigest.digest(token)) AND digest_scheme = \(TokenDigest.Scheme.argon2id.rawValue)
@@ -44,7 +43,6 @@ extension AccessStore {
         if rewritten, try Self.countLegacyDigests(in: database) == 0 {
             legacyDigestsLeft.withLock { $0 = false }
         }
-        return rewritten
     }
 
     /// The tables whose rows hold token digests.
