@@ -6,8 +6,8 @@
 # The binary carries no debug information (-gnone: 77 MB instead of 88, a crash's backtrace still
 # names its functions) and links the Swift runtime and Foundation statically (--static-swift-stdlib), so the
 # runtime stage needs only the C libraries: libvips (which pulls in its image codecs), SQLite,
-# libpq (the PostgreSQL client), zlib, xxHash, libsodium, nettle (upload checksums) and libargon2
-# (password hashes). Tests/Container checks this file against the binary's shared libraries and
+# libpq (the PostgreSQL client), zlib, xxHash, libsodium (passwords, token digests), nettle (upload
+# checksums) and libargon2 (to read token digests an older version stored). Tests/Container checks this file against the binary's shared libraries and
 # boots its runtime stage in a bookworm root (make test-container).
 
 ARG SWIFT_VERSION=6.3.1

@@ -13,9 +13,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
-        // Constant-time comparison of secrets (admin token, and later passwords and share links).
+        // Access's crypto: Argon2id password hashes, keyed BLAKE2b token digests, constant-time
+        // comparison, base64url (Access/Crypto/Sodium.swift).
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // Upload checksums alone (Uploads/Protocol/UploadCrypto.swift): tus clients send SHA-1,
+        // which libsodium lacks, and one library serves all three of sha1, sha256, sha512.
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        // Only to read token digests an older version wrote (Access/Crypto/LegacyTokenDigest.swift):
+        // Argon2id under a 24-byte salt, which libsodium cannot compute. Goes once none can be left.
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
@@ -60,16 +65,16 @@ let package = Package(
         // Resumable uploads as values: tus headers, upload checksums (nettle), multipart forms, the
         // upload table and the files waiting in the data folder; knows nothing of HTTP or photos.
         .target(name: "Uploads", dependencies: ["CNettle", "SQL", "POSIX", "Observability"]),
-        // Accounts, sessions and share links over SQL; Argon2id through libargon2
-        // (Crypto/Argon2.swift), random tokens from the kernel.
-        .target(name: "Access", dependencies: ["CArgon2", "SQL", "POSIX", "Observability"]),
+        // Accounts, sessions and share links over SQL, and every piece of crypto access uses
+        // (Crypto/: libsodium, random tokens from the kernel).
+        .target(name: "Access", dependencies: ["CSodium", "CArgon2", "HTTP", "SQL", "POSIX", "Observability"]),
         // The IIIF Image and Presentation APIs as values and documents; knows nothing of HTTP or libvips.
         .target(name: "IIIF", dependencies: ["Observability"]),
         // A JPEG's location (Exif GPS, XMP places, IPTC location) taken out of its metadata
         // segments without touching its image data: a pure function over bytes, on nothing of
         // ours, so that its fuzzer builds without libvips or SQL.
         .target(name: "JPEGMetadata"),
-        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "Search", "SearchIndex", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability", "CSodium"]),
+        .target(name: "App", dependencies: ["HTTP", "Imaging", "Library", "Comments", "SQL", "Search", "SearchIndex", "IIIF", "JPEGMetadata", "Uploads", "Access", "POSIX", "Observability"]),
         .executableTarget(name: "photoscroll", dependencies: ["App", "POSIX"]),
         // What the fuzzers share: libFuzzer's entry and driver, and the replay of saved inputs.
         .target(name: "FuzzSupport", dependencies: ["POSIX"]),

@@ -12,8 +12,8 @@ public enum Credentials {
         guard password.count >= minimumPasswordLength else {
             throw AccessError(.invalid, "The password must be at least \(minimumPasswordLength) characters long; it has \(password.count).")
         }
-        guard password.utf8.count <= Argon2.maxPasswordBytes else {
-            throw AccessError(.invalid, "The password must be at most \(Argon2.maxPasswordBytes) bytes long.")
+        guard password.utf8.count <= PasswordHash.maxPasswordBytes else {
+            throw AccessError(.invalid, "The password must be at most \(PasswordHash.maxPasswordBytes) bytes long.")
         }
     }
 

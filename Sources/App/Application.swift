@@ -57,7 +57,7 @@ public final class Application: Sendable {
         var wallClock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
         /// Monotonic seconds (how long checks are kept, throttles).
         var clock: @Sendable () -> Double = ClockSeconds.now
-        var passwordParameters = Argon2.Parameters.passwords
+        var passwordParameters = PasswordHash.Parameters.passwords
     }
 
     init(configuration: Configuration, logger: Logger, parts: Parts) throws {

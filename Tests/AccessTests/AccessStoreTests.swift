@@ -8,7 +8,7 @@ import XCTest
 /// The store on SQLite and on PostgreSQL, with a clock the test moves.
 final class AccessStoreTests: XCTestCase {
     /// Cheap hashes: the parameters are the store's to choose, and the tests check behaviour.
-    static let cheap = Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1)
+    static let cheap = PasswordHash.Parameters(passes: 1, memoryKiB: 64)
 
     final class TestClock: Sendable {
         let seconds = Atomic(1_800_000_000)
@@ -173,7 +173,7 @@ final class AccessStoreTests: XCTestCase {
             try store.revokeShare(id: share.id)
             try store.setPassword(name: "Ana", password: "a new password")
             // A new account is told too: the names that belong to accounts changed.
-            let expected: [AccessChange] = [.added(ana.id), .session(Argon2.digest(token)), .share(share.id), .user(ana.id)]
+            let expected: [AccessChange] = [.added(ana.id), .session(store.digest(of: token)), .share(share.id), .user(ana.id)]
             for _ in expected { XCTAssertEqual(arrived.wait(timeout: .now() + 30), .success) }
             XCTAssertEqual(heard.withLock { $0 }, expected, place.name)
         }
@@ -186,7 +186,7 @@ final class AccessStoreTests: XCTestCase {
         defer { place.remove() }
         let database = try place.open()
         defer { database.close() }
-        let store = try AccessStore(database: database, passwordParameters: Argon2.Parameters(timeCost: 2, memoryKiB: 16 * 1024, parallelism: 1))
+        let store = try AccessStore(database: database, passwordParameters: PasswordHash.Parameters(passes: 2, memoryKiB: 16 * 1024))
         try store.addUser(name: "Ana", password: "correct horse", role: .owner)
         func seconds(_ name: String) throws -> Double {
             let start = Date()

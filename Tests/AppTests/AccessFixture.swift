@@ -1,4 +1,4 @@
-import Access
+@testable import Access
 import Foundation
 @testable import App
 @testable import HTTP
@@ -117,7 +117,7 @@ final class AccessFixture: @unchecked Sendable {
         let clock = self.clock
         application = try Application(configuration: configuration, logger: logger, parts: Application.Parts(
             renderer: renderer, wallClock: { clock.wall }, clock: { clock.monotonic },
-            passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1)))
+            passwordParameters: PasswordHash.Parameters(passes: 1, memoryKiB: 64)))
         application.photos.library.refresh()
         if ready { XCTAssertTrue(application.photos.library.waitForIngest(timeoutSeconds: 60)) }
         try application.access.start()

@@ -1,4 +1,4 @@
-import Access
+@testable import Access
 import Foundation
 @testable import App
 @testable import HTTP

@@ -1,4 +1,4 @@
-import Access
+@testable import Access
 import Foundation
 @testable import App
 import SQL
@@ -61,7 +61,7 @@ final class AccessReplicaTests: XCTestCase {
         let other = try database.open()
         defer { other.close() }
         let (epochA, epochB) = (a.access.cache.epoch, b.access.cache.epoch)
-        try AccessStore(database: other, passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1))
+        try AccessStore(database: other, passwordParameters: PasswordHash.Parameters(passes: 1, memoryKiB: 64))
             .setPassword(name: "ben", password: "a brand new password")
         XCTAssertTrue(a.access.cache.waitForDrop(after: epochA, seconds: Self.heard))
         XCTAssertTrue(b.access.cache.waitForDrop(after: epochB, seconds: Self.heard))

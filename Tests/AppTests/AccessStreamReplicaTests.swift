@@ -48,7 +48,7 @@ final class AccessStreamReplicaTests: XCTestCase {
         XCTAssertEqual(b.request(.DELETE, "/shares/\(link.id)", headers: ["Cookie": owner]).status, .noContent)
         let other = try database.open()
         defer { other.close() }
-        try AccessStore(database: other, passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1))
+        try AccessStore(database: other, passwordParameters: PasswordHash.Parameters(passes: 1, memoryKiB: 64))
             .removeUser(name: "cy")
 
         StreamProbe.assertEnded(ending, without: "after", "access ended on another replica")

@@ -132,7 +132,7 @@ final class AccessStreamTests: XCTestCase {
         // nobody, so the server finds the change by asking, as often as its cache asks (1 s here).
         let other = try SQLDatabase(f.store.database.location)
         defer { other.close() }
-        try AccessStore(database: other, passwordParameters: Argon2.Parameters(timeCost: 1, memoryKiB: 64, parallelism: 1))
+        try AccessStore(database: other, passwordParameters: PasswordHash.Parameters(passes: 1, memoryKiB: 64))
             .setPassword(name: "ben", password: "changed elsewhere")
         assertEnded(streams, without: "after the change", "the password changed in another process")
         comment("after the change", cookie: owner, reaching: witness)

@@ -40,6 +40,7 @@ enum BackupFixture {
             try tx.run("INSERT INTO sessions (digest, user_id, created_at, last_seen, expires_at) VALUES ('d1', 5, 1, 1, 4000000000)")
             try tx.run("INSERT INTO shares (id, token, photo_id, created_by, created_at, download, comments, location) VALUES (7, 'tok', 1, 5, 1, 0, 1, 0)")
             try tx.run("INSERT INTO setup_tokens (digest, created_at) VALUES ('s1', 1)")
+            try tx.run("INSERT INTO token_digest_key (id, secret) VALUES (1, \(String(repeating: "ab", count: 32)))")
             try tx.run("INSERT INTO favourites (photo_id, created_at) VALUES (1, 1)")
             try tx.run("INSERT INTO collection_albums (id, title, position, cover_id, created_at) VALUES (3, 'Picks', 0, 1, 1)")
             try tx.run("INSERT INTO collection_albums (id, title, position, created_at) VALUES (6, 'Later', 1, 2)")

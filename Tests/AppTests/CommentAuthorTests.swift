@@ -1,4 +1,4 @@
-import Access
+@testable import Access
 import Comments
 import Dispatch
 import Foundation

@@ -6,6 +6,7 @@ import Observability
 import SQL
 import Synchronization
 import XCTest
+@testable import Access
 @testable import App
 
 /// A live server with the photo and upload routes over a temporary photos folder, real libvips,

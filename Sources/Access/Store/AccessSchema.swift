@@ -64,5 +64,17 @@ public enum AccessSchema {
             ALTER TABLE shares ADD COLUMN folder_id \(d.bigint);
             UPDATE shares SET folder_id = album_id, album_id = NULL WHERE album_id IS NOT NULL;
             """ },
+        // Token digests became keyed BLAKE2b (`TokenDigest`): each row says how its digest was
+        // made, every one written before being the old Argon2id (`LegacyTokenDigest`), rewritten
+        // on its first use. The key is one row, made once by whichever process comes first
+        // (`AccessStore.tokenDigestKey`), so every replica on a shared database has the same.
+        SQLMigration(version: 7, name: "keyed token digests") { d in """
+            ALTER TABLE sessions ADD COLUMN digest_scheme TEXT NOT NULL DEFAULT 'argon2id';
+            ALTER TABLE setup_tokens ADD COLUMN digest_scheme TEXT NOT NULL DEFAULT 'argon2id';
+            CREATE TABLE token_digest_key (
+                id \(d.bigint) PRIMARY KEY,
+                secret TEXT NOT NULL
+            );
+            """ },
     ])
 }

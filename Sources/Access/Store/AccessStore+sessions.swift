@@ -15,26 +15,30 @@ extension AccessStore {
 
     private func startSession(userID: Int?, shareID: Int?, expiresAt: Int) throws -> String {
         let token = try AccessToken.make()
-        let digest = Argon2.digest(token)
         let now = self.now()
         try database.run("""
-            INSERT INTO sessions (digest, user_id, share_id, created_at, last_seen, expires_at)
-            VALUES (\(digest), \(userID), \(shareID), \(now), \(now), \(expiresAt))
+            INSERT INTO sessions (digest, digest_scheme, user_id, share_id, created_at, last_seen, expires_at)
+            VALUES (\(digest(of: token)), \(TokenDigest.Scheme.keyedBLAKE2b.rawValue), \(userID), \(shareID), \(now), \(now), \(expiresAt))
             """)
         pruneSessions(now: now)
         return token
     }
 
     /// The live session whose token this is, or nil: unknown, over its lifetime, idle too long,
-    /// or its user gone. A session seen again after `touchSeconds` is written back as seen.
+    /// or its user gone. A session seen again after `touchSeconds` is written back as seen; one
+    /// an older version stored is rewritten to the keyed digest, which `Session.digest` always is.
     public func session(token: String) throws -> Session? {
         guard AccessToken.isWellFormed(token) else { return nil }
-        let digest = Argon2.digest(token)
+        let digest = self.digest(of: token)
         let now = self.now()
-        guard let row = try database.query("""
-            SELECT s.user_id, s.share_id, s.created_at, s.last_seen, s.expires_at, u.id, u.name, u.role, u.password_hash, u.created_at
-            FROM sessions s LEFT JOIN users u ON u.id = s.user_id WHERE s.digest = \(digest)
-            """).first else { return nil }
+        var found = try sessionRow(digest: digest)
+        if found == nil, legacyDigestsLeft.withLock({ $0 }) {
+            // Looked up again whether or not this rewrote the row: another replica (or thread)
+            // may have rewritten it between the first lookup and the rewrite.
+            try upgradeLegacyDigest(of: token, to: digest, in: .sessions)
+            found = try sessionRow(digest: digest)
+        }
+        guard let row = found else { return nil }
         let lastSeen = try row.decode(3, as: Int.self)
         let expiresAt = try row.decode(4, as: Int.self)
         let userID = try row.decode(0, as: Int?.self)
@@ -60,10 +64,18 @@ extension AccessStore {
         return Session(digest: digest, holder: holder, createdAt: try row.decode(2), lastSeen: seen, expiresAt: expiresAt)
     }
 
+    private func sessionRow(digest: String) throws -> SQLRow? {
+        try database.query("""
+            SELECT s.user_id, s.share_id, s.created_at, s.last_seen, s.expires_at, u.id, u.name, u.role, u.password_hash, u.created_at
+            FROM sessions s LEFT JOIN users u ON u.id = s.user_id WHERE s.digest = \(digest)
+            """).first
+    }
+
     /// Ends the session whose token this is, on every replica. Nothing happens for an unknown token.
     public func endSession(token: String) throws {
         guard AccessToken.isWellFormed(token) else { return }
-        let digest = Argon2.digest(token)
+        let digest = self.digest(of: token)
+        try upgradeLegacyDigest(of: token, to: digest, in: .sessions)
         try database.transaction { tx in
             try tx.run("DELETE FROM sessions WHERE digest = \(digest)")
             try tx.notify(channel: AccessChange.channel, payload: AccessChange.session(digest).payload)

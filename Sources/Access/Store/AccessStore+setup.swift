@@ -6,7 +6,10 @@ extension AccessStore {
     public func makeSetupToken() throws -> String {
         let token = try AccessToken.make()
         let now = self.now()
-        try database.run("INSERT INTO setup_tokens (digest, created_at) VALUES (\(Argon2.digest(token)), \(now))")
+        try database.run("""
+            INSERT INTO setup_tokens (digest, digest_scheme, created_at)
+            VALUES (\(digest(of: token)), \(TokenDigest.Scheme.keyedBLAKE2b.rawValue), \(now))
+            """)
         return token
     }
 
@@ -16,8 +19,9 @@ extension AccessStore {
         try Credentials.checkName(name)
         try Credentials.checkPassword(password)
         guard AccessToken.isWellFormed(token) else { throw AccessError(.notFound, "This setup link is not valid.") }
-        let digest = Argon2.digest(token)
-        let hash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        let digest = self.digest(of: token)
+        try upgradeLegacyDigest(of: token, to: digest, in: .setupTokens)
+        let hash = try PasswordHash.make(password, parameters: passwordParameters)
         let now = self.now()
         return try database.transaction(.serializable) { tx in
             guard try tx.run("DELETE FROM setup_tokens WHERE digest = \(digest)") > 0 else {
@@ -44,8 +48,10 @@ extension AccessStore {
     /// `completeSetup` would.
     public func checkSetup(token: String) throws {
         guard AccessToken.isWellFormed(token) else { throw AccessError(.notFound, "This setup link is not valid.") }
+        let digest = self.digest(of: token)
+        try upgradeLegacyDigest(of: token, to: digest, in: .setupTokens)
         try database.transaction(.read) { tx in
-            guard try tx.first("SELECT digest FROM setup_tokens WHERE digest = \(Argon2.digest(token))") != nil else {
+            guard try tx.first("SELECT digest FROM setup_tokens WHERE digest = \(digest)") != nil else {
                 throw AccessError(.notFound, "This setup link is not valid: it was used already, or was never made.")
             }
             if try tx.scalar("SELECT COUNT(*) FROM users WHERE role = \(Role.owner.rawValue)", as: Int.self) ?? 0 > 0 {

@@ -42,7 +42,7 @@ extension AccessStore {
         if let password = request.password {
             // The rule of accounts' passwords: a link's password guards the same photos.
             try Credentials.checkPassword(password)
-            passwordHash = try Argon2.hashPassword(password, parameters: passwordParameters)
+            passwordHash = try PasswordHash.make(password, parameters: passwordParameters)
         }
         let token = try AccessToken.make()
         let (album, folder, photo): (Int?, Int?, Int?) = switch request.target {
@@ -94,7 +94,7 @@ extension AccessStore {
     /// Whether `password` opens `share` (false for a link without a password).
     public func verifyPassword(_ password: String, of share: Share) -> Bool {
         guard let hash = share.passwordHash else { return false }
-        return Argon2.verify(password, against: hash)
+        return PasswordHash.verify(password, against: hash)
     }
 
     static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload, folder_id"

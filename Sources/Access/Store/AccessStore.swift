@@ -10,12 +10,22 @@ import Synchronization
 /// link) or adds an account is notified on `AccessChange.channel` in the same transaction, so
 /// each process drops what it kept of it as the change commits. Passwords are hashed before a transaction opens:
 /// Argon2 takes a quarter of a second and must not hold a connection or a lock meanwhile.
+///
+/// Tokens are found by their keyed digest (`TokenDigest`) under the key kept in the database
+/// (`token_digest_key`). A row an older version wrote holds `LegacyTokenDigest` instead
+/// (`digest_scheme` `argon2id`): while any may be left, a token not found under its keyed digest
+/// is looked for under the old one, and its row rewritten to the keyed digest as it is found.
 public final class AccessStore: Sendable {
     public let database: SQLDatabase
     public let limits: SessionLimits
     /// Wall-clock unix seconds, shared across machines (a monotonic clock is not).
     let now: @Sendable () -> Int
-    let passwordParameters: Argon2.Parameters
+    let passwordParameters: PasswordHash.Parameters
+    /// The digest tokens are looked up by.
+    let tokenDigest: TokenDigest
+    /// Whether a row of the old digest scheme may be left: false once none is, for good, since
+    /// nothing writes one any more.
+    let legacyDigestsLeft: Mutex<Bool>
     /// A hash to verify against when no user has the name given, so that signing in as nobody
     /// takes as long as signing in with a wrong password. Made on first use.
     private let decoy = Mutex<String?>(nil)
@@ -24,13 +34,15 @@ public final class AccessStore: Sendable {
     static let touchSeconds = 60
 
     /// Opens the tables in `database`, bringing their schema up to date.
-    public init(database: SQLDatabase, limits: SessionLimits = SessionLimits(), passwordParameters: Argon2.Parameters = .passwords,
+    public init(database: SQLDatabase, limits: SessionLimits = SessionLimits(), passwordParameters: PasswordHash.Parameters = .passwords,
                 now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
         self.database = database
         self.limits = limits
         self.passwordParameters = passwordParameters
         self.now = now
         try database.migrate(AccessSchema.schema)
+        tokenDigest = TokenDigest(key: try Self.tokenDigestKey(in: database))
+        legacyDigestsLeft = Mutex(try Self.countLegacyDigests(in: database) > 0)
     }
 
     // MARK: users
@@ -40,7 +52,7 @@ public final class AccessStore: Sendable {
     public func addUser(name: String, password: String, role: Role) throws -> User {
         try Credentials.checkName(name)
         try Credentials.checkPassword(password)
-        let hash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        let hash = try PasswordHash.make(password, parameters: passwordParameters)
         let now = self.now()
         return try database.transaction { tx in
             if try tx.first("SELECT id FROM users WHERE name = \(name)") != nil {
@@ -78,7 +90,7 @@ public final class AccessStore: Sendable {
     /// Sets a new password and ends every session of the account, on every replica.
     public func setPassword(name: String, password: String) throws {
         try Credentials.checkPassword(password)
-        let hash = try Argon2.hashPassword(password, parameters: passwordParameters)
+        let hash = try PasswordHash.make(password, parameters: passwordParameters)
         let now = self.now()
         try database.transaction { tx in
             guard let id = try tx.scalar("SELECT id FROM users WHERE name = \(name)", as: Int.self) else {
@@ -112,20 +124,20 @@ public final class AccessStore: Sendable {
     /// nobody has as for a wrong password.
     public func authenticate(name: String, password: String) throws -> User? {
         guard let user = try user(named: name) else {
-            _ = Argon2.verify(password, against: try decoyHash())
+            _ = PasswordHash.verify(password, against: try decoyHash())
             return nil
         }
-        return Argon2.verify(password, against: user.passwordHash) ? user : nil
+        return PasswordHash.verify(password, against: user.passwordHash) ? user : nil
     }
 
     /// Whether `password` is `user`'s (for a change of password, which asks for the old one).
     public func verify(_ password: String, of user: User) -> Bool {
-        Argon2.verify(password, against: user.passwordHash)
+        PasswordHash.verify(password, against: user.passwordHash)
     }
 
     func decoyHash() throws -> String {
         if let made = decoy.withLock({ $0 }) { return made }
-        let made = try Argon2.hashPassword(try AccessToken.make(), parameters: passwordParameters)
+        let made = try PasswordHash.make(try AccessToken.make(), parameters: passwordParameters)
         decoy.withLock { $0 = $0 ?? made }
         return made
     }

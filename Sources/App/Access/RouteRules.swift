@@ -1,3 +1,4 @@
+import Access
 import HTTP
 
 /// How a registration names its routes' rules: from the application's access control, or none
@@ -10,5 +11,12 @@ struct RouteRules: Sendable {
 
     func callAsFunction(_ kind: Rule.Kind) -> (any AccessRule)? {
         control.map { Rule(kind: kind, control: $0) }
+    }
+}
+
+extension RouteRules {
+    /// `response` bound to the access of `request` (`AccessControl.bound`); as it is without access control.
+    func bound(_ response: HTTPResponse, to request: HTTPRequest) throws -> HTTPResponse {
+        try control?.bound(response, to: request) ?? response
     }
 }

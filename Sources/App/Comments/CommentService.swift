@@ -1,3 +1,4 @@
+import Access
 import Comments
 import Foundation
 import HTTP

@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import HTTP
 import Library

@@ -22,12 +22,13 @@ enum BackupLayout {
         name: "comments",
         schemas: [CommentSchema.schema, AccessSchema.schema, CollectionSchema.schema, UploadSchema.schema],
         tables: ["comments", "comment_deletions", "photo_identities", "comment_rate_buckets",
-                 "users", "sessions", "shares", "setup_tokens", "favourites", "trash", "collection_albums", "collection_album_photos",
+                 "users", "sessions", "token_digest_key", "shares", "setup_tokens", "favourites", "trash", "collection_albums", "collection_album_photos",
                  "uploads"])
     static let stores = [catalog, comments]
 
     /// Sessions are left out unless asked for: a restored server then asks everyone to sign in again.
-    static let sessionTables: Set<String> = ["sessions"]
+    /// The key their digests were made under goes with them (a restored server without it makes its own).
+    static let sessionTables: Set<String> = ["sessions", "token_digest_key"]
 
     /// Every schema a backup may name, by name.
     static var schemas: [String: SQLSchema] {

@@ -1,3 +1,4 @@
+import Access
 import HTTP
 
 /// Who may add and change photos (uploads, favourites, albums, the trash): a signed-in owner or

@@ -16,17 +16,17 @@ import Synchronization
 ///
 /// Kept in this process's memory: replicas each keep their own. At most `maxKeys` keys are
 /// tracked; past that, drained buckets are dropped first, then the lowest.
-public final class FailureThrottle: Sendable {
+package final class FailureThrottle: Sendable {
     /// How many failures, over how long.
-    public struct Policy: Sendable, Equatable {
+    package struct Policy: Sendable, Equatable {
         /// Failures allowed in a burst, and per `seconds` after it. Default 5.
-        public var failures: Int
+        package var failures: Int
         /// Default 60.
-        public var seconds: Double
+        package var seconds: Double
         /// Most keys tracked at once. Default 100 000.
-        public var maxKeys: Int
+        package var maxKeys: Int
 
-        public init(failures: Int = 5, seconds: Double = 60, maxKeys: Int = 100_000) {
+        package init(failures: Int = 5, seconds: Double = 60, maxKeys: Int = 100_000) {
             precondition(failures > 0 && seconds > 0 && maxKeys > 0)
             self.failures = failures
             self.seconds = seconds
@@ -35,7 +35,7 @@ public final class FailureThrottle: Sendable {
     }
 
     /// Whether an attempt may go ahead.
-    public enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         case allowed
         /// Refused: try again after this many whole seconds (the `Retry-After` value).
         case limited(retryAfterSeconds: Int)
@@ -46,26 +46,26 @@ public final class FailureThrottle: Sendable {
         var updated: Double
     }
 
-    public let policy: Policy
+    package let policy: Policy
     private let drainPerSecond: Double
     private let now: @Sendable () -> Double
     private let buckets = Mutex<[String: Bucket]>([:])
 
     /// `now` is a monotonic clock in seconds (`ClockSeconds.now` by default); tests pass one they move.
-    public init(policy: Policy = Policy(), now: @escaping @Sendable () -> Double = { ClockSeconds.now() }) {
+    package init(policy: Policy = Policy(), now: @escaping @Sendable () -> Double = { ClockSeconds.now() }) {
         self.policy = policy
         self.drainPerSecond = Double(policy.failures) / policy.seconds
         self.now = now
     }
 
     /// The keys a client's attempts are counted under: its address, or for IPv6 its /64.
-    public static func keys(forClient address: String) -> [String] {
+    package static func keys(forClient address: String) -> [String] {
         ["client:" + ClientKey.of(address)]
     }
 
     /// Whether an attempt under `keys` may go ahead now: refused while any of them has failed
     /// too often. Ask before checking the secret, so a refused guess is never compared.
-    public func check(_ keys: [String]) -> Decision {
+    package func check(_ keys: [String]) -> Decision {
         let now = self.now()
         return buckets.withLock { buckets in
             var wait = 0.0
@@ -82,7 +82,7 @@ public final class FailureThrottle: Sendable {
 
     /// Counts a failed attempt under every key; returns whether the next attempt is allowed.
     @discardableResult
-    public func fail(_ keys: [String]) -> Decision {
+    package func fail(_ keys: [String]) -> Decision {
         let now = self.now()
         buckets.withLock { buckets in
             for key in keys {
@@ -99,12 +99,12 @@ public final class FailureThrottle: Sendable {
     /// Forgets the failures under `keys` after a success. Pass only what a success clears (the
     /// account signed in to), never a client's keys: a client that knows one secret must not
     /// reset its count of guesses at another.
-    public func succeed(_ keys: [String]) {
+    package func succeed(_ keys: [String]) {
         buckets.withLock { buckets in for key in keys { buckets[key] = nil } }
     }
 
     /// Keys tracked now.
-    public var trackedKeys: Int { buckets.withLock { $0.count } }
+    package var trackedKeys: Int { buckets.withLock { $0.count } }
 
     private func drained(_ bucket: Bucket, now: Double) -> Double {
         max(0, bucket.level - max(0, now - bucket.updated) * drainPerSecond)

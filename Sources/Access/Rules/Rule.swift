@@ -1,4 +1,3 @@
-import Access
 import HTTP
 
 /// The access rule of one of the application's routes. Every route names one when it is
@@ -7,9 +6,9 @@ import HTTP
 ///
 /// A change (POST, DELETE …) must come from this server's own pages whatever the rule
 /// (`AccessControl.crossSiteRefusal`).
-struct Rule: AccessRule {
+package struct Rule: AccessRule {
     /// What a share link's holder needs for a route under `/s/{token}`.
-    enum ShareNeed: Sendable, Equatable {
+    package enum ShareNeed: Sendable, Equatable {
         /// The link exists and is live; its password is not asked (its description, the password form).
         case door
         /// The password given, if it has one: the photos.
@@ -22,7 +21,7 @@ struct Rule: AccessRule {
         case upload
     }
 
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Anyone: probes, the page's files, signing in.
         case open
         /// Whoever may see the library: anyone on a public server, members and owners on a private one.
@@ -45,8 +44,13 @@ struct Rule: AccessRule {
     let kind: Kind
     let control: AccessControl
 
+    package init(kind: Kind, control: AccessControl) {
+        self.kind = kind
+        self.control = control
+    }
+
     @inline(__always)
-    func admit(_ request: HTTPRequest) -> Admission {
+    package func admit(_ request: HTTPRequest) -> Admission {
         if request.method != .GET && request.method != .HEAD && request.method != .OPTIONS,
            let refusal = control.crossSiteRefusal(request) {
             return .refused(refusal)
@@ -190,5 +194,5 @@ struct Rule: AccessRule {
 
 extension AccessControl {
     /// The rule of a route, for its registration.
-    func rule(_ kind: Rule.Kind) -> Rule { Rule(kind: kind, control: self) }
+    package func rule(_ kind: Rule.Kind) -> Rule { Rule(kind: kind, control: self) }
 }

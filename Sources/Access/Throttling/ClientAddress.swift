@@ -7,18 +7,18 @@ import HTTP
 /// when the connection comes from a configured reverse proxy (`trustedProxies`), because anyone
 /// can send that header; then the client is the right-most address in it that is not itself a
 /// trusted proxy, which is the one the nearest trusted proxy saw and appended.
-struct ClientAddress: Sendable {
+package struct ClientAddress: Sendable {
     let trustedProxies: Set<String>
 
     /// `trustedProxies` is the setting's text: addresses separated by commas.
-    init(trustedProxies: String) {
+    package init(trustedProxies: String) {
         self.trustedProxies = Set(trustedProxies.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty })
     }
 
     /// The address `request` is from.
-    func of(_ request: HTTPRequest) -> String {
+    package func of(_ request: HTTPRequest) -> String {
         guard trustedProxies.contains(request.remoteAddress) else { return request.remoteAddress }
         let hops = request.headers.values("X-Forwarded-For")
             .flatMap { $0.split(separator: ",") }

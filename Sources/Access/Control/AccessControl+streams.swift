@@ -1,11 +1,10 @@
-import Access
 import HTTP
 
 extension AccessControl {
     /// `response` with its event stream bound to the access `request` came with: the stream
     /// closes when that session or link ends, here or on any replica, or expires. A response
     /// that is no stream, or a stream anyone may open (a public library's), is left as it is.
-    func bound(_ response: HTTPResponse, to request: HTTPRequest) throws -> HTTPResponse {
+    package func bound(_ response: HTTPResponse, to request: HTTPRequest) throws -> HTTPResponse {
         guard case .stream(let start) = response.body else { return response }
         // Read before the access is, so that an end between the two closes the stream (`add`).
         let epoch = streams.epoch
@@ -54,12 +53,6 @@ extension AccessControl {
     private static let signedOut = HTTPError(.unauthorized, "Sign in first: this library is private.", headers: ["Cache-Control": "no-store"])
 }
 
-extension RouteRules {
-    /// `response` bound to the access of `request` (`AccessControl.bound`); as it is without access control.
-    func bound(_ response: HTTPResponse, to request: HTTPRequest) throws -> HTTPResponse {
-        try control?.bound(response, to: request) ?? response
-    }
-}
 
 extension AccessControl {
     /// Whether what a stream rides on is still in the database: its session, its person, its link.

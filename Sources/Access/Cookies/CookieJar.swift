@@ -2,7 +2,7 @@ import HTTP
 
 /// Reading this server's cookies out of a request's `Cookie` field, over its bytes: the
 /// session cookie is read on every request of a signed-in person, tiles included.
-enum CookieJar {
+package enum CookieJar {
     /// Calls `body` with the value of each cookie in `field` (`a=1; b=2`) whose name `matches`,
     /// until it returns non-nil.
     @inline(__always)
@@ -63,7 +63,7 @@ enum CookieJar {
     }
 
     /// The value of the cookie `name` as text (for handlers, off the hot path).
-    static func value(named name: String, in request: HTTPRequest) -> String? {
+    package static func value(named name: String, in request: HTTPRequest) -> String? {
         let bytes = Array(name.utf8)
         return request.headers.firstValue("Cookie") { field in
             bytes.withUnsafeBufferPointer { name in

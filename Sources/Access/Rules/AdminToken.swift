@@ -7,11 +7,11 @@ import HTTP
 /// `FailureThrottle.Policy.failures` wrong tokens in a burst, further attempts get 429 with
 /// `Retry-After` and are not compared at all, until the client's count has drained. The
 /// comparison itself takes the same time whatever the guess (`SecretComparison`).
-struct AdminToken: Sendable {
+package struct AdminToken: Sendable {
     private let expected: [UInt8]
     let throttle: FailureThrottle
 
-    init(_ token: String, throttle: FailureThrottle = FailureThrottle()) {
+    package init(_ token: String, throttle: FailureThrottle = FailureThrottle()) {
         expected = Array(token.utf8)
         self.throttle = throttle
     }
@@ -22,7 +22,7 @@ struct AdminToken: Sendable {
     /// Checks `Authorization: Bearer <token>` from `client`: 403 when deletion is off, 429 (with
     /// `Retry-After`) while the client has guessed wrong too often, 401 (with
     /// `WWW-Authenticate: Bearer`) when the header is missing, malformed or wrong.
-    func authorize(_ authorization: String?, client: String) throws {
+    package func authorize(_ authorization: String?, client: String) throws {
         guard isEnabled else {
             throw HTTPError(.forbidden, "Deleting comments is turned off on this server; set adminToken to turn it on.")
         }

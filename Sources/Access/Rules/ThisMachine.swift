@@ -8,8 +8,8 @@ import HTTP
 /// that carries any forwarding field (`Forwarded`, `X-Forwarded-*`, `X-Real-IP`) is never this
 /// machine, whoever sent it; and a page of another site whose name was pointed at 127.0.0.1
 /// names its own host, which is not a loopback one (nor served at all: `AllowedHosts`).
-enum ThisMachine {
-    static func asks(_ request: HTTPRequest) -> Bool {
+package enum ThisMachine {
+    package static func asks(_ request: HTTPRequest) -> Bool {
         AccessMode.isLoopback(request.remoteAddress) && isLoopbackHost(request.headers["Host"]) && !isForwarded(request)
     }
 

@@ -1,4 +1,3 @@
-import Access
 import Foundation
 import Observability
 import Synchronization
@@ -11,7 +10,7 @@ import Synchronization
 /// arrives (`drop`), from this process or from any replica; while notifications cannot be
 /// heard (the listener is reconnecting) nothing is believed at all, so a revocation is never
 /// missed for longer than its notification takes. Lookups hash four words and allocate nothing.
-final class AccessCache: Sendable {
+package final class AccessCache: Sendable {
     struct SessionEntry: Sendable {
         let digest: String
         /// The signed-in user, or nil for a share link's password session.

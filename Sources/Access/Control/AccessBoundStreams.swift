@@ -1,4 +1,3 @@
-import Access
 import Dispatch
 import HTTP
 import Synchronization
@@ -12,7 +11,7 @@ import Synchronization
 /// A request answers once; a stream goes on writing for as long as it is open, so without this
 /// a stream opened before a sign-out, a revocation or a password change would go on telling
 /// whoever held it about new comments and photos.
-final class AccessBoundStreams: Sendable {
+package final class AccessBoundStreams: Sendable {
     /// What a stream rides on.
     struct Access: Sendable, Hashable {
         /// The digest of the session it was opened with: a signed-in person's, or a link's password session.

@@ -1,4 +1,3 @@
-import Access
 import Foundation
 import HTTP
 import Observability
@@ -11,44 +10,55 @@ import Synchronization
 /// The checks that run for every request (`quickVisitor`, `quickShare`) look only in memory and
 /// allocate nothing; what memory does not settle is looked up in the database on a worker
 /// (`visitor(of:)`, `share(_:)`), and kept.
-final class AccessControl: Sendable {
-    let mode: AccessMode
-    let store: AccessStore
+package final class AccessControl: Sendable {
+    package let mode: AccessMode
+    package let store: AccessStore
     let cache: AccessCache
     /// The open event streams, each closed when the access it rides on ends.
     let streams: AccessBoundStreams
-    let cookies: AccessCookies
+    package let cookies: AccessCookies
     /// Failed sign-ins, setup attempts, share passwords and metrics tokens, per account and per client.
-    let throttle: FailureThrottle
-    let clients: ClientAddress
+    package let throttle: FailureThrottle
+    package let clients: ClientAddress
     /// The field a signing-in proxy names the user in (`Remote-User`); empty for none.
     let trustedAuthHeader: String
     let trustedProxies: Set<String>
     /// `/metrics` asks for this bearer token; nil: it answers on loopback only.
     let metricsToken: [UInt8]?
     /// `https://photos.example.org`, or empty.
-    let publicURL: String
+    package let publicURL: String
     /// How long a new share link lasts when its maker does not say; nil: until revoked.
-    let defaultShareSeconds: Int?
-    let logger: Logger
+    package let defaultShareSeconds: Int?
+    package let logger: Logger
     /// Wall-clock unix seconds, the clock share links and sessions expire by.
-    let wallNow: @Sendable () -> Int
+    package let wallNow: @Sendable () -> Int
     /// Whether a photo is among what a link shares (the catalog's answer).
-    let isShared: @Sendable (_ photoID: Int, _ target: Share.Target) -> Bool
+    package let isShared: @Sendable (_ photoID: Int, _ target: Share.Target) -> Bool
     private let listener = Mutex<SQLListener?>(nil)
     private let untrustedProxyLogged = Atomic(false)
 
-    struct Settings: Sendable {
-        var mode: AccessMode
-        var publicURL = ""
-        var cacheSeconds = 5.0
-        var shareDays = 30
-        var trustedProxies = ""
-        var trustedAuthHeader = ""
-        var metricsToken = ""
+    package struct Settings: Sendable {
+        package var mode: AccessMode
+        package var publicURL: String
+        package var cacheSeconds: Double
+        package var shareDays: Int
+        package var trustedProxies: String
+        package var trustedAuthHeader: String
+        package var metricsToken: String
+
+        package init(mode: AccessMode, publicURL: String = "", cacheSeconds: Double = 5.0, shareDays: Int = 30,
+                     trustedProxies: String = "", trustedAuthHeader: String = "", metricsToken: String = "") {
+            self.mode = mode
+            self.publicURL = publicURL
+            self.cacheSeconds = cacheSeconds
+            self.shareDays = shareDays
+            self.trustedProxies = trustedProxies
+            self.trustedAuthHeader = trustedAuthHeader
+            self.metricsToken = metricsToken
+        }
     }
 
-    init(settings: Settings, store: AccessStore, logger: Logger,
+    package init(settings: Settings, store: AccessStore, logger: Logger,
          isShared: @escaping @Sendable (Int, Share.Target) -> Bool,
          throttle: FailureThrottle = FailureThrottle(),
          now: @escaping @Sendable () -> Double = ClockSeconds.now,
@@ -79,7 +89,7 @@ final class AccessControl: Sendable {
     /// database; until the listener is connected nothing is kept in memory. Open streams end
     /// with what they ride on, and all of them when the listener (re)connects, since what ended
     /// while it could not hear is not known.
-    func start() throws {
+    package func start() throws {
         let cache = self.cache, streams = self.streams
         let logger = self.logger
         streams.start()
@@ -105,7 +115,7 @@ final class AccessControl: Sendable {
         listener.withLock { $0 = made }
     }
 
-    func stop() {
+    package func stop() {
         let made = listener.withLock { listener -> SQLListener? in
             defer { listener = nil }
             return listener
@@ -135,7 +145,7 @@ final class AccessControl: Sendable {
     }
 
     /// Who is asking, from memory or the database (on a worker thread).
-    func visitor(of request: HTTPRequest) throws -> Visitor {
+    package func visitor(of request: HTTPRequest) throws -> Visitor {
         if let known = quickVisitor(request) { return known }
         if !trustedAuthHeader.isEmpty, trustedProxies.contains(request.remoteAddress), let name = request.headers[trustedAuthHeader] {
             let epoch = cache.epoch
@@ -164,7 +174,7 @@ final class AccessControl: Sendable {
 
     /// Whether the request may add and change photos (`Rule.Kind.manage`): a signed-in owner or
     /// member, or on a public library a request from this machine.
-    func mayManage(_ request: HTTPRequest) throws -> Bool {
+    package func mayManage(_ request: HTTPRequest) throws -> Bool {
         if mode == .public && isThisMachine(request) { return true }
         return try visitor(of: request).user != nil
     }
@@ -172,7 +182,7 @@ final class AccessControl: Sendable {
     /// Whether the request comes from this machine (`ThisMachine`). The first forwarded request
     /// from a proxy not in `trustedProxies` is logged, with the setting that would trust it: until
     /// then everyone behind it is a stranger.
-    func isThisMachine(_ request: HTTPRequest) -> Bool {
+    package func isThisMachine(_ request: HTTPRequest) -> Bool {
         if ThisMachine.asks(request) { return true }
         if !trustedProxies.contains(request.remoteAddress), ThisMachine.isForwarded(request),
            untrustedProxyLogged.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
@@ -201,7 +211,7 @@ final class AccessControl: Sendable {
 
     /// The link behind a token, from memory or the database (kept in memory for a while); nil
     /// for a token no link has.
-    func share(_ key: TokenKey) throws -> Share? {
+    package func share(_ key: TokenKey) throws -> Share? {
         if let share = cache.share(key) { return share }
         let epoch = cache.epoch
         guard let share = try store.share(token: key.text) else { return nil }
@@ -214,20 +224,20 @@ final class AccessControl: Sendable {
 
     /// Ends a session: in the database (heard by every replica), and in this process's memory
     /// before the answer goes out.
-    func endSession(token: String) throws {
+    package func endSession(token: String) throws {
         try store.endSession(token: token)
-        if AccessToken.isWellFormed(token) { ended(.session(Argon2.digest(token))) }
+        if AccessToken.isWellFormed(token) { ended(.session(store.digest(of: token))) }
     }
 
     /// Revokes a link, here at once and everywhere as the change is heard.
-    func revokeShare(id: Int) throws -> Bool {
+    package func revokeShare(id: Int) throws -> Bool {
         let revoked = try store.revokeShare(id: id)
         ended(.share(id))
         return revoked
     }
 
     /// Sets a password and ends every session of the account, here at once.
-    func setPassword(of user: User, to password: String) throws {
+    package func setPassword(of user: User, to password: String) throws {
         try store.setPassword(name: user.name, password: password)
         ended(.user(user.id))
     }
@@ -247,7 +257,7 @@ final class AccessControl: Sendable {
     }
 
     /// `quickUnlocked`, asking the database when memory cannot tell.
-    func unlocked(_ share: Share, _ request: HTTPRequest) throws -> Bool {
+    package func unlocked(_ share: Share, _ request: HTTPRequest) throws -> Bool {
         if let known = quickUnlocked(share, request) { return known }
         guard let key = CookieJar.tokens(prefixed: cookies.sharePrefix, id: share.id, in: request) else { return false }
         return try lookUpSession(key)?.shareID == share.id
@@ -257,7 +267,7 @@ final class AccessControl: Sendable {
 
     /// 401 for a request that needs a session: problem+json with `WWW-Authenticate` for the
     /// API, the sign-in page (by a redirect that comes back) for a browser loading a page.
-    func unauthorized(_ request: HTTPRequest, _ detail: String = "Sign in first: this library is private.") -> HTTPResponse {
+    package func unauthorized(_ request: HTTPRequest, _ detail: String = "Sign in first: this library is private.") -> HTTPResponse {
         if Self.isPageLoad(request) {
             let back = request.path + (request.queryString.isEmpty ? "" : "?" + request.queryString)
             return HTTPResponse(status: .seeOther, headers: [
@@ -310,24 +320,14 @@ final class AccessControl: Sendable {
     }
 
     /// The keys a failed attempt counts under: the client's (its /64 for IPv6), and `extra`.
-    func throttleKeys(_ request: HTTPRequest, _ extra: String...) -> [String] {
+    package func throttleKeys(_ request: HTTPRequest, _ extra: String...) -> [String] {
         FailureThrottle.keys(forClient: clients.of(request)) + extra
     }
 
     /// 429 with `Retry-After` while `keys` have failed too often; nil to go on.
-    func throttled(_ keys: [String], what: String) -> HTTPError? {
+    package func throttled(_ keys: [String], what: String) -> HTTPError? {
         guard case .limited(let seconds) = throttle.check(keys) else { return nil }
         return HTTPError(.tooManyRequests, "Too many wrong \(what). Try again in \(seconds) s.",
                          headers: ["Retry-After": String(seconds), "Cache-Control": "no-store"])
-    }
-}
-
-extension AccessControl.Settings {
-    /// The access settings of a configuration.
-    init(_ configuration: Configuration) {
-        self.init(mode: AccessMode.resolve(configuration.access, host: configuration.host), publicURL: configuration.publicURL,
-                  cacheSeconds: configuration.accessCacheSeconds, shareDays: configuration.shareExpiryDays,
-                  trustedProxies: configuration.trustedProxies, trustedAuthHeader: configuration.trustedAuthHeader,
-                  metricsToken: configuration.metricsToken)
     }
 }

@@ -1,5 +1,5 @@
 /// Whether strangers see the library.
-enum AccessMode: String, Sendable, Equatable {
+package enum AccessMode: String, Sendable, Equatable {
     /// Anyone who reaches the port sees and comments on everything; signing in is for owners'
     /// work (share links, accounts).
     case `public`
@@ -8,7 +8,7 @@ enum AccessMode: String, Sendable, Equatable {
 
     /// The `access` setting: `public`, `private`, or `auto` (public on a loopback `host`,
     /// private on any other, so a server reachable from elsewhere is private out of the box).
-    static func resolve(_ setting: String, host: String) -> AccessMode {
+    package static func resolve(_ setting: String, host: String) -> AccessMode {
         switch setting {
         case "public": .public
         case "private": .private

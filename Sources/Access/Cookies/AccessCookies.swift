@@ -2,10 +2,10 @@
 /// them), `SameSite=Lax` (not sent with another site's subrequests or forms), `Path=/`; and when
 /// the server is reached over https (`publicURL`), `Secure` with a `__Host-` name, which a
 /// browser keeps only from a secure origin, for this host alone and every path.
-struct AccessCookies: Sendable {
+package struct AccessCookies: Sendable {
     let secure: Bool
     /// The session cookie's name.
-    let session: String
+    package let session: String
     /// The name of a share link's password session, before the link's id.
     let sharePrefixText: String
     /// The same names as bytes, compared with a request's Cookie field.
@@ -22,15 +22,15 @@ struct AccessCookies: Sendable {
     }
 
     /// The name of the cookie that opens share link `id` once its password was given.
-    func shareName(_ id: Int) -> String { sharePrefixText + String(id) }
+    package func shareName(_ id: Int) -> String { sharePrefixText + String(id) }
 
     /// `Set-Cookie` for `value`, kept by the browser for `seconds`.
-    func set(_ name: String, _ value: String, seconds: Int) -> String {
+    package func set(_ name: String, _ value: String, seconds: Int) -> String {
         "\(name)=\(value); Path=/; Max-Age=\(max(0, seconds)); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 
     /// `Set-Cookie` that makes the browser forget `name`.
-    func clear(_ name: String) -> String {
+    package func clear(_ name: String) -> String {
         "\(name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 }
