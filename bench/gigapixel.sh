@@ -6,8 +6,11 @@
 #     quality 85), in alternating rounds, with /usr/bin/time: wall and peak RSS, printed as
 #     min / median / max of the per-round ratios photoscroll / dzsave.
 #  2. Landing: a server running on an empty folder, the JPEG copied in; how long after it is
-#     listed a native tile in its middle (the deepest level) comes, and its fitted view
-#     (IIIF full/!1440,900), each once per round.
+#     listed a native tile in its middle (the deepest level), its fitted view (IIIF
+#     full/!1440,900), level 0's tile and its thumbnail come, all asked at once, before the
+#     pyramid exists; against libvips in the same rounds (`vips crop` of that tile's region read
+#     in order, `vips thumbnail` to 1440×900), as ratios. Once for the JPEG as drawn (no restart
+#     markers) and once saved again with a restart at every MCU row.
 #  3. In place: the same photo as a pyramidal JPEG BigTIFF (`vips tiffsave --tile --pyramid
 #     --bigtiff --compression jpeg`), in a server's photos folder and in iipsrv's (Debian's
 #     iipimage-server, FastCGI behind nginx, one process per core): the data folder's bytes once
@@ -17,7 +20,8 @@
 #     and ratios are ours / iipsrv's from the same run.
 #
 # Usage: bench/gigapixel.sh   (env: ROUNDS=3 COLD=40 DURATION=5s CONNECTIONS=16 WIDTH=40000
-#                              HEIGHT=24000 PARTS="ready landing inplace" BIN=…)
+#                              HEIGHT=24000 PARTS="ready landing inplace" LANDING="plain restart"
+#                              PHOTO=a.jpg (instead of drawing one) BIN=…)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib/common.sh
@@ -30,12 +34,13 @@ CONNECTIONS="${CONNECTIONS:-16}"
 WIDTH="${WIDTH:-40000}"
 HEIGHT="${HEIGHT:-24000}"
 PARTS="${PARTS:-ready landing inplace}"
+LANDING="${LANDING:-plain restart}"
 CORES="$(nproc)"
 BIN="${BIN:-.build/release/photoscroll}"
 IIPSRV=/usr/lib/iipimage-server/iipsrv.fcgi
 QUALITY=85
 
-require_tools bench/gigapixel.sh vips python3 curl wrk nginx /usr/bin/time
+require_tools bench/gigapixel.sh vips vipsheader bc python3 curl wrk nginx /usr/bin/time
 require_binary
 make_workdir
 IIP_PIDS=""
@@ -57,10 +62,14 @@ timed() {  # LOG COMMAND…
 }
 
 mkdir -p "$WORK/source" "$WORK/images"
-echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
-bench/lib/make-photo.sh "$WORK/source/tile.jpg" $((WIDTH / 4)) $((HEIGHT / 4))
-vips replicate "$WORK/source/tile.jpg" "$WORK/source/big.jpg[Q=90]" 4 4
-PHOTO="$WORK/source/big.jpg"
+if [ -n "${PHOTO:-}" ]; then
+    WIDTH="$(vipsheader -f width "$PHOTO")"; HEIGHT="$(vipsheader -f height "$PHOTO")"
+else
+    echo "== drawing a ${WIDTH}x${HEIGHT} photo" >&2
+    bench/lib/make-photo.sh "$WORK/source/tile.jpg" $((WIDTH / 4)) $((HEIGHT / 4))
+    vips replicate "$WORK/source/tile.jpg" "$WORK/source/big.jpg[Q=90]" 4 4
+    PHOTO="$WORK/source/big.jpg"
+fi
 echo "   $(du -m "$PHOTO" | cut -f1) MB" >&2
 
 if [[ " $PARTS " == *" ready "* ]]; then
@@ -99,15 +108,42 @@ stop_ours() {
 }
 
 if [[ " $PARTS " == *" landing "* ]]; then
-    : > "$WORK/landing-tile"; : > "$WORK/landing-view"
-    for round in $(seq "$ROUNDS"); do
-        rm -rf "$WORK/landing"
-        mkdir -p "$WORK/landing/photos"
-        start_ours "$WORK/landing/photos" "$WORK/landing/data"
-        ln "$PHOTO" "$WORK/landing/photos/big.jpg"
-        python3 - "http://127.0.0.1:$PORT" "$WORK/landing-tile" "$WORK/landing-view" <<'PY'
-import json, math, sys, time, urllib.error, urllib.request
-base, tile_log, view_log = sys.argv[1:4]
+    # The photo as drawn (no restart markers) and saved again with a restart at every MCU row
+    # (what `vips jpegsave --restart-interval` and many scanners and stitchers write), since a
+    # band of rows is decoded alone only from such a file.
+    if [[ " $LANDING " == *" restart "* ]]; then
+        echo "== saving it again with a restart at every MCU row" >&2
+        # Quality 90 keeps chroma at full size: 8-pixel MCUs.
+        vips jpegsave "$PHOTO" "$WORK/source/big-restart.jpg" --Q 90 --restart-interval $(((WIDTH + 7) / 8))
+    fi
+    for kind in $LANDING; do
+        photo="$PHOTO"
+        [ "$kind" = restart ] && photo="$WORK/source/big-restart.jpg"
+        for what in tile level0 thumbnail view tile-ref view-ref; do : > "$WORK/landing-$kind-$what"; done
+        for round in $(seq "$ROUNDS"); do
+            # Alternating, so both meet the same moments of a busy machine.
+            if [ $((round % 2)) -eq 0 ]; then order="ref ours"; else order="ours ref"; fi
+            for who in $order; do
+                if [ "$who" = ref ]; then
+                    # libvips doing the same: the deepest tile's region read in order (it decodes
+                    # down to the region's rows) and the fitted view with shrink-on-load.
+                    s=$(date +%s.%N)
+                    vips crop "$photo[access=sequential]" "$WORK/ref-tile.jpg" $((WIDTH / 512 * 256)) $((HEIGHT / 512 * 256)) 256 256
+                    e=$(date +%s.%N)
+                    echo "$e - $s" | bc >> "$WORK/landing-$kind-tile-ref"
+                    s=$(date +%s.%N)
+                    vips thumbnail "$photo" "$WORK/ref-view.jpg" 1440 --height 900
+                    e=$(date +%s.%N)
+                    echo "$e - $s" | bc >> "$WORK/landing-$kind-view-ref"
+                    continue
+                fi
+                rm -rf "$WORK/landing"
+                mkdir -p "$WORK/landing/photos"
+                start_ours "$WORK/landing/photos" "$WORK/landing/data"
+                ln "$photo" "$WORK/landing/photos/big.jpg"
+                python3 - "http://127.0.0.1:$PORT" "$WORK/landing-$kind" <<'PY'
+import json, math, sys, threading, time, urllib.error, urllib.request
+base, log = sys.argv[1:3]
 deadline = time.time() + 120
 while time.time() < deadline:
     photos = json.load(urllib.request.urlopen(base + "/photos"))["photos"]
@@ -115,33 +151,48 @@ while time.time() < deadline:
         break
     time.sleep(0.05)
 photo = photos[0]
-W, H = photo["width"], photo["height"]
+W, H, i = photo["width"], photo["height"], photo["id"]
 z = max(0, math.ceil(math.log2(max(W, H) / 256)))
-def timed(url):
+landed = time.monotonic()
+def fetch(url):
     # A busy server answers 503 with Retry-After; the figure is the time to the image itself.
-    start = time.monotonic()
     while True:
         try:
             with urllib.request.urlopen(url, timeout=300) as answer:
                 answer.read()
-            return time.monotonic() - start
+            return time.monotonic() - landed
         except urllib.error.HTTPError as error:
-            if error.code != 503 or time.monotonic() - start > 300:
+            if error.code != 503 or time.monotonic() - landed > 300:
                 raise
-            print(f"503 after {time.monotonic() - start:.1f} s: {error.read()[:200]!r}", file=sys.stderr)
             time.sleep(0.1)
-t = timed(f"{base}/photos/{photo['id']}/tiles/{z}/{W // 512}/{H // 512}.jpg")
-v = timed(f"{base}/iiif/3/{photo['id']}/full/!1440,900/0/default.jpg")
-open(tile_log, "a").write(f"{t}\n")
-open(view_log, "a").write(f"{v}\n")
-print(f"landing: native middle tile {t:.2f} s, fitted view {v:.2f} s", file=sys.stderr)
+# What a viewer opening the photo and one zooming straight into its middle ask, all at once.
+asks = {"tile": f"{base}/photos/{i}/tiles/{z}/{W // 512}/{H // 512}.jpg",
+        "level0": f"{base}/photos/{i}/tiles/0/0/0.jpg",
+        "thumbnail": f"{base}/photos/{i}/thumbnail.jpg",
+        "view": f"{base}/iiif/3/{i}/full/!1440,900/0/default.jpg"}
+took = {}
+def ask(name):
+    took[name] = fetch(asks[name])
+threads = [threading.Thread(target=ask, args=(name,)) for name in asks]
+for t in threads: t.start()
+for t in threads: t.join()
+for name, seconds in took.items():
+    open(f"{log}-{name}", "a").write(f"{seconds}\n")
+print("landing: " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in took.items()), file=sys.stderr)
 PY
-        stop_ours
+                stop_ours
+            done
+        done
+        for what in tile view; do
+            paste "$WORK/landing-$kind-$what" "$WORK/landing-$kind-$what-ref" | awk '{ print $1 / $2 }' > "$WORK/landing-$kind-$what.ratio"
+        done
+        echo
+        echo "== 2. landing ($kind JPEG): seconds from listed to an answer, asked all at once before the pyramid exists, $ROUNDS rounds"
+        echo "native tile, middle of level max   $(spread "$WORK/landing-$kind-tile") s; vips crop (in order) $(spread "$WORK/landing-$kind-tile-ref") s; ratio $(spread "$WORK/landing-$kind-tile.ratio")"
+        echo "fitted view (full/!1440,900)        $(spread "$WORK/landing-$kind-view") s; vips thumbnail $(spread "$WORK/landing-$kind-view-ref") s; ratio $(spread "$WORK/landing-$kind-view.ratio")"
+        echo "level 0 tile                        $(spread "$WORK/landing-$kind-level0") s"
+        echo "thumbnail                           $(spread "$WORK/landing-$kind-thumbnail") s"
     done
-    echo
-    echo "== 2. landing: seconds from listed to an answer, before the pyramid exists, $ROUNDS rounds"
-    echo "native tile, middle of level max   $(spread "$WORK/landing-tile") s"
-    echo "fitted view (full/!1440,900)        $(spread "$WORK/landing-view") s"
 fi
 
 if [[ " $PARTS " == *" inplace "* ]]; then

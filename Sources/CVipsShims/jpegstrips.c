@@ -40,6 +40,7 @@ struct cjpeg_reader {
     StripError error;
     FILE *file;
     char *buffer;
+    unsigned char *cut;  /* the band read from memory (cjpeg_open_band) */
     int started;
 };
 
@@ -47,8 +48,12 @@ static void reader_free(cjpeg_reader *reader) {
     jpeg_destroy_decompress(&reader->decoder);
     if (reader->file) fclose(reader->file);
     free(reader->buffer);
+    free(reader->cut);
     free(reader);
 }
+
+/* Reads the header of the JPEG in the reader's file and starts decoding it at 1/scale_denom. */
+static cjpeg_reader *reader_start(cjpeg_reader *reader, int scale_denom);
 
 cjpeg_reader *cjpeg_open(int fd, int scale_denom) {
     cjpeg_reader *reader = calloc(1, sizeof(cjpeg_reader));
@@ -69,6 +74,32 @@ cjpeg_reader *cjpeg_open(int fd, int scale_denom) {
         free(reader);
         return NULL;
     }
+    return reader_start(reader, scale_denom);
+}
+
+cjpeg_reader *cjpeg_open_band(int fd, int scale_denom, int first_row, int last_row, int *top) {
+    *top = 0;
+    unsigned char *cut;
+    size_t length;
+    if (cjpeg_restart_cut(fd, first_row, last_row, &cut, &length, top)) return NULL;
+    cjpeg_reader *reader = calloc(1, sizeof(cjpeg_reader));
+    if (reader == NULL) {
+        free(cut);
+        return NULL;
+    }
+    reader->cut = cut;
+    reader->file = fmemopen(cut, length, "rb");
+    if (reader->file == NULL) {
+        reader_free(reader);
+        return NULL;
+    }
+    cjpeg_reader *started = reader_start(reader, scale_denom);
+    /* The caller decodes the whole file then, which says what is wrong with it. */
+    if (started == NULL) vips_error_clear();
+    return started;
+}
+
+static cjpeg_reader *reader_start(cjpeg_reader *reader, int scale_denom) {
     reader->decoder.err = jpeg_std_error(&reader->error.manager);
     reader->error.manager.error_exit = strip_error_exit;
     reader->error.manager.emit_message = strip_emit_message;

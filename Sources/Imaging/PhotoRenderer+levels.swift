@@ -128,6 +128,15 @@ extension PhotoRenderer {
         }
     }
 
+    /// Whether the row of tiles holding `tile` renders (`.row`) from a band of the JPEG cut out
+    /// at its restarts, decoding a fraction of a second's worth of it rather than every row above.
+    public static func rendersRowAlone(source: PhotoSource, tile: TileCoordinate, settings: RenderSettings) throws -> Bool {
+        guard case .row = try renderUnit(source: source, tile: tile, settings: settings) else { return false }
+        let file = try source.open()
+        defer { file.close() }
+        return JPEGRows.restartsAtRows(descriptor: file.rawValue)
+    }
+
     /// Renders of levels running in this process now.
     static let rendersRunning = Atomic<Int>(0)
 
@@ -178,12 +187,15 @@ extension PhotoRenderer {
         precondition(scale <= 8)
         let file = try source.open()
         defer { file.close() }
-        let rows = try JPEGRows(descriptor: file.rawValue, scale: scale)
         let T = pyramid.tileSize
-        let top = row * T, height = min(T, rows.height - top)
+        let top = row * T, height = min(T, (pyramid.levelSize(z)?.height ?? 0) - top)
         guard height > 0 else { throw ImagingError.noSuchTile(TileCoordinate(z: z, x: 0, y: row)) }
+        // A file with restarts at its MCU rows is cut there: only the band around the row is
+        // decoded, not the rows above (of a gigapixel photo, hundreds of megabytes).
+        let rows = try JPEGRows.band(descriptor: file.rawValue, scale: scale, holding: top * scale..<(top + height) * scale)
+            ?? JPEGRows(descriptor: file.rawValue, scale: scale)
         let band = RGBPixels(width: rows.width, rows: height)
-        try rows.skip(top)
+        try rows.skip(top - rows.row)
         try rows.read(into: band.base, stride: band.stride, rows: height)
         let width = rows.width, columns = (width + T - 1) / T
         // The row's tiles share the processors: the person waiting sees them all at once.

@@ -10,6 +10,15 @@ extension PhotoRenderer {
     /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`).
     public static func renderRegion(pyramid: TilePyramid, directory: String, _ rendition: RegionRendition,
                                     settings: RenderSettings, stop: RenderStop? = nil) throws -> [UInt8]? {
+        try renderRegion(pyramid: pyramid, levelsUpTo: pyramid.maxZoom, tilePath: { tilePath(in: directory, $0) }, rendition,
+                         settings: settings, stop: stop)
+    }
+
+    /// The same from tiles wherever `tilePath` finds (or makes) them: nil also when the level the
+    /// region is cut from is above `top` (a photo not built yet has its low levels only).
+    public static func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
+                                    _ rendition: RegionRendition, settings: RenderSettings,
+                                    stop: RenderStop? = nil) throws -> [UInt8]? {
         try Vips.ensureInitialized()
         let r = rendition.region
         let W = Double(pyramid.width), H = Double(pyramid.height)
@@ -24,10 +33,10 @@ extension PhotoRenderer {
         let T = pyramid.tileSize
         let columns = (rect.x / T)...((rect.x + rect.width - 1) / T)
         let rows = (rect.y / T)...((rect.y + rect.height - 1) / T)
-        guard columns.count * rows.count <= maxJoinedTiles else { return nil }
+        guard z <= top, columns.count * rows.count <= maxJoinedTiles else { return nil }
         var paths: [String] = []
         for y in rows {
-            for x in columns { paths.append(tilePath(in: directory, TileCoordinate(z: z, x: x, y: y))) }
+            for x in columns { paths.append(try tilePath(TileCoordinate(z: z, x: x, y: y))) }
         }
         return try (stop ?? RenderStop()).guarding {
             let within = PixelRect(x: rect.x - columns.lowerBound * T, y: rect.y - rows.lowerBound * T, width: rect.width, height: rect.height)

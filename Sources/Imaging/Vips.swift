@@ -634,12 +634,37 @@ final class JPEGRows {
     private(set) var row = 0
 
     /// Starts decoding the JPEG open on `descriptor` (which stays the caller's) at 1/`scale`.
-    init(descriptor: Int32, scale: Int) throws {
+    convenience init(descriptor: Int32, scale: Int) throws {
         guard [1, 2, 4, 8].contains(scale) else { throw ImagingError.vips("JPEG scale 1/\(scale) is not one libjpeg has") }
         guard let reader = cjpeg_open(descriptor, Int32(scale)) else { throw VipsImage.lastError(kind: .corrupt) }
+        self.init(reader: reader, firstRow: 0)
+    }
+
+    /// Starts decoding, at 1/`scale`, only a band of the JPEG that holds its (unscaled) rows
+    /// `rows`, cut out at its restart markers; the band's first row is the whole image's row
+    /// `row`. Nil when the file has no restarts there to cut at: decode it whole then.
+    static func band(descriptor: Int32, scale: Int, holding rows: Range<Int>) -> JPEGRows? {
+        guard [1, 2, 4, 8].contains(scale) else { return nil }
+        var top: Int32 = 0
+        guard let reader = cjpeg_open_band(descriptor, Int32(scale), Int32(rows.lowerBound), Int32(rows.upperBound), &top) else {
+            return nil
+        }
+        bandsDecoded.add(1, ordering: .relaxed)
+        return JPEGRows(reader: reader, firstRow: Int(top) / scale)
+    }
+
+    /// Whether `band` cuts any band of the JPEG open on `descriptor`: one baseline scan with a
+    /// restart at the start of an MCU row at least every four rows.
+    static func restartsAtRows(descriptor: Int32) -> Bool { cjpeg_restarts_at_rows(descriptor) == 1 }
+
+    /// Bands decoded since the process started (tests tell by it which way a row was read).
+    static let bandsDecoded = Atomic<Int>(0)
+
+    private init(reader: OpaquePointer, firstRow: Int) {
         self.reader = reader
         width = Int(cjpeg_width(reader))
-        height = Int(cjpeg_height(reader))
+        height = firstRow + Int(cjpeg_height(reader))
+        row = firstRow
     }
 
     deinit { cjpeg_close(reader) }

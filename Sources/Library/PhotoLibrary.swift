@@ -24,6 +24,9 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     let early: EarlyTiles
     /// Renders on demand in flight, by photo version and what they make.
     let earlyRenders = SingleFlight<EarlyRenderKey, Bool>()
+    /// Rows of tiles rendered while their version's build runs (`renderBesideBuild`), each once
+    /// for the requests that want any of it.
+    let rowsBesideBuild = SingleFlight<EarlyRenderKey, [TileCoordinate: [UInt8]]>()
     /// Renders on demand and builds of one version take turns, so no tile is made twice.
     let work = VersionWork()
     /// Versions whose first stage (thumbnail and low levels) is done, for the stages' progress.

@@ -218,6 +218,22 @@ typedef struct cjpeg_reader cjpeg_reader;
 /// decode). NULL on failure, with the reason in libvips' error buffer; CMYK is refused.
 cjpeg_reader *cjpeg_open(int fd, int scale_denom);
 
+/// Starts decoding, as cjpeg_open, only a band of the JPEG's rows that holds rows first_row to
+/// last_row (exclusive) of the whole image: cut out at its restart markers (jpegrestarts.c) and
+/// decoded from memory to the same pixels as those rows of the whole. *top is the whole image's
+/// row where the band starts (unscaled). NULL when the file has no restart at the start of an
+/// MCU row above and below them (progressive, no restarts, damaged): decode it whole then; no
+/// error is set.
+cjpeg_reader *cjpeg_open_band(int fd, int scale_denom, int first_row, int last_row, int *top);
+
+/// The band of cjpeg_open_band as a JPEG of its own (*buffer freed with free); 0, or -1 when the
+/// file cannot be cut there.
+int cjpeg_restart_cut(int fd, int first_row, int last_row, unsigned char **buffer, size_t *size, int *top);
+
+/// 1 when the JPEG open on `fd` is one baseline scan whose restarts start an MCU row at least
+/// every four rows (cjpeg_open_band cuts any band of it), 0 otherwise.
+int cjpeg_restarts_at_rows(int fd);
+
 /// Size of the decoded (scaled) image: ceil(width / scale_denom) × ceil(height / scale_denom).
 int cjpeg_width(const cjpeg_reader *reader);
 int cjpeg_height(const cjpeg_reader *reader);

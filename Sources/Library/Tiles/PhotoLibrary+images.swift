@@ -106,6 +106,12 @@ extension PhotoLibrary {
     /// from the built pyramid on disk, or rendered from the source on demand. Concurrent callers
     /// for the same missing image share one render. Blocks: call it off the event loop.
     public func image(of photo: Photo, tile: TileCoordinate?) throws -> [UInt8] {
+        let photo = try renderedVersion(of: photo)
+        return try cachedOrFilled(TileKey(version: photo.version, tile: tile)) { try load(photo, tile: tile) }
+    }
+
+    /// The photo at the version that what is rendered of it now is made and kept for.
+    func renderedVersion(of photo: Photo) throws -> Photo {
         var photo = photo
         if photo.status == .processing, catalog.entry(photo.id)?.hashed == false {
             // Rendered for the version the photo will have once examined, not for the one it
@@ -118,7 +124,7 @@ extension PhotoLibrary {
             // Examined since the caller looked: what is rendered now is for the version it has.
             photo = current
         }
-        return try cachedOrFilled(TileKey(version: photo.version, tile: tile)) { try load(photo, tile: tile) }
+        return photo
     }
 
     /// The image of `key` from memory (a counted hit), else made by `load` and kept as the
@@ -160,6 +166,13 @@ extension PhotoLibrary {
     func renderEarly(_ photo: Photo, tile: TileCoordinate?, forViewer: Bool = false) throws -> [UInt8] {
         let version = photo.version
         while work.beginRender(version) == .build {
+            // The build goes from the top down: a native tile in the middle of a gigapixel photo
+            // comes from it only a minute or more from now. A row that a band of the file renders
+            // alone is rendered beside the build instead of waiting for it.
+            if let tile, !work.hasStaged(version, tile: tile),
+               (try? renderer.rendersRowAlone(source: catalog.source(of: photo), tile: tile)) == true {
+                return try renderBesideBuild(photo, tile: tile)
+            }
             // The version's build runs: it makes this tile (or took it over from what was
             // rendered before), so it is not made here too.
             let built = builtPath(of: photo, tile: tile)
@@ -229,6 +242,25 @@ extension PhotoLibrary {
     private func mayBeFirst(_ photo: Photo, _ tile: TileCoordinate) -> Bool {
         guard let pyramid = photo.pyramid(tileSize: configuration.settings.tileSize) else { return false }
         return tile.z <= PhotoRenderer.firstLevels(of: pyramid, settings: configuration.settings)
+    }
+
+    /// Renders the row of tiles holding `tile` while the version's build runs: the build writes
+    /// its own files, so the row's tiles are kept in memory only, and requests for any of them
+    /// share the one render.
+    private func renderBesideBuild(_ photo: Photo, tile: TileCoordinate) throws -> [UInt8] {
+        let source = catalog.source(of: photo), version = photo.version
+        let unit = try renderer.renderUnit(source: source, tile: tile)
+        let made = try rowsBesideBuild.run(EarlyRenderKey(version: version, unit: unit)) { () throws -> [TileCoordinate: [UInt8]] in
+            let tiles = Mutex<[TileCoordinate: [UInt8]]>([:])
+            try renderer.render(unit, source: source) { coordinate, bytes in
+                if let coordinate { tiles.withLock { $0[coordinate] = bytes } }
+            }
+            let row = tiles.withLock { $0 }
+            for (coordinate, bytes) in row where coordinate != tile { cache.put(TileKey(version: version, tile: coordinate), bytes) }
+            return row
+        }
+        guard let bytes = made[tile] else { throw ImagingError.vips("the render did not make \(tile)") }
+        return bytes
     }
 
     /// Renders what `tile` is part of and answers it, keeping nothing.

@@ -37,12 +37,25 @@ public protocol PhotoRendering: Sendable {
     func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?) throws -> TilePyramid
     /// The same, telling `watcher` about its tiles as they are made.
     func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid
+    /// A region cut from tiles of levels up to `top` wherever `tilePath` finds (or makes) them;
+    /// nil when it needs a higher level or too many tiles.
+    func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
+                      _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8]?
+    /// Whether the render of the row of tiles holding `tile` costs a fraction of a second
+    /// whatever the photo's size (a band cut out at the JPEG's restarts), so that a request need
+    /// not wait for a build to reach it.
+    func rendersRowAlone(source: PhotoSource, tile: TileCoordinate) throws -> Bool
 }
 
 extension PhotoRendering {
     public func metadata(_ source: PhotoSource) throws -> PhotoMetadata? { nil }
 
     public func storedTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8]? { nil }
+
+    public func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
+                             _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8]? { nil }
+
+    public func rendersRowAlone(source: PhotoSource, tile: TileCoordinate) throws -> Bool { false }
 
     /// For renderers that cannot be stopped midway: checked before and after.
     public func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
@@ -130,6 +143,15 @@ public struct VipsPhotoRendering: PhotoRendering {
 
     public func thumbnail(source: PhotoSource) throws -> [UInt8] {
         try PhotoRenderer.thumbnail(source: source, settings: settings)
+    }
+
+    public func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
+                             _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8]? {
+        try PhotoRenderer.renderRegion(pyramid: pyramid, levelsUpTo: top, tilePath: tilePath, rendition, settings: settings, stop: stop)
+    }
+
+    public func rendersRowAlone(source: PhotoSource, tile: TileCoordinate) throws -> Bool {
+        try PhotoRenderer.rendersRowAlone(source: source, tile: tile, settings: settings)
     }
 
     public func metadata(_ source: PhotoSource) throws -> PhotoMetadata? {

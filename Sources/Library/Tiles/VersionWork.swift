@@ -166,6 +166,21 @@ final class VersionWork: @unchecked Sendable {
         return .ended
     }
 
+    /// The staging folder of the build of `version`, while one runs and has made it.
+    func staging(_ version: String) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return versions[version]?.build?.staging
+    }
+
+    /// Whether the build of `version` running now has `tile` whole, without waiting for it.
+    func hasStaged(_ version: String, tile: TileCoordinate?) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let build = versions[version]?.build, let present = build.present else { return false }
+        return present(tile) || build.written.contains(tile)
+    }
+
     /// Waits until no build of `version` runs.
     func awaitBuildEnd(_ version: String) {
         condition.lock()

@@ -1,0 +1,124 @@
+import Foundation
+@testable import Imaging
+@testable import Library
+import Synchronization
+import XCTest
+import TestSupport
+
+/// A large photo before its pyramid exists: its fitted view is cut from the first stage's low
+/// levels (not decoded from the photo again), and a native tile of a JPEG with restart markers
+/// is rendered from a band of the file beside the build instead of waiting for the build.
+final class BeforeThePyramidTests: XCTestCase {
+    /// The real renderer, counting renders on demand and renditions read from the photo itself,
+    /// whose build waits at a gate once it began.
+    // @unchecked Sendable: the counts are guarded by `lock`; the semaphores are thread-safe.
+    final class Counting: PhotoRendering, @unchecked Sendable {
+        let inner = VipsPhotoRendering(settings: RenderSettings())
+        let began = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var _units: [RenderUnit] = []
+        private var _sourceRegions = 0
+        var units: [RenderUnit] { lock.withLock { _units } }
+        var sourceRegions: Int { lock.withLock { _sourceRegions } }
+
+        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
+        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
+        func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid {
+            began.signal()
+            go.wait()
+            return try inner.buildPyramid(source: source, into: directory, reusing: early, watcher: watcher)
+        }
+        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
+        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
+        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
+        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
+            if pyramidDirectory == nil { lock.withLock { _sourceRegions += 1 } }
+            return try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
+        }
+        func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
+                          _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8]? {
+            try inner.renderRegion(pyramid: pyramid, levelsUpTo: top, tilePath: tilePath, rendition, stop: stop)
+        }
+        func rendersRowAlone(source: PhotoSource, tile: TileCoordinate) throws -> Bool { try inner.rendersRowAlone(source: source, tile: tile) }
+        func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
+        func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
+            lock.withLock { _units.append(unit) }
+            try inner.render(unit, source: source, sink: sink)
+        }
+    }
+
+    /// Saves the photo again at quality 85 with a restart every `interval` MCUs.
+    private func restart(_ path: String, interval: Int) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["vips", "jpegsave", path, path + ".restarted.jpg", "--Q", "85", "--restart-interval", "\(interval)"]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: path + ".restarted.jpg", toPath: path)
+    }
+
+    private func decoded(_ bytes: [UInt8], at path: String) throws -> VipsImage {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return try VipsImage.open(path, access: .random)
+    }
+
+    func testTheFittedViewOfAPhotoNotBuiltIsCutFromItsFirstStage() throws {
+        let folders = try Folders(self)
+        try folders.real("wide.jpg", 6000, 2000)
+        let renderer = Counting()
+        let library = try folders.library(renderer: renderer)
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let photo = try XCTUnwrap(library.catalog.examine(1))
+        // IIIF full/!1440,900/.
+        let fitted = RegionRendition(region: PixelRect(x: 0, y: 0, width: 6000, height: 2000), width: 1440, height: 480)
+        let bytes = try library.rendition(of: photo, fitted)
+        XCTAssertEqual(renderer.units, [.first], "the first stage, which the ingest makes anyway")
+        XCTAssertEqual(renderer.sourceRegions, 0, "the photo is not decoded once more for it")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folders.data + "/tiles/\(photo.version)"), "no pyramid yet")
+        let view = try decoded(bytes, at: folders.data + "/view.jpg")
+        XCTAssertEqual([view.width, view.height], [1440, 480])
+        let reference = try decoded(try PhotoRenderer.renderRegion(source: folders.photos + "/wide.jpg", fitted, settings: RenderSettings()),
+                                    at: folders.data + "/reference.jpg")
+        XCTAssertLessThan(try view.meanAbsoluteDifference(to: reference), 3, "the photo's pixels, as rendered from the photo itself")
+    }
+
+    func testANativeTileAskedWhileTheBuildRunsIsRenderedBesideIt() throws {
+        let folders = try Folders(self)
+        // Native is 10 MP: rendered a row of tiles at a time.
+        try folders.real("photo1.jpg", 4000, 2500)
+        // 4000 / 16 = 250 MCUs a row: a restart at every row.
+        try restart(folders.photos + "/photo1.jpg", interval: 250)
+        let renderer = Counting()
+        let library = try folders.library(renderer: renderer)
+        _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
+        let photo = try XCTUnwrap(library.catalog.examine(1))
+        let built = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            library.buildPyramid(photo)
+            built.signal()
+        }
+        renderer.began.wait()
+        // Native, in the middle: the build, held at its gate, has not made it.
+        let tile = TileCoordinate(z: 4, x: 5, y: 4)
+        let answer = Mutex<[UInt8]?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let bytes = try? library.image(of: photo, tile: tile)
+            answer.withLock { $0 = bytes }
+            answered.signal()
+        }
+        let came = answered.wait(timeout: .now() + 60)
+        renderer.go.signal()
+        XCTAssertEqual(came, .success, "answered while the build was held")
+        XCTAssertEqual(renderer.units, [.row(z: 4, y: 4)], "its row, rendered beside the build")
+        let neighbour = TileKey(version: photo.version, tile: TileCoordinate(z: 4, x: 6, y: 4))
+        XCTAssertNotNil(library.cachedImage(neighbour), "the row's other tiles are kept in memory")
+        XCTAssertEqual(built.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(library.photo(1)?.status, .ready)
+        let path = folders.data + "/tiles/\(photo.version)/4/5_4.jpg"
+        XCTAssertEqual(answer.withLock { $0 }, FileManager.default.contents(atPath: path).map(Array.init),
+                       "the build's tile, byte for byte: the same pixels, encoded alike")
+    }
+}
