@@ -27,6 +27,7 @@ import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
 import { failureText, shortFailure } from '../ui/photo-info.js';
 import { GridSummary } from './grid-summary.js';
+import { cellImageURL } from '../photo/pyramid.js';
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /**
@@ -127,7 +128,8 @@ export class PhotoGrid {
       const cell = e.target && this.cellOf.get(e.target);
       if (!cell) return;
       cell.link.classList.add('broken');
-      if (cell.photo && cell.photo.status !== 'failed') cell.retry.failed(cell.photo.thumbnail);
+      const src = cell.img.getAttribute('src');
+      if (cell.photo && cell.photo.status !== 'failed' && src) cell.retry.failed(src);
     }, { capture: true });
     on.on(list, 'load', (e) => {
       const cell = e.target && this.cellOf.get(e.target);
@@ -482,7 +484,10 @@ export class PhotoGrid {
   fill(cell, i) {
     const id = this.index.ids[i];
     const photo = this.travelling ? null : this.index.recordAt(i);
-    if (cell.photo === photo && cell.id === id) return;
+    // A cell grown past its thumbnail (a density of a column or two) asks for a larger image.
+    const src = photo ? cellImageURL(photo, this.cell * (window.devicePixelRatio || 1)) : null;
+    const same = cell.photo === photo && cell.id === id;
+    if (same && (!photo || photo.status === 'failed' || cell.img.getAttribute('src') === src)) return;
     cell.retry.reset();
     cell.photo = photo;
     cell.id = id;
@@ -508,13 +513,14 @@ export class PhotoGrid {
       link.classList.remove('drawn');
       link.classList.add('broken');
       img.removeAttribute('src');
-    } else if (img.getAttribute('src') !== photo.thumbnail) {
-      link.classList.remove('broken', 'drawn');
-      img.src = photo.thumbnail;
-    } else if (link.classList.contains('broken')) {
-      // The same thumbnail failed before and the photo's record has changed since (its pyramid
+    } else if (src && img.getAttribute('src') !== src) {
+      // The same photo at another size keeps what it shows until the new image is drawn over it.
+      if (!same || link.classList.contains('broken')) link.classList.remove('broken', 'drawn');
+      img.src = src;
+    } else if (src && link.classList.contains('broken')) {
+      // The same image failed before and the photo's record has changed since (its pyramid
       // built, say): ask again now rather than at the next retry.
-      cell.retry.now(photo.thumbnail);
+      cell.retry.now(src);
     }
     // The link is named by its title; an alt saying it again would be read twice.
     title.textContent = photo.title;
