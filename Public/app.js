@@ -68,16 +68,16 @@ new Scrubber(gridView, grid, library);
 const search = new SearchView(searchView, { density });
 const sequence = new PagerSequence(library);
 // The lists' keys: `/` searches (from the grid, the albums, Favourites, Recently Deleted), and +
-// (or =) and − make the photos of the grid and of Favourites larger or smaller (one density for
-// every grid); one handler, listening while one of them is on screen (see listKeys). With Ctrl
-// they are the browser's own zoom, left alone.
+// (or =) and − make the photos of the grid, of Favourites and of a search's results larger or
+// smaller (one density for every grid); one handler, listening while one of them is on screen
+// (see listKeys). With Ctrl they are the browser's own zoom, left alone.
 const listKey = new Keys((e) => {
   const target = e.target;
   const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
     || (target instanceof HTMLElement && target.isContentEditable);
   if (e.altKey || e.ctrlKey || e.metaKey || typing || document.querySelector('dialog[open]')) return;
   const direction = e.key === '-' ? 1 : e.key === '+' || e.key === '=' ? -1 : 0;
-  if (e.key === '/') {
+  if (e.key === '/' && searchView.hidden) {
     e.preventDefault();
     location.hash = searchHash('');
   } else if (direction && !gridView.hidden) {
@@ -85,13 +85,12 @@ const listKey = new Keys((e) => {
     grid.step(direction);
   } else if (direction && !favouritesView.hidden) {
     e.preventDefault();
-    density.set(GridDensity.next(favouritesColumns(), direction, false));
+    favourites.step(direction);
+  } else if (direction && !searchView.hidden) {
+    e.preventDefault();
+    search.grid.step(direction);
   }
 });
-/** The columns Favourites shows (its style sheet's, from the density chosen or its own). */
-function favouritesColumns() {
-  return getComputedStyle(element(favouritesView, '.favourites', HTMLElement)).gridTemplateColumns.split(' ').length;
-}
 /** Favourites' columns follow the grids' (its style sheet reads them from the root). */
 function showDensity() {
   const columns = density.columns ?? (density.summary ? 15 : null);
@@ -107,7 +106,7 @@ albums.follow(live);
 const selection = new Selection(gridView, { library, toast });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
-const favourites = new FavouritesView(favouritesView);
+const favourites = new FavouritesView(favouritesView, { density });
 favourites.follow(live);
 const albumActions = new AlbumActions(gridView, {
   list: () => library.list,
@@ -327,9 +326,9 @@ function followLive() {
   live.setLive(shown && document.visibilityState === 'visible');
 }
 
-/** `/` searches (and + − size the photos) while a list of photos is on screen, and the pager or zoom view is not. */
+/** `/` searches (and + − size the photos) while a list of photos is on screen (in the search view, + − only), and the pager or zoom view is not. */
 function listKeys() {
-  const list = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden;
+  const list = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden || !searchView.hidden;
   listKey.on = list && pagerView.hidden && !viewer.isOpen;
 }
 

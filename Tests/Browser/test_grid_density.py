@@ -3,6 +3,10 @@
 centre) staying under them; one choice for every grid, kept across a reload; and a month or a year
 tapped brings its photos back at the top."""
 
+import json
+import urllib.request
+
+import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
@@ -253,3 +257,80 @@ def test_ctrl_wheel_and_keys_step_the_density_where_the_mouse_or_the_centre_is(d
     assert abs(cell["top"]) < 2 and abs(cell["left"] - cell["listLeft"] - 16) < 2, cell
     label = wait_for(lambda: js(desktop, "return document.querySelector('.grid-month-label').textContent"), message="label")
     assert label == month["name"], (label, month["name"])
+
+
+# The columns a list of cells shows (distinct left edges), and its cells' width.
+LIST_COLUMNS = """
+const cells = [...document.querySelectorAll(arguments[0])].filter(a => a.getBoundingClientRect().width > 0);
+return {columns: new Set(cells.map(a => Math.round(a.getBoundingClientRect().left))).size,
+        width: cells.length ? cells[0].getBoundingClientRect().width : 0,
+        kept: localStorage.getItem('photoscroll.gridDensity')};
+"""
+SEARCH_CELLS = "#search-view .search-results .cell"
+FAVOURITE_CELLS = "#favourites-view .favourites .favourite"
+
+
+def favourite(server, ids, add=True):
+    request = urllib.request.Request(server.url + "/favourites", method="POST",
+                                     data=json.dumps({"add" if add else "remove": ids}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=10).read()
+
+
+def list_shows(driver, selector, columns):
+    return wait_for(lambda: (lambda s: s if s["columns"] == columns and s["kept"] == str(columns) else None)(
+        js(driver, LIST_COLUMNS, selector)), message=f"{columns} columns in {selector}")
+
+
+SIZES = [("phone", 390, 844, 3, True), ("desktop", 1440, 900, 2, False)]
+
+
+LISTS = [("search", SEARCH_CELLS), ("favourites", FAVOURITE_CELLS)]
+
+
+@pytest.mark.parametrize("name,width,height,dpr,mobile", SIZES, ids=[s[0] for s in SIZES])
+@pytest.mark.parametrize("route,selector", LISTS, ids=[route for route, _ in LISTS])
+def test_search_results_and_favourites_take_the_same_density_gestures(phone, server, route, selector,
+                                                                      name, width, height, dpr, mobile):
+    driver = phone
+    emulate(driver, width, height, dpr=dpr, mobile=mobile)
+    ids = [p["id"] for p in server.all_photos()]
+    favourite(server, ids)
+    try:
+        open_app(driver, server)
+        js(driver, "localStorage.setItem('photoscroll.gridDensity', '2')")
+        if route == "search":
+            route = "search?q=" + js(driver, "return String(new Date().getFullYear())")
+        open_app(driver, server, route)
+        wait_for(lambda: len(js(driver, f"return [...document.querySelectorAll('{selector} img')]"
+                                       ".filter(i => i.complete && i.naturalWidth > 0)")) == len(ids),
+                 timeout=30, message=f"every photo drawn in {route}")
+        two = list_shows(driver, selector, 2)
+        box = js(driver, f"return document.querySelector('{selector}').getBoundingClientRect().toJSON()")
+        # Across the middle of the screen, at the height of the first photo.
+        x, y = width / 2, box["top"] + box["height"] / 2
+        view = route.split("?")[0]
+        if mobile:
+            # Fingers closing: smaller photos, more of them; opening: larger again.
+            pinched(driver, x, y, 240, 110)
+            more = wait_for(lambda: (lambda s: s if s["columns"] > 2 else None)(js(driver, LIST_COLUMNS, selector)),
+                            message=f"a pinch in {route}")
+            assert more["width"] < two["width"] and more["kept"] == str(more["columns"]), more
+            screenshot(driver, f"grid-density-{name}-{view}-pinched")
+            pinched(driver, x, y, 80, 320)
+            wait_for(lambda: js(driver, LIST_COLUMNS, selector)["columns"] < more["columns"], message="pinched open")
+        else:
+            # − and + as on the grid (not while typing in the search field), and Ctrl+wheel, a trackpad's pinch.
+            js(driver, "document.activeElement?.blur()")
+            ActionChains(driver).send_keys("-").perform()
+            three = list_shows(driver, selector, 3)
+            assert three["width"] < two["width"]
+            driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0,
+                                                                "deltaY": 100, "modifiers": 2})
+            list_shows(driver, selector, 4)
+            assert js(driver, "return visualViewport.scale") == 1
+            screenshot(driver, f"grid-density-{name}-{view}-4")
+            ActionChains(driver).send_keys("+").perform()
+            list_shows(driver, selector, 3)
+    finally:
+        favourite(server, ids, add=False)
