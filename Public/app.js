@@ -103,7 +103,7 @@ listeners.on(density, 'change', showDensity);
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
-const selection = new Selection(gridView, { library, toast });
+const selection = new Selection(gridView, { library, toast, showFromStart: (reordering) => grid.showFromStart(reordering) });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
 const favourites = new FavouritesView(favouritesView, { density });
@@ -112,7 +112,13 @@ const albumActions = new AlbumActions(gridView, {
   list: () => library.list,
   title: () => byId('grid-title', HTMLElement).textContent || '',
   toast,
+  order: () => albums.titles.get(library.list ?? '')?.order,
   onRenamed: (list, title) => { albums.titles.set(list, { ...albums.titles.get(list), title }); labelScope(); },
+  onSorted: (list, order) => {
+    const known = albums.titles.get(list);
+    if (known) albums.titles.set(list, { ...known, order });
+    if (library.list === list) grid.showFromStart(library.resync());
+  },
   onDeleted: (kind) => { location.hash = `#/${kind}`; },
 });
 const trash = new TrashView(trashView, { toast });

@@ -110,6 +110,8 @@ export class PhotoGrid {
     this.shift = 0;
     /** Photos in the list when it was last laid out: more now, and it grew. */
     this.drawnCount = 0;
+    /** True while a reorder the person chose is on its way (see showFromStart). */
+    this.fromStart = false;
     /** @type {Density | null} the density shown when a pinch began, null when none is on */
     this.pinchFrom = null;
     /** The Months and Years, for a list in the order taken. */
@@ -344,10 +346,26 @@ export class PhotoGrid {
   }
 
   /**
+   * The list is being reordered by the person's own choice (an album sorted, photos moved to its
+   * start): once `reordering` brings the new order, it is shown from its first photo at the top,
+   * in full rows, not with the empty places that keep a photo where it was when the order
+   * changes from elsewhere.
+   * @param {Promise<void>} reordering
+   */
+  showFromStart(reordering) {
+    this.fromStart = true;
+    reordering.finally(() => { this.fromStart = false; });
+  }
+
+  /**
    * The list changed under the grid: at the end while it grew there, it stays at the end;
    * otherwise the photo at the screen's centre stays where it is, whatever moved around it.
    */
   reordered() {
+    if (this.fromStart) {
+      this.layout({ position: 0, x: -1, y: 0, across: 0, down: 0 });
+      return;
+    }
     const grew = this.index.count > this.drawnCount;
     const atEnd = this.months && this.atEnd() && window.scrollY > 0;
     const centre = { x: window.innerWidth / 2, y: window.innerHeight / 2 };
