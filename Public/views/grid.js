@@ -29,6 +29,9 @@ import { failureText, shortFailure } from '../ui/photo-info.js';
 import { GridSummary } from './grid-summary.js';
 import { cellImageURL } from '../photo/pyramid.js';
 
+/** How far the cells follow a pinch, larger or smaller, before they lift (the density chosen then follows the fingers all the way). */
+const PINCH_MOST = 4;
+
 /** @typedef {import('../core/api.js').Photo} Photo */
 /**
  * What the grid draws: photos in order, their records fetched as they are wanted (the library's
@@ -114,6 +117,11 @@ export class PhotoGrid {
     this.fromStart = false;
     /** @type {Density | null} the density shown when a pinch began, null when none is on */
     this.pinchFrom = null;
+    /** Where the pinch began (the fingers' centre), and how far they have scaled since. */
+    this.pinchAt = { x: 0, y: 0 };
+    this.pinchScale = 1;
+    /** @type {HTMLElement | null} what the pinch scales (the photos, or Months or Years) */
+    this.pinchTarget = null;
     /** The Months and Years, for a list in the order taken. */
     this.summary = months ? new GridSummary(list, index, this.listeners, (group) => this.showGroup(group.first)) : null;
     this.settleTimer = 0;
@@ -149,9 +157,9 @@ export class PhotoGrid {
     on.on(density, 'change', (e) => this.densityChanged(/** @type {CustomEvent<DensityChange>} */ (e).detail));
     const zoomArea = list.parentElement ?? list;
     new GridZoomGestures(zoomArea, on, () => this.active && !zoomArea.closest('[hidden]'), {
-      start: () => { this.pinchFrom = this.shown; },
-      pinch: (scale, point) => this.pinched(scale, point),
-      end: () => { this.pinchFrom = null; },
+      start: (point) => this.pinchStarted(point),
+      pinch: (scale) => this.pinched(scale),
+      end: () => this.pinchEnded(),
       step: (direction, point) => this.step(direction, point),
     });
     on.on(index, 'records', () => this.refill());
@@ -326,14 +334,38 @@ export class PhotoGrid {
   }
 
   /**
-   * A pinch going on: the density nearest to the columns it started from scaled by the fingers.
-   * @param {number} scale
+   * Two fingers down: what is shown (the photos, or Months or Years) scales with them from here.
    * @param {{ x: number, y: number }} point
    */
-  pinched(scale, point) {
-    if (this.pinchFrom === null) return;
-    const density = GridDensity.nearest(GridDensity.worth(this.pinchFrom) / scale, this.months);
-    if (density !== this.shown) this.density.set(density, { point });
+  pinchStarted(point) {
+    this.pinchFrom = this.shown;
+    this.pinchAt = point;
+    this.pinchScale = 1;
+    this.pinchTarget = this.summary?.shown ? this.summary.root : this.list;
+    const box = this.pinchTarget.getBoundingClientRect();
+    this.pinchTarget.style.transformOrigin = `${point.x - box.left}px ${point.y - box.top}px`;
+  }
+
+  /**
+   * A pinch going on: the cells grow and shrink with the fingers, as in Photos (one composited
+   * scale, nothing laid out anew); the density changes once they lift.
+   * @param {number} scale the fingers' distance over the one at the start
+   */
+  pinched(scale) {
+    if (this.pinchFrom === null || !this.pinchTarget) return;
+    this.pinchScale = scale;
+    this.pinchTarget.style.transform = `scale(${Math.min(PINCH_MOST, Math.max(1 / PINCH_MOST, scale))})`;
+  }
+
+  /** The fingers lifted: the density nearest to the columns it started from scaled by them, the photo under them kept there. */
+  pinchEnded() {
+    if (this.pinchTarget) this.pinchTarget.style.transform = this.pinchTarget.style.transformOrigin = '';
+    this.pinchTarget = null;
+    const from = this.pinchFrom;
+    this.pinchFrom = null;
+    if (from === null) return;
+    const density = GridDensity.nearest(GridDensity.worth(from) / this.pinchScale, this.months);
+    if (density !== this.shown) this.density.set(density, { point: this.pinchAt });
   }
 
   /**

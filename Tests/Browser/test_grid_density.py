@@ -4,6 +4,7 @@ centre) staying under them; one choice for every grid, kept across a reload; and
 tapped brings its photos back at the top."""
 
 import json
+import time
 import urllib.request
 
 import pytest
@@ -11,7 +12,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
-from gestures import emulate, js, pinch, tap, wait_for
+from gestures import emulate, js, pinch, tap, touch, wait_for
 from pages import open_app, visible_view
 
 COLUMNS = """
@@ -334,3 +335,32 @@ def test_search_results_and_favourites_take_the_same_density_gestures(phone, ser
             list_shows(driver, selector, 3)
     finally:
         favourite(server, ids, add=False)
+
+
+def test_the_cells_scale_with_the_fingers_and_snap_to_a_density_when_they_lift(phone, server):
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    open_app(phone, server)
+    js(phone, "localStorage.removeItem('photoscroll.gridDensity')")
+    open_app(phone, server)
+    wait_for(lambda: columns(phone) == 4, message="the phone's four columns")
+    js(phone, "window.scrollTo(0, 0)")
+    first = js(phone, "return document.querySelector('#grid .cell').getBoundingClientRect().toJSON()")
+    x, y = 195, first["top"] + first["height"] / 2
+    anchor = under(phone, x, y)
+    # Two fingers down and opening to half as far apart again, still on the glass.
+    touch(phone, "touchStart", [(x - 60, y), (x + 60, y)])
+    for gap in range(130, 181, 10):
+        touch(phone, "touchMove", [(x - gap / 2, y), (x + gap / 2, y)])
+        time.sleep(0.016)
+    phone.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
+    live = js(phone, "return document.querySelector('#grid .cell').getBoundingClientRect().width")
+    # The cells as the fingers have them, 1.5 times as large, not yet another number of columns.
+    assert abs(live - first["width"] * 1.5) < 3, (live, first["width"])
+    assert js(phone, "return localStorage.getItem('photoscroll.gridDensity')") is None, "no density chosen mid-pinch"
+    screenshot(phone, "grid-density-phone-mid-pinch")
+    phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    # Lifted: the nearest density (4 / 1.5 columns: 3), laid out, the photo under the fingers still there.
+    wait_for(lambda: columns(phone) == 3, message="three columns once the fingers lift")
+    width = js(phone, "return document.querySelector('#grid .cell').getBoundingClientRect().width")
+    assert abs(width - (390 - 2 * 2) / 3) < 2, width
+    assert under(phone, x, y) == anchor
