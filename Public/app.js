@@ -29,9 +29,10 @@ import { FavouritesView, TrashView } from './views/collection.js';
 import { admit } from './views/sign-in.js';
 import { AccountMenu, forgetAndLeave } from './ui/account-menu.js';
 import { ShareSheet } from './ui/share-sheet.js';
-import { at, hideComments, onSessionEnd } from './core/api.js';
+import { at, hideComments, moveInAlbum, onSessionEnd } from './core/api.js';
 import { keepForOffline } from './core/offline.js';
 import { canFly, flyPhoto, cancelFlight } from './photo/flight.js';
+import { CellDrag } from './gestures/cell-drag.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
 import { Keys } from './util/keyboard.js';
@@ -104,6 +105,18 @@ const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
 const selection = new Selection(gridView, { library, toast, showFromStart: (reordering) => grid.showFromStart(reordering) });
+// An album in its own order: a photo dragged with a mouse takes the place it is dropped on.
+new CellDrag(gridList, listeners, {
+  enabled: () => albums.titles.get(library.list ?? '')?.order === 'custom' && !selection.selecting
+    && document.documentElement.classList.contains('may-manage'),
+  positionAt: (point) => grid.placeAt(point)?.position ?? null,
+  drop: (id, position) => {
+    const which = listOf(library.list);
+    if (which?.kind !== 'albums' || library.position(id) === position) return;
+    moveInAlbum(which.id, [id], position).then(() => library.resync(),
+      (error) => toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`));
+  },
+});
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
 const favourites = new FavouritesView(favouritesView, { density });

@@ -98,3 +98,42 @@ def test_sort_and_move_to_start_order_an_album_here_and_in_another_window(phone,
         assert call(server, f"/albums/{album['id']}")["order"] == "taken"
     finally:
         call(server, f"/albums/{album['id']}", "DELETE")
+
+
+def mouse(driver, kind, x, y):
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                                        "buttons": 0 if kind == "mouseReleased" else 1, "clickCount": 1})
+
+
+def test_a_photo_dragged_with_a_mouse_takes_the_place_it_is_dropped_on(desktop, server):
+    emulate(desktop, 1440, 900, dpr=2, mobile=False)
+    ids = [p["id"] for p in server.all_photos()]
+    album = call(server, "/albums", "POST", {"title": "Dragged"})
+    try:
+        call(server, f"/albums/{album['id']}/photos", "POST", {"ids": ids})
+        call(server, f"/albums/{album['id']}", "PATCH", {"order": "custom"})
+        kept = [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
+        route = f"albums/{album['id']}"
+        open_app(desktop, server, route)
+        shows(desktop, kept, "the album in its own order")
+        box = lambda i: js(desktop, f"return document.querySelector('#grid a[data-photo-id=\"{i}\"]').getBoundingClientRect().toJSON()")
+        source, target = box(kept[-1]), box(kept[0])
+        x0, y0 = source["left"] + source["width"] / 2, source["top"] + source["height"] / 2
+        x1, y1 = target["left"] + target["width"] / 2, target["top"] + target["height"] / 2
+        mouse(desktop, "mouseMoved", x0, y0)
+        mouse(desktop, "mousePressed", x0, y0)
+        for i in range(1, 11):
+            mouse(desktop, "mouseMoved", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
+        follows = box(kept[-1])
+        assert abs(follows["left"] - target["left"]) < 2, "the photo follows the pointer"
+        screenshot(desktop, "album-order-desktop-dragging")
+        mouse(desktop, "mouseReleased", x1, y1)
+        moved = [kept[-1]] + kept[:-1]
+        shows(desktop, moved, "the photo dropped at the start")
+        assert js(desktop, "return location.hash") == f"#/{route}", "a drag opens no photo"
+        assert [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]] == moved
+        # A click without a drag still opens the photo.
+        desktop.find_element("css selector", f'#grid a[data-photo-id="{moved[1]}"]').click()
+        wait_for(lambda: js(desktop, "return location.hash") == f"#/{route}/photos/{moved[1]}", message="the photo opened")
+    finally:
+        call(server, f"/albums/{album['id']}", "DELETE")
