@@ -29,9 +29,10 @@ import { FavouritesView, TrashView } from './views/collection.js';
 import { admit } from './views/sign-in.js';
 import { AccountMenu, forgetAndLeave } from './ui/account-menu.js';
 import { ShareSheet } from './ui/share-sheet.js';
-import { at, hideComments, onSessionEnd } from './core/api.js';
+import { at, hideComments, moveInAlbum, onSessionEnd } from './core/api.js';
 import { keepForOffline } from './core/offline.js';
 import { canFly, flyPhoto, cancelFlight } from './photo/flight.js';
+import { CellDrag } from './gestures/cell-drag.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
 import { Keys } from './util/keyboard.js';
@@ -68,16 +69,16 @@ new Scrubber(gridView, grid, library);
 const search = new SearchView(searchView, { density });
 const sequence = new PagerSequence(library);
 // The lists' keys: `/` searches (from the grid, the albums, Favourites, Recently Deleted), and +
-// (or =) and − make the photos of the grid and of Favourites larger or smaller (one density for
-// every grid); one handler, listening while one of them is on screen (see listKeys). With Ctrl
-// they are the browser's own zoom, left alone.
+// (or =) and − make the photos of the grid, of Favourites and of a search's results larger or
+// smaller (one density for every grid); one handler, listening while one of them is on screen
+// (see listKeys). With Ctrl they are the browser's own zoom, left alone.
 const listKey = new Keys((e) => {
   const target = e.target;
   const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
     || (target instanceof HTMLElement && target.isContentEditable);
   if (e.altKey || e.ctrlKey || e.metaKey || typing || document.querySelector('dialog[open]')) return;
   const direction = e.key === '-' ? 1 : e.key === '+' || e.key === '=' ? -1 : 0;
-  if (e.key === '/') {
+  if (e.key === '/' && searchView.hidden) {
     e.preventDefault();
     location.hash = searchHash('');
   } else if (direction && !gridView.hidden) {
@@ -85,13 +86,12 @@ const listKey = new Keys((e) => {
     grid.step(direction);
   } else if (direction && !favouritesView.hidden) {
     e.preventDefault();
-    density.set(GridDensity.next(favouritesColumns(), direction, false));
+    favourites.step(direction);
+  } else if (direction && !searchView.hidden) {
+    e.preventDefault();
+    search.grid.step(direction);
   }
 });
-/** The columns Favourites shows (its style sheet's, from the density chosen or its own). */
-function favouritesColumns() {
-  return getComputedStyle(element(favouritesView, '.favourites', HTMLElement)).gridTemplateColumns.split(' ').length;
-}
 /** Favourites' columns follow the grids' (its style sheet reads them from the root). */
 function showDensity() {
   const columns = density.columns ?? (density.summary ? 15 : null);
@@ -104,16 +104,34 @@ listeners.on(density, 'change', showDensity);
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
-const selection = new Selection(gridView, { library, toast });
+const selection = new Selection(gridView, { library, toast, showFromStart: (reordering) => grid.showFromStart(reordering) });
+// An album in its own order: a photo dragged with a mouse takes the place it is dropped on.
+new CellDrag(gridList, listeners, {
+  enabled: () => albums.titles.get(library.list ?? '')?.order === 'custom' && !selection.selecting
+    && document.documentElement.classList.contains('may-manage'),
+  positionAt: (point) => grid.placeAt(point)?.position ?? null,
+  drop: (id, position) => {
+    const which = listOf(library.list);
+    if (which?.kind !== 'albums' || library.position(id) === position) return;
+    moveInAlbum(which.id, [id], position).then(() => library.resync(),
+      (error) => toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`));
+  },
+});
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
-const favourites = new FavouritesView(favouritesView);
+const favourites = new FavouritesView(favouritesView, { density });
 favourites.follow(live);
 const albumActions = new AlbumActions(gridView, {
   list: () => library.list,
   title: () => byId('grid-title', HTMLElement).textContent || '',
   toast,
+  order: () => albums.titles.get(library.list ?? '')?.order,
   onRenamed: (list, title) => { albums.titles.set(list, { ...albums.titles.get(list), title }); labelScope(); },
+  onSorted: (list, order) => {
+    const known = albums.titles.get(list);
+    if (known) albums.titles.set(list, { ...known, order });
+    if (library.list === list) grid.showFromStart(library.resync());
+  },
   onDeleted: (kind) => { location.hash = `#/${kind}`; },
 });
 const trash = new TrashView(trashView, { toast });
@@ -327,9 +345,9 @@ function followLive() {
   live.setLive(shown && document.visibilityState === 'visible');
 }
 
-/** `/` searches (and + − size the photos) while a list of photos is on screen, and the pager or zoom view is not. */
+/** `/` searches (and + − size the photos) while a list of photos is on screen (in the search view, + − only), and the pager or zoom view is not. */
 function listKeys() {
-  const list = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden;
+  const list = !gridView.hidden || !albumsView.hidden || !favouritesView.hidden || !trashView.hidden || !searchView.hidden;
   listKey.on = list && pagerView.hidden && !viewer.isOpen;
 }
 

@@ -53,7 +53,7 @@ const SHELL = [
   '/core/api.js', '/core/connection.js', '/core/live-events.js', '/core/offline.js', '/core/pager-sequence.js',
   '/core/photo-index.js', '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js',
   '/core/tus.js', '/core/upload-store.js',
-  '/gestures/drag.js', '/gestures/grid-zoom.js', '/gestures/pinch.js', '/gestures/tap.js',
+  '/gestures/cell-drag.js', '/gestures/drag.js', '/gestures/grid-zoom.js', '/gestures/pinch.js', '/gestures/tap.js',
   '/gestures/viewer-gestures.js', '/gestures/wheel.js',
   '/photo/fitted-image.js', '/photo/flight.js', '/photo/pan-bounds.js', '/photo/pyramid.js',
   '/photo/slide-strip.js', '/photo/tiles.js', '/photo/zoomable-photo.js',
@@ -73,10 +73,11 @@ const SHELL = [
 const SHELL_PATHS = new Set(SHELL);
 
 /**
- * A tile, a thumbnail, or the whole photo fitted to a box as the photo page asks for it (IIIF's
- * `full/!w,h/0/default.jpg`), of the library (the page's own, not under a share link).
+ * A tile, a thumbnail, the whole photo fitted to a box as the photo page and the zoom view ask
+ * for it (IIIF's `full/!w,h/0/default.jpg`), or its centre square as a large grid cell asks for
+ * it (`square/n,/0/default.jpg`), of the library (the page's own, not under a share link).
  */
-const IMAGE_PATH = /^\/(?:photos\/\d+\/(?:thumbnail\.jpg|tiles\/\d+\/\d+\/\d+\.jpg)|iiif\/3\/\d+\/full\/!\d+,\d+\/0\/default\.jpg)$/;
+const IMAGE_PATH = /^\/(?:photos\/\d+\/(?:thumbnail\.jpg|tiles\/\d+\/\d+\/\d+\.jpg)|iiif\/3\/\d+\/(?:full\/!\d+,\d+|square\/\d+,)\/0\/default\.jpg)$/;
 /** The JSON the page reads to list the library and open a photo. */
 const DATA_PATH = /^\/(?:photos(?:\/summary|\/\d+)?|(?:albums|folders)(?:\/\d+(?:\/summary)?)?)$/;
 

@@ -562,6 +562,27 @@ export function changeAlbumPhotos(id, ids, remove = false) {
   return change(remove ? 'DELETE' : 'POST', `/albums/${id}/photos`, { ids });
 }
 
+/**
+ * Shows an album's photos by date taken, or in its own order (as it was kept).
+ * @param {number} id
+ * @param {'taken' | 'custom'} order
+ * @returns {Promise<Album>}
+ */
+export function sortAlbum(id, order) {
+  return change('PATCH', `/albums/${id}`, { order });
+}
+
+/**
+ * Moves photos of an album to a place of its own order (0 first), which it is then shown in.
+ * @param {number} id
+ * @param {number[]} ids
+ * @param {number} position
+ * @returns {Promise<Album>}
+ */
+export function moveInAlbum(id, ids, position) {
+  return change('POST', `/albums/${id}/photos`, { ids, position });
+}
+
 // Who is signed in, and share links (docs/access.md).
 
 /**

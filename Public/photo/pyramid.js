@@ -109,3 +109,38 @@ export function fittedImageURL(photo, width, height) {
   const base = photo.iiif.replace(/info\.json$/, '');
   return `${base}full/!${w},${h}/0/default.jpg?v=${encodeURIComponent(photo.version)}`;
 }
+
+/** The side of the square thumbnail the server makes (its `thumbnailSize`, 256 unless set). */
+const THUMBNAIL_SIDE = 256;
+
+/**
+ * Sides a grid cell's image is asked for at when the thumbnail is too small: a few steps, so a
+ * window resized or a density changed asks for an image the server (and the browser's cache)
+ * already has rather than one a few pixels wider.
+ */
+const CELL_SIDES = [512, 768, 1024, 1536, 2048, 3072];
+
+/**
+ * How far a thumbnail is stretched before a cell asks for a larger image: the grids' default
+ * cells (four columns on a phone at 3×, 288 device px; seven on a 1440-px window at 2×, about
+ * 395) keep their thumbnails, made once at ingest, since every cell in view asking the server
+ * to cut an image would cost it more than the softness costs them; a column or two would
+ * stretch one three to eleven times.
+ */
+const THUMBNAIL_STRETCH = 1.6;
+
+/**
+ * The image a square grid cell `side` device pixels wide draws its photo with: the thumbnail
+ * while it is sharp enough (THUMBNAIL_STRETCH), else the photo's centre square cut by the server
+ * at the first of CELL_SIDES at or over `side` (IIIF's `square/n,/`, immutable under the photo's
+ * version), never more than the photo's own shorter side.
+ * @param {Pick<Photo, 'iiif' | 'version' | 'width' | 'height' | 'thumbnail'>} photo
+ * @param {number} side
+ */
+export function cellImageURL(photo, side) {
+  const most = Math.min(photo.width, photo.height);
+  if (side <= THUMBNAIL_SIDE * THUMBNAIL_STRETCH || !(most > THUMBNAIL_SIDE * THUMBNAIL_STRETCH)) return photo.thumbnail;
+  const n = Math.min(most, CELL_SIDES.find((s) => s >= side) ?? CELL_SIDES[CELL_SIDES.length - 1]);
+  const base = photo.iiif.replace(/info\.json$/, '');
+  return `${base}square/${n},/0/default.jpg?v=${encodeURIComponent(photo.version)}`;
+}

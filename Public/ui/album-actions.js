@@ -1,9 +1,10 @@
 // @ts-check
-// An album's or a folder's own buttons, while its grid is shown. An album: Rename and Delete
-// Album (its photos stay in the library). A folder: Rename (its folder; the id stays) and Delete
-// Folder (its photos go to Recently Deleted, with an Undo right after).
+// An album's or a folder's own buttons, while its grid is shown. An album: Sort (by date taken,
+// or its own order, which Select's Move to Start makes), Rename and Delete Album (its photos stay
+// in the library). A folder: Rename (its folder; the id stays) and Delete Folder (its photos go to
+// Recently Deleted, with an Undo right after).
 
-import { deleteAlbum, deleteFolder, renameAlbum, renameFolder, restoreFromTrash } from '../core/api.js';
+import { deleteAlbum, deleteFolder, renameAlbum, renameFolder, restoreFromTrash, sortAlbum } from '../core/api.js';
 import { listOf } from '../core/routes.js';
 import { element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -11,22 +12,43 @@ import { Listeners } from '../util/listeners.js';
 export class AlbumActions {
   /**
    * @param {HTMLElement} gridView
-   * @param {{ list: () => string | null, title: () => string, toast: import('./selection.js').UndoToast,
-   *           onRenamed: (list: string, title: string) => void, onDeleted: (kind: 'albums' | 'folders') => void }} options
+   * @param {{ list: () => string | null, title: () => string, order: () => 'taken' | 'custom' | undefined,
+   *           toast: import('./selection.js').UndoToast, onRenamed: (list: string, title: string) => void,
+   *           onSorted: (list: string, order: 'taken' | 'custom') => void, onDeleted: (kind: 'albums' | 'folders') => void }} options
+   *   order: the album's, as last listed; onSorted: told once the server has it
    */
   constructor(gridView, options) {
     this.root = element(gridView, '.album-actions', HTMLElement);
     this.deleteButton = element(this.root, '.album-delete', HTMLButtonElement);
+    this.sortChoice = element(this.root, '.album-sort', HTMLSelectElement);
     this.options = options;
     this.listeners = new Listeners();
     this.listeners.on(element(this.root, '.album-rename', HTMLButtonElement), 'click', () => this.rename());
     this.listeners.on(this.deleteButton, 'click', () => this.remove());
+    this.listeners.on(this.sortChoice, 'change', () => this.sort());
   }
 
   /** @param {boolean} shown */
   setShown(shown) {
     this.root.hidden = !shown;
-    this.deleteButton.textContent = listOf(this.options.list())?.kind === 'folders' ? 'Delete Folder' : 'Delete Album';
+    const album = listOf(this.options.list())?.kind !== 'folders';
+    this.deleteButton.textContent = album ? 'Delete Album' : 'Delete Folder';
+    this.sortChoice.hidden = !album;
+    this.sortChoice.value = this.options.order() ?? 'taken';
+  }
+
+  /** The order chosen in Sort, sent; the grid shows it once the server has it. */
+  async sort() {
+    const list = this.options.list(), which = listOf(list);
+    const order = this.sortChoice.value === 'custom' ? 'custom' : 'taken';
+    if (!list || which?.kind !== 'albums') return;
+    try {
+      await sortAlbum(which.id, order);
+      this.options.onSorted(list, order);
+    } catch (error) {
+      this.sortChoice.value = this.options.order() ?? 'taken';
+      this.options.toast.show(`Could not sort the album (${error instanceof Error ? error.message : error}).`);
+    }
   }
 
   async rename() {

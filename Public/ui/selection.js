@@ -5,7 +5,7 @@
 // (no file moves either way), or sends them to the trash with an Undo right after. Marks are drawn by one style sheet keyed by photo id, so the grid's
 // recycled cells always show the right ones. Favourites are marked with a heart the same way.
 
-import { changeAlbumPhotos, changeFavourites, createAlbum, listAlbums, listFavourites, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
+import { changeAlbumPhotos, changeFavourites, createAlbum, listAlbums, listFavourites, moveInAlbum, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
 import { listOf } from '../core/routes.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -19,12 +19,14 @@ const LONG_PRESS_MS = 500;
 export class Selection {
   /**
    * @param {HTMLElement} gridView the grid's <main>
-   * @param {{ library: PhotoIndex, toast: UndoToast }} options
+   * @param {{ library: PhotoIndex, toast: UndoToast, showFromStart: (reordering: Promise<void>) => void }} options
+   *   showFromStart: the grid shows the list from its start once `reordering` brings its new order
    */
   constructor(gridView, options) {
     this.gridView = gridView;
     this.library = options.library;
     this.toast = options.toast;
+    this.showFromStart = options.showFromStart;
     this.grid = element(gridView, '#grid', HTMLElement);
     this.bar = byId('selection-bar', HTMLElement);
     this.count = element(this.bar, '.selection-count', HTMLElement);
@@ -65,6 +67,7 @@ export class Selection {
     on.on(element(this.bar, '.select-favourite', HTMLButtonElement), 'click', () => this.favourite());
     on.on(element(this.bar, '.select-album', HTMLButtonElement), 'click', () => this.openSheet());
     on.on(element(this.bar, '.select-unalbum', HTMLButtonElement), 'click', () => this.takeOut());
+    on.on(element(this.bar, '.select-first', HTMLButtonElement), 'click', () => { this.moveToStart(); });
     on.on(element(this.bar, '.select-delete', HTMLButtonElement), 'click', () => { this.trash(); });
     on.on(element(this.bar, '.select-done', HTMLButtonElement), 'click', () => this.setSelecting(false));
     on.on(element(this.sheet, 'form', HTMLFormElement), 'submit', (e) => this.place(e));
@@ -191,8 +194,10 @@ export class Selection {
       + 'left:6px;bottom:4px;color:#fff;font-size:18px;text-shadow:0 1px 3px rgba(0,0,0,.6);pointer-events:none}';
     this.marks.textContent = css;
     this.bar.hidden = !this.selecting;
-    // Inside an album its photos may be taken out of it.
-    element(this.bar, '.select-unalbum', HTMLButtonElement).hidden = listOf(this.library.list)?.kind !== 'albums';
+    // Inside an album its photos may be taken out of it, or moved to its start.
+    const album = listOf(this.library.list)?.kind === 'albums';
+    element(this.bar, '.select-unalbum', HTMLButtonElement).hidden = !album;
+    element(this.bar, '.select-first', HTMLButtonElement).hidden = !album;
     const n = this.selected.size;
     this.count.textContent = n === 0 ? 'Select photos' : n === 1 ? '1 photo selected' : `${n} photos selected`;
     for (const button of this.bar.querySelectorAll('.selection-actions button')) {
@@ -283,6 +288,30 @@ export class Selection {
       return true;
     } catch (error) {
       this.toast.show(`Could not remove the photos from the album (${describe(error)}).`);
+      return false;
+    }
+  }
+
+  /**
+   * Puts the photos chosen first in the album shown, in the order they are shown (iOS Photos'
+   * custom order, made without dragging): the album is then shown in its own order, here at once
+   * and in every other window through the live events. Resolves to whether they moved.
+   */
+  async moveToStart() {
+    const which = listOf(this.library.list);
+    if (which?.kind !== 'albums' || !this.selected.size) return false;
+    const chosen = [...this.selected];
+    const at = (/** @type {number} */ id) => this.library.ids.indexOf(id);
+    chosen.sort((a, b) => at(a) - at(b));
+    try {
+      const album = await moveInAlbum(which.id, chosen, 0);
+      this.setSelecting(false);
+      this.showFromStart(this.library.resync());
+      const n = chosen.length;
+      this.toast.show(`Moved ${n === 1 ? '1 photo' : `${n} photos`} to the start of ${album.title}`);
+      return true;
+    } catch (error) {
+      this.toast.show(`Could not move the photos (${describe(error)}).`);
       return false;
     }
   }

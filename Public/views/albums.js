@@ -43,7 +43,7 @@ export class AlbumsView {
     this.back = element(root, '.album-back', HTMLElement);
     /** @type {ListKind} what is shown now */
     this.kind = 'albums';
-    /** @type {Map<string, { title: string, path?: string }>} titles (and folders' paths) by list, '/albums/2' */
+    /** @type {Map<string, { title: string, path?: string, order?: 'taken' | 'custom' }>} titles (folders' paths, albums' orders) by list, '/albums/2' */
     this.titles = new Map();
     this.listeners = new Listeners();
     this.listeners.on(this.newButton, 'click', () => this.create());
@@ -72,7 +72,7 @@ export class AlbumsView {
   async load(kind) {
     if (kind === 'albums') {
       const { albums } = await listAlbums();
-      for (const album of albums) this.titles.set(`/albums/${album.id}`, { title: album.title });
+      for (const album of albums) this.titles.set(`/albums/${album.id}`, { title: album.title, order: album.order });
       return albums;
     }
     const { folders } = await listFolders();
@@ -123,7 +123,7 @@ export class AlbumsView {
     if (!title) return;
     try {
       const album = await createAlbum(title);
-      this.titles.set(`/albums/${album.id}`, { title: album.title });
+      this.titles.set(`/albums/${album.id}`, { title: album.title, order: album.order });
       location.hash = `#/albums/${album.id}`;
     } catch (error) {
       this.options.toast.show(`Could not make the album (${error instanceof Error ? error.message : error}).`);

@@ -4,6 +4,9 @@
 // Restore, Restore All and Empty Trash).
 
 import { emptyTrash, getPhoto, listFavourites, listTrash, restoreFromTrash } from '../core/api.js';
+import { GridZoomGestures } from '../gestures/grid-zoom.js';
+import { cellImageURL } from '../photo/pyramid.js';
+import { GridDensity } from '../ui/grid-density.js';
 import { coalesced } from '../util/coalesced.js';
 import { byId, element } from '../util/dom.js';
 import { Listeners } from '../util/listeners.js';
@@ -14,15 +17,57 @@ import { Listeners } from '../util/listeners.js';
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
 export class FavouritesView {
-  /** @param {HTMLElement} root `#favourites-view` */
-  constructor(root) {
+  /**
+   * @param {HTMLElement} root `#favourites-view`
+   * @param {{ density: GridDensity }} options the grids' one density, which its columns follow
+   */
+  constructor(root, { density }) {
     this.root = root;
+    this.density = density;
     this.list = element(root, '.favourites', HTMLElement);
     this.status = element(root, '.status', HTMLElement);
     this.listeners = new Listeners();
     /** The photos the list shows, as JSON: it is drawn again only when they change. */
     this.drawn = '';
+    /** @type {Map<HTMLImageElement, Photo>} each cell's image and its photo */
+    this.photoOf = new Map();
     this.refresh = coalesced(async () => { if (!this.root.hidden) await this.render(() => !this.root.hidden); });
+    /** @type {number | null} the columns shown when a pinch began, null when none is on */
+    this.pinchFrom = null;
+    // Pinched and Ctrl+wheeled as the grid is (its style sheet then shows the columns chosen).
+    new GridZoomGestures(root, this.listeners, () => !root.hidden, {
+      start: () => { this.pinchFrom = this.columns; },
+      pinch: (scale) => {
+        if (this.pinchFrom !== null) this.density.set(GridDensity.nearest(this.pinchFrom / scale, false));
+      },
+      end: () => { this.pinchFrom = null; },
+      step: (direction) => this.step(direction),
+    });
+    // Cells grown past their thumbnails (a column or two) draw a larger image.
+    this.listeners.observe(new ResizeObserver(() => this.sharpen())).observe(this.list);
+  }
+
+  /** The columns its style sheet shows now (from the density chosen, or its own). */
+  get columns() { return getComputedStyle(this.list).gridTemplateColumns.split(' ').length; }
+
+  /**
+   * One step denser (+1) or larger (−1) for every grid; Favourites has no Months or Years.
+   * @param {1 | -1} direction
+   */
+  step(direction) {
+    this.density.set(GridDensity.next(this.columns, direction, false));
+  }
+
+  /** Each cell's image as sharp as its cell: the thumbnail, or a larger one for a large cell. */
+  sharpen() {
+    const first = this.list.firstElementChild;
+    if (!first) return;
+    const side = first.getBoundingClientRect().width * (window.devicePixelRatio || 1);
+    if (!side) return;
+    for (const [img, photo] of this.photoOf) {
+      const src = cellImageURL(photo, side);
+      if (img.getAttribute('src') !== src) img.src = src;
+    }
   }
 
   /**
@@ -62,6 +107,7 @@ export class FavouritesView {
     const drawn = JSON.stringify(photos);
     if (drawn === this.drawn) return true;
     this.drawn = drawn;
+    this.photoOf.clear();
     this.list.replaceChildren(...photos.map((photo) => {
       const item = document.createElement('li');
       const link = document.createElement('a');
@@ -72,10 +118,12 @@ export class FavouritesView {
       img.src = photo.thumbnail;
       img.alt = photo.title;
       img.loading = 'lazy';
+      this.photoOf.set(img, photo);
       link.append(img);
       item.append(link);
       return item;
     }));
+    this.sharpen();
     element(this.root, '.subtitle', HTMLElement).textContent = photos.length === 1 ? '1 photo' : `${photos.length} photos`;
     return true;
   }

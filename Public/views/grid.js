@@ -27,6 +27,10 @@ import { ImageRetry } from '../util/image-retry.js';
 import { Listeners } from '../util/listeners.js';
 import { failureText, shortFailure } from '../ui/photo-info.js';
 import { GridSummary } from './grid-summary.js';
+import { cellImageURL } from '../photo/pyramid.js';
+
+/** How far the cells follow a pinch, larger or smaller, before they lift (the density chosen then follows the fingers all the way). */
+const PINCH_MOST = 4;
 
 /** @typedef {import('../core/api.js').Photo} Photo */
 /**
@@ -109,8 +113,15 @@ export class PhotoGrid {
     this.shift = 0;
     /** Photos in the list when it was last laid out: more now, and it grew. */
     this.drawnCount = 0;
+    /** True while a reorder the person chose is on its way (see showFromStart). */
+    this.fromStart = false;
     /** @type {Density | null} the density shown when a pinch began, null when none is on */
     this.pinchFrom = null;
+    /** Where the pinch began (the fingers' centre), and how far they have scaled since. */
+    this.pinchAt = { x: 0, y: 0 };
+    this.pinchScale = 1;
+    /** @type {HTMLElement | null} what the pinch scales (the photos, or Months or Years) */
+    this.pinchTarget = null;
     /** The Months and Years, for a list in the order taken. */
     this.summary = months ? new GridSummary(list, index, this.listeners, (group) => this.showGroup(group.first)) : null;
     this.settleTimer = 0;
@@ -127,7 +138,8 @@ export class PhotoGrid {
       const cell = e.target && this.cellOf.get(e.target);
       if (!cell) return;
       cell.link.classList.add('broken');
-      if (cell.photo && cell.photo.status !== 'failed') cell.retry.failed(cell.photo.thumbnail);
+      const src = cell.img.getAttribute('src');
+      if (cell.photo && cell.photo.status !== 'failed' && src) cell.retry.failed(src);
     }, { capture: true });
     on.on(list, 'load', (e) => {
       const cell = e.target && this.cellOf.get(e.target);
@@ -145,9 +157,9 @@ export class PhotoGrid {
     on.on(density, 'change', (e) => this.densityChanged(/** @type {CustomEvent<DensityChange>} */ (e).detail));
     const zoomArea = list.parentElement ?? list;
     new GridZoomGestures(zoomArea, on, () => this.active && !zoomArea.closest('[hidden]'), {
-      start: () => { this.pinchFrom = this.shown; },
-      pinch: (scale, point) => this.pinched(scale, point),
-      end: () => { this.pinchFrom = null; },
+      start: (point) => this.pinchStarted(point),
+      pinch: (scale) => this.pinched(scale),
+      end: () => this.pinchEnded(),
       step: (direction, point) => this.step(direction, point),
     });
     on.on(index, 'records', () => this.refill());
@@ -322,14 +334,38 @@ export class PhotoGrid {
   }
 
   /**
-   * A pinch going on: the density nearest to the columns it started from scaled by the fingers.
-   * @param {number} scale
+   * Two fingers down: what is shown (the photos, or Months or Years) scales with them from here.
    * @param {{ x: number, y: number }} point
    */
-  pinched(scale, point) {
-    if (this.pinchFrom === null) return;
-    const density = GridDensity.nearest(GridDensity.worth(this.pinchFrom) / scale, this.months);
-    if (density !== this.shown) this.density.set(density, { point });
+  pinchStarted(point) {
+    this.pinchFrom = this.shown;
+    this.pinchAt = point;
+    this.pinchScale = 1;
+    this.pinchTarget = this.summary?.shown ? this.summary.root : this.list;
+    const box = this.pinchTarget.getBoundingClientRect();
+    this.pinchTarget.style.transformOrigin = `${point.x - box.left}px ${point.y - box.top}px`;
+  }
+
+  /**
+   * A pinch going on: the cells grow and shrink with the fingers, as in Photos (one composited
+   * scale, nothing laid out anew); the density changes once they lift.
+   * @param {number} scale the fingers' distance over the one at the start
+   */
+  pinched(scale) {
+    if (this.pinchFrom === null || !this.pinchTarget) return;
+    this.pinchScale = scale;
+    this.pinchTarget.style.transform = `scale(${Math.min(PINCH_MOST, Math.max(1 / PINCH_MOST, scale))})`;
+  }
+
+  /** The fingers lifted: the density nearest to the columns it started from scaled by them, the photo under them kept there. */
+  pinchEnded() {
+    if (this.pinchTarget) this.pinchTarget.style.transform = this.pinchTarget.style.transformOrigin = '';
+    this.pinchTarget = null;
+    const from = this.pinchFrom;
+    this.pinchFrom = null;
+    if (from === null) return;
+    const density = GridDensity.nearest(GridDensity.worth(from) / this.pinchScale, this.months);
+    if (density !== this.shown) this.density.set(density, { point: this.pinchAt });
   }
 
   /**
@@ -342,10 +378,26 @@ export class PhotoGrid {
   }
 
   /**
+   * The list is being reordered by the person's own choice (an album sorted, photos moved to its
+   * start): once `reordering` brings the new order, it is shown from its first photo at the top,
+   * in full rows, not with the empty places that keep a photo where it was when the order
+   * changes from elsewhere.
+   * @param {Promise<void>} reordering
+   */
+  showFromStart(reordering) {
+    this.fromStart = true;
+    reordering.finally(() => { this.fromStart = false; });
+  }
+
+  /**
    * The list changed under the grid: at the end while it grew there, it stays at the end;
    * otherwise the photo at the screen's centre stays where it is, whatever moved around it.
    */
   reordered() {
+    if (this.fromStart) {
+      this.layout({ position: 0, x: -1, y: 0, across: 0, down: 0 });
+      return;
+    }
     const grew = this.index.count > this.drawnCount;
     const atEnd = this.months && this.atEnd() && window.scrollY > 0;
     const centre = { x: window.innerWidth / 2, y: window.innerHeight / 2 };
@@ -482,7 +534,10 @@ export class PhotoGrid {
   fill(cell, i) {
     const id = this.index.ids[i];
     const photo = this.travelling ? null : this.index.recordAt(i);
-    if (cell.photo === photo && cell.id === id) return;
+    // A cell grown past its thumbnail (a density of a column or two) asks for a larger image.
+    const src = photo ? cellImageURL(photo, this.cell * (window.devicePixelRatio || 1)) : null;
+    const same = cell.photo === photo && cell.id === id;
+    if (same && (!photo || photo.status === 'failed' || cell.img.getAttribute('src') === src)) return;
     cell.retry.reset();
     cell.photo = photo;
     cell.id = id;
@@ -508,13 +563,14 @@ export class PhotoGrid {
       link.classList.remove('drawn');
       link.classList.add('broken');
       img.removeAttribute('src');
-    } else if (img.getAttribute('src') !== photo.thumbnail) {
-      link.classList.remove('broken', 'drawn');
-      img.src = photo.thumbnail;
-    } else if (link.classList.contains('broken')) {
-      // The same thumbnail failed before and the photo's record has changed since (its pyramid
+    } else if (src && img.getAttribute('src') !== src) {
+      // The same photo at another size keeps what it shows until the new image is drawn over it.
+      if (!same || link.classList.contains('broken')) link.classList.remove('broken', 'drawn');
+      img.src = src;
+    } else if (src && link.classList.contains('broken')) {
+      // The same image failed before and the photo's record has changed since (its pyramid
       // built, say): ask again now rather than at the next retry.
-      cell.retry.now(photo.thumbnail);
+      cell.retry.now(src);
     }
     // The link is named by its title; an alt saying it again would be read twice.
     title.textContent = photo.title;

@@ -109,6 +109,9 @@ export class ZoomViewer {
       onChange: () => { if (slide.photo === this.current) this.changed(); },
       onComplete: () => { if (slide.photo === this.current) this.firstScreen(); },
       onTiles: () => slide.trouble.set(slide.photo.failing, slide.photo.blank),
+      // At fit the screen shows the whole photo: one image cut to it, not a screenful of tiles of
+      // its level; tiles come only once it is zoomed past fit.
+      fitted: true,
     });
     const failure = document.createElement('p');
     failure.className = 'zoom-error';

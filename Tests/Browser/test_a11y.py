@@ -5,6 +5,7 @@ with a photo chosen and the uploads' panel."""
 
 import json
 import os
+import urllib.request
 
 import pytest
 import selenium_axe_python
@@ -108,6 +109,24 @@ def test_the_selection_bar_and_the_uploads_panel_have_no_axe_violation(phone, wo
         clean(phone, "selection bar")
         screenshot(phone, f"a11y-selection-bar-{scheme}")
         phone.find_element("css selector", ".select-done").click()
+        # An album's grid: its Sort, and Select's Move to Start and Remove from Album.
+        request = urllib.request.Request(server.url + "/albums", method="POST", data=json.dumps({"title": "Both"}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        album = json.load(urllib.request.urlopen(request, timeout=10))
+        ids = [p["id"] for p in server.all_photos()]
+        request = urllib.request.Request(f"{server.url}/albums/{album['id']}/photos", method="POST",
+                                         data=json.dumps({"ids": ids}).encode(), headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+        open_app(phone, server, f"albums/{album['id']}")
+        wait_for(lambda: js(phone, "return document.querySelectorAll('#grid .cell img[src]').length") == 2, message="the album")
+        phone.find_element("id", "select-photos").click()
+        phone.find_element("css selector", "#grid .cell").click()
+        wait_for(lambda: js(phone, "return !document.querySelector('.select-first').hidden && "
+                                   "!document.querySelector('.select-first').disabled"), message="Move to Start offered")
+        clean(phone, "album grid and its selection bar")
+        screenshot(phone, f"a11y-album-selection-{scheme}")
+        phone.find_element("css selector", ".select-done").click()
+        open_app(phone, server)
         upload = os.path.join(work_dir, f"a11y-upload-{scheme}", "three.jpg")
         make_photo(upload, 640, 480, 3)
         phone.find_element("id", "add-input").send_keys(upload)

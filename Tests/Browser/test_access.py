@@ -195,7 +195,9 @@ def test_the_owner_shares_a_folder_and_a_fresh_browser_sees_only_it(desktop, sec
         assert state["scale"] == pytest.approx(1)
         assert state["level"] == summit["maxZoom"]
         tiles = js(stranger, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img.loaded')].map(i => i.src)")
-        assert tiles and all(t.startswith(url + "/photos/") for t in tiles), tiles[:3]
+        # Its tiles, and under them the image cut to its fit, all through the link.
+        assert tiles and all(t.startswith((url + "/photos/", url + "/iiif/3/")) for t in tiles), tiles[:3]
+        assert any(t.startswith(url + "/photos/") for t in tiles), tiles[:3]
         screenshot(stranger, "access-shared-zoom-native-phone-light")
         # Nothing outside the link is within reach: not the other photo, not the library.
         secret = photos["secret"]["id"]

@@ -96,3 +96,46 @@ def test_a_tapped_photo_lands_on_one_fitted_image_and_tiles_come_past_fit(phone,
     drawn = js(driver, DRAWN)
     assert drawn is not None and drawn["box"]["width"] == pytest.approx(zoomed["width"], abs=2)
     screenshot(driver, f"fitted-{name}-zoomed")
+
+
+# The zoom view's fitted image drawn on the slide in front, as DRAWN for the pager.
+ZOOM_DRAWN = DRAWN.replace(".page.current .photo-open", ".zoom-slide.current")
+
+
+@pytest.mark.parametrize("name,width,height,dpr,mobile", SIZES, ids=[s[0] for s in SIZES])
+def test_the_zoom_view_at_fit_is_one_fitted_image_and_tiles_come_once_zoomed_in(phone, server, name, width, height, dpr, mobile):
+    driver = phone
+    emulate(driver, width, height, dpr=dpr, mobile=mobile)
+    photo = server.photos["large"]
+    open_app(driver, server, f"photos/{photo['id']}/zoom")
+    # Everything asked for from the start of this document: the page's own record of it.
+    js(driver, "performance.setResourceTimingBufferSize(5000)")
+    wait_for(lambda: js(driver, "return window.__viewer.open && window.__viewer.complete"), timeout=20, message="zoom view sharp")
+    state = js(driver, "const v = window.__viewer; return {scale: v.scale, fit: v.fitScale, rect: v.photoRect}")
+    assert state["scale"] == pytest.approx(state["fit"]), "opened at fit"
+    rect = state["rect"]
+    asked = js(driver, ASKED, photo["id"])
+    # At fit, not one tile of the level the screen needs: the one-tile level 0 at most, and one image.
+    assert set(asked["tiles"]) <= {"0/0/0"}, asked["tiles"]
+    want_w = min(photo["width"], math.ceil(rect["width"] * dpr - 1e-6))
+    want_h = min(photo["height"], math.ceil(rect["height"] * dpr - 1e-6))
+    zoom_image = f"/iiif/3/{photo['id']}/full/!{want_w},{want_h}/0/default.jpg?v={photo['version']}"
+    assert zoom_image in asked["fitted"], asked
+    drawn = js(driver, ZOOM_DRAWN)
+    assert drawn is not None and drawn["src"] == zoom_image and drawn["visible"] == "visible", drawn
+    assert drawn["box"]["width"] == pytest.approx(rect["width"], abs=1)
+    assert drawn["box"]["height"] == pytest.approx(rect["height"], abs=1)
+    assert drawn["width"] >= rect["width"] * dpr - 1 and drawn["height"] >= rect["height"] * dpr - 1, (drawn, rect)
+    screenshot(driver, f"zoom-fitted-{name}")
+
+    # Zoomed in (its + button), the tiles of the level the zoom needs come, over the image.
+    js(driver, "performance.clearResourceTimings()")
+    js(driver, "document.querySelector('.zoom-view .zoom-in').click()")
+    wait_for(lambda: js(driver, "const v = window.__viewer; return v.scale > 1.5 * v.fitScale && v.complete"),
+             timeout=20, message="sharp zoomed in")
+    level = js(driver, "return window.__viewer.level")
+    asked = js(driver, ASKED, photo["id"])
+    assert asked["fitted"] == [], "the fitted image was asked for again"
+    assert [t for t in asked["tiles"] if t.startswith(f"{level}/")], asked["tiles"]
+    assert js(driver, ZOOM_DRAWN) is not None, "the fitted image stays under the tiles"
+    screenshot(driver, f"zoom-fitted-{name}-zoomed")

@@ -3,11 +3,16 @@
 centre) staying under them; one choice for every grid, kept across a reload; and a month or a year
 tapped brings its photos back at the top."""
 
+import json
+import time
+import urllib.request
+
+import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
-from gestures import emulate, js, pinch, tap, wait_for
+from gestures import emulate, js, pinch, tap, touch, wait_for
 from pages import open_app, visible_view
 
 COLUMNS = """
@@ -253,3 +258,109 @@ def test_ctrl_wheel_and_keys_step_the_density_where_the_mouse_or_the_centre_is(d
     assert abs(cell["top"]) < 2 and abs(cell["left"] - cell["listLeft"] - 16) < 2, cell
     label = wait_for(lambda: js(desktop, "return document.querySelector('.grid-month-label').textContent"), message="label")
     assert label == month["name"], (label, month["name"])
+
+
+# The columns a list of cells shows (distinct left edges), and its cells' width.
+LIST_COLUMNS = """
+const cells = [...document.querySelectorAll(arguments[0])].filter(a => a.getBoundingClientRect().width > 0);
+return {columns: new Set(cells.map(a => Math.round(a.getBoundingClientRect().left))).size,
+        width: cells.length ? cells[0].getBoundingClientRect().width : 0,
+        kept: localStorage.getItem('photoscroll.gridDensity')};
+"""
+SEARCH_CELLS = "#search-view .search-results .cell"
+FAVOURITE_CELLS = "#favourites-view .favourites .favourite"
+
+
+def favourite(server, ids, add=True):
+    request = urllib.request.Request(server.url + "/favourites", method="POST",
+                                     data=json.dumps({"add" if add else "remove": ids}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=10).read()
+
+
+def list_shows(driver, selector, columns):
+    return wait_for(lambda: (lambda s: s if s["columns"] == columns and s["kept"] == str(columns) else None)(
+        js(driver, LIST_COLUMNS, selector)), message=f"{columns} columns in {selector}")
+
+
+SIZES = [("phone", 390, 844, 3, True), ("desktop", 1440, 900, 2, False)]
+
+
+LISTS = [("search", SEARCH_CELLS), ("favourites", FAVOURITE_CELLS)]
+
+
+@pytest.mark.parametrize("name,width,height,dpr,mobile", SIZES, ids=[s[0] for s in SIZES])
+@pytest.mark.parametrize("route,selector", LISTS, ids=[route for route, _ in LISTS])
+def test_search_results_and_favourites_take_the_same_density_gestures(phone, server, route, selector,
+                                                                      name, width, height, dpr, mobile):
+    driver = phone
+    emulate(driver, width, height, dpr=dpr, mobile=mobile)
+    ids = [p["id"] for p in server.all_photos()]
+    favourite(server, ids)
+    try:
+        open_app(driver, server)
+        js(driver, "localStorage.setItem('photoscroll.gridDensity', '2')")
+        if route == "search":
+            route = "search?q=" + js(driver, "return String(new Date().getFullYear())")
+        open_app(driver, server, route)
+        wait_for(lambda: len(js(driver, f"return [...document.querySelectorAll('{selector} img')]"
+                                       ".filter(i => i.complete && i.naturalWidth > 0)")) == len(ids),
+                 timeout=30, message=f"every photo drawn in {route}")
+        two = list_shows(driver, selector, 2)
+        box = js(driver, f"return document.querySelector('{selector}').getBoundingClientRect().toJSON()")
+        # Across the middle of the screen, at the height of the first photo.
+        x, y = width / 2, box["top"] + box["height"] / 2
+        view = route.split("?")[0]
+        if mobile:
+            # Fingers closing: smaller photos, more of them; opening: larger again.
+            pinched(driver, x, y, 240, 110)
+            more = wait_for(lambda: (lambda s: s if s["columns"] > 2 else None)(js(driver, LIST_COLUMNS, selector)),
+                            message=f"a pinch in {route}")
+            assert more["width"] < two["width"] and more["kept"] == str(more["columns"]), more
+            screenshot(driver, f"grid-density-{name}-{view}-pinched")
+            pinched(driver, x, y, 80, 320)
+            wait_for(lambda: js(driver, LIST_COLUMNS, selector)["columns"] < more["columns"], message="pinched open")
+        else:
+            # − and + as on the grid (not while typing in the search field), and Ctrl+wheel, a trackpad's pinch.
+            js(driver, "document.activeElement?.blur()")
+            ActionChains(driver).send_keys("-").perform()
+            three = list_shows(driver, selector, 3)
+            assert three["width"] < two["width"]
+            driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0,
+                                                                "deltaY": 100, "modifiers": 2})
+            list_shows(driver, selector, 4)
+            assert js(driver, "return visualViewport.scale") == 1
+            screenshot(driver, f"grid-density-{name}-{view}-4")
+            ActionChains(driver).send_keys("+").perform()
+            list_shows(driver, selector, 3)
+    finally:
+        favourite(server, ids, add=False)
+
+
+def test_the_cells_scale_with_the_fingers_and_snap_to_a_density_when_they_lift(phone, server):
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    open_app(phone, server)
+    js(phone, "localStorage.removeItem('photoscroll.gridDensity')")
+    open_app(phone, server)
+    wait_for(lambda: columns(phone) == 4, message="the phone's four columns")
+    js(phone, "window.scrollTo(0, 0)")
+    first = js(phone, "return document.querySelector('#grid .cell').getBoundingClientRect().toJSON()")
+    x, y = 195, first["top"] + first["height"] / 2
+    anchor = under(phone, x, y)
+    # Two fingers down and opening to half as far apart again, still on the glass.
+    touch(phone, "touchStart", [(x - 60, y), (x + 60, y)])
+    for gap in range(130, 181, 10):
+        touch(phone, "touchMove", [(x - gap / 2, y), (x + gap / 2, y)])
+        time.sleep(0.016)
+    phone.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
+    live = js(phone, "return document.querySelector('#grid .cell').getBoundingClientRect().width")
+    # The cells as the fingers have them, 1.5 times as large, not yet another number of columns.
+    assert abs(live - first["width"] * 1.5) < 3, (live, first["width"])
+    assert js(phone, "return localStorage.getItem('photoscroll.gridDensity')") is None, "no density chosen mid-pinch"
+    screenshot(phone, "grid-density-phone-mid-pinch")
+    phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    # Lifted: the nearest density (4 / 1.5 columns: 3), laid out, the photo under the fingers still there.
+    wait_for(lambda: columns(phone) == 3, message="three columns once the fingers lift")
+    width = js(phone, "return document.querySelector('#grid .cell').getBoundingClientRect().width")
+    assert abs(width - (390 - 2 * 2) / 3) < 2, width
+    assert under(phone, x, y) == anchor

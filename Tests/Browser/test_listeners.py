@@ -119,9 +119,10 @@ def test_every_view_opened_and_closed_a_hundred_times_leaves_nothing_behind(desk
     # The first rounds make what is made once (page slots, spare grid cells, the albums' cards).
     first = desktop.execute_async_script(CYCLE, ids, 3)
     assert isinstance(first, dict), first
-    # Key handlers: the grid's and the albums' one (/ to search); the search field's; the pager,
-    # its dots and its buttons; one more for the zoom view, one more for the slideshow.
-    assert first == {"pager": "3/3", "zoom view": "4/4", "slideshow": "4/4", "albums": "1/1", "search": "1/1",
+    # Key handlers: the grid's and the albums' one (/ to search); the search field's and the lists'
+    # (+ and − on its results); the pager, its dots and its buttons; one more for the zoom view,
+    # one more for the slideshow.
+    assert first == {"pager": "3/3", "zoom view": "4/4", "slideshow": "4/4", "albums": "1/1", "search": "2/2",
                      "grid": "1/1"}, first
     before = counters(desktop)
     assert desktop.execute_async_script(CYCLE, ids, CYCLES) == first
