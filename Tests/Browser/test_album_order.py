@@ -37,7 +37,7 @@ def call(server, path, method="GET", body=None):
 
 
 def shows(driver, expected, what):
-    return wait_for(lambda: js(driver, ORDER) == expected, timeout=15, message=what)
+    return wait_for(lambda: js(driver, ORDER) == expected, timeout=30, message=what)
 
 
 @pytest.mark.parametrize("name,width,height,dpr,mobile", SIZES, ids=[s[0] for s in SIZES])

@@ -110,7 +110,7 @@ def test_the_zoom_view_at_fit_is_one_fitted_image_and_tiles_come_once_zoomed_in(
     open_app(driver, server, f"photos/{photo['id']}/zoom")
     # Everything asked for from the start of this document: the page's own record of it.
     js(driver, "performance.setResourceTimingBufferSize(5000)")
-    wait_for(lambda: js(driver, "return window.__viewer.open && window.__viewer.complete"), timeout=20, message="zoom view sharp")
+    wait_for(lambda: js(driver, "return window.__viewer.open && window.__viewer.complete"), timeout=30, message="zoom view sharp")
     state = js(driver, "const v = window.__viewer; return {scale: v.scale, fit: v.fitScale, rect: v.photoRect}")
     assert state["scale"] == pytest.approx(state["fit"]), "opened at fit"
     rect = state["rect"]
@@ -132,7 +132,7 @@ def test_the_zoom_view_at_fit_is_one_fitted_image_and_tiles_come_once_zoomed_in(
     js(driver, "performance.clearResourceTimings()")
     js(driver, "document.querySelector('.zoom-view .zoom-in').click()")
     wait_for(lambda: js(driver, "const v = window.__viewer; return v.scale > 1.5 * v.fitScale && v.complete"),
-             timeout=20, message="sharp zoomed in")
+             timeout=30, message="sharp zoomed in")
     level = js(driver, "return window.__viewer.level")
     asked = js(driver, ASKED, photo["id"])
     assert asked["fitted"] == [], "the fitted image was asked for again"
