@@ -16,7 +16,8 @@ public final class SQLSearchIndex: Sendable {
     /// Writes (or replaces) the words of photos.
     public func write(_ documents: [(photoID: Int, document: SearchDocument)]) throws {
         guard !documents.isEmpty else { return }
-        try database.transaction { tx in
+        // Written again from the catalog if a crash loses it (as `search.sqlite`'s NORMAL sync).
+        try database.transaction(.rebuildable) { tx in
             for (id, document) in documents {
                 let texts = SearchField.allCases.map { document.text(of: $0) }
                 if tx.engine == .sqlite {
@@ -57,7 +58,7 @@ public final class SQLSearchIndex: Sendable {
     /// Forgets photos (removed from the catalog).
     public func remove(_ photoIDs: [Int]) throws {
         guard !photoIDs.isEmpty else { return }
-        try database.transaction { tx in
+        try database.transaction(.rebuildable) { tx in
             for id in photoIDs {
                 try tx.run(tx.engine == .sqlite ? "DELETE FROM search_photos WHERE rowid = \(id)"
                                                 : "DELETE FROM search_photos WHERE photo_id = \(id)")
