@@ -167,7 +167,7 @@ public enum SQLTransactionKind: Sendable, Equatable {
     /// catalog), whose last commits a crash of the machine may lose but never leave half-made.
     /// PostgreSQL `READ COMMITTED` with `synchronous_commit` off for this transaction: its COMMIT
     /// returns without waiting for the log to reach the disk, which, one photo a transaction,
-    /// was most of a first start's thumbnail stage. SQLite as `.write` (the file's own
+    /// was a large part of a first start's thumbnail stage. SQLite as `.write` (the file's own
     /// `synchronous` setting decides, `NORMAL` for the catalog and the search index).
     case rebuildable
     /// PostgreSQL `SERIALIZABLE` (may fail with `.serializationFailure`, which `SQLDatabase.transaction`
