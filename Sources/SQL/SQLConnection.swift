@@ -104,6 +104,8 @@ public final class SQLConnection {
         case (.sqlite, _): statement = exclusive ? "BEGIN EXCLUSIVE" : "BEGIN IMMEDIATE"
         case (.postgres, .read): statement = "BEGIN READ ONLY"
         case (.postgres, .write): statement = "BEGIN"
+        // One round trip: the setting lasts until this transaction ends.
+        case (.postgres, .rebuildable): statement = "BEGIN; SET LOCAL synchronous_commit TO off"
         case (.postgres, .serializable): statement = "BEGIN ISOLATION LEVEL SERIALIZABLE"
         case (.postgres, .snapshot): statement = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         }
@@ -161,6 +163,13 @@ public enum SQLTransactionKind: Sendable, Equatable {
     /// Reads and writes. PostgreSQL `READ COMMITTED`; SQLite `BEGIN IMMEDIATE` (takes the write lock
     /// at once, so writers queue on the busy timeout instead of failing).
     case write
+    /// Reads and writes of what can be written again from elsewhere (the photos folder, the
+    /// catalog), whose last commits a crash of the machine may lose but never leave half-made.
+    /// PostgreSQL `READ COMMITTED` with `synchronous_commit` off for this transaction: its COMMIT
+    /// returns without waiting for the log to reach the disk, which, one photo a transaction,
+    /// was a large part of a first start's thumbnail stage. SQLite as `.write` (the file's own
+    /// `synchronous` setting decides, `NORMAL` for the catalog and the search index).
+    case rebuildable
     /// PostgreSQL `SERIALIZABLE` (may fail with `.serializationFailure`, which `SQLDatabase.transaction`
     /// retries); SQLite as `.write`, which is serializable already.
     case serializable

@@ -16,7 +16,8 @@ public final class SQLSearchIndex: Sendable {
     /// Writes (or replaces) the words of photos.
     public func write(_ documents: [(photoID: Int, document: SearchDocument)]) throws {
         guard !documents.isEmpty else { return }
-        try database.transaction { tx in
+        // Written again from the catalog if a crash loses it (as `search.sqlite`'s NORMAL sync).
+        try database.transaction(.rebuildable) { tx in
             for (id, document) in documents {
                 let texts = SearchField.allCases.map { document.text(of: $0) }
                 if tx.engine == .sqlite {
@@ -57,7 +58,7 @@ public final class SQLSearchIndex: Sendable {
     /// Forgets photos (removed from the catalog).
     public func remove(_ photoIDs: [Int]) throws {
         guard !photoIDs.isEmpty else { return }
-        try database.transaction { tx in
+        try database.transaction(.rebuildable) { tx in
             for id in photoIDs {
                 try tx.run(tx.engine == .sqlite ? "DELETE FROM search_photos WHERE rowid = \(id)"
                                                 : "DELETE FROM search_photos WHERE photo_id = \(id)")
@@ -102,12 +103,17 @@ public final class SQLSearchIndex: Sendable {
                 return "WHEN words @@ $\(bindings.count)::tsquery THEN \(pass.score)"
             }.joined(separator: " ") + " ELSE 0 END"
         }
+        // Put in order here, not by the server: the rows come in the table's order, nearly the
+        // ids', which a sort here takes in one pass, while PostgreSQL's sort of 20,000 matches
+        // was a fifth of the statement's time, on the one server every replica asks.
         let pairs = try database.integers(SQLQuery("""
-            SELECT photo_id, \(terms.joined(separator: " + ")) FROM search_photos WHERE words @@ $1::tsquery ORDER BY photo_id
+            SELECT photo_id, \(terms.joined(separator: " + ")) FROM search_photos WHERE words @@ $1::tsquery
             """, bindings))
-        return stride(from: 0, to: pairs.count - 1, by: 2).compactMap { i in
+        var found = stride(from: 0, to: pairs.count - 1, by: 2).compactMap { i in
             pairs[i + 1] > 0 ? SearchScore(photoID: Int(pairs[i]), score: Int(pairs[i + 1])) : nil
         }
+        found.sort { $0.photoID < $1.photoID }
+        return found
     }
 
     /// The letter that tags a field's words in PostgreSQL's `tsvector`.

@@ -33,6 +33,33 @@ final class SQLTransactionTests: XCTestCase {
         }
     }
 
+    func testARebuildableTransactionCommitsWithoutWaitingForTheDiskOnlyUntilItEnds() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let db = try place.open()
+            try makeTable(db)
+            try db.withConnection { connection in
+                // The tests' cluster runs without waiting for the disk at all; this session waits.
+                if place.engine == .postgres { try connection.execute("SET synchronous_commit TO on") }
+                let inside = try connection.transaction(.rebuildable) { tx -> String? in
+                    try tx.run("INSERT INTO entries (n) VALUES (\(1))")
+                    return place.engine == .postgres ? try tx.scalar("SELECT current_setting('synchronous_commit')", as: String.self) : nil
+                }
+                guard place.engine == .postgres else { return }
+                XCTAssertEqual(inside, "off", "its COMMIT does not wait for the log to reach the disk")
+                XCTAssertEqual(try connection.scalar("SELECT current_setting('synchronous_commit')", as: String.self), "on",
+                               "the next borrower of the connection waits again")
+                let plain = try connection.transaction { try $0.scalar("SELECT current_setting('synchronous_commit')", as: String.self) }
+                XCTAssertEqual(plain, "on", "a plain write transaction waits")
+            }
+            XCTAssertEqual(try count(db), 1, "\(place.engine): committed")
+            XCTAssertThrowsError(try db.transaction(.rebuildable) { tx in
+                try tx.run("INSERT INTO entries (n) VALUES (\(2))")
+                throw SQLError(.other, message: "refused")
+            })
+            XCTAssertEqual(try count(db), 1, "\(place.engine): a rebuildable transaction that throws rolls back")
+        }
+    }
+
     func testAFailedStatementInsideAPostgreSQLTransactionIsNotCommittedSilently() throws {
         let place = try SQLTestDatabase.postgres()
         defer { place.remove() }

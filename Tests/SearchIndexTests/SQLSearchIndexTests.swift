@@ -113,6 +113,21 @@ final class SQLSearchIndexTests: XCTestCase {
         }
     }
 
+    func testScoresComeByIDWhateverOrderTheRowsWereWrittenIn() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let database = try place.open()
+            defer { database.close() }
+            let index = try SQLSearchIndex(database: database)
+            // Written last id first, then the first rewritten: PostgreSQL's table holds them in
+            // neither id order nor the order written.
+            for id in stride(from: 40, through: 10, by: -1) { try index.write([(id, Self.document(path: "walks/lisbon-\(id).jpg"))]) }
+            try index.write([(25, Self.document(path: "walks/lisbon-25.jpg", comments: ["lisbon again"]))])
+            let found = try index.scores(SearchQuery.parse("lisbon"))
+            XCTAssertEqual(found.map(\.photoID), Array(10...40), place.engine.rawValue)
+            XCTAssertEqual(found.first { $0.photoID == 25 }?.score, 4, "\(place.engine): a name's whole word outranks a comment's")
+        }
+    }
+
     func testCompactingKeepsEveryAnswer() throws {
         try each { index, engine in
             // More transactions, so more pieces for compacting to merge.
