@@ -24,7 +24,12 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // Small C: POSIX calls Swift cannot make directly; libvips' varargs calls.
         .target(name: "CShims"),
-        .target(name: "CVipsShims", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CVipsShims", dependencies: ["CVips"]),
+        // JPEG pyramid tiles straight through libjpeg-turbo: a region cut from a pyramid's tiles
+        // (decode, shrink, encode on two threads), the decoded tiles kept between regions (an
+        // object the caller owns), the pyramid's build from rows in order, bands cut at restart
+        // markers. libvips only for images in memory, its error buffer and a render's stop.
+        .target(name: "CJPEGTiles", dependencies: ["CVips", "CVipsShims"], linkerSettings: [.linkedLibrary("jpeg")]),
         // Every system call of ours goes through it, and it alone imports Glibc: EINTR retried,
         // EAGAIN as would-block, one typed error with errno and the call's name; files opened
         // beneath a folder, sockets, epoll, clocks, signals. Depends on nothing of ours but the
@@ -51,7 +56,7 @@ let package = Package(
         // A tiled TIFF's directories read as a pyramid of levels and tile locations: a pure
         // reader over bytes, on nothing of ours, so that its fuzzer builds without libvips.
         .target(name: "TIFFLayout"),
-        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "POSIX", "Observability", "TIFFLayout"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CVipsShims", "CJPEGTiles", "POSIX", "Observability", "TIFFLayout"]),
         // The walk of the photos folder (the scan's and the watcher's) and what it lists, over
         // POSIX alone, so that its fuzzer builds without libvips and SQL.
         .target(name: "FolderScan", dependencies: ["POSIX"]),

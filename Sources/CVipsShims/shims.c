@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include <vips/vips.h>
 #include "CVipsShims.h"
-#include "internal.h"
 
 struct CVipsStop {
     gint references;
@@ -46,7 +45,7 @@ void cvips_stop_cancel_after_reads(CVipsStop *stop, int reads) { g_atomic_int_se
 
 int cvips_stop_reads(CVipsStop *stop) { return g_atomic_int_get(&stop->reads); }
 
-int render_stopped(CVipsStop *stop) {
+int cvips_stop_check(CVipsStop *stop) {
     int state = cvips_stop_state(stop);
     if (state == 1) vips_error("photoscroll", "render cancelled");
     if (state == 2) vips_error("photoscroll", "render took longer than allowed");
@@ -73,7 +72,7 @@ static void *guarded_start(VipsImage *out, void *a, void *b) {
 static int guarded_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop_all) {
     VipsRegion *in = (VipsRegion *) seq;
     VipsRect *r = &out->valid;
-    if (render_stopped((CVipsStop *) b)) return -1;
+    if (cvips_stop_check((CVipsStop *) b)) return -1;
     if (vips_region_prepare(in, r) || vips_region_region(out, in, r, r->left, r->top)) return -1;
     return 0;
 }
@@ -144,7 +143,7 @@ typedef struct {
 
 static gint64 stoppable_read(VipsSourceCustom *source, void *buffer, gint64 length, StoppableFile *file) {
     (void) source;
-    if (render_stopped(file->stop)) return -1;
+    if (cvips_stop_check(file->stop)) return -1;
     int reads = g_atomic_int_add(&file->stop->reads, 1) + 1;
     int limit = g_atomic_int_get(&file->stop->cancel_after_reads);
     if (limit > 0 && reads >= limit) cvips_stop_cancel(file->stop);
@@ -268,7 +267,7 @@ typedef struct {
 
 static int copy_wanted_rows(VipsRegion *region, VipsRect *area, void *a) {
     RowCopy *copy = a;
-    if (render_stopped(copy->stop)) return -1;
+    if (cvips_stop_check(copy->stop)) return -1;
     VipsRect overlap;
     vips_rect_intersectrect(area, &copy->want, &overlap);
     size_t row_bytes = (size_t) copy->want.width * copy->sizeof_pixel;

@@ -2,6 +2,7 @@
 // conversion of a libvips error into an ImagingError happens here.
 internal import CVips
 internal import CVipsShims
+internal import CJPEGTiles
 import Foundation
 import POSIX
 import Synchronization

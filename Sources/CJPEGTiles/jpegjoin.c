@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "internal.h"
 
 int cjpeg_split_rows(int width, int height, int quality) {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "decodedtiles.h"
 
 struct DecodedTile {

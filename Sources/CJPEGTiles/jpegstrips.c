@@ -12,7 +12,7 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "internal.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <jpeglib.h>
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "internal.h"
 #include "shrink.h"
 #include "tiledecode.h"
@@ -189,7 +189,7 @@ static int decode_wanted(struct jpeg_decompress_struct *decoder, TileError *erro
                        (size_t) overlap.width * 3);
             }
             if (y + 1 >= VIPS_RECT_BOTTOM(&overlap)) break;  /* rows below are not wanted */
-            if ((y & 63) == 63 && render_stopped(place->stop)) {
+            if ((y & 63) == 63 && cvips_stop_check(place->stop)) {
                 result = -1;
                 break;
             }
@@ -212,7 +212,7 @@ void tiles_decode_run(TileRun *run) {
     for (int i; run->result == 0 && (i = g_atomic_int_add(run->next, 1)) < run->count;) {
         int x = (i % run->columns) * run->tile_size, y = (i / run->columns) * run->tile_size;
         VipsRect overlap;
-        if (render_stopped(run->stop)
+        if (cvips_stop_check(run->stop)
             || (run->held != NULL ? hold_tile(run->paths[i], x, y, run->canvas, &run->held[i], &overlap)
                                   : decode_tile(run->paths[i], x, y, run->canvas, run->stop))) run->result = -1;
     }
@@ -301,7 +301,7 @@ int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, i
      * (an operation of libvips' would stay in its cache), and the next region's canvas takes the
      * same memory. */
     VipsPel *pixels = NULL;
-    int result = render_stopped(stop) ? -1
+    int result = cvips_stop_check(stop) ? -1
         : cvips_shrink_pixels(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height, &pixels);
     g_free(canvas.pixels);
     if (result == 0) result = cvips_image_from_pixels(pixels, out_width, out_height, 3, VIPS_INTERPRETATION_sRGB, out);

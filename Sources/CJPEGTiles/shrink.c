@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "shrink.h"
 
 /* Weights are fixed point: an output pixel's weights add up to 1 << BITS. */

@@ -1,7 +1,7 @@
 /* A region taken from its pyramid tiles to its JPEG without a pipeline around it, on two threads:
  * the tiles decoded (tiledecode.c), shrunk and encoded. */
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "internal.h"
 #include "shrink.h"
 #include "tiledecode.h"
@@ -115,7 +115,7 @@ int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
     }
     ShrinkPlan *plan = NULL;
     HeldStrips strips = {0};
-    int failed = mine.result || second.run.result || render_stopped(stop);
+    int failed = mine.result || second.run.result || cvips_stop_check(stop);
     if (!failed && held != NULL) {
         failed = held_strips(held, columns, &canvas, &strips)
             || (plan = shrink_plan_new_strips(&strips.source, width, height, 3, out_width, out_height)) == NULL;

@@ -1,11 +1,8 @@
-/* What the shim files share among themselves. */
-#ifndef PHOTOSCROLL_INTERNAL_H
-#define PHOTOSCROLL_INTERNAL_H
+/* What the JPEG tile files share among themselves. */
+#ifndef PHOTOSCROLL_JPEG_TILES_INTERNAL_H
+#define PHOTOSCROLL_JPEG_TILES_INTERNAL_H
 
-#include "CVipsShims.h"
-
-/* Sets the libvips error and says whether the computation must end (shims.c). */
-int render_stopped(CVipsStop *stop);
+#include "CJPEGTiles.h"
 
 /* JPEG is encoded with chroma at full size from this quality up, halved both ways below it
  * (jpegstrips.c), as libvips' jpegsave does: the rows of a block row are 8 or 16. */

@@ -3,7 +3,7 @@
 #define PHOTOSCROLL_TILE_DECODE_H
 
 #include <vips/vips.h>
-#include "CVipsShims.h"
+#include "CJPEGTiles.h"
 #include "decodedtiles.h"
 
 /* The decoded rectangle's rows in memory, `stride` pixels apart (3 bytes a pixel): the rectangle's

@@ -1,0 +1,141 @@
+#ifndef PHOTOSCROLL_CJPEGTILES_H
+#define PHOTOSCROLL_CJPEGTILES_H
+
+#include <vips/vips.h>
+#include "CVipsShims.h"
+
+/// JPEG pyramid tiles straight through libjpeg-turbo, without a libvips pipeline: a region cut
+/// from a pyramid's tiles (decode, shrink, encode), the tiles kept decoded between regions, and
+/// the pyramid's build from rows decoded in order. libvips is used only for its images in memory,
+/// its error buffer and a render's stop (CVipsShims). Each call returns 0 on success and -1 on
+/// failure (read vips_error_buffer_copy()), unless it says otherwise.
+
+/// The same kernel's shrink of an 8-bit image to exactly width × height (neither larger than the
+/// image), computed at once into memory: rows, then columns. For an image that is in memory, or
+/// cut from one, and read in place; *out holds its pixels in memory.
+int cvips_shrink_linear(VipsImage *in, int width, int height, VipsImage **out);
+
+/// The same shrink of W × H pixels of `bands` bytes each, rows `stride` bytes apart, into a new
+/// buffer of width × height (*out, freed with g_free).
+int cvips_shrink_pixels(const VipsPel *pixels, size_t stride, int W, int H, int bands, int width, int height,
+                        VipsPel **out);
+
+/// An 8-bit image in memory that owns `pixels` (g_malloc'd, rows one after another) and frees them
+/// when it closes; on failure they are freed at once.
+int cvips_image_from_pixels(VipsPel *pixels, int width, int height, int bands, VipsInterpretation type, VipsImage **out);
+
+
+/// The rectangle (left, top, width, height) of a grid of JPEG tiles, `columns` wide and laid row
+/// by row with their top left corners tile_size apart, decoded with libjpeg as 8-bit RGB into one
+/// image in memory; only the blocks the rectangle covers are decoded. Fails when the grid does not
+/// cover the rectangle, or a tile is smaller than its place in it.
+/// `stop` (may be NULL) ends it between tiles and every few rows.
+int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
+                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
+
+/// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
+/// cvips_shrink_linear does, and encoded as cjpeg_encode does, on two threads when it covers four
+/// tiles or more (each encodes about half the rows, joined by cjpeg_join); *buffer is freed with
+/// cjpeg_free.
+int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
+                      int left, int top, int width, int height, int out_width, int out_height, int quality,
+                      CVipsStop *stop, unsigned char **buffer, unsigned long *length);
+
+/// Decoded pyramid tiles kept for regions, up to `bytes` (0: none kept; the oldest go first): the
+/// tile decoder takes a kept tile instead of decoding it again, while its file is unchanged.
+void cvips_decoded_tiles_configure(size_t bytes);
+
+/// Lets go of every kept tile.
+void cvips_decoded_tiles_flush(void);
+
+/// Bytes of tiles kept now.
+size_t cvips_decoded_tiles_bytes(void);
+
+/// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
+/// cvips_shrink_linear does, straight from the decoded tiles, which are not kept: *out holds its
+/// pixels in memory.
+int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
+                                   int left, int top, int width, int height, int out_width, int out_height,
+                                   CVipsStop *stop, VipsImage **out);
+
+
+/* JPEG straight through libjpeg (jpegstrips.c): rows in order, tiles out, halving. */
+
+/// A JPEG being decoded row by row as 8-bit RGB (greyscale is widened to three bands).
+typedef struct cjpeg_reader cjpeg_reader;
+
+/// Starts decoding the JPEG open on `fd` (which stays the caller's) at 1/scale_denom of its size
+/// (1, 2, 4 or 8: libjpeg's DCT scaling, so the smaller sizes cost little more than the entropy
+/// decode). NULL on failure, with the reason in libvips' error buffer; CMYK is refused.
+cjpeg_reader *cjpeg_open(int fd, int scale_denom);
+
+/// Starts decoding, as cjpeg_open, only a band of the JPEG's rows that holds rows first_row to
+/// last_row (exclusive) of the whole image: cut out at its restart markers (jpegrestarts.c) and
+/// decoded from memory to the same pixels as those rows of the whole. *top is the whole image's
+/// row where the band starts (unscaled). NULL when the file has no restart at the start of an
+/// MCU row above and below them (progressive, no restarts, damaged): decode it whole then; no
+/// error is set.
+cjpeg_reader *cjpeg_open_band(int fd, int scale_denom, int first_row, int last_row, int *top);
+
+/// The band of cjpeg_open_band as a JPEG of its own (*buffer freed with free); 0, or -1 when the
+/// file cannot be cut there.
+int cjpeg_restart_cut(int fd, int first_row, int last_row, unsigned char **buffer, size_t *size, int *top);
+
+/// 1 when the JPEG open on `fd` is one baseline scan whose restarts start an MCU row at least
+/// every four rows (cjpeg_open_band cuts any band of it), 0 otherwise.
+int cjpeg_restarts_at_rows(int fd);
+
+/// Size of the decoded (scaled) image: ceil(width / scale_denom) × ceil(height / scale_denom).
+int cjpeg_width(const cjpeg_reader *reader);
+int cjpeg_height(const cjpeg_reader *reader);
+
+/// Passes over the next `rows` rows without computing their pixels (the entropy decode still runs).
+int cjpeg_skip(cjpeg_reader *reader, int rows);
+
+/// Decodes the next `rows` rows into `pixels`, `stride` bytes apart. A file cut short is an error.
+int cjpeg_read(cjpeg_reader *reader, unsigned char *pixels, size_t stride, int rows);
+
+/// Ends the decode and frees the reader (NULL is allowed).
+void cjpeg_close(cjpeg_reader *reader);
+
+/// Encodes width × height RGB pixels, rows `stride` bytes apart, as a baseline JPEG at `quality`
+/// with no metadata, as libvips' jpegsave with strip does. *buffer is freed with cjpeg_free.
+int cjpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int quality,
+                 unsigned char **buffer, unsigned long *length);
+
+void cjpeg_free(unsigned char *buffer);
+
+/// The same encoding with the rows given as they come: cjpeg_writer_new, then every row in order
+/// through cjpeg_writer_rows, then cjpeg_writer_finish (which frees the writer; *buffer is freed
+/// with cjpeg_free). cjpeg_writer_free abandons one.
+typedef struct cjpeg_writer cjpeg_writer;
+cjpeg_writer *cjpeg_writer_new(int width, int height, int quality);
+int cjpeg_writer_rows(cjpeg_writer *writer, const unsigned char *pixels, size_t stride, int rows);
+int cjpeg_writer_finish(cjpeg_writer *writer, unsigned char **buffer, unsigned long *length);
+void cjpeg_writer_free(cjpeg_writer *writer);
+
+/* A JPEG in two parts encoded at once (jpegjoin.c). */
+
+/// Where an image's JPEG may be cut to be encoded in two parts at once: the upper part's rows, a
+/// whole number of the encoder's block rows and about half; 0 when it may not be cut.
+int cjpeg_split_rows(int width, int height, int quality);
+
+/// A writer of one part of an image cut at `split` rows (cjpeg_split_rows): the upper part has
+/// `split` rows, the lower the rest; each is written and finished as by cjpeg_writer_new.
+cjpeg_writer *cjpeg_part_writer_new(int width, int rows, int quality, int split);
+
+/// The two parts' JPEGs joined into the image's, `height` rows in all, as a restart marker joins
+/// two intervals of one scan; *buffer is freed with cjpeg_free. The joined JPEG decodes to exactly
+/// the pixels of cjpeg_encode's (each block is coded alike; only the entropy coding restarts).
+int cjpeg_join(const unsigned char *upper, unsigned long upper_length, const unsigned char *lower,
+               unsigned long lower_length, int height, unsigned char **buffer, unsigned long *length);
+
+/// Halves width × height RGB pixels into ceil(width/2) × ceil(height/2), each the rounded mean of
+/// its 2×2 block (an odd last row or column is paired with itself).
+void cjpeg_halve(const unsigned char *source, size_t source_stride, int width, int height,
+                 unsigned char *target, size_t target_stride);
+
+/// A libvips image (sRGB) holding a copy of width × height RGB pixels.
+int cvips_image_from_rgb(const unsigned char *pixels, int width, int height, VipsImage **out);
+
+#endif
