@@ -1,8 +1,10 @@
 /* Decoded pyramid tiles kept for IIIF regions: regions of the same photo at the same level share
  * most of their tiles, and decoding them is most of a region's work. A least-recently-used set
- * under a byte budget, shared by every thread; an entry is a whole tile's RGB pixels, known by its
- * path and the file's identity (device, inode, size, change time), so a tile written anew is
- * decoded anew. Readers hold a reference, so eviction never frees pixels being copied. */
+ * under a byte budget, shared by every thread that renders with it; an entry is a whole tile's RGB
+ * pixels, known by its path and its file's identity (device, inode, size, change time) taken from
+ * the open file, so a tile written anew is decoded anew. Readers hold a reference, so eviction
+ * never frees pixels being copied. The set is an object its owner makes and frees (the Swift
+ * side: RegionTileCache), not state of the process. */
 #include <string.h>
 #include <sys/stat.h>
 #include <vips/vips.h>
@@ -22,11 +24,13 @@ struct DecodedTile {
     DecodedTile *newer, *older;
 };
 
-static GMutex lock;
-static GHashTable *table;  /* path → DecodedTile, the set's own reference */
-static DecodedTile *newest, *oldest;
-static size_t used, budget;
-static gint enabled;  /* budget above zero, read without the lock */
+struct jpeg_decoded_tiles {
+    GMutex lock;
+    GHashTable *table;  /* path → DecodedTile, the set's own reference */
+    DecodedTile *newest, *oldest;
+    size_t used, budget;
+    gint enabled;  /* budget above zero, read without the lock */
+};
 
 static void tile_free(DecodedTile *tile) {
     g_free(tile->path);
@@ -38,56 +42,71 @@ void decoded_tile_unref(DecodedTile *tile) {
     if (tile != NULL && g_atomic_int_dec_and_test(&tile->references)) tile_free(tile);
 }
 
-static void unlink_tile(DecodedTile *tile) {
-    if (tile->newer) tile->newer->older = tile->older; else newest = tile->older;
-    if (tile->older) tile->older->newer = tile->newer; else oldest = tile->newer;
+static void unlink_tile(jpeg_decoded_tiles *set, DecodedTile *tile) {
+    if (tile->newer) tile->newer->older = tile->older; else set->newest = tile->older;
+    if (tile->older) tile->older->newer = tile->newer; else set->oldest = tile->newer;
     tile->newer = tile->older = NULL;
 }
 
-static void link_newest(DecodedTile *tile) {
-    tile->older = newest;
+static void link_newest(jpeg_decoded_tiles *set, DecodedTile *tile) {
+    tile->older = set->newest;
     tile->newer = NULL;
-    if (newest) newest->newer = tile; else oldest = tile;
-    newest = tile;
+    if (set->newest) set->newest->newer = tile; else set->oldest = tile;
+    set->newest = tile;
 }
 
 /* With the lock held: takes a tile out of the set, which lets go of its reference. */
-static void drop(DecodedTile *tile) {
-    unlink_tile(tile);
-    g_hash_table_remove(table, tile->path);
-    used -= tile->bytes;
+static void drop(jpeg_decoded_tiles *set, DecodedTile *tile) {
+    unlink_tile(set, tile);
+    g_hash_table_remove(set->table, tile->path);
+    set->used -= tile->bytes;
     decoded_tile_unref(tile);
 }
 
 /* With the lock held: drops entries, oldest first, until the set is within `limit` bytes. */
-static void evict_to(size_t limit) {
-    while (oldest != NULL && used > limit) drop(oldest);
+static void evict_to(jpeg_decoded_tiles *set, size_t limit) {
+    while (set->oldest != NULL && set->used > limit) drop(set, set->oldest);
 }
 
-void cvips_decoded_tiles_configure(size_t bytes) {
-    g_mutex_lock(&lock);
-    if (table == NULL) table = g_hash_table_new(g_str_hash, g_str_equal);
-    budget = bytes;
-    g_atomic_int_set(&enabled, bytes > 0);
-    evict_to(budget);
-    g_mutex_unlock(&lock);
+jpeg_decoded_tiles *jpeg_decoded_tiles_new(size_t bytes) {
+    jpeg_decoded_tiles *set = g_new0(jpeg_decoded_tiles, 1);
+    g_mutex_init(&set->lock);
+    set->table = g_hash_table_new(g_str_hash, g_str_equal);
+    jpeg_decoded_tiles_configure(set, bytes);
+    return set;
 }
 
-void cvips_decoded_tiles_flush(void) {
-    g_mutex_lock(&lock);
-    if (table != NULL) evict_to(0);
-    g_mutex_unlock(&lock);
+void jpeg_decoded_tiles_free(jpeg_decoded_tiles *set) {
+    if (set == NULL) return;
+    jpeg_decoded_tiles_flush(set);
+    g_hash_table_destroy(set->table);
+    g_mutex_clear(&set->lock);
+    g_free(set);
 }
 
-size_t cvips_decoded_tiles_bytes(void) {
-    g_mutex_lock(&lock);
-    size_t bytes = used;
-    g_mutex_unlock(&lock);
+void jpeg_decoded_tiles_configure(jpeg_decoded_tiles *set, size_t bytes) {
+    g_mutex_lock(&set->lock);
+    set->budget = bytes;
+    g_atomic_int_set(&set->enabled, bytes > 0);
+    evict_to(set, set->budget);
+    g_mutex_unlock(&set->lock);
+}
+
+void jpeg_decoded_tiles_flush(jpeg_decoded_tiles *set) {
+    g_mutex_lock(&set->lock);
+    evict_to(set, 0);
+    g_mutex_unlock(&set->lock);
+}
+
+size_t jpeg_decoded_tiles_bytes(jpeg_decoded_tiles *set) {
+    g_mutex_lock(&set->lock);
+    size_t bytes = set->used;
+    g_mutex_unlock(&set->lock);
     return bytes;
 }
 
-int decoded_tiles_enabled(void) {
-    return g_atomic_int_get(&enabled);
+int decoded_tiles_enabled(jpeg_decoded_tiles *set) {
+    return set != NULL && g_atomic_int_get(&set->enabled);
 }
 
 static int same_file(const DecodedTile *tile, const struct stat *file) {
@@ -95,20 +114,20 @@ static int same_file(const DecodedTile *tile, const struct stat *file) {
         && tile->changed == (gint64) file->st_ctim.tv_sec * 1000000000 + file->st_ctim.tv_nsec;
 }
 
-DecodedTile *decoded_tile_find(const char *path, const struct stat *file) {
-    g_mutex_lock(&lock);
-    DecodedTile *tile = table ? g_hash_table_lookup(table, path) : NULL;
+DecodedTile *decoded_tile_find(jpeg_decoded_tiles *set, const char *path, const struct stat *file) {
+    g_mutex_lock(&set->lock);
+    DecodedTile *tile = g_hash_table_lookup(set->table, path);
     if (tile != NULL && !same_file(tile, file)) {
         /* Written anew since: the old pixels go. */
-        drop(tile);
+        drop(set, tile);
         tile = NULL;
     }
     if (tile != NULL) {
-        unlink_tile(tile);
-        link_newest(tile);
+        unlink_tile(set, tile);
+        link_newest(set, tile);
         g_atomic_int_inc(&tile->references);
     }
-    g_mutex_unlock(&lock);
+    g_mutex_unlock(&set->lock);
     return tile;
 }
 
@@ -127,16 +146,16 @@ DecodedTile *decoded_tile_new(const char *path, const struct stat *file, int wid
     return tile;
 }
 
-void decoded_tile_keep(DecodedTile *tile) {
-    g_mutex_lock(&lock);
-    if (table != NULL && tile->bytes <= budget && g_hash_table_lookup(table, tile->path) == NULL) {
+void decoded_tile_keep(jpeg_decoded_tiles *set, DecodedTile *tile) {
+    g_mutex_lock(&set->lock);
+    if (tile->bytes <= set->budget && g_hash_table_lookup(set->table, tile->path) == NULL) {
         g_atomic_int_inc(&tile->references);
-        g_hash_table_insert(table, tile->path, tile);
-        link_newest(tile);
-        used += tile->bytes;
-        evict_to(budget);
+        g_hash_table_insert(set->table, tile->path, tile);
+        link_newest(set, tile);
+        set->used += tile->bytes;
+        evict_to(set, set->budget);
     }
-    g_mutex_unlock(&lock);
+    g_mutex_unlock(&set->lock);
 }
 
 const VipsPel *decoded_tile_pixels(const DecodedTile *tile, int *width, int *height) {

@@ -88,21 +88,24 @@ static int held_strips(DecodedTile **held, int columns, const TileCanvas *canvas
     return 0;
 }
 
-int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
-                      int left, int top, int width, int height, int out_width, int out_height, int quality,
-                      CVipsStop *stop, unsigned char **buffer, unsigned long *length) {
+int cvips_region_jpeg(const jpeg_region_request *request, unsigned char **buffer, unsigned long *length) {
+    const char **paths = request->paths;
+    int count = request->count, columns = request->columns, tile_size = request->tile_size;
+    int left = request->left, top = request->top, width = request->width, height = request->height;
+    int out_width = request->out_width, out_height = request->out_height, quality = request->quality;
+    CVipsStop *stop = request->stop;
     *buffer = NULL;
     *length = 0;
     /* With tiles kept, the shrink reads them where they are kept (held until it is done); else
      * they are decoded onto a canvas. */
-    DecodedTile **held = decoded_tiles_enabled() ? g_new0(DecodedTile *, count) : NULL;
+    DecodedTile **held = decoded_tiles_enabled(request->kept) ? g_new0(DecodedTile *, count) : NULL;
     TileCanvas canvas;
     if (tile_canvas_new(count, columns, tile_size, left, top, width, height, held == NULL, &canvas)) {
         g_free(held);
         return -1;
     }
     gint next = 0;
-    TileRun mine = {paths, count, columns, tile_size, &canvas, stop, 0, held, &next};
+    TileRun mine = {paths, count, columns, tile_size, &canvas, stop, 0, request->kept, held, &next};
     RegionHelper second = {.run = mine, .width = out_width, .quality = quality};
     g_mutex_init(&second.lock);
     g_cond_init(&second.changed);

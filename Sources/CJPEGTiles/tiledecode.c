@@ -48,14 +48,17 @@ static int tile_overlap(const TileCanvas *canvas, const char *path, int origin_x
  * is its to use (a spare row, or the pixels it keeps: then it takes them and leaves NULL). */
 typedef int (*DecodeBody)(struct jpeg_decompress_struct *decoder, TileError *error, const char *path, void *context);
 
-/* Opens `path` as an RGB JPEG and runs `body` on it: a libjpeg error anywhere in it fails the
- * decode with the file's name, and everything is let go either way. */
-static int decode_file(const char *path, DecodeBody body, void *context) {
+/* Opens `path` for reading, or sets the error. */
+static FILE *open_tile(const char *path) {
     FILE *file = fopen(path, "rb");
-    if (file == NULL) {
-        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
-        return -1;
-    }
+    if (file == NULL) vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
+    return file;
+}
+
+/* Decodes the tile open as `file` (named `path`) as an RGB JPEG and runs `body` on it: a libjpeg
+ * error anywhere in it fails the decode with the file's name, and the decoder is let go either
+ * way (the file stays open, the caller's). */
+static int decode_open(FILE *file, const char *path, DecodeBody body, void *context) {
     struct jpeg_decompress_struct decoder;
     TileError error;
     decoder.err = jpeg_std_error(&error.manager);
@@ -64,7 +67,6 @@ static int decode_file(const char *path, DecodeBody body, void *context) {
     if (setjmp(error.escape)) {
         vips_error("cvips_decode_jpeg_tiles", "%s: %s", path, error.message);
         jpeg_destroy_decompress(&decoder);
-        fclose(file);
         g_free(error.row);
         return -1;
     }
@@ -76,8 +78,16 @@ static int decode_file(const char *path, DecodeBody body, void *context) {
     int result = body(&decoder, &error, path, context);
     jpeg_abort_decompress(&decoder);
     jpeg_destroy_decompress(&decoder);
-    fclose(file);
     g_free(error.row);
+    return result;
+}
+
+/* The same for the file at `path`, opened and closed here. */
+static int decode_file(const char *path, DecodeBody body, void *context) {
+    FILE *file = open_tile(path);
+    if (file == NULL) return -1;
+    int result = decode_open(file, path, body, context);
+    fclose(file);
     return result;
 }
 
@@ -105,21 +115,30 @@ static int decode_whole(struct jpeg_decompress_struct *decoder, TileError *error
 
 /* One tile from the kept set, decoded whole and kept first when it is not there (or its file has
  * changed), with a reference for the caller in *held; it must fill its place in the canvas, and
- * the part of it the canvas wants is in *overlap. */
-static int hold_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, DecodedTile **held,
-                     VipsRect *overlap) {
+ * the part of it the canvas wants is in *overlap. The file is opened once and known by what the
+ * open file is (fstat), and that same file is what is decoded: a tile replaced between a look at
+ * its path and its opening would otherwise be kept under the identity of the file it replaced. */
+static int hold_tile(jpeg_decoded_tiles *kept, const char *path, int origin_x, int origin_y, const TileCanvas *canvas,
+                     DecodedTile **held, VipsRect *overlap) {
     *held = NULL;
-    struct stat file;
-    if (stat(path, &file)) {
-        vips_error("cvips_decode_jpeg_tiles", "cannot open %s", path);
+    FILE *file = open_tile(path);
+    if (file == NULL) return -1;
+    struct stat identity;
+    if (fstat(fileno(file), &identity)) {
+        vips_error("cvips_decode_jpeg_tiles", "cannot read %s", path);
+        fclose(file);
         return -1;
     }
-    DecodedTile *tile = decoded_tile_find(path, &file);
+    DecodedTile *tile = decoded_tile_find(kept, path, &identity);
     if (tile == NULL) {
         WholeTile whole;
-        if (decode_file(path, decode_whole, &whole)) return -1;
-        tile = decoded_tile_new(path, &file, whole.width, whole.height, whole.pixels);
-        decoded_tile_keep(tile);
+        int failed = decode_open(file, path, decode_whole, &whole);
+        fclose(file);
+        if (failed) return -1;
+        tile = decoded_tile_new(path, &identity, whole.width, whole.height, whole.pixels);
+        decoded_tile_keep(kept, tile);
+    } else {
+        fclose(file);
     }
     int width, height;
     decoded_tile_pixels(tile, &width, &height);
@@ -132,10 +151,10 @@ static int hold_tile(const char *path, int origin_x, int origin_y, const TileCan
 }
 
 /* The part of one tile the canvas wants, copied from the kept set. */
-static int copy_kept_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
+static int copy_kept_tile(jpeg_decoded_tiles *kept, const char *path, int origin_x, int origin_y, const TileCanvas *canvas) {
     DecodedTile *tile;
     VipsRect overlap;
-    if (hold_tile(path, origin_x, origin_y, canvas, &tile, &overlap)) return -1;
+    if (hold_tile(kept, path, origin_x, origin_y, canvas, &tile, &overlap)) return -1;
     int width, height;
     const VipsPel *pixels = decoded_tile_pixels(tile, &width, &height);
     const VipsRect *want = &canvas->want;
@@ -202,8 +221,9 @@ static int decode_wanted(struct jpeg_decompress_struct *decoder, TileError *erro
  * at (origin_x, origin_y). Only the columns and rows wanted are computed (libjpeg-turbo's crop and
  * skip, to the nearest whole block); rows below the last wanted are not read at all. With tiles
  * kept, the tile is decoded whole instead (once) and the part wanted copied. */
-static int decode_tile(const char *path, int origin_x, int origin_y, const TileCanvas *canvas, CVipsStop *stop) {
-    if (decoded_tiles_enabled()) return copy_kept_tile(path, origin_x, origin_y, canvas);
+static int decode_tile(jpeg_decoded_tiles *kept, const char *path, int origin_x, int origin_y, const TileCanvas *canvas,
+                       CVipsStop *stop) {
+    if (decoded_tiles_enabled(kept)) return copy_kept_tile(kept, path, origin_x, origin_y, canvas);
     TilePlace place = {origin_x, origin_y, canvas, stop};
     return decode_file(path, decode_wanted, &place);
 }
@@ -213,8 +233,8 @@ void tiles_decode_run(TileRun *run) {
         int x = (i % run->columns) * run->tile_size, y = (i / run->columns) * run->tile_size;
         VipsRect overlap;
         if (cvips_stop_check(run->stop)
-            || (run->held != NULL ? hold_tile(run->paths[i], x, y, run->canvas, &run->held[i], &overlap)
-                                  : decode_tile(run->paths[i], x, y, run->canvas, run->stop))) run->result = -1;
+            || (run->held != NULL ? hold_tile(run->kept, run->paths[i], x, y, run->canvas, &run->held[i], &overlap)
+                                  : decode_tile(run->kept, run->paths[i], x, y, run->canvas, run->stop))) run->result = -1;
     }
 }
 
@@ -249,14 +269,18 @@ int tile_canvas_new(int count, int columns, int tile_size, int left, int top, in
 }
 
 /* The rectangle's tiles decoded onto a canvas of its own (g_free it); 0, or -1 with the error set. */
-static int decode_canvas(const char **paths, int count, int columns, int tile_size,
-                         int left, int top, int width, int height, CVipsStop *stop, TileCanvas *canvas) {
-    if (tile_canvas_new(count, columns, tile_size, left, top, width, height, 1, canvas)) return -1;
+static int decode_canvas(const jpeg_region_request *request, TileCanvas *canvas) {
+    const char **paths = request->paths;
+    int count = request->count, columns = request->columns, tile_size = request->tile_size;
+    CVipsStop *stop = request->stop;
+    if (tile_canvas_new(count, columns, tile_size, request->left, request->top, request->width, request->height, 1, canvas)) {
+        return -1;
+    }
     /* Tiles write apart from each other, so a second thread shares them; without one, this
      * thread decodes them all. */
     gint next = 0;
-    TileRun runs[2] = {{paths, count, columns, tile_size, canvas, stop, 0, NULL, &next},
-                       {paths, count, columns, tile_size, canvas, stop, 0, NULL, &next}};
+    TileRun runs[2] = {{paths, count, columns, tile_size, canvas, stop, 0, request->kept, NULL, &next},
+                       {paths, count, columns, tile_size, canvas, stop, 0, request->kept, NULL, &next}};
     GThread *helper = count >= HELPED_TILES ? g_thread_try_new("tile-decode", decode_helper, &runs[1], NULL) : NULL;
     tiles_decode_run(&runs[0]);
     if (helper != NULL) g_thread_join(helper);
@@ -268,11 +292,11 @@ static int decode_canvas(const char **paths, int count, int columns, int tile_si
     return 0;
 }
 
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
-                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out) {
+int cvips_decode_jpeg_tiles(const jpeg_region_request *request, VipsImage **out) {
     *out = NULL;
+    int width = request->width, height = request->height;
     TileCanvas canvas;
-    if (decode_canvas(paths, count, columns, tile_size, left, top, width, height, stop, &canvas)) return -1;
+    if (decode_canvas(request, &canvas)) return -1;
     /* The image takes the pixels as they are, and frees them when it closes; the rectangle is
      * cut from between the slack without a copy. */
     size_t bytes = (size_t) canvas.stride * height * 3;
@@ -291,17 +315,16 @@ int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile
     return result;
 }
 
-int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
-                                   int left, int top, int width, int height, int out_width, int out_height,
-                                   CVipsStop *stop, VipsImage **out) {
+int cvips_decode_jpeg_tiles_shrunk(const jpeg_region_request *request, VipsImage **out) {
     *out = NULL;
+    int width = request->width, height = request->height, out_width = request->out_width, out_height = request->out_height;
     TileCanvas canvas;
-    if (decode_canvas(paths, count, columns, tile_size, left, top, width, height, stop, &canvas)) return -1;
+    if (decode_canvas(request, &canvas)) return -1;
     /* Shrunk from the canvas where it lies, and the canvas let go at once: nothing of it is kept
      * (an operation of libvips' would stay in its cache), and the next region's canvas takes the
      * same memory. */
     VipsPel *pixels = NULL;
-    int result = cvips_stop_check(stop) ? -1
+    int result = cvips_stop_check(request->stop) ? -1
         : cvips_shrink_pixels(canvas.pixels + SLACK * 3, (size_t) canvas.stride * 3, width, height, 3, out_width, out_height, &pixels);
     g_free(canvas.pixels);
     if (result == 0) result = cvips_image_from_pixels(pixels, out_width, out_height, 3, VIPS_INTERPRETATION_sRGB, out);

@@ -20,8 +20,9 @@ typedef struct {
     int tile_size;
 } TileCanvas;
 
-/* One thread's part of a grid's `count` tiles, decoded onto the canvas, or held from the kept set
- * where `held` is given (held[i] for tile i); `result` -1 on failure. The threads take the tiles
+/* One thread's part of a grid's `count` tiles, decoded onto the canvas (copied from `kept`, the
+ * tiles kept between regions, when it keeps any), or held from `kept` where `held` is given
+ * (held[i] for tile i); `result` -1 on failure. The threads take the tiles
  * one at a time, each the next that none has taken (`next`, shared), so that both stay busy to
  * the end whichever tiles are kept and whichever must be decoded. */
 typedef struct {
@@ -30,6 +31,7 @@ typedef struct {
     const TileCanvas *canvas;
     CVipsStop *stop;
     int result;
+    jpeg_decoded_tiles *kept;
     DecodedTile **held;
     gint *next;
 } TileRun;

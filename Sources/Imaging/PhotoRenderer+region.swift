@@ -7,18 +7,20 @@ extension PhotoRenderer {
     /// has at least the pixels the output needs, reading only the tiles the region covers (and of
     /// each only the blocks it covers), decoded straight into one image.
     /// Nil when that would mean more than `maxJoinedTiles` tiles (render from the source then).
-    /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`).
+    /// `stop` ends it early (`ImagingError.cancelled`, `.tookTooLong`). `keptTiles` are the decoded
+    /// tiles kept between regions, read and filled (nil: each tile decoded, only the blocks wanted).
     public static func renderRegion(pyramid: TilePyramid, directory: String, _ rendition: RegionRendition,
-                                    settings: RenderSettings, stop: RenderStop? = nil) throws -> [UInt8]? {
+                                    settings: RenderSettings, keptTiles: RegionTileCache? = Vips.regionTiles,
+                                    stop: RenderStop? = nil) throws -> [UInt8]? {
         try renderRegion(pyramid: pyramid, levelsUpTo: pyramid.maxZoom, tilePath: { tilePath(in: directory, $0) }, rendition,
-                         settings: settings, stop: stop)
+                         settings: settings, keptTiles: keptTiles, stop: stop)
     }
 
     /// The same from tiles wherever `tilePath` finds (or makes) them: nil also when the level the
     /// region is cut from is above `top` (a photo not built yet has its low levels only).
     public static func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
                                     _ rendition: RegionRendition, settings: RenderSettings,
-                                    stop: RenderStop? = nil) throws -> [UInt8]? {
+                                    keptTiles: RegionTileCache? = Vips.regionTiles, stop: RenderStop? = nil) throws -> [UInt8]? {
         try Vips.ensureInitialized()
         let r = rendition.region
         let W = Double(pyramid.width), H = Double(pyramid.height)
@@ -47,12 +49,14 @@ extension PhotoRenderer {
             let shrinks = rect.width >= rendition.width && rect.height >= rendition.height
             if shrinks, rendition.format == .jpeg, rendition.tone == .color, !rendition.mirrored, rendition.degrees == 0 {
                 return try VipsImage.regionJPEG(paths, columns: columns.count, tileSize: T, rect: within, width: rendition.width,
-                                                height: rendition.height, quality: settings.jpegQuality, stop: stop)
+                                                height: rendition.height, quality: settings.jpegQuality, kept: keptTiles,
+                                                stop: stop)
             }
             let image = shrinks
                 ? try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within,
-                                                 shrunkToWidth: rendition.width, height: rendition.height, stop: stop)
-                : try scaled(try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within, stop: stop),
+                                                 shrunkToWidth: rendition.width, height: rendition.height, kept: keptTiles, stop: stop)
+                : try scaled(try VipsImage.decodedJPEGTiles(paths, columns: columns.count, tileSize: T, rect: within, kept: keptTiles,
+                                                            stop: stop),
                              toWidth: rendition.width, height: rendition.height)
             return try finish(image, rendition, settings: settings, inMemory: false, stop: stop)
         }

@@ -26,7 +26,7 @@ public enum Vips {
             // The cache holds recent operations (headers, small results): at most this much
             // memory, 100 operations and 20 open files, whatever the traffic.
             cvips_configure(max(0, cacheMegabytes) << 20, 100, 20, Int32(max(0, concurrency)))
-            cvips_decoded_tiles_configure(max(0, regionTileMegabytes) << 20)
+            regionTiles.keep(bytes: max(0, regionTileMegabytes) << 20)
         }
     }
 
@@ -45,11 +45,9 @@ public enum Vips {
     /// Files libvips currently holds open.
     static var trackedFiles: Int { Int(vips_tracked_get_files()) }
 
-    /// Keeps up to `bytes` of decoded pyramid tiles for regions (0: none), the oldest going first.
-    static func keepRegionTiles(bytes: Int) { cvips_decoded_tiles_configure(max(0, bytes)) }
-
-    /// Bytes of decoded pyramid tiles kept for regions now.
-    static var keptRegionTileBytes: Int { Int(cvips_decoded_tiles_bytes()) }
+    /// The decoded pyramid tiles regions keep, sized by `initialize` (`regionTileMegabytes`) and
+    /// let go by `releaseMemory`; renders are handed it, none reaches it on its own.
+    public static let regionTiles = RegionTileCache(bytes: 32 << 20)
 
     /// Drops every cached operation, so that only images still referenced stay alive.
     static func dropCache() { cvips_cache_flush() }
@@ -61,7 +59,7 @@ public enum Vips {
     /// Takes a few milliseconds on a large heap.
     public static func releaseMemory() {
         if isInitialized { cvips_cache_flush() }
-        cvips_decoded_tiles_flush()
+        regionTiles.flush()
         cvips_trim_heap()
     }
 
@@ -210,41 +208,50 @@ final class VipsImage {
 
     /// `rect` of a grid of JPEG tiles laid row by row, `columns` wide, `tileSize` apart (edge
     /// tiles may be smaller), decoded into memory as 8-bit sRGB.
-    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, stop: RenderStop? = nil) throws -> VipsImage {
-        try withCStrings(paths) { pointers in
-            try made(failing: .corrupt) {
-                cvips_decode_jpeg_tiles(pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
-                                        Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), stop?.pointer, &$0)
-            }
+    /// `kept`: the tiles kept between regions (nil: each decoded, only the blocks wanted).
+    static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect,
+                                 kept: RegionTileCache? = Vips.regionTiles, stop: RenderStop? = nil) throws -> VipsImage {
+        try withRegionRequest(paths, columns: columns, tileSize: tileSize, rect: rect, kept: kept, stop: stop) { request in
+            try made(failing: .corrupt) { cvips_decode_jpeg_tiles(request, &$0) }
         }
     }
 
     /// The same rectangle shrunk to `width` × `height` (neither above its own) as `shrunkLinearly`
     /// does, straight from the decoded tiles, which are let go at once; the pixels are in memory.
     static func decodedJPEGTiles(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, shrunkToWidth width: Int,
-                                 height: Int, stop: RenderStop? = nil) throws -> VipsImage {
-        try withCStrings(paths) { pointers in
-            try made(failing: .corrupt) {
-                cvips_decode_jpeg_tiles_shrunk(pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
-                                               Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
-                                               Int32(width), Int32(height), stop?.pointer, &$0)
-            }
+                                 height: Int, kept: RegionTileCache? = Vips.regionTiles, stop: RenderStop? = nil) throws -> VipsImage {
+        try withRegionRequest(paths, columns: columns, tileSize: tileSize, rect: rect, width: width, height: height,
+                              kept: kept, stop: stop) { request in
+            try made(failing: .corrupt) { cvips_decode_jpeg_tiles_shrunk(request, &$0) }
         }
     }
 
     /// The same rectangle shrunk to `width` × `height` and encoded as a metadata-free JPEG at
     /// `quality`, as libvips' jpegsave encodes: decoded, shrunk and encoded on two threads.
     static func regionJPEG(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, width: Int, height: Int,
-                           quality: Int, stop: RenderStop? = nil) throws -> [UInt8] {
-        try withCStrings(paths) { pointers in
+                           quality: Int, kept: RegionTileCache? = Vips.regionTiles, stop: RenderStop? = nil) throws -> [UInt8] {
+        try withRegionRequest(paths, columns: columns, tileSize: tileSize, rect: rect, width: width, height: height,
+                              quality: quality, kept: kept, stop: stop) { request in
             var buffer: UnsafeMutablePointer<UInt8>?
             var length: UInt = 0
-            guard cvips_region_jpeg(pointers, Int32(paths.count), Int32(columns), Int32(tileSize),
-                                    Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
-                                    Int32(width), Int32(height), Int32(quality), stop?.pointer, &buffer, &length) == 0,
-                  let buffer else { throw lastError(kind: .corrupt) }
+            guard cvips_region_jpeg(request, &buffer, &length) == 0, let buffer else { throw lastError(kind: .corrupt) }
             defer { cjpeg_free(buffer) }
             return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
+        }
+    }
+
+    /// The C side's request for `rect` of the grid of tiles at `paths`, valid for the call alone
+    /// (which holds `kept`, so that its C set outlives the call).
+    private static func withRegionRequest<T>(_ paths: [String], columns: Int, tileSize: Int, rect: PixelRect, width: Int = 0,
+                                             height: Int = 0, quality: Int = 0, kept: RegionTileCache?, stop: RenderStop?,
+                                             _ body: (UnsafePointer<jpeg_region_request>) throws -> T) rethrows -> T {
+        try withCStrings(paths) { pointers in
+            var request = jpeg_region_request(
+                paths: pointers, count: Int32(paths.count), columns: Int32(columns), tile_size: Int32(tileSize),
+                left: Int32(rect.x), top: Int32(rect.y), width: Int32(rect.width), height: Int32(rect.height),
+                out_width: Int32(width), out_height: Int32(height), quality: Int32(quality), stop: stop?.pointer,
+                kept: kept?.handle)
+            return try withExtendedLifetime(kept) { try withUnsafePointer(to: &request) { try body($0) } }
         }
     }
 

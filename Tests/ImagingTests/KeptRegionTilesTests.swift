@@ -2,23 +2,24 @@ import Foundation
 import XCTest
 @testable import Imaging
 
-/// Decoded pyramid tiles kept for regions: a region from kept tiles is the region decoded afresh,
-/// to the byte; a tile written anew is decoded anew, one that is gone fails the region; the budget
-/// holds, and releasing memory lets every kept tile go.
+/// Decoded pyramid tiles kept for regions, in a cache each test owns and hands to the renders: a
+/// region from kept tiles is the region decoded afresh, to the byte; a tile written anew is decoded
+/// anew, one that is gone fails the region; the budget holds; releasing memory lets every tile
+/// the process-wide cache keeps go.
 final class KeptRegionTilesTests: XCTestCase {
     var fixtures: Fixtures!
+    var cache: RegionTileCache!
     let settings = RenderSettings(jpegQuality: 85)
     let region = RegionRendition(region: PixelRect(x: 130, y: 90, width: 800, height: 560), width: 560, height: 392)
 
     override func setUpWithError() throws {
         fixtures = try Fixtures()
         try Vips.ensureInitialized()
-        Vips.releaseMemory()
+        cache = RegionTileCache(bytes: 0)
     }
 
     override func tearDown() {
-        Vips.keepRegionTiles(bytes: 32 << 20)
-        Vips.releaseMemory()
+        cache = nil
         fixtures = nil
     }
 
@@ -29,8 +30,9 @@ final class KeptRegionTilesTests: XCTestCase {
     }
 
     func render(_ p: (directory: String, pyramid: TilePyramid), keeping bytes: Int) throws -> [UInt8] {
-        Vips.keepRegionTiles(bytes: bytes)
-        let bytes = try PhotoRenderer.renderRegion(pyramid: p.pyramid, directory: p.directory, region, settings: settings)
+        cache.keep(bytes: bytes)
+        let bytes = try PhotoRenderer.renderRegion(pyramid: p.pyramid, directory: p.directory, region, settings: settings,
+                                                   keptTiles: cache)
         guard let bytes else { throw FixtureError(message: "a region of 12 tiles came back nil (to be rendered from the photo)") }
         return bytes
     }
@@ -42,15 +44,15 @@ final class KeptRegionTilesTests: XCTestCase {
     func testARegionFromKeptTilesIsTheRegionDecodedAfresh() throws {
         let p = try pyramid()
         let fresh = try render(p, keeping: 0)
-        XCTAssertEqual(Vips.keptRegionTileBytes, 0)
+        XCTAssertEqual(cache.keptBytes, 0)
         let filling = try render(p, keeping: 32 << 20)
         // Twelve tiles of level 2 (1000 × 700 in 256-pixel tiles), whole, three bytes a pixel.
-        XCTAssertEqual(Vips.keptRegionTileBytes, (3 * 256 + 232) * (2 * 256 + 188) * 3)
+        XCTAssertEqual(cache.keptBytes, (3 * 256 + 232) * (2 * 256 + 188) * 3)
         let kept = try render(p, keeping: 32 << 20)
         XCTAssertEqual(filling, fresh)
         XCTAssertEqual(kept, fresh)
-        Vips.releaseMemory()
-        XCTAssertEqual(Vips.keptRegionTileBytes, 0)
+        cache.flush()
+        XCTAssertEqual(cache.keptBytes, 0)
     }
 
     func testATileWrittenAnewIsDecodedAnewAndOneThatIsGoneFailsTheRegion() throws {
@@ -62,7 +64,7 @@ final class KeptRegionTilesTests: XCTestCase {
         try FileManager.default.copyItem(atPath: tile(p, 1, 0), toPath: replaced)
         let after = try render(p, keeping: 32 << 20)
         XCTAssertNotEqual(after, before)
-        Vips.releaseMemory()
+        cache.flush()
         XCTAssertEqual(after, try render(p, keeping: 0), "the new tile, as a fresh decode reads it")
         _ = try render(p, keeping: 32 << 20)
         try FileManager.default.removeItem(atPath: tile(p, 3, 2))
@@ -74,10 +76,19 @@ final class KeptRegionTilesTests: XCTestCase {
         let fresh = try render(p, keeping: 0)
         let budget = 2 * 256 * 256 * 3 + 1000
         XCTAssertEqual(try render(p, keeping: budget), fresh)
-        XCTAssertLessThanOrEqual(Vips.keptRegionTileBytes, budget)
-        XCTAssertGreaterThan(Vips.keptRegionTileBytes, 0)
+        XCTAssertLessThanOrEqual(cache.keptBytes, budget)
+        XCTAssertGreaterThan(cache.keptBytes, 0)
         XCTAssertEqual(try render(p, keeping: budget), fresh)
-        Vips.keepRegionTiles(bytes: 1000)
-        XCTAssertEqual(Vips.keptRegionTileBytes, 0, "a smaller budget lets the oldest go at once")
+        cache.keep(bytes: 1000)
+        XCTAssertEqual(cache.keptBytes, 0, "a smaller budget lets the oldest go at once")
+    }
+
+    func testReleasingMemoryLetsTheProcessWideCacheGo() throws {
+        let p = try pyramid()
+        Vips.regionTiles.keep(bytes: 32 << 20)
+        _ = try PhotoRenderer.renderRegion(pyramid: p.pyramid, directory: p.directory, region, settings: settings)
+        XCTAssertGreaterThan(Vips.regionTiles.keptBytes, 0, "a render with no cache named fills the process-wide one")
+        Vips.releaseMemory()
+        XCTAssertEqual(Vips.regionTiles.keptBytes, 0)
     }
 }

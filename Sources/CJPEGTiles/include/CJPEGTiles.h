@@ -25,39 +25,50 @@ int cvips_shrink_pixels(const VipsPel *pixels, size_t stride, int W, int H, int 
 int cvips_image_from_pixels(VipsPel *pixels, int width, int height, int bands, VipsInterpretation type, VipsImage **out);
 
 
-/// The rectangle (left, top, width, height) of a grid of JPEG tiles, `columns` wide and laid row
-/// by row with their top left corners tile_size apart, decoded with libjpeg as 8-bit RGB into one
-/// image in memory; only the blocks the rectangle covers are decoded. Fails when the grid does not
-/// cover the rectangle, or a tile is smaller than its place in it.
-/// `stop` (may be NULL) ends it between tiles and every few rows.
-int cvips_decode_jpeg_tiles(const char **paths, int count, int columns, int tile_size,
-                            int left, int top, int width, int height, CVipsStop *stop, VipsImage **out);
-
-/// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
-/// cvips_shrink_linear does, and encoded as cjpeg_encode does, on two threads when it covers four
-/// tiles or more (each encodes about half the rows, joined by cjpeg_join); *buffer is freed with
-/// cjpeg_free.
-int cvips_region_jpeg(const char **paths, int count, int columns, int tile_size,
-                      int left, int top, int width, int height, int out_width, int out_height, int quality,
-                      CVipsStop *stop, unsigned char **buffer, unsigned long *length);
-
-/// Decoded pyramid tiles kept for regions, up to `bytes` (0: none kept; the oldest go first): the
-/// tile decoder takes a kept tile instead of decoding it again, while its file is unchanged.
-void cvips_decoded_tiles_configure(size_t bytes);
-
+/// Decoded pyramid tiles kept between regions, up to a budget in bytes (0: none kept; the oldest
+/// go first): the tile decoder takes a kept tile instead of decoding it again while its file is
+/// the same (device, inode, size, change time of the file it opens). Safe from any thread; its
+/// owner frees it once no call uses it.
+typedef struct jpeg_decoded_tiles jpeg_decoded_tiles;
+jpeg_decoded_tiles *jpeg_decoded_tiles_new(size_t bytes);
+void jpeg_decoded_tiles_free(jpeg_decoded_tiles *tiles);
+/// A new budget; tiles past it go at once, the oldest first.
+void jpeg_decoded_tiles_configure(jpeg_decoded_tiles *tiles, size_t bytes);
 /// Lets go of every kept tile.
-void cvips_decoded_tiles_flush(void);
-
+void jpeg_decoded_tiles_flush(jpeg_decoded_tiles *tiles);
 /// Bytes of tiles kept now.
-size_t cvips_decoded_tiles_bytes(void);
+size_t jpeg_decoded_tiles_bytes(jpeg_decoded_tiles *tiles);
 
-/// The same rectangle shrunk to out_width × out_height (neither above the rectangle's) as
-/// cvips_shrink_linear does, straight from the decoded tiles, which are not kept: *out holds its
-/// pixels in memory.
-int cvips_decode_jpeg_tiles_shrunk(const char **paths, int count, int columns, int tile_size,
-                                   int left, int top, int width, int height, int out_width, int out_height,
-                                   CVipsStop *stop, VipsImage **out);
+/// A rectangle of a grid of JPEG tiles, as the region calls below take it: the grid `columns`
+/// wide, `count` tiles laid row by row with their top left corners tile_size apart (edge tiles
+/// may be smaller), the rectangle (left, top, width, height) within it, the size it is wanted
+/// at (out_width × out_height, neither above the rectangle's: the shrinking calls) and its JPEG
+/// quality (cvips_region_jpeg). `stop` (may be NULL) ends a call between tiles and every few rows.
+/// `kept` (may be NULL: each tile decoded, only the blocks wanted) are the tiles kept between
+/// regions, read and filled by the call.
+typedef struct {
+    const char **paths;
+    int count, columns, tile_size;
+    int left, top, width, height;
+    int out_width, out_height, quality;
+    CVipsStop *stop;
+    jpeg_decoded_tiles *kept;
+} jpeg_region_request;
 
+/// The request's rectangle decoded with libjpeg as 8-bit RGB into one image in memory; only the
+/// blocks the rectangle covers are decoded. Fails when the grid does not cover the rectangle, or
+/// a tile is smaller than its place in it.
+int cvips_decode_jpeg_tiles(const jpeg_region_request *request, VipsImage **out);
+
+/// The same rectangle shrunk to out_width × out_height as cvips_shrink_linear does, and encoded
+/// as cjpeg_encode does at the request's quality, on two threads when it covers four tiles or
+/// more (each encodes about half the rows, joined by cjpeg_join); *buffer is freed with
+/// cjpeg_free.
+int cvips_region_jpeg(const jpeg_region_request *request, unsigned char **buffer, unsigned long *length);
+
+/// The same rectangle shrunk to out_width × out_height as cvips_shrink_linear does, straight from
+/// the decoded tiles, which are not kept: *out holds its pixels in memory.
+int cvips_decode_jpeg_tiles_shrunk(const jpeg_region_request *request, VipsImage **out);
 
 /* JPEG straight through libjpeg (jpegstrips.c): rows in order, tiles out, halving. */
 
