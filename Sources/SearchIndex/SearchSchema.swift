@@ -30,6 +30,17 @@ public enum SearchSchema {
                         );
                         CREATE INDEX search_photos_words ON search_photos USING GIN (words);
                         """),
+        // One number moved by every write of the index, in the write's transaction: a process
+        // keeps its answers while it has not moved (`SearchScoreCache`), whoever wrote.
+        SQLMigration(version: 2, name: "search generation",
+                     sqlite: """
+                        CREATE TABLE search_generation (n INTEGER NOT NULL);
+                        INSERT INTO search_generation (n) VALUES (0);
+                        """,
+                     postgres: """
+                        CREATE TABLE search_generation (n BIGINT NOT NULL);
+                        INSERT INTO search_generation (n) VALUES (0);
+                        """),
     ])
 
     /// The version this build brings a database to.
