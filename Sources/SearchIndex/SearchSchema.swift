@@ -7,7 +7,8 @@ import SQL
 /// folds on its own). SQLite keeps them in an FTS5 table, one column per field, its row id the
 /// photo's id. PostgreSQL keeps the same columns and one `tsvector` of every word tagged with its
 /// field's letter (`SQLSearchIndex.tag`), made with `array_to_tsvector` so no parser splits or
-/// changes a word, under a GIN index.
+/// changes a word, under a GIN index. Both keep one number, `search_generation`, that every
+/// write of the index moves (`SQLSearchIndex`'s kept answers hold while it has not).
 public enum SearchSchema {
     public static let schema = SQLSchema(name: "search", migrations: [
         SQLMigration(version: 1, name: "search words per photo",
