@@ -6,6 +6,8 @@ import Search
 /// photos match is the engine's answer; their order is `SearchRanking`'s, the same on both.
 public final class SQLSearchIndex: Sendable {
     public let database: SQLDatabase
+    /// The last answers, while the index is unchanged.
+    private let answers = SearchScoreCache(capacity: 8)
 
     /// Opens the index in `database`, migrating it.
     public init(database: SQLDatabase) throws {
@@ -18,6 +20,9 @@ public final class SQLSearchIndex: Sendable {
         guard !documents.isEmpty else { return }
         // Written again from the catalog if a crash loses it (as `search.sqlite`'s NORMAL sync).
         try database.transaction(.rebuildable) { tx in
+            // First, so that writers of the index (the replicas') take their turns here rather
+            // than lock photos' rows in different orders.
+            try tx.run(Self.nextGeneration)
             for (id, document) in documents {
                 let texts = SearchField.allCases.map { document.text(of: $0) }
                 if tx.engine == .sqlite {
@@ -59,6 +64,7 @@ public final class SQLSearchIndex: Sendable {
     public func remove(_ photoIDs: [Int]) throws {
         guard !photoIDs.isEmpty else { return }
         try database.transaction(.rebuildable) { tx in
+            try tx.run(Self.nextGeneration)
             for id in photoIDs {
                 try tx.run(tx.engine == .sqlite ? "DELETE FROM search_photos WHERE rowid = \(id)"
                                                 : "DELETE FROM search_photos WHERE photo_id = \(id)")
@@ -78,9 +84,21 @@ public final class SQLSearchIndex: Sendable {
     /// scores each matching row where it finds it (`phrase_score`, from where each phrase
     /// matched). PostgreSQL finds the matches through its index and scores each with one
     /// `CASE` per term over the scores the term can give (`SearchRanking.passes`), best first,
-    /// tested on the row's own words.
+    /// tested on the row's own words. An answer is given again while no write of the index (from
+    /// any process) has come between (`SearchScoreCache`).
     public func scores(_ query: SearchQuery) throws -> [SearchScore] {
         guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
+        // Read before the answer: a write between the two gives an answer newer than its
+        // generation, never older, and the next query, seeing the newer one, reads it again.
+        let generation = try database.scalar(SQLQuery("SELECT n FROM search_generation"), as: Int64.self) ?? 0
+        if let kept = answers.scores(for: query, at: generation) { return kept }
+        let found = try ranked(query)
+        answers.keep(found, for: query, at: generation)
+        return found
+    }
+
+    /// `scores(_:)` as the engine answers it.
+    private func ranked(_ query: SearchQuery) throws -> [SearchScore] {
         if database.engine == .sqlite {
             let (expression, spec) = SearchMatchExpression.fts5Scored(query)
             let pairs = try database.integers("""
@@ -115,6 +133,9 @@ public final class SQLSearchIndex: Sendable {
         found.sort { $0.photoID < $1.photoID }
         return found
     }
+
+    /// Moves the index's generation, in a write's transaction.
+    private static let nextGeneration: SQLQuery = "UPDATE search_generation SET n = n + 1"
 
     /// The letter that tags a field's words in PostgreSQL's `tsvector`.
     static func tag(_ field: SearchField) -> String {

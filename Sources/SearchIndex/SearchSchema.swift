@@ -7,7 +7,8 @@ import SQL
 /// folds on its own). SQLite keeps them in an FTS5 table, one column per field, its row id the
 /// photo's id. PostgreSQL keeps the same columns and one `tsvector` of every word tagged with its
 /// field's letter (`SQLSearchIndex.tag`), made with `array_to_tsvector` so no parser splits or
-/// changes a word, under a GIN index.
+/// changes a word, under a GIN index. Both keep one number, `search_generation`, that every
+/// write of the index moves (`SQLSearchIndex`'s kept answers hold while it has not).
 public enum SearchSchema {
     public static let schema = SQLSchema(name: "search", migrations: [
         SQLMigration(version: 1, name: "search words per photo",
@@ -29,6 +30,17 @@ public enum SearchSchema {
                             words tsvector NOT NULL
                         );
                         CREATE INDEX search_photos_words ON search_photos USING GIN (words);
+                        """),
+        // One number moved by every write of the index, in the write's transaction: a process
+        // keeps its answers while it has not moved (`SearchScoreCache`), whoever wrote.
+        SQLMigration(version: 2, name: "search generation",
+                     sqlite: """
+                        CREATE TABLE search_generation (n INTEGER NOT NULL);
+                        INSERT INTO search_generation (n) VALUES (0);
+                        """,
+                     postgres: """
+                        CREATE TABLE search_generation (n BIGINT NOT NULL);
+                        INSERT INTO search_generation (n) VALUES (0);
                         """),
     ])
 

@@ -128,6 +128,30 @@ final class SQLSearchIndexTests: XCTestCase {
         }
     }
 
+    func testAnAnswerIsGivenAgainOnlyUntilAnyProcessWritesTheIndex() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let first = try place.open(), second = try place.open()
+            defer { first.close(); second.close() }
+            let asking = try SQLSearchIndex(database: first)
+            let writing = try SQLSearchIndex(database: second)  // another replica
+            let lisbon = try SearchQuery.parse("lisbon")
+            let engine = place.engine.rawValue
+            try writing.write([(1, Self.document(path: "walks/lisbon-1.jpg"))])
+            XCTAssertEqual(try asking.scores(lisbon).map(\.photoID), [1], engine)
+            // Kept: a row changed behind the index's back (no write of its own) is not seen.
+            _ = try second.run("DELETE FROM search_photos")
+            XCTAssertEqual(try asking.scores(lisbon).map(\.photoID), [1], "\(engine): the answer kept")
+            try writing.write([(2, Self.document(path: "walks/lisbon-2.jpg"))])
+            XCTAssertEqual(try asking.scores(lisbon).map(\.photoID), [2], "\(engine): another process wrote")
+            try writing.write([(3, Self.document(path: "walks/lisbon-3.jpg"))])
+            XCTAssertEqual(try asking.scores(lisbon).map(\.photoID), [2, 3], engine)
+            try writing.remove([2])
+            XCTAssertEqual(try asking.scores(lisbon).map(\.photoID), [3], "\(engine): another process removed")
+            try asking.write([(3, Self.document(path: "walks/porto-3.jpg"))])
+            XCTAssertEqual(try asking.scores(lisbon), [], "\(engine): this process wrote")
+        }
+    }
+
     func testCompactingKeepsEveryAnswer() throws {
         try each { index, engine in
             // More transactions, so more pieces for compacting to merge.
