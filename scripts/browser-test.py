@@ -10,7 +10,7 @@ server (`collection_server`) share one process, so it is made once.
 
 Usage: scripts/browser-test.py [--jobs N] [FILE…]
     env BROWSER_TEST_JOBS: processes at once (default 3); PHOTOSCROLL_BIN: the server binary;
-    UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 900);
+    UNIT_TIMEOUT: seconds one process may take before it is stopped and failed (default 1800);
     TEST_DISK_SCRATCH=1: the tests' folders on disk (else in /dev/shm when it has 4 GiB free).
 Each process's output is in build/browser-test/logs/NAME.log; a failing one's is printed.
 """
@@ -30,8 +30,10 @@ import testrun  # noqa: E402
 REPO = testrun.REPO
 RUN = REPO / "build" / "browser-test"
 DURATIONS = REPO / "build" / "browser-test-durations.json"
-# Session fixtures too costly to make in more than one process: the files using one run together.
+# Session fixtures too costly to make in every process: the files using one run together, at most
+# PER_FIXTURE files to a process, so that no process runs for most of the stage on a loaded machine.
 SHARED = ["collection_server"]
+PER_FIXTURE = 2
 OUTCOME = re.compile(r"^=*\s*((?:\d+ \w+(?:, )?)+|no tests ran) in [\d.]+s")
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)s (?:setup|call|teardown)\s+(\S+)$")
 # pytest's short summary (-rfE): one line per failed or erroring test, with its message.
@@ -54,7 +56,8 @@ def groups(paths: list[Path]) -> list[list[Path]]:
             together.setdefault(shared, []).append(path)
         else:
             alone.append([path])
-    return alone + list(together.values())
+    shared_groups = [paths[i:i + PER_FIXTURE] for paths in together.values() for i in range(0, len(paths), PER_FIXTURE)]
+    return alone + shared_groups
 
 
 def main() -> int:
@@ -99,7 +102,7 @@ def main() -> int:
 
     try:
         outcome = testrun.run(todo, args.jobs, RUN / "logs", env, DURATIONS, passed,
-                              float(os.environ.get("UNIT_TIMEOUT", "900")))
+                              float(os.environ.get("UNIT_TIMEOUT", "1800")))
     finally:
         shutil.rmtree(scratch or photo_cache, ignore_errors=True)
     testrun.report_failures(outcome.failed)

@@ -62,7 +62,7 @@ def assert_exact_tiles(driver, server, photo, log_mark, on_screen=frozenset(), s
     if stalled:
         assert requested >= expected - set(on_screen)
         # Whatever a pause fetched that is no longer in view is gone from the screen.
-        kept = set(js(driver, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img')].map(i => i.dataset.tile)"))
+        kept = set(js(driver, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img[data-tile]')].map(i => i.dataset.tile)"))
         kept_here = {t for t in kept if t.split("/")[0] == str(level)}
         assert kept_here <= expected
         # Under them only the level the photo is fitted at (kept until the finer one is drawn) and 0/0/0.
@@ -266,12 +266,12 @@ def test_tiles_that_leave_the_view_before_arriving_are_cancelled(phone, server):
             swipe(phone, 360, 300, 30, 300, steps=6, pause=0.01)
         wait_for(lambda: not js(phone, "return window.__viewer.moving"), message="the pan came to rest")
         moved = viewer_state(phone)
-        pending = js(phone, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img:not(.loaded)')].map(i => [i.dataset.tile, i.getAttribute('src')])")
+        pending = js(phone, "return [...document.querySelectorAll('.zoom-slide.current .tile-layer img[data-tile]:not(.loaded)')].map(i => [i.dataset.tile, i.getAttribute('src')])")
         # Every tile still loading is one in view; those that went out of view were dropped, src and all.
         assert {key for key, _ in pending} <= set(moved["wanted"])
         assert all(src for _, src in pending)
         assert set(moved["requested"]) - set(moved["wanted"]) - {"0/0/0"}, "the pan should have passed over tiles"
-        dropped = js(phone, "return document.querySelectorAll('.zoom-slide.current .tile-layer img:not([src])').length")
+        dropped = js(phone, "return document.querySelectorAll('.zoom-slide.current .tile-layer img[data-tile]:not([src])').length")
         assert dropped == 0
     finally:
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {

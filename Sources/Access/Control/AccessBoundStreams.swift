@@ -91,6 +91,8 @@ package final class AccessBoundStreams: Sendable {
 
     /// Closes every stream that `change` ended.
     func end(_ change: AccessChange) {
+        // A new account ends no one's access, so it need not close a stream being opened either.
+        if case .added = change { return }
         close(counted: true) { $0.isEnded(by: change) }
     }
 
