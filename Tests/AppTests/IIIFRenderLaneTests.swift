@@ -140,6 +140,27 @@ final class IIIFRenderLaneTests: XCTestCase {
         XCTAssertEqual(f.server.workload.first { $0.lane == WorkLanes.renders }?.costInFlight, 0, "its pixels are free again")
     }
 
+    /// The pager's fitted view of a built photo (the whole photo within a screen, as a colour JPEG) is answered in
+    /// the images lane, as tiles are; the same view turned, or cut from a region, stays in the
+    /// renders lane. Both are held until all three run, so the lanes' counts show where each is.
+    func testTheFittedViewRunsInTheImagesLane() throws {
+        let f = try makeFixture()
+        defer { f.stop() }
+        func load(_ lane: WorkLane) -> LaneLoad? { f.server.workload.first { $0.lane == lane } }
+        XCTAssertTrue(eventually(timeout: 30) { f.service.library.imageInfo(1)?.status == .ready }, "the photo was never built")
+        var held: [HTTPClientConnection] = []
+        for path in ["full/!2080,1560/90/default.jpg", "0,0,1500,1000/!1000,1000/0/default.jpg", "full/!2080,1560/0/default.jpg"] {
+            let c = try HTTPClientConnection(host: "127.0.0.1", port: f.server.port, timeoutSeconds: 30)
+            try c.send("GET /iiif/3/1/\(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(f.renderer.started.wait(timeout: .now() + 30), .success)
+            held.append(c)
+        }
+        XCTAssertEqual(load(WorkLanes.images)?.running, 1, "the fitted view is not in the images lane")
+        XCTAssertEqual(load(WorkLanes.renders)?.running, 2, "a turned or cut rendition left the renders lane")
+        f.renderer.released.store(true, ordering: .relaxed)
+        for c in held { XCTAssertEqual(try c.readResponse().status, 200) }
+    }
+
     /// A rendition past `iiifRenderSeconds` is stopped and answered 503 with Retry-After.
     func testASlowRenditionIsStoppedAtItsDeadline() throws {
         let f = try makeFixture { $0.iiifRenderSeconds = 0.2 }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import IIIF
-import Imaging
+@testable import Imaging
 import Library
 import Observability
 import XCTest
@@ -184,6 +184,27 @@ final class IIIFRoutesTests: XCTestCase {
         XCTAssertEqual(get(f, "/iiif/3/1/full/max/0/default.jpg?v=\(version)").headers["Cache-Control"], "public, max-age=31536000, immutable")
         // Two spellings of one image are one rendition, with one ETag.
         XCTAssertEqual(get(f, "/iiif/3/1/full/750,/0/default.jpg").headers["ETag"], get(f, "/iiif/3/1/full/pct:50/0/color.jpg").headers["ETag"])
+    }
+
+    /// The pager's fitted view of a built photo, now answered in the images lane: the photo's
+    /// pixels at the size asked, as a render from the photo itself makes them.
+    func testTheFittedViewOfABuiltPhotoIsThePhotoShrunk() throws {
+        let f = try makeFixture()
+        XCTAssertEqual(f.service.library.photo(1)?.status, .ready)
+        let response = get(f, "/iiif/3/1/full/!600,600/0/default.jpg")
+        XCTAssertEqual(response.status, .ok)
+        let folder = NSTemporaryDirectory() + "iiif-fitted-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(response.bodyBytes ?? []).write(to: URL(fileURLWithPath: folder + "/view.jpg"))
+        let view = try VipsImage.open(folder + "/view.jpg", access: .random)
+        XCTAssertEqual([view.width, view.height], [600, 280])
+        let source = try XCTUnwrap(f.service.library.photo(1)).sourcePath
+        let fitted = RegionRendition(region: PixelRect(x: 0, y: 0, width: 1500, height: 700), width: 600, height: 280)
+        try Data(try PhotoRenderer.renderRegion(source: source, fitted, settings: RenderSettings()))
+            .write(to: URL(fileURLWithPath: folder + "/reference.jpg"))
+        let reference = try VipsImage.open(folder + "/reference.jpg", access: .random)
+        XCTAssertLessThan(try view.meanAbsoluteDifference(to: reference), 3, "the photo's pixels")
     }
 
     func testErrorsAreProblemsWithTheSpecificationsStatuses() throws {

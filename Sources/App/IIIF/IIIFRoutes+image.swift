@@ -44,11 +44,14 @@ extension IIIFRoutes {
             }
         }
         // Anything else is a rendition: in a lane of its own, within its budget of pixels, time
-        // and queue, and stopped when its client goes away.
-        return .order(WorkOrder(lane: WorkLanes.renders, cost: Self.cost(resolved), abandonable: true,
+        // and queue, and stopped when its client goes away. The whole photo fitted to a screen is
+        // what the pager shows as a photo lands, so it is answered as a tile is, in the images
+        // lane at the priority of requests; it is still costed and stopped when its client goes.
+        let fitted = Self.isFittedView(resolved, of: photo)
+        return .order(WorkOrder(lane: fitted ? WorkLanes.images : WorkLanes.renders, cost: Self.cost(resolved), abandonable: true,
                                 refusalHeaders: HTTPHeaders([CrossOrigin.allowOrigin])) { [library, logger, renderSeconds, memory] ticket in
             // The renders lane's threads do nothing else: they yield the processor to requests.
-            Vips.lowerThreadPriority()
+            if !fitted { Vips.lowerThreadPriority() }
             do {
                 let bytes = try memory.run { try Self.render(rendition, of: photo, library: library, seconds: renderSeconds, ticket: ticket) }
                 return HTTPResponse(headers: headers, body: .bytes(bytes))
@@ -80,6 +83,24 @@ extension IIIFRoutes {
                 attempts += 1
             }
         }
+    }
+
+    /// The long side, in pixels, up to which the whole photo scaled down is a view on a screen
+    /// (a 2880 × 1800 desktop at twice its density, a 5K display's height) rather than a batch
+    /// rendition.
+    static let maxFittedSide = 4096
+
+    /// Whether a request is the pager's fitted view of a built photo: the whole photo, shrunk to
+    /// at most `maxFittedSide` on its long side, upright and unmirrored, as a colour JPEG. Its
+    /// cost is bounded (cut from a pyramid level under twice its size each way), so it needs no
+    /// lane of its own; before the build it would be read from the photo itself, which for a
+    /// large file is the costly kind the renders lane is for.
+    static func isFittedView(_ resolved: ResolvedImageRequest, of photo: Photo) -> Bool {
+        let r = resolved.region
+        return photo.status == .ready && r.x == 0 && r.y == 0 && r.width == photo.width && r.height == photo.height
+            && resolved.width <= r.width && resolved.height <= r.height
+            && max(resolved.width, resolved.height) <= maxFittedSide
+            && resolved.format == .jpg && resolved.isPlainColor
     }
 
     /// What a rendition costs in the lane's budget, in pixels: the answer as sent (turned), and
