@@ -194,7 +194,10 @@ class Server:
 
         # unshare forks the namespace's PID 1; setpriv drops to the user and execs the entrypoint in
         # place, so the server itself is PID 1 and only SIGTERM handling stops it, as in docker.
-        command = ["unshare", "--pid", "--fork", "--kill-child", "--",
+        # The namespace gets its own /proc, as a container does: its threads' ids are the
+        # namespace's, and the dispatch library reads /proc/<tid>/stat to size its thread pool (with
+        # the host's /proc it finds no such thread and stops the process, seen on a loaded machine).
+        command = ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--propagation", "unchanged", "--",
                    "setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--", *entrypoint]
         self.log = log
         self.stderr = open(log, "wb")
