@@ -89,8 +89,9 @@ def test_sort_and_move_to_start_order_an_album_here_and_in_another_window(phone,
         # A reload shows it as kept; Sort: Date Taken brings the dates' order back, everywhere.
         open_app(driver, server, route)
         shows(driver, moved, "the order after a reload")
+        wait_for(lambda: js(driver, "return document.querySelector('#grid-view .album-sort').value") == "custom",
+                 message="Sort says Custom Order")
         sort = Select(driver.find_element("css selector", "#grid-view .album-sort"))
-        assert sort.first_selected_option.get_attribute("value") == "custom"
         sort.select_by_value("taken")
         shows(driver, taken, "by date taken again")
         assert js(driver, FULL_ROWS)
