@@ -24,8 +24,8 @@ public final class SQLSearchIndex: Sendable {
             // than lock photos' rows in different orders.
             try tx.run(Self.nextGeneration)
             for (id, document) in documents {
-                let texts = SearchField.allCases.map { document.text(of: $0) }
                 if tx.engine == .sqlite {
+                    let texts = SearchField.allCases.map { document.text(of: $0) }
                     try tx.run("DELETE FROM search_photos WHERE rowid = \(id)")
                     try tx.run("""
                         INSERT INTO search_photos (rowid, place, date, camera, comment, name, album)
@@ -36,12 +36,9 @@ public final class SQLSearchIndex: Sendable {
                         (document.words[field] ?? []).map { Self.tag(field) + $0 }
                     }.joined(separator: " ")
                     try tx.run("""
-                        INSERT INTO search_photos (photo_id, place, date, camera, comment, name, album, words)
-                        VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]), \(texts[5]),
-                                array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))
-                        ON CONFLICT (photo_id) DO UPDATE SET place = excluded.place, date = excluded.date,
-                            camera = excluded.camera, comment = excluded.comment, name = excluded.name, album = excluded.album,
-                            words = excluded.words
+                        INSERT INTO search_photos (photo_id, words)
+                        VALUES (\(id), array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))
+                        ON CONFLICT (photo_id) DO UPDATE SET words = excluded.words
                         """)
                 }
             }
@@ -113,13 +110,17 @@ public final class SQLSearchIndex: Sendable {
             return found
         }
         // One statement: the whole query through the index, and per term a CASE of its passes,
-        // best first, on each matching row's words (no look-up of its own).
+        // best first, on each matching row's words (no look-up of its own). The row matched the
+        // whole query, so each term one of its passes: the last is not tested, but what is left.
         var bindings: [any SQLEncodable] = [SearchMatchExpression.tsquery(query)]
         let terms = query.terms.map { term in
-            "CASE " + SearchRanking.passes(term).map { pass in
+            let passes = SearchRanking.passes(term)
+            let tested = passes.dropLast().map { pass in
                 bindings.append(SearchMatchExpression.tsquery(pass))
                 return "WHEN words @@ $\(bindings.count)::tsquery THEN \(pass.score)"
-            }.joined(separator: " ") + " ELSE 0 END"
+            }
+            let left = passes.last.map { "\($0.score)" } ?? "0"
+            return tested.isEmpty ? left : "CASE \(tested.joined(separator: " ")) ELSE \(left) END"
         }
         // Put in order here, not by the server: the rows come in the table's order, nearly the
         // ids', which a sort here takes in one pass, while PostgreSQL's sort of 20,000 matches
@@ -127,8 +128,8 @@ public final class SQLSearchIndex: Sendable {
         let pairs = try database.integers(SQLQuery("""
             SELECT photo_id, \(terms.joined(separator: " + ")) FROM search_photos WHERE words @@ $1::tsquery
             """, bindings))
-        var found = stride(from: 0, to: pairs.count - 1, by: 2).compactMap { i in
-            pairs[i + 1] > 0 ? SearchScore(photoID: Int(pairs[i]), score: Int(pairs[i + 1])) : nil
+        var found = stride(from: 0, to: pairs.count - 1, by: 2).map { i in
+            SearchScore(photoID: Int(pairs[i]), score: Int(pairs[i + 1]))
         }
         found.sort { $0.photoID < $1.photoID }
         return found

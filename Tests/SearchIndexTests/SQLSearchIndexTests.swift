@@ -99,7 +99,7 @@ final class SQLSearchIndexTests: XCTestCase {
     }
 
     func testScoresAreTheRankingOfTheMatches() throws {
-        let typed = ["sao paulo", "lisb", "2019", "201", "july", "jul", "near", "cafe", "x100v", "35mm", "the NEAR sea", "a:b", "", "lisbon brazil"]
+        let typed = ["sao paulo", "lisb", "2019", "201", "2019-07-14", "lisb 2019-07-14", "july", "jul", "near", "cafe", "x100v", "35mm", "the NEAR sea", "a:b", "", "lisbon brazil"]
         let leftOut: [Set<SearchField>] = [Set(SearchField.allCases), Set(SearchField.allCases).subtracting([.place, .comment])]
         try each { index, engine in
             for text in typed {
@@ -168,7 +168,41 @@ final class SQLSearchIndexTests: XCTestCase {
         try each { index, engine in
             let query = try SearchQuery.parse("lisb")
             let hit = try XCTUnwrap(index.matches(query).first, engine)
-            XCTAssertEqual(hit.words, Self.photos[0].document.words.merging([.comment: [], .album: []]) { a, _ in a }, engine)
+            // In the order written on SQLite, in the tsvector's order on PostgreSQL.
+            XCTAssertEqual(hit.words.mapValues(Set.init),
+                           Self.photos[0].document.words.merging([.comment: [], .album: []]) { a, _ in a }.mapValues(Set.init), engine)
+        }
+    }
+
+    func testUpgradingKeepsTheWordsWritten() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            let database = try place.open()
+            defer { database.close() }
+            let engine = place.engine.rawValue
+            try database.migrate(SQLSchema(name: SearchSchema.schema.name, migrations: Array(SearchSchema.schema.migrations.prefix(2))))
+            // A photo as the second step's table held it.
+            if place.engine == .sqlite {
+                try database.run("""
+                    INSERT INTO search_photos (rowid, place, date, camera, comment, name, album)
+                    VALUES (7, '', '', 'fujifilm x100v', '', 'walks lisbon', '')
+                    """)
+            } else {
+                try database.run("""
+                    INSERT INTO search_photos (photo_id, place, date, camera, comment, name, album, words)
+                    VALUES (7, '', '', 'fujifilm x100v', '', 'walks lisbon', '',
+                            array_to_tsvector(ARRAY['cfujifilm', 'cx100v', 'nwalks', 'nlisbon']))
+                    """)
+            }
+            let index = try SQLSearchIndex(database: database)
+            XCTAssertEqual(try index.scores(SearchQuery.parse("fujifilm lisb")), [SearchScore(photoID: 7, score: 6 + 2)], engine)
+            try index.write([(8, Self.document(path: "walks/lisbon-8.jpg"))])
+            XCTAssertEqual(try index.scores(SearchQuery.parse("walks")).map(\.photoID), [7, 8], engine)
+            if place.engine == .postgres {
+                let columns = try database.query("""
+                    SELECT column_name FROM information_schema.columns WHERE table_name = 'search_photos' ORDER BY ordinal_position
+                    """).map { try $0.decode(0, as: String.self) }
+                XCTAssertEqual(columns, ["photo_id", "words"], "\(engine): the words alone")
+            }
         }
     }
 }
