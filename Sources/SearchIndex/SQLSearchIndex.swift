@@ -35,10 +35,15 @@ public final class SQLSearchIndex: Sendable {
                     let tagged = SearchField.allCases.flatMap { field in
                         (document.words[field] ?? []).map { Self.tag(field) + $0 }
                     }.joined(separator: " ")
+                    // Most photos are queued again with the same words (their tiles were built,
+                    // their status changed): such a row is left as it is, where an update would
+                    // leave a dead row for every search's scan to step over and a new entry per
+                    // word for the GIN index's pending list, which every search reads.
                     try tx.run("""
                         INSERT INTO search_photos (photo_id, words)
                         VALUES (\(id), array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))
                         ON CONFLICT (photo_id) DO UPDATE SET words = excluded.words
+                        WHERE search_photos.words <> excluded.words
                         """)
                 }
             }

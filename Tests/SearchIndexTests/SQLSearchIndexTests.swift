@@ -205,4 +205,21 @@ final class SQLSearchIndexTests: XCTestCase {
             }
         }
     }
+
+    func testPostgreSQLLeavesARowWhoseWordsAreTheSame() throws {
+        try SQLTestDatabase.forEachEngine { place in
+            guard place.engine == .postgres else { return }
+            let database = try place.open()
+            defer { database.close() }
+            let index = try SQLSearchIndex(database: database)
+            let row: SQLQuery = "SELECT ctid::text FROM search_photos WHERE photo_id = 1"
+            try index.write([Self.photos[0]])
+            let written = try database.scalar(row, as: String.self)
+            try index.write([Self.photos[0]])
+            XCTAssertEqual(try database.scalar(row, as: String.self), written, "the same words: the row as it was")
+            try index.write([(1, Self.document(path: "walks/porto.jpg"))])
+            XCTAssertNotEqual(try database.scalar(row, as: String.self), written, "new words: a new row")
+            XCTAssertEqual(try index.scores(SearchQuery.parse("porto")).map(\.photoID), [1])
+        }
+    }
 }
