@@ -35,8 +35,8 @@ public final class SQLSearchIndex: Sendable {
                     let tagged = SearchField.allCases.flatMap { field in
                         (document.words[field] ?? []).map { Self.tag(field) + $0 }
                     }.joined(separator: " ")
-                    // Most photos are queued again with the same words (their tiles were built,
-                    // their status changed): such a row is left as it is, where an update would
+                    // Most photos are queued again with the same words (their record's status or
+                    // size changed): such a row is left as it is, where an update would
                     // leave a dead row for every search's scan to step over and a new entry per
                     // word for the GIN index's pending list, which every search reads.
                     try tx.run("""
