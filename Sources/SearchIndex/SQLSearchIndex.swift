@@ -36,9 +36,9 @@ public final class SQLSearchIndex: Sendable {
                         (document.words[field] ?? []).map { Self.tag(field) + $0 }
                     }.joined(separator: " ")
                     // Most photos are queued again with the same words (their record's status or
-                    // size changed): such a row is left as it is, where an update would
-                    // leave a dead row for every search's scan to step over and a new entry per
-                    // word for the GIN index's pending list, which every search reads.
+                    // size changed): such a row is left as it is, where an update would leave a
+                    // dead row for every search's scan to step over and a new entry per word in
+                    // the GIN index's pending list, which every search reads.
                     try tx.run("""
                         INSERT INTO search_photos (photo_id, words)
                         VALUES (\(id), array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))

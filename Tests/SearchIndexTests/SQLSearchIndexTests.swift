@@ -198,10 +198,15 @@ final class SQLSearchIndexTests: XCTestCase {
             try index.write([(8, Self.document(path: "walks/lisbon-8.jpg"))])
             XCTAssertEqual(try index.scores(SearchQuery.parse("walks")).map(\.photoID), [7, 8], engine)
             if place.engine == .postgres {
-                let columns = try database.query("""
-                    SELECT column_name FROM information_schema.columns WHERE table_name = 'search_photos' ORDER BY ordinal_position
-                    """).map { try $0.decode(0, as: String.self) }
-                XCTAssertEqual(columns, ["photo_id", "words"], "\(engine): the words alone")
+                let texts: SQLQuery = "SELECT count(*) FROM search_photos WHERE place IS NOT NULL OR name IS NOT NULL"
+                XCTAssertEqual(try database.scalar(texts, as: Int.self), 0, "\(engine): the words alone")
+                // A replica of the earlier build, during a rolling update, still writes the texts.
+                try database.run("""
+                    INSERT INTO search_photos (photo_id, place, date, camera, comment, name, album, words)
+                    VALUES (9, '', '', '', '', 'walks', '', array_to_tsvector(ARRAY['nwalks']))
+                    """)
+                try database.run("UPDATE search_generation SET n = n + 1")
+                XCTAssertEqual(try index.scores(SearchQuery.parse("walks")).map(\.photoID), [7, 8, 9], engine)
             }
         }
     }
