@@ -1,15 +1,3 @@
-/// The protocol version from the request line.
-public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
-    public var major: Int
-    public var minor: Int
-    public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
-
-    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
-    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
-
-    public var description: String { "HTTP/\(major).\(minor)" }
-}
-
 /// A complete request as handed to a route: head parsed, body de-chunked and bounded.
 ///
 /// The fields live in one shared box, copied only when a copy is changed: a request passes by
@@ -214,4 +202,3 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-import Foundation
