@@ -1,4 +1,5 @@
 private import CLibPQ
+import Foundation
 import POSIX
 
 /// One PostgreSQL connection through libpq: the only file that touches libpq. Results come back in

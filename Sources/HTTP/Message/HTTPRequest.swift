@@ -1,3 +1,5 @@
+import Foundation
+
 /// A complete request as handed to a route: head parsed, body de-chunked and bounded.
 ///
 /// The fields live in one shared box, copied only when a copy is changed: a request passes by

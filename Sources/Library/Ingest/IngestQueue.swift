@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// Background ingest, `concurrency` jobs at a time, each queued job once: photos someone is
 /// looking at first, then every photo's first stage (thumbnails) in the order queued, then
