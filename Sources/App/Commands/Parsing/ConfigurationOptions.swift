@@ -1,3 +1,5 @@
+import Foundation
+
 /// `--config FILE` and every configuration key as a flag (`tileCacheMegabytes` is
 /// `--tile-cache-megabytes`), shared by the commands that read the settings.
 public struct ConfigurationOptions: Sendable, Equatable {
