@@ -203,4 +203,3 @@ public struct HTTPRequest: Sendable {
         }
     }
 }
-

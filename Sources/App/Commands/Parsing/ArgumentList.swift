@@ -49,4 +49,3 @@ public struct ArgumentList: Sendable, Equatable {
         }
     }
 }
-
