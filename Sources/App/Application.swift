@@ -213,7 +213,9 @@ public final class Application: Sendable {
             limits: limits, lanes: WorkLanes.threads(configuration, cores: cores), laneBudgets: WorkLanes.budgets(configuration))
     }
 
-    /// The services in start order; shutdown takes them in reverse (`ServiceGroup`).
+    /// The services in start order; shutdown takes them in reverse (`ServiceGroup`). Each may use
+    /// the ones before it while it runs and while it stops, so the stores outlive everything that
+    /// writes them.
     public var services: [any Service] {
         [databaseService, commentService, accessService, collectionService, libraryService, housekeeping, httpService, libraryScans, searchService]
     }

@@ -2,16 +2,6 @@
 import Glibc
 #endif
 
-/// The outcome of a call on a non-blocking descriptor.
-public enum IOResult<Value> {
-    case done(Value)
-    /// EAGAIN / EWOULDBLOCK: try again when the descriptor is ready.
-    case wouldBlock
-}
-
-extension IOResult: Sendable where Value: Sendable {}
-extension IOResult: Equatable where Value: Equatable {}
-
 /// Runs a system call, retrying EINTR, reporting EAGAIN as would-block and throwing anything else.
 /// Inlined into every caller: on the request path it costs what the hand-written check would.
 @inlinable @inline(__always)

@@ -188,12 +188,6 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A `database` URL that cannot be used; the text says what is wrong.
-public struct PostgresURLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
-
 extension String {
     /// Percent-decoding that fails on a broken escape or bytes that are not UTF-8, without Foundation.
     func removingPercentEncodingStrictly() -> String? {

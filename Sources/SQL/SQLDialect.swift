@@ -1,9 +1,3 @@
-/// The two engines.
-public enum SQLEngine: String, Sendable, Equatable, CaseIterable {
-    case sqlite
-    case postgres
-}
-
 /// The few places where the engines' SQL differs, as constant fragments to splice into schema
 /// text with `\(raw:)` or into a migration's `(SQLDialect) -> String`.
 ///

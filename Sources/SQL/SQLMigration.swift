@@ -28,40 +28,6 @@ public struct SQLMigration: Sendable {
     public func sql(for dialect: SQLDialect) -> String { text(dialect) }
 }
 
-/// A named history of migrations; several schemas (the catalog, the comments) share one database.
-public struct SQLSchema: Sendable {
-    public let name: String
-    public let migrations: [SQLMigration]
-    /// For a database made before `schema_migrations` existed: returns the version it is at
-    /// (for example from `PRAGMA user_version`), whose steps are then recorded without running.
-    public let adoptExisting: (@Sendable (SQLConnection) throws -> Int)?
-
-    /// A schema; versions must run 1, 2, 3 … without gaps.
-    public init(name: String, migrations: [SQLMigration], adoptExisting: (@Sendable (SQLConnection) throws -> Int)? = nil) {
-        precondition(migrations.map(\.version) == (0..<migrations.count).map { $0 + 1 },
-                     "the migrations of \(name) must be numbered 1, 2, 3 … in order")
-        self.name = name
-        self.migrations = migrations
-        self.adoptExisting = adoptExisting
-    }
-
-    /// The version this build brings a database to.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
-}
-
-/// What `SQLDatabase.migrate` found and did.
-public struct SQLMigrationReport: Sendable, Equatable {
-    public let schema: String
-    /// The version the database was at (after adoption).
-    public let from: Int
-    /// The version recorded now.
-    public let to: Int
-    /// Versions this call ran (empty when another process had run them, or none were due).
-    public let applied: [Int]
-    /// Versions recorded from `adoptExisting` without running.
-    public let adopted: [Int]
-}
-
 extension SQLDatabase {
     /// The table that records every schema's applied versions.
     static let migrationsTable = "schema_migrations"

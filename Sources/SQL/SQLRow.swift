@@ -35,9 +35,3 @@ public struct SQLRow: Sendable {
         return try decode(index, as: type)
     }
 }
-
-/// A type made from one row, so `query(_:as:)` can return `[Photo]` instead of rows.
-public protocol SQLRowDecodable {
-    /// Reads the row; throw the row's own decoding errors.
-    init(row: SQLRow) throws
-}

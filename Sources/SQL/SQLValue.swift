@@ -38,18 +38,6 @@ extension SQLValue: CustomStringConvertible {
     }
 }
 
-/// A Swift value that can be bound to a statement parameter.
-public protocol SQLEncodable: Sendable {
-    /// The value as the engines store it.
-    var sqlValue: SQLValue { get }
-}
-
-/// A Swift value that can be read from a column.
-public protocol SQLDecodable: Sendable {
-    /// Reads the value, or throws `SQLError` of kind `.decoding` saying what the column held instead.
-    init(sqlValue: SQLValue) throws
-}
-
 extension SQLValue: SQLEncodable, SQLDecodable {
     public var sqlValue: SQLValue { self }
     public init(sqlValue: SQLValue) { self = sqlValue }

@@ -69,30 +69,3 @@ public struct TIFFDirectory: Sendable, Hashable {
         return byteOrder.unsigned(value)
     }
 }
-
-/// An array of unsigned integers in the file (tile offsets, byte counts), read one value at a time.
-public struct TIFFIntegerArray: Sendable, Hashable {
-    public let offset: Int
-    public let count: Int
-    let elementSize: Int
-    let byteOrder: TIFFByteOrder
-
-    /// Value `index`, or nil when it cannot be read.
-    public func value(_ index: Int, in bytes: TIFFBytes) -> Int? {
-        guard index >= 0, index < count, let raw = bytes.read(at: offset + index * elementSize, length: elementSize) else { return nil }
-        return byteOrder.unsigned(raw)
-    }
-}
-
-/// Little-endian ("II") or big-endian ("MM") numbers.
-public enum TIFFByteOrder: Sendable, Hashable {
-    case little, big
-
-    /// The bytes as one unsigned number (up to 8 bytes; larger than Int.max reads as Int.max,
-    /// which no check accepts).
-    func unsigned(_ bytes: [UInt8]) -> Int {
-        var value: UInt64 = 0
-        for byte in (self == .little ? bytes.reversed() : bytes) { value = value << 8 | UInt64(byte) }
-        return value > UInt64(Int.max) ? Int.max : Int(value)
-    }
-}

@@ -69,11 +69,6 @@ public struct UsersCommand: Sendable, Equatable {
     }
 }
 
-/// A user command that could not be done; the text says why.
-struct UsersError: Error, CustomStringConvertible {
-    let description: String
-}
-
 extension UsersCommand: Command {
     public static let name = "users"
     public static let usage = "photoscroll users (add NAME [--owner] | passwd NAME | remove NAME | list) [--config FILE] [--data DIR] [--database URL]"

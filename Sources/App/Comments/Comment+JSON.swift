@@ -1,42 +1,5 @@
 import Comments
-import HTTP
 import Observability
-
-/// A comment as clients see it, members in this order:
-/// `{"id":17,"photoId":3,"author":"Ana","text":"Looks like a Pip","createdAt":"2026-11-29T10:31:02Z","verified":false}`.
-///
-/// Author and text are data: `JSONWriter` escapes them, and nothing marks them up as HTML.
-/// `verified` is true when the author is the account of the signed-in person who posted it.
-struct CommentRecord: ResponseEncodable {
-    let id: Int
-    let photoId: Int
-    let author: String
-    let text: String
-    let createdAt: String
-    let verified: Bool
-
-    init(_ comment: Comment) {
-        id = comment.id
-        photoId = comment.photoID
-        author = comment.author
-        text = comment.text
-        createdAt = comment.createdAtText
-        verified = comment.verified
-    }
-}
-
-/// `{"comments":[…]}`, the body of a thread listing.
-struct CommentList: ResponseEncodable {
-    let comments: [CommentRecord]
-
-    init(_ comments: [Comment]) { self.comments = comments.map(CommentRecord.init) }
-}
-
-/// `{"id":…,"photoId":…}`: the data of a live `delete` event.
-struct CommentDeletion: Encodable {
-    let id: Int
-    let photoId: Int
-}
 
 extension Comment {
     /// The comment's JSON text (a live event's data).

@@ -1,7 +1,3 @@
-import Foundation
-import Observability
-import SQL
-
 /// Every setting of the server, each declared once, here: the property's name is the key, its
 /// initial value the default, its type the type, and the `@Setting` line its documentation
 /// (`Setting`). The parser, the flags, the environment names and `config.json` come from these
@@ -148,10 +144,4 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var trustedAuthHeader = ""
 
     public init() {}
-}
-
-/// A setting that could not be used, named so the person can fix it.
-public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -47,15 +47,6 @@ public struct Setting<Value: SettingValue>: Sendable, Equatable {
     public static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
 }
 
-/// What a setting can hold: text, a whole number, a number or a switch.
-public protocol SettingValue: Sendable, Equatable, Codable {
-    static var kind: SettingKind { get }
-}
-
-public enum SettingKind: Sendable {
-    case string, int, double, bool
-}
-
 extension String: SettingValue { public static var kind: SettingKind { .string } }
 extension Int: SettingValue { public static var kind: SettingKind { .int } }
 extension Double: SettingValue { public static var kind: SettingKind { .double } }
@@ -72,15 +63,6 @@ extension Setting: Codable {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
-}
-
-/// A `Setting` of any type, as the settings table reads it.
-protocol AnySetting: Sendable {
-    var value: any SettingValue { get }
-    var kind: SettingKind { get }
-    var doc: String { get }
-    /// Why `value` is not allowed, naming the key; nil when it is.
-    func refusal(_ value: any SettingValue, name: String) -> String?
 }
 
 extension Setting: AnySetting {

@@ -1,7 +1,6 @@
 import Foundation
 import HTTP
 import Observability
-import SQL
 import Uploads
 
 /// The backup file: gzip'd JSON lines, documented in docs/deploy.md ("The backup file").
@@ -87,10 +86,4 @@ public enum BackupFile {
         bytes.withUnsafeBytes { sha.update($0) }
         return sha.finish().map { String(format: "%02x", $0) }.joined()
     }
-}
-
-/// A backup file that cannot be used; the text says why and that nothing was written.
-public struct BackupFileError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

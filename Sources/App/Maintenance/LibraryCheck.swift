@@ -2,22 +2,6 @@ import Access
 import Foundation
 import Imaging
 import Library
-import SQL
-
-/// One thing `photoscroll check` found wrong, and whether `--repair` put it right.
-struct CheckFinding: Sendable, Equatable, CustomStringConvertible {
-    enum Kind: String, Sendable {
-        case missingFile = "missing file", missingTile = "missing tile", badTile = "bad tile"
-        case orphanComment = "orphan comment", orphanShare = "orphan share link", orphanFavourite = "orphan favourite"
-        case orphanAlbumPhoto = "orphan album photo"
-    }
-
-    let kind: Kind
-    let detail: String
-    var repaired = false
-
-    var description: String { "\(kind.rawValue): \(detail)" + (repaired ? " (repaired)" : "") }
-}
 
 /// The catalog against the files, the pyramids against the catalog, and the rows that name a
 /// photo or album that is gone. Reading only, unless asked to repair what is safe to repair:

@@ -126,29 +126,3 @@ extension ManageRoutes {
         HTTPError(.notFound, "There is no album at \(request.path).")
     }
 }
-
-struct NewAlbum: Decodable { var title: String }
-
-/// The body of `PATCH /albums/{id}`: `cover` absent and `cover: null` mean different things.
-struct AlbumPatch: Decodable {
-    var title: String?
-    var cover: Int??
-    var position: Int?
-    var order: AlbumOrderRequest?
-
-    enum Keys: String, CodingKey { case title, cover, position, order }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        if c.contains(.cover) { cover = .some(try c.decodeNil(forKey: .cover) ? nil : try c.decode(Int.self, forKey: .cover)) }
-        position = try c.decodeIfPresent(Int.self, forKey: .position)
-        order = try c.decodeIfPresent(AlbumOrderRequest.self, forKey: .order)
-    }
-}
-
-/// The body of `POST /albums/{id}/photos`: the photos, and where in the album's own order they go.
-struct AlbumPhotos: Decodable {
-    var ids: [Int]
-    var position: Int?
-}

@@ -1,4 +1,3 @@
-import Access
 import Foundation
 import HTTP
 import Library
@@ -234,35 +233,3 @@ struct ManageRoutes: Sendable {
         }
     }
 }
-
-struct FavouriteChange: Decodable { var add: [Int]?; var remove: [Int]? }
-struct FavouriteList: Encodable { var ids: [Int] }
-struct NewFolder: Decodable { var path: String?; var title: String? }
-struct FolderRename: Decodable { var title: String }
-struct FolderPlace: Encodable { var id: Int?; var path: String }
-struct PhotoSelection: Decodable { var ids: [Int] }
-/// Where moved or copied photos go: `"folder"`, a folder's id or a path; `album` is only read
-/// to say that albums are not places.
-struct PhotoDestination: Decodable {
-    enum Folder: Decodable {
-        case id(Int)
-        case path(String)
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.singleValueContainer()
-            if let id = try? c.decode(Int.self) { self = .id(id) } else { self = .path(try c.decode(String.self)) }
-        }
-    }
-
-    var ids: [Int]
-    var folder: Folder?
-    var album: Int?
-}
-struct PlacedList: Encodable {
-    struct Entry: Encodable { var from: Int; var id: Int?; var path: String }
-    var photos: [Entry]
-}
-struct TrashEntry: Encodable { var id: String; var batch: String; var photo: Int; var path: String; var size: Int; var deleted: String; var expires: String }
-struct TrashBatch: Encodable { var batch: String?; var items: [TrashEntry] }
-struct TrashList: Encodable { var items: [TrashEntry]; var trashDays: Int }
-struct TrashRestore: Decodable { var batch: String?; var items: [String]? }

@@ -32,8 +32,3 @@ struct AlbumRecord: Encodable {
         link = "/albums/\(album.id)"
     }
 }
-
-/// `GET /albums`: `{"albums":[Album…]}`, in the albums' order.
-struct AlbumList: Encodable {
-    let albums: [AlbumRecord]
-}

@@ -1,5 +1,4 @@
 import Observability
-import Search
 
 /// `GET /search`'s answer: the query as typed, how many photos match, a page of them as
 /// `GET /photos` writes them, best match first, the next page's URL (null on the last), and
@@ -10,9 +9,4 @@ struct SearchPage: Encodable {
     let photos: [PhotoRecord]
     let next: Nullable<String>
     let partial: Bool
-}
-
-/// `GET /search/suggest`'s answer.
-struct SuggestionList: Encodable {
-    let suggestions: [SearchSuggestion]
 }

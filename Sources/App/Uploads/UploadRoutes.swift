@@ -293,20 +293,3 @@ struct UploadRoutes: Sendable {
         headers.add("Photo-Duplicate", outcome.duplicate ? "true" : "false")
     }
 }
-
-/// `GET /uploads/{id}`.
-struct UploadStatus: Encodable {
-    struct PhotoPlace: Encodable {
-        var id: Int?
-        /// In the photos folder; not told under a share link.
-        var path: String?
-    }
-
-    var id: String
-    var offset: Int
-    var length: Int
-    var complete: Bool
-    var expires: String?
-    var photo: PhotoPlace?
-    var duplicate: Bool
-}

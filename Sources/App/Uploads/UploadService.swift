@@ -8,35 +8,6 @@ import POSIX
 import SQL
 import Uploads
 
-/// How large, how many and how long: the upload settings.
-struct UploadLimits: Sendable {
-    /// Largest upload in bytes (`maxUploadMegabytes`).
-    var maxBytes: Int
-    /// Seconds an unfinished upload is kept after its last byte (`uploadExpirySeconds`).
-    var expirySeconds: Int
-    /// Unfinished uploads one client may have at once (`uploadsPerClient`).
-    var perClient: Int
-}
-
-/// A share link that lets its holder add photos: uploads made through it go into its folder
-/// only, and only it can go on with them.
-struct UploadLink: Sendable, Equatable {
-    /// The link's id (`shares.id`), kept with each upload made through it.
-    var share: Int
-    /// The shared folder, relative to the photos folder.
-    var folder: String
-}
-
-/// Where a complete upload's photo is.
-struct UploadOutcome: Sendable, Equatable {
-    /// Relative to the photos folder.
-    var path: String
-    /// The photo, once the catalog has listed it.
-    var photoID: Int?
-    /// The bytes were in the library already: `path` is that photo's, and nothing was stored.
-    var duplicate: Bool
-}
-
 /// Uploads from their creation to their photo: the bytes wait in `<data>/uploads` while they
 /// arrive, from any replica; a complete upload is checked (an image the library reads, within
 /// the pixel limit), compared with the library (the same bytes are never stored twice), and

@@ -19,9 +19,3 @@ public struct HTTPClientResponse: Sendable {
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
-
-/// A response the client could not make sense of, or a connection that ended too soon.
-public struct HTTPClientError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -1,14 +1,4 @@
-/// The protocol version from the request line.
-public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
-    public var major: Int
-    public var minor: Int
-    public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
-
-    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
-    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
-
-    public var description: String { "HTTP/\(major).\(minor)" }
-}
+import Foundation
 
 /// A complete request as handed to a route: head parsed, body de-chunked and bounded.
 ///
@@ -213,5 +203,3 @@ public struct HTTPRequest: Sendable {
         }
     }
 }
-
-import Foundation

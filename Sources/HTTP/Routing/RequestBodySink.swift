@@ -17,14 +17,6 @@ public protocol RequestBodySink: AnyObject, Sendable {
     func abandon()
 }
 
-/// What a streaming route decides once it has read a request's head.
-public enum BodyStart: Sendable {
-    /// Read the body into this sink.
-    case sink(any RequestBodySink)
-    /// Answer now, without reading the body (the connection closes after it if a body was announced).
-    case response(HTTPResponse)
-}
-
 /// Opens a streamed body for a request: runs on a worker thread of the route's lane, so it may
 /// touch the disk or the database. Throwing answers as a handler's error does.
 public typealias BodyOpener = @Sendable (HTTPRequest) throws -> BodyStart

@@ -1,51 +1,5 @@
 import Imaging
 
-/// Where a photo's pyramid stands.
-public enum PhotoStatus: String, Sendable, Hashable, CaseIterable {
-    /// Queued or being built; every tile is served all the same, rendered on demand.
-    case processing
-    /// The pyramid for the current version is on disk.
-    case ready
-    /// The file cannot be shown; `Photo.error` says why.
-    case failed
-
-    /// Its place in `allCases`, for tallies kept in an array.
-    var index: Int {
-        switch self {
-        case .processing: 0
-        case .ready: 1
-        case .failed: 2
-        }
-    }
-}
-
-/// The part of a photo that decides which image bytes answer for it: its version, size and status.
-public struct PhotoImageInfo: Sendable, Hashable {
-    /// Content hash of the file plus the pyramid settings, as `Photo.version`.
-    public var version: String
-    public var width: Int
-    public var height: Int
-    public var status: PhotoStatus
-
-    public init(version: String, width: Int, height: Int, status: PhotoStatus) {
-        self.version = version
-        self.width = width
-        self.height = height
-        self.status = status
-    }
-
-    /// The facts of `photo`.
-    public init(_ photo: Photo) {
-        self.init(version: photo.version, width: photo.width, height: photo.height, status: photo.status)
-    }
-
-    /// The pyramid geometry, or nil when the size is unknown.
-    public func pyramid(tileSize: Int) -> TilePyramid? {
-        guard width > 0, height > 0 else { return nil }
-        return TilePyramid(width: width, height: height, tileSize: tileSize)
-    }
-}
-
 /// One photo of the catalog as the routes see it: an immutable snapshot.
 public struct Photo: Sendable, Hashable {
     /// Stable id, never reused for another file.

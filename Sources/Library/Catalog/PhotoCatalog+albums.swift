@@ -1,58 +1,5 @@
 import FolderScan
 
-/// An album: the photos directly in one folder of the photos folder (photos in the root are in
-/// the library only).
-public struct Album: Sendable, Hashable {
-    /// Stable like a photo id: kept when the folder is renamed with its photos, never reused.
-    public var id: Int
-    /// The folder, relative to the photos folder (`trips/2024`).
-    public var path: String
-    /// The folder's own name (`2024`).
-    public var title: String
-    public var count: Int
-    /// The oldest and the newest photo; the newest is the cover.
-    public var first: Photo
-    public var last: Photo
-    /// The newest photo that can be shown (a photo whose file could not be read has no
-    /// thumbnail); the newest of all when none can.
-    public var cover: Photo
-}
-
-/// Which folder is which album. Updated whenever the list or a photo's folder changes; a folder
-/// new to it takes the id of an album whose folder is gone if at least half of that album's
-/// photos are now in it (the folder was renamed or moved), else the next id.
-struct AlbumIdentity: Sendable {
-    var pathOf: [Int: String] = [:]
-    var idOf: [String: Int] = [:]
-    /// The photos each album held when last looked at (kept for albums whose folder is gone).
-    var members: [Int: Set<Int>] = [:]
-    /// The catalog's `pathsGeneration` last looked at.
-    var seen = -1
-    var version = 0
-
-    /// What reading a list of an album needs, copied out so no two locks are held at once.
-    struct Snapshot: Sendable {
-        var version: Int
-        var idOf: [String: Int]
-    }
-
-    mutating func load(_ rows: [AlbumRow]) {
-        for row in rows {
-            // Renamed by another process on the same catalog: the old name is free again.
-            if let old = pathOf[row.id], old != row.path, idOf[old] == row.id { idOf[old] = nil }
-            pathOf[row.id] = row.path
-            idOf[row.path] = row.id
-        }
-    }
-}
-
-/// Each album's photos (positions in the published list), in the library's order.
-struct AlbumContents: Sendable {
-    var generation: Int
-    var identityVersion: Int
-    var lists: [Int: [Int32]]
-}
-
 extension PhotoCatalog {
     func albumSnapshot() -> AlbumIdentity.Snapshot {
         albumIdentity.withLock { AlbumIdentity.Snapshot(version: $0.version, idOf: $0.idOf) }

@@ -4,18 +4,6 @@
 import Foundation
 import Imaging
 import POSIX
-import Synchronization
-
-/// Why a file could not be looked at during a scan.
-public enum CatalogScanError: Error, CustomStringConvertible {
-    case unreadable(String, String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let why): "Cannot read \(path): \(why)."
-        }
-    }
-}
 
 /// The photos folder on disk: which files are photos, and how each looks right now. Every file
 /// and folder below it is opened through `confinement`, never by a path the kernel resolves on
@@ -131,56 +119,6 @@ public struct PhotoFolder: Sendable {
     /// Whether `relativePath` lies in `directory` or anywhere below it ("" holds everything).
     static func isWithin(_ relativePath: String, _ directory: String) -> Bool {
         directory.isEmpty || (relativePath.hasPrefix(directory) && relativePath.utf8.dropFirst(directory.utf8.count).first == UInt8(ascii: "/"))
-    }
-}
-
-/// The devices the folders of the last scans were on: where photos may be read from. Empty
-/// until a scan has run (a restart serves its stored catalog first); then inodes alone decide.
-final class ScannedDevices: Sendable {
-    private let devices = Mutex<Set<Int>>([])
-
-    /// What a scan walked: all of it after a full scan, added to what was there after a partial one.
-    func record(_ walked: Set<Int>, replacing: Bool) {
-        devices.withLock { $0 = replacing ? walked : $0.union(walked) }
-    }
-
-    func allows(_ device: Int) -> Bool { devices.withLock { $0.isEmpty || $0.contains(device) } }
-}
-
-/// Names versions for one set of render settings, the settings' part spelled once (it is folded
-/// into every version, and a catalog of 100,000 photos names 100,000 of them at start).
-struct VersionNames: Sendable {
-    /// The settings that change the pixels of a pyramid, as text.
-    let key: String
-    /// `|` and the key, as bytes: what follows the content hash in every version's digest.
-    private let suffix: [UInt8]
-
-    init(_ settings: RenderSettings) {
-        key = "t\(settings.tileSize)q\(settings.jpegQuality)s\(settings.thumbnailSize)b\(settings.background.red),\(settings.background.green),\(settings.background.blue)"
-        suffix = Array(("|" + key).utf8)
-    }
-
-    /// A photo's version: its content hash and the settings, shortened to 12 hex digits. One
-    /// digest over both, gathered on the stack; the 12 digits fit in a String without a buffer.
-    func version(contentHash: String) -> String {
-        var hash = contentHash
-        let value = hash.withUTF8 { hashBytes in
-            suffix.withUnsafeBytes { suffixBytes in
-                withUnsafeTemporaryAllocation(byteCount: hashBytes.count + suffixBytes.count, alignment: 8) { buffer in
-                    let joined = UnsafeMutableRawBufferPointer(buffer)
-                    joined.copyMemory(from: UnsafeRawBufferPointer(hashBytes))
-                    UnsafeMutableRawBufferPointer(rebasing: joined[hashBytes.count...]).copyMemory(from: suffixBytes)
-                    return VersionDigest.digest(of: UnsafeRawBufferPointer(joined))
-                }
-            }
-        }
-        return ContentHash.hex(value, digits: 12)
-    }
-
-    /// The version of a file not hashed yet: its path and fingerprint stand in for its bytes
-    /// (what on-demand renders are cached under until the background hashes it).
-    func provisionalVersion(path: String, fingerprint: FileFingerprint) -> String {
-        version(contentHash: "unhashed|\(path)|\(fingerprint.size)|\(fingerprint.modified)|\(fingerprint.inode)")
     }
 }
 

@@ -339,31 +339,6 @@ extension PhotoLibrary {
     }
 }
 
-/// How far each stage of the ingest is: photos with their thumbnail (first stage) and with
-/// their pyramid, out of the photos that can be shown.
-public struct IngestStages: Sendable, Equatable {
-    public var photos: Int
-    public var thumbnails: Int
-    public var pyramids: Int
-    /// Jobs queued or running, by stage.
-    public var queuedFirst: Int
-    public var queuedPyramids: Int
-
-    public init(photos: Int, thumbnails: Int, pyramids: Int, queuedFirst: Int, queuedPyramids: Int) {
-        self.photos = photos
-        self.thumbnails = thumbnails
-        self.pyramids = pyramids
-        self.queuedFirst = queuedFirst
-        self.queuedPyramids = queuedPyramids
-    }
-
-    /// One sentence while some stage is not done, for `/readyz`; nil once every photo is built.
-    public var summary: String? {
-        guard pyramids < photos else { return nil }
-        return "Ingest: thumbnails \(thumbnails) of \(photos) photos, pyramids \(pyramids) of \(photos)."
-    }
-}
-
 extension PhotoLibrary {
     /// How far each stage of the ingest is.
     public var stages: IngestStages {
@@ -372,41 +347,5 @@ extension PhotoLibrary {
         let first = firstStageDone.withLock { $0.count }
         return IngestStages(photos: photos, thumbnails: min(photos, ready + first), pyramids: ready,
                             queuedFirst: ingest.length(of: .first), queuedPyramids: ingest.length(of: .pyramid))
-    }
-}
-
-/// Counts for the ingest's progress line: photos examined and built since the ingest began.
-struct IngestProgressLog: Sendable {
-    private var startedAt: ContinuousClock.Instant?
-    private var lastLine = ContinuousClock.now
-    private var done = 0
-    private var examinedCount = 0
-    /// Seconds between two progress lines.
-    static let interval: Duration = .seconds(10)
-
-    mutating func queued(_ count: Int) {
-        if startedAt == nil && count > 0 {
-            startedAt = .now
-            lastLine = .now
-            done = 0
-            examinedCount = 0
-        }
-    }
-
-    mutating func examined() { examinedCount += 1 }
-
-    mutating func built() { done += 1 }
-
-    /// A line is due every `interval` seconds, and once when nothing is left.
-    mutating func line(remaining: Int) -> (rate: Double, Void)? {
-        guard let startedAt else { return nil }
-        let now = ContinuousClock.now
-        let finished = remaining == 0
-        guard finished || now >= lastLine + Self.interval else { return nil }
-        lastLine = now
-        let seconds = max(0.001, (now - startedAt).inSeconds)
-        let rate = Double(max(done, examinedCount)) / seconds
-        if finished { self.startedAt = nil }
-        return (rate, ())
     }
 }

@@ -33,21 +33,6 @@ public struct PhotoAlbum: Sendable, Equatable {
     public static let maxTitleLength = 200
 }
 
-/// What `CollectionStore.updateAlbum` changes; nil members are left as they are.
-public struct AlbumChange: Sendable, Equatable {
-    public var title: String?
-    /// `.some(nil)` goes back to the newest photo.
-    public var cover: Int??
-    /// The album's new place among the albums (clamped to the list).
-    public var position: Int?
-
-    public init(title: String? = nil, cover: Int?? = nil, position: Int? = nil) {
-        self.title = title
-        self.cover = cover
-        self.position = position
-    }
-}
-
 /// Albums in SQL, beside favourites and the trash in `CollectionStore`.
 extension CollectionStore {
     /// Every album in its order, with its photos.

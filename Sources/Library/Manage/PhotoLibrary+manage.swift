@@ -1,33 +1,6 @@
 import Foundation
 import POSIX
 
-/// A photo after a move, a copy or a restore: where it is now, and its id once listed.
-public struct PlacedPhoto: Sendable, Equatable {
-    /// The photo it came from (for a copy, the original's id).
-    public var from: Int
-    public var id: Int?
-    public var path: String
-
-    public init(from: Int, id: Int?, path: String) {
-        self.from = from
-        self.id = id
-        self.path = path
-    }
-}
-
-/// Why a change to photos could not be made, for the person who asked.
-public enum ManageError: Error, Equatable, CustomStringConvertible {
-    case noSuchPhoto(Int)
-    case folder(FolderWriteError)
-
-    public var description: String {
-        switch self {
-        case .noSuchPhoto(let id): "There is no photo \(id)."
-        case .folder(let error): error.description
-        }
-    }
-}
-
 extension PhotoLibrary {
     /// `<data>/trash`: deleted photos wait here, as they were, until restored or purged.
     public var trashDirectory: String { configuration.dataDirectory + "/trash" }

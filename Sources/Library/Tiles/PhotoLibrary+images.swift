@@ -3,37 +3,6 @@ import Synchronization
 import POSIX
 import Imaging
 
-/// Where a tile or thumbnail lookup stands (`PhotoLibrary.lookupImage`).
-public enum ImageLookup: Sendable {
-    /// In memory, the image of the photo's current version, named by its stamp: what a caller
-    /// derived from its bytes and keeps by that stamp is still good; else `image(_:)` has the
-    /// bytes. Nothing is retained: a hot hit copies one number.
-    case held(ImageStamp)
-    /// Not in memory: `image(of:tile:)` makes it, off the event loop; `ImageMiss` says how.
-    /// Boxed, as is `notFound`: a photo's record is large, and a hit should not carry its room.
-    indirect case miss(Photo, ImageMiss)
-    /// There is no such image.
-    indirect case notFound(ImageNotFound)
-}
-
-/// How a missing image is made.
-public enum ImageMiss: Sendable, Equatable {
-    /// Read from the built pyramid, where it is the file at `path`.
-    case built(path: String)
-    /// Rendered from the source now: there is no pyramid yet (its build is queued).
-    case rendered
-}
-
-/// Why there is no image.
-public enum ImageNotFound: Sendable, Equatable {
-    /// No photo has that id.
-    case noSuchPhoto
-    /// The photo cannot be shown (`Photo.error` says why).
-    case failed(Photo)
-    /// The tile is outside the photo's pyramid, or the photo's size is not known.
-    case outsidePyramid(Photo)
-}
-
 extension PhotoLibrary {
     /// A tile (or, with `tile` nil, the thumbnail) of the current version of photo `id`: a hit
     /// from memory (counted), or what a miss needs. Never blocks on I/O, so an event loop may

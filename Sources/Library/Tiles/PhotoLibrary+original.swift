@@ -1,29 +1,6 @@
 import FolderScan
-import Foundation
 import Imaging
 import POSIX
-
-/// A photo's own file, open to be sent as it is.
-public struct OriginalFile: Sendable {
-    /// Open for reading; whoever takes it closes it.
-    public let descriptor: FileDescriptor
-    public let size: Int
-    /// Modification time, nanoseconds since the epoch.
-    public let modifiedNanoseconds: Int
-    /// What its first bytes say it is (`image/jpeg`…), not what its name says.
-    public let mediaType: String
-}
-
-/// Why a photo's original is not sent.
-public enum OriginalRefusal: Error, Equatable, Sendable {
-    /// The file was not read as an image (it failed, or its header could not be read): it may
-    /// be any file at all, so it is never sent.
-    case notAnImage(String?)
-    /// The file is another than the one read, or changed since: it is looked at again.
-    case changed
-    /// The file is no longer there, or no longer leads to the photos folder.
-    case gone
-}
 
 extension PhotoLibrary {
     /// Opens a photo's original to be sent: only a file that was read as an image (examined,

@@ -1,28 +1,3 @@
-/// One event as the kernel reported it: the watch, what happened, and the name in that folder.
-struct WatchEvent: Sendable, Equatable {
-    var watch: Int32
-    var mask: UInt32
-    var cookie: UInt32
-    var name: String
-}
-
-/// What a batch of events means for the catalog.
-struct WatchOutcome: Sendable, Equatable {
-    /// What to rescan, and what the events say is gone.
-    var scope = ScanScope()
-    /// New folders (relative) to watch, with everything below them.
-    var watch: [String] = []
-    /// Watches of folders that left the photos folder.
-    var unwatch: [Int32] = []
-    /// The kernel dropped events, or the photos folder itself went: only a full scan will do.
-    var needsFullScan = false
-    /// A new folder could not be watched for the watch limit (why, in words): from now on
-    /// changes are found by rescans.
-    var limitReached: String?
-
-    var isEmpty: Bool { scope.isEmpty && watch.isEmpty && unwatch.isEmpty && !needsFullScan && limitReached == nil }
-}
-
 /// The watched folders (watch descriptor ↔ path relative to the photos folder) and how a batch of
 /// inotify events becomes a `WatchOutcome`. Pure: no system calls, so tests feed it events.
 struct WatchTable: Sendable {

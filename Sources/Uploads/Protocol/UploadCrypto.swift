@@ -10,14 +10,8 @@ func randomBytes(_ count: Int) -> [UInt8] {
     return bytes
 }
 
-/// The digests the tus checksum extension may name. A client sends `Upload-Checksum: sha1 <base64 digest>` with a
-/// PATCH; the server digests the body as it is written and refuses the piece (460) when they differ.
-public enum ChecksumAlgorithm: String, Sendable, CaseIterable {
-    case sha1, sha256, sha512
-
-    /// How `Tus-Checksum-Algorithm` lists them.
-    public static var advertised: String { allCases.map(\.rawValue).joined(separator: ",") }
-
+// The sizes are nettle's constants: they live here so that ChecksumAlgorithm.swift needs no C.
+extension ChecksumAlgorithm {
     /// The digest's length in bytes.
     public var digestBytes: Int {
         switch self {

@@ -1,4 +1,3 @@
-import Foundation
 import Observability
 
 /// One subcommand as a value: what was parsed from its arguments, and `run()`.
@@ -51,23 +50,6 @@ private func wrapped(_ words: [String], indent: String) -> String {
     }
     lines.append(line)
     return lines.joined(separator: "\n") + "\n"
-}
-
-/// The command line failed before the command could run: help was asked for, or a usage error.
-public struct HelpCommand: Sendable, Equatable {
-    public var text: String
-}
-
-/// A settings file, variable or value that cannot be used: the process exits 78.
-public struct ConfigurationLoadFailure: Error, CustomStringConvertible {
-    public var error: any Error
-    public var description: String { "configuration: \(error)" }
-}
-
-/// An error already written to the log by the command; the process exits 1.
-public struct CommandFailure: Error, CustomStringConvertible {
-    public var error: any Error
-    public var description: String { "\(error)" }
 }
 
 extension Command {

@@ -1,0 +1,5 @@
+/// `{"id":…,"photoId":…}`: the data of a live `delete` event.
+struct CommentDeletion: Encodable {
+    let id: Int
+    let photoId: Int
+}

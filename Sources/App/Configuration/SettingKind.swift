@@ -1,0 +1,3 @@
+public enum SettingKind: Sendable {
+    case string, int, double, bool
+}

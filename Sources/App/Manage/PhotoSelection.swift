@@ -1,0 +1,2 @@
+/// The body of `POST /photos/trash`: the photos' ids.
+struct PhotoSelection: Decodable { var ids: [Int] }

@@ -1,0 +1,4 @@
+/// `GET /folders`: `{"folders":[Folder…]}`.
+struct FolderList: Encodable {
+    let folders: [FolderRecord]
+}

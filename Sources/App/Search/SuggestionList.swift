@@ -1,0 +1,6 @@
+import Search
+
+/// `GET /search/suggest`'s answer.
+struct SuggestionList: Encodable {
+    let suggestions: [SearchSuggestion]
+}
