@@ -71,17 +71,6 @@ def drawn_around(driver, x, y):
 CELL_SRC = "return document.querySelector(`#grid .cell[data-photo-id='${arguments[0]}'] img`)?.getAttribute('src')"
 
 
-def within_a_row(driver, anchor, x, y):
-    """Whether `anchor`'s cell is in the point's column and at most a row above or below it: where
-    the grid's last rows or a late layout leave the anchor a row off the point (seen on a loaded
-    machine), the photo is still where the eye was."""
-    cell = js(driver, CELL, anchor)
-    if not cell:
-        return False
-    height = cell["width"]
-    return cell["left"] <= x <= cell["left"] + cell["width"] and cell["top"] - height <= y <= cell["top"] + 2 * height
-
-
 def settles_at(driver, expected, anchor, x, y, what):
     """The grid comes to `expected` columns with `anchor` still at (x, y) (a wheel event or a key is
     handled after the call that sends it returns)."""
@@ -89,7 +78,7 @@ def settles_at(driver, expected, anchor, x, y, what):
 
     def settled():
         seen[:] = [(columns(driver), under(driver, x, y))]
-        return seen[0] == (expected, anchor) or (seen[0][0] == expected and within_a_row(driver, anchor, x, y))
+        return seen[0] == (expected, anchor)
     try:
         wait_for(settled, timeout=30, message=what)
     except AssertionError:
