@@ -23,7 +23,7 @@ final class CommentLiveEventsTests: XCTestCase {
     }
 
     func testANewCommentReachesEveryListenerOnThatPhotoOnly() throws {
-        let fixture = try CommentFixture()
+        let fixture = CommentFixture()
         let first = try subscribe(fixture, "/photos/3/comments/events")
         let second = try subscribe(fixture, "/photos/3/comments/events")
         let other = try subscribe(fixture, "/photos/4/comments/events")
@@ -40,7 +40,7 @@ final class CommentLiveEventsTests: XCTestCase {
     }
 
     func testDeletionsArePublishedWithoutMovingTheCursor() throws {
-        let fixture = try CommentFixture(adminToken: "t")
+        let fixture = CommentFixture(adminToken: "t")
         let listener = try subscribe(fixture, "/photos/1/comments/events")
         let id = try XCTUnwrap(fixture.postJSON(1, #"{"text":"x"}"#).object["id"] as? Int)
         XCTAssertEqual(fixture.respond(.DELETE, "/photos/1/comments/\(id)", headers: ["Authorization": "Bearer t"]).status, .noContent)
@@ -48,7 +48,7 @@ final class CommentLiveEventsTests: XCTestCase {
     }
 
     func testReconnectingWithLastEventIDReplaysWhatWasMissedThenGoesLive() throws {
-        let fixture = try CommentFixture()
+        let fixture = CommentFixture()
         var ids: [Int] = []
         for i in 0..<5 { ids.append(try XCTUnwrap(fixture.postJSON(2, "{\"text\":\"n\(i)\"}").object["id"] as? Int)) }
         _ = fixture.postJSON(3, #"{"text":"other photo"}"#)
@@ -67,7 +67,7 @@ final class CommentLiveEventsTests: XCTestCase {
     }
 
     func testCommentsPostedWhileAListenerCatchesUpAreSentOnceInOrder() throws {
-        let fixture = try CommentFixture()
+        let fixture = CommentFixture()
         for i in 0..<50 { _ = fixture.postJSON(1, "{\"text\":\"before \(i)\"}") }
         let writers = DispatchGroup()
         DispatchQueue.global().async(group: writers) {
@@ -85,7 +85,7 @@ final class CommentLiveEventsTests: XCTestCase {
     }
 
     func testClosedStreamsAreForgottenAndStopClosesTheRest() throws {
-        let fixture = try CommentFixture()
+        let fixture = CommentFixture()
         let leaving = try subscribe(fixture, "/photos/1/comments/events")
         let staying = try subscribe(fixture, "/photos/1/comments/events")
         leaving.hangUp()
@@ -101,7 +101,7 @@ final class CommentLiveEventsTests: XCTestCase {
     }
 
     func testHeartbeatsKeepIdleStreamsAliveAndFindDeadOnes() throws {
-        let fixture = try CommentFixture(heartbeatSeconds: 0.05)
+        let fixture = CommentFixture(heartbeatSeconds: 0.05)
         let stream = try subscribe(fixture, "/photos/1/comments/events")
         XCTAssertTrue(stream.waitFor { $0.components(separatedBy: ": keep-alive\n\n").count >= 3 }, stream.text)
         stream.hangUp()

@@ -204,7 +204,7 @@ final class CommentRouteTests: XCTestCase {
     private func each(setups: [TestingSetup] = TestingSetup.allCases, perMinute: Int = 0, adminToken: String = "",
                       trustedProxies: String = "", _ body: (CommentClient) throws -> Void) throws {
         for setup in setups {
-            let fixture = try CommentFixture(perMinute: perMinute, adminToken: adminToken, trustedProxies: trustedProxies)
+            let fixture = CommentFixture(perMinute: perMinute, adminToken: adminToken, trustedProxies: trustedProxies)
             try test(fixture.router, [setup]) { client in try body(CommentClient(fixture: fixture, client: client)) }
         }
     }

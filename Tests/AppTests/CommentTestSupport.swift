@@ -19,7 +19,7 @@ final class CommentFixture: Sendable {
     static let photos = 1...5
 
     init(perMinute: Int = 0, adminToken: String = "", trustedProxies: String = "", store: CommentStore = MemoryCommentStore(),
-         heartbeatSeconds: Double = 15) throws {
+         heartbeatSeconds: Double = 15) {
         var configuration = Configuration()
         configuration.commentsPerMinute = perMinute
         configuration.adminToken = adminToken
@@ -32,7 +32,7 @@ final class CommentFixture: Sendable {
         var router = Router()
         service.register(on: &router)
         self.router = router
-        client = try TestClient(.router, router: router)
+        client = TestClient(inProcess: router)
     }
 
     deinit { service.stop() }

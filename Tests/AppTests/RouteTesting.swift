@@ -50,20 +50,29 @@ final class TestClient: Sendable {
     private let responder: Responder
     private let options: TestServerOptions
 
-    init(_ setup: TestingSetup, router: Router, options: TestServerOptions = TestServerOptions()) throws {
-        self.setup = setup
-        self.options = options
-        responder = Responder(router: router)
+    convenience init(_ setup: TestingSetup, router: Router, options: TestServerOptions = TestServerOptions()) throws {
         switch setup {
         case .router:
-            server = nil
+            self.init(inProcess: router, options: options)
         case .live:
             var configuration = options.server
             configuration.port = 0
             let server = HTTPServer(configuration: configuration, router: router, logger: .disabled, observer: options.observer)
             try server.start()
-            self.server = server
+            self.init(router: router, server: server, options: options)
         }
+    }
+
+    /// An in-process client (`.router`): nothing is started, so nothing can fail.
+    convenience init(inProcess router: Router, options: TestServerOptions = TestServerOptions()) {
+        self.init(router: router, server: nil, options: options)
+    }
+
+    private init(router: Router, server: HTTPServer?, options: TestServerOptions) {
+        setup = server == nil ? .router : .live
+        responder = Responder(router: router)
+        self.server = server
+        self.options = options
     }
 
     /// The live server's port.
