@@ -107,16 +107,11 @@ final class OperationsProcessTests: XCTestCase {
     }
 
     func testAConfigurationMistakeInTheEnvironmentStopsTheStartWithItsName() throws {
-        let process = Process()
-        process.executableURL = try binary()
-        process.environment = ["PHOTOSCROLL_PORT": "eighty", "PHOTOSCROLL_DATA": NSTemporaryDirectory()]
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 78)
-        XCTAssertTrue(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("PHOTOSCROLL_PORT"))
+        // No subcommand: `serve` is the default.
+        let (status, log) = try ServerProcess.refusedStart(command: [], exactEnvironment: ["PHOTOSCROLL_PORT": "eighty",
+                                                                                            "PHOTOSCROLL_DATA": NSTemporaryDirectory()],
+                                                           directory: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(status, 78)
+        XCTAssertTrue(log.contains("PHOTOSCROLL_PORT"), log)
     }
 }

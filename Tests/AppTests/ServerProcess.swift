@@ -52,6 +52,24 @@ final class ServerProcess: Sendable {
         self.port = port
     }
 
+    /// Runs `photoscroll <command>` in `directory` with `exactEnvironment` and nothing else, for a
+    /// start that must fail (a setting the server refuses): waits for the exit; its status and
+    /// everything it wrote on stderr.
+    static func refusedStart(command: [String], exactEnvironment: [String: String], directory: URL) throws -> (status: Int32, log: String) {
+        let process = Process()
+        process.executableURL = try CommentDurabilityTests.photoscrollBinary()
+        process.arguments = command
+        process.currentDirectoryURL = directory
+        process.environment = exactEnvironment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitForEnd()
+        return (process.terminationStatus, log)
+    }
+
     deinit { stop(signal: SIGKILL) }
 
     var isRunning: Bool { process.isRunning }
