@@ -8,13 +8,15 @@ import XCTest
 //
 // - in process: a fixture builds its router (an `Application`'s, or one service's routes) and
 //   hands it to `TestClient` (or `XCTestCase.test`, which runs one body in both setups):
-//   `.router` answers through the `Responder` the server's loops use, `.live` serves the router
-//   from an `HTTPServer` on a loopback port. `TestServerOptions` shapes the server; `ManualClock`
-//   (Observability) is the time a test moves instead of waiting. AccessFixture, CommentFixture,
-//   CommentLiveServer, UploadTestServer, StreamProbe and the live tests all start this way.
+//   `.router` (`TestClient(inProcess:)`) answers through the `Responder` the server's loops use,
+//   `.live` serves the router from an `HTTPServer` on a loopback port. `TestServerOptions` shapes
+//   the server; `ManualClock` (Observability) is the time a test moves instead of waiting.
+//   AccessFixture, CommentFixture, CommentLiveServer, UploadTestServer, StreamProbe and every
+//   route and live test start this way.
 // - as a process: `ServerProcess` runs the built `photoscroll serve` binary as a child on a free
-//   port (the real command line, settings from the environment, signals, crashes);
-//   `ReplicaCluster` runs several of them on one PostgreSQL behind nginx.
+//   port (the real command line, settings from the environment, signals, crashes), and
+//   `ServerProcess.refusedStart` a start that must fail; `ReplicaCluster` runs several of them
+//   on one PostgreSQL behind nginx.
 //
 // Whatever a test waits for that it cannot be told of (another thread's or process's work) it
 // waits for with `eventually`, never a fixed sleep.
