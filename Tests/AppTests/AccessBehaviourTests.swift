@@ -92,7 +92,7 @@ final class AccessBehaviourTests: XCTestCase {
         for i in 1...5 { XCTAssertEqual(signIn("gus\(i)", "wrong password", from: "2001:db8:1:2::\(i)").status, .unauthorized) }
         XCTAssertEqual(signIn("ben", AccessFixture.memberPassword, from: "2001:db8:1:2:ffff::1").status, .tooManyRequests)
         // The counts drain: a minute on, ana may sign in.
-        f.clock.advance(60)
+        f.clock.advance(by: 60)
         XCTAssertEqual(signIn("ana", AccessFixture.ownerPassword, from: "192.0.2.9").status, .noContent)
     }
 
@@ -195,11 +195,11 @@ final class AccessBehaviourTests: XCTestCase {
         let busy = try short.signIn("ana", AccessFixture.ownerPassword)
         XCTAssertEqual(short.request(.GET, "/photos", headers: ["Cookie": idle]).status, .ok)
         for _ in 0..<5 {
-            short.clock.advance(590)
+            short.clock.advance(by: 590)
             XCTAssertEqual(short.request(.GET, "/photos", headers: ["Cookie": busy]).status, .ok)
         }
         XCTAssertEqual(short.request(.GET, "/photos", headers: ["Cookie": idle]).status, .unauthorized, "idle for 50 minutes")
-        short.clock.advance(700)
+        short.clock.advance(by: 700)
         XCTAssertEqual(short.request(.GET, "/photos", headers: ["Cookie": busy]).status, .unauthorized, "past its lifetime")
     }
 
@@ -212,9 +212,9 @@ final class AccessBehaviourTests: XCTestCase {
         let id = try XCTUnwrap(made.object["id"] as? Int)
         XCTAssertEqual(made.object["url"] as? String, "http://photos.test/s/\(token)")
         XCTAssertEqual(f.request(.GET, "/s/\(token)/photos").status, .ok)
-        f.clock.advance(29)
+        f.clock.advance(by: 29)
         XCTAssertEqual(f.request(.GET, "/s/\(token)/photos").status, .ok)
-        f.clock.advance(1)
+        f.clock.advance(by: 1)
         XCTAssertEqual(f.request(.GET, "/s/\(token)/photos").status, .notFound, "expired")
         XCTAssertEqual(f.request(.GET, "/s/\(token)/share").object["detail"] as? String, "This link has expired.")
 

@@ -5,7 +5,6 @@ import Foundation
 import Imaging
 @testable import Library
 import Observability
-import Synchronization
 import XCTest
 
 /// Photos as text files (`WxH` on a line of its own, in the comment of a JPEG that has only a
@@ -56,16 +55,8 @@ final class SecretRenderer: PhotoRendering, Sendable {
     }
 }
 
-/// Clocks a test moves: wall-clock unix seconds and monotonic seconds, moved together.
-final class AccessClock: Sendable {
-    private let seconds = Mutex(1_900_000_000.0)
-    var wall: Int { Int(seconds.withLock { $0 }) }
-    var monotonic: Double { seconds.withLock { $0 } }
-    func advance(_ by: Double) { seconds.withLock { $0 += by } }
-}
-
 /// A private library of four photos, whole as the server runs it (every route, every rule),
-/// answered in-process through the responder the server's loops use:
+/// answered through the test harness (`TestClient`, in-process unless `setup` says live):
 ///
 /// - folder "trip" (A): `a1`, `a2`; folder "home" (B): `b1`; the root: `r1`
 /// - album "picks": `a2`, `b1`
@@ -75,8 +66,9 @@ final class AccessFixture: @unchecked Sendable {
     let root: String
     let application: Application
     let router: Router
-    let responder: Responder
-    let clock = AccessClock()
+    let client: TestClient
+    /// Wall-clock and monotonic time of the application (sessions, links' expiry).
+    let clock = ManualClock(seconds: 1_900_000_000)
     var access: AccessControl { application.access }
     var store: AccessStore { application.access.store }
     /// Photo ids by title, folder ids by title.
@@ -91,7 +83,7 @@ final class AccessFixture: @unchecked Sendable {
     /// `ready`: wait until every photo's pyramid is built (the manifests list ready photos only).
     /// `users`: add ana and ben (a second replica on the same database finds them there).
     /// `renderer`: nil for the real one (libvips), for photos that are real images.
-    init(ready: Bool = false, users: Bool = true, renderer: (any PhotoRendering)? = SecretRenderer(), logger: Logger = .disabled,
+    init(_ setup: TestingSetup = .router, ready: Bool = false, users: Bool = true, renderer: (any PhotoRendering)? = SecretRenderer(), logger: Logger = .disabled,
          configure: (inout Configuration) -> Void = { _ in }) throws {
         root = NSTemporaryDirectory() + "access-\(UUID().uuidString)"
         let files = FileManager.default
@@ -111,18 +103,18 @@ final class AccessFixture: @unchecked Sendable {
         configuration.showLocation = true
         configuration.rescanSeconds = 0
         configuration.ingestConcurrency = 1
-        // The name the fixture's requests give (`Host: photos.test`), as a server behind it would list it.
         configuration.allowedHosts = "photos.test"
         configure(&configuration)
         let clock = self.clock
         application = try Application(configuration: configuration, logger: logger, parts: Application.Parts(
-            renderer: renderer, wallClock: { clock.wall }, clock: { clock.monotonic },
+            renderer: renderer, wallClock: { clock.wall }, clock: { clock.now() },
             passwordParameters: PasswordHash.Parameters(passes: 1, memoryKiB: 64)))
         application.photos.library.refresh()
         if ready { XCTAssertTrue(application.photos.library.waitForIngest(timeoutSeconds: 60)) }
         try application.access.start()
         router = application.makeRouter()
-        responder = Responder(router: router)
+        // The name the fixture's requests give, as a server behind it would list it.
+        client = try TestClient(setup, router: router, options: TestServerOptions(server: application.serverConfiguration, host: "photos.test"))
         for photo in application.photos.library.photos { photos[photo.title] = photo.id }
         for folder in application.photos.library.catalog.albums() { folders[folder.title] = folder.id }
         let picks = try application.collection.createAlbum(title: "picks", now: clock.wall)
@@ -142,25 +134,16 @@ final class AccessFixture: @unchecked Sendable {
     }
 
     func close() {
+        client.stop()
         application.stop()
         application.photos.library.waitForIngest(timeoutSeconds: 60)
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    /// One request through the responder, prepared as the server prepares it.
+    /// One request through the fixture's client, answered as the server answers it.
     func request(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                  remoteAddress: String = "127.0.0.1") -> TestResponse {
-        var fields = headers
-        if fields["Host"] == nil { fields.add("Host", "photos.test") }
-        let request = HTTPRequest(method: method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
-        let prepared = PreparedResponse(responder.respond(to: request), for: request)
-        var bytes: [UInt8] = []
-        if case .bytes(let b) = prepared.payload { bytes = b }
-        if case .file(let file, let offset, let length) = prepared.payload {
-            bytes = [UInt8](repeating: 0, count: length)
-            _ = bytes.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, length, off_t(offset)) }
-        }
-        return TestResponse(status: prepared.status, headers: prepared.headers, body: bytes)
+        client.answer(method, target, headers: headers, body: body, remoteAddress: remoteAddress)
     }
 
     /// A request under a session's cookie, with a JSON body and its type when one is given.

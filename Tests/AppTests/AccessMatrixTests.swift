@@ -179,7 +179,7 @@ final class AccessMatrixTests: XCTestCase {
             let unlocked = AccessFixture.cookie(unlock)
             let member = try f.signIn("ben", AccessFixture.memberPassword)
             let owner = try f.signIn("ana", AccessFixture.ownerPassword)
-            f.clock.advance(101)
+            f.clock.advance(by: 101)
             let nobody = try AccessToken.make()
             visitors = [
                 Visitor(kind: .anonymous, description: "anonymous", cookie: nil, token: nobody, share: nil, inside: []),

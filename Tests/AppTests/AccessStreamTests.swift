@@ -108,16 +108,16 @@ final class AccessStreamTests: XCTestCase {
         let signedIn = try open("/photos/\(a1)/comments/events", cookie: member)
 
         // Nothing is notified when a link expires: its time passing is enough.
-        f.clock.advance(61)
+        f.clock.advance(by: 61)
         assertEnded([shared], without: "after the expiry", "the link expired")
         XCTAssertFalse(signedIn.ended, "the session has not run out")
 
         // The owner keeps using the session; an open stream is no use of one, so the idle limit
         // (600 s here) ends the member's. (A page in use reconnects, counted from its last use.)
-        f.clock.advance(300)
+        f.clock.advance(by: 300)
         XCTAssertEqual(f.request(.GET, "/photos", headers: ["Cookie": owner]).status, .ok)
         let witness = try open("/photos/\(a1)/comments/events", cookie: owner)
-        f.clock.advance(300)
+        f.clock.advance(by: 300)
         comment("after the expiry", cookie: owner, reaching: witness)
         assertEnded([signedIn], without: "after the expiry", "the session was idle too long")
     }

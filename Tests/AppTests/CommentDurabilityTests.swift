@@ -10,7 +10,7 @@ import TestSupport
 /// data folder, and must still have every comment it answered 201 for.
 final class CommentDurabilityTests: XCTestCase {
     private var directory: URL!
-    private var children: [Process] = []
+    private var children: [ServerProcess] = []
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("comments-durability-\(UUID().uuidString)")
@@ -18,15 +18,14 @@ final class CommentDurabilityTests: XCTestCase {
     }
 
     override func tearDown() {
-        for child in children where child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitForEnd() }
+        for child in children { child.stop(signal: SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
 
     func testEveryAcknowledgedCommentSurvivesSIGKILL() throws {
-        let binary = try Self.photoscrollBinary()
         try Self.makePhoto(at: directory.appendingPathComponent("photos/kept.jpg").path)
 
-        let first = try startServer(binary)
+        let first = try startServer("first")
         let photo = try waitForPhoto(port: first.port)
 
         // Eight keep-alive clients post as fast as they can; the server is killed while they do.
@@ -55,15 +54,14 @@ final class CommentDurabilityTests: XCTestCase {
             }
         }
         eventually(timeout: 30) { acknowledged.withLock({ $0.count }) >= 150 }
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitForEnd()
+        first.stop(signal: SIGKILL)
         stop.store(true, ordering: .relaxed)
         XCTAssertEqual(clients.wait(timeout: .now() + 30), .success)
         let acked = acknowledged.withLock { $0 }
         XCTAssertGreaterThanOrEqual(acked.count, 150, "the clients got going before the kill")
         XCTAssertEqual(first.process.terminationReason, .uncaughtSignal, "it was killed, not shut down cleanly")
 
-        let second = try startServer(binary)
+        let second = try startServer("second")
         _ = try waitForPhoto(port: second.port)
         var stored: [Int: String] = [:]
         var cursor = 0
@@ -89,8 +87,7 @@ final class CommentDurabilityTests: XCTestCase {
         let photoJSON = try HTTPClient.request(.GET, url: "http://127.0.0.1:\(second.port)/photos/\(photo)").object
         XCTAssertEqual(photoJSON["commentCount"] as? Int, stored.count + 1, "the photo's count comes from the reopened store")
 
-        kill(second.process.processIdentifier, SIGTERM)
-        second.process.waitForEnd()
+        second.stop(signal: SIGTERM)
         let store = try SQLCommentStore(path: directory.appendingPathComponent("data/comments.sqlite").path)
         defer { store.close() }
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
@@ -99,26 +96,15 @@ final class CommentDurabilityTests: XCTestCase {
 
     // MARK: - The child process
 
-    private func startServer(_ binary: URL) throws -> (process: Process, port: Int) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--data", directory.appendingPathComponent("data").path,
-                             "--photos", directory.appendingPathComponent("photos").path, "--rescan-seconds", "0"]
-        process.currentDirectoryURL = directory // no config.json here: defaults, then the flags
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOSCROLL_") && $0.key != "PORT" }
-        environment["PHOTOSCROLL_COMMENTS_PER_MINUTE"] = "0"
-        environment["PHOTOSCROLL_LOG_LEVEL"] = "warning"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        children.append(process)
-        let line = try ServerProcess.firstLine(of: output.fileHandleForReading, timeout: 30)
-        guard line.hasPrefix("listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
-            throw HTTPClientError("unexpected first line from photoscroll: \(line)")
-        }
-        return (process, port)
+    /// `photoscroll serve` on the test's folders (see `ServerProcess`), stopped with the test.
+    private func startServer(_ name: String) throws -> ServerProcess {
+        let server = try ServerProcess(name: name, arguments: ["--data", directory.appendingPathComponent("data").path,
+                                                               "--photos", directory.appendingPathComponent("photos").path,
+                                                               "--rescan-seconds", "0"],
+                                       environment: ["PHOTOSCROLL_COMMENTS_PER_MINUTE": "0", "PHOTOSCROLL_LOG_LEVEL": "warning"],
+                                       directory: directory, timeout: 30)
+        children.append(server)
+        return server
     }
 
     /// The id of the one photo, once the catalog lists it.

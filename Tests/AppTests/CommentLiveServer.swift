@@ -2,6 +2,7 @@ import Comments
 import Foundation
 import HTTP
 import Observability
+import TestSupport
 import XCTest
 @testable import App
 
@@ -10,9 +11,9 @@ import XCTest
 final class CommentLiveServer {
     let directory: URL
     let service: CommentService
-    let server: HTTPServer
+    let client: TestClient
     let metrics = MetricsRegistry()
-    var port: Int { server.port }
+    var port: Int { client.port }
 
     init(perMinute: Int = 0, adminToken: String = "", heartbeatSeconds: Double = 15, store given: (any CommentStore)? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("comments-live-\(UUID().uuidString)")
@@ -26,14 +27,14 @@ final class CommentLiveServer {
                                  photoExists: { (1...5).contains($0) }, heartbeatSeconds: heartbeatSeconds)
         var router = Router()
         service.register(on: &router)
-        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2, workerThreads: 4),
-                            router: router, logger: .disabled)
-        try server.start()
+        var options = TestServerOptions()
+        options.server = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2, workerThreads: 4)
+        client = try TestClient(.live, router: router, options: options)
     }
 
     func stop() {
         service.stop()
-        server.shutdown(graceSeconds: 2)
+        client.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -59,9 +60,10 @@ func openEventStream(port: Int, _ target: String, headers: HTTPHeaders = [:]) th
     for field in headers { head += "\(field.name): \(field.value)\r\n" }
     try connection.send(head + "\r\n")
     var response: HTTPClientResponse?
-    let deadline = Date().addingTimeInterval(5)
-    while response == nil && Date() < deadline {
+    // Each read waits up to the connection's 0.2 s for the head.
+    eventually(every: 0) {
         response = try? connection.readResponseHead()
+        return response != nil
     }
     return EventStreamReader(connection: connection, head: try XCTUnwrap(response, "no response head for \(target)"))
 }
@@ -81,15 +83,15 @@ final class EventStreamReader {
     /// Reads until `condition` holds on everything received, the stream ends, or `timeout` passes.
     @discardableResult
     func read(timeout: Double, until condition: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(text) && !ended && Date() < deadline {
-            do {
-                let bytes = try connection.readAvailable()
+        // Each read waits up to the connection's 0.2 s for more.
+        eventually(timeout: timeout, every: 0) {
+            if condition(text) || ended { return true }
+            // A throw is the short read timeout passing with nothing new.
+            if let bytes = try? connection.readAvailable() {
                 if bytes.isEmpty { ended = true }
                 text += String(decoding: bytes, as: UTF8.self)
-            } catch {
-                continue // the short read timeout passed with nothing new
             }
+            return condition(text) || ended
         }
         return condition(text)
     }

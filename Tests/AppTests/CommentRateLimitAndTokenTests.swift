@@ -1,4 +1,5 @@
 import HTTP
+import Observability
 import Synchronization
 import XCTest
 @testable import Access
@@ -7,17 +8,17 @@ import XCTest
 /// The token bucket and the admin token check, with a clock moved by hand.
 final class CommentRateLimitAndTokenTests: XCTestCase {
     func testABurstOfPerMinuteThenOneEveryInterval() {
-        let clock = ManualClock()
-        let limiter = CommentRateLimiter(perMinute: 10, now: { clock.now })
+        let clock = ManualClock(seconds: 0)
+        let limiter = CommentRateLimiter(perMinute: 10, now: { clock.now() })
         for _ in 0..<10 { XCTAssertEqual(limiter.take(for: "a"), .allowed) }
         XCTAssertEqual(limiter.take(for: "a"), .limited(retryAfterSeconds: 6), "10 a minute refills one token every 6 s")
         XCTAssertEqual(limiter.take(for: "b"), .allowed, "clients have their own buckets")
-        clock.advance(4)
+        clock.advance(by: 4)
         XCTAssertEqual(limiter.take(for: "a"), .limited(retryAfterSeconds: 2))
-        clock.advance(2)
+        clock.advance(by: 2)
         XCTAssertEqual(limiter.take(for: "a"), .allowed)
         XCTAssertEqual(limiter.take(for: "a"), .limited(retryAfterSeconds: 6))
-        clock.advance(3600)
+        clock.advance(by: 3600)
         for _ in 0..<10 { XCTAssertEqual(limiter.take(for: "a"), .allowed, "a long pause refills only up to the burst") }
         XCTAssertNotEqual(limiter.take(for: "a"), .allowed)
     }
@@ -35,10 +36,10 @@ final class CommentRateLimitAndTokenTests: XCTestCase {
     }
 
     func testFullBucketsArePrunedSoMemoryStaysBounded() {
-        let clock = ManualClock()
-        let limiter = CommentRateLimiter(perMinute: 60, pruneThreshold: 100, now: { clock.now })
+        let clock = ManualClock(seconds: 0)
+        let limiter = CommentRateLimiter(perMinute: 60, pruneThreshold: 100, now: { clock.now() })
         for i in 0..<100 { _ = limiter.take(for: "client\(i)") }
-        clock.advance(120)
+        clock.advance(by: 120)
         _ = limiter.take(for: "one more")
         XCTAssertLessThanOrEqual(limiter.trackedClients, 2)
     }
@@ -64,8 +65,8 @@ final class CommentRateLimitAndTokenTests: XCTestCase {
     /// Guessing the admin token: a few wrong tokens, then 429 with Retry-After, and the right token
     /// is not even compared until the wait is over; another client is not held up.
     func testWrongAdminTokensAreThrottledPerClient() {
-        let clock = ManualClock()
-        let token = AdminToken("s3cret-token", throttle: FailureThrottle(now: { clock.now }))
+        let clock = ManualClock(seconds: 0)
+        let token = AdminToken("s3cret-token", throttle: FailureThrottle(now: { clock.now() }))
         func status(_ header: String, from client: String = "192.0.2.1") -> (Int, String?) {
             do {
                 try token.authorize(header, client: client)
@@ -79,33 +80,33 @@ final class CommentRateLimitAndTokenTests: XCTestCase {
         XCTAssertEqual(status("Bearer guess5").1, "12", "5 a minute: one more every 12 s")
         XCTAssertEqual(status("Bearer s3cret-token").0, 429, "while refused, even the right token is not compared")
         XCTAssertEqual(status("Bearer s3cret-token", from: "198.51.100.9").0, 204, "another client is not held up")
-        clock.advance(11)
+        clock.advance(by: 11)
         XCTAssertEqual(status("Bearer guess6").1, "1")
-        clock.advance(1)
+        clock.advance(by: 1)
         XCTAssertEqual(status("Bearer s3cret-token").0, 204)
         XCTAssertEqual(status("Bearer guess7").0, 401)
         XCTAssertEqual(status("Bearer guess8").0, 429, "the right token does not reset the client's count of guesses")
     }
 
     func testThrottleCountsAnIPv6ClientByItsSlash64() {
-        let clock = ManualClock()
-        let throttle = FailureThrottle(policy: .init(failures: 3, seconds: 30), now: { clock.now })
+        let clock = ManualClock(seconds: 0)
+        let throttle = FailureThrottle(policy: .init(failures: 3, seconds: 30), now: { clock.now() })
         for host in 1...3 { throttle.fail(FailureThrottle.keys(forClient: "2001:db8:1:2::\(host)")) }
         XCTAssertEqual(throttle.check(FailureThrottle.keys(forClient: "2001:db8:1:2:ffff::9")), .limited(retryAfterSeconds: 10))
         XCTAssertEqual(throttle.check(FailureThrottle.keys(forClient: "2001:db8:1:3::1")), .allowed, "the next /64 is someone else")
         XCTAssertEqual(throttle.check(FailureThrottle.keys(forClient: "192.0.2.1")), .allowed)
-        clock.advance(10)
+        clock.advance(by: 10)
         XCTAssertEqual(throttle.check(FailureThrottle.keys(forClient: "2001:db8:1:2::1")), .allowed)
     }
 
     func testThrottleKeepsAtMostMaxKeys() {
-        let clock = ManualClock()
-        let throttle = FailureThrottle(policy: .init(failures: 5, seconds: 60, maxKeys: 100), now: { clock.now })
+        let clock = ManualClock(seconds: 0)
+        let throttle = FailureThrottle(policy: .init(failures: 5, seconds: 60, maxKeys: 100), now: { clock.now() })
         for i in 0..<100 { throttle.fail(["k\(i)"]) }
         for _ in 0..<5 { throttle.fail(["limited"]) }
         XCTAssertLessThanOrEqual(throttle.trackedKeys, 100)
         XCTAssertNotEqual(throttle.check(["limited"]), .allowed, "the lowest buckets go first; a refused key stays")
-        clock.advance(120)
+        clock.advance(by: 120)
         throttle.fail(["one more"])
         XCTAssertEqual(throttle.check(["limited"]), .allowed)
         XCTAssertLessThanOrEqual(throttle.trackedKeys, 100)

@@ -2,7 +2,6 @@ import Comments
 import Foundation
 import HTTP
 import Observability
-import Synchronization
 import TestSupport
 import XCTest
 @testable import App
@@ -13,7 +12,9 @@ final class CommentFixture: Sendable {
     let metrics = MetricsRegistry()
     let service: CommentService
     let router: Router
-    let clock = ManualClock(1000)
+    /// Answers in-process; CommentRouteTests also serves `router` live.
+    let client: TestClient
+    let clock = ManualClock(seconds: 1000)
     /// Photos 1…5 exist.
     static let photos = 1...5
 
@@ -27,19 +28,20 @@ final class CommentFixture: Sendable {
         let clock = self.clock
         service = CommentService(store: store, configuration: configuration, logger: .disabled, metrics: metrics,
                                  photoExists: { CommentFixture.photos.contains($0) },
-                                 rateLimitClock: { clock.now }, heartbeatSeconds: heartbeatSeconds)
+                                 rateLimitClock: { clock.now() }, heartbeatSeconds: heartbeatSeconds)
         var router = Router()
         service.register(on: &router)
         self.router = router
+        client = TestClient(inProcess: router)
     }
 
     deinit { service.stop() }
 
-    func advance(seconds: Double) { clock.advance(seconds) }
+    func advance(seconds: Double) { clock.advance(by: seconds) }
 
     func respond(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                  from remoteAddress: String = "192.0.2.1") -> HTTPResponse {
-        Responder(router: router).respond(to: HTTPRequest(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress))
+        client.response(method, target, headers: headers, body: body, remoteAddress: remoteAddress)
     }
 
     func postJSON(_ photo: Int, _ json: String, from remoteAddress: String = "192.0.2.1", forwardedFor: String? = nil) -> HTTPResponse {
@@ -47,14 +49,6 @@ final class CommentFixture: Sendable {
         if let forwardedFor { headers.add("X-Forwarded-For", forwardedFor) }
         return respond(.POST, "/photos/\(photo)/comments", headers: headers, body: Array(json.utf8), from: remoteAddress)
     }
-}
-
-/// Seconds that move only when a test says so.
-final class ManualClock: Sendable {
-    private let value: Mutex<Double>
-    init(_ start: Double = 0) { value = Mutex(start) }
-    var now: Double { value.withLock { $0 } }
-    func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
 }
 
 extension HTTPResponse {

@@ -81,22 +81,14 @@ final class DatabaseSettingTests: XCTestCase {
 
     /// Runs `photoscroll serve` in a fresh folder with `PHOTOSCROLL_DATABASE` set; it is expected to stop by itself.
     private func runServe(database: String) throws -> (status: Int32, stderr: String) {
-        let binary = try CommentDurabilityTests.photoscrollBinary()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("database-setting-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0"]
-        process.environment = ["PHOTOSCROLL_DATABASE": database, "PHOTOSCROLL_DATA": folder.path, "PHOTOSCROLL_RESCAN_SECONDS": "0"]
-        process.currentDirectoryURL = folder
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let (status, log) = try ServerProcess.refusedStart(
+            command: ["serve", "--port", "0"],
+            exactEnvironment: ["PHOTOSCROLL_DATABASE": database, "PHOTOSCROLL_DATA": folder.path, "PHOTOSCROLL_RESCAN_SECONDS": "0"],
+            directory: folder)
+        return (status, log)
     }
 
     private func closedPort() throws -> Int {

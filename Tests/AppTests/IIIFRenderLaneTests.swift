@@ -31,20 +31,19 @@ final class IIIFRenderLaneTests: XCTestCase {
         func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition,
                           stop: RenderStop?) throws -> [UInt8] {
             started.signal()
-            // Waits for an event (the release or the stop), looking every millisecond.
-            while !released.load(ordering: .relaxed) {
-                if let reason = stop?.reason {
-                    stopped.signal()
-                    throw reason
-                }
-                usleep(1000)
+            // Waits for the release or the stop, as a long rendition looks at its stop between rows.
+            eventually(timeout: 300, every: 0.001) { released.load(ordering: .relaxed) || stop?.reason != nil }
+            if !released.load(ordering: .relaxed), let reason = stop?.reason {
+                stopped.signal()
+                throw reason
             }
             return Array("rendered \(rendition.name)".utf8)
         }
     }
 
     struct Fixture {
-        let server: HTTPServer
+        let client: TestClient
+        var server: HTTPServer { client.server! }
         let service: PhotoService
         let renderer: HeldRendering
         let root: String
@@ -52,7 +51,7 @@ final class IIIFRenderLaneTests: XCTestCase {
 
         func stop() {
             renderer.released.store(true, ordering: .relaxed)
-            server.shutdown(graceSeconds: 1)
+            client.stop()
             service.stop()
             try? FileManager.default.removeItem(atPath: root)
         }
@@ -74,12 +73,9 @@ final class IIIFRenderLaneTests: XCTestCase {
         service.library.refresh()
         var router = Router()
         service.register(on: &router, commentCount: { _ in 0 })
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, eventLoops: 1, workerThreads: 2,
-                                                                      lanes: WorkLanes.threads(configuration, cores: 2),
-                                                                      laneBudgets: WorkLanes.budgets(configuration)),
-                                router: router, logger: .disabled)
-        try server.start()
-        return Fixture(server: server, service: service, renderer: renderer, root: root)
+        let options = TestServerOptions(server: HTTPServerConfiguration(eventLoops: 1, workerThreads: 2, lanes: WorkLanes.threads(configuration, cores: 2),
+                                                                        laneBudgets: WorkLanes.budgets(configuration)))
+        return Fixture(client: try TestClient(.live, router: router, options: options), service: service, renderer: renderer, root: root)
     }
 
     /// Sends a rendition request and leaves its connection open.

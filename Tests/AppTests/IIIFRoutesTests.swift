@@ -42,7 +42,7 @@ final class IIIFRoutesTests: XCTestCase {
     }
 
     func get(_ f: Fixture, _ target: String, _ headers: [(String, String)] = [], method: HTTPMethod = .GET) -> HTTPResponse {
-        Responder(router: f.router).respond(to: HTTPRequest(method: method, target: target, headers: HTTPHeaders([("Host", "photos.test:8080")] + headers)))
+        TestClient(inProcess: f.router).response(method, target, headers: HTTPHeaders([("Host", "photos.test:8080")] + headers))
     }
 
     func json(_ response: HTTPResponse) throws -> [String: Any] {
@@ -101,8 +101,8 @@ final class IIIFRoutesTests: XCTestCase {
         for target in ["/iiif/3/9/info.json", "/iiif/3/abc/info.json", "/iiif/3/01/info.json", "/iiif/3/3/info.json", "/iiif/3/9"] {
             assertProblem(get(f, target), .notFound, target)
         }
-        let badHost = Responder(router: f.router).respond(to: HTTPRequest(method: .GET, target: "/iiif/3/1/info.json",
-                                                       headers: HTTPHeaders([("Host", "evil\"><x y=\"")])))
+        let badHost = TestClient(inProcess: f.router).response(.GET, "/iiif/3/1/info.json",
+                                                               headers: HTTPHeaders([("Host", "evil\"><x y=\"")]))
         assertProblem(badHost, .badRequest, "a Host that is no host name")
     }
 

@@ -135,11 +135,11 @@ final class ManageRoutesTests: XCTestCase {
         let server = try start()
         var router = Router()
         server.manage.register(on: &router)
-        let responder = Responder(router: router)
+        let client = TestClient(inProcess: router)
         for (method, target) in [(HTTPMethod.POST, "/photos/trash"), (.PUT, "/favourites/1"), (.DELETE, "/trash"), (.GET, "/trash")] {
-            let request = HTTPRequest(method: method, target: target, headers: ["Host": "photos.example", "Content-Type": "application/json"],
-                                      body: Array("{\"ids\":[1]}".utf8), remoteAddress: "198.51.100.7")
-            XCTAssertEqual(responder.respond(to: request).status, .forbidden, "\(method) \(target)")
+            let answer = client.response(method, target, headers: ["Host": "photos.example", "Content-Type": "application/json"],
+                                         body: Array("{\"ids\":[1]}".utf8), remoteAddress: "198.51.100.7")
+            XCTAssertEqual(answer.status, .forbidden, "\(method) \(target)")
         }
         let crossSite = try HTTPClient.request(.POST, url: server.base + "/photos/trash",
                                                headers: ["Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"],

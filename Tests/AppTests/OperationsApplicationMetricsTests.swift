@@ -34,7 +34,7 @@ final class OperationsApplicationMetricsTests: XCTestCase {
         let application = try Application(configuration: configuration, logger: .disabled)
         defer { application.stop() }
         _ = HTTPMetricsObserver(metrics: application.metrics)
-        let response = Responder(router: application.makeRouter()).respond(to: HTTPRequest(method: .GET, target: "/metrics", headers: ["Host": "localhost:8080"]))
+        let response = TestClient(inProcess: application.makeRouter()).response(.GET, "/metrics", headers: ["Host": "localhost:8080"])
         XCTAssertEqual(response.status, .ok)
         let text = try PrometheusText(String(decoding: try XCTUnwrap(response.bodyBytes), as: UTF8.self))
         try text.validate()

@@ -10,17 +10,17 @@ import TestSupport
 /// The operations routes on a real socket server: metrics move with traffic, shutdown waits for
 /// in-flight work and no longer.
 final class OperationsLiveTests: XCTestCase {
-    /// A server on an ephemeral loopback port with the operations routes and `extra` ones.
+    /// A live server (see `TestClient`) with the operations routes and `extra` ones.
     private func startServer(metrics: MetricsRegistry, draining: Draining = Draining(),
                              _ extra: (inout Router) -> Void = { _ in }) throws -> HTTPServer {
         var router = Router()
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { true }, isDraining: { draining.isDraining })
         extra(&router)
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2, workerThreads: 4)
-        let server = HTTPServer(configuration: configuration, router: router, logger: .disabled,
-                                observer: HTTPMetricsObserver(metrics: metrics))
-        try server.start()
-        return server
+        var options = TestServerOptions()
+        options.server = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2, workerThreads: 4)
+        options.observer = HTTPMetricsObserver(metrics: metrics)
+        // The tests here are about the server's shutdown: they stop it themselves.
+        return try XCTUnwrap(try TestClient(.live, router: router, options: options).server)
     }
 
     private func scrape(_ port: Int) throws -> PrometheusText {

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import HTTP
-import Synchronization
 import XCTest
 @testable import App
 import TestSupport
@@ -11,66 +10,23 @@ import TestSupport
 final class OperationsProcessTests: XCTestCase {
     private func binary() throws -> URL { try CommentDurabilityTests.photoscrollBinary() }
 
-    /// A running server in a fresh folder, with its stdout's first line read.
-    private final class Child {
-        let process = Process()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let folder: URL
-        private(set) var firstLine = ""
-
-        init(binary: URL, environment extra: [String: String]) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoscroll-process-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
-            process.executableURL = binary
-            process.arguments = ["serve"]
-            // No config.json in this folder: the defaults plus the environment, as in the image.
-            process.currentDirectoryURL = folder
-            var environment = ["PATH": "/usr/bin:/bin", "PHOTOSCROLL_HOST": "127.0.0.1", "PHOTOSCROLL_PORT": "0",
-                               "PHOTOSCROLL_PHOTOS": folder.appendingPathComponent("photos").path,
-                               "PHOTOSCROLL_DATA": folder.appendingPathComponent("data").path,
-                               "PHOTOSCROLL_RESCAN_SECONDS": "0", "PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS": "5"]
-            environment.merge(extra) { $1 }
-            process.environment = environment
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            let line = Mutex<String?>(nil)
-            let read = DispatchSemaphore(value: 0)
-            let handle = stdout.fileHandleForReading
-            Thread {
-                var bytes: [UInt8] = []
-                while let chunk = try? handle.read(upToCount: 1), let byte = chunk.first, byte != 10 { bytes.append(byte) }
-                line.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
-                read.signal()
-            }.start()
-            guard read.wait(timeout: .now() + 30) == .success, let first = line.withLock({ $0 }), !first.isEmpty else {
-                process.terminate()
-                throw ChildError("the server printed no first line within 30 s")
-            }
-            firstLine = first
-        }
-
-        var port: Int { Int(firstLine.split(separator: ":").last ?? "") ?? 0 }
-
-        /// Sends `signal`, waits for the exit, and returns the status and everything on stderr.
-        func stop(_ signal: Int32, within seconds: Double) -> (status: Int32?, log: String) {
-            kill(process.processIdentifier, signal)
-            eventually(timeout: seconds) { !process.isRunning }
-            let exited = !process.isRunning
-            if !exited {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitForEnd()
-            }
-            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            try? FileManager.default.removeItem(at: folder)
-            return (exited ? process.terminationStatus : nil, log)
-        }
+    /// The server as a container starts it, in a fresh folder: `serve` with no flags, its settings
+    /// from the environment only (`extra` over the folder's own); the folder goes with the test.
+    private func serve(_ extra: [String: String]) throws -> (server: ServerProcess, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photoscroll-process-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        var environment = ["PATH": "/usr/bin:/bin", "PHOTOSCROLL_HOST": "127.0.0.1", "PHOTOSCROLL_PORT": "0",
+                           "PHOTOSCROLL_PHOTOS": folder.appendingPathComponent("photos").path,
+                           "PHOTOSCROLL_DATA": folder.appendingPathComponent("data").path,
+                           "PHOTOSCROLL_RESCAN_SECONDS": "0", "PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS": "5"]
+        environment.merge(extra) { $1 }
+        let server = try ServerProcess(name: "container", command: ["serve"], exactEnvironment: environment, directory: folder, timeout: 30)
+        return (server, folder)
     }
 
     func testTheBinaryServesProbesLogsJSONAndStopsCleanlyOnSIGTERM() throws {
-        let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_LOG_FORMAT": "json"])
-        XCTAssertTrue(child.firstLine.hasPrefix("listening on http://127.0.0.1:"), child.firstLine)
+        let (child, _) = try serve(["PHOTOSCROLL_LOG_FORMAT": "json"])
         let base = "http://127.0.0.1:\(child.port)"
 
         let health = try HTTPClient.get(url: base + "/healthz")
@@ -92,7 +48,7 @@ final class OperationsProcessTests: XCTestCase {
         XCTAssertEqual(probe.terminationStatus, 0)
         XCTAssertTrue(String(decoding: probeOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("healthy: "))
 
-        let (status, log) = child.stop(SIGTERM, within: 45)
+        let status = child.exitStatus(after: SIGTERM, within: 45), log = child.log
         XCTAssertEqual(status, 0, "SIGTERM ends the server with exit 0; log:\n\(log)")
         let records = log.split(separator: "\n").compactMap { line -> [String: String]? in
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
@@ -118,12 +74,11 @@ final class OperationsProcessTests: XCTestCase {
     func testOpenLiveCommentStreamsDoNotHoldUpSIGTERM() throws {
         // A grace of a minute: a server that waited it out for the stream would still be running
         // when `stop` gives up at 45 s, however slow a loaded machine makes the rest of the shutdown.
-        let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_RESCAN_SECONDS": "1",
-                                                                  "PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS": "60"])
+        let (child, folder) = try serve(["PHOTOSCROLL_RESCAN_SECONDS": "1", "PHOTOSCROLL_SHUTDOWN_GRACE_SECONDS": "60"])
         // One small photo, written with the vips command line, found by the next rescan.
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-        vips.arguments = ["gaussnoise", child.folder.appendingPathComponent("photos/noise.jpg").path, "300", "200"]
+        vips.arguments = ["gaussnoise", folder.appendingPathComponent("photos/noise.jpg").path, "300", "200"]
         try vips.run()
         vips.waitUntilExit()
         XCTAssertEqual(vips.terminationStatus, 0)
@@ -136,14 +91,14 @@ final class OperationsProcessTests: XCTestCase {
         defer { stream.close() }
         try stream.send("GET /photos/1/comments/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         XCTAssertEqual(try stream.readResponseHead().status, 200)
-        let (status, log) = child.stop(SIGTERM, within: 45)
+        let status = child.exitStatus(after: SIGTERM, within: 45), log = child.log
         XCTAssertEqual(status, 0, "ended by itself, without waiting out the grace for the open stream; log:\n\(log)")
     }
 
     func testTextLogsAreForPeople() throws {
-        let child = try Child(binary: try binary(), environment: ["PHOTOSCROLL_LOG_FORMAT": "text"])
+        let (child, _) = try serve(["PHOTOSCROLL_LOG_FORMAT": "text"])
         XCTAssertEqual(try HTTPClient.get(url: "http://127.0.0.1:\(child.port)/healthz").status, 200)
-        let (status, log) = child.stop(SIGINT, within: 45)
+        let status = child.exitStatus(after: SIGINT, within: 45), log = child.log
         XCTAssertEqual(status, 0, log)
         let lines = log.split(separator: "\n")
         XCTAssertTrue(lines.contains { $0.contains(" info ") && $0.contains("GET /healthz 200") }, log)
@@ -152,22 +107,11 @@ final class OperationsProcessTests: XCTestCase {
     }
 
     func testAConfigurationMistakeInTheEnvironmentStopsTheStartWithItsName() throws {
-        let process = Process()
-        process.executableURL = try binary()
-        process.environment = ["PHOTOSCROLL_PORT": "eighty", "PHOTOSCROLL_DATA": NSTemporaryDirectory()]
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 78)
-        XCTAssertTrue(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("PHOTOSCROLL_PORT"))
+        // No subcommand: `serve` is the default.
+        let (status, log) = try ServerProcess.refusedStart(command: [], exactEnvironment: ["PHOTOSCROLL_PORT": "eighty",
+                                                                                            "PHOTOSCROLL_DATA": NSTemporaryDirectory()],
+                                                           directory: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(status, 78)
+        XCTAssertTrue(log.contains("PHOTOSCROLL_PORT"), log)
     }
-}
-
-/// Why a child server could not be started or read.
-private struct ChildError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

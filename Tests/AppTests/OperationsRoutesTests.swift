@@ -23,7 +23,7 @@ final class OperationsRoutesTests: XCTestCase {
     }
 
     private func get(_ router: Router, _ path: String) -> HTTPResponse {
-        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: path))
+        TestClient(inProcess: router).response(.GET, path)
     }
 
     private func json(_ response: HTTPResponse) throws -> [String: Any] {

@@ -71,12 +71,12 @@ final class PhotoAlbumTests: XCTestCase {
     }
 
     func get(_ f: Fixture, _ target: String) throws -> [String: Any] {
-        let response = Responder(router: f.router).respond(to: HTTPRequest(method: .GET, target: target))
+        let response = TestClient(inProcess: f.router).response(.GET, target)
         XCTAssertEqual(response.status, .ok, target)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.bodyBytes ?? [])) as? [String: Any], target)
     }
 
-    func status(_ f: Fixture, _ target: String) -> HTTPStatus { Responder(router: f.router).respond(to: HTTPRequest(method: .GET, target: target)).status }
+    func status(_ f: Fixture, _ target: String) -> HTTPStatus { TestClient(inProcess: f.router).response(.GET, target).status }
 
     /// Every id of a list, page by page.
     func walk(_ f: Fixture, _ first: String) throws -> [Int] {
@@ -245,7 +245,7 @@ final class PhotoAlbumTests: XCTestCase {
         try write(root, "a/one.jpg", taken: "2024-01-01T00:00:00Z")
         let f = try open(root)
         for target in ["/photos", "/photos/1", "/folders/1"] {
-            let body = String(decoding: Responder(router: f.router).respond(to: HTTPRequest(method: .GET, target: target)).bodyBytes ?? [], as: UTF8.self)
+            let body = String(decoding: TestClient(inProcess: f.router).response(.GET, target).bodyBytes ?? [], as: UTF8.self)
             XCTAssertTrue(body.contains("\"make\":\"Maker\""), target)
             XCTAssertFalse(body.contains("location") || body.contains("latitude"), target)
         }

@@ -22,13 +22,13 @@ final class PhotoDiskServingTests: XCTestCase {
         var router = Router()
         service.register(on: &router, commentCount: { _ in 0 })
         // Before the pyramid exists: rendered, in memory.
-        let early = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/photos/1/tiles/1/1/0.jpg"))
+        let early = TestClient(inProcess: router).response(.GET, "/photos/1/tiles/1/1/0.jpg")
         XCTAssertEqual(early.status, .ok)
         XCTAssertNotNil(early.bodyBytes)
         XCTAssertTrue(service.library.waitForIngest(timeoutSeconds: 60))
         let photo = try XCTUnwrap(service.library.photo(1))
         XCTAssertEqual(photo.status, .ready)
-        let late = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/photos/1/tiles/1/1/0.jpg"))
+        let late = TestClient(inProcess: router).response(.GET, "/photos/1/tiles/1/1/0.jpg")
         guard case .file(let path, _, _) = late.body else { return XCTFail("expected a file body") }
         XCTAssertEqual(path, service.library.builtPath(of: photo, tile: TileCoordinate(z: 1, x: 1, y: 0)))
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))

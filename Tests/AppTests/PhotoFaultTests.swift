@@ -37,7 +37,7 @@ final class PhotoFaultTests: XCTestCase {
         var details: Set<String> = []
         for x in 0..<4 {
             for y in 0..<3 {
-                let response = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/photos/1/tiles/3/\(x)/\(y).jpg?v=\(version)"))
+                let response = TestClient(inProcess: router).response(.GET, "/photos/1/tiles/3/\(x)/\(y).jpg?v=\(version)")
                 XCTAssertEqual(response.status, .notFound)
                 let body = String(decoding: response.bodyBytes ?? [], as: UTF8.self)
                 XCTAssertFalse(body.contains(root), "a server path in \(body)")

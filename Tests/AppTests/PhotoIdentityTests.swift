@@ -68,12 +68,12 @@ final class PhotoIdentityTests: XCTestCase {
     }
 
     func post(_ router: Router, photo: Int, _ text: String) -> HTTPResponse {
-        Responder(router: router).respond(to: HTTPRequest(method: .POST, target: "/photos/\(photo)/comments", headers: ["Content-Type": "application/json"],
-                                       body: Array("{\"text\":\"\(text)\"}".utf8)))
+        TestClient(inProcess: router).response(.POST, "/photos/\(photo)/comments", headers: ["Content-Type": "application/json"],
+                                               body: Array("{\"text\":\"\(text)\"}".utf8))
     }
 
     func texts(_ router: Router, photo: Int) -> [String] {
-        let response = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/photos/\(photo)/comments"))
+        let response = TestClient(inProcess: router).response(.GET, "/photos/\(photo)/comments")
         let object = (try? JSONSerialization.jsonObject(with: Data(response.bodyBytes ?? []))) as? [String: Any]
         return (object?["comments"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
     }

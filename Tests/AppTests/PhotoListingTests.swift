@@ -71,7 +71,7 @@ final class PhotoListingTests: XCTestCase {
     }
 
     func get(_ router: Router, _ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: target, headers: headers))
+        TestClient(inProcess: router).response(.GET, target, headers: headers)
     }
 
     func object(_ response: HTTPResponse) throws -> [String: Any] {

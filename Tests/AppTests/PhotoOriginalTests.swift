@@ -35,11 +35,10 @@ final class PhotoOriginalTests: XCTestCase {
         service.library.refresh()
         var router = Router()
         service.register(on: &router, commentCount: { _ in 0 })
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, eventLoops: 1, workerThreads: 2),
-                                router: router, logger: .disabled)
-        try server.start()
+        let server = try TestClient(.live, router: router,
+                                    options: TestServerOptions(server: HTTPServerConfiguration(eventLoops: 1, workerThreads: 2)))
         addTeardownBlock {
-            server.shutdown(graceSeconds: 1)
+            server.stop()
             service.stop()
             service.library.waitForIngest(timeoutSeconds: 60)
             try? FileManager.default.removeItem(atPath: root)

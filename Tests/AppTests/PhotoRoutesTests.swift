@@ -49,7 +49,7 @@ final class PhotoRoutesTests: XCTestCase {
     }
 
     func get(_ router: Router, _ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        Responder(router: router).respond(to: HTTPRequest(method: .GET, target: target, headers: headers))
+        TestClient(inProcess: router).response(.GET, target, headers: headers)
     }
 
     func json(_ response: HTTPResponse) throws -> [String: Any] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 extension Process {
     /// Waits until the process has ended, for a child the test has just killed.
@@ -10,12 +11,9 @@ extension Process {
     /// Foundation is given 10 s to see it too (its exit status is read from there), and no more.
     func waitForEnd() {
         let pid = processIdentifier
-        var endedAt: ContinuousClock.Instant?
-        while isRunning {
-            if endedAt == nil, Self.hasEnded(pid) { endedAt = .now }
-            if let endedAt, ContinuousClock.now - endedAt > .seconds(10) { return }
-            usleep(5_000)
-        }
+        // As long as Foundation would wait (a test that hangs here shows a child that never ends).
+        eventually(timeout: .greatestFiniteMagnitude, every: 0.005) { !isRunning || Self.hasEnded(pid) }
+        eventually(timeout: 10, every: 0.005) { !isRunning }
     }
 
     /// Whether `pid` is gone from /proc or only a zombie waiting to be reaped.

@@ -4,6 +4,23 @@ import Foundation
 import Observability
 import XCTest
 
+// How AppTests start a server, in one place, as Hummingbird's `app.test(.router | .live)`:
+//
+// - in process: a fixture builds its router (an `Application`'s, or one service's routes) and
+//   hands it to `TestClient` (or `XCTestCase.test`, which runs one body in both setups):
+//   `.router` (`TestClient(inProcess:)`) answers through the `Responder` the server's loops use,
+//   `.live` serves the router from an `HTTPServer` on a loopback port. `TestServerOptions` shapes
+//   the server; `ManualClock` (Observability) is the time a test moves instead of waiting.
+//   AccessFixture, CommentFixture, CommentLiveServer, UploadTestServer, StreamProbe and every
+//   route and live test start this way.
+// - as a process: `ServerProcess` runs the built `photoscroll serve` binary as a child on a free
+//   port (the real command line, settings from the environment, signals, crashes), and
+//   `ServerProcess.refusedStart` a start that must fail; `ReplicaCluster` runs several of them
+//   on one PostgreSQL behind nginx.
+//
+// Whatever a test waits for that it cannot be told of (another thread's or process's work) it
+// waits for with `eventually`, never a fixed sleep.
+
 /// Where one test body's requests go, as Hummingbird's testing has `.router` and `.live`:
 /// `.router` hands each request to the same `Responder` functions the server's loops call and
 /// prepares the answer as the server would (HEAD, 304, ranges, gzip), all in this process;
@@ -28,25 +45,46 @@ struct TestResponse {
 }
 
 /// Sends a test's requests to one setup; `stop()` ends a live server.
-final class TestClient {
+final class TestClient: Sendable {
     let setup: TestingSetup
+    /// The live server, for a test about the server itself (its lanes, its shutdown); nil in-process.
+    let server: HTTPServer?
     private let responder: Responder
-    private let server: HTTPServer?
+    private let options: TestServerOptions
 
-    init(_ setup: TestingSetup, router: Router) throws {
-        self.setup = setup
-        responder = Responder(router: router)
+    convenience init(_ setup: TestingSetup, router: Router, options: TestServerOptions = TestServerOptions()) throws {
         switch setup {
         case .router:
-            server = nil
+            self.init(inProcess: router, options: options)
         case .live:
-            let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1, workerThreads: 2,
-                                                        lanes: WorkLanes.threads(Configuration(), cores: 2))
-            let server = HTTPServer(configuration: configuration, router: router, logger: .disabled)
+            var configuration = options.server
+            configuration.port = 0
+            let server = HTTPServer(configuration: configuration, router: router, logger: .disabled, observer: options.observer)
             try server.start()
-            self.server = server
+            self.init(router: router, server: server, options: options)
         }
     }
+
+    /// An in-process client (`.router`): nothing is started, so nothing can fail.
+    convenience init(inProcess router: Router, options: TestServerOptions = TestServerOptions()) {
+        self.init(router: router, server: nil, options: options)
+    }
+
+    private init(router: Router, server: HTTPServer?, options: TestServerOptions) {
+        setup = server == nil ? .router : .live
+        responder = Responder(router: router)
+        self.server = server
+        self.options = options
+    }
+
+    /// The live server's port.
+    var port: Int {
+        guard let server else { preconditionFailure("an in-process client has no port") }
+        return server.port
+    }
+
+    /// `http://127.0.0.1:port` of the live server.
+    var base: String { "http://127.0.0.1:\(port)" }
 
     func stop() {
         server?.shutdown(graceSeconds: 1)
@@ -56,16 +94,47 @@ final class TestClient {
     /// Sends one request. `remoteAddress` is the client's in-process; a live client is always loopback.
     func execute(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
                  remoteAddress: String = "127.0.0.1") throws -> TestResponse {
-        if let server {
-            let answer = try HTTPClient.request(method, url: "http://127.0.0.1:\(server.port)\(target)", headers: headers, body: body)
+        let fields = named(headers)
+        if server != nil {
+            let answer = try HTTPClient.request(method, url: base + target, headers: fields, body: body, timeoutSeconds: options.requestTimeout)
             return TestResponse(status: HTTPStatus(answer.status), headers: answer.headers, body: answer.body)
         }
-        // A client reaching the server over loopback; `Host` as a client would send it.
-        var fields = headers
-        if fields["Host"] == nil { fields.add("Host", "127.0.0.1") }
-        let request = HTTPRequest(method: method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
+        let request = inProcessRequest(method, target, headers: fields, body: body, remoteAddress: remoteAddress)
         let prepared = PreparedResponse(responder.respond(to: request), for: request)
         return TestResponse(status: prepared.status, headers: prepared.headers, body: Self.bytes(of: prepared.payload))
+    }
+
+    /// `execute` for a body that reads answers: a request that cannot be sent fails the test and
+    /// reads as status 0.
+    func answer(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                remoteAddress: String = "127.0.0.1", file: StaticString = #filePath, line: UInt = #line) -> TestResponse {
+        do { return try execute(method, target, headers: headers, body: body, remoteAddress: remoteAddress) } catch {
+            XCTFail("\(method) \(target): \(error)", file: file, line: line)
+            return TestResponse(status: HTTPStatus(0), headers: [:], body: [])
+        }
+    }
+
+    /// The responder's answer as the routes give it, not prepared for the wire: a stream body is
+    /// not started, for a test that is the stream's far end. In-process only.
+    func response(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                  remoteAddress: String = "127.0.0.1") -> HTTPResponse {
+        precondition(server == nil, "a live server's answers are read off its socket")
+        return responder.respond(to: inProcessRequest(method, target, headers: named(headers), body: body, remoteAddress: remoteAddress))
+    }
+
+    /// `headers` with the options' `Host` when they name none.
+    private func named(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var fields = headers
+        if fields["Host"] == nil, let host = options.host { fields.add("Host", host) }
+        return fields
+    }
+
+    /// A request as the server's loops hand it over, with `Host` as a client over loopback sends it.
+    private func inProcessRequest(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders, body: [UInt8],
+                                  remoteAddress: String) -> HTTPRequest {
+        var fields = headers
+        if fields["Host"] == nil { fields.add("Host", "127.0.0.1") }
+        return HTTPRequest(method: method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
     }
 
     private static func bytes(of payload: Payload) -> [UInt8] {
@@ -83,11 +152,11 @@ final class TestClient {
 extension XCTestCase {
     /// Runs `body` once per setup with a client of it, in-process first; a live server is
     /// stopped however the body ends. A setup whose run failed is named in one more failure.
-    func test(_ router: Router, _ setups: [TestingSetup] = TestingSetup.allCases, file: StaticString = #filePath, line: UInt = #line,
-              _ body: (TestClient) throws -> Void) throws {
+    func test(_ router: Router, _ setups: [TestingSetup] = TestingSetup.allCases, options: TestServerOptions = TestServerOptions(),
+              file: StaticString = #filePath, line: UInt = #line, _ body: (TestClient) throws -> Void) throws {
         for setup in setups {
             let failures = testRun?.totalFailureCount ?? 0
-            let client = try TestClient(setup, router: router)
+            let client = try TestClient(setup, router: router, options: options)
             defer { client.stop() }
             do { try body(client) } catch { XCTFail("\(error)", file: file, line: line) }
             if (testRun?.totalFailureCount ?? 0) > failures { XCTFail("the failures above are in the \(setup) setup", file: file, line: line) }

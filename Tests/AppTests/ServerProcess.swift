@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Synchronization
+import TestSupport
 import XCTest
 
 /// A `photoscroll serve` child process on a free loopback port, its log kept in a file.
@@ -13,15 +14,22 @@ final class ServerProcess: Sendable {
 
     /// Starts `photoscroll serve --port 0 <arguments>` in `directory` (no config.json there: defaults,
     /// then `environment`, then the flags) and waits for its `listening on` line.
-    init(name: String, arguments: [String], environment: [String: String], directory: URL, timeout: Double = 60) throws {
+    convenience init(name: String, arguments: [String], environment: [String: String], directory: URL, timeout: Double = 60) throws {
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOSCROLL_") && $0.key != "PORT" }
+        inherited.merge(environment) { _, new in new }
+        try self.init(name: name, command: ["serve", "--port", "0"] + arguments, exactEnvironment: inherited, directory: directory,
+                      timeout: timeout)
+    }
+
+    /// Starts `photoscroll <command>` in `directory` with `exactEnvironment` and nothing else (as a
+    /// container runs it: settings from the environment only), and waits for its `listening on` line.
+    init(name: String, command: [String], exactEnvironment: [String: String], directory: URL, timeout: Double = 60) throws {
         self.name = name
         let process = Process()
         process.executableURL = try CommentDurabilityTests.photoscrollBinary()
-        process.arguments = ["serve", "--port", "0"] + arguments
+        process.arguments = command
         process.currentDirectoryURL = directory
-        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHOTOSCROLL_") && $0.key != "PORT" }
-        inherited.merge(environment) { _, new in new }
-        process.environment = inherited
+        process.environment = exactEnvironment
         logPath = directory.appendingPathComponent("\(name).log").path
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let output = Pipe()
@@ -44,6 +52,24 @@ final class ServerProcess: Sendable {
         self.port = port
     }
 
+    /// Runs `photoscroll <command>` in `directory` with `exactEnvironment` and nothing else, for a
+    /// start that must fail (a setting the server refuses): waits for the exit; its status and
+    /// everything it wrote on stderr.
+    static func refusedStart(command: [String], exactEnvironment: [String: String], directory: URL) throws -> (status: Int32, log: String) {
+        let process = Process()
+        process.executableURL = try CommentDurabilityTests.photoscrollBinary()
+        process.arguments = command
+        process.currentDirectoryURL = directory
+        process.environment = exactEnvironment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitForEnd()
+        return (process.terminationStatus, log)
+    }
+
     deinit { stop(signal: SIGKILL) }
 
     var isRunning: Bool { process.isRunning }
@@ -53,6 +79,17 @@ final class ServerProcess: Sendable {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, signal)
         process.waitForEnd()
+    }
+
+    /// Sends `signal` and waits up to `seconds` for the process to end by itself: its exit status,
+    /// or nil when it had not ended (it is then killed).
+    func exitStatus(after signal: Int32, within seconds: Double) -> Int32? {
+        Glibc.kill(process.processIdentifier, signal)
+        guard eventually(timeout: seconds, { !process.isRunning }) else {
+            stop(signal: SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
     }
 
     /// One request on its own connection.
@@ -69,6 +106,9 @@ final class ServerProcess: Sendable {
         }
         return nil
     }
+
+    /// The whole log.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// The last lines of the log, for failure messages.
     var logTail: String { Self.tail(logPath) }

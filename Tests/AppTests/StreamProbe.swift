@@ -12,22 +12,18 @@ final class StreamProbe {
     static let attempts = 3
 
     let fixture: AccessFixture
-    private let server: HTTPServer
+    private let client: TestClient
     private var opened: [EventStreamReader] = []
 
     init(_ fixture: AccessFixture) throws {
         self.fixture = fixture
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1, workerThreads: 2,
-                                                    lanes: WorkLanes.threads(Configuration(), cores: 2))
-        server = HTTPServer(configuration: configuration, router: fixture.router, logger: .disabled)
-        try server.start()
+        client = try TestClient(.live, router: fixture.router)
     }
 
     /// Closes the streams still open and stops the server.
     func stop() {
         for stream in opened { stream.close() }
-        server.shutdown(graceSeconds: 1)
-        server.wait()
+        client.stop()
     }
 
     /// Opens a stream and reads its first frame, so that it is known to be open.
@@ -38,11 +34,11 @@ final class StreamProbe {
         // A stream opened while an access change is being heard (the fixture's own, late on a
         // loaded machine) is closed at once for its client to open again, as a browser does.
         for _ in 1..<Self.attempts {
-            let stream = try openEventStream(port: server.port, target, headers: fields)
+            let stream = try openEventStream(port: client.port, target, headers: fields)
             opened.append(stream)
             if stream.head.status == 200, stream.read(timeout: Self.ends, until: { $0.contains("retry:") }) { return stream }
         }
-        let stream = try openEventStream(port: server.port, target, headers: fields)
+        let stream = try openEventStream(port: client.port, target, headers: fields)
         opened.append(stream)
         XCTAssertEqual(stream.head.status, 200, target, file: file, line: line)
         XCTAssertTrue(stream.read(timeout: Self.ends) { $0.contains("retry:") }, "\(target) opened", file: file, line: line)

@@ -10,25 +10,17 @@ import XCTest
 /// nothing is written; a public library lets this machine add photos and nobody else unless
 /// signed in.
 final class UploadAccessTests: XCTestCase {
-    /// The application's router over a socket on port 0.
-    private func serve(_ fixture: AccessFixture) throws -> HTTPServer {
-        var configuration = fixture.application.serverConfiguration
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: fixture.router, logger: .disabled)
-        try server.start()
-        addTeardownBlock {
-            server.shutdown(graceSeconds: 1)
-            server.wait()
-            fixture.close()
-        }
-        return server
+    /// The live fixture's server, closed when the test ends.
+    private func serve(_ fixture: AccessFixture) -> TestClient {
+        addTeardownBlock { fixture.close() }
+        return fixture.client
     }
 
     /// A photo `SecretRenderer` reads: its size, then a line that makes its bytes its own.
     private static func photo(_ name: String) -> [UInt8] { Array("640x480\n\(name)\n".utf8) }
 
     /// tus creation-with-upload of a whole photo (`bytes`, else `photo(name)`), at `/uploads` or under a link's `/s/{token}`.
-    private func upload(_ server: HTTPServer, _ name: String, at prefix: String = "", bytes: [UInt8]? = nil, metadata: String = "",
+    private func upload(_ server: TestClient, _ name: String, at prefix: String = "", bytes: [UInt8]? = nil, metadata: String = "",
                         headers extra: [(String, String)] = []) throws -> HTTPClientResponse {
         let bytes = bytes ?? Self.photo(name)
         var headers: HTTPHeaders = ["Tus-Resumable": "1.0.0", "Upload-Length": String(bytes.count),
@@ -39,7 +31,7 @@ final class UploadAccessTests: XCTestCase {
     }
 
     /// A tus request to an upload's URL (`path` from a Location).
-    private func tus(_ server: HTTPServer, _ method: HTTPMethod, _ path: String, offset: Int? = nil, body: [UInt8] = [],
+    private func tus(_ server: TestClient, _ method: HTTPMethod, _ path: String, offset: Int? = nil, body: [UInt8] = [],
                      headers extra: [(String, String)] = []) throws -> HTTPClientResponse {
         var headers: HTTPHeaders = ["Tus-Resumable": "1.0.0"]
         if let offset {
@@ -51,7 +43,7 @@ final class UploadAccessTests: XCTestCase {
     }
 
     /// tus creation without data: the new upload's path.
-    private func created(_ server: HTTPServer, length: Int, at prefix: String, headers extra: [(String, String)] = []) throws -> String {
+    private func created(_ server: TestClient, length: Int, at prefix: String, headers extra: [(String, String)] = []) throws -> String {
         var headers: HTTPHeaders = ["Tus-Resumable": "1.0.0", "Upload-Length": String(length),
                                     "Upload-Metadata": "filename " + Data("later.jpg".utf8).base64EncodedString()]
         for (field, value) in extra { headers.add(field, value) }
@@ -78,7 +70,7 @@ final class UploadAccessTests: XCTestCase {
         return files
     }
 
-    private func signIn(_ server: HTTPServer, _ name: String, _ password: String) throws -> String {
+    private func signIn(_ server: TestClient, _ name: String, _ password: String) throws -> String {
         let answer = try HTTPClient.request(.POST, url: "http://127.0.0.1:\(server.port)/session", headers: ["Content-Type": "application/json"],
                                             body: Array("{\"username\":\"\(name)\",\"password\":\"\(password)\"}".utf8))
         XCTAssertEqual(answer.status, 204, answer.text)
@@ -86,8 +78,8 @@ final class UploadAccessTests: XCTestCase {
     }
 
     func testAMemberUploadsIntoAPrivateLibraryAndAStrangerOrALinkHolderCannot() throws {
-        let f = try AccessFixture()
-        let server = try serve(f)
+        let f = try AccessFixture(.live)
+        let server = serve(f)
         let base = "http://127.0.0.1:\(server.port)"
         let before = photoFiles(f)
 
@@ -125,8 +117,8 @@ final class UploadAccessTests: XCTestCase {
     }
 
     func testAnUploadNamingAnAlbumLandsInTheUploadsFolderAndJoinsTheAlbum() throws {
-        let f = try AccessFixture()
-        let server = try serve(f)
+        let f = try AccessFixture(.live)
+        let server = serve(f)
         let before = photoFiles(f)
         let member = try signIn(server, "ben", AccessFixture.memberPassword)
         let picks = f.albums["picks"]!
@@ -149,8 +141,8 @@ final class UploadAccessTests: XCTestCase {
 
     func testAPublicLibraryLetsThisMachineAddPhotosAndOthersOnlySignedIn() throws {
         // Behind a proxy on this machine, so a request can come from afar over loopback.
-        let f = try AccessFixture { $0.access = "public"; $0.trustedProxies = "127.0.0.1" }
-        let server = try serve(f)
+        let f = try AccessFixture(.live) { $0.access = "public"; $0.trustedProxies = "127.0.0.1" }
+        let server = serve(f)
         let here = try upload(server, "here.jpg")
         XCTAssertEqual(here.status, 201, here.text)
         let afar = try upload(server, "afar.jpg", headers: [("X-Forwarded-For", "203.0.113.7")])
@@ -162,8 +154,8 @@ final class UploadAccessTests: XCTestCase {
     }
 
     func testAnUploadLinkAddsPhotosToItsAlbumOnlyAndReachesOnlyItsOwnUploads() throws {
-        let f = try AccessFixture()
-        let server = try serve(f)
+        let f = try AccessFixture(.live)
+        let server = serve(f)
         let base = "http://127.0.0.1:\(server.port)"
         let trip = f.folders["trip"]!, home = f.folders["home"]!
         let link = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil, upload: true))
@@ -230,8 +222,8 @@ final class UploadAccessTests: XCTestCase {
     }
 
     func testAViewOnlyExpiredLockedOrRevokedLinkAddsNothing() throws {
-        let f = try AccessFixture()
-        let server = try serve(f)
+        let f = try AccessFixture(.live)
+        let server = serve(f)
         let base = "http://127.0.0.1:\(server.port)"
         let trip = f.folders["trip"]!
         let viewOnly = try f.share(ShareRequest(target: .folder(trip), expiresAt: nil))
@@ -263,7 +255,7 @@ final class UploadAccessTests: XCTestCase {
         for path in [expiringUpload, revokedUpload] {
             XCTAssertEqual(try tus(server, .PATCH, path, offset: 0, body: Array(bytes.prefix(5))).status, 204)
         }
-        f.clock.advance(101)
+        f.clock.advance(by: 101)
         let owner = try signIn(server, "ana", AccessFixture.ownerPassword)
         let revoke = try HTTPClient.request(.DELETE, url: base + "/shares/\(revoked.id)", headers: ["Cookie": owner])
         XCTAssertEqual(revoke.status, 204, revoke.text)

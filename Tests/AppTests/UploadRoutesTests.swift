@@ -200,10 +200,9 @@ final class UploadRoutesTests: XCTestCase {
         let server = try start()
         var router = Router()
         UploadRoutes(service: server.uploads).register(on: &router)
-        let responder = Responder(router: router)
-        let fromAfar = HTTPRequest(method: .POST, target: "/uploads", headers: ["Host": "photos.example", "Tus-Resumable": "1.0.0",
-                                                                                "Upload-Length": "10"], remoteAddress: "203.0.113.9")
-        XCTAssertEqual(responder.respond(to: fromAfar).status, .forbidden)
+        let fromAfar = TestClient(inProcess: router).response(.POST, "/uploads", headers: ["Host": "photos.example", "Tus-Resumable": "1.0.0",
+                                                                                           "Upload-Length": "10"], remoteAddress: "203.0.113.9")
+        XCTAssertEqual(fromAfar.status, .forbidden)
         let crossSite = try HTTPClient.request(.POST, url: server.base + "/uploads",
                                                headers: ["Tus-Resumable": "1.0.0", "Upload-Length": "10", "Origin": "https://evil.example"])
         XCTAssertEqual(crossSite.status, 403)

@@ -4,7 +4,6 @@ import Imaging
 @testable import Library
 import Observability
 import SQL
-import Synchronization
 import XCTest
 @testable import Access
 @testable import App
@@ -20,12 +19,13 @@ final class UploadTestServer: @unchecked Sendable {
     let uploads: UploadService
     let manage: ManageRoutes
     let collection: CollectionStore
-    let server: HTTPServer
+    let client: TestClient
     let database: SQLDatabase
-    private let clock = UnixClock()
+    /// The uploads' and the trash's unix seconds.
+    private let clock = ManualClock(seconds: 1_800_000_000)
 
-    var base: String { "http://127.0.0.1:\(server.port)" }
-    var port: Int { server.port }
+    var base: String { client.base }
+    var port: Int { client.port }
 
     init(limits: UploadLimits = UploadLimits(maxBytes: 64 << 20, expirySeconds: 3600, perClient: 100), maxImagePixels: Int = 50_000_000,
          photosBefore: (String) throws -> Void = { _ in }) throws {
@@ -44,26 +44,22 @@ final class UploadTestServer: @unchecked Sendable {
         database = try SQLDatabase(.sqlite(path: data + "/comments.sqlite"))
         let clock = self.clock
         uploads = try UploadService(database: database, dataDirectory: data, library: service.library, limits: limits,
-                                    clientAddress: ClientAddress(trustedProxies: ""), logger: .disabled, now: { clock.seconds.withLock { $0 } })
+                                    clientAddress: ClientAddress(trustedProxies: ""), logger: .disabled, now: { clock.wall })
         collection = try CollectionStore(database: database)
         manage = ManageRoutes(library: service.library, store: collection, permission: uploads.permission, trashDays: 30, logger: .disabled,
-                              now: { clock.seconds.withLock { $0 } })
+                              now: { clock.wall })
         var router = Router()
         service.register(on: &router, commentCount: { _ in 0 })
         UploadRoutes(service: uploads).register(on: &router)
         manage.register(on: &router)
-        server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, eventLoops: 1, workerThreads: 2,
-                                                                   lanes: WorkLanes.threads(Configuration(), cores: 2)),
-                            router: router, logger: .disabled)
-        try server.start()
+        client = try TestClient(.live, router: router)
     }
 
     /// Moves the uploads' clock on.
-    func advance(seconds: Int) { clock.seconds.withLock { $0 += seconds } }
+    func advance(seconds: Int) { clock.advance(by: Double(seconds)) }
 
     func stop() {
-        server.shutdown(graceSeconds: 1)
-        server.wait()
+        client.stop()
         service.stop()
         service.library.waitForIngest(timeoutSeconds: 60)
         database.close()
@@ -162,9 +158,4 @@ enum UploadFixtures {
 extension HTTPClientResponse {
     /// The body as text, for failure messages.
     var text: String { String(decoding: body, as: UTF8.self) }
-}
-
-/// Unix seconds that a test moves by hand.
-final class UnixClock: Sendable {
-    let seconds = Mutex(1_800_000_000)
 }

@@ -24,7 +24,7 @@ final class WorkLanesTests: XCTestCase {
         OperationsRoutes.register(on: &router, metrics: metrics, isReady: { true }, workload: { [load, catalog.withLock { $0 }] },
                                   saturation: { behind.withLock { $0 } })
         func readyz() throws -> (HTTPStatus, [String: Any]) {
-            let response = Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/readyz"))
+            let response = TestClient(inProcess: router).response(.GET, "/readyz")
             return (response.status, try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.bodyBytes ?? [])) as? [String: Any]))
         }
         XCTAssertEqual(try readyz().0, .ok)
@@ -34,7 +34,7 @@ final class WorkLanesTests: XCTestCase {
         XCTAssertEqual(status, .ok, "a busy lane is no reason to take the server out of the balancer")
         XCTAssertEqual(body["status"] as? String, "busy")
         XCTAssertEqual(body["detail"] as? String, "Busy: renders (30 waiting, the oldest for 14.2 s); everything else is answered as usual.")
-        let text = String(decoding: Responder(router: router).respond(to: HTTPRequest(method: .GET, target: "/metrics")).bodyBytes ?? [], as: UTF8.self)
+        let text = String(decoding: TestClient(inProcess: router).response(.GET, "/metrics").bodyBytes ?? [], as: UTF8.self)
         for line in ["photoscroll_worker_queue_length{lane=\"renders\"} 30", "photoscroll_worker_busy_threads{lane=\"renders\"} 1",
                      "photoscroll_worker_cost_in_flight{lane=\"renders\"} 75000000", "photoscroll_worker_cost_budget{lane=\"renders\"} 100000000",
                      "photoscroll_worker_refused_total{lane=\"renders\",reason=\"client\"} 7",
