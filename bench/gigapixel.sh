@@ -18,9 +18,15 @@
 #     once, never before, alternating servers), and of cold IIIF regions (!1024,1024); hot tiles'
 #     throughput (wrk over 64 tiles asked again and again). Every figure is min / median / max,
 #     and ratios are ours / iipsrv's from the same run.
+#  4. Scan (PARTS=scan, not in the default run): the JPEG as drawn (no restart markers) through
+#     bench/lib/scan-index.c, the index of its entropy code (Sources/CJPEGTiles/jpegscanindex.c)
+#     against libjpeg's own passes over it in the same rounds: a whole decode, one at 1/8 (the
+#     first stage's), and one passing every row over with jpeg_skip_scanlines; and the middle row
+#     of tiles cut with the index and decoded. Seconds and ratios to the whole decode, min /
+#     median / max. No server runs.
 #
 # Usage: bench/gigapixel.sh   (env: ROUNDS=3 COLD=40 DURATION=5s CONNECTIONS=16 WIDTH=40000
-#                              HEIGHT=24000 PARTS="ready landing inplace" LANDING="plain restart"
+#                              HEIGHT=24000 PARTS="ready landing inplace scan" LANDING="plain restart"
 #                              PHOTO=a.jpg (instead of drawing one) BIN=…)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +47,8 @@ IIPSRV=/usr/lib/iipimage-server/iipsrv.fcgi
 QUALITY=85
 
 require_tools bench/gigapixel.sh vips vipsheader bc python3 curl wrk nginx /usr/bin/time
-require_binary
+# The scan runs no server.
+[ -z "$(echo " $PARTS " | sed 's/ scan / /g' | tr -d ' ')" ] || require_binary
 make_workdir
 IIP_PIDS=""
 trap 'for p in $IIP_PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done; cleanup_workdir' EXIT
@@ -193,6 +200,23 @@ PY
         echo "level 0 tile                        $(spread "$WORK/landing-$kind-level0") s"
         echo "thumbnail                           $(spread "$WORK/landing-$kind-thumbnail") s"
     done
+fi
+
+if [[ " $PARTS " == *" scan "* ]]; then
+    cc -O2 -o "$WORK/scan-index" bench/lib/scan-index.c Sources/CJPEGTiles/jpegscanindex.c Sources/CJPEGTiles/jpegstrips.c \
+        Sources/CJPEGTiles/jpegrestarts.c Sources/CVipsShims/shims.c -ISources/CJPEGTiles/include -ISources/CJPEGTiles \
+        -ISources/CVipsShims/include $(pkg-config --cflags --libs vips) -ljpeg -lm
+    echo "== the scan index: one round at a time, each pass's seconds (whole, 1/8, skip, index, band)" >&2
+    "$WORK/scan-index" "$PHOTO" "$ROUNDS" | tee "$WORK/scan" >&2
+    for column in 2 3 4 5 6; do cut -d' ' -f$column "$WORK/scan" > "$WORK/scan-$column"; done
+    for column in 3 4 5 6; do awk -v c=$column '{ print $c / $2 }' "$WORK/scan" > "$WORK/scan-$column.ratio"; done
+    echo
+    echo "== 4. scan index of the JPEG without restarts ($(du -m "$PHOTO" | cut -f1) MB), seconds and ratio to the whole decode in the same round, $ROUNDS rounds"
+    echo "whole decode (Huffman, IDCT, colour)   $(spread "$WORK/scan-2") s"
+    echo "decode at 1/8 (the first stage's)      $(spread "$WORK/scan-3") s; ratio $(spread "$WORK/scan-3.ratio")"
+    echo "every row skipped (jpeg_skip_scanlines) $(spread "$WORK/scan-4") s; ratio $(spread "$WORK/scan-4.ratio")"
+    echo "the index (Huffman codes alone)        $(spread "$WORK/scan-5") s; ratio $(spread "$WORK/scan-5.ratio")"
+    echo "middle tile row cut with it, decoded   $(spread "$WORK/scan-6") s; ratio $(spread "$WORK/scan-6.ratio")"
 fi
 
 if [[ " $PARTS " == *" inplace "* ]]; then
