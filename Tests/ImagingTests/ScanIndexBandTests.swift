@@ -87,6 +87,19 @@ final class ScanIndexBandTests: XCTestCase {
         }
     }
 
+    func testAStoppedIndexFailsWithTheStopsReason() throws {
+        let path = try photo("q85.jpg", ["--Q", "85"])
+        let file = try PhotoSource.file(path).open()
+        defer { file.close() }
+        let stop = RenderStop()
+        stop.cancel()
+        XCTAssertThrowsError(try JPEGScanIndex(descriptor: file.rawValue, stop: stop)) { error in
+            guard case ImagingError.cancelled = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try JPEGScanIndex(descriptor: file.rawValue, stop: RenderStop()).rows, 1400 / 16 + 1,
+                       "an MCU row of 16 a start, the last one shorter")
+    }
+
     func testADamagedFileFailsAloneAndOthersAreNotIndexed() throws {
         let good = try photo("good.jpg", ["--Q", "85"])
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: good)))
