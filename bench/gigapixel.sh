@@ -203,9 +203,9 @@ PY
 fi
 
 if [[ " $PARTS " == *" scan "* ]]; then
-    cc -O2 -o "$WORK/scan-index" bench/lib/scan-index.c Sources/CJPEGTiles/jpegscanindex.c Sources/CJPEGTiles/jpegstrips.c \
-        Sources/CJPEGTiles/jpegrestarts.c Sources/CVipsShims/shims.c -ISources/CJPEGTiles/include -ISources/CJPEGTiles \
-        -ISources/CVipsShims/include $(pkg-config --cflags --libs vips) -ljpeg -lm
+    cc -O2 -o "$WORK/scan-index" bench/lib/scan-index.c Sources/CJPEGTiles/jpegscanindex.c Sources/CJPEGTiles/entropycode.c \
+        Sources/CJPEGTiles/jpegstrips.c Sources/CJPEGTiles/jpegrestarts.c Sources/CVipsShims/shims.c \
+        -ISources/CJPEGTiles/include -ISources/CJPEGTiles -ISources/CVipsShims/include $(pkg-config --cflags --libs vips) -ljpeg -lm
     echo "== the scan index: one round at a time, each pass's seconds (whole, 1/8, skip, index, band)" >&2
     "$WORK/scan-index" "$PHOTO" "$ROUNDS" | tee "$WORK/scan" >&2
     for column in 2 3 4 5 6; do cut -d' ' -f$column "$WORK/scan" > "$WORK/scan-$column"; done

@@ -14,28 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "entropycode.h"
 #include "internal.h"
 
-enum { MAX_COMPONENTS = 4, LOOKAHEAD = 10, HEAD_LIMIT = 1 << 20 };
-enum { FAST_BITS = 31, FAST_STEP_SHIFT = 5, FAST_END = 1 << 10 };
-
-/* One Huffman table, for decoding (a table of the codes up to LOOKAHEAD bits, the canonical
- * limits for longer ones) and for coding DC categories again. */
-typedef struct {
-    int defined;
-    unsigned char counts[16];       /* codes of each length, 1 to 16, as the DHT says */
-    int total;
-    uint16_t look[1 << LOOKAHEAD];  /* length << 8 | symbol; 0: longer than LOOKAHEAD or none */
-    /* An AC code up to LOOKAHEAD bits and what follows it, for the index's pass: the bits both
-     * take (FAST_BITS), how far the coefficient number moves (FAST_STEP), whether the block ends
-     * (FAST_END); 0: longer than LOOKAHEAD or none. */
-    uint16_t fast[1 << LOOKAHEAD];
-    int32_t maxcode[18];            /* largest code of each length; -1: none */
-    int32_t valptr[17], mincode[17];
-    unsigned char values[256];
-    uint16_t code[256];
-    unsigned char size[256];        /* code length of each symbol; 0: the table has none */
-} HuffTable;
+enum { MAX_COMPONENTS = 4, HEAD_LIMIT = 1 << 20 };
 
 typedef struct {
     int blocks;      /* in an MCU: h × v when interleaved, 1 alone */
@@ -67,54 +49,6 @@ struct cjpeg_scan_index {
     RowStart *starts;     /* rows + 1: the last is where the scan's data ends */
 };
 
-static int read_all(int fd, unsigned char *into, size_t size, off_t at) {
-    while (size > 0) {
-        ssize_t got = pread(fd, into, size, at);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
-        into += got;
-        size -= (size_t) got;
-        at += got;
-    }
-    return 0;
-}
-
-/* Canonical codes from a DHT's counts of codes of each length and its symbols (JPEG's Annex C). */
-static int build_table(HuffTable *table, const unsigned char *counts, const unsigned char *values, int total) {
-    memset(table, 0, sizeof *table);
-    memcpy(table->counts, counts, 16);
-    memcpy(table->values, values, (size_t) total);
-    table->total = total;
-    int32_t code = 0;
-    int k = 0;
-    for (int length = 1; length <= 16; length++) {
-        table->valptr[length] = k;
-        table->mincode[length] = code;
-        for (int i = 0; i < counts[length - 1]; i++, k++, code++) {
-            /* A code past every one of its length is not a code at all. */
-            if (code >= (1 << length)) return -1;
-            unsigned char symbol = values[k];
-            table->code[symbol] = (uint16_t) code;
-            table->size[symbol] = (unsigned char) length;
-            if (length <= LOOKAHEAD) {
-                int shift = LOOKAHEAD - length;
-                int size = symbol & 15, run = symbol >> 4;
-                uint16_t fast = (uint16_t) (length + size) | (uint16_t) ((run + 1) << FAST_STEP_SHIFT);
-                if (size == 0 && run != 15) fast = (uint16_t) length | FAST_END;
-                for (int fill = 0; fill < 1 << shift; fill++) {
-                    table->look[(code << shift) | fill] = (uint16_t) (length << 8 | symbol);
-                    table->fast[(code << shift) | fill] = fast;
-                }
-            }
-        }
-        table->maxcode[length] = counts[length - 1] ? code - 1 : -1;
-        code <<= 1;
-    }
-    table->maxcode[17] = INT32_MAX;
-    table->defined = 1;
-    return 0;
-}
-
 static int read_tables(IndexLayout *layout, const unsigned char *segment, long size) {
     long at = 0;
     while (at < size) {
@@ -124,7 +58,7 @@ static int read_tables(IndexLayout *layout, const unsigned char *segment, long s
         int total = 0;
         for (int i = 0; i < 16; i++) total += segment[at + 1 + i];
         if (total > 256 || at + 17 + total > size) return -1;
-        if (build_table(type == 0 ? &layout->dc[number] : &layout->ac[number], segment + at + 1, segment + at + 17, total)) {
+        if (entropy_table_build(type == 0 ? &layout->dc[number] : &layout->ac[number], segment + at + 1, segment + at + 17, total)) {
             return -1;
         }
         at += 17 + total;
@@ -201,142 +135,6 @@ static int read_index_layout(const unsigned char *head, long length, IndexLayout
         at += 2 + size;
     }
     return -1;
-}
-
-/* The coded data read bit by bit: 0xFF 0x00 is the byte 0xFF, and any other marker (or the end
- * of what there is to read) ends it; past the end, zero bits, counted. Reads the file in chunks
- * (fd >= 0) or one buffer held by the caller (fd < 0). */
-typedef struct {
-    int fd;
-    off_t file_end;
-    unsigned char *chunk;
-    size_t chunk_length, chunk_at;
-    off_t chunk_offset;    /* the file's offset of chunk[0] */
-    uint64_t bits_held;    /* the next `count` bits, in its low end */
-    int count;
-    uint64_t loaded;       /* bytes taken into bits_held, the padding too */
-    uint64_t real;         /* bytes there were before the end; UINT64_MAX until it is met */
-} BitReader;
-
-/* Bytes of a chunk kept before the first unread one when the next is read: the bits held come
- * from at most 16 of them, where reader_position looks back. */
-enum { CHUNK = 1 << 20, HISTORY = 32 };
-
-/* The next chunk from the file, after the byte or two not read yet; -1 when there is no more. */
-static int next_chunk(BitReader *reader) {
-    if (reader->fd < 0) return -1;
-    size_t history = reader->chunk_at < HISTORY ? reader->chunk_at : HISTORY;
-    size_t kept = reader->chunk_length - reader->chunk_at + history;
-    memmove(reader->chunk, reader->chunk + reader->chunk_at - history, kept);
-    reader->chunk_offset += (off_t) (reader->chunk_at - history);
-    reader->chunk_at = history;
-    reader->chunk_length = kept;
-    off_t from = reader->chunk_offset + (off_t) kept;
-    size_t size = reader->file_end - from < (off_t) (CHUNK - kept) ? (size_t) (reader->file_end - from) : CHUNK - kept;
-    if (size == 0 || read_all(reader->fd, reader->chunk + kept, size, from)) return -1;
-    reader->chunk_length = kept + size;
-    return 0;
-}
-
-static void load_byte(BitReader *reader) {
-    unsigned value = 0;
-    if (reader->real == UINT64_MAX && reader->chunk_length - reader->chunk_at < 2) next_chunk(reader);
-    if (reader->real == UINT64_MAX) {
-        size_t left = reader->chunk_length - reader->chunk_at;
-        const unsigned char *at = reader->chunk + reader->chunk_at;
-        if (left > 0 && at[0] != 0xFF) {
-            value = at[0];
-            reader->chunk_at++;
-        } else if (left > 1 && at[1] == 0x00) {
-            value = 0xFF;
-            reader->chunk_at += 2;
-        } else {
-            reader->real = reader->loaded;  /* a marker, the end of the file, or a lone 0xFF there */
-        }
-    }
-    reader->bits_held = reader->bits_held << 8 | value;
-    reader->count += 8;
-    reader->loaded++;
-}
-
-static inline void fill(BitReader *reader) {
-    while (reader->count <= 56) {
-        /* As many bytes as there is room for at once, when none of the next eight is 0xFF. */
-        if (reader->chunk_length - reader->chunk_at >= 8 && reader->real == UINT64_MAX) {
-            uint64_t word;
-            memcpy(&word, reader->chunk + reader->chunk_at, 8);
-            word = __builtin_bswap64(word);
-            uint64_t inverted = ~word;
-            if (((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) == 0) {
-                int take = (64 - reader->count) / 8;
-                reader->bits_held = take == 8 ? word : reader->bits_held << (8 * take) | word >> (64 - 8 * take);
-                reader->count += 8 * take;
-                reader->loaded += (uint64_t) take;
-                reader->chunk_at += (size_t) take;
-                return;
-            }
-        }
-        load_byte(reader);
-    }
-}
-
-static inline uint32_t peek(BitReader *reader, int n) {
-    return (uint32_t) (reader->bits_held >> (reader->count - n)) & (uint32_t) ((1ull << n) - 1);
-}
-
-static inline uint64_t bits_read(const BitReader *reader) { return reader->loaded * 8 - (uint64_t) reader->count; }
-
-/* Whether every bit read so far was there. */
-static inline int within(const BitReader *reader) { return bits_read(reader) <= reader->real * 8; }
-
-/* The next symbol of `table`: its code's length in *length; -1 when the bits are no code. */
-static inline int decode_symbol(BitReader *reader, const HuffTable *table, int *length) {
-    fill(reader);
-    uint16_t entry = table->look[peek(reader, LOOKAHEAD)];
-    if (entry) {
-        *length = entry >> 8;
-        return entry & 0xFF;
-    }
-    int32_t code = (int32_t) peek(reader, LOOKAHEAD);
-    int size = LOOKAHEAD;
-    while (size < 16 && code > table->maxcode[size]) {
-        size++;
-        code = (int32_t) peek(reader, size);
-    }
-    if (code > table->maxcode[size]) return -1;
-    *length = size;
-    return table->values[table->valptr[size] + code - table->mincode[size]];
-}
-
-/* The coded bits being written, bytes 0xFF followed by 0x00. The buffer holds every byte. */
-typedef struct {
-    unsigned char *out;
-    size_t at;
-    uint64_t bits_held;
-    int count;
-} BitWriter;
-
-static inline void put_bits(BitWriter *writer, uint32_t bits, int n) {
-    if (n == 0) return;
-    writer->bits_held = writer->bits_held << n | (bits & (uint32_t) ((1ull << n) - 1));
-    writer->count += n;
-    while (writer->count >= 8) {
-        unsigned char byte = (unsigned char) (writer->bits_held >> (writer->count - 8));
-        writer->out[writer->at++] = byte;
-        if (byte == 0xFF) writer->out[writer->at++] = 0x00;
-        writer->count -= 8;
-    }
-}
-
-static int dc_category(int32_t value) {
-    uint32_t magnitude = value < 0 ? (uint32_t) -value : (uint32_t) value;
-    int size = 0;
-    while (magnitude >> size) size++;
-    return size;
-}
-
-static int32_t extend(uint32_t bits, int size) {
-    return size == 0 ? 0 : bits < (1u << (size - 1)) ? (int32_t) bits - (int32_t) (1u << size) + 1 : (int32_t) bits;
 }
 
 /* One MCU read: each component's DC values moved on (its first block's value in first[s] when
@@ -419,21 +217,6 @@ static int skip_mcu(BitReader *reader, const IndexLayout *layout, int32_t *dc) {
     return 0;
 }
 
-/* Where the next bit to read is: the file's byte holding it and the bits of that byte before
- * it. Found by going back from the next unread byte over the bytes held (a 0x00 after 0xFF is
- * the 0xFF's stuffing); past the end, the end. */
-static void reader_position(const BitReader *reader, off_t *byte, int *bit) {
-    uint64_t at = bits_read(reader), number = at / 8;
-    *bit = (int) (at % 8);
-    uint64_t loaded = reader->real == UINT64_MAX ? reader->loaded : reader->real;
-    size_t p = reader->chunk_at;
-    for (uint64_t back = number < loaded ? loaded - number : 0; back > 0 && p > 0; back--) {
-        p--;
-        if (reader->chunk[p] == 0x00 && p > 0 && reader->chunk[p - 1] == 0xFF) p--;
-    }
-    *byte = reader->chunk_offset + (off_t) p;
-}
-
 void cjpeg_scan_index_free(cjpeg_scan_index *index) {
     if (index == NULL) return;
     free(index->head);
@@ -446,7 +229,7 @@ void cjpeg_scan_index_free(cjpeg_scan_index *index) {
 static int read_head(int fd, off_t file_size, unsigned char **head, IndexLayout *layout) {
     long length = file_size < HEAD_LIMIT ? (long) file_size : HEAD_LIMIT;
     *head = length >= 4 ? malloc((size_t) length) : NULL;
-    if (*head == NULL || read_all(fd, *head, (size_t) length, 0) || read_index_layout(*head, length, layout)) {
+    if (*head == NULL || entropy_pread_all(fd, *head, (size_t) length, 0) || read_index_layout(*head, length, layout)) {
         free(*head);
         *head = NULL;
         return -1;
@@ -486,7 +269,7 @@ cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop) {
         if (cvips_stop_check(stop)) goto failed;
         fill(&reader);
         RowStart *start = &index->starts[row];
-        reader_position(&reader, &start->byte, &start->bit);
+        entropy_position(&reader, &start->byte, &start->bit);
         memcpy(start->dc, dc, sizeof dc);
         for (long column = 0; column < layout->columns; column++) {
             if (skip_mcu(&reader, layout, dc) || !within(&reader)) {
@@ -496,7 +279,7 @@ cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop) {
         }
     }
     fill(&reader);
-    reader_position(&reader, &index->starts[layout->rows].byte, &index->starts[layout->rows].bit);
+    entropy_position(&reader, &index->starts[layout->rows].byte, &index->starts[layout->rows].bit);
     free(reader.chunk);
     return index;
 failed:
@@ -533,7 +316,7 @@ static int restate_tables(const IndexLayout *layout, const int32_t *first, HuffT
             counts[15]++;
         }
         if (total == layout->dc[t].total) continue;
-        if (build_table(&restated[t], counts, values, total)) return -1;
+        if (entropy_table_build(&restated[t], counts, values, total)) return -1;
         unsigned char *segment = segments + *length;
         long size = 2 + 1 + 16 + total;
         segment[0] = 0xFF;
@@ -570,7 +353,7 @@ int cjpeg_scan_index_cut(const cjpeg_scan_index *index, int fd, int first_row, i
     HuffTable *restated = malloc(4 * sizeof(HuffTable));
     unsigned char segments[4 * (4 + 17 + 256 + MAX_COMPONENTS)];
     size_t segments_length;
-    if (source == NULL || restated == NULL || read_all(fd, source, coded, start->byte)) goto failed;
+    if (source == NULL || restated == NULL || entropy_pread_all(fd, source, coded, start->byte)) goto failed;
     /* The band's bits, counted without the stuffed zeros. */
     uint64_t bytes = 0;
     for (size_t at = 0; at < (size_t) (end->byte - start->byte); at++, bytes++) {
