@@ -134,9 +134,9 @@ static inline void put_bits(BitWriter *writer, uint32_t bits, int n) {
 }
 
 static inline int dc_category(int32_t value) {
-    uint32_t magnitude = value < 0 ? (uint32_t) -value : (uint32_t) value;
+    uint32_t magnitude = value < 0 ? 0u - (uint32_t) value : (uint32_t) value;
     int size = 0;
-    while (magnitude >> size) size++;
+    while (size < 32 && magnitude >> size) size++;
     return size;
 }
 

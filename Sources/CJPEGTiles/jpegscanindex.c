@@ -262,7 +262,10 @@ cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop) {
     }
     IndexLayout *layout = &index->layout;
     index->starts = calloc((size_t) layout->rows + 1, sizeof(RowStart));
-    if (index->starts == NULL) goto failed;
+    if (index->starts == NULL) {
+        vips_error("jpeg", "%s", "out of memory");
+        goto failed;
+    }
     reader.chunk_offset = (off_t) layout->data;
     int32_t dc[MAX_COMPONENTS] = { 0 };
     for (long row = 0; row < layout->rows; row++) {

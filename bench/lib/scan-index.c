@@ -8,10 +8,12 @@
 //   band    the row of 256-pixel tiles in the middle of the photo, cut with the index and decoded
 //
 // One line a round, the passes in an order that turns each round so that none always meets the
-// same moment of a busy machine: "round whole eighth skip index band" in seconds.
+// same moment of a busy machine: "round" and the five passes' wall seconds, then their CPU
+// seconds (user and system; steadier than the wall on a machine shared with other work).
 //
 // Usage: scan-index PHOTO.jpg ROUNDS    (built by bench/gigapixel.sh, PARTS=scan)
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -23,6 +25,13 @@ static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double) t.tv_sec + (double) t.tv_nsec / 1e9;
+}
+
+static double cpu(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + (double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 static void fail(const char *what) {
@@ -90,25 +99,30 @@ int main(int argc, char **argv) {
     int height = cjpeg_height(header) * 8;
     cjpeg_close(header);
     for (int round = 1; round <= atoi(argv[2]); round++) {
-        double took[5] = { 0 };
+        double took[5] = { 0 }, used[5] = { 0 };
         for (int turn = 0; turn < 4; turn++) {
             int pass = (turn + round) % 4;
-            double start = now();
+            double start = now(), start_cpu = cpu();
             if (pass == 0) decode_whole(fd, 1);
             if (pass == 1) decode_whole(fd, 8);
             if (pass == 2) skip_whole(fd);
             if (pass == 3) {
                 cjpeg_scan_index *index = index_whole(fd);
                 took[3] = now() - start;
+                used[3] = cpu() - start_cpu;
                 start = now();
+                start_cpu = cpu();
                 decode_band(fd, index, height);
                 took[4] = now() - start;
+                used[4] = cpu() - start_cpu;
                 cjpeg_scan_index_free(index);
                 continue;
             }
             took[pass] = now() - start;
+            used[pass] = cpu() - start_cpu;
         }
-        printf("%d %.3f %.3f %.3f %.3f %.3f\n", round, took[0], took[1], took[2], took[3], took[4]);
+        printf("%d %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f\n", round, took[0], took[1], took[2], took[3], took[4],
+               used[0], used[1], used[2], used[3], used[4]);
         fflush(stdout);
     }
     return 0;
