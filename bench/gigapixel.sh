@@ -18,9 +18,15 @@
 #     once, never before, alternating servers), and of cold IIIF regions (!1024,1024); hot tiles'
 #     throughput (wrk over 64 tiles asked again and again). Every figure is min / median / max,
 #     and ratios are ours / iipsrv's from the same run.
+#  4. Scan (PARTS=scan, not in the default run): the JPEG as drawn (no restart markers) through
+#     bench/lib/scan-index.c, the index of its entropy code (Sources/CJPEGTiles/jpegscanindex.c)
+#     against libjpeg's own passes over it in the same rounds: a whole decode, one at 1/8 (the
+#     first stage's), and one passing every row over with jpeg_skip_scanlines; and the middle row
+#     of tiles cut with the index and decoded. Wall and CPU seconds, and ratios to the whole
+#     decode of the same round, min / median / max. No server runs.
 #
 # Usage: bench/gigapixel.sh   (env: ROUNDS=3 COLD=40 DURATION=5s CONNECTIONS=16 WIDTH=40000
-#                              HEIGHT=24000 PARTS="ready landing inplace" LANDING="plain restart"
+#                              HEIGHT=24000 PARTS="ready landing inplace scan" LANDING="plain restart"
 #                              PHOTO=a.jpg (instead of drawing one) BIN=…)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +47,8 @@ IIPSRV=/usr/lib/iipimage-server/iipsrv.fcgi
 QUALITY=85
 
 require_tools bench/gigapixel.sh vips vipsheader bc python3 curl wrk nginx /usr/bin/time
-require_binary
+# The scan runs no server.
+[ -z "$(echo " $PARTS " | sed 's/ scan / /g' | tr -d ' ')" ] || require_binary
 make_workdir
 IIP_PIDS=""
 trap 'for p in $IIP_PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done; cleanup_workdir' EXIT
@@ -193,6 +200,25 @@ PY
         echo "level 0 tile                        $(spread "$WORK/landing-$kind-level0") s"
         echo "thumbnail                           $(spread "$WORK/landing-$kind-thumbnail") s"
     done
+fi
+
+if [[ " $PARTS " == *" scan "* ]]; then
+    cc -O2 -o "$WORK/scan-index" bench/lib/scan-index.c Sources/CJPEGTiles/jpegscanindex.c Sources/CJPEGTiles/entropycode.c \
+        Sources/CJPEGTiles/jpegstrips.c Sources/CJPEGTiles/jpegrestarts.c Sources/CVipsShims/shims.c \
+        -ISources/CJPEGTiles/include -ISources/CJPEGTiles -ISources/CVipsShims/include $(pkg-config --cflags --libs vips) -ljpeg -lm
+    echo "== the scan index: one round at a time, wall then CPU seconds of each pass (whole, 1/8, skip, index, band)" >&2
+    "$WORK/scan-index" "$PHOTO" "$ROUNDS" | tee "$WORK/scan" >&2
+    # Columns 2-6: wall seconds; 7-11: CPU seconds of the same passes.
+    for column in 2 3 4 5 6 7 8 9 10 11; do cut -d' ' -f$column "$WORK/scan" > "$WORK/scan-$column"; done
+    for column in 3 4 5 6; do awk -v c=$column '{ print $c / $2 }' "$WORK/scan" > "$WORK/scan-$column.ratio"; done
+    for column in 8 9 10 11; do awk -v c=$column '{ print $c / $7 }' "$WORK/scan" > "$WORK/scan-$column.ratio"; done
+    echo
+    echo "== 4. scan index of the JPEG without restarts ($(du -m "$PHOTO" | cut -f1) MB), wall and CPU seconds, ratios to the whole decode in the same round, $ROUNDS rounds"
+    echo "whole decode (Huffman, IDCT, colour)    wall $(spread "$WORK/scan-2") s; CPU $(spread "$WORK/scan-7") s"
+    echo "decode at 1/8 (the first stage's)       wall $(spread "$WORK/scan-3") s, ratio $(spread "$WORK/scan-3.ratio"); CPU $(spread "$WORK/scan-8") s, ratio $(spread "$WORK/scan-8.ratio")"
+    echo "every row skipped (jpeg_skip_scanlines) wall $(spread "$WORK/scan-4") s, ratio $(spread "$WORK/scan-4.ratio"); CPU $(spread "$WORK/scan-9") s, ratio $(spread "$WORK/scan-9.ratio")"
+    echo "the index (Huffman codes alone)         wall $(spread "$WORK/scan-5") s, ratio $(spread "$WORK/scan-5.ratio"); CPU $(spread "$WORK/scan-10") s, ratio $(spread "$WORK/scan-10.ratio")"
+    echo "middle tile row cut with it, decoded    wall $(spread "$WORK/scan-6") s, ratio $(spread "$WORK/scan-6.ratio"); CPU $(spread "$WORK/scan-11") s, ratio $(spread "$WORK/scan-11.ratio")"
 fi
 
 if [[ " $PARTS " == *" inplace "* ]]; then

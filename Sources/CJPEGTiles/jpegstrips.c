@@ -77,11 +77,8 @@ cjpeg_reader *cjpeg_open(int fd, int scale_denom) {
     return reader_start(reader, scale_denom);
 }
 
-cjpeg_reader *cjpeg_open_band(int fd, int scale_denom, int first_row, int last_row, int *top) {
-    *top = 0;
-    unsigned char *cut;
-    size_t length;
-    if (cjpeg_restart_cut(fd, first_row, last_row, &cut, &length, top)) return NULL;
+/* Starts decoding a band cut out of a file (`cut`, which the reader takes). */
+static cjpeg_reader *reader_from_cut(unsigned char *cut, size_t length, int scale_denom) {
     cjpeg_reader *reader = calloc(1, sizeof(cjpeg_reader));
     if (reader == NULL) {
         free(cut);
@@ -97,6 +94,23 @@ cjpeg_reader *cjpeg_open_band(int fd, int scale_denom, int first_row, int last_r
     /* The caller decodes the whole file then, which says what is wrong with it. */
     if (started == NULL) vips_error_clear();
     return started;
+}
+
+cjpeg_reader *cjpeg_open_band(int fd, int scale_denom, int first_row, int last_row, int *top) {
+    *top = 0;
+    unsigned char *cut;
+    size_t length;
+    if (cjpeg_restart_cut(fd, first_row, last_row, &cut, &length, top)) return NULL;
+    return reader_from_cut(cut, length, scale_denom);
+}
+
+cjpeg_reader *cjpeg_open_indexed_band(int fd, const cjpeg_scan_index *index, int scale_denom, int first_row,
+                                      int last_row, int *top) {
+    *top = 0;
+    unsigned char *cut;
+    size_t length;
+    if (cjpeg_scan_index_cut(index, fd, first_row, last_row, &cut, &length, top)) return NULL;
+    return reader_from_cut(cut, length, scale_denom);
 }
 
 static cjpeg_reader *reader_start(cjpeg_reader *reader, int scale_denom) {

@@ -1,5 +1,5 @@
-// The kept tiles' C handle, made and freed here: this file and Vips.swift are the only Swift
-// files that see the JPEG tile pipeline's C.
+// The kept tiles' C handle, made and freed here: this file, JPEGScanIndex.swift and Vips.swift are the
+// only Swift files that see the JPEG tile pipeline's C.
 internal import CJPEGTiles
 
 /// Decoded pyramid tiles kept between IIIF regions, up to a budget in bytes, the least recently

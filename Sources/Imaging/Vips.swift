@@ -91,7 +91,7 @@ public enum Vips {
 /// `ImagingError.cancelled` or `.tookTooLong`; what it had allocated is released as it unwinds.
 // @unchecked Sendable: the C stop is changed only through atomics (and freed by its last reference).
 public final class RenderStop: @unchecked Sendable {
-    fileprivate let pointer: OpaquePointer
+    let pointer: OpaquePointer
     /// The time allowed, in seconds; nil for no limit.
     public let seconds: Double?
 
@@ -655,6 +655,20 @@ final class JPEGRows {
         guard [1, 2, 4, 8].contains(scale) else { return nil }
         var top: Int32 = 0
         guard let reader = cjpeg_open_band(descriptor, Int32(scale), Int32(rows.lowerBound), Int32(rows.upperBound), &top) else {
+            return nil
+        }
+        bandsDecoded.add(1, ordering: .relaxed)
+        return JPEGRows(reader: reader, firstRow: Int(top) / scale)
+    }
+
+    /// Starts decoding, at 1/`scale`, only a band of the JPEG open on `descriptor` that holds its
+    /// (unscaled) rows `rows`, cut out with `index`, that file's scan index. Nil when the file no
+    /// longer holds what the index says: decode it whole then.
+    static func band(descriptor: Int32, scale: Int, holding rows: Range<Int>, index: JPEGScanIndex) -> JPEGRows? {
+        guard [1, 2, 4, 8].contains(scale) else { return nil }
+        var top: Int32 = 0
+        guard let reader = cjpeg_open_indexed_band(descriptor, index.handle, Int32(scale), Int32(rows.lowerBound),
+                                                   Int32(rows.upperBound), &top) else {
             return nil
         }
         bandsDecoded.add(1, ordering: .relaxed)

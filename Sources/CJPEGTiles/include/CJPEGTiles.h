@@ -96,6 +96,36 @@ int cjpeg_restart_cut(int fd, int first_row, int last_row, unsigned char **buffe
 /// every four rows (cjpeg_open_band cuts any band of it), 0 otherwise.
 int cjpeg_restarts_at_rows(int fd);
 
+/// Where each MCU row of a baseline JPEG without restart markers starts in its entropy code (byte,
+/// bit, and the DC values its first blocks are coded against), from one pass that decodes the
+/// Huffman codes alone (jpegscanindex.c): what cuts a band of such a file as restarts cut one of
+/// another. Read-only once built, so safe from any thread; its owner frees it once no call uses it.
+typedef struct cjpeg_scan_index cjpeg_scan_index;
+
+/// 1 when the JPEG open on `fd` is one 8-bit baseline Huffman scan of every component without
+/// restarts (the headers say so; its coded data is not read), 0 otherwise.
+int cjpeg_scan_indexable(int fd);
+
+/// The index of the JPEG open on `fd`. NULL, with the reason in libvips' error buffer, when the
+/// file is not one 8-bit baseline Huffman scan of every component without restarts, when its
+/// coded data is cut short or holds bits that are no code, or when `stop` (may be NULL) ends it.
+cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop);
+void cjpeg_scan_index_free(cjpeg_scan_index *index);
+
+/// MCU rows the index knows the start of.
+int cjpeg_scan_index_rows(const cjpeg_scan_index *index);
+
+/// The band of the indexed JPEG open on `fd` that holds rows first_row to last_row (exclusive), as
+/// a JPEG of its own, as cjpeg_restart_cut makes (*buffer freed with free); 0, or -1 when the file
+/// no longer holds what the index says there.
+int cjpeg_scan_index_cut(const cjpeg_scan_index *index, int fd, int first_row, int last_row, unsigned char **buffer,
+                         size_t *size, int *top);
+
+/// Starts decoding, as cjpeg_open_band, the band cut by cjpeg_scan_index_cut. NULL when it cannot
+/// be cut or read (no error is set): decode the file whole then.
+cjpeg_reader *cjpeg_open_indexed_band(int fd, const cjpeg_scan_index *index, int scale_denom, int first_row,
+                                      int last_row, int *top);
+
 /// Size of the decoded (scaled) image: ceil(width / scale_denom) × ceil(height / scale_denom).
 int cjpeg_width(const cjpeg_reader *reader);
 int cjpeg_height(const cjpeg_reader *reader);
