@@ -40,7 +40,6 @@ static int encode_part(const ShrinkPlan *plan, int width, int quality, int from,
 
 static gpointer region_helper(gpointer data) {
     RegionHelper *helper = data;
-    cvips_lower_thread_priority();
     tiles_decode_run(&helper->run);
     g_mutex_lock(&helper->lock);
     helper->decoded = 1;

@@ -223,10 +223,10 @@ typedef struct {
     int from, to;
 } ShrinkPart;
 
-/* The second thread: at a render's priority, whoever asked. */
+/* The second thread: at its caller's priority, which a new thread takes from the thread that
+ * made it (a render's lowered one, or a fitted view's normal one in the images lane). */
 static gpointer shrink_helper(gpointer data) {
     ShrinkPart *part = data;
-    cvips_lower_thread_priority();
     shrink_plan_rows(part->plan, 1, part->from, part->to);
     return NULL;
 }

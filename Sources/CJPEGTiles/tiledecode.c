@@ -238,9 +238,9 @@ void tiles_decode_run(TileRun *run) {
     }
 }
 
-/* The second thread: at a render's priority, whoever asked. */
+/* The second thread: at its caller's priority, which a new thread takes from the thread that
+ * made it (a render's lowered one, or a fitted view's normal one in the images lane). */
 static gpointer decode_helper(gpointer data) {
-    cvips_lower_thread_priority();
     tiles_decode_run(data);
     return NULL;
 }
