@@ -12,6 +12,10 @@
 # cities the positions are near, written here (the server reads any GeoNames cities table).
 # Searches ask for pages of 50, like the reference page.
 #
+# Each kind asks 100 to 200 distinct queries made of the library's words in turn, more than the
+# server keeps answers for, so its figure is a first search's; a few queries asked again and
+# again give a second figure, the kept answers' (a search's next pages, the same search again).
+#
 # The server runs in its default configuration but for the comment rate limit (commentsPerMinute
 # 0) and the place tables' folder; SQLite in its data folder, or PostgreSQL with
 # DATABASE=postgres://… (an empty database: the index is filled at the first start).
@@ -52,6 +56,10 @@ PY
 # TEMPLATES photos, each different in its pixels and its metadata.
 cameras=("FUJIFILM|X100V|" "SONY|ILCE-7M3|FE 35mm F1.8" "Canon|Canon EOS R5|RF24-70mm F2.8 L IS USM" "Apple|iPhone 13|" "NIKON CORPORATION|NIKON Z 6|NIKKOR Z 50mm f/1.8 S")
 positions=("38.72 -9.14" "41.15 -8.61" "-23.55 -46.64" "48.86 2.35" "35.69 139.69" "40.71 -74.01" "51.51 -0.13" "-33.87 151.21")
+# The folders' places and occasions and the comments' words, which the searches ask for too.
+places=(lisboa porto sampa paris tokyo nyc london sydney)
+occasions=(beach birthday garden museum wedding market hike concert)
+comment_words=(birthday sunset grandma picnic fireworks harbour snow breakfast)
 for t in $(seq 0 $((TEMPLATES - 1))); do
     vips black "$WORK/templates/$t.v" 64 48 --bands 3
     vips linear "$WORK/templates/$t.v" "$WORK/templates/$t.jpg" 1 "$((t * 5 % 256))" --uchar
@@ -66,15 +74,14 @@ for t in $(seq 0 $((TEMPLATES - 1))); do
     rm "$WORK/templates/$t.v"
 done
 # PHOTOS copies in one process: folders by place and year, names of their own.
-python3 - "$WORK/templates" "$WORK/photos" "$PHOTOS" "$TEMPLATES" <<'PY'
+python3 - "$WORK/templates" "$WORK/photos" "$PHOTOS" "$TEMPLATES" "${places[*]}" "${occasions[*]}" <<'PY'
 import os, sys
 templates, photos, count, kinds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-places = ["lisboa", "porto", "sampa", "paris", "tokyo", "nyc", "london", "sydney"]
-holidays = ["beach", "birthday", "garden", "museum", "wedding", "market", "hike", "concert"]
+places, occasions = sys.argv[5].split(), sys.argv[6].split()
 data = [open(f"{templates}/{t}.jpg", "rb").read() for t in range(kinds)]
 for i in range(count):
     t = i % kinds
-    folder = f"{photos}/{places[t % 8]}-{2014 + t % 11}/{holidays[(i // kinds) % 8]}"
+    folder = f"{photos}/{places[t % 8]}-{2014 + t % 11}/{occasions[(i // kinds) % 8]}"
     os.makedirs(folder, exist_ok=True)
     with open(f"{folder}/IMG_{i:06d}.jpg", "wb") as out:
         out.write(data[t])
@@ -110,7 +117,7 @@ echo "first start, $PHOTOS photos: thumbnail stage done after ${thumbnails_ms:-?
 cat > "$WORK/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
-local words = {"birthday", "sunset", "grandma", "picnic", "fireworks", "harbour", "snow", "breakfast"}
+local words = {$(printf '"%s", ' "${comment_words[@]}")}
 local n = 0
 request = function()
     n = n + 1
@@ -148,9 +155,9 @@ done = function(summary, latency, requests)
 end
 LUA
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$OURS_PID/stat"; }
-p95() {  # p95 NAME TARGET…: the p95 in ms of asking the targets in turn (and the server's CPU per request in NAME.cpu)
+p95() {  # p95 NAME [TARGET…]: the p95 in ms of asking the targets (or NAME.targets') in turn, and the server's CPU per request in NAME.cpu
     local name="$1"; shift
-    printf '%s\n' "$@" > "$WORK/$name.targets"
+    [ $# -eq 0 ] || printf '%s\n' "$@" > "$WORK/$name.targets"
     local before; before=$(cpu_ticks)
     TARGETS="$WORK/$name.targets" wrk -t1 -c4 -d"${DURATION}s" -s "$WORK/ask.lua" "$base" > "$WORK/$name.out"
     awk -v a="$before" -v b="$(cpu_ticks)" -v hz="$(getconf CLK_TCK)" '/^P95/ { if ($3 > 0) printf "%.2f", (b - a) * 1000 / hz / $3 }' \
@@ -158,21 +165,65 @@ p95() {  # p95 NAME TARGET…: the p95 in ms of asking the targets in turn (and 
     # A run in which no request was answered, or one was answered with an error, has no figure.
     awk '/^P95/ { if ($4 > 0 || $3 == 0) { print "errors" } else { print $2 } }' "$WORK/$name.out"
 }
+# What users type: distinct queries, many more than the server keeps answers for (the last 8 per
+# process, `SearchScoreCache`), so that nearly every request is a first search. They are built
+# from the library's own words (the folders' places and occasions, the years, months and days
+# taken, the cameras and lenses, the file names, the comments' words and numbers) and asked in a
+# shuffled order that repeats only after the whole list.
+python3 - "$WORK" "$PHOTOS" "$TEMPLATES" "${places[*]}" "${occasions[*]}" "${comment_words[*]} with" "${cameras[@]}" <<'PY'
+import random, re, sys, urllib.parse
+work, photos, templates = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+places, occasions, comment_words, cameras = sys.argv[4].split(), sys.argv[5].split(), sys.argv[6].split(), sys.argv[7:]
+months = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+words = lambda text: [w for w in re.split(r"[^0-9a-z]+", text.lower()) if len(w) > 1]
+# Each template's words, as the bench wrote them into its photos and folders.
+taken = []
+for t in range(templates):
+    camera = words(" ".join(cameras[t % len(cameras)].split("|")))
+    year, month, day = 2014 + t % 11, 1 + (t * 7) % 12, 1 + (t * 11) % 28
+    taken.append((places[t % 8], str(year), months[month - 1], f"{year:04d}-{month:02d}-{day:02d}", camera))
+rng = random.Random(44)
+files = [f"{rng.randrange(photos):06d}" for _ in range(20)]
+# Comments end in their number in a run of the posting client, counted from 1 in every run.
+numbers = [str(rng.randrange(1, 500)) for _ in range(20)]
+vocabulary = list(dict.fromkeys(places + occasions + comment_words + ["img"]
+                                + [w for place, year, month, day, camera in taken for w in (year, month, day, *camera)]))
+one = vocabulary + files + numbers
+two = [f"{a} {b}" for t, (place, year, month, day, camera) in enumerate(taken)
+       for a, b in ((place, year), (camera[-1], month), (occasions[t % 8], year), (comment_words[t % 8], place), (camera[0], day))]
+alphabetic = [w for w in vocabulary if len(w) > 3 and "-" not in w]
+prefix = [w[:n] for w in alphabetic for n in range(3, len(w)) if w[:n] not in vocabulary]
+suggest = [w[:n] for w in vocabulary for n in range(1, min(len(w), 4))]
+for name, queries, path in (("one", one, "/search?limit=50&q="), ("two", two, "/search?limit=50&q="),
+                            ("prefix", prefix, "/search?limit=50&q="), ("suggest", suggest, "/search/suggest?q=")):
+    queries = list(dict.fromkeys(queries))[:200]
+    rng.shuffle(queries)
+    with open(f"{work}/{name}.targets", "w") as out:
+        out.writelines(path + urllib.parse.quote_plus(q) + "\n" for q in queries)
+PY
+distinct() { wc -l < "$WORK/$1.targets" | tr -d ' '; }
 reference=$(p95 photos "/photos?limit=50" "/photos?limit=50&after=5000" "/photos?limit=50&after=40000")
-one=$(p95 one "/search?q=lisbon&limit=50" "/search?q=2019&limit=50" "/search?q=fujifilm&limit=50" "/search?q=birthday&limit=50" "/search?q=tokyo&limit=50")
-two=$(p95 two "/search?q=lisbon+2019&limit=50" "/search?q=x100v+july&limit=50" "/search?q=paris+sunset&limit=50" "/search?q=canon+beach&limit=50")
-prefix=$(p95 prefix "/search?q=lis&limit=50" "/search?q=fuj&limit=50" "/search?q=tok&limit=50" "/search?q=bir&limit=50" "/search?q=ilce&limit=50")
-suggest=$(p95 suggest "/search/suggest?q=li" "/search/suggest?q=20" "/search/suggest?q=fu" "/search/suggest?q=sao" "/search/suggest?q=bea")
+one=$(p95 one); two=$(p95 two); prefix=$(p95 prefix); suggest=$(p95 suggest)
+# Kept answers: a few queries asked again and again, each answered from SearchScoreCache after
+# its first ask while the index is unchanged (a search's next pages, the same search again).
+kept_one=$(p95 kept-one "/search?q=lisboa&limit=50" "/search?q=2019&limit=50" "/search?q=fujifilm&limit=50" "/search?q=birthday&limit=50" "/search?q=tokyo&limit=50")
+kept_two=$(p95 kept-two "/search?q=lisboa+2019&limit=50" "/search?q=x100v+july&limit=50" "/search?q=paris+sunset&limit=50" "/search?q=canon+beach&limit=50")
+kept_prefix=$(p95 kept-prefix "/search?q=lis&limit=50" "/search?q=fuj&limit=50" "/search?q=tok&limit=50" "/search?q=bir&limit=50" "/search?q=ilce&limit=50")
 ratio() { awk -v a="$1" -v b="$reference" 'BEGIN { if (a == "errors" || b == "errors") print "?"; else printf "%.1f", a / b }'; }
 # The server's CPU per request: what a request costs, whatever else the machine runs.
 cpu() { cat "$WORK/$1.cpu"; }
 cpu_ratio() { awk -v a="$(cpu "$1")" -v b="$(cpu photos)" 'BEGIN { if (a == "" || b == "" || b == 0) print "?"; else printf "%.1f", a / b }'; }
 echo "p95, ms (ratio to GET /photos?limit=50's p95 in this run); the server's CPU per request, ms (ratio):"
 echo "  GET /photos?limit=50  $reference; CPU $(cpu photos)"
-echo "  one-word query        $one ($(ratio "$one")x); CPU $(cpu one) ($(cpu_ratio one)x)"
-echo "  two-word query        $two ($(ratio "$two")x); CPU $(cpu two) ($(cpu_ratio two)x)"
-echo "  prefix query          $prefix ($(ratio "$prefix")x); CPU $(cpu prefix) ($(cpu_ratio prefix)x)"
-echo "  suggestions           $suggest ($(ratio "$suggest")x); CPU $(cpu suggest) ($(cpu_ratio suggest)x)"
+echo "first searches (distinct queries in turn, more than the server keeps answers for):"
+echo "  one-word query        $one ($(ratio "$one")x); CPU $(cpu one) ($(cpu_ratio one)x); $(distinct one) queries"
+echo "  two-word query        $two ($(ratio "$two")x); CPU $(cpu two) ($(cpu_ratio two)x); $(distinct two) queries"
+echo "  prefix query          $prefix ($(ratio "$prefix")x); CPU $(cpu prefix) ($(cpu_ratio prefix)x); $(distinct prefix) queries"
+echo "  suggestions           $suggest ($(ratio "$suggest")x); CPU $(cpu suggest) ($(cpu_ratio suggest)x); $(distinct suggest) prefixes"
+echo "kept answers (the same 4 or 5 queries asked again and again):"
+echo "  one-word query        $kept_one ($(ratio "$kept_one")x); CPU $(cpu kept-one) ($(cpu_ratio kept-one)x)"
+echo "  two-word query        $kept_two ($(ratio "$kept_two")x); CPU $(cpu kept-two) ($(cpu_ratio kept-two)x)"
+echo "  prefix query          $kept_prefix ($(ratio "$kept_prefix")x); CPU $(cpu kept-prefix) ($(cpu_ratio kept-prefix)x)"
 
 # Sizes on disk.
 if [ -z "${DATABASE:-}" ]; then
