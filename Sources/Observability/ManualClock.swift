@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A clock that stands still until it is told to move, as Hummingbird's `MockClock`: a test
-/// asks for "a second later" and gets it at once.
+/// A clock that stands still until it is told to move: a test asks for "a second later" and
+/// gets it at once.
 public final class ManualClock: MonotonicClock {
     private let seconds: Mutex<Double>
 

@@ -4,7 +4,7 @@ import Foundation
 import Observability
 import XCTest
 
-// How AppTests start a server, in one place, as Hummingbird's `app.test(.router | .live)`:
+// How AppTests start a server, in one place (`.router` or `.live`, or a process):
 //
 // - in process: a fixture builds its router (an `Application`'s, or one service's routes) and
 //   hands it to `TestClient` (or `XCTestCase.test`, which runs one body in both setups):
@@ -21,7 +21,7 @@ import XCTest
 // Whatever a test waits for that it cannot be told of (another thread's or process's work) it
 // waits for with `eventually`, never a fixed sleep.
 
-/// Where one test body's requests go, as Hummingbird's testing has `.router` and `.live`:
+/// Where one test body's requests go, `.router` or `.live`:
 /// `.router` hands each request to the same `Responder` functions the server's loops call and
 /// prepares the answer as the server would (HEAD, 304, ranges, gzip), all in this process;
 /// `.live` serves the same routes from an HTTPServer on a loopback port and sends it real bytes.
