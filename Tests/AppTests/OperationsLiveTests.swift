@@ -23,6 +23,18 @@ final class OperationsLiveTests: XCTestCase {
         return try XCTUnwrap(try TestClient(.live, router: router, options: options).server)
     }
 
+    /// Shuts `server` down on a thread of its own, so the test can watch it wait; the semaphore
+    /// is signalled once the server has stopped.
+    private func stopInBackground(_ server: HTTPServer, graceSeconds: Double) -> DispatchSemaphore {
+        let stopped = DispatchSemaphore(value: 0)
+        Thread {
+            server.shutdown(graceSeconds: graceSeconds)
+            server.wait()
+            stopped.signal()
+        }.start()
+        return stopped
+    }
+
     private func scrape(_ port: Int) throws -> PrometheusText {
         let (status, headers, body) = try HTTPClient.get(url: "http://127.0.0.1:\(port)/metrics")
         XCTAssertEqual(status, 200)
@@ -92,12 +104,7 @@ final class OperationsLiveTests: XCTestCase {
         }.start()
         XCTAssertEqual(started.wait(timeout: .now() + 30), .success)
 
-        let stopped = DispatchSemaphore(value: 0)
-        Thread {
-            server.shutdown(graceSeconds: 120)
-            server.wait()
-            stopped.signal()
-        }.start()
+        let stopped = stopInBackground(server, graceSeconds: 120)
         // Not ending while the request runs is shown for a moment only; ending once it is done is the point.
         XCTAssertEqual(stopped.wait(timeout: .now() + 0.3), .timedOut, "shutdown did not wait for the request")
         release.signal()
@@ -119,12 +126,7 @@ final class OperationsLiveTests: XCTestCase {
         try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try connection.readResponse().status, 200)
         // A browser tab keeps its connection open; docker stop should not wait the whole grace for it.
-        let stopped = DispatchSemaphore(value: 0)
-        Thread {
-            server.shutdown(graceSeconds: 120)
-            server.wait()
-            stopped.signal()
-        }.start()
+        let stopped = stopInBackground(server, graceSeconds: 120)
         XCTAssertEqual(stopped.wait(timeout: .now() + 30), .success, "the idle connection held up the shutdown")
         XCTAssertTrue(connection.waitForClose(), "the idle client sees the connection close")
     }

@@ -9,44 +9,6 @@ import TestSupport
 /// levels (not decoded from the photo again), and a native tile of a JPEG with restart markers
 /// is rendered from a band of the file beside the build instead of waiting for the build.
 final class BeforeThePyramidTests: XCTestCase {
-    /// The real renderer, counting renders on demand and renditions read from the photo itself,
-    /// whose build waits at a gate once it began.
-    // @unchecked Sendable: the counts are guarded by `lock`; the semaphores are thread-safe.
-    final class Counting: PhotoRendering, @unchecked Sendable {
-        let inner = VipsPhotoRendering(settings: RenderSettings())
-        let began = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
-        private var _units: [RenderUnit] = []
-        private var _sourceRegions = 0
-        var units: [RenderUnit] { lock.withLock { _units } }
-        var sourceRegions: Int { lock.withLock { _sourceRegions } }
-
-        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
-        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
-        func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid {
-            began.signal()
-            go.wait()
-            return try inner.buildPyramid(source: source, into: directory, reusing: early, watcher: watcher)
-        }
-        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
-        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
-        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
-            if pyramidDirectory == nil { lock.withLock { _sourceRegions += 1 } }
-            return try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
-        }
-        func renderRegion(pyramid: TilePyramid, levelsUpTo top: Int, tilePath: (TileCoordinate) throws -> String,
-                          _ rendition: RegionRendition, stop: RenderStop?) throws -> [UInt8]? {
-            try inner.renderRegion(pyramid: pyramid, levelsUpTo: top, tilePath: tilePath, rendition, stop: stop)
-        }
-        func rendersRowAlone(source: PhotoSource, tile: TileCoordinate) throws -> Bool { try inner.rendersRowAlone(source: source, tile: tile) }
-        func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
-        func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
-            lock.withLock { _units.append(unit) }
-            try inner.render(unit, source: source, sink: sink)
-        }
-    }
-
     /// Saves the photo again at quality 85 with a restart every `interval` MCUs.
     private func restart(_ path: String, interval: Int) throws {
         let process = Process()
@@ -67,7 +29,7 @@ final class BeforeThePyramidTests: XCTestCase {
     func testTheFittedViewOfAPhotoNotBuiltIsCutFromItsFirstStage() throws {
         let folders = try Folders(self)
         try folders.real("wide.jpg", 6000, 2000)
-        let renderer = Counting()
+        let renderer = GatedBuildRenderer()
         let library = try folders.library(renderer: renderer)
         _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
         let photo = try XCTUnwrap(library.catalog.examine(1))
@@ -90,7 +52,7 @@ final class BeforeThePyramidTests: XCTestCase {
         try folders.real("photo1.jpg", 4000, 2500)
         // 4000 / 16 = 250 MCUs a row: a restart at every row.
         try restart(folders.photos + "/photo1.jpg", interval: 250)
-        let renderer = Counting()
+        let renderer = GatedBuildRenderer()
         let library = try folders.library(renderer: renderer)
         _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
         let photo = try XCTUnwrap(library.catalog.examine(1))

@@ -202,41 +202,12 @@ final class FirstStageTests: XCTestCase {
         XCTAssertEqual(versions.withLock { $0 }, [try XCTUnwrap(library.photo(1)).version], "every caller got the examined photo")
         XCTAssertEqual(library.catalog.entry(1)?.hashed, true)
     }
-    /// The real renderer, counting renders on demand, whose build waits at a gate once it began.
-    // @unchecked Sendable: `units` is guarded by `lock`; the semaphores are thread-safe.
-    final class GatedBuild: PhotoRendering, @unchecked Sendable {
-        let inner = VipsPhotoRendering(settings: RenderSettings())
-        let began = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
-        private var _units: [RenderUnit] = []
-        var units: [RenderUnit] { lock.withLock { _units } }
-
-        func probe(_ path: PhotoSource) throws -> PhotoSize { try inner.probe(path) }
-        func buildPyramid(source: PhotoSource, into directory: String) throws -> TilePyramid { try inner.buildPyramid(source: source, into: directory) }
-        func buildPyramid(source: PhotoSource, into directory: String, reusing early: String?, watcher: BuildWatcher) throws -> TilePyramid {
-            began.signal()
-            go.wait()
-            return try inner.buildPyramid(source: source, into: directory, reusing: early, watcher: watcher)
-        }
-        func renderTile(source: PhotoSource, tile: TileCoordinate) throws -> [UInt8] { try inner.renderTile(source: source, tile: tile) }
-        func thumbnail(source: PhotoSource) throws -> [UInt8] { try inner.thumbnail(source: source) }
-        func tilePath(in directory: String, _ tile: TileCoordinate) -> String { inner.tilePath(in: directory, tile) }
-        func renderRegion(source: PhotoSource, pyramidDirectory: String?, pyramid: TilePyramid, _ rendition: RegionRendition) throws -> [UInt8] {
-            try inner.renderRegion(source: source, pyramidDirectory: pyramidDirectory, pyramid: pyramid, rendition)
-        }
-        func renderUnit(source: PhotoSource, tile: TileCoordinate?) throws -> RenderUnit { try inner.renderUnit(source: source, tile: tile) }
-        func render(_ unit: RenderUnit, source: PhotoSource, sink: @escaping TileSink) throws {
-            lock.withLock { _units.append(unit) }
-            try inner.render(unit, source: source, sink: sink)
-        }
-    }
-
     /// A tile asked while its photo's pyramid is being built is the build's: the request waits
     /// for the build to write it instead of rendering it too.
     func testATileAskedWhileThePyramidIsBuiltIsTheBuildsNotMadeTwice() throws {
         let folders = try Folders(self)
         try folders.real("photo1.jpg", 1100, 800)
-        let renderer = GatedBuild()
+        let renderer = GatedBuildRenderer()
         let library = try folders.library(renderer: renderer)
         _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
         let photo = try XCTUnwrap(library.catalog.examine(1))

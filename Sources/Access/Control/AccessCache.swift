@@ -144,11 +144,7 @@ package final class AccessCache: Sendable {
         let until = now() + max(0, min(seconds, remaining))
         state.withLock { state in
             guard state.hearing, state.epoch == epoch else { return }
-            if state.sessions.count >= capacity {
-                let now = until - seconds
-                state.sessions = state.sessions.filter { $0.value.validUntil > now }
-                if state.sessions.count >= capacity / 2 { state.sessions.removeAll() }
-            }
+            makeRoom(in: &state.sessions, now: until - seconds, validUntil: \.validUntil)
             state.sessions[key] = SessionEntry(digest: digest, user: user, shareID: shareID, endsAt: endsAt, validUntil: until)
         }
     }
@@ -158,13 +154,17 @@ package final class AccessCache: Sendable {
         let until = now() + max(0, min(seconds, remaining))
         state.withLock { state in
             guard state.hearing, state.epoch == epoch else { return }
-            if state.shares.count >= capacity {
-                let now = until - seconds
-                state.shares = state.shares.filter { $0.value.validUntil > now }
-                if state.shares.count >= capacity / 2 { state.shares.removeAll() }
-            }
+            makeRoom(in: &state.shares, now: until - seconds, validUntil: \.validUntil)
             state.shares[key] = ShareEntry(share: share, validUntil: until)
         }
+    }
+
+    /// Makes room in a full kind of entry (sessions or shares): the expired ones go, and if that
+    /// leaves it half full or more, all of them, so the next clearing is far off.
+    private func makeRoom<Entry>(in entries: inout [TokenKey: Entry], now: Double, validUntil: KeyPath<Entry, Double>) {
+        guard entries.count >= capacity else { return }
+        entries = entries.filter { $0.value[keyPath: validUntil] > now }
+        if entries.count >= capacity / 2 { entries.removeAll() }
     }
 
     /// Forgets whatever a change ended.

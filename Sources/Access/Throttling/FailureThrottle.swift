@@ -41,15 +41,10 @@ package final class FailureThrottle: Sendable {
         case limited(retryAfterSeconds: Int)
     }
 
-    private struct Bucket {
-        var level: Double
-        var updated: Double
-    }
-
     package let policy: Policy
     private let drainPerSecond: Double
     private let now: @Sendable () -> Double
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[String: LeakyBucket]>([:])
 
     /// `now` is a monotonic clock in seconds (`ClockSeconds.now` by default); tests pass one they move.
     package init(policy: Policy = Policy(), now: @escaping @Sendable () -> Double = { ClockSeconds.now() }) {
@@ -75,8 +70,7 @@ package final class FailureThrottle: Sendable {
                 let over = level - Double(policy.failures - 1)
                 if over > 1e-9 { wait = max(wait, over / drainPerSecond) }
             }
-            // The epsilon keeps float noise (11.9999…/12.0000…1) from adding a whole second.
-            return wait > 0 ? .limited(retryAfterSeconds: max(1, Int((wait - 1e-6).rounded(.up)))) : .allowed
+            return wait > 0 ? .limited(retryAfterSeconds: LeakyBucket.retryAfterSeconds(waiting: wait)) : .allowed
         }
     }
 
@@ -86,9 +80,8 @@ package final class FailureThrottle: Sendable {
         let now = self.now()
         buckets.withLock { buckets in
             for key in keys {
-                var bucket = buckets[key] ?? Bucket(level: 0, updated: now)
-                bucket.level = drained(bucket, now: now) + 1
-                bucket.updated = now
+                var bucket = buckets[key] ?? LeakyBucket(at: now)
+                bucket.count(at: now, drainingPerSecond: drainPerSecond)
                 buckets[key] = bucket
             }
             if buckets.count > policy.maxKeys { prune(&buckets, now: now, keeping: keys) }
@@ -106,15 +99,15 @@ package final class FailureThrottle: Sendable {
     /// Keys tracked now.
     package var trackedKeys: Int { buckets.withLock { $0.count } }
 
-    private func drained(_ bucket: Bucket, now: Double) -> Double {
-        max(0, bucket.level - max(0, now - bucket.updated) * drainPerSecond)
+    private func drained(_ bucket: LeakyBucket, now: Double) -> Double {
+        bucket.level(at: now, drainingPerSecond: drainPerSecond)
     }
 
     /// Drops drained buckets (they behave exactly like absent ones), then, if that is not
     /// enough, the lowest, down to nine tenths of the cap so the next prune is far off. The keys
     /// failed just now are never dropped: among equals the order is arbitrary, and a key must not
     /// lose the failure it is being counted for.
-    private func prune(_ buckets: inout [String: Bucket], now: Double, keeping current: [String]) {
+    private func prune(_ buckets: inout [String: LeakyBucket], now: Double, keeping current: [String]) {
         buckets = buckets.filter { drained($0.value, now: now) > 0 }
         let keep = policy.maxKeys * 9 / 10
         guard buckets.count > keep else { return }

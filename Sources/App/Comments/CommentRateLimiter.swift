@@ -1,8 +1,10 @@
+import Access
 import Observability
 import Synchronization
 
 /// A token bucket per client: each may post `perMinute` comments in a burst, then one every
-/// `60 / perMinute` seconds. Zero turns the limit off.
+/// `60 / perMinute` seconds. Zero turns the limit off. Kept as a `LeakyBucket` of the comments
+/// posted: the tokens left are the burst less its level.
 ///
 /// Clients are keyed by `ClientAddress`: the connection's address, or behind a configured
 /// trusted proxy, the address that proxy forwarded.
@@ -14,16 +16,11 @@ final class CommentRateLimiter: Sendable {
         case limited(retryAfterSeconds: Int)
     }
 
-    private struct Bucket {
-        var tokens: Double
-        var updated: Double
-    }
-
     let perMinute: Int
     private let capacity: Double
     private let refillPerSecond: Double
     private let now: @Sendable () -> Double
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[String: LeakyBucket]>([:])
     /// Above this many tracked clients, full buckets (which behave exactly like absent ones) are dropped.
     private let pruneThreshold: Int
 
@@ -41,28 +38,26 @@ final class CommentRateLimiter: Sendable {
         guard perMinute > 0 else { return .allowed }
         let now = self.now()
         return buckets.withLock { buckets in
-            var bucket = buckets[client] ?? Bucket(tokens: capacity, updated: now)
-            bucket.tokens = min(capacity, bucket.tokens + max(0, now - bucket.updated) * refillPerSecond)
-            bucket.updated = now
+            var bucket = buckets[client] ?? LeakyBucket(at: now)
             defer {
                 buckets[client] = bucket
                 if buckets.count > pruneThreshold { prune(&buckets, now: now) }
             }
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
+            let tokens = capacity - bucket.level(at: now, drainingPerSecond: refillPerSecond)
+            if tokens >= 1 {
+                bucket.count(at: now, drainingPerSecond: refillPerSecond)
                 return .allowed
             }
-            let wait = (1 - bucket.tokens) / refillPerSecond
-            // The epsilon keeps float noise (1.9999…/2.0000…1) from adding a whole second.
-            return .limited(retryAfterSeconds: max(1, Int((wait - 1e-6).rounded(.up))))
+            let wait = (1 - tokens) / refillPerSecond
+            return .limited(retryAfterSeconds: LeakyBucket.retryAfterSeconds(waiting: wait))
         }
     }
 
     /// Clients currently tracked.
     var trackedClients: Int { buckets.withLock { $0.count } }
 
-    private func prune(_ buckets: inout [String: Bucket], now: Double) {
-        buckets = buckets.filter { $0.value.tokens + (now - $0.value.updated) * refillPerSecond < capacity }
+    private func prune(_ buckets: inout [String: LeakyBucket], now: Double) {
+        buckets = buckets.filter { $0.value.level(at: now, drainingPerSecond: refillPerSecond) > 0 }
     }
 
     /// `ContinuousClock` in seconds: immune to the wall clock being set back.
