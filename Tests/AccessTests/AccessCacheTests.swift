@@ -74,4 +74,21 @@ final class AccessCacheTests: XCTestCase {
         XCTAssertEqual(cache.count.shares, 1)
         XCTAssertNil(cache.share(first))
     }
+
+    /// The newcomer's own short life does not move what counts as expired: entries that ended
+    /// before now go, whatever the newcomer has left.
+    func testAShortLivedNewcomerStillClearsTheExpired() throws {
+        let clock = Clock()
+        let cache = AccessCache(seconds: 60, capacity: 4, now: clock.now)
+        cache.startHearing()
+        let lasting = try key()
+        for _ in 0..<3 { keepSession(cache, try key(), remaining: 10) }
+        keepSession(cache, lasting, remaining: 60)
+        clock.seconds.withLock { $0 = 20 }
+        let newcomer = try key()
+        keepSession(cache, newcomer, remaining: 5)
+        XCTAssertEqual(cache.count.sessions, 2)
+        XCTAssertNotNil(cache.session(lasting))
+        XCTAssertNotNil(cache.session(newcomer))
+    }
 }

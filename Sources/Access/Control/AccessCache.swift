@@ -141,20 +141,22 @@ package final class AccessCache: Sendable {
 
     /// Keeps a session just read from the database; `remaining` is how long it has to live.
     func keep(_ key: TokenKey, digest: String, user: SignedIn?, shareID: Int?, endsAt: Int, remaining: Double, since epoch: Int) {
-        let until = now() + max(0, min(seconds, remaining))
+        let moment = now()
+        let until = moment + max(0, min(seconds, remaining))
         state.withLock { state in
             guard state.hearing, state.epoch == epoch else { return }
-            makeRoom(in: &state.sessions, now: until - seconds, validUntil: \.validUntil)
+            makeRoom(in: &state.sessions, now: moment, validUntil: \.validUntil)
             state.sessions[key] = SessionEntry(digest: digest, user: user, shareID: shareID, endsAt: endsAt, validUntil: until)
         }
     }
 
     /// Keeps a share link just read from the database; `remaining` is how long until it expires.
     func keep(_ key: TokenKey, share: Share, remaining: Double, since epoch: Int) {
-        let until = now() + max(0, min(seconds, remaining))
+        let moment = now()
+        let until = moment + max(0, min(seconds, remaining))
         state.withLock { state in
             guard state.hearing, state.epoch == epoch else { return }
-            makeRoom(in: &state.shares, now: until - seconds, validUntil: \.validUntil)
+            makeRoom(in: &state.shares, now: moment, validUntil: \.validUntil)
             state.shares[key] = ShareEntry(share: share, validUntil: until)
         }
     }
