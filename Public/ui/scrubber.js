@@ -10,7 +10,7 @@ import { Listeners } from '../util/listeners.js';
 
 /** Dates marked along the track while dragging. */
 const MARKS = 8;
-/** How long the thumb stays after the grid stops scrolling, in milliseconds. */
+/** How long the thumb stays after the grid stops scrolling (or the mouse leaves it), in milliseconds. */
 const LINGER = 1500;
 
 export class Scrubber {
@@ -43,11 +43,23 @@ export class Scrubber {
     this.root.append(this.marks, this.thumb, this.label);
     view.appendChild(this.root);
     this.dragging = false;
+    /** Whether a mouse rests on it: the thumb does not fade under a pointer about to take it. */
+    this.hovered = false;
     this.scheduled = false;
 
     const on = this.listeners;
     on.on(window, 'scroll', () => this.scrolled(), { passive: true });
     on.on(this.root, 'pointerdown', (e) => this.start(e));
+    on.on(this.root, 'pointerenter', (e) => {
+      if (e.pointerType !== 'mouse') return;
+      this.hovered = true;
+      this.show();
+    });
+    on.on(this.root, 'pointerleave', (e) => {
+      if (e.pointerType !== 'mouse') return;
+      this.hovered = false;
+      this.show();
+    });
     on.on(this.root, 'pointermove', (e) => { if (this.dragging) this.move(e); });
     on.on(this.root, 'pointerup', () => this.end());
     on.on(this.root, 'pointercancel', () => this.end());
@@ -75,7 +87,7 @@ export class Scrubber {
   show() {
     this.root.classList.add('shown');
     this.listeners.clear(this.hideTimer);
-    if (!this.dragging) this.hideTimer = this.listeners.timeout(() => this.root.classList.remove('shown'), LINGER);
+    if (!this.dragging && !this.hovered) this.hideTimer = this.listeners.timeout(() => this.root.classList.remove('shown'), LINGER);
   }
 
   /** The thumb where the screen is. */

@@ -95,11 +95,30 @@ def test_opening_a_photo_and_coming_back_keeps_the_place(phone, collection_serve
 def test_the_scrubber_travels_the_whole_collection_by_month(desktop, collection_server):
     open_app(desktop, collection_server)
     js(desktop, "window.scrollTo(0, 0)")
-    js(desktop, "window.scrollBy(0, 400)")
-    scrubber = desktop.find_element(By.CSS_SELECTOR, ".scrubber")
-    wait_for(lambda: "shown" in scrubber.get_attribute("class"), message="scrubber shown while scrolling")
+    # Shown while the page scrolls (read in the page, at the scroll: it fades 1.5 s after).
+    shown = desktop.execute_async_script("""
+        const done = arguments[0];
+        addEventListener('scroll', () => requestAnimationFrame(() =>
+            done(document.querySelector('.scrubber').classList.contains('shown'))), { once: true });
+        scrollBy(0, 400);
+    """)
+    assert shown, "the scrubber shown while scrolling"
     box = js(desktop, "const r = document.querySelector('.scrubber').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
     x = box[0] + box[2] / 2
+    # A mouse wheeling at the track and resting there keeps it (however slow this machine is
+    # between the wheel and the mouse's next move, the thumb does not fade under it).
+    scrubber = desktop.find_element(By.CSS_SELECTOR, ".scrubber")
+
+    def wheeled_and_held():
+        for kind, extra in (("mouseWheel", {"deltaX": 0, "deltaY": 20}), ("mouseMoved", {})):
+            desktop.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": box[1] + 5, **extra})
+        return "shown" in scrubber.get_attribute("class") and js(desktop, "return document.querySelector('.scrubber:hover') !== null")
+    wait_for(wheeled_and_held, message="the scrubber held under the mouse")
+    # Past the fade after scrolling (a timer in the page, so the wait is the page's own).
+    assert desktop.execute_async_script("""
+        const done = arguments[0];
+        setTimeout(() => done(document.querySelector('.scrubber').classList.contains('shown')), 2000);
+    """), "the thumb faded under the mouse"
     actions = ActionChains(desktop)
     actions.move_by_offset(x, box[1] + 5).click_and_hold()
     for k in range(1, 11):
