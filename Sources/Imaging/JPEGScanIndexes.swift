@@ -70,7 +70,10 @@ public final class JPEGScanIndexes: Sendable {
     /// index takes, or the pass failed on it (that is kept too). A pass ended by `stop` is not
     /// kept: the next asker starts a new one.
     public func index(descriptor: Int32, stop: RenderStop? = nil) -> JPEGScanIndex? {
-        guard let status = try? FileDescriptor(rawValue: descriptor).status() else { return nil }
+        // A file the index never takes (progressive, 12-bit, with restarts) is told by its
+        // headers alone: it takes no place among the files kept.
+        guard JPEGScanIndex.indexes(descriptor: descriptor),
+              let status = try? FileDescriptor(rawValue: descriptor).status() else { return nil }
         let identity = FileIdentity(status)
         let (pass, runsHere) = state.withLock { state -> (Pass, Bool) in
             state.clock += 1
@@ -88,15 +91,13 @@ public final class JPEGScanIndexes: Sendable {
         }
         guard runsHere else { return pass.wait() }
         var index: JPEGScanIndex?
-        if JPEGScanIndex.indexes(descriptor: descriptor) {
-            do {
-                index = try JPEGScanIndex(descriptor: descriptor, stop: stop)
-            } catch {
-                if stop?.reason != nil {
-                    // Stopped, not failed: forgotten, so that the next asker tries again.
-                    state.withLock { state in
-                        if state.entries[identity]?.pass === pass { state.entries[identity] = nil }
-                    }
+        do {
+            index = try JPEGScanIndex(descriptor: descriptor, stop: stop)
+        } catch {
+            if stop?.reason != nil {
+                // Stopped, not failed: forgotten, so that the next asker tries again.
+                state.withLock { state in
+                    if state.entries[identity]?.pass === pass { state.entries[identity] = nil }
                 }
             }
         }

@@ -116,6 +116,11 @@ final class ScanIndexRowTests: XCTestCase {
         let before = JPEGRows.bandsDecoded.load(ordering: .relaxed)
         let rendered = try row(4, 4, progressive)
         XCTAssertEqual(JPEGRows.bandsDecoded.load(ordering: .relaxed), before, "no band cut")
+        let indexes = JPEGScanIndexes(capacity: 2)
+        let file = try PhotoSource.file(progressive).open()
+        defer { file.close() }
+        XCTAssertNil(indexes.index(descriptor: file.rawValue))
+        XCTAssertEqual(indexes.count, 0, "not kept among the files indexed")
         let whole = try wholeDecodeRow(z: 4, y: 4, of: progressive, settings: settings)
         XCTAssertEqual(Set(rendered.keys), Set(whole.keys))
         XCTAssertTrue(rendered == whole, "the whole decode's tiles")
