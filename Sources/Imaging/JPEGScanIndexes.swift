@@ -10,7 +10,7 @@ import Synchronization
 /// gets an index of its own. One pass per file at a time: whoever asks while it runs waits for it.
 /// A file the pass fails on is remembered as such, so a damaged photo is not read again for
 /// every tile asked of it.
-public final class JPEGScanIndexes: Sendable {
+final class JPEGScanIndexes: Sendable {
     /// Which version of which file an index belongs to.
     struct FileIdentity: Hashable {
         let device: UInt64, inode: UInt64, size: Int, modified: Int
@@ -60,7 +60,7 @@ public final class JPEGScanIndexes: Sendable {
     private let state = Mutex(State())
 
     /// The process's indexes: the renderer's static functions share them.
-    public static let shared = JPEGScanIndexes(capacity: 4)
+    static let shared = JPEGScanIndexes(capacity: 4)
 
     /// A set keeping what it knows of up to `capacity` files.
     init(capacity: Int) { self.capacity = max(1, capacity) }
@@ -69,7 +69,7 @@ public final class JPEGScanIndexes: Sendable {
     /// pass another caller runs now, or made here under `stop`. Nil when the file is not one the
     /// index takes, or the pass failed on it (that is kept too). A pass ended by `stop` is not
     /// kept: the next asker starts a new one.
-    public func index(descriptor: Int32, stop: RenderStop? = nil) -> JPEGScanIndex? {
+    func index(descriptor: Int32, stop: RenderStop? = nil) -> JPEGScanIndex? {
         // A file the index never takes (progressive, 12-bit, with restarts) is told by its
         // headers alone: it takes no place among the files kept.
         guard JPEGScanIndex.indexes(descriptor: descriptor),
@@ -108,7 +108,7 @@ public final class JPEGScanIndexes: Sendable {
     /// Starts the index of `source` on a thread of its own at a lowered priority (nice 10, as
     /// other background work), so that it is ready when rows of the photo are asked for; an
     /// asker that comes first waits for this pass. `stop` ends it early.
-    public func warm(_ source: PhotoSource, stop: RenderStop? = nil) {
+    func warm(_ source: PhotoSource, stop: RenderStop? = nil) {
         Thread.detachNewThread { [self] in
             System.setCallingThreadNice(10)
             guard let file = try? source.open() else { return }
