@@ -129,12 +129,13 @@ extension PhotoRenderer {
     }
 
     /// Whether the row of tiles holding `tile` renders (`.row`) from a band of the JPEG cut out
-    /// at its restarts, decoding a fraction of a second's worth of it rather than every row above.
+    /// at its restarts or with its scan index, decoding a fraction of a second's worth of it
+    /// rather than every row above (the index's one pass over the file aside, made once).
     public static func rendersRowAlone(source: PhotoSource, tile: TileCoordinate, settings: RenderSettings) throws -> Bool {
         guard case .row = try renderUnit(source: source, tile: tile, settings: settings) else { return false }
         let file = try source.open()
         defer { file.close() }
-        return JPEGRows.restartsAtRows(descriptor: file.rawValue)
+        return JPEGRows.restartsAtRows(descriptor: file.rawValue) || JPEGScanIndex.indexes(descriptor: file.rawValue)
     }
 
     /// Renders of levels running in this process now.
@@ -191,8 +192,14 @@ extension PhotoRenderer {
         let top = row * T, height = min(T, (pyramid.levelSize(z)?.height ?? 0) - top)
         guard height > 0 else { throw ImagingError.noSuchTile(TileCoordinate(z: z, x: 0, y: row)) }
         // A file with restarts at its MCU rows is cut there: only the band around the row is
-        // decoded, not the rows above (of a gigapixel photo, hundreds of megabytes).
-        let rows = try JPEGRows.band(descriptor: file.rawValue, scale: scale, holding: top * scale..<(top + height) * scale)
+        // decoded, not the rows above (of a gigapixel photo, hundreds of megabytes). One without
+        // is cut where its scan index says its rows start (one pass over its Huffman codes, made
+        // once per file and kept); only a file neither way cuts is decoded from the top.
+        let wanted = top * scale..<(top + height) * scale
+        let rows = try JPEGRows.band(descriptor: file.rawValue, scale: scale, holding: wanted)
+            ?? JPEGScanIndexes.shared.index(descriptor: file.rawValue).flatMap {
+                JPEGRows.band(descriptor: file.rawValue, scale: scale, holding: wanted, index: $0)
+            }
             ?? JPEGRows(descriptor: file.rawValue, scale: scale)
         let band = RGBPixels(width: rows.width, rows: height)
         try rows.skip(top - rows.row)

@@ -107,6 +107,11 @@ extension PhotoRenderer {
             defer { buildsRunning.subtract(1, ordering: .relaxed) }
             let crew = TileCrew(helpers: min(helpers, ProcessInfo.processInfo.activeProcessorCount - running))
             defer { crew.stop() }
+            // The index serves rows only until the pyramid holds them: its pass ends with the
+            // build (by then nearly always done: it costs about half a decode), failed or not.
+            let indexStop = RenderStop()
+            defer { indexStop.cancel() }
+            warmScanIndex(source, pyramid: pyramid, stop: indexStop)
             let keeping = !hasThumbnail && keep >= bottom ? keep : nil
             kept = try decodeLevels(source, pyramid: pyramid, top: pyramid.maxZoom, bottom: bottom, keeping: keeping,
                                     settings: settings, crew: crew, wanted: { !present.contains($0) }) { tile, bytes in
@@ -126,6 +131,21 @@ extension PhotoRenderer {
         }
         for z in 0...pyramid.maxZoom { try checkLevel(staging + "/\(z)", z: z, pyramid: pyramid) }
         return pyramid
+    }
+
+    /// Photos from this many pixels get their scan index made beside their build. The build of
+    /// one takes a minute or more to reach its middle rows, and a native tile asked before then
+    /// costs a decode down to its row (seconds); with the index ready it costs a band. Below, a
+    /// decode down to any row takes about a second of one processor, and the first native tile
+    /// asked makes the index anyway (for about as much): not worth a pass over every file ingested.
+    static let warmedIndexPixels = 100_000_000
+
+    /// Starts the scan index of a large JPEG without restart markers on a low-priority thread.
+    private static func warmScanIndex(_ source: PhotoSource, pyramid: TilePyramid, stop: RenderStop) {
+        guard pyramid.width * pyramid.height >= warmedIndexPixels, let file = try? source.open() else { return }
+        defer { file.close() }
+        guard !JPEGRows.restartsAtRows(descriptor: file.rawValue), JPEGScanIndex.indexes(descriptor: file.rawValue) else { return }
+        JPEGScanIndexes.shared.warm(source, stop: stop)
     }
 
     /// Any other photo: libvips decodes, turns and converts it, and its DeepZoom writer cuts the

@@ -6,8 +6,9 @@ import XCTest
 import TestSupport
 
 /// A large photo before its pyramid exists: its fitted view is cut from the first stage's low
-/// levels (not decoded from the photo again), and a native tile of a JPEG with restart markers
-/// is rendered from a band of the file beside the build instead of waiting for the build.
+/// levels (not decoded from the photo again), and a native tile of a JPEG with restart markers,
+/// or without them (cut with its scan index), is rendered from a band of the file beside the
+/// build instead of waiting for the build.
 final class BeforeThePyramidTests: XCTestCase {
     /// Saves the photo again at quality 85 with a restart every `interval` MCUs.
     private func restart(_ path: String, interval: Int) throws {
@@ -52,6 +53,22 @@ final class BeforeThePyramidTests: XCTestCase {
         try folders.real("photo1.jpg", 4000, 2500)
         // 4000 / 16 = 250 MCUs a row: a restart at every row.
         try restart(folders.photos + "/photo1.jpg", interval: 250)
+        try assertNativeTileRenderedBesideTheBuild(folders)
+    }
+
+    func testANativeTileOfAJPEGWithoutRestartsIsRenderedBesideTheBuild() throws {
+        let folders = try Folders(self)
+        try folders.real("photo1.jpg", 4000, 2500)
+        let file = try PhotoSource.file(folders.photos + "/photo1.jpg").open()
+        defer { file.close() }
+        XCTAssertFalse(JPEGRows.restartsAtRows(descriptor: file.rawValue), "no restarts: its rows are cut with its scan index")
+        let bands = JPEGRows.bandsDecoded.load(ordering: .relaxed)
+        try assertNativeTileRenderedBesideTheBuild(folders)
+        XCTAssertEqual(JPEGRows.bandsDecoded.load(ordering: .relaxed), bands + 1, "the row was cut from a band")
+    }
+
+    /// Asks a native tile in the middle of photo1.jpg while its build is held at the gate.
+    private func assertNativeTileRenderedBesideTheBuild(_ folders: Folders, file: StaticString = #filePath, line: UInt = #line) throws {
         let renderer = GatedBuildRenderer()
         let library = try folders.library(renderer: renderer)
         _ = try library.catalog.scan(.everything, options: PhotoCatalog.ScanOptions(examines: false))
@@ -73,14 +90,14 @@ final class BeforeThePyramidTests: XCTestCase {
         }
         let came = answered.wait(timeout: .now() + 60)
         renderer.go.signal()
-        XCTAssertEqual(came, .success, "answered while the build was held")
-        XCTAssertEqual(renderer.units, [.row(z: 4, y: 4)], "its row, rendered beside the build")
+        XCTAssertEqual(came, .success, "answered while the build was held", file: file, line: line)
+        XCTAssertEqual(renderer.units, [.row(z: 4, y: 4)], "its row, rendered beside the build", file: file, line: line)
         let neighbour = TileKey(version: photo.version, tile: TileCoordinate(z: 4, x: 6, y: 4))
-        XCTAssertNotNil(library.cachedImage(neighbour), "the row's other tiles are kept in memory")
+        XCTAssertNotNil(library.cachedImage(neighbour), "the row's other tiles are kept in memory", file: file, line: line)
         XCTAssertEqual(built.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(library.photo(1)?.status, .ready)
         let path = folders.data + "/tiles/\(photo.version)/4/5_4.jpg"
         XCTAssertEqual(answer.withLock { $0 }, FileManager.default.contents(atPath: path).map(Array.init),
-                       "the build's tile, byte for byte: the same pixels, encoded alike")
+                       "the build's tile, byte for byte: the same pixels, encoded alike", file: file, line: line)
     }
 }
