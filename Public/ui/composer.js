@@ -131,7 +131,8 @@ export class Composer {
     this.showStatus('');
     try {
       const comment = await postComment(photoId, text, this.account === null ? this.author.value.trim() : undefined);
-      if (this.photoId === photoId) this.input.value = '';
+      // Emptied only if it still holds what was sent: words typed meanwhile are the person's next.
+      if (this.photoId === photoId && this.input.value === text) this.input.value = '';
       this.onPosted(comment);
     } catch (error) {
       if (error instanceof ServerError && error.status === 429 && error.retryAfter !== null) {
