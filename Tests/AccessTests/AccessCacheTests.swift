@@ -23,6 +23,12 @@ final class AccessCacheTests: XCTestCase {
     }
 
     func testAFullSessionCacheDropsOnlyTheExpiredWhenThatFreesEnough() throws {
+        try assertTheExpiredGoWhenANewcomerComes(remaining: 60)
+    }
+
+    /// Three sessions of 10 s and one of 60 s fill the cache; at 20 s a newcomer with `remaining`
+    /// to live comes: the three expired go, the lasting one and the newcomer stay.
+    func assertTheExpiredGoWhenANewcomerComes(remaining: Double, file: StaticString = #filePath, line: UInt = #line) throws {
         let clock = Clock()
         let cache = AccessCache(seconds: 60, capacity: 4, now: clock.now)
         cache.startHearing()
@@ -31,10 +37,10 @@ final class AccessCacheTests: XCTestCase {
         keepSession(cache, lasting, remaining: 60)
         clock.seconds.withLock { $0 = 20 }
         let newcomer = try key()
-        keepSession(cache, newcomer, remaining: 60)
-        XCTAssertEqual(cache.count.sessions, 2)
-        XCTAssertNotNil(cache.session(lasting))
-        XCTAssertNotNil(cache.session(newcomer))
+        keepSession(cache, newcomer, remaining: remaining)
+        XCTAssertEqual(cache.count.sessions, 2, file: file, line: line)
+        XCTAssertNotNil(cache.session(lasting), file: file, line: line)
+        XCTAssertNotNil(cache.session(newcomer), file: file, line: line)
     }
 
     func testAFullSessionCacheOfLiveEntriesIsEmptiedForTheNewcomer() throws {
@@ -78,17 +84,6 @@ final class AccessCacheTests: XCTestCase {
     /// The newcomer's own short life does not move what counts as expired: entries that ended
     /// before now go, whatever the newcomer has left.
     func testAShortLivedNewcomerStillClearsTheExpired() throws {
-        let clock = Clock()
-        let cache = AccessCache(seconds: 60, capacity: 4, now: clock.now)
-        cache.startHearing()
-        let lasting = try key()
-        for _ in 0..<3 { keepSession(cache, try key(), remaining: 10) }
-        keepSession(cache, lasting, remaining: 60)
-        clock.seconds.withLock { $0 = 20 }
-        let newcomer = try key()
-        keepSession(cache, newcomer, remaining: 5)
-        XCTAssertEqual(cache.count.sessions, 2)
-        XCTAssertNotNil(cache.session(lasting))
-        XCTAssertNotNil(cache.session(newcomer))
+        try assertTheExpiredGoWhenANewcomerComes(remaining: 5)
     }
 }
