@@ -14,6 +14,8 @@ struct CVipsStop {
     gint64 deadline;  /* g_get_monotonic_time() microseconds; 0 for none */
     gint reads;  /* reads of the photo's file made under this stop */
     gint cancel_after_reads;  /* 0, or the count of reads after which the stop cancels itself */
+    gint expire_after_reads;  /* 0, or the count of reads at which its time is up */
+    gint expired;  /* its time was made up by expire_after_reads */
 };
 
 CVipsStop *cvips_stop_new(double seconds) {
@@ -37,11 +39,14 @@ void cvips_stop_cancel(CVipsStop *stop) { g_atomic_int_set(&stop->cancelled, 1);
 int cvips_stop_state(CVipsStop *stop) {
     if (stop == NULL) return 0;
     if (g_atomic_int_get(&stop->cancelled)) return 1;
+    if (g_atomic_int_get(&stop->expired)) return 2;
     if (stop->deadline && g_get_monotonic_time() > stop->deadline) return 2;
     return 0;
 }
 
 void cvips_stop_cancel_after_reads(CVipsStop *stop, int reads) { g_atomic_int_set(&stop->cancel_after_reads, reads); }
+
+void cvips_stop_expire_after_reads(CVipsStop *stop, int reads) { g_atomic_int_set(&stop->expire_after_reads, reads); }
 
 int cvips_stop_reads(CVipsStop *stop) { return g_atomic_int_get(&stop->reads); }
 
@@ -147,6 +152,8 @@ static gint64 stoppable_read(VipsSourceCustom *source, void *buffer, gint64 leng
     int reads = g_atomic_int_add(&file->stop->reads, 1) + 1;
     int limit = g_atomic_int_get(&file->stop->cancel_after_reads);
     if (limit > 0 && reads >= limit) cvips_stop_cancel(file->stop);
+    int expiry = g_atomic_int_get(&file->stop->expire_after_reads);
+    if (expiry > 0 && reads >= expiry) g_atomic_int_set(&file->stop->expired, 1);
     ssize_t got;
     do { got = read(file->fd, buffer, (size_t) length); } while (got < 0 && errno == EINTR);
     return got;

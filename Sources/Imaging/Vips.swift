@@ -108,6 +108,13 @@ public final class RenderStop: @unchecked Sendable {
         cvips_stop_cancel_after_reads(pointer, reads)
     }
 
+    /// A stop of `seconds` whose time is up once `reads` reads of the photo's file were made
+    /// under it, whenever that comes: a deadline at a known point of a render.
+    convenience init(seconds: Double, expiringAfterReads reads: Int32) {
+        self.init(seconds: seconds)
+        cvips_stop_expire_after_reads(pointer, reads)
+    }
+
     deinit { cvips_stop_unref(pointer) }
 
     /// Reads of the photo's file made under this stop; each asked the stop first.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Imaging
+import TestSupport
 
 /// A render can be stopped midway, by another thread (its client went away) or by its own
 /// deadline, in each part that takes time: libvips' pipelines, the row-by-row crop, the tile
@@ -17,17 +18,26 @@ final class RenderStopTests: XCTestCase {
         RegionRendition(region: PixelRect(x: 0, y: 0, width: 2400, height: 1800), width: 2400, height: 1800, degrees: 33, format: .png)
     }
 
-    /// Counted in reads of the photo's file, not timed: the stopped render read less of the file
-    /// than the whole one does, so it ended partway (a loaded machine only stops it earlier).
+    /// A stop whose time is up partway through the photo's file (at its third read, not after
+    /// 20 ms, which a loaded machine may spend before the first): the render ends there, with
+    /// the deadline's own error, having read less of the file than the whole render does.
     func testADeadlineStopsARenderFromThePhoto() throws {
         let source = try fixtures.gradient("big.jpg", width: 2400, height: 1800)
-        let deadline = RenderStop(seconds: 0.02)
-        XCTAssertThrowsError(try PhotoRenderer.renderRegion(source: source, heavy, settings: settings, stop: deadline)) {
-            XCTAssertEqual($0 as? ImagingError, .tookTooLong(seconds: 0.02))
-        }
         let whole = RenderStop(seconds: 600)
         XCTAssertNoThrow(try PhotoRenderer.renderRegion(source: source, heavy, settings: settings, stop: whole))
+        XCTAssertGreaterThan(whole.reads, 3, "the whole render reads the file in many parts")
+        let deadline = RenderStop(seconds: 600, expiringAfterReads: 3)
+        XCTAssertThrowsError(try PhotoRenderer.renderRegion(source: source, heavy, settings: settings, stop: deadline)) {
+            XCTAssertEqual($0 as? ImagingError, .tookTooLong(seconds: 600))
+        }
         XCTAssertLessThan(deadline.reads, whole.reads, "the stopped render ran on")
+    }
+
+    /// A deadline is told by the clock: once its seconds have passed, the stop says so.
+    func testADeadlineComesWithItsTime() {
+        let stop = RenderStop(seconds: 0.001)
+        XCTAssertTrue(eventually(timeout: 10) { stop.reason == .tookTooLong(seconds: 0.001) }, "the time passed unnoticed")
+        XCTAssertNil(RenderStop(seconds: 600).reason)
     }
 
     /// A progressive JPEG's decoder takes in every scan of the file before it gives its first

@@ -86,6 +86,9 @@ int cvips_stop_reads(CVipsStop *stop);
 /// Makes `stop` cancel itself once `reads` reads of a photo's file were made under it: a stop
 /// that fires at a known point of a decoder's intake, whatever the machine's speed.
 void cvips_stop_cancel_after_reads(CVipsStop *stop, int reads);
+/// Makes `stop`'s time be up once `reads` reads of a photo's file were made under it, as if its
+/// deadline had come then: a deadline at a known point of a render, whatever the machine's speed.
+void cvips_stop_expire_after_reads(CVipsStop *stop, int reads);
 
 /// A new image with `in`'s pixels, computed on demand like `in`, that fails (and so ends the
 /// computation it is part of) at its next region once `stop` says so. Each libvips worker that
