@@ -105,17 +105,36 @@ const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
 const selection = new Selection(gridView, { library, toast, showFromStart: (reordering) => grid.showFromStart(reordering) });
+/** Whether the list shown is an album in its own order, which this visitor may change. */
+function arrangeable() {
+  return albums.titles.get(library.list ?? '')?.order === 'custom' && document.documentElement.classList.contains('may-manage');
+}
+/**
+ * Photo `id` dropped (or moved with the keys) at `position` of the album shown: the server puts it
+ * there and the grid shows the album's new order. Resolves to whether it moved.
+ * @param {number} id
+ * @param {number} position
+ * @returns {Promise<boolean>}
+ */
+async function dropInAlbum(id, position) {
+  const which = listOf(library.list);
+  if (which?.kind !== 'albums' || library.position(id) === position) return false;
+  const moving = moveInAlbum(which.id, [id], position).then(() => library.resync());
+  // From now: the live events may bring the new order before the server's answer does.
+  grid.showInPlace(moving.catch(() => {}));
+  try {
+    await moving;
+  } catch (error) {
+    toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`);
+    return false;
+  }
+  return true;
+}
 // An album in its own order: a photo dragged with a mouse takes the place it is dropped on.
 new CellDrag(gridList, listeners, {
-  enabled: () => albums.titles.get(library.list ?? '')?.order === 'custom' && !selection.selecting
-    && document.documentElement.classList.contains('may-manage'),
+  enabled: () => arrangeable() && !selection.selecting,
   positionAt: (point) => grid.placeAt(point)?.position ?? null,
-  drop: (id, position) => {
-    const which = listOf(library.list);
-    if (which?.kind !== 'albums' || library.position(id) === position) return;
-    moveInAlbum(which.id, [id], position).then(() => library.resync(),
-      (error) => toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`));
-  },
+  drop: (id, position) => { dropInAlbum(id, position); },
 });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);
