@@ -33,6 +33,7 @@ import { at, hideComments, moveInAlbum, onSessionEnd } from './core/api.js';
 import { keepForOffline } from './core/offline.js';
 import { canFly, flyPhoto, cancelFlight } from './photo/flight.js';
 import { CellDrag } from './gestures/cell-drag.js';
+import { CellTouchDrag } from './gestures/cell-touch-drag.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
 import { Keys } from './util/keyboard.js';
@@ -134,6 +135,17 @@ async function dropInAlbum(id, position) {
 new CellDrag(gridList, listeners, {
   enabled: () => arrangeable() && !selection.selecting,
   positionAt: (point) => grid.placeAt(point)?.position ?? null,
+  drop: (id, position) => { dropInAlbum(id, position); },
+});
+// And by touch, in Select: a chosen photo held for a moment lifts, and is dragged there.
+const selectionBar = byId('selection-bar', HTMLElement);
+new CellTouchDrag(gridList, listeners, {
+  enabled: () => arrangeable() && selection.selecting,
+  movable: (id) => selection.selected.has(id),
+  positionAt: (point) => grid.placeAt(point)?.position ?? null,
+  idAt: (position) => library.ids[position] ?? 0,
+  insets: () => ({ top: 0, bottom: selectionBar.hidden ? 0 : selectionBar.getBoundingClientRect().height }),
+  lifted: () => selection.cancelPress(),
   drop: (id, position) => { dropInAlbum(id, position); },
 });
 const favouritesView = byId('favourites-view', HTMLElement);
