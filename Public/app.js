@@ -105,7 +105,19 @@ listeners.on(density, 'change', showDensity);
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
-const selection = new Selection(gridView, { library, toast, showFromStart: (reordering) => grid.showFromStart(reordering) });
+const selection = new Selection(gridView, {
+  library, toast, showFromStart: (reordering) => grid.showFromStart(reordering),
+  // Alt+arrow moves the one photo chosen in an album in its own order, kept on screen.
+  arrange: {
+    enabled: () => arrangeable(),
+    columns: () => grid.columns,
+    move: async (id, position) => {
+      const moved = await dropInAlbum(id, position);
+      if (moved) grid.reveal(library.position(id));
+      return moved;
+    },
+  },
+});
 /** Whether the list shown is an album in its own order, which this visitor may change. */
 function arrangeable() {
   return albums.titles.get(library.list ?? '')?.order === 'custom' && document.documentElement.classList.contains('may-manage');
