@@ -149,6 +149,8 @@ def test_a_photo_dragged_with_a_mouse_takes_the_place_it_is_dropped_on(desktop, 
 # did: a finger that moves at once scrolls, a long press chooses.
 
 LIFTED = "return document.querySelector('.cell-lifted') !== null"
+# The columns the grid shows.
+COLUMNS = "return new Set([...document.querySelectorAll('#grid .cell')].map(a => Math.round(a.getBoundingClientRect().left))).size"
 
 
 def own_order_album(server, title):
@@ -236,7 +238,7 @@ def test_a_chosen_photo_dragged_by_touch_takes_the_place_it_is_dropped_on(phone,
         call(server, f"/albums/{album['id']}", "DELETE")
 
 
-def test_a_touch_that_moves_at_once_scrolls_and_a_long_press_chooses(phone, server):
+def test_a_touch_that_moves_at_once_scrolls_two_fingers_pinch_and_a_long_press_chooses(phone, server):
     emulate(phone, 390, 844, dpr=3, mobile=True)
     album, kept = own_order_album(server, "Touch scrolled")
     try:
@@ -252,6 +254,17 @@ def test_a_touch_that_moves_at_once_scrolls_and_a_long_press_chooses(phone, serv
         wait_for(lambda: abs(js(phone, "return window.scrollY") - before) > 100, message="the grid scrolled")
         assert not js(phone, LIFTED)
         assert js(phone, ORDER) == kept and server_order(server, album) == kept, "a scroll moves no photo"
+        # A second finger beside one that lifted the photo chosen: the photo goes back, and the two pinch the grid denser.
+        x, y = centre(phone, kept[1])
+        lift(phone, x - 100, y)
+        touch(phone, "touchStart", [(x - 100, y), (x + 100, y)])
+        assert not js(phone, LIFTED), "a second finger puts the photo back"
+        for i in range(1, 13):
+            touch(phone, "touchMove", [(x - 100 + 80 * i / 12, y), (x + 100 - 80 * i / 12, y)])
+        release(phone)
+        wait_for(lambda: js(phone, COLUMNS) > 1, message="the pinch made the grid denser")
+        assert not js(phone, LIFTED)
+        assert js(phone, ORDER) == kept and server_order(server, album) == kept, "a pinch moves no photo"
         # Done, then a long press: Select again, with that photo chosen, and nothing lifted or moved.
         phone.find_element("css selector", "#selection-bar .select-done").click()
         x, y = centre(phone, kept[2])
