@@ -2,7 +2,8 @@
 // Choosing several photos in the grid and doing something with them: Select (or a long press on a
 // phone, or ctrl/⌘-click and shift-click on a desktop) marks photos; the bar then favourites
 // them (a heart), adds them to an album (a new one too) or, inside an album, takes them out of it
-// (no file moves either way), or sends them to the trash with an Undo right after. Marks are drawn by one style sheet keyed by photo id, so the grid's
+// (no file moves either way), or sends them to the trash with an Undo right after; in an album in
+// its own order, Alt and an arrow move the one photo chosen. Marks are drawn by one style sheet keyed by photo id, so the grid's
 // recycled cells always show the right ones. Favourites are marked with a heart the same way.
 
 import { changeAlbumPhotos, changeFavourites, createAlbum, listAlbums, listFavourites, moveInAlbum, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
