@@ -33,6 +33,7 @@ import { at, hideComments, moveInAlbum, onSessionEnd } from './core/api.js';
 import { keepForOffline } from './core/offline.js';
 import { canFly, flyPhoto, cancelFlight } from './photo/flight.js';
 import { CellDrag } from './gestures/cell-drag.js';
+import { CellTouchDrag } from './gestures/cell-touch-drag.js';
 import { byId, element } from './util/dom.js';
 import { Listeners } from './util/listeners.js';
 import { Keys } from './util/keyboard.js';
@@ -104,18 +105,60 @@ listeners.on(density, 'change', showDensity);
 const toast = new UndoToast(byId('undo-toast', HTMLElement));
 const albums = new AlbumsView(albumsView, { toast });
 albums.follow(live);
-const selection = new Selection(gridView, { library, toast, showFromStart: (reordering) => grid.showFromStart(reordering) });
+const selection = new Selection(gridView, {
+  library, toast, showFromStart: (reordering) => grid.showFromStart(reordering),
+  // Alt+arrow moves the one photo chosen in an album in its own order, kept on screen.
+  arrange: {
+    enabled: () => arrangeable(),
+    columns: () => grid.columns,
+    move: async (id, position) => {
+      const moved = await dropInAlbum(id, position);
+      if (moved) grid.reveal(library.position(id));
+      return moved;
+    },
+  },
+});
+/** Whether the list shown is an album in its own order, which this visitor may change. */
+function arrangeable() {
+  return albums.titles.get(library.list ?? '')?.order === 'custom' && document.documentElement.classList.contains('may-manage');
+}
+/**
+ * Photo `id` dropped (or moved with the keys) at `position` of the album shown: the server puts it
+ * there and the grid shows the album's new order. Resolves to whether it moved.
+ * @param {number} id
+ * @param {number} position
+ * @returns {Promise<boolean>}
+ */
+async function dropInAlbum(id, position) {
+  const which = listOf(library.list);
+  if (which?.kind !== 'albums' || library.position(id) === position) return false;
+  const moving = moveInAlbum(which.id, [id], position).then(() => library.resync());
+  // From now: the live events may bring the new order before the server's answer does.
+  grid.showInPlace(moving.catch(() => {}));
+  try {
+    await moving;
+  } catch (error) {
+    toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`);
+    return false;
+  }
+  return true;
+}
 // An album in its own order: a photo dragged with a mouse takes the place it is dropped on.
 new CellDrag(gridList, listeners, {
-  enabled: () => albums.titles.get(library.list ?? '')?.order === 'custom' && !selection.selecting
-    && document.documentElement.classList.contains('may-manage'),
+  enabled: () => arrangeable() && !selection.selecting,
   positionAt: (point) => grid.placeAt(point)?.position ?? null,
-  drop: (id, position) => {
-    const which = listOf(library.list);
-    if (which?.kind !== 'albums' || library.position(id) === position) return;
-    moveInAlbum(which.id, [id], position).then(() => library.resync(),
-      (error) => toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`));
-  },
+  drop: (id, position) => { dropInAlbum(id, position); },
+});
+// And by touch, in Select: a chosen photo held for a moment lifts, and is dragged there.
+const selectionBar = byId('selection-bar', HTMLElement);
+new CellTouchDrag(gridList, listeners, {
+  enabled: () => arrangeable() && selection.selecting,
+  movable: (id) => selection.selected.has(id),
+  positionAt: (point) => grid.placeAt(point)?.position ?? null,
+  idAt: (position) => library.ids[position] ?? 0,
+  insets: () => ({ top: 0, bottom: selectionBar.hidden ? 0 : selectionBar.getBoundingClientRect().height }),
+  lifted: () => selection.cancelPress(),
+  drop: (id, position) => { dropInAlbum(id, position); },
 });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);

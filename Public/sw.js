@@ -53,7 +53,7 @@ const SHELL = [
   '/core/api.js', '/core/connection.js', '/core/live-events.js', '/core/offline.js', '/core/pager-sequence.js',
   '/core/photo-index.js', '/core/photo-sequence.js', '/core/routes.js', '/core/search-results.js',
   '/core/tus.js', '/core/upload-store.js',
-  '/gestures/cell-drag.js', '/gestures/drag.js', '/gestures/grid-zoom.js', '/gestures/pinch.js', '/gestures/tap.js',
+  '/gestures/cell-drag.js', '/gestures/cell-touch-drag.js', '/gestures/drag.js', '/gestures/grid-zoom.js', '/gestures/pinch.js', '/gestures/tap.js',
   '/gestures/viewer-gestures.js', '/gestures/wheel.js',
   '/photo/fitted-image.js', '/photo/flight.js', '/photo/pan-bounds.js', '/photo/pyramid.js',
   '/photo/slide-strip.js', '/photo/tiles.js', '/photo/zoomable-photo.js',

@@ -1,6 +1,6 @@
 // @ts-check
 // An album's or a folder's own buttons, while its grid is shown. An album: Sort (by date taken,
-// or its own order, which Select's Move to Start makes), Rename and Delete Album (its photos stay
+// or its own order, which Select's Move to Start, a photo dragged or Alt and an arrow make), Rename and Delete Album (its photos stay
 // in the library). A folder: Rename (its folder; the id stays) and Delete Folder (its photos go to
 // Recently Deleted, with an Undo right after).
 

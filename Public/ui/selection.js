@@ -2,7 +2,8 @@
 // Choosing several photos in the grid and doing something with them: Select (or a long press on a
 // phone, or ctrl/⌘-click and shift-click on a desktop) marks photos; the bar then favourites
 // them (a heart), adds them to an album (a new one too) or, inside an album, takes them out of it
-// (no file moves either way), or sends them to the trash with an Undo right after. Marks are drawn by one style sheet keyed by photo id, so the grid's
+// (no file moves either way), or sends them to the trash with an Undo right after; in an album in
+// its own order, Alt and an arrow move the one photo chosen. Marks are drawn by one style sheet keyed by photo id, so the grid's
 // recycled cells always show the right ones. Favourites are marked with a heart the same way.
 
 import { changeAlbumPhotos, changeFavourites, createAlbum, listAlbums, listFavourites, moveInAlbum, restoreFromTrash, statusOf, trashPhotos } from '../core/api.js';
@@ -16,20 +17,32 @@ import { Keys } from '../util/keyboard.js';
 /** How long a finger rests on a photo to start choosing. */
 const LONG_PRESS_MS = 500;
 
+/**
+ * Moving the one photo chosen in an album in its own order with Alt and an arrow key.
+ * @typedef {object} Arrange
+ * @property {() => boolean} enabled whether the list shown is such an album, which may be changed
+ * @property {() => number} columns the grid's columns (Up and Down move a row)
+ * @property {(id: number, position: number) => Promise<boolean>} move puts the photo there; whether it moved
+ */
+
 export class Selection {
   /**
    * @param {HTMLElement} gridView the grid's <main>
-   * @param {{ library: PhotoIndex, toast: UndoToast, showFromStart: (reordering: Promise<void>) => void }} options
-   *   showFromStart: the grid shows the list from its start once `reordering` brings its new order
+   * @param {{ library: PhotoIndex, toast: UndoToast, showFromStart: (reordering: Promise<void>) => void, arrange?: Arrange }} options
+   *   showFromStart: the grid shows the list from its start once `reordering` brings its new order;
+   *   arrange: Alt+arrow keys move the photo chosen (none without it)
    */
   constructor(gridView, options) {
     this.gridView = gridView;
     this.library = options.library;
     this.toast = options.toast;
     this.showFromStart = options.showFromStart;
+    this.arrange = options.arrange ?? null;
     this.grid = element(gridView, '#grid', HTMLElement);
     this.bar = byId('selection-bar', HTMLElement);
     this.count = element(this.bar, '.selection-count', HTMLElement);
+    /** Says where a photo moved with the keys went (for a screen reader: the bar shows no words for it). */
+    this.news = element(this.bar, '.selection-news', HTMLElement);
     this.selectButton = byId('select-photos', HTMLButtonElement);
     this.sheet = byId('album-sheet', HTMLDialogElement);
     /** @type {number[] | null} the photos the album sheet is for when they are not the chosen ones */
@@ -62,7 +75,11 @@ export class Selection {
     on.on(this.grid, 'pointercancel', () => this.cancelPress());
     on.on(this.grid, 'contextmenu', (e) => { if (this.selecting && e.target instanceof Element && e.target.closest('a.cell')) e.preventDefault(); });
     // Escape ends choosing: its key listens only while photos are being chosen (keyboard.js).
-    this.keys = new Keys((e) => { if (e.key === 'Escape' && this.selecting && !this.sheet.open) this.setSelecting(false); });
+    this.keys = new Keys((e) => {
+      if (!this.selecting || this.sheet.open) return;
+      if (e.key === 'Escape') this.setSelecting(false);
+      else if (e.altKey) this.nudge(e);
+    });
     on.add(() => { this.keys.on = false; });
     on.on(element(this.bar, '.select-favourite', HTMLButtonElement), 'click', () => this.favourite());
     on.on(element(this.bar, '.select-album', HTMLButtonElement), 'click', () => this.openSheet());
@@ -175,6 +192,39 @@ export class Selection {
       this.swallowClick = true;
       this.draw();
     }, LONG_PRESS_MS);
+  }
+
+  /**
+   * Alt+arrow, one photo chosen, in an album in its own order: the photo moves a place back or on
+   * (Left, Right) or a row up or down (Up, Down), and where it went is said.
+   * @param {KeyboardEvent} event
+   */
+  nudge(event) {
+    const arrange = this.arrange;
+    const columns = arrange?.columns() ?? 1;
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns }[event.key];
+    if (!arrange || !step || event.ctrlKey || event.metaKey || event.shiftKey || this.selected.size !== 1 || !arrange.enabled()) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+    // Alt+Left and Alt+Right are also the browser's Back and Forward: here they move the photo.
+    event.preventDefault();
+    const [id] = this.selected;
+    const from = this.library.position(id), count = this.library.count;
+    if (from < 0) return;
+    const to = Math.max(0, Math.min(count - 1, from + step));
+    if (to === from) {
+      this.say(to === 0 ? `Already first of ${count}` : `Already last of ${count}`);
+      return;
+    }
+    arrange.move(id, to).then((moved) => { if (moved) this.say(`Moved to place ${to + 1} of ${count}`); });
+  }
+
+  /**
+   * Words for a screen reader, said once (the same words again are said again).
+   * @param {string} words
+   */
+  say(words) {
+    this.news.textContent = this.news.textContent === words ? `${words}\u00a0` : words;
   }
 
   cancelPress() {

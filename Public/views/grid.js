@@ -115,6 +115,8 @@ export class PhotoGrid {
     this.drawnCount = 0;
     /** True while a reorder the person chose is on its way (see showFromStart). */
     this.fromStart = false;
+    /** True while a photo the person moved by hand is on its way to its place (see showInPlace). */
+    this.inPlace = false;
     /** @type {Density | null} the density shown when a pinch began, null when none is on */
     this.pinchFrom = null;
     /** Where the pinch began (the fingers' centre), and how far they have scaled since. */
@@ -390,12 +392,29 @@ export class PhotoGrid {
   }
 
   /**
+   * A photo is being moved by hand (dragged, or moved with the keys) to another place of the
+   * list: once `reordering` brings the new order, the grid stays where it is, in full rows, so
+   * only the photos between its old and new places move, and not every photo by the empty places
+   * that would keep the photo at the screen's centre in its column.
+   * @param {Promise<void>} reordering
+   */
+  showInPlace(reordering) {
+    this.inPlace = true;
+    reordering.finally(() => { this.inPlace = false; });
+  }
+
+  /**
    * The list changed under the grid: at the end while it grew there, it stays at the end;
    * otherwise the photo at the screen's centre stays where it is, whatever moved around it.
    */
   reordered() {
     if (this.fromStart) {
       this.layout({ position: 0, x: -1, y: 0, across: 0, down: 0 });
+      return;
+    }
+    if (this.inPlace) {
+      this.shift = 0;
+      this.layout();
       return;
     }
     const grew = this.index.count > this.drawnCount;

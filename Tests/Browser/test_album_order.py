@@ -1,15 +1,18 @@
 """An album's order, chosen in the page: Sort shows it by date taken or in its own order, and
-Select's Move to Start puts the photos chosen first; the server keeps it (a reload shows it) and
-another window showing the album follows at once."""
+Select's Move to Start puts the photos chosen first; a photo dragged (a mouse, or a finger in
+Select) or moved with Alt and an arrow takes another place; the server keeps it (a reload shows
+it) and another window showing the album follows at once."""
 
 import json
 import urllib.request
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
 from conftest import screenshot
-from gestures import emulate, js, tap, wait_for
+from gestures import emulate, js, release, swipe, tap, touch, wait_for
 from pages import open_app
 
 # The album's photos as the grid draws them, in reading order.
@@ -131,10 +134,212 @@ def test_a_photo_dragged_with_a_mouse_takes_the_place_it_is_dropped_on(desktop, 
         mouse(desktop, "mouseReleased", x1, y1)
         moved = [kept[-1]] + kept[:-1]
         shows(desktop, moved, "the photo dropped at the start")
+        assert js(desktop, FULL_ROWS), "the photo dropped starts the first row (no empty place before it)"
         assert js(desktop, "return location.hash") == f"#/{route}", "a drag opens no photo"
         assert [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]] == moved
         # A click without a drag still opens the photo.
         desktop.find_element("css selector", f'#grid a[data-photo-id="{moved[1]}"]').click()
         wait_for(lambda: js(desktop, "return location.hash") == f"#/{route}/photos/{moved[1]}", message="the photo opened")
+    finally:
+        call(server, f"/albums/{album['id']}", "DELETE")
+
+
+# Touch: in Select, a chosen photo held for a moment lifts, follows the finger and takes the place
+# it is dropped on; the grid scrolls while it is held near an edge. Every other touch does what it
+# did: a finger that moves at once scrolls, a long press chooses.
+
+LIFTED = "return document.querySelector('.cell-lifted') !== null"
+# The columns the grid shows.
+COLUMNS = "return new Set([...document.querySelectorAll('#grid .cell')].map(a => Math.round(a.getBoundingClientRect().left))).size"
+
+
+def own_order_album(server, title):
+    """A new album of every photo, in its own order: the album and its photos in that order."""
+    album = call(server, "/albums", "POST", {"title": title})
+    call(server, f"/albums/{album['id']}/photos", "POST", {"ids": [p["id"] for p in server.all_photos()]})
+    call(server, f"/albums/{album['id']}", "PATCH", {"order": "custom"})
+    return album, [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
+
+
+def centre(driver, photo):
+    """The centre on screen of a photo's cell, scrolled into view (the middle of the screen) first."""
+    box = js(driver, f"const a = document.querySelector('#grid a[data-photo-id=\"{photo}\"]'); "
+                     "a.scrollIntoView({block: 'center'}); return a.getBoundingClientRect().toJSON()")
+    return box["left"] + box["width"] / 2, box["top"] + box["height"] / 2
+
+
+def choose(driver, photo, count):
+    """Taps a photo in Select; `count` photos are then chosen."""
+    x, y = centre(driver, photo)
+    tap(driver, x, y)
+    wait_for(lambda: js(driver, "return document.querySelector('.selection-count').textContent")
+             == ("1 photo selected" if count == 1 else f"{count} photos selected"), message=f"{count} chosen")
+
+
+def lift(driver, x, y):
+    """A finger down at (x, y), held until the photo there lifts."""
+    touch(driver, "touchStart", [(x, y)])
+    wait_for(lambda: js(driver, LIFTED), message="the photo lifted")
+
+
+def server_order(server, album):
+    return [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
+
+
+def one_column(driver, server, route):
+    """The grid at its largest (a photo a row), so that four photos are more than a screen."""
+    open_app(driver, server, route)
+    js(driver, "localStorage.setItem('photoscroll.gridDensity', '1')")
+    open_app(driver, server, route)
+    wait_for(lambda: js(driver, "return document.querySelector('#grid .cell')?.getBoundingClientRect().width ?? 0") > 300,
+             message="one photo a row")
+
+
+def test_a_chosen_photo_dragged_by_touch_takes_the_place_it_is_dropped_on(phone, server):
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    album, kept = own_order_album(server, "Touch arranged")
+    try:
+        route = f"albums/{album['id']}"
+        open_app(phone, server, route)
+        shows(phone, kept, "the album in its own order")
+        phone.find_element("id", "select-photos").click()
+        choose(phone, kept[-1], 1)
+        x0, y0 = centre(phone, kept[-1])
+        x1, y1 = centre(phone, kept[0])
+        lift(phone, x0, y0)
+        for i in range(1, 11):
+            touch(phone, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+        copy = js(phone, "return document.querySelector('.cell-lifted').getBoundingClientRect().toJSON()")
+        assert abs(copy["left"] + copy["width"] / 2 - x1) < 2 and abs(copy["top"] + copy["height"] / 2 - y1) < 2, \
+            "the photo follows the finger"
+        assert js(phone, ORDER) == kept, "nothing moves before the drop"
+        screenshot(phone, "album-order-phone-touch-dragging")
+        release(phone)
+        moved = [kept[-1]] + kept[:-1]
+        shows(phone, moved, "the photo dropped at the start")
+        assert js(phone, FULL_ROWS), "the photo dropped starts the first row (no empty place before it)"
+        assert server_order(server, album) == moved
+        assert not js(phone, LIFTED)
+        assert js(phone, "return location.hash") == f"#/{route}", "a drag opens no photo"
+        assert js(phone, "return document.querySelector('.selection-count').textContent") == "1 photo selected", \
+            "the photo moved is still chosen (the touch that dropped it was no tap)"
+        screenshot(phone, "album-order-phone-touch-dropped")
+
+        # The other way: the first photo dropped on the last takes its place, the others move up.
+        x0, y0 = centre(phone, moved[0])
+        x1, y1 = centre(phone, moved[-1])
+        lift(phone, x0, y0)
+        for i in range(1, 11):
+            touch(phone, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+        release(phone)
+        shows(phone, kept, "the photo dropped at the end")
+        assert server_order(server, album) == kept
+    finally:
+        call(server, f"/albums/{album['id']}", "DELETE")
+
+
+def test_a_touch_that_moves_at_once_scrolls_two_fingers_pinch_and_a_long_press_chooses(phone, server):
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    album, kept = own_order_album(server, "Touch scrolled")
+    try:
+        route = f"albums/{album['id']}"
+        one_column(phone, server, route)
+        shows(phone, kept, "the album in its own order")
+        phone.find_element("id", "select-photos").click()
+        choose(phone, kept[1], 1)
+        # A finger moving at once, on the photo chosen: the grid scrolls, nothing lifts or moves.
+        x, y = centre(phone, kept[1])
+        before = js(phone, "return window.scrollY")
+        swipe(phone, x, y + 150, x, y - 150)
+        wait_for(lambda: abs(js(phone, "return window.scrollY") - before) > 100, message="the grid scrolled")
+        assert not js(phone, LIFTED)
+        assert js(phone, ORDER) == kept and server_order(server, album) == kept, "a scroll moves no photo"
+        # A second finger beside one that lifted the photo chosen: the photo goes back, and the two pinch the grid denser.
+        x, y = centre(phone, kept[1])
+        lift(phone, x - 100, y)
+        touch(phone, "touchStart", [(x - 100, y), (x + 100, y)])
+        assert not js(phone, LIFTED), "a second finger puts the photo back"
+        for i in range(1, 13):
+            touch(phone, "touchMove", [(x - 100 + 80 * i / 12, y), (x + 100 - 80 * i / 12, y)])
+        release(phone)
+        wait_for(lambda: js(phone, COLUMNS) > 1, message="the pinch made the grid denser")
+        assert not js(phone, LIFTED)
+        assert js(phone, ORDER) == kept and server_order(server, album) == kept, "a pinch moves no photo"
+        # Done, then a long press: Select again, with that photo chosen, and nothing lifted or moved.
+        phone.find_element("css selector", "#selection-bar .select-done").click()
+        x, y = centre(phone, kept[2])
+        touch(phone, "touchStart", [(x, y)])
+        wait_for(lambda: js(phone, "return document.querySelector('.selection-count').textContent") == "1 photo selected",
+                 message="a long press chose the photo")
+        release(phone)
+        assert not js(phone, LIFTED)
+        assert js(phone, f"return getComputedStyle(document.querySelector('#grid a[data-photo-id=\"{kept[2]}\"]')).outlineStyle") \
+            == "solid", "the photo pressed is marked chosen"
+        assert js(phone, ORDER) == kept and server_order(server, album) == kept, "a long press moves no photo"
+        # In Select, a long press on a photo not chosen chooses it too, and lifts nothing.
+        x, y = centre(phone, kept[0])
+        touch(phone, "touchStart", [(x, y)])
+        wait_for(lambda: js(phone, "return document.querySelector('.selection-count').textContent") == "2 photos selected",
+                 message="a second photo chosen by a long press")
+        release(phone)
+        assert not js(phone, LIFTED)
+        assert server_order(server, album) == kept
+    finally:
+        call(server, f"/albums/{album['id']}", "DELETE")
+
+
+def test_a_lifted_photo_held_near_the_top_scrolls_the_grid_to_its_start(phone, server):
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    album, kept = own_order_album(server, "Touch scrolled to")
+    try:
+        route = f"albums/{album['id']}"
+        one_column(phone, server, route)
+        shows(phone, kept, "the album in its own order")
+        phone.find_element("id", "select-photos").click()
+        choose(phone, kept[-1], 1)
+        js(phone, "window.scrollTo(0, document.documentElement.scrollHeight)")
+        wait_for(lambda: js(phone, "return window.scrollY") > 600, message="at the end")
+        x, y = centre(phone, kept[-1])
+        lift(phone, x, y)
+        # Held at the top of the screen: the grid scrolls up to its first photo, under the finger.
+        for i in range(1, 11):
+            touch(phone, "touchMove", [(x, y + (20 - y) * i / 10)])
+        wait_for(lambda: js(phone, "return window.scrollY") == 0, message="the grid scrolled to its start")
+        screenshot(phone, "album-order-phone-touch-scrolled")
+        first = js(phone, f"return document.querySelector('#grid a[data-photo-id=\"{kept[0]}\"]').getBoundingClientRect().toJSON()")
+        x1, y1 = first["left"] + first["width"] / 2, first["top"] + first["height"] / 2
+        for i in range(1, 6):
+            touch(phone, "touchMove", [(x, 20 + (y1 - 20) * i / 5)])
+        release(phone)
+        moved = [kept[-1]] + kept[:-1]
+        shows(phone, moved, "the photo dropped at the start")
+        assert server_order(server, album) == moved
+    finally:
+        call(server, f"/albums/{album['id']}", "DELETE")
+
+
+def test_alt_and_an_arrow_move_the_photo_chosen_and_say_where(desktop, server):
+    emulate(desktop, 1440, 900, dpr=2, mobile=False)
+    album, kept = own_order_album(server, "Keyed")
+    try:
+        route = f"albums/{album['id']}"
+        open_app(desktop, server, route)
+        shows(desktop, kept, "the album in its own order")
+        desktop.find_element("id", "select-photos").click()
+        desktop.find_element("css selector", f'#grid a[data-photo-id="{kept[0]}"]').click()
+        news = "return document.querySelector('#selection-bar .selection-news').textContent.trim()"
+        ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.ALT).perform()
+        once = [kept[1], kept[0]] + kept[2:]
+        shows(desktop, once, "the photo a place on")
+        wait_for(lambda: js(desktop, news) == f"Moved to place 2 of {len(kept)}", message="where it went, said")
+        assert server_order(server, album) == once
+        assert js(desktop, "return location.hash") == f"#/{route}", "Alt+Right is no Forward here"
+        ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_LEFT).key_up(Keys.ALT).perform()
+        shows(desktop, kept, "the photo back in its place")
+        wait_for(lambda: js(desktop, news) == f"Moved to place 1 of {len(kept)}", message="where it went, said")
+        assert js(desktop, "return location.hash") == f"#/{route}", "Alt+Left is no Back here"
+        ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_LEFT).key_up(Keys.ALT).perform()
+        wait_for(lambda: js(desktop, news) == f"Already first of {len(kept)}", message="the start, said")
+        assert server_order(server, album) == kept
     finally:
         call(server, f"/albums/{album['id']}", "DELETE")
