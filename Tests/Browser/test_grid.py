@@ -144,6 +144,11 @@ def summary_tag(server):
 
 def test_changes_arrive_as_events_not_by_polling(phone, collection_server):
     open_app(phone, collection_server)
+    # The live stream's opening makes the page ask for the summary again (a change may have come
+    # between the list's first answer and the stream): on a loaded machine the stream may open
+    # after the grid is drawn, so the mark is taken once it has opened and that answer has come.
+    wait_for(lambda: js(phone, "return window.__network.streamsOpened >= 1 && window.__network.fetching === 0"),
+             timeout=40, message="the live stream open and the summary asked again")
     # The collection's ingest may still be examining photos on a loaded machine, and each photo it
     # changes is an event the page answers with a summary fetch: "nothing changes" is read from
     # the server, not assumed.

@@ -1,6 +1,7 @@
 // Read-only views of the page's state for the browser tests and the benchmark: window.__viewer,
-// window.__pager, window.__slideshow, window.__keys (the page's keydown listeners, counted) and
-// window.__timers (the page's timers and frames still to run).
+// window.__pager, window.__slideshow, window.__keys (the page's keydown listeners, counted),
+// window.__timers (the page's timers and frames still to run) and window.__network (its fetches
+// on their way, and how often its live streams opened).
 // They are not part of the page: the test browser evaluates this script in every document before
 // the page's own (conftest.new_driver), and it imports the page's module once that has run, so
 // the page under test is the one people get.
@@ -53,6 +54,29 @@
     get intervals() { return pending.intervals.size; },
     get frames() { return pending.frames.size; },
     get idle() { return pending.timeouts.size + pending.intervals.size + pending.frames.size === 0; },
+  };
+
+  // The page's fetches not yet answered, and its event streams' openings: a page whose stream has
+  // opened, with no fetch on its way and no timer left, waits for the server or a person.
+  const network = { fetching: 0, streamsOpened: 0 };
+  const nativeFetch = window.fetch;
+  window.fetch = function (...args) {
+    network.fetching += 1;
+    const settled = () => { network.fetching -= 1; };
+    const answer = nativeFetch.apply(this, args);
+    answer.then(settled, settled);
+    return answer;
+  };
+  const NativeEventSource = window.EventSource;
+  window.EventSource = class extends NativeEventSource {
+    constructor(...args) {
+      super(...args);
+      addEventListener.call(this, 'open', () => { network.streamsOpened += 1; });
+    }
+  };
+  window.__network = {
+    get fetching() { return network.fetching; },
+    get streamsOpened() { return network.streamsOpened; },
   };
 
   const install = async () => {
