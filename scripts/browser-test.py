@@ -108,10 +108,12 @@ def main() -> int:
     testrun.report_failures(outcome.failed)
     with testrun.summary(RUN / "summary.txt"):
         testrun.report_slowest("test files (seconds of their processes)", {u.name: u.seconds for u in outcome.units})
+        testrun.report_slowest("test files by CPU (their processes, browsers and servers)", {u.name: u.cpu for u in outcome.units},
+                               unit="s of CPU")
         testrun.report_slowest("tests (setup + call + teardown, as pytest timed them)", test_seconds)
         print()
         for unit in sorted(outcome.units, key=lambda u: u.name):
-            print(f"  {unit.name}: {counts.get(unit.name, '?')} ({unit.seconds:.1f} s)")
+            print(f"  {unit.name}: {counts.get(unit.name, '?')} ({unit.seconds:.1f} s, {unit.cpu:.1f} s of CPU)")
         testrun.report_failed_lines(failed_tests)
         print(f"{len(outcome.units)} processes, {len(outcome.failed)} failed"
               f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "

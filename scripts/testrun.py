@@ -32,6 +32,7 @@ class Unit:
     log: Path = field(default=Path())
     status: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0                # CPU seconds of the process and all it started (where a cgroup counts them)
     timed_out: bool = False
 
 
@@ -88,23 +89,104 @@ def order(units: list[Unit], durations: Path) -> list[Unit]:
     return sorted(units, key=lambda u: (-last.get(u.name, u.hint), u.name))
 
 
+def _own_cgroup() -> Path | None:
+    """The folder of this process's counting cgroup (cgroup v1's cpuacct, or v2), where a child
+    cgroup of each unit's may be made: one that counts and does not schedule, so the units share
+    the processors as they would without it (as scripts/timed.sh's stages)."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+    except OSError:
+        return None
+    for _, controllers, own in lines:
+        if controllers == "cpuacct" and Path("/sys/fs/cgroup/cpuacct/cpuacct.usage").exists():
+            return Path("/sys/fs/cgroup/cpuacct" + own.rstrip("/"))
+    for number, _, own in lines:
+        if number == "0" and Path("/sys/fs/cgroup/cgroup.controllers").exists():
+            folder = Path("/sys/fs/cgroup" + own.rstrip("/"))
+            try:
+                if "cpu" in (folder / "cgroup.subtree_control").read_text().split():
+                    return None
+            except OSError:
+                return None
+            return folder
+    return None
+
+
+def _counting_cgroup(name: str) -> Path | None:
+    """A new cgroup for one unit, counting the CPU of every process it starts (a browser's
+    helpers too, which no parent waits for); None where this process may not make one."""
+    parent = _own_cgroup()
+    if parent is None:
+        return None
+    folder = parent / f"unit-{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}-{os.getpid()}"
+    try:
+        folder.mkdir()
+    except OSError:
+        return None
+    return folder
+
+
+def _cgroup_cpu(folder: Path) -> float | None:
+    try:
+        if (folder / "cpuacct.usage").exists():
+            return int((folder / "cpuacct.usage").read_text()) / 1e9
+        for line in (folder / "cpu.stat").read_text().splitlines():
+            key, value = line.split()
+            if key == "usage_usec":
+                return int(value) / 1e6
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _wait(process: subprocess.Popen, timeout: float) -> tuple[int, float] | None:
+    """The exit status and the CPU seconds of `process` and of every descendant reaped below it,
+    or None when it is still running after `timeout` s. Asked ten times a second: a unit runs for
+    seconds to minutes."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.1)
+
+
 def _run(unit: Unit, env: dict[str, str], timeout: float) -> Unit:
     started = time.monotonic()
+    cgroup = _counting_cgroup(unit.name)
     with open(unit.log, "wb") as out:
         process = subprocess.Popen(unit.command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
+        if cgroup is not None:
+            try:
+                # At once: the unit starts its browser and servers only after its imports.
+                (cgroup / "cgroup.procs").write_text(str(process.pid))
+            except OSError:
+                cgroup = None
         with _running_lock:
             _running.add(process)
         try:
-            unit.status = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            unit.timed_out = True
-            os.killpg(process.pid, signal.SIGKILL)
-            unit.status = process.wait()
-            out.write(f"\n[runner] stopped after {timeout:.0f} s (UNIT_TIMEOUT)\n".encode())
+            ended = _wait(process, timeout)
+            if ended is None:
+                unit.timed_out = True
+                os.killpg(process.pid, signal.SIGKILL)
+                ended = _wait(process, float("inf"))
+                out.write(f"\n[runner] stopped after {timeout:.0f} s (UNIT_TIMEOUT)\n".encode())
+            unit.status, unit.cpu = ended
         finally:
             with _running_lock:
                 _running.discard(process)
+    if cgroup is not None:
+        # Counted by the kernel, the helpers no parent waited for included.
+        unit.cpu = _cgroup_cpu(cgroup) or unit.cpu
+        try:
+            cgroup.rmdir()  # not while a process it started lives on: then it stays, counted
+        except OSError:
+            pass
     unit.seconds = time.monotonic() - started
     return unit
 
@@ -193,9 +275,9 @@ def report_failed_lines(lines: list[str], most: int = 20) -> None:
         print("\n".join(f"  {line[:300]}" for line in lines[:most]))
 
 
-def report_slowest(title: str, timings: dict[str, float], count: int = 15) -> None:
+def report_slowest(title: str, timings: dict[str, float], count: int = 15, unit: str = "s") -> None:
     slowest = sorted(timings.items(), key=lambda item: -item[1])[:count]
     if slowest:
         print(f"\nThe {len(slowest)} slowest {title}:")
         for name, seconds in slowest:
-            print(f"  {seconds:8.1f} s  {name}")
+            print(f"  {seconds:8.1f} {unit}  {name}")

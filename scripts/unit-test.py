@@ -156,11 +156,14 @@ def main() -> int:
         pass
     # A class split into tests counts as the sum of its tests.
     per_class: dict[str, float] = {}
+    cpu_per_class: dict[str, float] = {}
     for unit in outcome.units:
         per_class[unit.name.split("/")[0]] = per_class.get(unit.name.split("/")[0], 0.0) + unit.seconds
+        cpu_per_class[unit.name.split("/")[0]] = cpu_per_class.get(unit.name.split("/")[0], 0.0) + unit.cpu
     testrun.report_failures(outcome.failed)
     with testrun.summary(RUN / "summary.txt"):
         testrun.report_slowest("test classes (seconds of their processes)", per_class)
+        testrun.report_slowest("test classes by CPU (their processes and all they started)", cpu_per_class, unit="s of CPU")
         testrun.report_slowest("tests (as XCTest timed them)", test_seconds)
         testrun.report_failed_lines(failed_lines)
         print(f"\n{len(found)} classes in {len(outcome.units)} processes, {counts['executed']} tests "
