@@ -13,6 +13,8 @@ from gestures import js, wait_for
 from pages import open_app, visible_view, wait_hash
 
 TOTAL = 2500
+# A photo added to the shared collection stays: the runner puts this file after the collection's others.
+CHANGES_SHARED_FIXTURE = True
 
 DRAWN = """
 return [...document.querySelectorAll('#grid .cell')].map(a => {
