@@ -19,8 +19,3 @@ struct LoaderKind: Equatable {
     /// streaming past the rows above it, or libvips holds the whole photo to serve it.
     var decodesInOrder: Bool { format == "jpeg" || format == "png" }
 }
-
-/// How an image's pixels will be read: `sequential` streams rows top to bottom with little memory.
-enum VipsAccessPattern {
-    case random, sequential
-}

@@ -6,18 +6,6 @@ import Synchronization
 /// (nil for the thumbnail).
 public typealias TileSink = @Sendable (TileCoordinate?, [UInt8]) throws -> Void
 
-/// What one render on demand makes (`PhotoRenderer.renderUnit`).
-public enum RenderUnit: Hashable, Sendable {
-    /// The thumbnail, and for a JPEG read straight every tile of the levels its first decode gives.
-    case first
-    /// Every tile of levels `top`…0.
-    case levels(top: Int)
-    /// Every tile of one row of a level.
-    case row(z: Int, y: Int)
-    /// One tile.
-    case tile(TileCoordinate)
-}
-
 extension PhotoRenderer {
     /// The screen a photo is first shown on: its fitted view asks for the level that fills it.
     public static let screen = (width: 2880, height: 1800)
@@ -218,15 +206,4 @@ extension PhotoRenderer {
         try failure.check()
     }
 
-}
-
-/// The first error of work done in parallel.
-// @unchecked Sendable: `first` is guarded by `lock`.
-final class FirstFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: Error?
-
-    func record(_ error: Error) { lock.withLock { if first == nil { first = error } } }
-
-    func check() throws { if let error = lock.withLock({ first }) { throw error } }
 }

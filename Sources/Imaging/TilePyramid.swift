@@ -1,21 +1,3 @@
-/// One tile's address: level `z` (0 fits in one tile, `maxZoom` is native), column `x`, row `y`.
-public struct TileCoordinate: Hashable, Sendable, CustomStringConvertible {
-    public var z: Int
-    public var x: Int
-    public var y: Int
-    public init(z: Int, x: Int, y: Int) { self.z = z; self.x = x; self.y = y }
-    public var description: String { "\(z)/\(x)/\(y)" }
-}
-
-/// A rectangle in level pixels.
-public struct PixelRect: Hashable, Sendable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
-}
-
 /// The geometry of a photo's tile pyramid (DESIGN.md, "The tile pyramid").
 ///
 /// `maxZoom = max(0, ceil(log2(max(W, H) / T)))`; level z is the photo scaled by `2^(z − maxZoom)`,
