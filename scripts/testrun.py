@@ -45,6 +45,23 @@ class Outcome:
 
 _running: set[subprocess.Popen] = set()
 _running_lock = threading.Lock()
+# Units' cgroups that still held a process when their unit ended: removed at the end of the run.
+_left_cgroups: list[Path] = []
+
+
+def _remove_left_cgroups(tries: int = 50) -> None:
+    for _ in range(tries):
+        for folder in list(_left_cgroups):
+            try:
+                folder.rmdir()
+                _left_cgroups.remove(folder)
+            except FileNotFoundError:
+                _left_cgroups.remove(folder)
+            except OSError:
+                pass
+        if not _left_cgroups:
+            return
+        time.sleep(0.1)
 
 
 def _stop_all(*_):
@@ -184,9 +201,10 @@ def _run(unit: Unit, env: dict[str, str], timeout: float) -> Unit:
         # Counted by the kernel, the helpers no parent waited for included.
         unit.cpu = _cgroup_cpu(cgroup) or unit.cpu
         try:
-            cgroup.rmdir()  # not while a process it started lives on: then it stays, counted
+            cgroup.rmdir()  # not while a process it started lives on (a database server stopping)
         except OSError:
-            pass
+            with _running_lock:
+                _left_cgroups.append(cgroup)
     unit.seconds = time.monotonic() - started
     return unit
 
@@ -209,6 +227,7 @@ def run(units: list[Unit], jobs: int, logs: Path, env: dict[str, str], durations
                 failed.append(unit)
                 why = "timed out" if unit.timed_out else f"exit {unit.status}"
                 print(f"FAILED {unit.name} ({why}, {unit.seconds:.1f} s)", flush=True)
+    _remove_left_cgroups()
     try:
         previous = json.loads(durations.read_text())
     except (OSError, ValueError):
