@@ -7,8 +7,15 @@
  * against. A band is then made into a JPEG of its own, as jpegrestarts.c does at restarts: the
  * file's headers with the frame's height made the band's, and the band's bits moved to start on
  * a byte, its first MCU coded again so that each component's first DC difference is taken from
- * 0, as at the start of a scan. libjpeg decodes it to the same pixels as those rows of the whole. */
+ * 0, as at the start of a scan. libjpeg decodes it to the same pixels as those rows of the whole.
+ *
+ * The pass records its rows one call at a time (cjpeg_scan_index_advance), and a band is cut as
+ * soon as the rows it needs are recorded: the upper rows of a gigapixel photo are served while the
+ * pass is still reading its lower ones. Each row start is written once, by the pass alone, before
+ * the count of recorded starts is stored with release order; a cut loads that count with acquire
+ * order and reads only the starts below it, so it never sees a start being written. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +54,13 @@ struct cjpeg_scan_index {
     IndexLayout layout;
     unsigned char *head;  /* the headers, layout.data bytes */
     RowStart *starts;     /* rows + 1: the last is where the scan's data ends */
+    atomic_int recorded;  /* starts written so far, 0 to rows + 1 (see the top of this file) */
+    /* The pass, touched only by the one thread that advances it: where it is in the coded data
+     * (reader.chunk NULL once it ended), the DC values the next MCU is coded against, and whether
+     * it failed (a failed pass records nothing more). */
+    BitReader reader;
+    int32_t dc[MAX_COMPONENTS];
+    int failed;
 };
 
 static int read_tables(IndexLayout *layout, const unsigned char *segment, long size) {
@@ -219,6 +233,7 @@ static int skip_mcu(BitReader *reader, const IndexLayout *layout, int32_t *dc) {
 
 void cjpeg_scan_index_free(cjpeg_scan_index *index) {
     if (index == NULL) return;
+    free(index->reader.chunk);
     free(index->head);
     free(index->starts);
     free(index);
@@ -247,48 +262,82 @@ int cjpeg_scan_indexable(int fd) {
     return indexable;
 }
 
-cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop) {
+cjpeg_scan_index *cjpeg_scan_index_new(int fd) {
     struct stat status;
     if (fstat(fd, &status)) {
         vips_error("jpeg", "%s", "cannot read the file");
         return NULL;
     }
     cjpeg_scan_index *index = calloc(1, sizeof *index);
-    BitReader reader = { .fd = fd, .file_end = status.st_size, .real = UINT64_MAX };
-    reader.chunk = malloc(CHUNK);
-    if (index == NULL || reader.chunk == NULL || read_head(fd, status.st_size, &index->head, &index->layout)) {
+    if (index == NULL || read_head(fd, status.st_size, &index->head, &index->layout)) {
         vips_error("jpeg", "%s", "not one baseline scan without restarts");
-        goto failed;
+        cjpeg_scan_index_free(index);
+        return NULL;
     }
-    IndexLayout *layout = &index->layout;
-    index->starts = calloc((size_t) layout->rows + 1, sizeof(RowStart));
-    if (index->starts == NULL) {
+    index->starts = calloc((size_t) index->layout.rows + 1, sizeof(RowStart));
+    index->reader = (BitReader) { .fd = -1, .file_end = status.st_size, .real = UINT64_MAX };
+    index->reader.chunk = malloc(CHUNK);
+    if (index->starts == NULL || index->reader.chunk == NULL) {
         vips_error("jpeg", "%s", "out of memory");
-        goto failed;
+        cjpeg_scan_index_free(index);
+        return NULL;
     }
-    reader.chunk_offset = (off_t) layout->data;
-    int32_t dc[MAX_COMPONENTS] = { 0 };
-    for (long row = 0; row < layout->rows; row++) {
-        if (cvips_stop_check(stop)) goto failed;
-        fill(&reader);
-        RowStart *start = &index->starts[row];
-        entropy_position(&reader, &start->byte, &start->bit);
-        memcpy(start->dc, dc, sizeof dc);
+    index->reader.chunk_offset = (off_t) index->layout.data;
+    atomic_init(&index->recorded, 0);
+    return index;
+}
+
+/* The pass ended, whole or not: its reading buffer is not needed any more. */
+static int pass_end(cjpeg_scan_index *index, int result) {
+    free(index->reader.chunk);
+    index->reader.chunk = NULL;
+    if (result < 0) index->failed = 1;
+    return result;
+}
+
+int cjpeg_scan_index_advance(cjpeg_scan_index *index, int fd, CVipsStop *stop) {
+    const IndexLayout *layout = &index->layout;
+    int recorded = atomic_load_explicit(&index->recorded, memory_order_relaxed);
+    if (index->failed) {
+        vips_error("jpeg", "%s", "damaged or incomplete");
+        return -1;
+    }
+    if (recorded == layout->rows + 1) return 1;
+    if (cvips_stop_check(stop)) return pass_end(index, -1);
+    BitReader *reader = &index->reader;
+    reader->fd = fd;
+    /* Row recorded - 1 read through (none before the first start), its end the next row's start. */
+    if (recorded > 0) {
         for (long column = 0; column < layout->columns; column++) {
-            if (skip_mcu(&reader, layout, dc) || !within(&reader)) {
+            if (skip_mcu(reader, layout, index->dc) || !within(reader)) {
                 vips_error("jpeg", "%s", "damaged or incomplete");
-                goto failed;
+                return pass_end(index, -1);
             }
         }
     }
-    fill(&reader);
-    entropy_position(&reader, &index->starts[layout->rows].byte, &index->starts[layout->rows].bit);
-    free(reader.chunk);
+    fill(reader);
+    RowStart *start = &index->starts[recorded];
+    entropy_position(reader, &start->byte, &start->bit);
+    memcpy(start->dc, index->dc, sizeof index->dc);
+    atomic_store_explicit(&index->recorded, recorded + 1, memory_order_release);
+    if (recorded + 1 < layout->rows + 1) return 0;
+    return pass_end(index, 1);
+}
+
+int cjpeg_scan_index_recorded(const cjpeg_scan_index *index) {
+    return atomic_load_explicit(&index->recorded, memory_order_acquire);
+}
+
+cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop) {
+    cjpeg_scan_index *index = cjpeg_scan_index_new(fd);
+    if (index == NULL) return NULL;
+    int result;
+    while ((result = cjpeg_scan_index_advance(index, fd, stop)) == 0) {}
+    if (result < 0) {
+        cjpeg_scan_index_free(index);
+        return NULL;
+    }
     return index;
-failed:
-    free(reader.chunk);
-    cjpeg_scan_index_free(index);
-    return NULL;
 }
 
 int cjpeg_scan_index_rows(const cjpeg_scan_index *index) { return (int) index->layout.rows; }
@@ -334,18 +383,35 @@ static int restate_tables(const IndexLayout *layout, const int32_t *first, HuffT
     return 0;
 }
 
+/* The MCU rows [*from_row, *to_row) of the band holding image rows first_row to last_row
+ * (exclusive); -1 when there are none. */
+static int band_rows(const IndexLayout *layout, int first_row, int last_row, long *from_row, long *to_row) {
+    /* An MCU row more on either side: chroma is upsampled from the rows beside it, which the band
+     * must have for its pixels to be the whole decode's. */
+    *from_row = first_row / layout->mcu_height - 1;
+    *to_row = (last_row + layout->mcu_height - 1) / layout->mcu_height + 1;
+    if (*from_row < 0) *from_row = 0;
+    if (*to_row > layout->rows) *to_row = layout->rows;
+    return first_row < 0 || *from_row >= *to_row ? -1 : 0;
+}
+
+int cjpeg_scan_index_needs(const cjpeg_scan_index *index, int first_row, int last_row) {
+    long from_row, to_row;
+    if (band_rows(&index->layout, first_row, last_row, &from_row, &to_row)) return (int) index->layout.rows + 1;
+    /* Its start and its end, which is the next row's start. */
+    return (int) to_row + 1;
+}
+
 int cjpeg_scan_index_cut(const cjpeg_scan_index *index, int fd, int first_row, int last_row, unsigned char **buffer,
                          size_t *size, int *top) {
     *buffer = NULL;
     *size = 0;
     *top = 0;
     const IndexLayout *layout = &index->layout;
-    /* An MCU row more on either side: chroma is upsampled from the rows beside it, which the band
-     * must have for its pixels to be the whole decode's. */
-    long from_row = first_row / layout->mcu_height - 1, to_row = (last_row + layout->mcu_height - 1) / layout->mcu_height + 1;
-    if (from_row < 0) from_row = 0;
-    if (to_row > layout->rows) to_row = layout->rows;
-    if (first_row < 0 || from_row >= to_row) return -1;
+    long from_row, to_row;
+    if (band_rows(layout, first_row, last_row, &from_row, &to_row)) return -1;
+    /* Only starts the pass has recorded (loaded with acquire order: they are written before). */
+    if (to_row >= cjpeg_scan_index_recorded(index)) return -1;
     const RowStart *start = &index->starts[from_row], *end = &index->starts[to_row];
     /* The band's bytes, and two more: the end may fall inside a 0xFF 0x00. */
     struct stat status;

@@ -182,10 +182,11 @@ extension PhotoRenderer {
         // A file with restarts at its MCU rows is cut there: only the band around the row is
         // decoded, not the rows above (of a gigapixel photo, hundreds of megabytes). One without
         // is cut where its scan index says its rows start (one pass over its Huffman codes, made
-        // once per file and kept); only a file neither way cuts is decoded from the top.
+        // once per file and kept, waited for only down to the band's rows); only a file neither
+        // way cuts is decoded from the top.
         let wanted = top * scale..<(top + height) * scale
         let rows = try JPEGRows.band(descriptor: file.rawValue, scale: scale, holding: wanted)
-            ?? JPEGScanIndexes.shared.index(descriptor: file.rawValue).flatMap {
+            ?? JPEGScanIndexes.shared.index(descriptor: file.rawValue, holding: wanted).flatMap {
                 JPEGRows.band(descriptor: file.rawValue, scale: scale, holding: wanted, index: $0)
             }
             ?? JPEGRows(descriptor: file.rawValue, scale: scale)

@@ -33,6 +33,13 @@ extension PhotoRenderer {
     /// A crash leaves only a `.<name>.partial-*` sibling, which the next build ignores.
     public static func buildPyramid(source: PhotoSource, into directory: String, settings: RenderSettings,
                                     reusing early: String? = nil, helpers: Int = 0, watcher: BuildWatcher? = nil) throws -> TilePyramid {
+        try buildPyramid(source: source, into: directory, settings: settings, reusing: early, helpers: helpers, watcher: watcher,
+                         warmingIndexFrom: warmedIndexPixels)
+    }
+
+    /// The same, warming the scan index of JPEGs of `warmedPixels` and more (tests warm smaller ones).
+    static func buildPyramid(source: PhotoSource, into directory: String, settings: RenderSettings, reusing early: String?,
+                             helpers: Int, watcher: BuildWatcher?, warmingIndexFrom warmedPixels: Int) throws -> TilePyramid {
         let photo = try openPhoto(source, settings: settings, access: .sequential)
         if photo.isTIFF, let stored = try storedPyramid(source, settings: settings) {
             return try buildStored(stored, source: source, into: directory, reusing: early, settings: settings, watcher: watcher)
@@ -41,7 +48,8 @@ extension PhotoRenderer {
         do {
             let pyramid: TilePyramid
             if readsStraight(photo) {
-                pyramid = try writeStraight(source, photo: photo, into: staging, settings: settings, helpers: helpers, watcher: watcher)
+                pyramid = try writeStraight(source, photo: photo, into: staging, settings: settings, helpers: helpers, watcher: watcher,
+                                            warmedPixels: warmedPixels)
             } else {
                 watcher?.started(staging, nil)
                 pyramid = try writeThroughVips(source, photo: photo, into: staging, settings: settings)
@@ -88,7 +96,7 @@ extension PhotoRenderer {
     /// halved into the next. Tiles already in `staging` (rendered on demand before the build) are
     /// not encoded again, and levels complete there are not computed at all.
     private static func writeStraight(_ source: PhotoSource, photo: OpenedPhoto, into staging: String, settings: RenderSettings,
-                                      helpers: Int, watcher: BuildWatcher?) throws -> TilePyramid {
+                                      helpers: Int, watcher: BuildWatcher?, warmedPixels: Int) throws -> TilePyramid {
         let info = photo.info
         let pyramid = TilePyramid(width: info.width, height: info.height, tileSize: settings.tileSize)
         let present = presentTiles(in: staging, pyramid: pyramid)
@@ -111,7 +119,7 @@ extension PhotoRenderer {
             // build (by then nearly always done: it costs about half a decode), failed or not.
             let indexStop = RenderStop()
             defer { indexStop.cancel() }
-            warmScanIndex(source, pyramid: pyramid, stop: indexStop)
+            warmScanIndex(source, pyramid: pyramid, from: warmedPixels, stop: indexStop)
             let keeping = !hasThumbnail && keep >= bottom ? keep : nil
             kept = try decodeLevels(source, pyramid: pyramid, top: pyramid.maxZoom, bottom: bottom, keeping: keeping,
                                     settings: settings, crew: crew, wanted: { !present.contains($0) }) { tile, bytes in
@@ -140,9 +148,10 @@ extension PhotoRenderer {
     /// asked makes the index anyway (for about as much): not worth a pass over every file ingested.
     static let warmedIndexPixels = 100_000_000
 
-    /// Starts the scan index of a large JPEG without restart markers on a low-priority thread.
-    private static func warmScanIndex(_ source: PhotoSource, pyramid: TilePyramid, stop: RenderStop) {
-        guard pyramid.width * pyramid.height >= warmedIndexPixels, let file = try? source.open() else { return }
+    /// Starts the scan index of a JPEG without restart markers of `pixels` or more on a
+    /// low-priority thread.
+    private static func warmScanIndex(_ source: PhotoSource, pyramid: TilePyramid, from pixels: Int, stop: RenderStop) {
+        guard pyramid.width * pyramid.height >= pixels, let file = try? source.open() else { return }
         defer { file.close() }
         guard !JPEGRows.restartsAtRows(descriptor: file.rawValue), JPEGScanIndex.indexes(descriptor: file.rawValue) else { return }
         JPEGScanIndexes.shared.warm(source, stop: stop)

@@ -21,6 +21,13 @@ public struct FileDescriptor: Sendable, Hashable {
 
     public func close() { _ = Glibc.close(rawValue) }
 
+    /// A second descriptor of the same open file (O_CLOEXEC), closed on its own: what lets work
+    /// that outlives its caller keep reading the very file the caller opened. The two share the
+    /// file position, so both should read at offsets (pread) only.
+    public func duplicate() throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: try requireSystemCall("fcntl(F_DUPFD_CLOEXEC)") { fcntl(rawValue, F_DUPFD_CLOEXEC, 0) })
+    }
+
     /// Reads up to `buffer.count` bytes at the file position; 0 means end of file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         try requireSystemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }

@@ -99,7 +99,8 @@ int cjpeg_restarts_at_rows(int fd);
 /// Where each MCU row of a baseline JPEG without restart markers starts in its entropy code (byte,
 /// bit, and the DC values its first blocks are coded against), from one pass that decodes the
 /// Huffman codes alone (jpegscanindex.c): what cuts a band of such a file as restarts cut one of
-/// another. Read-only once built, so safe from any thread; its owner frees it once no call uses it.
+/// another. The pass records the rows one after another; one thread advances it, and any thread
+/// may cut bands of the rows already recorded meanwhile. Its owner frees it once no call uses it.
 typedef struct cjpeg_scan_index cjpeg_scan_index;
 
 /// 1 when the JPEG open on `fd` is one 8-bit baseline Huffman scan of every component without
@@ -112,12 +113,30 @@ int cjpeg_scan_indexable(int fd);
 cjpeg_scan_index *cjpeg_scan_index_build(int fd, CVipsStop *stop);
 void cjpeg_scan_index_free(cjpeg_scan_index *index);
 
-/// MCU rows the index knows the start of.
+/// The index of the JPEG open on `fd` with its headers read and no row recorded yet, for
+/// cjpeg_scan_index_advance to make. NULL, with the reason in libvips' error buffer, when the file
+/// is not one the index takes.
+cjpeg_scan_index *cjpeg_scan_index_new(int fd);
+
+/// Records one more row start of the index (`fd` is the file it was made from): the first call the
+/// first row's, each next one the next row's after reading the row above through, the last one
+/// where the scan's data ends. 0 while rows remain, 1 once the index is whole; -1, with the reason
+/// in libvips' error buffer, when the coded data is cut short or holds bits that are no code, or
+/// when `stop` (may be NULL) ends it: the pass then records nothing more. One thread at a time.
+int cjpeg_scan_index_advance(cjpeg_scan_index *index, int fd, CVipsStop *stop);
+
+/// Row starts recorded so far, 0 to cjpeg_scan_index_rows + 1 (whole).
+int cjpeg_scan_index_recorded(const cjpeg_scan_index *index);
+
+/// The row starts that must be recorded for cjpeg_scan_index_cut to cut rows first_row to last_row.
+int cjpeg_scan_index_needs(const cjpeg_scan_index *index, int first_row, int last_row);
+
+/// MCU rows of the image, which the whole index knows the start of.
 int cjpeg_scan_index_rows(const cjpeg_scan_index *index);
 
 /// The band of the indexed JPEG open on `fd` that holds rows first_row to last_row (exclusive), as
 /// a JPEG of its own, as cjpeg_restart_cut makes (*buffer freed with free); 0, or -1 when the file
-/// no longer holds what the index says there.
+/// no longer holds what the index says there, or when the pass has not recorded those rows yet.
 int cjpeg_scan_index_cut(const cjpeg_scan_index *index, int fd, int first_row, int last_row, unsigned char **buffer,
                          size_t *size, int *top);
 
