@@ -30,6 +30,9 @@ final class JPEGScanIndexes: Sendable {
         enum Outcome { case running, whole, ended }
 
         let condition = NSCondition()
+        /// Set when the file's entry makes room for another's: no asker can find the pass any
+        /// more, so it ends at its next row instead of reading the rest of the file for nobody.
+        let evicted = Atomic<Bool>(false)
         /// The index as far as the pass has made it: nil before its headers are read, and again
         /// once the pass failed or was stopped, so that no asker is handed a half index after.
         var index: JPEGScanIndex?
@@ -115,20 +118,26 @@ final class JPEGScanIndexes: Sendable {
         guard JPEGScanIndex.indexes(descriptor: descriptor),
               let status = try? FileDescriptor(rawValue: descriptor).status() else { return nil }
         let identity = FileIdentity(status)
-        let (pass, starts) = state.withLock { state -> (Pass, Bool) in
+        let (pass, starts, evicted) = state.withLock { state -> (Pass, Bool, Pass?) in
             state.clock += 1
             if var entry = state.entries[identity] {
                 entry.used = state.clock
                 state.entries[identity] = entry
-                return (entry.pass, false)
+                return (entry.pass, false, nil)
             }
             let pass = Pass()
             state.entries[identity] = Entry(pass: pass, used: state.clock)
+            var evicted: Pass?
             if state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key {
-                state.entries[oldest] = nil
+                evicted = state.entries.removeValue(forKey: oldest)?.pass
             }
-            return (pass, true)
+            return (pass, true, evicted)
         }
+        // A pass still running for a file let go ends: passes started by askers who have their
+        // rows run on by themselves, and without this a client asking one row of photo after
+        // photo would leave a pass over each whole file running behind it. At most `capacity`
+        // passes run at a time.
+        evicted?.evicted.store(true, ordering: .relaxed)
         guard starts else { return pass }
         started.add(1, ordering: .relaxed)
         // The pass outlives the asker that starts it (who waits only for its own rows): it reads
@@ -153,6 +162,11 @@ final class JPEGScanIndexes: Sendable {
             let index = try JPEGScanIndex(headersOf: descriptor)
             var whole = false
             while !whole {
+                if pass.evicted.load(ordering: .relaxed) {
+                    // Let go of: its askers (if any still wait) decode their rows without it.
+                    pass.end(.ended)
+                    return
+                }
                 whole = try index.advance(descriptor: descriptor, stop: stop)
                 pass.advanced(index)
                 afterRecording?(index.recorded)

@@ -160,6 +160,25 @@ final class ScanIndexProgressTests: XCTestCase {
         XCTAssertTrue(try bandRows(path, index: index, wanted: 3072..<3328) == wholeDecodeRows(path, wanted: 3072..<3328))
     }
 
+    func testAPassWhoseFileIsLetGoOfEndsAndFailsItsAskers() throws {
+        let path = try photo()
+        let other = fixtures.path("other.jpg")
+        try FileManager.default.copyItem(atPath: path, toPath: other)
+        let gate = gate(holdingAt: 20)
+        // Room for one file: the second one asked lets go of the first.
+        let indexes = JPEGScanIndexes(capacity: 1, afterRecording: gate.hook)
+        let lower = ask(indexes, path, holding: 3072..<3328)
+        XCTAssertEqual(gate.reached.wait(timeout: .now() + 60), .success, "the first file's pass is held")
+        let second = ask(indexes, other, holding: 0..<256)
+        XCTAssertEqual(second.done.wait(timeout: .now() + 60), .success)
+        XCTAssertNotNil(second.index, "the other file's pass serves its asker")
+        XCTAssertEqual(indexes.count, 1)
+        gate.open()
+        XCTAssertEqual(lower.done.wait(timeout: .now() + 60), .success)
+        XCTAssertNil(lower.index, "the pass let go of ended before its rows, instead of reading the file for nobody")
+        XCTAssertEqual(gate.passes, 2)
+    }
+
     func testAWarmedPassIsTheOneARowAskedRightAfterWaitsFor() throws {
         let path = try photo()
         let gate = gate(holdingAt: 120)
