@@ -15,6 +15,9 @@ BIN_DEBUG := .build/debug/photoscroll
 FUZZ_SECONDS ?= 300
 TEST_FUZZ_SECONDS ?= 20
 FUZZERS := HTTPFuzz IIIFFuzz FolderWalkFuzz JPEGLocationFuzz TIFFLayoutFuzz SearchQueryFuzz
+## make test runs as many fuzzers at a time as there are processors: each one a processor of its
+## own for its seconds, as when they ran one after another, and the stage a third of the time.
+CORES := $(shell nproc 2>/dev/null || echo 2)
 ## Stages of `make test` that may run at once.
 TEST_JOBS ?= 8
 ## The image's build, as the Dockerfile's (release, the Swift runtime linked in, no debug
@@ -93,7 +96,7 @@ stage-fuzz-build:
 	@$(TIMED) fuzz-build $(MAKE) --no-print-directory fuzz-build
 
 stage-fuzz: stage-fuzz-build
-	@$(TIMED) fuzz $(MAKE) --no-print-directory fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+	@$(TIMED) fuzz $(MAKE) --no-print-directory -j$(CORES) fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 
 ifeq ($(ROOT),0)
 stage-container-root:
@@ -141,7 +144,7 @@ typecheck:
 browser-test: build test-deps
 	PHOTOSCROLL_BIN=$(BIN_DEBUG) scripts/browser-test.py
 
-## libFuzzer with AddressSanitizer, FUZZ_SECONDS each (side by side under `make -j`, as make test runs them): the request parser and the chunked decoder
+## libFuzzer with AddressSanitizer, FUZZ_SECONDS each (side by side under `make -j`; make test runs one per processor): the request parser and the chunked decoder
 ## (Sources/HTTPFuzz; seeds in Fuzz/corpus, finds in .build/fuzz-corpus), then IIIF image requests
 ## resolved against image sizes and limits (Sources/IIIFFuzz; Fuzz/iiif-corpus, .build/iiif-fuzz-corpus),
 ## then the photo-folder walk on hostile folders built in a scratch folder per input, /dev/shm when
