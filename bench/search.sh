@@ -233,6 +233,7 @@ if [ -z "${DATABASE:-}" ]; then
     catalog=$(size catalog); index=$(size search)
 else
     catalog=$(psql -Atq "$DATABASE" -c "SELECT pg_total_relation_size('photos') + pg_total_relation_size('albums')")
-    index=$(psql -Atq "$DATABASE" -c "SELECT pg_total_relation_size('search_photos')")
+    # The words and, where the build keeps them, their postings.
+    index=$(psql -Atq "$DATABASE" -c "SELECT pg_total_relation_size('search_photos') + coalesce(pg_total_relation_size(to_regclass('search_postings')), 0)")
 fi
 awk -v i="$index" -v c="$catalog" 'BEGIN { printf "index %.1f MB, catalog %.1f MB (%.2fx)\n", i / 1e6, c / 1e6, i / c }'

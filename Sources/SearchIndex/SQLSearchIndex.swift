@@ -20,32 +20,41 @@ public final class SQLSearchIndex: Sendable {
         guard !documents.isEmpty else { return }
         // Written again from the catalog if a crash loses it (as `search.sqlite`'s NORMAL sync).
         try database.transaction(.rebuildable) { tx in
-            // First, so that writers of the index (the replicas') take their turns here rather
-            // than lock photos' rows in different orders.
-            try tx.run(Self.nextGeneration)
-            for (id, document) in documents {
-                if tx.engine == .sqlite {
+            guard tx.engine == .postgres else {
+                try tx.run(Self.nextGeneration)
+                for (id, document) in documents {
                     let texts = SearchField.allCases.map { document.text(of: $0) }
                     try tx.run("DELETE FROM search_photos WHERE rowid = \(id)")
                     try tx.run("""
                         INSERT INTO search_photos (rowid, place, date, camera, comment, name, album)
                         VALUES (\(id), \(texts[0]), \(texts[1]), \(texts[2]), \(texts[3]), \(texts[4]), \(texts[5]))
                         """)
-                } else {
-                    let tagged = SearchField.allCases.flatMap { field in
-                        (document.words[field] ?? []).map { Self.tag(field) + $0 }
-                    }.joined(separator: " ")
-                    // Most photos are queued again with the same words (their record's status or
-                    // size changed): such a row is left as it is, where an update would leave a
-                    // dead row for every search's scan to step over and a new entry per word in
-                    // the GIN index's pending list, which every search reads.
-                    try tx.run("""
-                        INSERT INTO search_photos (photo_id, words)
-                        VALUES (\(id), array_to_tsvector(array_remove(string_to_array(\(tagged), ' '), '')))
-                        ON CONFLICT (photo_id) DO UPDATE SET words = excluded.words
-                        WHERE search_photos.words <> excluded.words
-                        """)
                 }
+                return
+            }
+            // First, so that writers of the index (the replicas') take their turns here rather
+            // than lock photos' rows in different orders; and so that each reads the words and
+            // postings the one before it left.
+            let postings = try Self.keepsPostings(tx)
+            var written: [Int: [String]] = [:]
+            for (id, document) in documents { written[id] = Self.taggedWords(document) }
+            let ids = written.keys.sorted()
+            let before = try postings.kept ? Self.indexedWords(tx, ids) : [:]
+            for id in ids {
+                // Most photos are queued again with the same words (their record's status or
+                // size changed): such a row is left as it is, where an update would leave a
+                // dead row for every search's scan to step over and a new entry per word in
+                // the GIN index's pending list, which every search reads.
+                try tx.run("""
+                    INSERT INTO search_photos (photo_id, words)
+                    VALUES (\(id), array_to_tsvector(array_remove(string_to_array(\(written[id]!.joined(separator: " ")), ' '), '')))
+                    ON CONFLICT (photo_id) DO UPDATE SET words = excluded.words
+                    WHERE search_photos.words <> excluded.words
+                    """)
+            }
+            if postings.kept {
+                try Self.updatePostings(tx, from: before, to: written.mapValues { Set($0) })
+                try tx.run("UPDATE search_postings_built SET n = \(postings.generation)")
             }
         }
     }
@@ -66,11 +75,16 @@ public final class SQLSearchIndex: Sendable {
     public func remove(_ photoIDs: [Int]) throws {
         guard !photoIDs.isEmpty else { return }
         try database.transaction(.rebuildable) { tx in
-            try tx.run(Self.nextGeneration)
-            for id in photoIDs {
-                try tx.run(tx.engine == .sqlite ? "DELETE FROM search_photos WHERE rowid = \(id)"
-                                                : "DELETE FROM search_photos WHERE photo_id = \(id)")
+            guard tx.engine == .postgres else {
+                try tx.run(Self.nextGeneration)
+                for id in photoIDs { try tx.run("DELETE FROM search_photos WHERE rowid = \(id)") }
+                return
             }
+            let postings = try Self.keepsPostings(tx)
+            let ids = Array(Set(photoIDs)).sorted()
+            if postings.kept { try Self.updatePostings(tx, from: Self.indexedWords(tx, ids), to: [:]) }
+            try tx.run("DELETE FROM search_photos WHERE photo_id = ANY(\(PostgresArrayLiteral.integers(ids))::bigint[])")
+            if postings.kept { try tx.run("UPDATE search_postings_built SET n = \(postings.generation)") }
         }
     }
 
@@ -84,23 +98,27 @@ public final class SQLSearchIndex: Sendable {
     /// The photos whose words match every term of `query`, each with `SearchRanking`'s score
     /// (none scoring 0), by id, read from the index alone and never from a photo's words. SQLite
     /// scores each matching row where it finds it (`phrase_score`, from where each phrase
-    /// matched). PostgreSQL finds the matches through its index and scores each with one
-    /// `CASE` per term over the scores the term can give (`SearchRanking.passes`), best first,
-    /// tested on the row's own words. An answer is given again while no write of the index (from
-    /// any process) has come between (`SearchScoreCache`).
+    /// matched). PostgreSQL reads each term's postings and scores them here (`postingScores`);
+    /// while a replica of an earlier build has left them behind, it finds the matches through
+    /// its GIN index and scores each with one `CASE` per term over the scores the term can give
+    /// (`SearchRanking.passes`), best first, tested on the row's own words. An answer is given
+    /// again while no write of the index (from any process) has come between (`SearchScoreCache`).
     public func scores(_ query: SearchQuery) throws -> [SearchScore] {
         guard !query.terms.isEmpty, !query.isUnanswerable else { return [] }
         // Read before the answer: a write between the two gives an answer newer than its
         // generation, never older, and the next query, seeing the newer one, reads it again.
-        let generation = try database.scalar(SQLQuery("SELECT n FROM search_generation"), as: Int64.self) ?? 0
+        // On PostgreSQL, with whether the postings were kept by every write so far.
+        let state = try database.integers(database.engine == .sqlite ? "SELECT n FROM search_generation" : Self.postingsState)
+        let generation = state.first ?? 0
         if let kept = answers.scores(for: query, at: generation) { return kept }
-        let found = try ranked(query)
+        let found = try state.count == 2 && state[0] == state[1] ? postingScores(query) : ranked(query)
         answers.keep(found, for: query, at: generation)
         return found
     }
 
-    /// `scores(_:)` as the engine answers it.
-    private func ranked(_ query: SearchQuery) throws -> [SearchScore] {
+    /// `scores(_:)` as the engine answers it from the words (FTS5; PostgreSQL's GIN index, when
+    /// the postings are behind).
+    func ranked(_ query: SearchQuery) throws -> [SearchScore] {
         if database.engine == .sqlite {
             let (expression, spec) = SearchMatchExpression.fts5Scored(query)
             let pairs = try database.integers("""
@@ -142,6 +160,11 @@ public final class SQLSearchIndex: Sendable {
 
     /// Moves the index's generation, in a write's transaction.
     private static let nextGeneration: SQLQuery = "UPDATE search_generation SET n = n + 1"
+
+    /// A photo's words as PostgreSQL holds them, each tagged with its field's letter.
+    static func taggedWords(_ document: SearchDocument) -> [String] {
+        SearchField.allCases.flatMap { field in (document.words[field] ?? []).map { tag(field) + $0 } }
+    }
 
     /// The letter that tags a field's words in PostgreSQL's `tsvector`.
     static func tag(_ field: SearchField) -> String {

@@ -7,7 +7,8 @@ import SQL
 /// folds on its own). SQLite keeps them in an FTS5 table, one column per field, its row id the
 /// photo's id. PostgreSQL keeps one `tsvector` of every word tagged with its field's letter
 /// (`SQLSearchIndex.tag`), made with `array_to_tsvector` so no parser splits or changes a word,
-/// under a GIN index (the per-field text columns of its first step are no longer written). Both
+/// under a GIN index (the per-field text columns of its first step are no longer written), and
+/// postings of each word (`SearchPostings`) that its queries read. Both
 /// keep one number, `search_generation`, that every write of the index moves (`SQLSearchIndex`'s
 /// kept answers hold while it has not).
 public enum SearchSchema {
@@ -62,6 +63,30 @@ public enum SearchSchema {
                         ALTER TABLE search_words RENAME TO search_photos;
                         ALTER INDEX search_words_pkey RENAME TO search_photos_pkey;
                         CREATE INDEX search_photos_words ON search_photos USING GIN (words);
+                        """),
+        // PostgreSQL's postings (`SearchPostings`): per field-tagged word and chunk of 4,096 ids,
+        // the photos holding it, kept by the index's writers beside the words, so that a query
+        // reads a few rows per word where the GIN index had it visit every match's row. Built
+        // here from the words already written, so an upgraded library searches through them at
+        // once; under the generation's lock, which every writer takes first, so none writes
+        // words meanwhile. `search_postings_built` is the generation the postings were last made
+        // whole at: a writer that finds it one behind its own generation keeps them and moves it
+        // along; a replica of an earlier build writes words alone, leaving it behind, and then
+        // searches read the words (`SQLSearchIndex.scores`) until the postings are built again
+        // (`SQLSearchIndex.rebuildPostingsIfBehind`).
+        SQLMigration(version: 4, name: "search postings",
+                     sqlite: "",
+                     postgres: """
+                        CREATE TABLE search_postings (
+                            term TEXT COLLATE "C" NOT NULL,
+                            chunk INTEGER NOT NULL,
+                            ids BYTEA NOT NULL,
+                            PRIMARY KEY (term, chunk)
+                        );
+                        CREATE TABLE search_postings_built (n BIGINT NOT NULL);
+                        SELECT n FROM search_generation FOR UPDATE;
+                        \(SearchPostings.buildFromWords);
+                        INSERT INTO search_postings_built (n) SELECT n FROM search_generation;
                         """),
     ])
 

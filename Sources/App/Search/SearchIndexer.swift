@@ -170,6 +170,7 @@ final class SearchIndexer: Sendable {
                 // batches), work out what a request would.
                 if wake.wait(timeout: .now() + 1) == .timedOut {
                     compactIfWritten()
+                    rebuildPostingsIfBehind()
                     for work in idleWork.withLock({ $0 }) { work() }
                     wake.wait()
                 }
@@ -200,6 +201,16 @@ final class SearchIndexer: Sendable {
             try index.compact()
         } catch {
             logger.error("cannot compact the search index", [("error", String(describing: error))])
+        }
+    }
+
+    /// Builds PostgreSQL's postings again if a replica of an earlier build wrote the index
+    /// without them (searches read the words meanwhile): one look at two numbers otherwise.
+    private func rebuildPostingsIfBehind() {
+        do {
+            if try index.rebuildPostingsIfBehind() { logger.info("rebuilt the search index's postings, which an earlier build's writes had left behind") }
+        } catch {
+            logger.error("cannot rebuild the search index's postings", [("error", String(describing: error))])
         }
     }
 
