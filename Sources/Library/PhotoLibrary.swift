@@ -11,7 +11,10 @@ import Synchronization
 /// It answers from the moment it is made (the stored catalog is loaded first); `start()` then
 /// lists the folder in the background (ready as soon as the listing exists), watches it for
 /// changes, examines and builds what needs it, and rescans in full every `rescanSeconds`.
-public final class PhotoLibrary: Sendable, MetricsCollector {
+///
+/// Callers take it by what they do (`PhotoBrowsing`, `ImageServing`, `PhotoManaging`,
+/// `LibraryAdministering`); only the composition roots hold the class itself.
+public final class PhotoLibrary: Sendable, MetricsCollector, PhotoBrowsing, ImageServing, PhotoManaging, LibraryAdministering {
     public let configuration: LibraryConfiguration
     let catalog: PhotoCatalog
     let cache: TileCache

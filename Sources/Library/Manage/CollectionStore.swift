@@ -2,7 +2,7 @@ import SQL
 import Synchronization
 
 /// Favourites, the trash and albums in SQL: every replica on one database sees the same.
-public final class CollectionStore: Sendable {
+public final class CollectionStore: PhotoCollections {
     public let database: SQLDatabase
     /// Albums' photos as last read (`members(of:)`, `ownOrder(of:)`), with when.
     let memberCache = Mutex<[Int: (ids: Set<Int>?, order: [Int]?, read: ContinuousClock.Instant)]>([:])
