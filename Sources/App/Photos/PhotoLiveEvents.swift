@@ -56,7 +56,7 @@ final class PhotoLiveEvents: Sendable {
     }
 
     private let state = Mutex(State())
-    private let library: PhotoLibrary
+    private let library: any PhotoBrowsing
     private let tileSize: Int
     private let commentCount: @Sendable (Int) -> Int
     private let batchSeconds: Double
@@ -67,7 +67,7 @@ final class PhotoLiveEvents: Sendable {
     private let options: PhotoRecord.Options
     private let cacheControl: String
 
-    init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
+    init(library: any PhotoBrowsing, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
          collections: CollectionStore? = nil, options: PhotoRecord.Options = PhotoRecord.Options(), cacheControl: String = "no-cache",
          batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
         self.options = options

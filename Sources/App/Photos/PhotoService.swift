@@ -13,7 +13,8 @@ import Synchronization
 
 /// The photo side of the application: catalog, ingest and the photo, thumbnail and tile routes.
 public final class PhotoService: Sendable {
-    /// The catalog, caches and background work behind the routes.
+    /// The catalog, caches and background work behind the routes: the photo side's one
+    /// concrete hold on it, handing each route the role it needs.
     public let library: PhotoLibrary
     let tileSize: Int
     let logger: Logger
@@ -29,7 +30,7 @@ public final class PhotoService: Sendable {
     let showLocation: Bool
 
     /// Hot tiles' answers, encoded once per cache entry and shared by every image route.
-    let answers: TileAnswers
+    let answers: TileAnswers<PhotoLibrary>
     /// `private` everywhere on a private library.
     let caching: CachePolicy
 
@@ -102,7 +103,8 @@ public final class PhotoService: Sendable {
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
                                  downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching, albums: albums)
         routes.register(on: &router)
-        let iiif = IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger,
+        let iiif = IIIFRoutes(library: library, tileSize: tileSize, thumbnailSize: library.configuration.settings.thumbnailSize,
+                              limits: imageLimits, base: serviceBase, logger: logger,
                               answers: answers, renderSeconds: renderSeconds, rules: rules, caching: caching)
         iiif.register(on: &router)
         routes.registerListManifests(on: &router, iiif: iiif)
