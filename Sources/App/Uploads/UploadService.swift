@@ -16,7 +16,7 @@ import Uploads
 final class UploadService: Sendable {
     let store: UploadStore
     let files: UploadFiles
-    let library: PhotoLibrary
+    let library: any PhotoManaging
     let limits: UploadLimits
     let logger: Logger
     let permission: ManagePermission
@@ -26,7 +26,7 @@ final class UploadService: Sendable {
     /// Albums an upload may join (`album` in its metadata); nil: none may.
     let albums: CollectionStore?
 
-    init(database: SQLDatabase, dataDirectory: String, library: PhotoLibrary, limits: UploadLimits, clientAddress: ClientAddress,
+    init(database: SQLDatabase, dataDirectory: String, library: any PhotoManaging, limits: UploadLimits, clientAddress: ClientAddress,
          access: AccessControl? = nil, albums: CollectionStore? = nil, logger: Logger,
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
         self.albums = albums
@@ -199,7 +199,7 @@ final class UploadService: Sendable {
         }
         try store.complete(record.id, length: record.length, contentHash: hashes.xxh3, photoPath: placed, duplicate: false,
                            expiresAt: now() + limits.expirySeconds)
-        let photo = library.addNow(placed)
+        let photo = library.addNow(placed, patience: .seconds(2))
         logger.info("photo uploaded", [("upload", record.id.text), ("path", placed), ("bytes", String(record.length))])
         joinAlbum(record, photoID: photo?.id)
         return UploadOutcome(path: placed, photoID: photo?.id, duplicate: false)
