@@ -27,7 +27,7 @@ public final class Application: Sendable {
     /// Keeps the search index current.
     let search: SearchIndexer
     /// Favourites, the trash and albums.
-    let collection: CollectionStore
+    let collection: any PhotoCollections
     /// Who may do what: the mode, accounts, sessions and share links.
     let access: AccessControl
     private let databaseService: DatabaseService
@@ -97,7 +97,7 @@ public final class Application: Sendable {
                 try PhotoIdentityCheck.verify(map, row: { library.file($0) })
             }
             let photos = self.photos
-            let collection = try CollectionStore(database: databases.comments)
+            let collection = try PhotoLibrary.openCollections(database: databases.comments)
             self.collection = collection
             let store = try AccessStore(database: databases.access,
                                         limits: SessionLimits(idleSeconds: configuration.sessionIdleSeconds,

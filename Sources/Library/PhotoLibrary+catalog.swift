@@ -57,13 +57,13 @@ extension PhotoLibrary {
     public var folder: PhotoFolder { catalog.folder }
 
     /// The catalog row of an id, listed or not.
-    public func entry(_ id: Int) -> CatalogEntry? { catalog.entry(id) }
+    func entry(_ id: Int) -> CatalogEntry? { catalog.entry(id) }
 
     /// Every stored row, present or not, in id order.
-    public var entries: [CatalogEntry] { catalog.entries }
+    var entries: [CatalogEntry] { catalog.entries }
 
     /// The file of a row, opened only while it is the file the scan listed.
-    public func source(of entry: CatalogEntry) -> PhotoSource { catalog.source(of: entry) }
+    func source(of entry: CatalogEntry) -> PhotoSource { catalog.source(of: entry) }
 
     /// The file of a photo id, listed or not.
     public func file(_ id: Int) -> PhotoFile? { catalog.entry(id).map { PhotoFile($0) } }

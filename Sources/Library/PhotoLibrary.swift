@@ -79,9 +79,15 @@ public final class PhotoLibrary: Sendable, MetricsCollector, PhotoBrowsing, Imag
     private let finished = DispatchSemaphore(value: 0)
 
     /// Opens the catalog and the caches. The catalog is `database`'s (PostgreSQL shared by
-    /// replicas, or a SQLite file), else `store`'s, else `<data>/catalog.sqlite`'s.
-    public init(configuration: LibraryConfiguration, database: SQLDatabase? = nil, store: (any CatalogStore)? = nil,
-                renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
+    /// replicas, or a SQLite file), else `<data>/catalog.sqlite`'s.
+    public convenience init(configuration: LibraryConfiguration, database: SQLDatabase? = nil,
+                            renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
+        try self.init(configuration: configuration, database: database, store: nil, renderer: renderer, logger: logger, metrics: metrics)
+    }
+
+    /// As above, or over a store of its own (`store`, when `database` is nil: tests).
+    init(configuration: LibraryConfiguration, database: SQLDatabase? = nil, store: (any CatalogStore)?,
+         renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         let registry = metrics
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
@@ -482,7 +488,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector, PhotoBrowsing, Imag
     /// One scan, then queue what needs building and collect stale tiles. Also usable without
     /// `start()`: every new or changed file is examined before it returns, and the listing it
     /// made is one (`isReady`).
-    public func refresh() {
+    func refresh() {
         scan(.everything, options: PhotoCatalog.ScanOptions(graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9)))
         loop.withLock { $0.ready = true }
     }
@@ -657,7 +663,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector, PhotoBrowsing, Imag
 
     /// Blocks until every queued build has finished (for tools and tests); true when idle.
     @discardableResult
-    public func waitForIngest(timeoutSeconds: Double = 600) -> Bool {
+    func waitForIngest(timeoutSeconds: Double = 600) -> Bool {
         ingest.waitUntilIdle(timeoutSeconds: timeoutSeconds)
     }
 }

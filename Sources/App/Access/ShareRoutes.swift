@@ -16,7 +16,7 @@ struct ShareRoutes: Sendable {
     let control: AccessControl
     let library: any PhotoBrowsing
     /// Albums (collections), to check and describe an album's link.
-    let albums: CollectionStore
+    let albums: any PhotoCollections
 
     func register(on router: inout Router) {
         let lane = WorkLanes.access

@@ -14,7 +14,7 @@ struct SharedRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
     /// Whether the server lets originals be downloaded at all.
     let downloadOriginals: Bool
     /// Albums (collections), for what an album's link shows; nil: such links show nothing.
-    let albums: CollectionStore?
+    let albums: (any PhotoCollections)?
 
     /// What the link of the request's `:token` shows (the rule let it through, so it is live).
     func view(_ request: HTTPRequest) throws -> PhotoView {

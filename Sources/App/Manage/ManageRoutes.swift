@@ -22,7 +22,7 @@ import POSIX
 ///     DELETE /trash, DELETE /trash/{item}      empty the trash, or delete one for good → 204
 struct ManageRoutes: Sendable {
     let library: any PhotoManaging
-    let store: CollectionStore
+    let store: any PhotoCollections
     let permission: ManagePermission
     let trashDays: Int
     let logger: Logger

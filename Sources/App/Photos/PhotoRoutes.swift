@@ -41,7 +41,7 @@ struct PhotoRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
     /// `private` everywhere on a private library.
     var caching = CachePolicy.public
     /// Albums (collections); nil for a router made without them, which then has none.
-    var albums: CollectionStore? = nil
+    var albums: (any PhotoCollections)? = nil
 
     func register(on router: inout Router) {
         // Images and the catalog each have worker threads of their own (see `WorkLanes`).

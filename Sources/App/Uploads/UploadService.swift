@@ -24,10 +24,10 @@ final class UploadService: Sendable {
     /// Unix seconds now.
     let now: @Sendable () -> Int
     /// Albums an upload may join (`album` in its metadata); nil: none may.
-    let albums: CollectionStore?
+    let albums: (any PhotoCollections)?
 
     init(database: SQLDatabase, dataDirectory: String, library: any PhotoManaging, limits: UploadLimits, clientAddress: ClientAddress,
-         access: AccessControl? = nil, albums: CollectionStore? = nil, logger: Logger,
+         access: AccessControl? = nil, albums: (any PhotoCollections)? = nil, logger: Logger,
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
         self.albums = albums
         store = try UploadStore(database: database)

@@ -10,7 +10,7 @@ extension PhotoLibrary {
     }
 
     /// `<data>/trash`: deleted photos wait here, as they were, until restored or purged.
-    public var trashDirectory: String { configuration.dataDirectory + "/trash" }
+    var trashDirectory: String { configuration.dataDirectory + "/trash" }
 
     /// Moves photos into `folder` of the photos folder (made when missing). Each keeps its id,
     /// comments and pyramid: the file is the same file under another name.
