@@ -27,7 +27,7 @@ public final class Application: Sendable {
     /// Keeps the search index current.
     let search: SearchIndexer
     /// Favourites, the trash and albums.
-    let collection: CollectionStore
+    let collection: any PhotoCollections
     /// Who may do what: the mode, accounts, sessions and share links.
     let access: AccessControl
     private let databaseService: DatabaseService
@@ -80,7 +80,7 @@ public final class Application: Sendable {
                                                    logger: logger.labeled("comments"), metrics: metrics,
                                                    photoExists: { photos.photoExists($0) },
                                                    identity: { id in
-                                                       library.entry(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
+                                                       library.file(id).map { PhotoIdentity(photoID: id, path: $0.path, contentHash: $0.contentHash) }
                                                    })
             } catch {
                 photos.stop()
@@ -94,10 +94,10 @@ public final class Application: Sendable {
         do {
             if let map = comments.store as? any PhotoIdentityMap {
                 let library = photos.library
-                try PhotoIdentityCheck.verify(map, row: { library.entry($0) })
+                try PhotoIdentityCheck.verify(map, row: { library.file($0) })
             }
             let photos = self.photos
-            let collection = try CollectionStore(database: databases.comments)
+            let collection = try PhotoLibrary.openCollections(database: databases.comments)
             self.collection = collection
             let store = try AccessStore(database: databases.access,
                                         limits: SessionLimits(idleSeconds: configuration.sessionIdleSeconds,

@@ -57,13 +57,28 @@ extension PhotoLibrary {
     public var folder: PhotoFolder { catalog.folder }
 
     /// The catalog row of an id, listed or not.
-    public func entry(_ id: Int) -> CatalogEntry? { catalog.entry(id) }
+    func entry(_ id: Int) -> CatalogEntry? { catalog.entry(id) }
 
     /// Every stored row, present or not, in id order.
-    public var entries: [CatalogEntry] { catalog.entries }
+    var entries: [CatalogEntry] { catalog.entries }
 
     /// The file of a row, opened only while it is the file the scan listed.
-    public func source(of entry: CatalogEntry) -> PhotoSource { catalog.source(of: entry) }
+    func source(of entry: CatalogEntry) -> PhotoSource { catalog.source(of: entry) }
+
+    /// The file of a photo id, listed or not.
+    public func file(_ id: Int) -> PhotoFile? { catalog.entry(id).map { PhotoFile($0) } }
+
+    /// Every photo id's file, present or not, in id order.
+    public var files: [PhotoFile] { catalog.entries.map { PhotoFile($0) } }
+
+    /// The file of a photo id, opened only while it is the file the scan listed (the catalog's
+    /// row now, so a file it no longer names is not opened).
+    public func source(of file: PhotoFile) -> PhotoSource {
+        guard let entry = catalog.entry(file.id), entry.path == file.path else {
+            return PhotoSource(name: file.path) { throw ImagingError.io("\(file.path) is no longer where the catalog saw it") }
+        }
+        return catalog.source(of: entry)
+    }
 
     /// Hashes a photo's file and reads its header now, if that was not done yet; the photo as it
     /// is then, or nil when it is not listed.

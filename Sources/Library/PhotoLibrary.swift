@@ -11,7 +11,10 @@ import Synchronization
 /// It answers from the moment it is made (the stored catalog is loaded first); `start()` then
 /// lists the folder in the background (ready as soon as the listing exists), watches it for
 /// changes, examines and builds what needs it, and rescans in full every `rescanSeconds`.
-public final class PhotoLibrary: Sendable, MetricsCollector {
+///
+/// Callers take it by what they do (`PhotoBrowsing`, `ImageServing`, `PhotoManaging`,
+/// `LibraryAdministering`); only the composition roots hold the class itself.
+public final class PhotoLibrary: Sendable, MetricsCollector, PhotoBrowsing, ImageServing, PhotoManaging, LibraryAdministering {
     public let configuration: LibraryConfiguration
     let catalog: PhotoCatalog
     let cache: TileCache
@@ -76,9 +79,15 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Opens the catalog and the caches. The catalog is `database`'s (PostgreSQL shared by
-    /// replicas, or a SQLite file), else `store`'s, else `<data>/catalog.sqlite`'s.
-    public init(configuration: LibraryConfiguration, database: SQLDatabase? = nil, store: (any CatalogStore)? = nil,
-                renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
+    /// replicas, or a SQLite file), else `<data>/catalog.sqlite`'s.
+    public convenience init(configuration: LibraryConfiguration, database: SQLDatabase? = nil,
+                            renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
+        try self.init(configuration: configuration, database: database, store: nil, renderer: renderer, logger: logger, metrics: metrics)
+    }
+
+    /// As above, or over a store of its own (`store`, when `database` is nil: tests).
+    init(configuration: LibraryConfiguration, database: SQLDatabase? = nil, store: (any CatalogStore)?,
+         renderer: (any PhotoRendering)? = nil, logger: Logger, metrics: MetricsRegistry) throws {
         let registry = metrics
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.tilesDirectory, withIntermediateDirectories: true)
@@ -479,7 +488,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
     /// One scan, then queue what needs building and collect stale tiles. Also usable without
     /// `start()`: every new or changed file is examined before it returns, and the listing it
     /// made is one (`isReady`).
-    public func refresh() {
+    func refresh() {
         scan(.everything, options: PhotoCatalog.ScanOptions(graceNanoseconds: Int(configuration.missingGraceSeconds * 1e9)))
         loop.withLock { $0.ready = true }
     }
@@ -654,7 +663,7 @@ public final class PhotoLibrary: Sendable, MetricsCollector {
 
     /// Blocks until every queued build has finished (for tools and tests); true when idle.
     @discardableResult
-    public func waitForIngest(timeoutSeconds: Double = 600) -> Bool {
+    func waitForIngest(timeoutSeconds: Double = 600) -> Bool {
         ingest.waitUntilIdle(timeoutSeconds: timeoutSeconds)
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 @testable import App
 @testable import HTTP
+@testable import Library
 import XCTest
 
 /// Sessions, cookies, changes from other sites, throttling, expiry, links and what they show,

@@ -195,7 +195,7 @@ final class BackupLiveTests: XCTestCase {
         let access = try AccessStore(database: SQLDatabase(.sqlite(path: one + "/comments.sqlite")))
         let ana = try access.addUser(name: "ana", password: "correct horse battery", role: .owner)
         let token = try access.createShare(ShareRequest(target: .photo(1), expiresAt: nil), by: ana).token
-        let collection = try CollectionStore(database: access.database)
+        let collection = try PhotoLibrary.openCollections(database: access.database)
         try collection.setFavourite([2], true, now: 1_765_000_000)
         let picks = try collection.createAlbum(title: "Picks", now: 1_765_000_000)
         _ = try collection.addPhotos([2], to: picks.id, now: 1_765_000_000)

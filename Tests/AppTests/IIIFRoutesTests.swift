@@ -2,7 +2,7 @@ import Foundation
 import HTTP
 import IIIF
 @testable import Imaging
-import Library
+@testable import Library
 import Observability
 import XCTest
 @testable import App

@@ -11,8 +11,8 @@ import XCTest
 /// way out, `reattach-comments` moves them to the photos that hold their files now, and moved or
 /// edited files are not mistaken for renumbering.
 final class PhotoIdentityTests: XCTestCase {
-    func row(_ id: Int, _ path: String, _ hash: String) -> CatalogEntry {
-        CatalogEntry(id: id, path: path, fingerprint: FileFingerprint(size: 1, modified: 1, inode: 1), contentHash: hash)
+    func row(_ id: Int, _ path: String, _ hash: String) -> PhotoFile {
+        PhotoFile(id: id, path: path, contentHash: hash)
     }
 
     func testMovedAndEditedFilesAgreeAndRenumberedOnesDoNot() {

@@ -2,6 +2,7 @@ import Access
 import Foundation
 @testable import App
 @testable import HTTP
+import Library
 import XCTest
 
 /// `GET /places` and `GET /memories`, and the same under a link, in-process over the search
@@ -25,7 +26,7 @@ final class PlaceAndMemoryRouteTests: XCTestCase {
         XCTAssertTrue(f.photos.values.contains(coverID))
         XCTAssertTrue((cover["thumbnail"] as? String)?.hasPrefix("/photos/\(coverID)/thumbnail.jpg?v=") == true, "\(cover)")
         let query = try XCTUnwrap(london["query"] as? String)
-        XCTAssertEqual(f.request(.GET, "/search?q=\(SearchRoutes.escaped(query))", headers: owner).object["total"] as? Int, 4,
+        XCTAssertEqual(f.request(.GET, "/search?q=\(SearchRoutes<PhotoLibrary>.escaped(query))", headers: owner).object["total"] as? Int, 4,
                        "the place's query finds its photos")
         XCTAssertEqual(f.request(.GET, "/places").status, .unauthorized, "a private library")
 
@@ -78,7 +79,7 @@ final class PlaceAndMemoryRouteTests: XCTestCase {
         let f = try searchFixture()
         defer { f.close() }
         let owner: HTTPHeaders = ["Cookie": try f.signIn("ana", AccessFixture.ownerPassword)]
-        let today = MemoryRoutes.localToday()
+        let today = MemoryRoutes<PhotoLibrary>.localToday()
         let answer = f.request(.GET, "/memories", headers: owner)
         XCTAssertEqual(answer.status, .ok, answer.text)
         XCTAssertEqual(answer.object["date"] as? String, String(format: "%04d-%02d-%02d", today.year, today.month, today.day))

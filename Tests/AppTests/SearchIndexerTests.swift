@@ -2,7 +2,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import Library
+@testable import Library
 import Observability
 import SQL
 import SearchIndex

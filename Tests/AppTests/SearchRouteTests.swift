@@ -2,6 +2,7 @@ import Access
 import Foundation
 @testable import App
 @testable import HTTP
+@testable import Library
 import Observability
 import Search
 import TestSupport

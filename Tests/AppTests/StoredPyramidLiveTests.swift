@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import Imaging
-import Library
+@testable import Library
 import Observability
 import XCTest
 @testable import App

@@ -18,7 +18,7 @@ final class UploadTestServer: @unchecked Sendable {
     let service: PhotoService
     let uploads: UploadService
     let manage: ManageRoutes
-    let collection: CollectionStore
+    let collection: any PhotoCollections
     let client: TestClient
     let database: SQLDatabase
     /// The uploads' and the trash's unix seconds.
@@ -45,7 +45,7 @@ final class UploadTestServer: @unchecked Sendable {
         let clock = self.clock
         uploads = try UploadService(database: database, dataDirectory: data, library: service.library, limits: limits,
                                     clientAddress: ClientAddress(trustedProxies: ""), logger: .disabled, now: { clock.wall })
-        collection = try CollectionStore(database: database)
+        collection = try PhotoLibrary.openCollections(database: database)
         manage = ManageRoutes(library: service.library, store: collection, permission: uploads.permission, trashDays: 30, logger: .disabled,
                               now: { clock.wall })
         var router = Router()

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+@testable import Library
 import SQL
 import SQLTesting
 import Synchronization

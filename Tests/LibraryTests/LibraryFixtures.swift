@@ -1,7 +1,7 @@
 import Foundation
 import POSIX
 import Imaging
-import Library
+@testable import Library
 import Observability
 import TestSupport
 import XCTest

@@ -14,9 +14,9 @@ import Library
 /// - `POST /s/{token}/unlock` `{"password"}` → 204 with a cookie that opens the link in this browser
 struct ShareRoutes: Sendable {
     let control: AccessControl
-    let library: PhotoLibrary
+    let library: any PhotoBrowsing
     /// Albums (collections), to check and describe an album's link.
-    let albums: CollectionStore
+    let albums: any PhotoCollections
 
     func register(on router: inout Router) {
         let lane = WorkLanes.access

@@ -7,14 +7,14 @@ import Library
 /// link, a photo the link does not show and a part it does not allow, all as 404; the handlers
 /// answer with every path and IIIF id under the link's prefix, so a viewer given the link's
 /// `info.json` or manifest asks for everything through the link.
-struct SharedRoutes: Sendable {
+struct SharedRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
     let control: AccessControl
-    let photos: PhotoRoutes
-    let iiif: IIIFRoutes
+    let photos: PhotoRoutes<Photos>
+    let iiif: IIIFRoutes<Photos>
     /// Whether the server lets originals be downloaded at all.
     let downloadOriginals: Bool
     /// Albums (collections), for what an album's link shows; nil: such links show nothing.
-    let albums: CollectionStore?
+    let albums: (any PhotoCollections)?
 
     /// What the link of the request's `:token` shows (the rule let it through, so it is live).
     func view(_ request: HTTPRequest) throws -> PhotoView {

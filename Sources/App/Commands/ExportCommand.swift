@@ -51,7 +51,7 @@ public struct ExportCommand: Sendable, Equatable {
 
 extension ExportCommand {
     /// A file outside the photos folder: built into a scratch folder beside the output, exported, removed.
-    static func exportOutside(_ path: String, configuration: Configuration, library: PhotoLibrary,
+    static func exportOutside(_ path: String, configuration: Configuration, library: any LibraryAdministering,
                               outputDirectory: String) throws -> Int32 {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ConfigurationError("\(path) does not exist, and is not a photo id.")

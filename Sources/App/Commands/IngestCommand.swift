@@ -51,7 +51,7 @@ public struct IngestCommand: Sendable, Equatable {
                     continue
                 }
                 shared.lock.withLock { shared.progress.show(done: shared.done, name: photo.relativePath) }
-                if photo.status == .processing, library.entry(photo.id)?.hashed == false {
+                if photo.status == .processing, library.file(photo.id)?.hashed == false {
                     photo = library.examine(photo.id) ?? photo
                 }
                 var failure: String?
@@ -84,7 +84,7 @@ public struct IngestCommand: Sendable, Equatable {
     }
 
     /// The photos named on the command line (all of them when none are), each inside the photos folder.
-    static func select(_ paths: [String], in library: PhotoLibrary) throws -> [Photo] {
+    static func select(_ paths: [String], in library: any LibraryAdministering) throws -> [Photo] {
         guard !paths.isEmpty else { return library.photos }
         let folder = library.folder
         return try paths.map { path in

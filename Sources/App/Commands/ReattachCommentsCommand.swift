@@ -27,17 +27,17 @@ public struct ReattachCommentsCommand: Sendable, Equatable {
     /// under the same file name, then the same bytes anywhere (a row still there before a
     /// removed one), then the same path (a file edited in place). `legacyHash`, when given,
     /// tells the older digest of a row's file, for identities recorded by an older version.
-    static func plan(recorded: [PhotoIdentity], catalog: [CatalogEntry], legacyHash: ((CatalogEntry) -> String?)? = nil) -> Plan {
+    static func plan(recorded: [PhotoIdentity], catalog: [PhotoFile], legacyHash: ((PhotoFile) -> String?)? = nil) -> Plan {
         let rows = catalog.sorted { $0.id < $1.id }
-        var byHash: [String: [CatalogEntry]] = [:]
-        var byPath: [String: [CatalogEntry]] = [:]
+        var byHash: [String: [PhotoFile]] = [:]
+        var byPath: [String: [PhotoFile]] = [:]
         for row in rows {
             if !row.contentHash.isEmpty { byHash[row.contentHash, default: []].append(row) }
             byPath[row.path, default: []].append(row)
         }
         let name = { (path: String) in path.split(separator: "/").last.map(String.init) ?? path }
         // Each round offers every identity still waiting the rows it accepts, best first.
-        let rounds: [(PhotoIdentity) -> [CatalogEntry]] = [
+        let rounds: [(PhotoIdentity) -> [PhotoFile]] = [
             { identity in (byHash[identity.contentHash] ?? []).filter { $0.path == identity.path && $0.present } },
             { identity in (byHash[identity.contentHash] ?? []).filter { $0.path == identity.path } },
             { identity in (byHash[identity.contentHash] ?? []).filter { $0.present && name($0.path) == name(identity.path) } },
@@ -47,9 +47,9 @@ public struct ReattachCommentsCommand: Sendable, Equatable {
             { identity in byPath[identity.path] ?? [] },
         ]
         var taken: Set<Int> = []
-        var target: [Int: CatalogEntry] = [:]
+        var target: [Int: PhotoFile] = [:]
         let waiting = recorded.sorted { $0.photoID < $1.photoID }
-        func assign(_ round: (PhotoIdentity) -> [CatalogEntry]) {
+        func assign(_ round: (PhotoIdentity) -> [PhotoFile]) {
             for identity in waiting where target[identity.photoID] == nil {
                 guard let row = round(identity).first(where: { !taken.contains($0.id) }) else { continue }
                 taken.insert(row.id)
@@ -60,7 +60,7 @@ public struct ReattachCommentsCommand: Sendable, Equatable {
         if let legacyHash, waiting.contains(where: { target[$0.photoID] == nil }) {
             // Identities an older version recorded hold its digest: the rows left over are
             // hashed that way too, once, and matched like the rest.
-            var legacy: [String: [CatalogEntry]] = [:]
+            var legacy: [String: [PhotoFile]] = [:]
             for row in rows where row.present && !taken.contains(row.id) {
                 if let hash = legacyHash(row) { legacy[hash, default: []].append(row) }
             }
@@ -92,7 +92,7 @@ public struct ReattachCommentsCommand: Sendable, Equatable {
         let recorded = try store.photoIdentities()
         let commented = Set(try store.photosWithComments())
         let unrecorded = commented.subtracting(recorded.map(\.photoID))
-        let plan = Self.plan(recorded: recorded, catalog: library.entries) { row in
+        let plan = Self.plan(recorded: recorded, catalog: library.files) { row in
             try? ContentHash.file(library.source(of: row), alsoLegacy: true).legacy
         }
         // Comments written before identities were kept stay under their ids, unless another

@@ -13,12 +13,12 @@ enum PhotoIdentityCheck {
     struct Disagreement: Equatable {
         var recorded: PhotoIdentity
         /// The catalog's row under the same id, if there is one.
-        var catalog: CatalogEntry?
+        var catalog: PhotoFile?
     }
 
     /// The recorded identities the catalog contradicts. `row` is the catalog's row of an id: only
     /// the photos with comments are looked up, so the cost follows them, not the library's size.
-    static func disagreements(recorded: [PhotoIdentity], row: (Int) -> CatalogEntry?) -> [Disagreement] {
+    static func disagreements(recorded: [PhotoIdentity], row: (Int) -> PhotoFile?) -> [Disagreement] {
         recorded.compactMap { identity in
             let row = row(identity.photoID)
             if let row, identity.matches(path: row.path, contentHash: row.contentHash) { return nil }
@@ -28,7 +28,7 @@ enum PhotoIdentityCheck {
 
     /// What to record now: the current identity of every commented photo whose record is
     /// missing or out of date (moved, or edited in place). Call only when nothing disagrees.
-    static func updates(recorded: [PhotoIdentity], row: (Int) -> CatalogEntry?, commented: [Int]) -> [PhotoIdentity] {
+    static func updates(recorded: [PhotoIdentity], row: (Int) -> PhotoFile?, commented: [Int]) -> [PhotoIdentity] {
         let known = Dictionary(recorded.map { ($0.photoID, $0) }, uniquingKeysWith: { a, _ in a })
         return Set(commented + recorded.map(\.photoID)).sorted().compactMap { id in
             guard let row = row(id), !row.contentHash.isEmpty else { return nil }
@@ -39,7 +39,7 @@ enum PhotoIdentityCheck {
 
     /// Verifies the store against the catalog and brings the record up to date; throws the
     /// refusal to start when they disagree.
-    static func verify(_ map: any PhotoIdentityMap, row: (Int) -> CatalogEntry?) throws {
+    static func verify(_ map: any PhotoIdentityMap, row: (Int) -> PhotoFile?) throws {
         let recorded = try map.photoIdentities()
         let wrong = disagreements(recorded: recorded, row: row)
         guard wrong.isEmpty else { throw PhotoIdentityError(wrong, photos: recorded.count) }

@@ -71,7 +71,7 @@ extension IIIFRoutes {
     /// Renders with a stop of its own: cancelled with the ticket (its client went away), or
     /// past `seconds`. Identical requests share one render; when the one rendering for the
     /// others was stopped because its own client left, the others try again themselves.
-    static func render(_ rendition: RegionRendition, of photo: Photo, library: PhotoLibrary, seconds: Double,
+    static func render(_ rendition: RegionRendition, of photo: Photo, library: Photos, seconds: Double,
                        ticket: WorkTicket) throws -> [UInt8] {
         var attempts = 0
         while true {
@@ -88,7 +88,7 @@ extension IIIFRoutes {
     /// The long side, in pixels, up to which the whole photo scaled down is a view on a screen
     /// (a 2880 × 1800 desktop at twice its density, a 5K display's height) rather than a batch
     /// rendition.
-    static let maxFittedSide = 4096
+    static var maxFittedSide: Int { 4096 }
 
     /// Whether a request is the pager's fitted view of a built photo: the whole photo, shrunk to
     /// at most `maxFittedSide` on its long side, upright and unmirrored, as a colour JPEG. Its

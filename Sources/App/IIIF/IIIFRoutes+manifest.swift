@@ -54,7 +54,7 @@ extension IIIFRoutes {
     func canvas(_ photo: Photo, origin: String) -> PresentationManifest.Canvas? {
         guard photo.width > 0, photo.height > 0 else { return nil }
         let largest = limits.fitted(width: photo.width, height: photo.height)
-        let thumbnail = library.configuration.settings.thumbnailSize
+        let thumbnail = thumbnailSize
         return PresentationManifest.Canvas(
             id: origin + "/photos/\(photo.id)/canvas", label: photo.title, width: photo.width, height: photo.height,
             service: origin + Self.prefix + "/\(photo.id)", maxWidth: largest.width, maxHeight: largest.height,

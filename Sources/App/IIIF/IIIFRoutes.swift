@@ -12,16 +12,19 @@ import Observability
 /// - `GET /iiif/manifest.json` and `GET /photos/:id/manifest.json`: Presentation manifests
 ///
 /// Requests that name a pyramid tile exactly are answered with that tile's bytes; every other
-/// image is rendered from the pyramid (see `PhotoLibrary.rendition`). Every answer, errors
-/// included, allows any origin, and OPTIONS answers CORS preflights.
-struct IIIFRoutes: Sendable {
-    let library: PhotoLibrary
+/// image is rendered from the pyramid (see `ImageServing.rendition`). Every answer, errors
+/// included, allows any origin, and OPTIONS answers CORS preflights. Generic over the library's
+/// roles, as `PhotoRoutes`, so a tile from memory costs no dynamic dispatch.
+struct IIIFRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
+    let library: Photos
     let tileSize: Int
+    /// The thumbnails' size, for the manifests' thumbnails.
+    let thumbnailSize: Int
     let limits: ImageLimits
     let base: ServiceBase
     let logger: Logger
     /// Hot tiles' answers, shared with the photo routes.
-    let answers: TileAnswers
+    let answers: TileAnswers<Photos>
     /// Longest one rendition may take (`iiifRenderSeconds`).
     var renderSeconds: Double = 30
     /// Gives memory back after a burst of renditions.
@@ -32,7 +35,7 @@ struct IIIFRoutes: Sendable {
     var caching = CachePolicy.public
 
     /// The Image API's prefix: `/iiif/3`.
-    static let prefix = "/iiif/3"
+    static var prefix: String { "/iiif/3" }
 
     func register(on router: inout Router) {
         let library = rules(.library)

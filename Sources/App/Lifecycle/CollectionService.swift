@@ -4,9 +4,9 @@ import Library
 /// which open views follow live; stopped before the databases close.
 final class CollectionService: Service {
     let name = "collections"
-    private let collection: CollectionStore
+    private let collection: any PhotoCollections
 
-    init(_ collection: CollectionStore) { self.collection = collection }
+    init(_ collection: any PhotoCollections) { self.collection = collection }
 
     func start(fail: @escaping @Sendable (any Error) -> Void) throws { try collection.startHearing() }
 

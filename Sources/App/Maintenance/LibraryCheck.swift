@@ -8,7 +8,7 @@ import Library
 /// a bad pyramid is removed (the server builds it again), a photo whose file is gone is marked
 /// missing by a scan, and orphan comments, share links, favourites and album members are dropped.
 struct LibraryCheck {
-    let library: PhotoLibrary
+    let library: any LibraryAdministering
     let databases: ApplicationDatabases
     let tileSize: Int
 

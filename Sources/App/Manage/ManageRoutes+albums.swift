@@ -119,7 +119,7 @@ extension ManageRoutes {
     }
 
     static func albumID(_ request: HTTPRequest) throws -> Int {
-        try PhotoRoutes.listID(request, "album")
+        try PhotoPath.listID(request, "album")
     }
 
     static func noAlbum(_ request: HTTPRequest) -> HTTPError {

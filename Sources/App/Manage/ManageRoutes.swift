@@ -21,8 +21,8 @@ import POSIX
 ///     POST   /trash/restore                   {"batch":"…"} or {"items":["…"]} → {"photos":[…]}
 ///     DELETE /trash, DELETE /trash/{item}      empty the trash, or delete one for good → 204
 struct ManageRoutes: Sendable {
-    let library: PhotoLibrary
-    let store: CollectionStore
+    let library: any PhotoManaging
+    let store: any PhotoCollections
     let permission: ManagePermission
     let trashDays: Int
     let logger: Logger
@@ -133,7 +133,7 @@ struct ManageRoutes: Sendable {
         }
         // The folder's photos are the same files under a new path: they keep their ids, and the
         // folder keeps its id (its photos are now in the new folder).
-        library.rescanNow(ScanScope(trees: [newPath], goneTrees: [album.path]))
+        library.rescanNow(ScanScope(trees: [newPath], goneTrees: [album.path]), patience: .seconds(2))
         let renamed = library.albums().first { $0.path == newPath }
         logger.info("folder renamed", [("from", album.path), ("to", newPath)])
         return try HTTPResponse.json(FolderPlace(id: renamed?.id, path: newPath))

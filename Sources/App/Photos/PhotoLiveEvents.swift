@@ -20,7 +20,7 @@ import Synchronization
 /// given or losing photos), and, to a stream whose visitor may change the library (who alone may
 /// read them), `favourites` (`{"ids":[…]}`: photos marked or unmarked) and `trash` (`{}`).
 /// `ids` is left out when any may have changed (the database's listener reconnected). Another
-/// replica's changes come through the database (`CollectionStore.observeCollectionChanges`), as
+/// replica's changes come through the database (`PhotoCollections.observeCollectionChanges`), as
 /// its photos do through the catalog's.
 ///
 /// A share link's stream (`/s/{token}/photos/events`) carries no records at all: only `reset`
@@ -56,7 +56,7 @@ final class PhotoLiveEvents: Sendable {
     }
 
     private let state = Mutex(State())
-    private let library: PhotoLibrary
+    private let library: any PhotoBrowsing
     private let tileSize: Int
     private let commentCount: @Sendable (Int) -> Int
     private let batchSeconds: Double
@@ -67,8 +67,8 @@ final class PhotoLiveEvents: Sendable {
     private let options: PhotoRecord.Options
     private let cacheControl: String
 
-    init(library: PhotoLibrary, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
-         collections: CollectionStore? = nil, options: PhotoRecord.Options = PhotoRecord.Options(), cacheControl: String = "no-cache",
+    init(library: any PhotoBrowsing, tileSize: Int, commentCount: @escaping @Sendable (Int) -> Int, metrics: MetricsRegistry,
+         collections: (any PhotoCollections)? = nil, options: PhotoRecord.Options = PhotoRecord.Options(), cacheControl: String = "no-cache",
          batchSeconds: Double = 0.25, maxRecords: Int = 200, heartbeatSeconds: Double = 15) {
         self.options = options
         self.cacheControl = cacheControl

@@ -5,6 +5,15 @@ import Imaging
 /// Strict parsing of the numbers in photo URLs: plain decimal digits, no sign, no leading zero,
 /// no overflow. Anything else is not a resource, so every caller answers 404.
 enum PhotoPath {
+    /// The route's `:id`, a whole number; 404 for anything else.
+    static func listID(_ request: HTTPRequest, _ what: String) throws -> Int {
+        guard let text = request.parameters["id"], !text.isEmpty, text.utf8.count <= 18,
+              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(text) else {
+            throw HTTPError(.notFound, "There is no \(what) at \(request.path): \(what) ids are whole numbers.")
+        }
+        return id
+    }
+
     /// The photo id captured as `:id`: a positive decimal integer.
     static func id(_ parameters: RouteParameters) -> Int? {
         guard let n = number(parameters, "id", at: 0), n > 0 else { return nil }

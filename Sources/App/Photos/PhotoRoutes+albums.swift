@@ -15,7 +15,7 @@ extension PhotoRoutes {
 
     /// `GET /albums/:id/manifest.json` and `GET /folders/:id/manifest.json`: IIIF Presentation
     /// manifests of an album's and a folder's ready photos.
-    func registerListManifests(on router: inout Router, iiif: IIIFRoutes) {
+    func registerListManifests(on router: inout Router, iiif: IIIFRoutes<Photos>) {
         let library = rules(.library)
         router.get("/albums/:id/manifest.json", lane: WorkLanes.catalog, access: library) { request in
             let album = try storedAlbum(request)
@@ -23,7 +23,7 @@ extension PhotoRoutes {
                                          path: "/albums/\(album.id)/manifest.json")
         }
         router.get("/folders/:id/manifest.json", lane: WorkLanes.catalog, access: library) { request in
-            let id = try Self.listID(request, "folder")
+            let id = try PhotoPath.listID(request, "folder")
             guard let folder = self.library.album(id) else { throw CrossOrigin.problem(.notFound, "There is no folder at \(request.path).") }
             return try iiif.listManifest(request, scope: .album(id), label: folder.title, path: "/folders/\(id)/manifest.json")
         }
@@ -58,7 +58,7 @@ extension PhotoRoutes {
 
     /// The album of the route's `:id`; 404 when there is none.
     func storedAlbum(_ request: HTTPRequest) throws -> PhotoAlbum {
-        let id = try Self.listID(request, "album")
+        let id = try PhotoPath.listID(request, "album")
         guard let album = try albums?.album(id) else { throw HTTPError(.notFound, "There is no album at \(request.path).") }
         return album
     }

@@ -57,7 +57,7 @@ extension PhotoRoutes {
         }
         return .offload { [library] in
             do {
-                return HTTPResponse(headers: headers, body: .bytes(try library.rendition(of: photo, rendition)))
+                return HTTPResponse(headers: headers, body: .bytes(try library.rendition(of: photo, rendition, stop: nil)))
             } catch let error as ImagingError {
                 throw CrossOrigin.problem(.notFound, ClientText.photoError(error.description, of: photo))
             }

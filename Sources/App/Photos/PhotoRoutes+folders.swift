@@ -8,7 +8,7 @@ extension PhotoRoutes {
         let library = rules(.library)
         router.get("/folders", lane: WorkLanes.catalog, access: library) { request in try folders(request) }
         router.get("/folders/:id/summary", lane: WorkLanes.catalog, access: library) { request in
-            try summaryResponse(request, scope: .album(try Self.listID(request, "folder")))
+            try summaryResponse(request, scope: .album(try PhotoPath.listID(request, "folder")))
         }
         router.get("/folders/:id", lane: WorkLanes.catalog, access: library) { request in try folder(request) }
     }
@@ -20,17 +20,8 @@ extension PhotoRoutes {
 
     /// The folder's members, then a page of its photos as `GET /photos` pages the library.
     func folder(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = try Self.listID(request, "folder")
+        let id = try PhotoPath.listID(request, "folder")
         guard let folder = library.album(id) else { throw HTTPError(.notFound, "There is no folder at \(request.path).") }
         return try listResponse(request, scope: .album(id), base: "/folders/\(id)", heading: FolderRecord(folder), view: libraryView)
-    }
-
-    /// The route's `:id`, a whole number; 404 for anything else.
-    static func listID(_ request: HTTPRequest, _ what: String) throws -> Int {
-        guard let text = request.parameters["id"], !text.isEmpty, text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(text) else {
-            throw HTTPError(.notFound, "There is no \(what) at \(request.path): \(what) ids are whole numbers.")
-        }
-        return id
     }
 }

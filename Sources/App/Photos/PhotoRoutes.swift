@@ -11,19 +11,22 @@ import Synchronization
 /// Images answer a memory hit inline on the event loop and offload everything else (disk reads,
 /// renders) to the worker pool. A URL with the current `?v=` is immutable; without it, or with a
 /// stale one, the current bytes are served with a short max-age (never the old version's tiles).
-struct PhotoRoutes: Sendable {
-    let library: PhotoLibrary
+///
+/// Generic over the library's roles rather than holding them as `any`: the tile route is hot,
+/// and specialised on `PhotoLibrary` a tile from memory costs no dynamic dispatch.
+struct PhotoRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
+    let library: Photos
     let tileSize: Int
     let commentCount: @Sendable (Int) -> Int
     let logger: Logger
     let summary: PhotoSummary
     let events: PhotoLiveEvents
     /// Hot tiles' answers, encoded once per cache entry.
-    let answers: TileAnswers
+    let answers: TileAnswers<Photos>
 
     /// Photos in a page when `limit` is not given, and the most a page may hold.
-    static let defaultLimit = 200
-    static let maxLimit = 1000
+    static var defaultLimit: Int { 200 }
+    static var maxLimit: Int { 1000 }
     /// Most on-demand renders of one photo, and for one client, running at once.
     var rendersPerPhoto = 2
     var rendersPerClient = 4
@@ -38,7 +41,7 @@ struct PhotoRoutes: Sendable {
     /// `private` everywhere on a private library.
     var caching = CachePolicy.public
     /// Albums (collections); nil for a router made without them, which then has none.
-    var albums: CollectionStore? = nil
+    var albums: (any PhotoCollections)? = nil
 
     func register(on router: inout Router) {
         // Images and the catalog each have worker threads of their own (see `WorkLanes`).

@@ -13,7 +13,8 @@ import Synchronization
 
 /// The photo side of the application: catalog, ingest and the photo, thumbnail and tile routes.
 public final class PhotoService: Sendable {
-    /// The catalog, caches and background work behind the routes.
+    /// The catalog, caches and background work behind the routes: the photo side's one
+    /// concrete hold on it, handing each route the role it needs.
     public let library: PhotoLibrary
     let tileSize: Int
     let logger: Logger
@@ -29,7 +30,7 @@ public final class PhotoService: Sendable {
     let showLocation: Bool
 
     /// Hot tiles' answers, encoded once per cache entry and shared by every image route.
-    let answers: TileAnswers
+    let answers: TileAnswers<PhotoLibrary>
     /// `private` everywhere on a private library.
     let caching: CachePolicy
 
@@ -44,11 +45,11 @@ public final class PhotoService: Sendable {
     }
 
     /// With what renders tiles and thumbnails and reads photos' headers (`renderer`), and where the
-    /// catalog is kept (`database`, else `store`, else `<data>/catalog.sqlite`) given by the
-    /// caller: libvips is neither started nor called unless `renderer` calls it.
-    public init(configuration: Configuration, database: SQLDatabase? = nil, store: (any CatalogStore)? = nil,
+    /// catalog is kept (`database`, else `<data>/catalog.sqlite`) given by the caller: libvips is
+    /// neither started nor called unless `renderer` calls it.
+    public init(configuration: Configuration, database: SQLDatabase? = nil,
                 renderer: any PhotoRendering, logger: Logger, metrics: MetricsRegistry) throws {
-        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database, store: store,
+        self.library = try PhotoLibrary(configuration: LibraryConfiguration(configuration), database: database,
                                         renderer: renderer, logger: logger, metrics: metrics)
         self.caching = CachePolicy(private: AccessMode.resolve(configuration.access, host: configuration.host) == .private)
         self.answers = TileAnswers(library: library, caching: caching)
@@ -92,7 +93,7 @@ public final class PhotoService: Sendable {
 
     /// The photo and IIIF routes under `rules`.
     func register(on router: inout Router, commentCount: @escaping @Sendable (Int) -> Int, rules: RouteRules,
-                  albums: CollectionStore? = nil, search: SearchIndexer? = nil) {
+                  albums: (any PhotoCollections)? = nil, search: SearchIndexer? = nil) {
         let events = PhotoLiveEvents(library: library, tileSize: tileSize, commentCount: commentCount, metrics: metrics,
                                      collections: albums, options: PhotoRecord.Options(original: downloadOriginals, showLocation: showLocation),
                                      cacheControl: caching.revalidate)
@@ -102,7 +103,8 @@ public final class PhotoService: Sendable {
                                  rendersPerPhoto: rendersPerPhoto, rendersPerClient: rendersPerClient,
                                  downloadOriginals: downloadOriginals, showLocation: showLocation, rules: rules, caching: caching, albums: albums)
         routes.register(on: &router)
-        let iiif = IIIFRoutes(library: library, tileSize: tileSize, limits: imageLimits, base: serviceBase, logger: logger,
+        let iiif = IIIFRoutes(library: library, tileSize: tileSize, thumbnailSize: library.configuration.settings.thumbnailSize,
+                              limits: imageLimits, base: serviceBase, logger: logger,
                               answers: answers, renderSeconds: renderSeconds, rules: rules, caching: caching)
         iiif.register(on: &router)
         routes.registerListManifests(on: &router, iiif: iiif)
@@ -121,7 +123,7 @@ public final class PhotoService: Sendable {
 
     /// Whether photo `id` is among what a share link shows: the photo itself, a photo directly
     /// in the folder, or a listed photo of the album (`albums`' answer, at most a few seconds old).
-    func isShared(_ id: Int, _ target: Share.Target, albums: CollectionStore?) -> Bool {
+    func isShared(_ id: Int, _ target: Share.Target, albums: (any PhotoCollections)?) -> Bool {
         switch target {
         case .photo(let shared): id == shared && library.photo(id) != nil
         case .folder(let folder): library.albumID(ofPhoto: id) == folder

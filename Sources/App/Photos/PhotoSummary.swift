@@ -20,10 +20,10 @@ final class PhotoSummary: Sendable {
     /// Lists whose summaries are kept at once (the library in each order, and recent albums).
     static let kept = 16
 
-    private let library: PhotoLibrary
+    private let library: any PhotoBrowsing
     private let built = Mutex<[String: Built]>([:])
 
-    init(library: PhotoLibrary) { self.library = library }
+    init(library: any PhotoBrowsing) { self.library = library }
 
     /// The summary of a list as it is now; nil for an album without photos.
     func current(_ order: PhotoOrder = .taken, scope: PhotoScope = .library) throws -> Built? {

@@ -10,16 +10,17 @@ import Synchronization
 /// other image held at once has), so a hit finds them by an index under one short lock and
 /// hashes nothing more; the stamp is checked on every read, so an answer is never sent for
 /// bytes other than its own. The library says when an image goes (evicted, dropped after a
-/// rescan, stored again; `PhotoLibrary.observeDroppedImages`), and its answers go with it, so
-/// they hold no bytes the library does not.
-final class TileAnswers: Sendable {
-    private let library: PhotoLibrary
+/// rescan, stored again; `ImageServing.observeDroppedImages`), and its answers go with it, so
+/// they hold no bytes the library does not. Generic, as the routes that hold it, so the hot
+/// path calls the library without a dynamic dispatch.
+final class TileAnswers<Images: ImageServing>: Sendable {
+    private let library: Images
     /// `private` on a private library.
     let caching: CachePolicy
     /// By the slot of their image; nil where nothing is kept.
     private let kept = Mutex<[CachedTileAnswers?]>([])
 
-    init(library: PhotoLibrary, caching: CachePolicy = .public) {
+    init(library: Images, caching: CachePolicy = .public) {
         self.library = library
         self.caching = caching
         library.observeDroppedImages { [weak self] stamp in self?.drop(stamp) }

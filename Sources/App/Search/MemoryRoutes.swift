@@ -6,17 +6,17 @@ import Search
 /// `GET /memories?date=YYYY-MM-DD` and, under a share link, `GET /s/:token/memories`: the photos
 /// the view sees that were taken on that month and day in earlier years ("on this day"), the day
 /// being today where the server runs when none is given.
-struct MemoryRoutes: Sendable {
-    let photos: PhotoRoutes
+struct MemoryRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
+    let photos: PhotoRoutes<Photos>
     /// Today's date in the server's time zone.
     let today: @Sendable () -> (year: Int, month: Int, day: Int)
 
-    init(photos: PhotoRoutes, today: @escaping @Sendable () -> (year: Int, month: Int, day: Int) = MemoryRoutes.localToday) {
+    init(photos: PhotoRoutes<Photos>, today: @escaping @Sendable () -> (year: Int, month: Int, day: Int) = MemoryRoutes.localToday) {
         self.photos = photos
         self.today = today
     }
 
-    func register(on router: inout Router, shared: SharedRoutes?) {
+    func register(on router: inout Router, shared: SharedRoutes<Photos>?) {
         router.get("/memories", lane: WorkLanes.catalog, access: photos.rules(.library)) { request in
             try memories(request, view: photos.libraryView)
         }
@@ -32,7 +32,7 @@ struct MemoryRoutes: Sendable {
         let day = try Self.day(request) ?? today()
         let library = photos.library
         var byYear: [Int: [Photo]] = [:]
-        for photo in library.ordered(.taken)?.photos ?? [] {
+        for photo in library.ordered(.taken, scope: .library)?.photos ?? [] {
             guard let taken = DateWords.day(photo.taken.prefix(10)), taken.month == day.month, taken.day == day.day,
                   taken.year < day.year, view.sees(photo.id, in: library) else { continue }
             byYear[taken.year, default: []].append(photo)

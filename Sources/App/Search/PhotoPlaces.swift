@@ -6,11 +6,11 @@ import Synchronization
 /// photo's position once per generation of the list (as `PhotoSuggestions` is) and kept until it
 /// changes; a request counts among them the photos its view sees.
 final class PhotoPlaces: Sendable {
-    let library: PhotoLibrary
+    let library: any PhotoBrowsing
     let places: PlaceNames
     private let kept = Mutex<(generation: Int, places: [(place: Place, photos: [Photo])])?>(nil)
 
-    init(library: PhotoLibrary, places: PlaceNames) {
+    init(library: any PhotoBrowsing, places: PlaceNames) {
         self.library = library
         self.places = places
     }
@@ -21,7 +21,7 @@ final class PhotoPlaces: Sendable {
         if let kept = kept.withLock({ $0 }), kept.generation == generation { return kept.places }
         var byPlace: [Place: [Photo]] = [:]
         let index = places.index
-        for photo in library.ordered(.taken)?.photos ?? [] {
+        for photo in library.ordered(.taken, scope: .library)?.photos ?? [] {
             guard let place = PhotoFacts(photo, places: index).place else { continue }
             byPlace[place, default: []].append(photo)
         }

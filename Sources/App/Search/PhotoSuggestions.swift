@@ -35,14 +35,14 @@ final class PhotoSuggestions: Sendable {
         var vocabulary: SuggestionVocabulary
     }
 
-    let library: PhotoLibrary
+    let library: any PhotoBrowsing
     let places: PlaceNames
     private let kept = Mutex<Kept?>(nil)
     /// Held while the vocabulary is built: one build at a time (seconds of work at 100,000
     /// photos), never made twice at once.
     let building = Mutex(())
 
-    init(library: PhotoLibrary, places: PlaceNames) {
+    init(library: any PhotoBrowsing, places: PlaceNames) {
         self.library = library
         self.places = places
     }
@@ -73,7 +73,7 @@ final class PhotoSuggestions: Sendable {
 
     private func built() -> SuggestionVocabulary {
         let previous = kept.withLock { $0 }
-        guard let listed = library.ordered(.id) else { return SuggestionVocabulary() }
+        guard let listed = library.ordered(.id, scope: .library) else { return SuggestionVocabulary() }
         let sources = listed.photos.map(Source.init)
         if let previous, previous.sources == sources {
             kept.withLock { if let current = $0, current.generation < listed.generation { $0?.generation = listed.generation } }

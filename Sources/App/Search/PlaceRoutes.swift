@@ -5,11 +5,11 @@ import Library
 /// were taken, for a Places view without a map. Only where the view shows where photos were
 /// taken: the library's `showLocation`, a link's `location`; elsewhere the list is empty, so
 /// nothing about a photo's position leaks through a view that hides it.
-struct PlaceRoutes: Sendable {
-    let photos: PhotoRoutes
+struct PlaceRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
+    let photos: PhotoRoutes<Photos>
     let places: PhotoPlaces
 
-    func register(on router: inout Router, shared: SharedRoutes?) {
+    func register(on router: inout Router, shared: SharedRoutes<Photos>?) {
         router.get("/places", lane: WorkLanes.catalog, access: photos.rules(.library)) { request in
             try list(request, view: photos.libraryView)
         }

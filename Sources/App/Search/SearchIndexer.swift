@@ -15,7 +15,7 @@ import Synchronization
 /// partial (`progress`), and search says so.
 final class SearchIndexer: Sendable {
     let index: SQLSearchIndex
-    let library: PhotoLibrary
+    let library: any PhotoBrowsing
     /// The texts of a photo's comments.
     let comments: @Sendable (Int) throws -> [String]
     /// The titles of the albums each photo is in, read once per batch (albums are few).
@@ -55,7 +55,7 @@ final class SearchIndexer: Sendable {
     /// The most comments of one photo whose words are indexed.
     static let commentsPerPhoto = 1000
 
-    init(index: SQLSearchIndex, library: PhotoLibrary, comments: @escaping @Sendable (Int) throws -> [String],
+    init(index: SQLSearchIndex, library: any PhotoBrowsing, comments: @escaping @Sendable (Int) throws -> [String],
          albumTitles: @escaping @Sendable () throws -> [Int: [String]] = { [:] }, places: PlaceNames, logger: Logger) {
         self.index = index
         self.library = library
@@ -218,7 +218,7 @@ final class SearchIndexer: Sendable {
     private func fill() {
         var missing: Set<Int> = []
         do {
-            let listed = Set((library.ordered(.id)?.photos ?? []).map(\.id))
+            let listed = Set((library.ordered(.id, scope: .library)?.photos ?? []).map(\.id))
             let indexed = Set(try index.photoIDs())
             missing = listed.subtracting(indexed).union(indexed.subtracting(listed))
         } catch {

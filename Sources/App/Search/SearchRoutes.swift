@@ -9,12 +9,12 @@ import SearchIndex
 /// match every term of the query, best match first (`SearchRanking`), then the newest. What a
 /// request sees bounds what is asked: a link's photos only, place words only where the view
 /// shows where photos were taken, comment words only where it shows comments.
-struct SearchRoutes: Sendable {
+struct SearchRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
     let indexer: SearchIndexer
-    let photos: PhotoRoutes
+    let photos: PhotoRoutes<Photos>
     let suggestions: PhotoSuggestions
 
-    func register(on router: inout Router, shared: SharedRoutes?) {
+    func register(on router: inout Router, shared: SharedRoutes<Photos>?) {
         let catalog = WorkLanes.catalog
         router.get("/search", lane: catalog, access: photos.rules(.library)) { request in
             try search(request, view: photos.libraryView)
@@ -66,10 +66,11 @@ struct SearchRoutes: Sendable {
         } catch {
             throw HTTPError(.badRequest, error.description)
         }
-        let limit = try PhotoRoutes.number(request, "limit", range: 1...PhotoRoutes.maxLimit,
-                                           "limit must be a whole number from 1 to \(PhotoRoutes.maxLimit).") ?? PhotoRoutes.defaultLimit
-        let after = try PhotoRoutes.number(request, "after", range: 0...Int.max,
-                                           "after must be a photo id (a whole number) from a previous page's next.")
+        typealias Pages = PhotoRoutes<Photos>
+        let limit = try Pages.number(request, "limit", range: 1...Pages.maxLimit,
+                                     "limit must be a whole number from 1 to \(Pages.maxLimit).") ?? Pages.defaultLimit
+        let after = try Pages.number(request, "after", range: 0...Int.max,
+                                     "after must be a photo id (a whole number) from a previous page's next.")
         let ranked = try rank(query.limited(to: Self.fields(view)), view: view)
         var start = 0
         if let after {

@@ -16,7 +16,7 @@ import Uploads
 final class UploadService: Sendable {
     let store: UploadStore
     let files: UploadFiles
-    let library: PhotoLibrary
+    let library: any PhotoManaging
     let limits: UploadLimits
     let logger: Logger
     let permission: ManagePermission
@@ -24,10 +24,10 @@ final class UploadService: Sendable {
     /// Unix seconds now.
     let now: @Sendable () -> Int
     /// Albums an upload may join (`album` in its metadata); nil: none may.
-    let albums: CollectionStore?
+    let albums: (any PhotoCollections)?
 
-    init(database: SQLDatabase, dataDirectory: String, library: PhotoLibrary, limits: UploadLimits, clientAddress: ClientAddress,
-         access: AccessControl? = nil, albums: CollectionStore? = nil, logger: Logger,
+    init(database: SQLDatabase, dataDirectory: String, library: any PhotoManaging, limits: UploadLimits, clientAddress: ClientAddress,
+         access: AccessControl? = nil, albums: (any PhotoCollections)? = nil, logger: Logger,
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
         self.albums = albums
         store = try UploadStore(database: database)
@@ -199,7 +199,7 @@ final class UploadService: Sendable {
         }
         try store.complete(record.id, length: record.length, contentHash: hashes.xxh3, photoPath: placed, duplicate: false,
                            expiresAt: now() + limits.expirySeconds)
-        let photo = library.addNow(placed)
+        let photo = library.addNow(placed, patience: .seconds(2))
         logger.info("photo uploaded", [("upload", record.id.text), ("path", placed), ("bytes", String(record.length))])
         joinAlbum(record, photoID: photo?.id)
         return UploadOutcome(path: placed, photoID: photo?.id, duplicate: false)

@@ -1,10 +1,10 @@
 /// One album (a folder of the photos folder) as stored: its id stays when the folder is renamed.
-public struct AlbumRow: Hashable, Sendable {
-    public var id: Int
+struct AlbumRow: Hashable, Sendable {
+    var id: Int
     /// The folder, relative to the photos folder.
-    public var path: String
+    var path: String
 
-    public init(id: Int = 0, path: String) {
+    init(id: Int = 0, path: String) {
         self.id = id
         self.path = path
     }

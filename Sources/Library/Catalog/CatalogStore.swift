@@ -1,5 +1,5 @@
 /// Where catalog rows persist. The real one is SQLite in the data folder; tests use memory.
-public protocol CatalogStore: Sendable {
+protocol CatalogStore: Sendable {
     /// Every row, present or not, in id order.
     func entries() throws -> [CatalogEntry]
     /// Stores new rows in one transaction and returns their ids in order; a path already present
@@ -16,7 +16,7 @@ public protocol CatalogStore: Sendable {
 
 extension CatalogStore {
     /// Stores one new row and returns its id.
-    public func insert(_ entry: CatalogEntry) throws -> Int { try insert([entry])[0] }
+    func insert(_ entry: CatalogEntry) throws -> Int { try insert([entry])[0] }
     /// Overwrites one row.
-    public func update(_ entry: CatalogEntry) throws { try update([entry]) }
+    func update(_ entry: CatalogEntry) throws { try update([entry]) }
 }

@@ -1,17 +1,17 @@
 import Synchronization
 
 /// A catalog kept in memory, for tests and one-off tools.
-public final class MemoryCatalogStore: CatalogStore {
+final class MemoryCatalogStore: CatalogStore {
     private let rows = Mutex<(next: Int, entries: [Int: CatalogEntry])>((1, [:]))
     private let albumRows = Mutex<[Int: AlbumRow]>([:])
 
-    public init() {}
+    init() {}
 
-    public func entries() throws -> [CatalogEntry] {
+    func entries() throws -> [CatalogEntry] {
         rows.withLock { $0.entries.values.sorted { $0.id < $1.id } }
     }
 
-    public func insert(_ entries: [CatalogEntry]) throws -> [Int] {
+    func insert(_ entries: [CatalogEntry]) throws -> [Int] {
         rows.withLock { rows in
             var presentPaths: [String: Int] = [:]
             for row in rows.entries.values where row.present { presentPaths[row.path] = row.id }
@@ -27,17 +27,17 @@ public final class MemoryCatalogStore: CatalogStore {
         }
     }
 
-    public func update(_ entries: [CatalogEntry]) throws {
+    func update(_ entries: [CatalogEntry]) throws {
         rows.withLock { rows in
             for entry in entries { rows.entries[entry.id] = entry }
         }
     }
 
-    public func albums() throws -> [AlbumRow] {
+    func albums() throws -> [AlbumRow] {
         albumRows.withLock { $0.values.sorted { $0.id < $1.id } }
     }
 
-    public func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
+    func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
         albumRows.withLock { albums in
             rows.map { row in
                 var row = row

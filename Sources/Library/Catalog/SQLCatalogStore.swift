@@ -5,23 +5,23 @@ import SQL
 /// process on the same folder reads while one writes), or the PostgreSQL database every replica
 /// shares. The schema is brought up to date when the store opens (`CatalogSchema`), under the
 /// database's migration lock, so replicas starting at once migrate once.
-public final class SQLCatalogStore: CatalogStore, Sendable {
+final class SQLCatalogStore: CatalogStore, Sendable {
     /// The database the catalog lives in.
-    public let database: SQLDatabase
+    let database: SQLDatabase
     private let ownsDatabase: Bool
 
     private static let fields = "path, present, size, modified, inode, content_hash, hash_kind, hashed, width, height, error, error_version, missing_since, taken, taken_source, details"
 
     /// Opens the catalog in `database`, migrating it. The database stays open when the store
     /// goes away unless `ownsDatabase`.
-    public init(database: SQLDatabase, ownsDatabase: Bool = false) throws {
+    init(database: SQLDatabase, ownsDatabase: Bool = false) throws {
         self.database = database
         self.ownsDatabase = ownsDatabase
         try database.migrate(CatalogSchema.schema)
     }
 
     /// Opens (creating or migrating when needed) the catalog in the SQLite file at `path`.
-    public convenience init(path: String) throws {
+    convenience init(path: String) throws {
         // A commit survives a crash of the process, not of the machine: every row can be
         // learnt again from the folder, and the scan writes thousands of them.
         let database = try SQLDatabase(.sqlite(path: path), options: SQLDatabaseOptions(sqlite: SQLiteOptions(synchronous: .normal)))
@@ -35,7 +35,7 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
 
     deinit { if ownsDatabase { database.close() } }
 
-    public func entries() throws -> [CatalogEntry] {
+    func entries() throws -> [CatalogEntry] {
         try database.query("SELECT id, \(raw: Self.fields) FROM photos ORDER BY id").map { row in
             CatalogEntry(
                 id: try row.decode(0),
@@ -56,7 +56,7 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
         }
     }
 
-    public func insert(_ entries: [CatalogEntry]) throws -> [Int] {
+    func insert(_ entries: [CatalogEntry]) throws -> [Int] {
         guard !entries.isEmpty else { return [] }
         return try database.transaction { tx in
             var ids: [Int] = []
@@ -85,7 +85,7 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
         }
     }
 
-    public func update(_ entries: [CatalogEntry]) throws {
+    func update(_ entries: [CatalogEntry]) throws {
         guard !entries.isEmpty else { return }
         // What an update records (a photo examined, its size, a move) is read again from the
         // folder if a crash loses it, while on PostgreSQL each of a first start's 100,000
@@ -105,13 +105,13 @@ public final class SQLCatalogStore: CatalogStore, Sendable {
         }
     }
 
-    public func albums() throws -> [AlbumRow] {
+    func albums() throws -> [AlbumRow] {
         try database.query("SELECT id, path FROM albums ORDER BY id").map { row in
             AlbumRow(id: try row.decode(0), path: try row.decode(1))
         }
     }
 
-    public func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
+    func saveAlbums(_ rows: [AlbumRow]) throws -> [Int] {
         guard !rows.isEmpty else { return [] }
         return try database.transaction { tx in
             try rows.map { row in

@@ -6,7 +6,7 @@ extension CollectionStore {
     /// Puts an album's photos in the order of `ids` (each one of its photos, once), the photos
     /// not named after them as they were, and shows the album in its own order from then on;
     /// nil when there is no such album.
-    public func orderPhotos(_ ids: [Int], in album: Int) throws -> PhotoAlbum? {
+    func orderPhotos(_ ids: [Int], in album: Int) throws -> PhotoAlbum? {
         try changeOrder(of: album) { current in
             let named = Set(ids)
             return ids + current.filter { !named.contains($0) }
@@ -14,7 +14,7 @@ extension CollectionStore {
     }
 
     /// Shows an album by date taken again (its own order is kept, for when it is asked for again).
-    public func orderPhotosByDate(in album: Int) throws -> PhotoAlbum? {
+    func orderPhotosByDate(in album: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
             try tx.run("UPDATE collection_albums SET photo_order = \(AlbumPhotoOrder.taken.rawValue) WHERE id = \(album)")
@@ -27,7 +27,7 @@ extension CollectionStore {
     /// Puts photos at `position` of an album's own order (0 first; past the end: last), in the
     /// order given: those not in it join it, those in it move there; the album is shown in its
     /// own order from then on. Nil when there is no such album.
-    public func placePhotos(_ ids: [Int], in album: Int, at position: Int, now: Int) throws -> PhotoAlbum? {
+    func placePhotos(_ ids: [Int], in album: Int, at position: Int, now: Int) throws -> PhotoAlbum? {
         var seen = Set<Int>()
         let placed = ids.filter { seen.insert($0).inserted }
         var joined: [Int] = []

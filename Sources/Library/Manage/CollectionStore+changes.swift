@@ -10,13 +10,13 @@ extension CollectionStore {
 
     /// Calls `handler` after each change to albums, favourites or the trash, made by this
     /// process or (on PostgreSQL) another, once hearing has started (`startHearing()`).
-    public func observeCollectionChanges(_ handler: @escaping @Sendable (CollectionChange) -> Void) {
+    func observeCollectionChanges(_ handler: @escaping @Sendable (CollectionChange) -> Void) {
         collectionObservers.withLock { $0.append(handler) }
     }
 
     /// Starts hearing the changes announced on the database. After the listener reconnects,
     /// what was announced meanwhile is not known: observers are told anything may have changed.
-    public func startHearing() throws {
+    func startHearing() throws {
         let made = try database.listen([Self.changeChannel]) { [weak self] event in
             guard let self else { return }
             switch event {
@@ -29,7 +29,7 @@ extension CollectionStore {
     }
 
     /// Stops hearing; observers are told nothing more.
-    public func stopHearing() {
+    func stopHearing() {
         let made = listener.withLock { listener -> SQLListener? in
             defer { listener = nil }
             return listener

@@ -2,8 +2,8 @@ import SQL
 import Synchronization
 
 /// Favourites, the trash and albums in SQL: every replica on one database sees the same.
-public final class CollectionStore: Sendable {
-    public let database: SQLDatabase
+final class CollectionStore: PhotoCollections {
+    let database: SQLDatabase
     /// Albums' photos as last read (`members(of:)`, `ownOrder(of:)`), with when.
     let memberCache = Mutex<[Int: (ids: Set<Int>?, order: [Int]?, read: ContinuousClock.Instant)]>([:])
     /// Told of the photos whose albums changed for them (`observeAlbumChanges`).
@@ -13,18 +13,18 @@ public final class CollectionStore: Sendable {
     /// Hears the changes announced on the database, while `startHearing()` has it.
     let listener = Mutex<SQLListener?>(nil)
 
-    public init(database: SQLDatabase) throws {
+    init(database: SQLDatabase) throws {
         self.database = database
         try database.migrate(CollectionSchema.schema)
     }
 
     /// Every favourite photo id, ascending.
-    public func favourites() throws -> [Int] {
+    func favourites() throws -> [Int] {
         try database.query("SELECT photo_id FROM favourites ORDER BY photo_id").map { try $0.decode(0, as: Int.self) }
     }
 
     /// Marks or unmarks photos as favourites.
-    public func setFavourite(_ ids: [Int], _ favourite: Bool, now: Int) throws {
+    func setFavourite(_ ids: [Int], _ favourite: Bool, now: Int) throws {
         try database.transaction { tx in
             try Self.announce(CollectionChange(favourites: Set(ids)), tx)
             for id in ids {
@@ -37,7 +37,7 @@ public final class CollectionStore: Sendable {
         }
     }
 
-    public func insert(_ item: TrashItem) throws {
+    func insert(_ item: TrashItem) throws {
         try database.transaction { tx in
             try tx.run("""
                 INSERT INTO trash (id, batch, photo_id, path, size, deleted_at)
@@ -48,26 +48,26 @@ public final class CollectionStore: Sendable {
     }
 
     /// The trash, newest first.
-    public func trash() throws -> [TrashItem] {
+    func trash() throws -> [TrashItem] {
         try database.query("SELECT \(raw: TrashItem.columns) FROM trash ORDER BY deleted_at DESC, id", as: TrashItem.self)
     }
 
-    public func trashItems(batch: String) throws -> [TrashItem] {
+    func trashItems(batch: String) throws -> [TrashItem] {
         try database.query("SELECT \(raw: TrashItem.columns) FROM trash WHERE batch = \(batch) ORDER BY id", as: TrashItem.self)
     }
 
-    public func trashItem(_ id: String) throws -> TrashItem? {
+    func trashItem(_ id: String) throws -> TrashItem? {
         try database.query("SELECT \(raw: TrashItem.columns) FROM trash WHERE id = \(id)", as: TrashItem.self).first
     }
 
     /// Items deleted at or before `time` (unix seconds).
-    public func trash(deletedBefore time: Int) throws -> [TrashItem] {
+    func trash(deletedBefore time: Int) throws -> [TrashItem] {
         try database.query("SELECT \(raw: TrashItem.columns) FROM trash WHERE deleted_at <= \(time) ORDER BY deleted_at", as: TrashItem.self)
     }
 
     /// Forgets an item; true when it was there (so two replicas never both act on one).
     @discardableResult
-    public func remove(_ id: String) throws -> Bool {
+    func remove(_ id: String) throws -> Bool {
         try database.transaction { tx in
             let removed = try tx.run("DELETE FROM trash WHERE id = \(id)") > 0
             if removed { try Self.announce(CollectionChange(trash: true), tx) }

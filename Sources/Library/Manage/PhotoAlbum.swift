@@ -36,7 +36,7 @@ public struct PhotoAlbum: Sendable, Equatable {
 /// Albums in SQL, beside favourites and the trash in `CollectionStore`.
 extension CollectionStore {
     /// Every album in its order, with its photos.
-    public func albums() throws -> [PhotoAlbum] {
+    func albums() throws -> [PhotoAlbum] {
         try database.transaction(.read) { tx in
             var members: [Int: [Int]] = [:]
             for row in try tx.query("SELECT album_id, photo_id FROM collection_album_photos ORDER BY album_id, position, photo_id") {
@@ -49,12 +49,12 @@ extension CollectionStore {
     }
 
     /// One album with its photos, or nil.
-    public func album(_ id: Int) throws -> PhotoAlbum? {
+    func album(_ id: Int) throws -> PhotoAlbum? {
         try database.transaction(.read) { tx in try Self.album(id, tx) }
     }
 
     /// A new, empty album, placed after every other.
-    public func createAlbum(title: String, now: Int) throws -> PhotoAlbum {
+    func createAlbum(title: String, now: Int) throws -> PhotoAlbum {
         let album = try database.transaction { tx in
             let position = (try tx.scalar("SELECT max(position) FROM collection_albums", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
             let id = try tx.scalar("""
@@ -69,7 +69,7 @@ extension CollectionStore {
     }
 
     /// Changes an album's title, cover or place; nil when there is no such album.
-    public func updateAlbum(_ id: Int, _ change: AlbumChange) throws -> PhotoAlbum? {
+    func updateAlbum(_ id: Int, _ change: AlbumChange) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(id, tx) != nil else { return nil }
             // Moved among the others, every album's place changes.
@@ -92,7 +92,7 @@ extension CollectionStore {
 
     /// Deletes an album; its photos stay where they are. False when there was none.
     @discardableResult
-    public func deleteAlbum(_ id: Int) throws -> Bool {
+    func deleteAlbum(_ id: Int) throws -> Bool {
         let members = try database.transaction { tx -> [Int]? in
             let photos = try tx.query("SELECT photo_id FROM collection_album_photos WHERE album_id = \(id)").map { try $0.decode(0, as: Int.self) }
             try tx.run("DELETE FROM collection_album_photos WHERE album_id = \(id)")
@@ -107,7 +107,7 @@ extension CollectionStore {
 
     /// Adds photos to an album after its last, once each (a photo already in it stays where it
     /// is); nil when there is no such album.
-    public func addPhotos(_ ids: [Int], to album: Int, now: Int) throws -> PhotoAlbum? {
+    func addPhotos(_ ids: [Int], to album: Int, now: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
             try Self.announce(CollectionChange(albums: [album]), tx)
@@ -128,7 +128,7 @@ extension CollectionStore {
     }
 
     /// Takes photos out of an album (the photos themselves stay); nil when there is no such album.
-    public func removePhotos(_ ids: [Int], from album: Int) throws -> PhotoAlbum? {
+    func removePhotos(_ ids: [Int], from album: Int) throws -> PhotoAlbum? {
         let updated = try database.transaction { tx -> PhotoAlbum? in
             guard try Self.album(album, tx) != nil else { return nil }
             try Self.announce(CollectionChange(albums: [album]), tx)
@@ -144,7 +144,7 @@ extension CollectionStore {
     }
 
     /// Takes photos deleted for good out of every album.
-    public func leaveAlbums(_ ids: [Int]) throws {
+    func leaveAlbums(_ ids: [Int]) throws {
         guard !ids.isEmpty else { return }
         try database.transaction { tx in
             var albums: Set<Int> = []
@@ -161,13 +161,13 @@ extension CollectionStore {
     /// The photos of an album as a set, for checking a share link's photos on every request:
     /// kept for `membersSeconds`, so a change made by another replica shows within that time
     /// (this process's own changes at once). Nil when there is no such album.
-    public func members(of album: Int) throws -> Set<Int>? {
+    func members(of album: Int) throws -> Set<Int>? {
         try kept(album).ids
     }
 
     /// The photos of an album in its own order when it is shown in it, nil when it is shown by
     /// date taken (or there is no such album); kept as `members(of:)` is.
-    public func ownOrder(of album: Int) throws -> [Int]? {
+    func ownOrder(of album: Int) throws -> [Int]? {
         try kept(album).order
     }
 
@@ -185,11 +185,11 @@ extension CollectionStore {
     }
 
     /// How long `members(of:)` keeps what it read, in seconds.
-    public static let membersSeconds = 2
+    static let membersSeconds = 2
 
     /// The titles of the albums each photo is in (a photo in none is left out): what search
     /// finds a photo by, besides its own words.
-    public func albumTitlesByPhoto() throws -> [Int: [String]] {
+    func albumTitlesByPhoto() throws -> [Int: [String]] {
         var titles: [Int: [String]] = [:]
         let rows = try database.query("""
             SELECT p.photo_id, a.title FROM collection_album_photos p JOIN collection_albums a ON a.id = p.album_id
@@ -201,7 +201,7 @@ extension CollectionStore {
 
     /// Calls `handler` with the photos whose albums changed for them (photos added to or taken out
     /// of an album, an album renamed or deleted) after each such change made through this store.
-    public func observeAlbumChanges(_ handler: @escaping @Sendable ([Int]) -> Void) {
+    func observeAlbumChanges(_ handler: @escaping @Sendable ([Int]) -> Void) {
         albumObservers.withLock { $0.append(handler) }
     }
 

@@ -2,8 +2,8 @@ import Imaging
 
 extension PhotoLibrary {
     /// The formats a photo may be added in: the ones the folder's scan lists by extension.
-    public static let addableMediaTypes: Set<String> = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/gif",
-                                                        "image/heic", "image/avif"]
+    static let addableMediaTypes: Set<String> = ["image/jpeg", "image/png", "image/webp", "image/tiff", "image/gif",
+                                                 "image/heic", "image/avif"]
 
     /// Reads the header of a file about to be added (nothing is decoded): an image libvips reads
     /// by its content, of a format the library lists, within `maxImagePixels`. Throws

@@ -1,9 +1,16 @@
 import Foundation
 import POSIX
+import SQL
 
 extension PhotoLibrary {
+    /// Favourites, the trash's records and albums in `database` (their tables made or migrated
+    /// first), which the trash's moves here record in.
+    public static func openCollections(database: SQLDatabase) throws -> any PhotoCollections {
+        try CollectionStore(database: database)
+    }
+
     /// `<data>/trash`: deleted photos wait here, as they were, until restored or purged.
-    public var trashDirectory: String { configuration.dataDirectory + "/trash" }
+    var trashDirectory: String { configuration.dataDirectory + "/trash" }
 
     /// Moves photos into `folder` of the photos folder (made when missing). Each keeps its id,
     /// comments and pyramid: the file is the same file under another name.
@@ -40,7 +47,7 @@ extension PhotoLibrary {
     }
 
     /// Moves photos out of the photos folder into the trash, as one batch; returns the items.
-    public func trash(_ ids: [Int], store: CollectionStore, now: Int) throws -> [TrashItem] {
+    public func trash(_ ids: [Int], store: any PhotoCollections, now: Int) throws -> [TrashItem] {
         let photos = try ids.map { id in try catalog.photo(id).map { $0 } ?? { throw ManageError.noSuchPhoto(id) }() }
         try FileManager.default.createDirectory(atPath: trashDirectory, withIntermediateDirectories: true)
         let batch = Self.token()
@@ -69,7 +76,7 @@ extension PhotoLibrary {
     /// Puts trashed photos back where they were (under a free `name (n)` if the name was taken
     /// meanwhile). Back at its own path a photo gets its old id again, and with it its comments
     /// and favourite. Items another replica restored first are skipped.
-    public func restore(_ items: [TrashItem], store: CollectionStore) throws -> [PlacedPhoto] {
+    public func restore(_ items: [TrashItem], store: any PhotoCollections) throws -> [PlacedPhoto] {
         var placed: [PlacedPhoto] = []
         var failure: Error?
         for item in items {
@@ -92,7 +99,7 @@ extension PhotoLibrary {
 
     /// Deletes trashed photos for good, and takes them out of their albums; returns how many.
     @discardableResult
-    public func purge(_ items: [TrashItem], store: CollectionStore) throws -> Int {
+    public func purge(_ items: [TrashItem], store: any PhotoCollections) throws -> Int {
         var purged: [Int] = []
         for item in items where try store.remove(item.id) {
             FileSystem.removeFile(trashDirectory + "/" + item.id)

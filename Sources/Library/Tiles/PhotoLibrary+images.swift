@@ -107,7 +107,7 @@ extension PhotoLibrary {
     }
 
     /// Where the built pyramid of the photo's version keeps a tile (or, with nil, the thumbnail).
-    public func builtPath(of photo: Photo, tile: TileCoordinate?) -> String {
+    func builtPath(of photo: Photo, tile: TileCoordinate?) -> String {
         let directory = catalog.pyramidDirectory(photo.version)
         return tile.map { renderer.tilePath(in: directory, $0) } ?? renderer.thumbnailPath(in: directory)
     }
