@@ -10,13 +10,20 @@ BIN_DEBUG := .build/debug/photoscroll
         stage-container-root stage-container-build stage-container test-times
 
 ## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk, JPEG
-## location, TIFF layout, search queries); `make test`
-## gives each TEST_FUZZ_SECONDS.
+## location, TIFF layout, search queries). `make test` gives each a number of inputs instead
+## (TEST_FUZZ_RUNS_<fuzzer>, about what each tries in 20 s alone on a quiet two-core machine), so
+## that it fuzzes as much on a busy machine as on a quiet one, beside the other stages; at most
+## TEST_FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 300
-TEST_FUZZ_SECONDS ?= 20
+TEST_FUZZ_SECONDS ?= 180
+TEST_FUZZ_RUNS_HTTPFuzz ?= 300000
+TEST_FUZZ_RUNS_IIIFFuzz ?= 400000
+TEST_FUZZ_RUNS_FolderWalkFuzz ?= 1200
+TEST_FUZZ_RUNS_JPEGLocationFuzz ?= 1000000
+TEST_FUZZ_RUNS_TIFFLayoutFuzz ?= 200000
+TEST_FUZZ_RUNS_SearchQueryFuzz ?= 200000
 FUZZERS := HTTPFuzz IIIFFuzz FolderWalkFuzz JPEGLocationFuzz TIFFLayoutFuzz SearchQueryFuzz
-## make test runs as many fuzzers at a time as there are processors: each one a processor of its
-## own for its seconds, as when they ran one after another, and the stage a third of the time.
+## make test runs as many fuzzers at a time as there are processors, beside its other stages.
 CORES := $(shell nproc 2>/dev/null || echo 2)
 ## Stages of `make test` that may run at once.
 TEST_JOBS ?= 8
@@ -96,7 +103,7 @@ stage-fuzz-build:
 	@$(TIMED) fuzz-build $(MAKE) --no-print-directory fuzz-build
 
 stage-fuzz: stage-fuzz-build
-	@$(TIMED) fuzz $(MAKE) --no-print-directory -j$(CORES) fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+	@$(TIMED) fuzz $(MAKE) --no-print-directory -j$(CORES) fuzz-run FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_RUNS=test
 
 ifeq ($(ROOT),0)
 stage-container-root:
@@ -172,7 +179,8 @@ fuzz-run: $(addprefix fuzz-run-,$(FUZZERS))
 # One fuzzer, its lines marked with its name (they interleave when fuzzers run side by side).
 fuzz-run-%:
 	@mkdir -p $(firstword $($*_RUN))
-	@set -o pipefail; .build/fuzz/release/$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(wordlist 3,9,$($*_RUN)) \
+	@set -o pipefail; .build/fuzz/release/$* -max_total_time=$(FUZZ_SECONDS) $(if $(FUZZ_RUNS),-runs=$(TEST_FUZZ_RUNS_$*)) \
+	    -print_final_stats=1 $(wordlist 3,9,$($*_RUN)) \
 	    $(wordlist 1,2,$($*_RUN)) 2>&1 | sed -u 's/^/[$*] /'
 
 fuzz-build: deps
