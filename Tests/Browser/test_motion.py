@@ -24,11 +24,23 @@ def slow_motion(driver, rate=0.25):
     driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": rate})
 
 
+def resting_cell(driver, photo_id):
+    """The photo's cell once the grid has come to rest: just opened, it may still be placing its
+    cells (dates read, the newest scrolled to), and a tap where a cell was is no tap on it."""
+    script = f"return document.querySelector('#grid .cell[data-photo-id=\"{photo_id}\"]')?.getBoundingClientRect().toJSON()"
+    seen = []
+
+    def resting():
+        seen.append(js(driver, script))
+        return seen[-1] if len(seen) >= 3 and seen[-1] and seen[-1] == seen[-2] == seen[-3] else None
+    return wait_for(resting, interval=0.1, message="the grid at rest")
+
+
 def test_the_photo_grows_out_of_its_cell_and_shrinks_back_into_it(phone, server):
     photo = sorted_photos(server)[1]
     open_app(phone, server)
     slow_motion(phone)
-    cell = js(phone, f"return document.querySelector('#grid .cell[data-photo-id=\"{photo['id']}\"]').getBoundingClientRect().toJSON()")
+    cell = resting_cell(phone, photo["id"])
     sample_frames(phone, FLIGHT, frames=300)
     tap(phone, cell["left"] + cell["width"] / 2, cell["top"] + cell["height"] / 2)
     wait_hash(phone, f"#/photos/{photo['id']}")
