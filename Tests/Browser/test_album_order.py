@@ -43,6 +43,14 @@ def shows(driver, expected, what):
     return wait_for(lambda: js(driver, ORDER) == expected, timeout=30, message=what)
 
 
+def open_arrangeable(driver, server, route, kept, opener=open_app):
+    """Opens the album at `route` (with `opener`), shown in its own order `kept` and ready to be
+    rearranged."""
+    opener(driver, server, route)
+    shows(driver, kept, "the album in its own order")
+    arrangeable(driver)
+
+
 def arrangeable(driver):
     """Waits until the page knows the album shown keeps its own order and that this visitor may
     change it: the photos can be drawn before the albums' list (and so its order) comes, and a
@@ -127,9 +135,7 @@ def test_a_photo_dragged_with_a_mouse_takes_the_place_it_is_dropped_on(desktop, 
         call(server, f"/albums/{album['id']}", "PATCH", {"order": "custom"})
         kept = [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
         route = f"albums/{album['id']}"
-        open_app(desktop, server, route)
-        shows(desktop, kept, "the album in its own order")
-        arrangeable(desktop)
+        open_arrangeable(desktop, server, route, kept)
         box = lambda i: js(desktop, f"return document.querySelector('#grid a[data-photo-id=\"{i}\"]').getBoundingClientRect().toJSON()")
         source, target = box(kept[-1]), box(kept[0])
         x0, y0 = source["left"] + source["width"] / 2, source["top"] + source["height"] / 2
@@ -210,9 +216,7 @@ def test_a_chosen_photo_dragged_by_touch_takes_the_place_it_is_dropped_on(phone,
     album, kept = own_order_album(server, "Touch arranged")
     try:
         route = f"albums/{album['id']}"
-        open_app(phone, server, route)
-        shows(phone, kept, "the album in its own order")
-        arrangeable(phone)
+        open_arrangeable(phone, server, route, kept)
         phone.find_element("id", "select-photos").click()
         choose(phone, kept[-1], 1)
         x0, y0 = centre(phone, kept[-1])
@@ -255,9 +259,7 @@ def test_a_touch_that_moves_at_once_scrolls_two_fingers_pinch_and_a_long_press_c
     album, kept = own_order_album(server, "Touch scrolled")
     try:
         route = f"albums/{album['id']}"
-        one_column(phone, server, route)
-        shows(phone, kept, "the album in its own order")
-        arrangeable(phone)
+        open_arrangeable(phone, server, route, kept, one_column)
         phone.find_element("id", "select-photos").click()
         choose(phone, kept[1], 1)
         # A finger moving at once, on the photo chosen: the grid scrolls, nothing lifts or moves.
@@ -306,9 +308,7 @@ def test_a_lifted_photo_held_near_the_top_scrolls_the_grid_to_its_start(phone, s
     album, kept = own_order_album(server, "Touch scrolled to")
     try:
         route = f"albums/{album['id']}"
-        one_column(phone, server, route)
-        shows(phone, kept, "the album in its own order")
-        arrangeable(phone)
+        open_arrangeable(phone, server, route, kept, one_column)
         phone.find_element("id", "select-photos").click()
         choose(phone, kept[-1], 1)
         js(phone, "window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -337,9 +337,7 @@ def test_alt_and_an_arrow_move_the_photo_chosen_and_say_where(desktop, server):
     album, kept = own_order_album(server, "Keyed")
     try:
         route = f"albums/{album['id']}"
-        open_app(desktop, server, route)
-        shows(desktop, kept, "the album in its own order")
-        arrangeable(desktop)
+        open_arrangeable(desktop, server, route, kept)
         desktop.find_element("id", "select-photos").click()
         desktop.find_element("css selector", f'#grid a[data-photo-id="{kept[0]}"]').click()
         news = "return document.querySelector('#selection-bar .selection-news').textContent.trim()"
