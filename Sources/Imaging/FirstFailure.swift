@@ -1,12 +1,10 @@
-import Foundation
+import Synchronization
 
 /// The first error of work done in parallel.
-// @unchecked Sendable: `first` is guarded by `lock`.
-final class FirstFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: Error?
+final class FirstFailure: Sendable {
+    private let first = Mutex<Error?>(nil)
 
-    func record(_ error: Error) { lock.withLock { if first == nil { first = error } } }
+    func record(_ error: Error) { first.withLock { if $0 == nil { $0 = error } } }
 
-    func check() throws { if let error = lock.withLock({ first }) { throw error } }
+    func check() throws { if let error = first.withLock({ $0 }) { throw error } }
 }

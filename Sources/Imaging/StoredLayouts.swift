@@ -1,9 +1,8 @@
-import Foundation
+import Synchronization
 import TIFFLayout
 
 /// The layouts of the TIFFs read lately, by file identity; nil for a file that is no pyramid.
-// @unchecked Sendable: `entries` is only touched under `lock`.
-final class StoredLayouts: @unchecked Sendable {
+final class StoredLayouts: Sendable {
     struct Key: Hashable {
         var name: String
         var inode: UInt64
@@ -13,13 +12,12 @@ final class StoredLayouts: @unchecked Sendable {
 
     /// Files remembered at most; past it, all are forgotten (a few reads each to learn again).
     static let capacity = 512
-    private let lock = NSLock()
-    private var entries: [Key: TIFFPyramidLayout?] = [:]
+    private let entries = Mutex<[Key: TIFFPyramidLayout?]>([:])
 
     subscript(key: Key) -> TIFFPyramidLayout?? {
-        get { lock.withLock { entries[key] } }
+        get { entries.withLock { $0[key] } }
         set {
-            lock.withLock {
+            entries.withLock { entries in
                 if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
                 entries[key] = newValue ?? nil
             }

@@ -137,9 +137,16 @@ public final class PhotoLibrary: Sendable, MetricsCollector, PhotoBrowsing, Imag
         registry.addCollector(self)
     }
 
-    // @unchecked Sendable: `library` is set once in `init`, before the queue can run a job that reads it.
-    private final class WeakBox: @unchecked Sendable {
-        weak var library: PhotoLibrary?
+    /// The library for the queue's work, which is made before the library is: set once in
+    /// `init`, before the queue can run a job that reads it.
+    private final class WeakBox: Sendable {
+        private struct Reference { weak var library: PhotoLibrary? }
+        private let reference = Mutex(Reference())
+
+        var library: PhotoLibrary? {
+            get { reference.withLock { $0.library } }
+            set { reference.withLock { $0.library = newValue } }
+        }
     }
 
     /// Every listed photo in id order.

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import Observability
 import POSIX
+import Synchronization
 
 /// `photoscroll ingest [PATH…]`: builds pyramids ahead of time.
 public struct IngestCommand: Sendable, Equatable {
@@ -24,22 +25,19 @@ public struct IngestCommand: Sendable, Equatable {
         let selected = try select(paths, in: library).map(\.id)
         // `ingestConcurrency` photos at once, each examined (hashed, header read) right before
         // its build, so every file is read from disk once.
-        final class Shared: @unchecked Sendable {
-            // Guarded by `lock`.
-            let lock = NSLock()
+        struct Shared {
             var next = 0
             var done = 0
             var progress: IngestProgress
             var failures: [(Photo, String)] = []
             var built = 0
             var elsewhere = 0
-            init(_ progress: IngestProgress) { self.progress = progress }
         }
-        let shared = Shared(IngestProgress(total: selected.count, terminal: System.isTerminal(1)))
+        let shared = Mutex(Shared(progress: IngestProgress(total: selected.count, terminal: System.isTerminal(1))))
         let workers = max(1, min(selected.count, library.configuration.ingestConcurrency))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
-                let index: Int? = shared.lock.withLock {
+                let index: Int? = shared.withLock { shared in
                     guard shared.next < selected.count else { return nil }
                     defer { shared.next += 1 }
                     return shared.next
@@ -47,10 +45,10 @@ public struct IngestCommand: Sendable, Equatable {
                 guard let index else { return }
                 // Gone since it was listed: nothing to build.
                 guard var photo = library.photo(selected[index]) else {
-                    shared.lock.withLock { shared.done += 1 }
+                    shared.withLock { $0.done += 1 }
                     continue
                 }
-                shared.lock.withLock { shared.progress.show(done: shared.done, name: photo.relativePath) }
+                shared.withLock { $0.progress.show(done: $0.done, name: photo.relativePath) }
                 if photo.status == .processing, library.file(photo.id)?.hashed == false {
                     photo = library.examine(photo.id) ?? photo
                 }
@@ -63,7 +61,7 @@ public struct IngestCommand: Sendable, Equatable {
                     outcome = library.buildClaimed(photo)
                     if case .failed(let error) = outcome { failure = error }
                 }
-                shared.lock.withLock {
+                shared.withLock { shared in
                     if let failure { shared.failures.append((photo, failure)) }
                     if outcome == .built { shared.built += 1 }
                     if outcome == .elsewhere { shared.elsewhere += 1 }
@@ -72,9 +70,10 @@ public struct IngestCommand: Sendable, Equatable {
                 }
             }
         }
-        var progress = shared.progress
-        let failures = shared.failures, built = shared.built, elsewhere = shared.elsewhere
-        progress.end()
+        let (failures, built, elsewhere) = shared.withLock { shared in
+            shared.progress.end()
+            return (shared.failures, shared.built, shared.elsewhere)
+        }
         let others = elsewhere > 0 ? ", \(elsewhere) left to a server building them" : ""
         print("\(selected.count) photos: \(built) built, \(selected.count - built - elsewhere - failures.count) already ready\(others), \(failures.count) failed.")
         for (photo, error) in failures {

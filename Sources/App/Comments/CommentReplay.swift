@@ -1,12 +1,12 @@
 import Dispatch
 import Observability
+import Synchronization
 
 /// One listener's catch-up, a page at a time and only as fast as its client reads: a page is
 /// read and written, and the next one waits until the connection has sent (nearly) all of it.
 /// So a stream costs the same small memory whether it missed three comments or three thousand,
 /// where the whole replay used to be read and queued at once (49 MB for 3 000 long comments).
-// @unchecked Sendable: one step at a time: each step is scheduled only after the previous one's page has been written.
-final class CommentReplay: @unchecked Sendable {
+final class CommentReplay: Sendable {
     /// Comments per page: 50 of the longest (2 000 characters, escaped) stay under a megabyte.
     static let pageSize = 50
     /// Deletion frames per page; each is a few dozen bytes.
@@ -15,16 +15,21 @@ final class CommentReplay: @unchecked Sendable {
     private let listener: CommentListener
     private let source: CommentReplaySource
     private let logger: Logger
-    // Touched by one page at a time: each page runs only after the one before has been written.
-    private var cursor: Int
-    private var deletions: [Int]?
-    private var deletionsSent = 0
+    /// Where the replay stands. Held for a whole step, though steps never overlap: each page
+    /// runs only after the one before has been written.
+    private struct State {
+        var cursor: Int
+        var deletions: [Int]?
+        var deletionsSent = 0
+    }
+
+    private let state: Mutex<State>
 
     init(listener: CommentListener, after lastEventID: Int, source: CommentReplaySource, logger: Logger) {
         self.listener = listener
         self.source = source
         self.logger = logger
-        self.cursor = lastEventID
+        self.state = Mutex(State(cursor: lastEventID))
     }
 
     /// Starts the replay off the calling thread (which may be an event loop).
@@ -34,23 +39,27 @@ final class CommentReplay: @unchecked Sendable {
 
     private func step() {
         guard !listener.stream.isClosed else { return }
-        do {
-            if deletions == nil { deletions = try source.deletedIDs(cursor) }
-            if let deletions, deletionsSent < deletions.count {
-                let end = min(deletions.count, deletionsSent + Self.deletionsPerPage)
-                listener.sendReplay(deletions[deletionsSent..<end].map { .deleted(photoID: listener.photoID, commentID: $0) })
-                deletionsSent = end
-                return waitForTheClient()
+        let more = state.withLock { state -> Bool in
+            do {
+                if state.deletions == nil { state.deletions = try source.deletedIDs(state.cursor) }
+                if let deletions = state.deletions, state.deletionsSent < deletions.count {
+                    let end = min(deletions.count, state.deletionsSent + Self.deletionsPerPage)
+                    listener.sendReplay(deletions[state.deletionsSent..<end].map { .deleted(photoID: listener.photoID, commentID: $0) })
+                    state.deletionsSent = end
+                    return true
+                }
+                let page = try source.page(state.cursor, Self.pageSize)
+                listener.sendReplay(page.map { .added($0) })
+                if let last = page.last { state.cursor = last.id }
+                if page.count == Self.pageSize { return true }
+                listener.finishCatchUp()
+            } catch {
+                logger.error("replaying comments failed", [("photo", String(listener.photoID)), ("error", "\(error)")])
+                listener.stream.close() // the browser reconnects with the same Last-Event-ID
             }
-            let page = try source.page(cursor, Self.pageSize)
-            listener.sendReplay(page.map { .added($0) })
-            if let last = page.last { cursor = last.id }
-            if page.count == Self.pageSize { return waitForTheClient() }
-            listener.finishCatchUp()
-        } catch {
-            logger.error("replaying comments failed", [("photo", String(listener.photoID)), ("error", "\(error)")])
-            listener.stream.close() // the browser reconnects with the same Last-Event-ID
+            return false
         }
+        if more { waitForTheClient() }
     }
 
     private func waitForTheClient() {

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import POSIX
 import SQL
+import Synchronization
 import Uploads
 
 /// The body of one PATCH (or of a creation that carries data) as it goes into its upload's
@@ -11,22 +12,26 @@ import Uploads
 /// again and 460 answered; the bytes are synced; a complete upload becomes a photo) or by
 /// `abandon` (a cut connection: what arrived stays, so the client resumes from there; with a
 /// checksum nothing of the piece can be trusted, so it is cut off).
-// @unchecked Sendable: every field that changes is guarded by `lock` (the server calls one method at a time, but an abandon may race a write).
-final class UploadSink: RequestBodySink, @unchecked Sendable {
-    private let lock = NSLock()
+final class UploadSink: RequestBodySink, Sendable {
+    /// What changes as the piece arrives. Held for a whole call: the server calls one method at
+    /// a time, but an abandon may race a write.
+    private struct State {
+        var offset: Int
+        var ended = false
+        var checksum: (digest: ChecksumDigest, expected: [UInt8])?
+    }
+
+    private let state: Mutex<State>
     private let service: UploadService
     private let record: UploadRecord
     private let file: FileDescriptor
     private let claim: SQLAdvisoryLock
     /// Where this request's piece began.
     private let start: Int
-    private var offset: Int
-    private let checksum: (digest: ChecksumDigest, expected: [UInt8])?
     /// For a creation with data: the new upload's URL, answered with 201.
     private let location: String?
     /// Put before the photo's path in the answer: empty, or a share link's `/s/{token}`.
     private let prefix: String
-    private var ended = false
 
     init(service: UploadService, record: UploadRecord, file: FileDescriptor, claim: SQLAdvisoryLock, offset: Int,
          checksum: UploadChecksumHeader?, location: String?, prefix: String = "") {
@@ -35,73 +40,72 @@ final class UploadSink: RequestBodySink, @unchecked Sendable {
         self.file = file
         self.claim = claim
         self.start = offset
-        self.offset = offset
-        self.checksum = checksum.map { (ChecksumDigest($0.algorithm), $0.digest) }
+        self.state = Mutex(State(offset: offset, checksum: checksum.map { (ChecksumDigest($0.algorithm), $0.digest) }))
         self.location = location
         self.prefix = prefix
     }
 
     func write(_ bytes: [UInt8]) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !ended else { throw HTTPError(.conflict, "This request's part of the upload has ended.", headers: TusProtocol.commonHeaders) }
-        guard bytes.count <= record.length - offset else {
-            throw HTTPError(.contentTooLarge, "The body goes past the upload's length of \(record.length) bytes (Upload-Length).",
-                            headers: TusProtocol.commonHeaders)
+        try state.withLock { state in
+            guard !state.ended else { throw HTTPError(.conflict, "This request's part of the upload has ended.", headers: TusProtocol.commonHeaders) }
+            guard bytes.count <= record.length - state.offset else {
+                throw HTTPError(.contentTooLarge, "The body goes past the upload's length of \(record.length) bytes (Upload-Length).",
+                                headers: TusProtocol.commonHeaders)
+            }
+            var written = 0
+            do throws(SystemCallError) { try file.write(bytes, at: state.offset, written: &written) } catch {
+                state.offset += written
+                throw UploadService.storageError(error)
+            }
+            state.checksum?.digest.update(bytes)
+            file.startWriteback(offset: state.offset, length: bytes.count)
+            state.offset += bytes.count
         }
-        var written = 0
-        do { try file.write(bytes, at: offset, written: &written) } catch {
-            offset += written
-            throw UploadService.storageError(error)
-        }
-        checksum?.digest.update(bytes)
-        file.startWriteback(offset: offset, length: bytes.count)
-        offset += bytes.count
     }
 
     func finish() throws -> HTTPResponse {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !ended else { throw HTTPError(.conflict, "This request's part of the upload has ended.", headers: TusProtocol.commonHeaders) }
-        ended = true
-        defer {
-            file.close()
-            claim.release()
+        try state.withLock { state in
+            guard !state.ended else { throw HTTPError(.conflict, "This request's part of the upload has ended.", headers: TusProtocol.commonHeaders) }
+            state.ended = true
+            defer {
+                file.close()
+                claim.release()
+            }
+            if let checksum = state.checksum, checksum.digest.finish() != checksum.expected {
+                try? file.truncate(to: start)
+                service.noteReceived(record, bytes: start)
+                throw HTTPError(TusProtocol.checksumMismatch,
+                                "The body's \(checksum.digest.algorithm.rawValue) does not match Upload-Checksum; the upload stays at offset \(start).",
+                                headers: TusProtocol.headers(["Upload-Offset": String(start)]))
+            }
+            do throws(SystemCallError) { try file.synchronizeData() } catch { throw UploadService.storageError(error) }
+            service.noteReceived(record, bytes: state.offset)
+            var headers = TusProtocol.headers(["Upload-Offset": String(state.offset)])
+            if state.offset == record.length {
+                let outcome = try service.complete(record)
+                UploadRoutes.describe(outcome, prefix: prefix, into: &headers)
+            } else {
+                headers.add("Upload-Expires", HTTPDate.format(service.now() + service.limits.expirySeconds))
+            }
+            if let location {
+                headers.add("Location", location)
+                return HTTPResponse(status: .created, headers: headers)
+            }
+            return HTTPResponse(status: .noContent, headers: headers)
         }
-        if let checksum, checksum.digest.finish() != checksum.expected {
-            try? file.truncate(to: start)
-            service.noteReceived(record, bytes: start)
-            throw HTTPError(TusProtocol.checksumMismatch,
-                            "The body's \(checksum.digest.algorithm.rawValue) does not match Upload-Checksum; the upload stays at offset \(start).",
-                            headers: TusProtocol.headers(["Upload-Offset": String(start)]))
-        }
-        do { try file.synchronizeData() } catch { throw UploadService.storageError(error) }
-        service.noteReceived(record, bytes: offset)
-        var headers = TusProtocol.headers(["Upload-Offset": String(offset)])
-        if offset == record.length {
-            let outcome = try service.complete(record)
-            UploadRoutes.describe(outcome, prefix: prefix, into: &headers)
-        } else {
-            headers.add("Upload-Expires", HTTPDate.format(service.now() + service.limits.expirySeconds))
-        }
-        if let location {
-            headers.add("Location", location)
-            return HTTPResponse(status: .created, headers: headers)
-        }
-        return HTTPResponse(status: .noContent, headers: headers)
     }
 
     func abandon() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !ended else { return }
-        ended = true
-        if checksum != nil && offset != start {
-            try? file.truncate(to: start)
-            offset = start
+        state.withLock { state in
+            guard !state.ended else { return }
+            state.ended = true
+            if state.checksum != nil && state.offset != start {
+                try? file.truncate(to: start)
+                state.offset = start
+            }
+            service.noteReceived(record, bytes: state.offset)
+            file.close()
+            claim.release()
         }
-        service.noteReceived(record, bytes: offset)
-        file.close()
-        claim.release()
     }
 }

@@ -9,8 +9,7 @@ import Synchronization
 /// same `FolderWalk`: never a folder outside the photos folder, a loop of links once),
 /// folders created later too; when the kernel's queue overflows, or the folder itself goes,
 /// the library is asked for one full scan. The only file that makes inotify calls.
-// @unchecked Sendable: `inotify`, `wake` and `thread` change only in `start()` (before its thread runs), `stop()` and `deinit`.
-final class FolderWatcher: @unchecked Sendable {
+final class FolderWatcher: Sendable {
     /// Why watching could not start, in words for the log.
     struct Unavailable: Error, CustomStringConvertible {
         var description: String
@@ -27,10 +26,16 @@ final class FolderWatcher: @unchecked Sendable {
     private let maxWatches: Int?
     private let deliver: @Sendable (WatchOutcome) -> Void
     private let table = Mutex(WatchTable())
-    private var inotify: Inotify?
-    private var wake: WakePipe?
+    /// The inotify instance and the pipe that wakes the reading thread, made by `start()` before
+    /// that thread runs and let go by `deinit`; whether the thread runs, until `stop()`.
+    private struct Running {
+        var inotify: Inotify?
+        var wake: WakePipe?
+        var reading = false
+    }
+
+    private let running = Mutex(Running())
     private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
     /// Whether a folder is watched through its own descriptor (/proc/self/fd), which names the
     /// very folder the walk opened; otherwise by path, not following a last link.
     private static let watchesByDescriptor = Inotify.canWatchByDescriptor
@@ -53,8 +58,10 @@ final class FolderWatcher: @unchecked Sendable {
     func start() throws {
         #if os(Linux)
         do throws(SystemCallError) {
-            inotify = try Inotify()
-            wake = try WakePipe()
+            let inotify = try Inotify()
+            running.withLock { $0.inotify = inotify }
+            let wake = try WakePipe()
+            running.withLock { $0.wake = wake }
         } catch {
             throw Unavailable(description: "\(error.call) failed: \(error.reason)")
         }
@@ -65,7 +72,7 @@ final class FolderWatcher: @unchecked Sendable {
             finished.signal()
         }
         thread.name = "folder-watch"
-        self.thread = thread
+        running.withLock { $0.reading = true }
         thread.start()
         #else
         throw Unavailable(description: "inotify exists only on Linux")
@@ -74,22 +81,29 @@ final class FolderWatcher: @unchecked Sendable {
 
     /// Stops reading; returns once the thread has ended.
     func stop() {
-        guard let thread, let wake else { return }
+        let wake = running.withLock { running -> WakePipe? in
+            guard running.reading else { return nil }
+            running.reading = false
+            return running.wake
+        }
+        guard let wake else { return }
         wake.signal()
-        if !thread.isFinished { _ = finished.wait(timeout: .now() + 5) }
-        self.thread = nil
+        // The thread signals `finished` as it ends: at once if it has ended already.
+        _ = finished.wait(timeout: .now() + 5)
     }
 
     private func closeDescriptors() {
-        inotify?.close()
-        inotify = nil
-        wake = nil
+        running.withLock { running in
+            running.inotify?.close()
+            running.inotify = nil
+            running.wake = nil
+        }
     }
 
     /// Adds watches for `relative` and every folder the scan would walk below it.
     private func watchTree(_ relative: String) throws {
         #if os(Linux)
-        guard let inotify else { return }
+        guard let inotify = running.withLock({ $0.inotify }) else { return }
         var failure: Unavailable?
         let walk = FolderWalk(confinement: folder.confinement, listsFiles: false) { [self] path, descriptor in
             let count = table.withLock { $0.count }
@@ -135,7 +149,12 @@ final class FolderWatcher: @unchecked Sendable {
 
     private func readLoop() {
         #if os(Linux)
-        guard let inotify, let wake else { return }
+        let descriptors = running.withLock { running -> (inotify: Inotify, wake: WakePipe)? in
+            guard let inotify = running.inotify, let wake = running.wake else { return nil }
+            return (inotify, wake)
+        }
+        guard let descriptors else { return }
+        let (inotify, wake) = descriptors
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 8)
         defer { buffer.deallocate() }
         var batch: [WatchEvent] = []
