@@ -5,6 +5,7 @@
 // held near the top or the bottom of the screen, and dropped over another photo takes that
 // photo's place (the same drop as the mouse's, gestures/cell-drag.js). With other photos chosen,
 // they all move: the copy carries their count, their places are dimmed, and they land together.
+// The copy stays whole on screen, even when the finger is at its edge.
 //
 // Only a chosen photo lifts, and only after the hold, so every other touch keeps what it did: a
 // finger that moves before the hold scrolls the grid (nothing here cancels a touch until the photo
@@ -147,8 +148,14 @@ export class CellTouchDrag {
   follow() {
     const touch = this.touch;
     if (!touch?.lifted) return;
-    const dx = touch.at.x - touch.from.x, dy = touch.at.y - touch.from.y;
-    const scale = Math.min(1.08, LIFTED_MOST / Math.max(1, touch.box.width));
+    const { box, from, at } = touch;
+    const scale = Math.min(1.08, LIFTED_MOST / Math.max(1, box.width));
+    // Scaled about the point first touched, the copy's edges are these (before it is moved).
+    const left = box.left + (from.x - box.left) * (1 - scale), top = box.top + (from.y - box.top) * (1 - scale);
+    const width = box.width * scale, height = box.height * scale;
+    const screen = document.documentElement;
+    const dx = within(at.x - from.x, -left, screen.clientWidth - width - left);
+    const dy = within(at.y - from.y, -top, screen.clientHeight - height - top);
     touch.lifted.style.transform = `translate(${dx}px, ${dy}px) scale(${scale})`;
     const position = this.handlers.positionAt(touch.at);
     const over = position === null ? 0 : this.handlers.idAt(position);
@@ -188,4 +195,14 @@ export class CellTouchDrag {
     this.list.classList.remove('arranging');
     this.marks.textContent = '';
   }
+}
+
+/**
+ * `value` kept between `low` and `high` (`low` when there is no room between them).
+ * @param {number} value
+ * @param {number} low
+ * @param {number} high
+ */
+function within(value, low, high) {
+  return Math.max(low, Math.min(high, value));
 }

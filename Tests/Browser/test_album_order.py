@@ -351,6 +351,43 @@ def test_chosen_photos_dragged_by_touch_move_together(phone, server):
         call(server, f"/albums/{album['id']}", "DELETE")
 
 
+# The lifted copy's box on screen.
+COPY = "return document.querySelector('.cell-lifted').getBoundingClientRect().toJSON()"
+
+
+def test_a_lifted_photo_stays_whole_on_screen_at_its_edges(phone, server):
+    emulate(phone, 390, 844, dpr=3, mobile=True)
+    album, kept = own_order_album(server, "Touch at the edge")
+    try:
+        route = f"albums/{album['id']}"
+        open_arrangeable(phone, server, route, kept)
+        phone.find_element("id", "select-photos").click()
+        choose(phone, kept[0], 1)
+        box = js(phone, f"return document.querySelector('#grid a[data-photo-id=\"{kept[0]}\"]').getBoundingClientRect().toJSON()")
+        assert box["left"] < 20, f"the first photo is at the screen's left edge: {box}"
+        width = js(phone, "return document.documentElement.clientWidth")
+        # Held near its right side, the copy grows to the left as it lifts: past the edge, were it not kept in.
+        x0, y0 = box["left"] + box["width"] * 0.9, box["top"] + box["height"] / 2
+        lift(phone, x0, y0)
+        wait_for(lambda: js(phone, COPY)["left"] >= -0.5, message="the lifted copy whole on screen at the left")
+        # The finger at the very left edge, then the right: the copy stays whole, at the edge.
+        for i in range(1, 6):
+            touch(phone, "touchMove", [(x0 + (1 - x0) * i / 5, y0)])
+        wait_for(lambda: abs(js(phone, COPY)["left"]) < 0.5, message="the copy at the left edge, not past it")
+        screenshot(phone, "album-order-phone-touch-left-edge")
+        for i in range(1, 6):
+            touch(phone, "touchMove", [(1 + (width - 2) * i / 5, y0)])
+        wait_for(lambda: abs(js(phone, COPY)["right"] - width) < 0.5, message="the copy at the right edge, not past it")
+        # Back where it was lifted, and let go there: nothing moves.
+        touch(phone, "touchMove", [(x0, y0)])
+        wait_for(lambda: abs(js(phone, COPY)["left"] - box["left"]) < box["width"] * 0.1, message="the copy back")
+        release(phone)
+        wait_for(lambda: not js(phone, LIFTED), message="the copy gone")
+        assert js(phone, ORDER) == kept and server_order(server, album) == kept
+    finally:
+        call(server, f"/albums/{album['id']}", "DELETE")
+
+
 def test_a_touch_that_moves_at_once_scrolls_two_fingers_pinch_and_a_long_press_chooses(phone, server):
     emulate(phone, 390, 844, dpr=3, mobile=True)
     album, kept = own_order_album(server, "Touch scrolled")
