@@ -112,8 +112,15 @@ const selection = new Selection(gridView, {
     enabled: () => arrangeable(),
     columns: () => grid.columns,
     move: async (id, position) => {
+      // The cell the keys were pressed on shows another photo once the grid draws the new order:
+      // the focus follows the photo moved, so the next press moves it again.
+      const focused = document.activeElement instanceof HTMLElement && gridList.contains(document.activeElement);
       const moved = await dropInAlbum([id], position);
-      if (moved) grid.reveal(library.position(id));
+      if (moved) {
+        grid.reveal(library.position(id));
+        const link = grid.linkAt(library.position(id));
+        if (focused && link?.dataset.photoId === String(id) && document.activeElement !== link) link.focus({ preventScroll: true });
+      }
       return moved;
     },
   },

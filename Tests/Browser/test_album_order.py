@@ -475,15 +475,29 @@ def test_alt_and_an_arrow_move_the_photo_chosen_and_say_where(desktop, server):
         desktop.find_element("id", "select-photos").click()
         desktop.find_element("css selector", f'#grid a[data-photo-id="{kept[0]}"]').click()
         news = "return document.querySelector('#selection-bar .selection-news').textContent.trim()"
+        focused = "return document.activeElement?.closest?.('#grid a.cell')?.dataset.photoId ?? null"
+        wait_for(lambda: js(desktop, focused) == str(kept[0]), message="the photo chosen focused")
         ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.ALT).perform()
         once = [kept[1], kept[0]] + kept[2:]
         shows(desktop, once, "the photo a place on")
         wait_for(lambda: js(desktop, news) == f"Moved to place 2 of {len(kept)}", message="where it went, said")
         assert server_order(server, album) == once
         assert js(desktop, "return location.hash") == f"#/{route}", "Alt+Right is no Forward here"
+        # The focus stays on the photo moved (its cell, not the one that now shows another photo).
+        wait_for(lambda: js(desktop, focused) == str(kept[0]), message="the focus on the photo moved")
+        ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.ALT).perform()
+        twice = [kept[1], kept[2], kept[0]] + kept[3:]
+        shows(desktop, twice, "the photo a place on again")
+        wait_for(lambda: js(desktop, news) == f"Moved to place 3 of {len(kept)}", message="where it went, said")
+        wait_for(lambda: js(desktop, focused) == str(kept[0]), message="the focus still on the photo moved")
+        screenshot(desktop, "album-order-desktop-keyed-focus")
+        ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_LEFT).key_up(Keys.ALT).perform()
+        shows(desktop, once, "the photo a place back")
+        wait_for(lambda: js(desktop, focused) == str(kept[0]), message="the focus still on the photo moved")
         ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_LEFT).key_up(Keys.ALT).perform()
         shows(desktop, kept, "the photo back in its place")
         wait_for(lambda: js(desktop, news) == f"Moved to place 1 of {len(kept)}", message="where it went, said")
+        wait_for(lambda: js(desktop, focused) == str(kept[0]), message="the focus still on the photo moved")
         assert js(desktop, "return location.hash") == f"#/{route}", "Alt+Left is no Back here"
         ActionChains(desktop).key_down(Keys.ALT).send_keys(Keys.ARROW_LEFT).key_up(Keys.ALT).perform()
         wait_for(lambda: js(desktop, news) == f"Already first of {len(kept)}", message="the start, said")
