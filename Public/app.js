@@ -112,8 +112,15 @@ const selection = new Selection(gridView, {
     enabled: () => arrangeable(),
     columns: () => grid.columns,
     move: async (id, position) => {
-      const moved = await dropInAlbum(id, position);
-      if (moved) grid.reveal(library.position(id));
+      // The cell the keys were pressed on shows another photo once the grid draws the new order:
+      // the focus follows the photo moved, so the next press moves it again.
+      const focused = document.activeElement instanceof HTMLElement && gridList.contains(document.activeElement);
+      const moved = await dropInAlbum([id], position);
+      if (moved) {
+        grid.reveal(library.position(id));
+        const link = grid.linkAt(library.position(id));
+        if (focused && link?.dataset.photoId === String(id) && document.activeElement !== link) link.focus({ preventScroll: true });
+      }
       return moved;
     },
   },
@@ -123,42 +130,76 @@ function arrangeable() {
   return albums.titles.get(library.list ?? '')?.order === 'custom' && document.documentElement.classList.contains('may-manage');
 }
 /**
- * Photo `id` dropped (or moved with the keys) at `position` of the album shown: the server puts it
- * there and the grid shows the album's new order. Resolves to whether it moved.
+ * The photos a drag of photo `id` moves in Select: the photos chosen, in the album's order, when it
+ * is one of them, none when it is not; out of Select, a mouse drags the photo alone.
  * @param {number} id
+ * @returns {number[]}
+ */
+function movingWith(id) {
+  if (!selection.selecting) return [id];
+  if (!selection.selected.has(id)) return [];
+  return [...selection.selected].filter((p) => library.position(p) >= 0).sort((a, b) => library.position(a) - library.position(b));
+}
+/**
+ * Photo `id` dropped over the photo at `position`: it takes that photo's place, and the photos
+ * chosen with it come along as one block in their order (the block goes after the photo dropped
+ * on when it came from before it, before it otherwise).
+ * @param {number} id
+ * @param {number} position
+ */
+function dropOn(id, position) {
+  const ids = movingWith(id);
+  if (!ids.length) return;
+  const moving = new Set(ids);
+  let at = 0;
+  for (let i = 0; i < position; i++) if (!moving.has(library.ids[i])) at++;
+  if (library.position(id) < position && !moving.has(library.ids[position])) at++;
+  dropInAlbum(ids, at);
+}
+/**
+ * Photos `ids` dropped (or one moved with the keys) at `position` of the album shown without them:
+ * the server puts them there in that order and the grid shows the album's new order. Resolves to
+ * whether they moved.
+ * @param {number[]} ids
  * @param {number} position
  * @returns {Promise<boolean>}
  */
-async function dropInAlbum(id, position) {
+async function dropInAlbum(ids, position) {
   const which = listOf(library.list);
-  if (which?.kind !== 'albums' || library.position(id) === position) return false;
-  const moving = moveInAlbum(which.id, [id], position).then(() => library.resync());
+  if (which?.kind !== 'albums' || !ids.length) return false;
+  const moved = new Set(ids);
+  const after = [...library.ids].filter((id) => !moved.has(id));
+  after.splice(position, 0, ...ids);
+  if (after.every((id, i) => library.ids[i] === id)) return false;
+  const moving = moveInAlbum(which.id, ids, position).then(() => library.resync());
   // From now: the live events may bring the new order before the server's answer does.
   grid.showInPlace(moving.catch(() => {}));
   try {
     await moving;
   } catch (error) {
-    toast.show(`Could not move the photo (${error instanceof Error ? error.message : error}).`);
+    toast.show(`Could not move ${ids.length === 1 ? 'the photo' : 'the photos'} (${error instanceof Error ? error.message : error}).`);
     return false;
   }
   return true;
 }
-// An album in its own order: a photo dragged with a mouse takes the place it is dropped on.
+// An album in its own order: a photo dragged with a mouse takes the place it is dropped on (in
+// Select, a chosen one, with the others chosen).
 new CellDrag(gridList, listeners, {
-  enabled: () => arrangeable() && !selection.selecting,
+  enabled: () => arrangeable(),
+  moving: movingWith,
   positionAt: (point) => grid.placeAt(point)?.position ?? null,
-  drop: (id, position) => { dropInAlbum(id, position); },
+  drop: dropOn,
 });
 // And by touch, in Select: a chosen photo held for a moment lifts, and is dragged there.
 const selectionBar = byId('selection-bar', HTMLElement);
 new CellTouchDrag(gridList, listeners, {
   enabled: () => arrangeable() && selection.selecting,
-  movable: (id) => selection.selected.has(id),
+  moving: movingWith,
   positionAt: (point) => grid.placeAt(point)?.position ?? null,
   idAt: (position) => library.ids[position] ?? 0,
   insets: () => ({ top: 0, bottom: selectionBar.hidden ? 0 : selectionBar.getBoundingClientRect().height }),
   lifted: () => selection.cancelPress(),
-  drop: (id, position) => { dropInAlbum(id, position); },
+  drop: dropOn,
 });
 const favouritesView = byId('favourites-view', HTMLElement);
 const trashView = byId('trash-view', HTMLElement);

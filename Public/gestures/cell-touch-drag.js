@@ -3,7 +3,9 @@
 // dragged: in Select, a photo already chosen, touched and held still for a moment, lifts (a copy
 // of it under the finger, the place it left dimmed), follows the finger, scrolls the grid while
 // held near the top or the bottom of the screen, and dropped over another photo takes that
-// photo's place (the same drop as the mouse's, gestures/cell-drag.js).
+// photo's place (the same drop as the mouse's, gestures/cell-drag.js). With other photos chosen,
+// they all move: the copy carries their count, their places are dimmed, and they land together.
+// The copy stays whole on screen, even when the finger is at its edge.
 //
 // Only a chosen photo lifts, and only after the hold, so every other touch keeps what it did: a
 // finger that moves before the hold scrolls the grid (nothing here cancels a touch until the photo
@@ -14,6 +16,8 @@
 // so that element may leave the list or show another photo while the grid scrolls under a lifted
 // photo: the events are taken on that element itself (they reach it wherever it is), and what
 // follows the finger is a copy, fixed to the screen.
+
+import { movingCount } from './cell-drag.js';
 
 /** How long (ms) a finger rests on a chosen photo before it lifts. */
 const HOLD_MS = 300;
@@ -29,12 +33,12 @@ const EDGE_SPEED = 18;
 /**
  * @typedef {object} CellTouchDragHandlers
  * @property {() => boolean} enabled whether photos may be moved by touch now (Select, in an album in its own order)
- * @property {(id: number) => boolean} movable whether this photo lifts (a chosen one)
+ * @property {(id: number) => number[]} moving the photos moved when this one lifts (it and the others chosen; none: it does not lift)
  * @property {(point: { x: number, y: number }) => number | null} positionAt the place in the list under a point
  * @property {(position: number) => number} idAt the photo at a place of the list (0: none)
  * @property {() => { top: number, bottom: number }} insets what covers the top and the bottom of the screen (bars), in px
  * @property {() => void} lifted told when a photo lifts (a long press's own timer then stops)
- * @property {(id: number, position: number) => void} drop photo `id` dropped at `position`
+ * @property {(id: number, position: number) => void} drop photo `id` (and those moving with it) dropped at `position`
  */
 
 export class CellTouchDrag {
@@ -50,7 +54,7 @@ export class CellTouchDrag {
     /**
      * The touch on a chosen photo: the photo, the element touched (its events come there), where
      * the finger is, and once lifted the copy that follows it.
-     * @type {{ id: number, link: HTMLAnchorElement, from: { x: number, y: number }, at: { x: number, y: number },
+     * @type {{ id: number, moving: number[], link: HTMLAnchorElement, from: { x: number, y: number }, at: { x: number, y: number },
      *   box: DOMRect, timer: number, lifted: HTMLElement | null, frame: number, off: (() => void)[] } | null}
      */
     this.touch = null;
@@ -69,13 +73,14 @@ export class CellTouchDrag {
     const link = event.target instanceof Element ? event.target.closest('a.cell') : null;
     if (!(link instanceof HTMLAnchorElement)) return;
     const id = Number(link.dataset.photoId);
-    if (!id || !this.handlers.movable(id)) return;
+    const moving = id ? this.handlers.moving(id) : [];
+    if (!moving.length) return;
     const finger = event.touches[0];
     const target = /** @type {HTMLElement} */ (event.target);
     const on = this.listeners;
     const from = { x: finger.clientX, y: finger.clientY };
     this.touch = {
-      id, link, from, at: from, box: link.getBoundingClientRect(), lifted: null, frame: 0,
+      id, moving, link, from, at: from, box: link.getBoundingClientRect(), lifted: null, frame: 0,
       timer: on.timeout(() => this.lift(), HOLD_MS),
       off: [
         on.on(target, 'touchmove', (e) => this.moved(e), { passive: false }),
@@ -95,6 +100,7 @@ export class CellTouchDrag {
     copy.removeAttribute('id');
     copy.setAttribute('aria-hidden', 'true');
     copy.classList.add('cell-lifted');
+    if (touch.moving.length > 1) copy.append(movingCount(touch.moving.length));
     const { box } = touch;
     // It grows a little as it lifts, or shrinks to LIFTED_MOST, about the point under the finger.
     Object.assign(copy.style, {
@@ -142,15 +148,21 @@ export class CellTouchDrag {
   follow() {
     const touch = this.touch;
     if (!touch?.lifted) return;
-    const dx = touch.at.x - touch.from.x, dy = touch.at.y - touch.from.y;
-    const scale = Math.min(1.08, LIFTED_MOST / Math.max(1, touch.box.width));
+    const { box, from, at } = touch;
+    const scale = Math.min(1.08, LIFTED_MOST / Math.max(1, box.width));
+    // Scaled about the point first touched, the copy's edges are these (before it is moved).
+    const left = box.left + (from.x - box.left) * (1 - scale), top = box.top + (from.y - box.top) * (1 - scale);
+    const width = box.width * scale, height = box.height * scale;
+    const screen = document.documentElement;
+    const dx = within(at.x - from.x, -left, screen.clientWidth - width - left);
+    const dy = within(at.y - from.y, -top, screen.clientHeight - height - top);
     touch.lifted.style.transform = `translate(${dx}px, ${dy}px) scale(${scale})`;
     const position = this.handlers.positionAt(touch.at);
     const over = position === null ? 0 : this.handlers.idAt(position);
     const cell = (/** @type {number} */ id) => `#grid a.cell[data-photo-id="${id}"]`;
-    let css = `${cell(touch.id)}{opacity:.3}`;
+    let css = `${touch.moving.map(cell).join(',')}{opacity:.3}`;
     // An outline, drawn over the photo (an inset shadow would be under it).
-    if (over && over !== touch.id) css += `${cell(over)}{outline:3px dashed var(--tint,#0a84ff);outline-offset:-3px}`;
+    if (over && !touch.moving.includes(over)) css += `${cell(over)}{outline:3px dashed var(--tint,#0a84ff);outline-offset:-3px}`;
     if (this.marks.textContent !== css) this.marks.textContent = css;
   }
 
@@ -183,4 +195,14 @@ export class CellTouchDrag {
     this.list.classList.remove('arranging');
     this.marks.textContent = '';
   }
+}
+
+/**
+ * `value` kept between `low` and `high` (`low` when there is no room between them).
+ * @param {number} value
+ * @param {number} low
+ * @param {number} high
+ */
+function within(value, low, high) {
+  return Math.max(low, Math.min(high, value));
 }
