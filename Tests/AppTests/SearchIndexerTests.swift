@@ -128,4 +128,16 @@ final class SearchIndexerTests: XCTestCase {
         XCTAssertEqual(try answers(), before, "the same answers, now from the postings")
         XCTAssertEqual(try index.postingScores(queries[5]).map(\.photoID), [lisboa], "the earlier build's word is in the postings")
     }
+
+    func testTheNextBatchIsTheLowestQueuedIDsInOrder() {
+        XCTAssertEqual(SearchIndexer.lowest(3, of: []), [])
+        XCTAssertEqual(SearchIndexer.lowest(3, of: [9, 2]), [2, 9])
+        XCTAssertEqual(SearchIndexer.lowest(0, of: [9, 2]), [])
+        var generator = SystemRandomNumberGenerator()
+        for size in [1, 63, 64, 65, 1000, 20000] {
+            let ids = Set((0..<size).map { _ in Int.random(in: 1...200_000, using: &generator) })
+            XCTAssertEqual(SearchIndexer.lowest(64, of: ids), Array(ids.sorted().prefix(64)), "\(size) queued")
+        }
+        XCTAssertEqual(SearchIndexer.lowest(64, of: Set(1...100_000)), Array(1...64))
+    }
 }
