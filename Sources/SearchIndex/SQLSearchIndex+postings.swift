@@ -166,14 +166,17 @@ extension SQLSearchIndex {
     @discardableResult
     public func rebuildPostingsIfBehind() throws -> Bool {
         guard database.engine == .postgres else { return false }
+        // No row of `search_postings_built` (lost, say, by a partial restore) is behind too:
+        // without one no write keeps the postings and every search reads the words.
         let state = try database.integers(Self.postingsState)
-        guard state.count == 2, state[0] != state[1] else { return false }
+        guard state.count != 2 || state[0] != state[1] else { return false }
         return try database.transaction(.rebuildable) { tx in
             let generation = try tx.scalar("SELECT n FROM search_generation FOR UPDATE", as: Int64.self) ?? 0
-            guard try tx.scalar("SELECT n FROM search_postings_built", as: Int64.self) != generation else { return false }
+            guard try tx.integers("SELECT n FROM search_postings_built") != [generation] else { return false }
             try tx.run("DELETE FROM search_postings")
             try tx.run(SQLQuery(SearchPostings.buildFromWords))
-            try tx.run("UPDATE search_postings_built SET n = \(generation)")
+            try tx.run("DELETE FROM search_postings_built")
+            try tx.run("INSERT INTO search_postings_built (n) VALUES (\(generation))")
             return true
         }
     }

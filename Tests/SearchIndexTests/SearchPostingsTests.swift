@@ -166,4 +166,22 @@ final class SearchPostingsTests: XCTestCase {
             XCTAssertEqual(try index.scores(SearchQuery.parse("madeira")).map(\.photoID), [9001])
         }
     }
+
+    func testPostingsWithoutTheirMarkerAreRebuilt() throws {
+        try postgres { database, index in
+            try index.write(Self.photos)
+            try database.run("DELETE FROM search_postings_built")
+            try index.write([(9001, SQLSearchIndexTests.document(path: "walks/madeira.jpg"))])
+            XCTAssertFalse(try postingsAreWhole(database))
+            XCTAssertEqual(try index.scores(SearchQuery.parse("madeira")).map(\.photoID), [9001], "read from the words")
+            XCTAssertTrue(try index.rebuildPostingsIfBehind())
+            XCTAssertTrue(try postingsAreWhole(database))
+            XCTAssertEqual(try database.scalar("SELECT count(*) FROM search_postings_built", as: Int.self), 1)
+            XCTAssertEqual(try index.postingScores(SearchQuery.parse("madeira")).map(\.photoID), [9001])
+            try assertPostingsAnswerAsTheWords(index, "rebuilt without a marker")
+            XCTAssertFalse(try index.rebuildPostingsIfBehind())
+            try index.remove([9001])
+            XCTAssertTrue(try postingsAreWhole(database), "kept again by this build's writes")
+        }
+    }
 }

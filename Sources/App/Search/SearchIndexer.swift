@@ -156,7 +156,7 @@ final class SearchIndexer: Sendable {
         fill()
         while !isStopped {
             let ids = state.withLock { state -> [Int] in
-                let ids = Array(state.pending.sorted().prefix(Self.batch))
+                let ids = Self.lowest(Self.batch, of: state.pending)
                 state.pending.subtract(ids)
                 if ids.isEmpty {
                     state.busy = false
@@ -187,6 +187,29 @@ final class SearchIndexer: Sendable {
             for waiter in state.waiters { waiter.signal() }
             state.waiters.removeAll()
         }
+    }
+
+    /// The `count` lowest of `ids`, in order, in one pass over them: the next batch, in id order
+    /// (so a batch touches the postings of one or two chunks). Sorting every queued id for each
+    /// batch of 64 was, during a first fill, a copy and sort of up to the whole library's ids
+    /// per batch, under the lock that every catalog change takes to queue its photo.
+    static func lowest(_ count: Int, of ids: Set<Int>) -> [Int] {
+        var lowest: [Int] = []
+        lowest.reserveCapacity(count)
+        guard count > 0 else { return lowest }
+        for id in ids {
+            if lowest.count == count {
+                guard id < lowest[count - 1] else { continue }
+                lowest.removeLast()
+            }
+            var low = 0, high = lowest.count
+            while low < high {
+                let mid = (low + high) / 2
+                if lowest[mid] < id { low = mid + 1 } else { high = mid }
+            }
+            lowest.insert(id, at: low)
+        }
+        return lowest
     }
 
     /// Compacts the index once enough photos were written since it last was.
