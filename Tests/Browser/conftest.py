@@ -1,6 +1,7 @@
 """Fixtures for the browser tests: the real photoscroll server on a free loopback port, fed photos
 made at test time, and headless Chromium driven by Debian's chromedriver (nothing is downloaded)."""
 
+import base64
 import json
 import os
 import shutil
@@ -385,9 +386,13 @@ def screenshot(driver, name):
     os.makedirs(SCREENSHOTS, exist_ok=True)
     # The driver gives a capture ten seconds, which a busy machine's compositor can miss. A picture
     # is for a person, never something a test asserts, so a missed one is said and the test goes on.
+    # Asked of Chromium itself with its fast PNG encoding: the pictures come out a third larger
+    # and cost it about half the CPU of the driver's own capture (226 pictures in a make test).
     for attempt in range(2):
         try:
-            driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+            shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            with open(os.path.join(SCREENSHOTS, f"{name}.png"), "wb") as f:
+                f.write(base64.b64decode(shot["data"]))
             return
         except TimeoutException as error:
             print(f"screenshot {name}: not taken (attempt {attempt + 1}): {error.msg}")
