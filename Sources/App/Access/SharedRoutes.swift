@@ -93,7 +93,7 @@ struct SharedRoutes<Photos: PhotoBrowsing & ImageServing>: Sendable {
                 switch target {
                 case .folder(let id): library.album(id)?.count ?? 0
                 case .album(let id):
-                    library.ordered(.id, scope: .members((try? albums?.members(of: id)) ?? [] ?? []))?.photos.count ?? 0
+                    library.ordered(.id, scope: .members((try? albums?.members(of: id)) ?? []))?.photos.count ?? 0
                 case .photo(let id): library.photo(id) == nil ? 0 : 1
                 }
             },
