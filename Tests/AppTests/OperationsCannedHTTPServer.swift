@@ -16,6 +16,9 @@ final class CannedHTTPServer: @unchecked Sendable {
     }
     private let accepted = Accepted()
     private let thread: Thread
+    /// Signalled as the thread ends: the listener's descriptor is closed only after, so that the
+    /// thread never accepts on a number the next server's listener has been given.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// `answer` nil: accept and then say nothing, to exercise the timeout.
     init(answer: String?) throws {
@@ -34,8 +37,9 @@ final class CannedHTTPServer: @unchecked Sendable {
         guard bound else { close(fd); throw POSIXError(.EADDRINUSE) }
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
-        let accepted = self.accepted
+        let accepted = self.accepted, finished = self.finished
         thread = Thread {
+            defer { finished.signal() }
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 { return }
@@ -68,7 +72,12 @@ final class CannedHTTPServer: @unchecked Sendable {
             defer { fds = nil }
             return fds
         }) else { return }
+        // Wakes the thread wherever it waits (accept, or a client's recv), and waits for it to end
+        // before any descriptor is closed: a number closed while the thread could still use it may
+        // be the next server's, whose connection it would then take and close (a reset).
         shutdown(listener, Int32(SHUT_RDWR))
+        fds.forEach { shutdown($0, Int32(SHUT_RDWR)) }
+        finished.wait()
         close(listener)
         fds.forEach { close($0) }
     }
