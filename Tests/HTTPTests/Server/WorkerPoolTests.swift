@@ -59,6 +59,10 @@ final class WorkerPoolTests: XCTestCase {
         let free = DispatchSemaphore(value: 0)
         pool.submit(lane: .general, group: "b", caps: []) { free.signal() }
         XCTAssertEqual(free.wait(timeout: .now() + 30), .success, "an uncapped job waited behind capped ones")
+        // Two capped jobs run at once before any is let go: on a loaded machine the second may be
+        // on its thread but not yet begun when the free one has run, and let go then, the first
+        // would end before the second began.
+        XCTAssertTrue(eventually { record.lock.withLock { record.running["photo 1"] == 2 } }, "two capped jobs run at once")
         for _ in 0..<12 { hold.signal() }
         for _ in 0..<12 { XCTAssertEqual(done.wait(timeout: .now() + 30), .success) }
         XCTAssertEqual(record.most["photo 1"], 2)
