@@ -63,6 +63,13 @@ public struct FolderWalk {
             }
             visited.insert(FileIdentity(opened.status))
             let depth = start.isEmpty ? 0 : start.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
+            // A walk asked to start below the deepest folder read (a change heard there, or a path
+            // through a link) reads nothing: its photos would be deeper than any walk lists.
+            guard depth <= PhotoNames.maxDepth else {
+                opened.descriptor.close()
+                listing.skip(.tooDeep)
+                continue
+            }
             stopped = !walk(from: opened, relative: start, depth: depth, recursive: recursive, visited: &visited, into: &listing)
         }
         return listing
