@@ -201,7 +201,9 @@ final class AccessStoreTests: XCTestCase {
             wrong = min(wrong, try seconds("Ana"))
             unknown = min(unknown, try seconds("Nobody"))
         }
-        XCTAssertGreaterThan(unknown, wrong / 3, "unknown \(unknown) s, wrong password \(wrong) s")
-        XCTAssertLessThan(unknown, wrong * 3, "unknown \(unknown) s, wrong password \(wrong) s")
+        // Within ten times either way: a refusal without a hash takes microseconds, a thousand times
+        // less, so this still fails for it; three times was crossed once on a loaded machine.
+        XCTAssertGreaterThan(unknown, wrong / 10, "unknown \(unknown) s, wrong password \(wrong) s")
+        XCTAssertLessThan(unknown, wrong * 10, "unknown \(unknown) s, wrong password \(wrong) s")
     }
 }
