@@ -7,7 +7,7 @@ BIN_DEBUG := .build/debug/photoscroll
 
 .PHONY: run test build release deps test-deps bench test-container clean unit-test browser-test typecheck fuzz fuzz-build fuzz-run \
         test-stages stage-server stage-build stage-typecheck stage-test-deps stage-unit stage-browser stage-fuzz-build stage-fuzz \
-        stage-container-root stage-container-build stage-container test-times
+        stage-container-root stage-container test-times
 
 ## Seconds `make fuzz` runs each fuzzer (request parser, IIIF requests, photo-folder walk, JPEG
 ## location, TIFF layout, search queries). `make test` replays every seed and every find kept in
@@ -34,17 +34,6 @@ TEST_JOBS ?= 8
 ## folder of its own and boots it.
 IMAGE_FLAGS := -c release --static-swift-stdlib -Xswiftc -gnone
 IMAGE_BUILD_PATH := .build/image
-## What `make test` boots in the runtime stage instead: a debug build linked as the image's is
-## (the Swift runtime static, no debug information), in a scratch folder of its own so it never
-## waits for the test build's lock. It needs the same shared libraries as the image's binary,
-## which is what booting the runtime stage checks, and costs about a fifth of the release
-## build's CPU (the release build was a sixth of a whole `make test`'s CPU and its last stage).
-## No index store: nothing reads one for this binary (91 s of CPU with it, 87 s without). Each
-## module compiled whole (-wmo; with threads, so that it still writes an object file per source
-## file, which the link expects): one compiler per module instead of batches that each read the
-## others' declarations again (measured from scratch: 53 s of CPU against 69 s).
-CONTAINER_TEST_FLAGS := --static-swift-stdlib -Xswiftc -gnone --disable-index-store -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 2
-CONTAINER_TEST_BUILD_PATH := .build/container
 ## make test's debug build: in a scratch folder of its own, with line tables for backtraces but not
 ## the variables' debug information, which nothing in a test run reads. Measured alone from scratch
 ## (`--build-tests`): 146 s of CPU against 175 s with the defaults, 82 s of wall against 98 s. (The
@@ -79,13 +68,11 @@ test:
 # The stages and what each waits for. The server's debug binary is built first, on its own: the
 # browser tests need only it (and their Python packages), so they start while the Swift tests
 # compile (`--build-tests` then reuses every module and does not relink the server under them).
-# The unit tests wait for the test build. The fuzzers and the image's binary have builds of their
-# own (AddressSanitizer; release with the Swift runtime linked in), each in a scratch folder of
-# its own so that no build waits for another's lock. They start at once, beside everything else,
-# at the default priority: `nice` would not reach their compilers (swift-build starts those at the
-# default priority), and held back, the image's build, three minutes of one module after another,
-# is what ends last (measured: 643 s into a 651 s run). The
-# bookworm root is made while everything builds: it needs only the Dockerfile and the network.
+# The unit tests wait for the test build. The fuzzers have a build of their own (AddressSanitizer),
+# in a scratch folder of its own so that neither build waits for the other's lock. It starts at
+# once, beside everything else, at the default priority: `nice` would not reach its compilers
+# (swift-build starts those at the default priority). The bookworm root is made while everything
+# builds: it needs only the Dockerfile and the network; the server's binary is booted in it.
 # The Debian packages are installed first, on their own (apt takes one lock); the Python
 # packages beside the build. The unit and browser runners print their slowest classes, files and
 # tests; make test prints those lists and the table of the stages at the end.
@@ -119,11 +106,12 @@ ifeq ($(ROOT),0)
 stage-container-root:
 	@$(TIMED) container-root python3 Tests/Container/boot_root.py --prepare
 
-stage-container-build:
-	@$(TIMED) container-build swift build $(CONTAINER_TEST_FLAGS) --scratch-path $(CONTAINER_TEST_BUILD_PATH) --product photoscroll
-
-stage-container: stage-container-root stage-container-build
-	@$(TIMED) container-boot env IMAGE_BUILD_PATH=$(CONTAINER_TEST_BUILD_PATH) IMAGE_FLAGS="$(CONTAINER_TEST_FLAGS)" bash Tests/Container/run.sh
+# The runtime stage boots the tests' own server binary, with the toolchain's Swift runtime put
+# beside it (Tests/Container/run.sh): a build of its own linked as the image's cost 53 s of
+# CPU, a twentieth of the whole run, to load the same system libraries. `make test-container`
+# builds the image's binary (release, the runtime linked in) and boots that.
+stage-container: stage-container-root stage-server
+	@$(TIMED) container-boot env BINARY=$(BIN_TEST) bash Tests/Container/run.sh
 else
 stage-container:
 	@echo "test-container not run: booting the runtime stage needs root (sudo make test-container)"

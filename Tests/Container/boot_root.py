@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -30,10 +31,12 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dockerfile_stages import REPO, Stage, parse  # noqa: E402
+from dockerfile_stages import REPO, TOOLCHAIN_LIBRARY, Stage, parse  # noqa: E402
 
 CACHE = REPO / "build" / "container"
 MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
+# Where a debug build's Swift runtime goes in the root (the image's binary has it linked in).
+RUNTIME_FOLDER = "/opt/swift-runtime"
 DOCKER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # The apt sources of the debian:bookworm-slim image: the release, its updates and security fixes.
 SOURCES = f"""Types: deb
@@ -151,6 +154,14 @@ def apply_copies(stage: Stage, root: Path, binary: Path) -> None:
             else:
                 shutil.copy2(origin, target)
             subprocess.run(["chown", "-R", flags.get("chown", "0:0"), str(target)], check=True)
+
+
+def toolchain_runtime(binary: Path) -> list[Path]:
+    """The Swift toolchain's shared libraries the binary loads: none for the image's binary (the
+    runtime linked in), the runtime's own for a debug build."""
+    out = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, check=True).stdout
+    found = [re.match(r"\s*(\S+) => (/\S+)", line) for line in out.splitlines()]
+    return [Path(match.group(2)) for match in found if match and TOOLCHAIN_LIBRARY.match(match.group(1))]
 
 
 def ids(root: Path, user_spec: str) -> tuple[int, int]:
@@ -330,6 +341,17 @@ def main() -> int:
     check(uid != 0, "the stage runs as root")
 
     env = {"PATH": DOCKER_PATH, "HOME": "/app", **stage.environment()}
+    runtime = toolchain_runtime(binary)
+    folder = root / RUNTIME_FOLDER.lstrip("/")
+    shutil.rmtree(folder, ignore_errors=True)  # left in the cached root by an earlier boot
+    if runtime:
+        # A debug build (make test's): the Swift runtime beside it, in a folder of its own that only
+        # LD_LIBRARY_PATH names, so every other library still has to come from the stage's packages.
+        folder.mkdir(parents=True)
+        for library in runtime:
+            shutil.copy2(library, folder / library.name)
+        env["LD_LIBRARY_PATH"] = RUNTIME_FOLDER
+        step(f"{len(runtime)} libraries of the Swift runtime copied to {RUNTIME_FOLDER} for a binary that loads them")
     # Loopback only for the test, on a port chosen here so the HEALTHCHECK command finds it too.
     env["PHOTOSCROLL_HOST"] = "127.0.0.1"
     env["PHOTOSCROLL_PORT"] = str(free_port())

@@ -13,6 +13,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = REPO / "Dockerfile"
+# Libraries that come from the Swift toolchain rather than from Debian: the image's binary has
+# them linked in (`--static-swift-stdlib`), a debug build loads them from the toolchain.
+TOOLCHAIN_LIBRARY = re.compile(r"^(libswift\w*|libFoundation\w*|lib_Foundation\w*|libdispatch|libBlocksRuntime|libXCTest|libTesting)\.so")
 
 
 @dataclass

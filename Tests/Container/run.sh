@@ -11,10 +11,14 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # The image's build by default: release with the Swift runtime linked in, as the Dockerfile's
-# (`make test-container`), in a scratch folder of its own. `make test` gives IMAGE_FLAGS and
-# IMAGE_BUILD_PATH of a debug build linked the same way, built beside its other stages, so this
-# only checks it is up to date.
+# (`make test-container`), in a scratch folder of its own, checked to need no Swift library.
+# `make test` gives BINARY instead: its own debug build, already built for the other tests, which
+# loads the Swift runtime from the toolchain; boot_root.py puts that runtime beside it, so the boot
+# still checks that every other library comes from the runtime stage's packages.
 IMAGE_FLAGS_OF_THE_DOCKERFILE="-c release --static-swift-stdlib -Xswiftc -gnone"
+if [ -n "${BINARY:-}" ]; then
+    exec python3 Tests/Container/boot_root.py "$BINARY"
+fi
 read -ra flags <<< "${IMAGE_FLAGS:-$IMAGE_FLAGS_OF_THE_DOCKERFILE}"
 scratch="${IMAGE_BUILD_PATH:-.build/image}"
 swift build "${flags[@]}" --scratch-path "$scratch" --product photoscroll
