@@ -17,6 +17,21 @@ final class SearchIndexerTests: XCTestCase {
     /// The calling thread's nice value (Linux keeps one per thread).
     private static var nice: Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
 
+    /// An indexer writing to `index` what `library` holds (no comments, no place tables), started
+    /// once `prepare` has had it, and stopped when the test ends: before what the test's earlier
+    /// teardown blocks close, as XCTest runs them last first.
+    @discardableResult
+    private func startIndexer(_ index: SQLSearchIndex, library: PhotoLibrary, root: String,
+                              prepare: (SearchIndexer) -> Void = { _ in }) -> SearchIndexer {
+        let indexer = SearchIndexer(index: index, library: library, comments: { _ in [] },
+                                    places: PlaceNames(folder: URL(fileURLWithPath: root + "/no-places"), logger: .disabled),
+                                    logger: .disabled)
+        addTeardownBlock { indexer.stop() }
+        prepare(indexer)
+        indexer.start(commentStore: nil)
+        return indexer
+    }
+
     func testTheFirstWorkForRequestsRunsAtTheirPriorityAndLaterWorkAtNiceTen() throws {
         try XCTSkipIf(Self.nice >= 10, "the tests run at nice 10 or more: the two priorities are one")
         let root = NSTemporaryDirectory() + "search-indexer-\(UUID().uuidString)"
@@ -28,11 +43,7 @@ final class SearchIndexerTests: XCTestCase {
                                                 rescanSeconds: 0, watchesFolder: false),
             renderer: TextRenderer(), logger: .disabled, metrics: MetricsRegistry())
         let database = try SQLDatabase(.sqlite(path: root + "/search.sqlite"))
-        let indexer = SearchIndexer(index: try SQLSearchIndex(database: database), library: library, comments: { _ in [] },
-                                    places: PlaceNames(folder: URL(fileURLWithPath: root + "/no-places"), logger: .disabled),
-                                    logger: .disabled)
         addTeardownBlock {
-            indexer.stop()
             database.close()
             library.stop()
             library.waitForIngest(timeoutSeconds: 60)
@@ -41,11 +52,12 @@ final class SearchIndexerTests: XCTestCase {
         library.refresh()
         let nices = Mutex<[Int32]>([])
         let ran = DispatchSemaphore(value: 0)
-        indexer.whenIdle {
-            nices.withLock { $0.append(Self.nice) }
-            ran.signal()
+        startIndexer(try SQLSearchIndex(database: database), library: library, root: root) { indexer in
+            indexer.whenIdle {
+                nices.withLock { $0.append(Self.nice) }
+                ran.signal()
+            }
         }
-        indexer.start(commentStore: nil)
         XCTAssertEqual(ran.wait(timeout: .now() + 60), .success, "the work before the fill")
         XCTAssertEqual(ran.wait(timeout: .now() + 60), .success, "the work once the fill is written and nothing came for a second")
         let seen = nices.withLock { $0 }
@@ -71,16 +83,7 @@ final class SearchIndexerTests: XCTestCase {
             renderer: TextRenderer(), logger: .disabled, metrics: MetricsRegistry())
         let database = try place.open()
         let index = try SQLSearchIndex(database: database)
-        let indexers = Mutex<[SearchIndexer]>([])
-        func indexer() -> SearchIndexer {
-            let indexer = SearchIndexer(index: index, library: library, comments: { _ in [] },
-                                        places: PlaceNames(folder: URL(fileURLWithPath: root + "/no-places"), logger: .disabled),
-                                        logger: .disabled)
-            indexers.withLock { $0.append(indexer) }
-            return indexer
-        }
         addTeardownBlock {
-            for indexer in indexers.withLock({ $0 }) { indexer.stop() }
             database.close()
             place.remove()
             library.stop()
@@ -101,8 +104,7 @@ final class SearchIndexerTests: XCTestCase {
         }
 
         // A first run fills the index, keeping the postings.
-        let first = indexer()
-        first.start(commentStore: nil)
+        let first = startIndexer(index, library: library, root: root)
         XCTAssertTrue(eventually(timeout: 60) { library.isReady && !first.isPartial }, "the first fill")
         first.waitUntilIdle()
         first.stop()
@@ -123,7 +125,7 @@ final class SearchIndexerTests: XCTestCase {
         XCTAssertEqual(before[5].map(\.photoID), [lisboa], "read from the words")
 
         // The next start has nothing to fill: the postings are built again once it is idle.
-        indexer().start(commentStore: nil)
+        startIndexer(index, library: library, root: root)
         XCTAssertTrue(try eventually(timeout: 60) { try postingsWhole() }, "the idle index rebuilds the postings")
         XCTAssertEqual(try answers(), before, "the same answers, now from the postings")
         XCTAssertEqual(try index.postingScores(queries[5]).map(\.photoID), [lisboa], "the earlier build's word is in the postings")

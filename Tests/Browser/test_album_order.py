@@ -212,12 +212,22 @@ LIFTED = "return document.querySelector('.cell-lifted') !== null"
 COLUMNS = "return new Set([...document.querySelectorAll('#grid .cell')].map(a => Math.round(a.getBoundingClientRect().left))).size"
 
 
-def own_order_album(server, title):
-    """A new album of every photo, in its own order: the album and its photos in that order."""
-    album = call(server, "/albums", "POST", {"title": title})
-    call(server, f"/albums/{album['id']}/photos", "POST", {"ids": [p["id"] for p in server.all_photos()]})
-    call(server, f"/albums/{album['id']}", "PATCH", {"order": "custom"})
-    return album, [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
+@pytest.fixture
+def own_order_album(server):
+    """Makes a new album of every photo, in its own order, titled as asked: the album and its
+    photos in that order. The albums made are deleted when the test ends, passed or failed."""
+    made = []
+
+    def make(title):
+        album = call(server, "/albums", "POST", {"title": title})
+        made.append(album)
+        call(server, f"/albums/{album['id']}/photos", "POST", {"ids": [p["id"] for p in server.all_photos()]})
+        call(server, f"/albums/{album['id']}", "PATCH", {"order": "custom"})
+        return album, [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
+
+    yield make
+    for album in made:
+        call(server, f"/albums/{album['id']}", "DELETE")
 
 
 def centre(driver, photo):
