@@ -32,20 +32,22 @@ enum SearchMatchExpression {
     /// the whole word, once for the prefix, nothing for a column the match may not look in).
     static func fts5Scored(_ query: SearchQuery) -> (expression: String, spec: String) {
         var spec: [String] = []
-        let expression = query.terms.enumerated().map { group, term in
-            "(" + term.matches.flatMap { match in
+        var groups: [String] = []
+        for (group, term) in query.terms.enumerated() {
+            var made: [String] = []
+            for match in term.matches {
                 let columns = SearchField.allCases.filter(match.fields.contains).map(\.rawValue).joined(separator: " ")
-                var made: [String] = []
                 for prefix in match.prefix ? [false, true] : [false] {
                     made.append("{\(columns)} : \(quoted(match.word, quote: "\""))" + (prefix ? " *" : ""))
-                    let weights = SearchField.allCases.map { field in
+                    let weights: [Int] = SearchField.allCases.map { field in
                         match.fields.contains(field) ? (prefix ? 1 : 2) * SearchRanking.weight(field) : 0
                     }
                     spec.append(([group] + weights).map(String.init).joined(separator: " "))
                 }
-                return made
-            }.joined(separator: " OR ") + ")"
-        }.joined(separator: " AND ")
+            }
+            groups.append("(" + made.joined(separator: " OR ") + ")")
+        }
+        let expression = groups.joined(separator: " AND ")
         return (expression, spec.joined(separator: ";"))
     }
 
