@@ -12,27 +12,10 @@ import XCTest
 /// asking for one region at once get one image.
 final class IIIFLiveTests: XCTestCase {
     func testTileAnswersFromMemoryMatchTheFullPath() throws {
-        let root = NSTemporaryDirectory() + "iiif-live-\(UUID().uuidString)"
-        let photos = root + "/photos"
-        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let (root, photos) = try makeLiveRoot("iiif-live")
         try DemoImage.write(to: photos + "/photo1.jpg", width: 1100, height: 600, seed: 4)
-        var configuration = Configuration()
-        configuration.photos = photos
-        configuration.data = root + "/data"
-        configuration.rescanSeconds = 0
-        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
-        service.library.refresh()
-        var router = Router()
-        service.register(on: &router, commentCount: { _ in 0 })
-        let server = try TestClient(.live, router: router,
-                                    options: TestServerOptions(server: HTTPServerConfiguration(eventLoops: 1, workerThreads: 4)))
-        defer {
-            server.stop()
-            service.stop()
-            service.library.waitForIngest(timeoutSeconds: 60)
-            try? FileManager.default.removeItem(atPath: root)
-        }
-        let base = "http://127.0.0.1:\(server.port)"
+        let live = try startLivePhotoService(root: root, workerThreads: 4)
+        let service = live.service, server = live.server, base = live.base
         let version = try XCTUnwrap(service.library.photo(1)).version
 
         // Level 2 of 3, column 1, row 0: 512 full pixels per tile.

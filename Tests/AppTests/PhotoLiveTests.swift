@@ -10,28 +10,10 @@ import XCTest
 /// The photo routes over a real socket: the server's loops, worker pool and conditional requests.
 final class PhotoLiveTests: XCTestCase {
     func testTilesThumbnailsAndPhotosOverTheWire() throws {
-        let root = NSTemporaryDirectory() + "photo-live-\(UUID().uuidString)"
-        let photos = root + "/photos"
-        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let (root, photos) = try makeLiveRoot("photo-live")
         try DemoImage.write(to: photos + "/photo1.jpg", width: 1100, height: 600, seed: 4)
-        var configuration = Configuration()
-        configuration.photos = photos
-        configuration.data = root + "/data"
-        configuration.port = 0
-        configuration.rescanSeconds = 0
-        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
-        service.library.refresh()
-        var router = Router()
-        service.register(on: &router, commentCount: { _ in 0 })
-        let server = try TestClient(.live, router: router,
-                                    options: TestServerOptions(server: HTTPServerConfiguration(eventLoops: 1, workerThreads: 4)))
-        defer {
-            server.stop()
-            service.stop()
-            service.library.waitForIngest(timeoutSeconds: 60)
-            try? FileManager.default.removeItem(atPath: root)
-        }
-        let base = "http://127.0.0.1:\(server.port)"
+        let live = try startLivePhotoService(root: root, workerThreads: 4)
+        let service = live.service, base = live.base
         let version = try XCTUnwrap(service.library.photo(1)).version
 
         let list = try HTTPClient.get(url: base + "/photos")

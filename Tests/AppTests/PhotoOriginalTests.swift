@@ -20,30 +20,13 @@ final class PhotoOriginalTests: XCTestCase {
     }
 
     private func start(downloadOriginals: Bool = true) throws -> Running {
-        let root = NSTemporaryDirectory() + "photo-original-\(UUID().uuidString)"
-        let photos = root + "/photos"
+        let (root, photos) = try makeLiveRoot("photo-original")
         try FileManager.default.createDirectory(atPath: photos + "/trips", withIntermediateDirectories: true)
         try DemoImage.write(to: photos + "/photo one.jpg", width: 300, height: 200, seed: 1)
         try DemoImage.write(to: photos + "/Café ü 東京 \"quoted\".jpg", width: 200, height: 300, seed: 2)
         try DemoImage.write(to: photos + "/trips/beach.png", width: 120, height: 80, seed: 3)
-        var configuration = Configuration()
-        configuration.photos = photos
-        configuration.data = root + "/data"
-        configuration.rescanSeconds = 0
-        configuration.downloadOriginals = downloadOriginals
-        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
-        service.library.refresh()
-        var router = Router()
-        service.register(on: &router, commentCount: { _ in 0 })
-        let server = try TestClient(.live, router: router,
-                                    options: TestServerOptions(server: HTTPServerConfiguration(eventLoops: 1, workerThreads: 2)))
-        addTeardownBlock {
-            server.stop()
-            service.stop()
-            service.library.waitForIngest(timeoutSeconds: 60)
-            try? FileManager.default.removeItem(atPath: root)
-        }
-        return Running(base: "http://127.0.0.1:\(server.port)", service: service, photos: photos)
+        let live = try startLivePhotoService(root: root) { $0.downloadOriginals = downloadOriginals }
+        return Running(base: live.base, service: live.service, photos: photos)
     }
 
     func testTheBytesOnDiskWithTheirNameTypeAndTag() throws {

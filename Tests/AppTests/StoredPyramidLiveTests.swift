@@ -10,10 +10,7 @@ import XCTest
 /// original as for any photo, and a hostile TIFF beside it failing alone.
 final class StoredPyramidLiveTests: XCTestCase {
     func testPyramidalTIFFAnswersLikeAnyPhoto() throws {
-        let root = NSTemporaryDirectory() + "stored-live-\(UUID().uuidString)"
-        let photos = root + "/photos"
-        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (root, photos) = try makeLiveRoot("stored-live")
         try DemoImage.write(to: root + "/source.jpg", width: 1100, height: 600, seed: 4)
         let vips = Process()
         vips.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -29,23 +26,9 @@ final class StoredPyramidLiveTests: XCTestCase {
         XCTAssertTrue(lied)
         try Data(liar).write(to: URL(fileURLWithPath: photos + "/liar.tif"))
 
-        var configuration = Configuration()
-        configuration.photos = photos
-        configuration.data = root + "/data"
-        configuration.rescanSeconds = 0
-        let service = try PhotoService(configuration: configuration, logger: .disabled, metrics: MetricsRegistry())
-        service.library.refresh()
-        var router = Router()
-        service.register(on: &router, commentCount: { _ in 0 })
-        let server = try TestClient(.live, router: router,
-                                    options: TestServerOptions(server: HTTPServerConfiguration(eventLoops: 1, workerThreads: 4)))
-        defer {
-            server.stop()
-            service.stop()
-            service.library.waitForIngest(timeoutSeconds: 60)
-        }
+        let live = try startLivePhotoService(root: root, workerThreads: 4)
+        let service = live.service, base = live.base
         XCTAssertTrue(service.library.waitForIngest(timeoutSeconds: 120))
-        let base = "http://127.0.0.1:\(server.port)"
         let scan = try XCTUnwrap(service.library.photo(relativePath: "scan.tif"))
         XCTAssertEqual(scan.status, .ready)
 
