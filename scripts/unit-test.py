@@ -169,7 +169,7 @@ def main() -> int:
         print(f"\n{len(found)} classes in {len(outcome.units)} processes, {counts['executed']} tests "
               f"({counts['skipped']} skipped), {counts['failures']} failures, {len(outcome.failed)} processes failed"
               f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "
-              f"{outcome.seconds:.1f} s with {args.jobs} at once.")
+              f"{outcome.seconds:.1f} s with {args.jobs} at once, {sum(cpu_per_class.values()):.1f} s of CPU.")
     return 1 if outcome.failed else 0
 
 
