@@ -140,6 +140,8 @@ def main() -> int:
                               float(os.environ.get("UNIT_TIMEOUT", "600")))
     finally:
         stop_shared_postgres(RUN / "shared")
+        # The test photos made once for the run (Tests/TestSupport/SharedFixture.swift).
+        shutil.rmtree(RUN / "shared" / "fixtures", ignore_errors=True)
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
 
