@@ -61,7 +61,25 @@ public enum SharedFixture {
     }
 
     /// Copies `source` to `destination` (replacing it) with plain reads and writes, no fsync.
+    /// The copy appears whole: written beside under a hidden name, then renamed into place (a
+    /// library watching the folder never sees half a photo).
     public static func copyFile(_ source: String, to destination: String) throws {
+        let folder = (destination as NSString).deletingLastPathComponent
+        let staging = (folder.isEmpty ? "" : folder + "/") + ".copy-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)"
+        do {
+            try copyBytes(source, to: staging)
+        } catch {
+            unlink(staging)
+            throw error
+        }
+        guard rename(staging, destination) == 0 else {
+            let failed = errno
+            unlink(staging)
+            throw SharedFixtureError("cannot rename a copy to \(destination): errno \(failed)")
+        }
+    }
+
+    private static func copyBytes(_ source: String, to destination: String) throws {
         let from = open(source, O_RDONLY | O_CLOEXEC)
         guard from >= 0 else { throw SharedFixtureError("cannot open \(source): errno \(errno)") }
         defer { close(from) }
