@@ -6,7 +6,8 @@ The classes that take longest run a process per test, so no one class is the run
 those are comes from the last run (build/unit-test-durations.json), or, on a fresh checkout,
 from SLOW below. A PostgreSQL cluster is shared by all the processes of a run
 (PHOTOSCROLL_TEST_RUN_DIRECTORY, see Tests/SQLTesting/PostgresCluster.swift) and stopped at the
-end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when it has room:
+end; so are test photos made the same way every time (Tests/TestSupport/SharedFixture.swift),
+made once for the run and removed at its end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when it has room:
 thousands of small files and folders cost a busy disk's journal seconds, memory nothing; the
 tests check what the files hold and how the server treats them, not the disk.
 
