@@ -6,7 +6,8 @@ The classes that take longest run a process per test, so no one class is the run
 those are comes from the last run (build/unit-test-durations.json), or, on a fresh checkout,
 from SLOW below. A PostgreSQL cluster is shared by all the processes of a run
 (PHOTOSCROLL_TEST_RUN_DIRECTORY, see Tests/SQLTesting/PostgresCluster.swift) and stopped at the
-end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when it has room:
+end; so are test photos made the same way every time (Tests/TestSupport/SharedFixture.swift),
+made once for the run and removed at its end. The tests' scratch folders (TMPDIR) are made in memory (/dev/shm) when it has room:
 thousands of small files and folders cost a busy disk's journal seconds, memory nothing; the
 tests check what the files hold and how the server treats them, not the disk.
 
@@ -140,6 +141,8 @@ def main() -> int:
                               float(os.environ.get("UNIT_TIMEOUT", "600")))
     finally:
         stop_shared_postgres(RUN / "shared")
+        # The test photos made once for the run (Tests/TestSupport/SharedFixture.swift).
+        shutil.rmtree(RUN / "shared" / "fixtures", ignore_errors=True)
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -169,7 +172,7 @@ def main() -> int:
         print(f"\n{len(found)} classes in {len(outcome.units)} processes, {counts['executed']} tests "
               f"({counts['skipped']} skipped), {counts['failures']} failures, {len(outcome.failed)} processes failed"
               f"{': ' + ', '.join(u.name for u in outcome.failed) if outcome.failed else ''}; "
-              f"{outcome.seconds:.1f} s with {args.jobs} at once.")
+              f"{outcome.seconds:.1f} s with {args.jobs} at once, {sum(cpu_per_class.values()):.1f} s of CPU.")
     return 1 if outcome.failed else 0
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Imaging
 
@@ -55,6 +56,7 @@ final class Fixtures {
 
     /// A photo-like image (smooth gradients): resampling differences stay small on it.
     /// Red grows left to right, green top to bottom, blue along the diagonal up to 127.
+    /// Scaled once per run for each size and format (`SharedFixture`); the test gets a copy.
     @discardableResult
     func gradient(_ name: String, width: Int, height: Int) throws -> String {
         // Drawn at 256×256 and scaled by width/256 and height/256, which are exact in binary,
@@ -65,8 +67,36 @@ final class Fixtures {
                 RGB(red: UInt8(x), green: UInt8(y), blue: UInt8((x + y) / 4))
             }
         }
-        try vips("resize", small, path(name), "\(Double(width) / 256)", "--vscale", "\(Double(height) / 256)")
-        return path(name)
+        // The format (and any save options) as the name's extension says.
+        let format = (name as NSString).pathExtension
+        return try SharedFixture.copy("gradient-\(width)x\(height).\(format)", to: path(name)) { made in
+            try vips("resize", small, made, "\(Double(width) / 256)", "--vscale", "\(Double(height) / 256)")
+        }
+    }
+
+    /// A detailed picture, its entropy code no run of zeros: `gradient` (as a JPEG) with
+    /// Gaussian noise of spread `sigma` added, cast back to 8 bits. A VIPS file shared by the
+    /// test run, for reading only (its `jpeg`s are the tests' own): the noise is drawn once a
+    /// run, so every file saved from it has the same pixels before encoding.
+    func noisyGradient(width: Int, height: Int, sigma: Int) throws -> String {
+        try SharedFixture.path("gradient-\(width)x\(height)-noise-sigma\(sigma).v") { made in
+            let drawn = try gradient("noisy-drawn-\(width)x\(height).jpg", width: width, height: height)
+            let noise = path("noise-\(width)x\(height).v"), sum = path("sum-\(width)x\(height).v")
+            try vips("gaussnoise", noise, "\(width)", "\(height)", "--sigma", "\(sigma)")
+            try vips("add", drawn, noise, sum)
+            try vips("cast", sum, made, "uchar")
+            for scratch in [drawn, drawn + ".ppm", noise, sum] { try? FileManager.default.removeItem(atPath: scratch) }
+        }
+    }
+
+    /// `source`, a VIPS file shared by the run, saved by `vips jpegsave` with `options`: made
+    /// once a run, the test's own copy at `path(name)`.
+    func jpeg(_ name: String, from source: String, _ options: [String]) throws -> String {
+        let base = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
+        let saved = base + "-jpegsave" + options.map { "-" + $0.replacingOccurrences(of: "--", with: "") }.joined() + ".jpg"
+        return try SharedFixture.copy(saved, to: path(name)) { made in
+            try vips(["jpegsave", source, made] + options)
+        }
     }
 
     /// Four flat quadrants: red top left, green top right, blue bottom left, yellow bottom right.

@@ -14,17 +14,12 @@ final class RestartBandTests: XCTestCase {
 
     /// The same picture saved at quality 85 with no restarts and with one every `interval` MCUs
     /// (its DCT coefficients, hence its decoded pixels, are the same in every file).
+    /// Saved from one draw of the noise, shared by the run (`Fixtures.noisyGradient`).
     private func photos(width: Int, height: Int, intervals: [Int]) throws -> (plain: String, restarted: [String]) {
-        let drawn = try fixtures.gradient("drawn.jpg", width: width, height: height)
-        try fixtures.vips("gaussnoise", fixtures.path("noise.v"), "\(width)", "\(height)", "--sigma", "24")
-        try fixtures.vips("add", drawn, fixtures.path("noise.v"), fixtures.path("sum.v"))
-        try fixtures.vips("cast", fixtures.path("sum.v"), fixtures.path("detailed.v"), "uchar")
-        let plain = fixtures.path("plain.jpg")
-        try fixtures.vips("jpegsave", fixtures.path("detailed.v"), plain, "--Q", "85")
+        let detailed = try fixtures.noisyGradient(width: width, height: height, sigma: 24)
+        let plain = try fixtures.jpeg("plain.jpg", from: detailed, ["--Q", "85"])
         let restarted = try intervals.map { interval -> String in
-            let path = fixtures.path("restart-\(interval).jpg")
-            try fixtures.vips("jpegsave", fixtures.path("detailed.v"), path, "--Q", "85", "--restart-interval", "\(interval)")
-            return path
+            try fixtures.jpeg("restart-\(interval).jpg", from: detailed, ["--Q", "85", "--restart-interval", "\(interval)"])
         }
         return (plain, restarted)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Imaging
 
@@ -11,10 +12,10 @@ final class ScanIndexBandTests: XCTestCase {
     override func tearDown() { fixtures = nil }
 
     /// A 2000×1400 picture with noise in each band of its own (so chroma differs from block to
-    /// block), saved without restarts as `options` say.
+    /// block), saved without restarts as `options` say. The picture is drawn once a test run
+    /// (`SharedFixture`), and so is each file saved from it; each test has copies of its own.
     private func photo(_ name: String, _ options: [String], grey: Bool = false) throws -> String {
-        let detailed = fixtures.path("detailed.v")
-        if !FileManager.default.fileExists(atPath: detailed) {
+        let detailed = try SharedFixture.path("gradient-2000x1400-noise-r30-g12-b45.v") { made in
             let drawn = try fixtures.gradient("drawn.jpg", width: 2000, height: 1400)
             for (band, sigma) in [("r", 30), ("g", 12), ("b", 45)] {
                 try fixtures.vips("gaussnoise", fixtures.path("\(band).v"), "2000", "1400", "--sigma", "\(sigma)")
@@ -22,16 +23,15 @@ final class ScanIndexBandTests: XCTestCase {
             try fixtures.vips("bandjoin", "\(fixtures.path("r.v")) \(fixtures.path("g.v")) \(fixtures.path("b.v"))",
                               fixtures.path("noise.v"))
             try fixtures.vips("add", drawn, fixtures.path("noise.v"), fixtures.path("sum.v"))
-            try fixtures.vips("cast", fixtures.path("sum.v"), detailed, "uchar")
+            try fixtures.vips("cast", fixtures.path("sum.v"), made, "uchar")
         }
         var source = detailed
         if grey {
-            source = fixtures.path("grey.v")
-            try fixtures.vips("colourspace", detailed, source, "b-w")
+            source = try SharedFixture.path("gradient-2000x1400-noise-r30-g12-b45-b-w.v") { made in
+                try fixtures.vips("colourspace", detailed, made, "b-w")
+            }
         }
-        let path = fixtures.path(name)
-        try fixtures.vips(["jpegsave", source, path] + options)
-        return path
+        return try fixtures.jpeg(name, from: source, options)
     }
 
     /// Every row of the file at 1/`scale`, rows one after another (from a descriptor of its own:

@@ -22,13 +22,9 @@ final class ScanIndexProgressTests: XCTestCase {
 
     /// 4000×4000, noise over a gradient, quality 85 without restart markers: chroma halved both
     /// ways, so 250 MCU rows of 16 and 251 row starts.
+    /// Made once a test run, each test's a copy of its own.
     private func photo() throws -> String {
-        let drawn = try fixtures.gradient("drawn.jpg", width: 4000, height: 4000)
-        try fixtures.vips("gaussnoise", fixtures.path("noise.v"), "4000", "4000", "--sigma", "24")
-        try fixtures.vips("add", drawn, fixtures.path("noise.v"), fixtures.path("sum.v"))
-        try fixtures.vips("cast", fixtures.path("sum.v"), fixtures.path("detailed.v"), "uchar")
-        let path = fixtures.path("photo.jpg")
-        try fixtures.vips("jpegsave", fixtures.path("detailed.v"), path, "--Q", "85")
+        let path = try fixtures.jpeg("photo.jpg", from: fixtures.noisyGradient(width: 4000, height: 4000, sigma: 24), ["--Q", "85"])
         let file = try PhotoSource.file(path).open()
         defer { file.close() }
         XCTAssertTrue(JPEGScanIndex.indexes(descriptor: file.rawValue))

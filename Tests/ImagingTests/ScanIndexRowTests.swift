@@ -14,18 +14,9 @@ final class ScanIndexRowTests: XCTestCase {
     override func tearDown() { fixtures = nil }
 
     /// A detailed picture (noise over a gradient, so that its entropy code is no run of zeros)
-    /// saved with `options`.
+    /// saved with `options`: made once a test run, each test's a copy of its own.
     private func photo(_ name: String, width: Int, height: Int, _ options: [String]) throws -> String {
-        let detailed = fixtures.path("detailed-\(width)x\(height).v")
-        if !FileManager.default.fileExists(atPath: detailed) {
-            let drawn = try fixtures.gradient("drawn-\(width)x\(height).jpg", width: width, height: height)
-            try fixtures.vips("gaussnoise", fixtures.path("noise.v"), "\(width)", "\(height)", "--sigma", "24")
-            try fixtures.vips("add", drawn, fixtures.path("noise.v"), fixtures.path("sum.v"))
-            try fixtures.vips("cast", fixtures.path("sum.v"), detailed, "uchar")
-        }
-        let path = fixtures.path(name)
-        try fixtures.vips(["jpegsave", detailed, path] + options)
-        return path
+        try fixtures.jpeg(name, from: fixtures.noisyGradient(width: width, height: height, sigma: 24), options)
     }
 
     private func row(_ z: Int, _ y: Int, _ source: String) throws -> [TileCoordinate: [UInt8]] {

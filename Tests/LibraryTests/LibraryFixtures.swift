@@ -116,8 +116,14 @@ struct Folders {
     }
 
     /// Writes a real JPEG drawn by libvips.
+    /// Made once a test run for each size, seed and format (`SharedFixture`: a large one is a
+    /// second of CPU); the folder gets a copy of its own.
     func real(_ name: String, _ width: Int, _ height: Int, seed: Int = 1) throws {
-        try DemoImage.write(to: photos + "/" + name, width: width, height: height, seed: seed)
+        // DemoImage saves a PNG for a name ending .png, else a JPEG at its default quality, 90.
+        let format = name.lowercased().hasSuffix(".png") ? "png" : "q90.jpg"
+        try SharedFixture.copy("demo-\(width)x\(height)-seed\(seed).\(format)", to: photos + "/" + name) { made in
+            try DemoImage.write(to: made, width: width, height: height, seed: seed)
+        }
     }
 
     func library(renderer: (any PhotoRendering)? = nil, store: (any CatalogStore)? = nil, cacheBytes: Int = 1 << 20,
