@@ -181,29 +181,36 @@ final class AccessStoreTests: XCTestCase {
 
     /// A name nobody has is refused after one Argon2 verification at the store's parameters,
     /// as a wrong password is: timing tells no one which names exist.
-    func testAnUnknownNameTakesAsLongAsAWrongPassword() throws {
+    func testAnUnknownNameIsRefusedAfterTheWorkOfAWrongPassword() throws {
         let place = try SQLTestDatabase.sqlite()
         defer { place.remove() }
         let database = try place.open()
         defer { database.close() }
-        let store = try AccessStore(database: database, passwordParameters: PasswordHash.Parameters(passes: 2, memoryKiB: 16 * 1024))
+        let verified = Mutex<[String]>([])
+        let store = try AccessStore(database: database, passwordParameters: PasswordHash.Parameters(passes: 2, memoryKiB: 16 * 1024),
+                                    verifying: { hash in verified.withLock { $0.append(hash) } })
         try store.addUser(name: "Ana", password: "correct horse", role: .owner)
-        func seconds(_ name: String) throws -> Double {
-            let start = Date()
+        /// The hashes one refusal of `name` verified against.
+        func refusal(_ name: String) throws -> [String] {
+            verified.withLock { $0 = [] }
             XCTAssertNil(try store.authenticate(name: name, password: "wrong password"))
-            return Date().timeIntervalSince(start)
+            return verified.withLock { $0 }
         }
-        _ = try seconds("Nobody") // the decoy hash is made on first use
-        // The fastest of seven of each, taken in turns, so that another process's work on this
-        // machine slows both alike and does not decide.
-        var wrong = Double.infinity, unknown = Double.infinity
-        for _ in 0..<7 {
-            wrong = min(wrong, try seconds("Ana"))
-            unknown = min(unknown, try seconds("Nobody"))
+        let wrong = try refusal("Ana")
+        // The first, which makes the decoy, and one after it.
+        for unknown in [try refusal("Nobody"), try refusal("Nobody")] {
+            XCTAssertEqual(unknown.count, 1, "one verification, as for a wrong password: \(unknown)")
+            XCTAssertEqual(unknown.map(Self.cost), wrong.map(Self.cost), "at the same cost")
+            XCTAssertEqual(unknown.map(Self.cost), ["argon2id m=16384,t=2"], "the store's parameters")
+            XCTAssertNotEqual(unknown, wrong, "against a decoy, not Ana's hash")
         }
-        // Within ten times either way: a refusal without a hash takes microseconds, a thousand times
-        // less, so this still fails for it; three times was crossed once on a loaded machine.
-        XCTAssertGreaterThan(unknown, wrong / 10, "unknown \(unknown) s, wrong password \(wrong) s")
-        XCTAssertLessThan(unknown, wrong * 10, "unknown \(unknown) s, wrong password \(wrong) s")
+    }
+
+    /// The algorithm and cost a PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) names.
+    private static func cost(_ encoded: String) -> String {
+        let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
+        guard fields.count == 6 else { return "not a PHC string: \(encoded)" }
+        let cost = fields[3].split(separator: ",").filter { $0.hasPrefix("m=") || $0.hasPrefix("t=") }
+        return "\(fields[1]) " + cost.joined(separator: ",")
     }
 }

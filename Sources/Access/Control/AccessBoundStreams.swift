@@ -60,10 +60,14 @@ package final class AccessBoundStreams: Sendable {
     private let wallNow: @Sendable () -> Int
     private let recheck: Recheck?
     private let sweeper = Mutex<DispatchSourceTimer?>(nil)
+    /// Called by each end once it has taken the streams it ends, before it returns: the tests
+    /// (`@testable`) hold one end there while another runs.
+    let ending: (@Sendable () -> Void)?
 
-    init(wallNow: @escaping @Sendable () -> Int, recheck: Recheck? = nil) {
+    init(wallNow: @escaping @Sendable () -> Int, recheck: Recheck? = nil, ending: (@Sendable () -> Void)? = nil) {
         self.wallNow = wallNow
         self.recheck = recheck
+        self.ending = ending
     }
 
     /// The moment a stream's access begins to be read: pass it to `add`.
@@ -119,14 +123,21 @@ package final class AccessBoundStreams: Sendable {
     }
 
     private func close(counted: Bool, where ended: (Access) -> Bool) {
-        let streams = state.withLock { state -> [any ResponseStream] in
+        // Left in the table until they are closed: the same change is ended twice in a process (by
+        // the request that made it, before it answers, and by its notification, on the listener's
+        // thread), and an end that found them taken by the other could return, and the change
+        // answer, while they still took writes. Each end closes all it finds; closing twice is nothing.
+        let gone = state.withLock { state -> [ObjectIdentifier: Entry] in
             if counted { state.epoch += 1 }
-            let gone = state.streams.filter { ended($0.value.access) }
-            for key in gone.keys { state.streams[key] = nil }
-            return gone.values.map(\.stream)
+            return state.streams.filter { ended($0.value.access) }
         }
-        // After this no write reaches the client: a closed stream refuses them.
-        for stream in streams { stream.close() }
+        ending?()
+        // After this no write reaches the client: a closed stream refuses them. Outside the lock:
+        // a stream may run its `onClose` callbacks (which take it) as it closes.
+        for entry in gone.values { entry.stream.close() }
+        state.withLock { state in
+            for key in gone.keys { state.streams[key] = nil }
+        }
     }
 
     /// Starts the sweep for expiries, once a second.

@@ -70,7 +70,7 @@ extension AccessStore {
     /// Whether `password` opens `share` (false for a link without a password).
     public func verifyPassword(_ password: String, of share: Share) -> Bool {
         guard let hash = share.passwordHash else { return false }
-        return PasswordHash.verify(password, against: hash)
+        return check(password, against: hash)
     }
 
     static let shareColumns = "id, token, album_id, photo_id, created_by, created_at, expires_at, password_hash, download, comments, location, upload, folder_id"

@@ -29,13 +29,23 @@ public final class AccessStore: Sendable {
     /// A hash to verify against when no user has the name given, so that signing in as nobody
     /// takes as long as signing in with a wrong password. Made on first use.
     private let decoy = Mutex<String?>(nil)
+    /// Told of each hash a password is checked against, as it is about to be: what a refusal
+    /// did, for the tests (`@testable`), which cannot tell it by its time on a busy machine.
+    let verifying: (@Sendable (_ encoded: String) -> Void)?
 
     /// A session is written back as seen at most this often: its idle limit is far longer.
     static let touchSeconds = 60
 
     /// Opens the tables in `database`, bringing their schema up to date.
-    public init(database: SQLDatabase, limits: SessionLimits = SessionLimits(), passwordParameters: PasswordHash.Parameters = .passwords,
-                now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
+    public convenience init(database: SQLDatabase, limits: SessionLimits = SessionLimits(), passwordParameters: PasswordHash.Parameters = .passwords,
+                            now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) throws {
+        try self.init(database: database, limits: limits, passwordParameters: passwordParameters, now: now, verifying: nil)
+    }
+
+    init(database: SQLDatabase, limits: SessionLimits = SessionLimits(), passwordParameters: PasswordHash.Parameters = .passwords,
+         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+         verifying: (@Sendable (_ encoded: String) -> Void)?) throws {
+        self.verifying = verifying
         self.database = database
         self.limits = limits
         self.passwordParameters = passwordParameters
@@ -120,19 +130,26 @@ public final class AccessStore: Sendable {
         }
     }
 
-    /// The account when `password` is its password; nil otherwise. Takes as long for a name
-    /// nobody has as for a wrong password.
+    /// The account when `password` is its password; nil otherwise. A name nobody has is refused
+    /// after the same work as a wrong password, one Argon2id verification at this store's
+    /// parameters (against a decoy hash), so its time does not tell that nobody has it.
     public func authenticate(name: String, password: String) throws -> User? {
         guard let user = try user(named: name) else {
-            _ = PasswordHash.verify(password, against: try decoyHash())
+            _ = check(password, against: try decoyHash())
             return nil
         }
-        return PasswordHash.verify(password, against: user.passwordHash) ? user : nil
+        return check(password, against: user.passwordHash) ? user : nil
     }
 
     /// Whether `password` is `user`'s (for a change of password, which asks for the old one).
     public func verify(_ password: String, of user: User) -> Bool {
-        PasswordHash.verify(password, against: user.passwordHash)
+        check(password, against: user.passwordHash)
+    }
+
+    /// Every password this store checks is checked here.
+    func check(_ password: String, against encoded: String) -> Bool {
+        verifying?(encoded)
+        return PasswordHash.verify(password, against: encoded)
     }
 
     func decoyHash() throws -> String {

@@ -36,10 +36,13 @@ final class CommentLiveEvents: Sendable {
     /// read from `replay` a page at a time off the calling thread (which may be an event loop).
     func open(photoID: Int, stream: any ResponseStream, lastEventID: Int?, replay: CommentReplaySource) {
         let listener = CommentListener(photoID: photoID, stream: stream, lastEventID: lastEventID)
-        listener.write(CommentEvent.retryPreamble)
         let added = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.listeners[photoID, default: [:]][ObjectIdentifier(listener)] = listener
+            // Written as it is registered, under the same lock as `publish` takes its listeners:
+            // a client that has the preamble gets every comment published after it. (Written
+            // before, a comment posted on seeing it could miss the stream.)
+            listener.write(CommentEvent.retryPreamble)
             return true
         }
         guard added else {
