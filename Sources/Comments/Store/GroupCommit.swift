@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Synchronization
 
 /// Lets concurrent writers share one durable commit.
 ///
@@ -9,24 +9,29 @@ import Foundation
 /// own item is always in it), then hands leadership to the oldest waiter, so nobody is kept
 /// committing other people's work indefinitely. Under no contention a batch is one item and this
 /// costs one uncontended lock.
-// @unchecked Sendable: `pending` and `leaderActive` are guarded by `lock`; a ticket's result is ordered by its semaphore.
-final class GroupCommit<Item, Output>: @unchecked Sendable {
-    private final class Ticket {
+///
+/// Items and outputs cross threads (a leader commits other callers' items and hands them their
+/// outputs), so both are `Sendable`.
+final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
+    private final class Ticket: Sendable {
         let item: Item
-        /// Set by the leader before it signals `wake`; the semaphore orders the write before the read.
-        var result: Result<Output, Error>?
+        /// Set by the leader before it signals `wake`; never contended, as the owner reads it only once woken.
+        let result = Mutex<Result<Output, any Error>?>(nil)
         let wake = DispatchSemaphore(value: 0)
         init(_ item: Item) { self.item = item }
     }
 
-    private let lock = NSLock()
-    private var pending: [Ticket] = []
-    private var leaderActive = false
+    private struct State {
+        var pending: [Ticket] = []
+        var leaderActive = false
+    }
+
+    private let state = Mutex(State())
     private let maxBatch: Int
     /// Commits items in order and returns one output per item, or throws and none is committed.
-    private let commit: ([Item]) throws -> [Output]
+    private let commit: @Sendable ([Item]) throws -> [Output]
 
-    init(maxBatch: Int = 64, commit: @escaping ([Item]) throws -> [Output]) {
+    init(maxBatch: Int = 64, commit: @escaping @Sendable ([Item]) throws -> [Output]) {
         self.maxBatch = maxBatch
         self.commit = commit
     }
@@ -34,26 +39,26 @@ final class GroupCommit<Item, Output>: @unchecked Sendable {
     /// Returns once `item` is committed (or its batch failed).
     func submit(_ item: Item) throws -> Output {
         let ticket = Ticket(item)
-        let leads = lock.withLock { () -> Bool in
-            pending.append(ticket)
-            if leaderActive { return false }
-            leaderActive = true
+        let leads = state.withLock { state -> Bool in
+            state.pending.append(ticket)
+            if state.leaderActive { return false }
+            state.leaderActive = true
             return true
         }
         if !leads {
             ticket.wake.wait()
             // Woken either with a result, or without one to lead the next batch.
-            if let result = ticket.result { return try result.get() }
+            if let result = ticket.result.withLock({ $0 }) { return try result.get() }
         }
-        lead()
-        return try ticket.result!.get()
+        return try lead().get()
     }
 
-    private func lead() {
-        let batch = lock.withLock { () -> [Ticket] in
-            let count = min(maxBatch, pending.count)
-            defer { pending.removeFirst(count) }
-            return Array(pending.prefix(count))
+    /// Commits the oldest pending items, the leader's own first, and returns the leader's result.
+    private func lead() -> Result<Output, any Error> {
+        let batch = state.withLock { state -> [Ticket] in
+            let count = min(maxBatch, state.pending.count)
+            defer { state.pending.removeFirst(count) }
+            return Array(state.pending.prefix(count))
         }
         let results: [Result<Output, Error>]
         do {
@@ -63,16 +68,17 @@ final class GroupCommit<Item, Output>: @unchecked Sendable {
         } catch {
             results = batch.map { _ in .failure(error) }
         }
-        for (ticket, result) in zip(batch, results) { ticket.result = result }
-        let next = lock.withLock { () -> Ticket? in
-            if pending.isEmpty {
-                leaderActive = false
+        // The first ticket is the leader's own, which is not waiting: its result is returned.
+        for (ticket, result) in zip(batch, results).dropFirst() { ticket.result.withLock { $0 = result } }
+        let next = state.withLock { state -> Ticket? in
+            if state.pending.isEmpty {
+                state.leaderActive = false
                 return nil
             }
-            return pending.first
+            return state.pending.first
         }
-        // The first ticket is the leader's own, which is not waiting.
         for ticket in batch.dropFirst() { ticket.wake.signal() }
         next?.wake.signal()
+        return results[0]
     }
 }

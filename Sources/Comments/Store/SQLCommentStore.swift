@@ -25,7 +25,7 @@ public final class SQLCommentStore: CommentStore, PhotoIdentityMap, Sendable {
     let feed: CommentFeed
     private let inserts: GroupCommit<PendingComment, Comment>
 
-    struct PendingComment {
+    struct PendingComment: Sendable {
         var photoID: Int
         var author: String
         var text: String

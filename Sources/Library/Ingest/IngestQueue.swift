@@ -6,6 +6,7 @@ import Observability
 /// pyramids, the smallest first. Threads run at a lower
 /// priority and wait for `yield` before each job, so on-demand work comes first.
 // @unchecked Sendable: the heap, the sets and the counters are guarded by `condition`, which the threads wait on.
+// It stays unchecked because a Mutex cannot be waited on: idle threads, `waitUntilIdle` and `join` sleep on `condition` until a change or a deadline.
 final class IngestQueue: @unchecked Sendable {
     private struct Item {
         var job: IngestJob

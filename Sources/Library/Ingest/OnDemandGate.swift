@@ -7,6 +7,7 @@ import Observability
 /// `waitForQuiet` before each build and starts once no render has run for a moment (or after
 /// `maxWait`, so a steady stream of viewers never starves the ingest).
 // @unchecked Sendable: `active` and `lastLeft` are guarded by `condition`, which `waitForQuiet` waits on.
+// It stays unchecked because a Mutex cannot be waited on: `waitForQuiet` sleeps on `condition` until `leave` or a deadline.
 final class OnDemandGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var active = 0
