@@ -4,8 +4,8 @@
 // and Recently Deleted. It is open while one of them is on screen and the page is visible (a
 // stream held open under the pager would take one of the browser's few connections to the server
 // from the tiles), and hands each event on to whoever listens: `hello`, `photos`, `reset`,
-// `albums`, `favourites` and `trash` as MessageEvents with the server's data, and `open`, whose
-// detail says how it opened (see OpenKind).
+// `albums`, `favourites` and `trash` as MessageEvents with the server's data, and `open` (just
+// before each `hello`), whose detail says how it opened (see OpenKind).
 
 import { photoEvents } from './api.js';
 
@@ -52,15 +52,19 @@ export class LiveEvents extends EventTarget {
     const restarted = this.followed;
     this.followed = true;
     let opened = false;
-    source.addEventListener('open', () => {
-      /** @type {OpenKind} */
-      const kind = opened ? 'reconnected' : restarted ? 'restarted' : 'first';
-      opened = true;
-      this.dispatchEvent(new CustomEvent('open', { detail: kind }));
-    });
     for (const type of TYPES) {
       source.addEventListener(type, (e) => {
         if (this.source !== source) return;
+        // The stream counts as open at its `hello`, which the server writes once the stream is
+        // among those it tells of changes, not at EventSource's `open`: that comes with the
+        // answer's head, which a busy server sends before it has taken the stream in, so a change
+        // between the two reached neither the views' asking again nor the stream.
+        if (type === 'hello') {
+          /** @type {OpenKind} */
+          const kind = opened ? 'reconnected' : restarted ? 'restarted' : 'first';
+          opened = true;
+          this.dispatchEvent(new CustomEvent('open', { detail: kind }));
+        }
         this.dispatchEvent(new MessageEvent(type, { data: /** @type {MessageEvent<string>} */ (e).data }));
       });
     }

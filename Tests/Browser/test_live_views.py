@@ -232,3 +232,53 @@ def test_an_album_in_its_own_order_shows_in_it_and_follows_a_new_one(desktop, li
     dates = [p["id"] for p in call(server, f"/albums/{album}?order=taken")["photos"]]
     wait_for(lambda: grid_order(desktop) == dates, timeout=SHOWS, message="the album by date again")
     screenshot(desktop, "album-own-order")
+
+
+# Everything the photos' stream says is held back until window.__releaseStream(): its `hello` is
+# kept for then, and any other event before it is dropped. So the page sees what a busy server
+# does to it: the answer's head (EventSource's `open`) comes before the server has taken the stream
+# in among those it tells of changes, and a change made meanwhile is told to no stream.
+LATE_STREAM = """
+(() => {
+  const Native = window.EventSource;
+  const held = [];
+  let released = false;
+  window.__lateStream = {heads: 0, held: 0, dropped: 0};
+  window.__releaseStream = () => { released = true; for (const deliver of held.splice(0)) deliver(); };
+  window.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      EventTarget.prototype.addEventListener.call(this, 'open', () => { window.__lateStream.heads += 1; });
+    }
+    addEventListener(type, listener, options) {
+      if (type === 'open' || !new URL(this.url).pathname.endsWith('/photos/events')) return super.addEventListener(type, listener, options);
+      return super.addEventListener(type, (e) => {
+        if (released) listener.call(this, e);
+        else if (type === 'hello') { window.__lateStream.held += 1; held.push(() => listener.call(this, e)); }
+        else window.__lateStream.dropped += 1;
+      }, options);
+    }
+  };
+})();
+"""
+
+
+def test_a_change_between_the_streams_head_and_its_hello_still_shows(desktop, live_server):
+    """The page asks again for what it shows when its stream says `hello`, which the server writes
+    once the stream will be told of changes, not when the answer's head comes: a photo put into
+    the open album between the two shows."""
+    server = live_server
+    ids = ids_by_title(server)
+    album = call(server, "/albums", "POST", {"title": "Late"})["id"]
+    call(server, f"/albums/{album}/photos", "POST", {"ids": [ids["beach"]]})
+    desktop.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LATE_STREAM})
+    open_app(desktop, server, f"albums/{album}")
+    shown_grid(desktop, [ids["beach"]], "the album's one photo")
+    wait_for(lambda: js(desktop, "return window.__lateStream.heads >= 1 && window.__lateStream.held >= 1"), timeout=SHOWS,
+             message="the stream's head come and its hello held")
+
+    call(server, f"/albums/{album}/photos", "POST", {"ids": [ids["garden"]]})
+    wait_for(lambda: js(desktop, "return window.__lateStream.dropped >= 1"), timeout=SHOWS, message="the change's event dropped")
+    assert grid_ids(desktop) == {ids["beach"]}, "nothing told the page of the change yet"
+    js(desktop, "window.__releaseStream()")
+    shown_grid(desktop, [ids["beach"], ids["garden"]], "the photo put into the album before the stream's hello")
