@@ -12,7 +12,9 @@ import Synchronization
 /// `GET /photos/{id}` gives them (without their place). A batch of more than `maxRecords`
 /// records is sent as `reset` (`{"total":N}`) instead: fetch the summary again. A client that
 /// reconnects fetches the summary again too (a conditional request: 304 when nothing changed),
-/// so nothing is replayed. A comment line every `heartbeatSeconds` keeps proxies from closing
+/// so nothing is replayed. It does so at the stream's first event, `hello`, written once the
+/// stream is among those told of changes: the answer's head goes out before that, from the
+/// connection's loop, while the stream is taken in on a worker thread. A comment line every `heartbeatSeconds` keeps proxies from closing
 /// idle streams.
 ///
 /// The collections beside the folder come in the same batches, each change by ids only:
