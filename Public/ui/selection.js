@@ -175,8 +175,9 @@ export class Selection {
   /** @param {PointerEvent} event */
   pressed(event) {
     if (event.pointerType === 'mouse') return;
-    // A second finger down is a pinch (the grid's density), never a long press.
-    if (this.pressAt) {
+    // A second finger down is a pinch (the grid's density), never a long press: also when the
+    // first came down beside the photos (a title, the screen's edge), where no press began.
+    if (this.pressAt || !event.isPrimary) {
       this.cancelPress();
       return;
     }

@@ -182,6 +182,22 @@ def test_a_long_press_chooses_a_photo_on_a_phone(phone, manage_server):
     screenshot(phone, "manage-long-press")
 
 
+def test_two_fingers_held_are_no_long_press_when_the_first_is_beside_the_photos(phone, manage_server):
+    """The first finger on the grid's title, the second on a photo, both held past a long press's
+    time: a pinch that has not moved yet, and nothing is chosen."""
+    open_app(phone, manage_server)
+    first = min(p["id"] for p in manage_server.all_photos())
+    wait_for(lambda: len(phone.find_elements("css selector", f'#grid a[data-photo-id="{first}"]')) == 1, message="the cell")
+    box = js(phone, "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", cell(phone, first))
+    title = js(phone, "const r = document.querySelector('#grid-title').getBoundingClientRect(); return [r.x + 4, r.y + r.height / 2]")
+    assert js(phone, "return !document.elementFromPoint(...arguments).closest('a.cell')", *title), "the first finger beside the photos"
+    touch(phone, "touchStart", [title, box])
+    # Past the long press's 500 ms, on the page's own clock: a timer set after both fingers came down.
+    phone.execute_async_script("const done = arguments[0]; setTimeout(done, 900)")
+    touch(phone, "touchEnd", [])
+    assert js(phone, "return document.querySelector('#selection-bar').hidden"), "a long press chose a photo"
+
+
 def test_a_folder_renamed_and_deleted_from_its_grid_with_undo(desktop, manage_server):
     server = manage_server
     trips = next(a for a in api(server, "/folders")["folders"] if a["path"] == "Trips")
