@@ -251,6 +251,12 @@ def lift(driver, x, y):
     wait_for(lambda: js(driver, LIFTED), message="the photo lifted")
 
 
+def slide(driver, x0, y0, x1, y1):
+    """The finger down moved from (x0, y0) to (x1, y1) in ten steps."""
+    for i in range(1, 11):
+        touch(driver, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+
+
 def server_order(server, album):
     return [p["id"] for p in call(server, f"/albums/{album['id']}")["photos"]]
 
@@ -274,8 +280,7 @@ def test_a_chosen_photo_dragged_by_touch_takes_the_place_it_is_dropped_on(phone,
     x0, y0 = centre(phone, kept[-1])
     x1, y1 = centre(phone, kept[0])
     lift(phone, x0, y0)
-    for i in range(1, 11):
-        touch(phone, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+    slide(phone, x0, y0, x1, y1)
     # Touch moves are handled at the next frame, not as they are sent.
     copy = lambda: js(phone, "return document.querySelector('.cell-lifted').getBoundingClientRect().toJSON()")
     # At the screen's left edge, the copy (a little larger than the cell) is kept whole on screen, a few pixels right.
@@ -299,8 +304,7 @@ def test_a_chosen_photo_dragged_by_touch_takes_the_place_it_is_dropped_on(phone,
     x0, y0 = centre(phone, moved[0])
     x1, y1 = centre(phone, moved[-1])
     lift(phone, x0, y0)
-    for i in range(1, 11):
-        touch(phone, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+    slide(phone, x0, y0, x1, y1)
     release(phone)
     shows(phone, kept, "the photo dropped at the end")
     assert server_order(server, album) == kept
@@ -319,8 +323,7 @@ def test_chosen_photos_dragged_by_touch_move_together(phone, server, own_order_a
     lift(phone, x0, y0)
     assert js(phone, "return document.querySelector('.cell-lifted .moving-count')?.textContent") == "2", \
         "the lifted copy says two photos move"
-    for i in range(1, 11):
-        touch(phone, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+    slide(phone, x0, y0, x1, y1)
     wait_for(lambda: js(phone, f"return getComputedStyle(document.querySelector('#grid a[data-photo-id=\"{kept[0]}\"]')).outlineStyle")
              == "dashed", message="the photo under the finger marked")
     assert js(phone, f"return getComputedStyle(document.querySelector('#grid a[data-photo-id=\"{kept[1]}\"]')).opacity") == "0.3", \
@@ -339,8 +342,7 @@ def test_chosen_photos_dragged_by_touch_move_together(phone, server, own_order_a
     x0, y0 = centre(phone, moved[0])
     x1, y1 = centre(phone, moved[-1])
     lift(phone, x0, y0)
-    for i in range(1, 11):
-        touch(phone, "touchMove", [(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)])
+    slide(phone, x0, y0, x1, y1)
     release(phone)
     back = [kept[0], kept[2], kept[1], kept[3]]
     shows(phone, back, "the two chosen photos dropped at the end")
@@ -439,8 +441,7 @@ def test_a_lifted_photo_held_near_the_top_scrolls_the_grid_to_its_start(phone, s
     x, y = centre(phone, kept[-1])
     lift(phone, x, y)
     # Held at the top of the screen: the grid scrolls up to its first photo, under the finger.
-    for i in range(1, 11):
-        touch(phone, "touchMove", [(x, y + (20 - y) * i / 10)])
+    slide(phone, x, y, x, 20)
     wait_for(lambda: js(phone, "return window.scrollY") == 0, message="the grid scrolled to its start")
     screenshot(phone, "album-order-phone-touch-scrolled")
     first = js(phone, f"return document.querySelector('#grid a[data-photo-id=\"{kept[0]}\"]').getBoundingClientRect().toJSON()")
