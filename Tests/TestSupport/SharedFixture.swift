@@ -126,8 +126,3 @@ public enum SharedFixture {
 
     private static let ownFolder = Mutex<String?>(nil)
 }
-
-public struct SharedFixtureError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
